@@ -1,0 +1,95 @@
+// The one typed settings object every part of the action reads. Built from the inputs by
+// input-helper.ts (validation lives there); nothing else reads raw inputs.
+
+export type Mode = 'apply' | 'verify' | 'drift' | 'plan'
+export type AuthType = 'auto' | 'oidc' | 'secret' | 'cli'
+export type CloudName = 'AzureCloud' | 'AzureUSGovernment' | 'AzureChinaCloud'
+export type OsSku = 'Ubuntu' | 'Ubuntu2204' | 'Ubuntu2404'
+export type BenchmarkScope = 'pair' | 'fleet'
+export type Cleanup = 'none' | 'node-pool' | 'cluster'
+export type Rollout = 'pipelined' | 'sequential'
+
+export interface NodeTaint {
+  key: string
+  value: string
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'
+}
+
+export interface AzureSettings {
+  authType: AuthType
+  clientId?: string
+  tenantId?: string
+  subscriptionId?: string
+  /** Never logged; masked with core.setSecret as soon as it is read. */
+  clientSecret?: string
+  audience: string
+  environment: CloudName
+  armEndpoint: string
+  authorityHost: string
+}
+
+export interface ClusterSettings {
+  resourceGroup: string
+  name: string
+  location?: string
+  create: boolean
+  kubernetesVersion?: string
+  adminCredentials: boolean
+}
+
+export interface NodePoolSettings {
+  name: string
+  vmSize: string
+  count: number
+  osSku: OsSku
+  labels: Record<string, string>
+  taints: NodeTaint[]
+  zones: string[]
+}
+
+export interface StackSettings {
+  networkOperatorVersion: string
+  gpuOperatorVersion: string
+  docaDriverVersion: string
+  rdmaDevicePluginImage: string
+  rdmaResourceName: string
+  rdmaHcaMax: number
+  useHostMofed: boolean
+  helmVersion: string
+  /** Parsed contents of the override files (already validated as YAML objects). */
+  networkOperatorValues?: Record<string, unknown>
+  gpuOperatorValues?: Record<string, unknown>
+  nicClusterPolicy?: Record<string, unknown>
+  /** Take ownership of fields another field manager holds (server-side apply force). */
+  forceConflicts: boolean
+}
+
+export interface WaitSettings {
+  timeoutMs: number
+  stepTimeoutMs: number
+  retries: number
+  rollout: Rollout
+}
+
+export interface BenchmarkSettings {
+  enabled: boolean
+  image: string
+  gpudirect: boolean
+  scope: BenchmarkScope
+  minBandwidthRatio: number
+}
+
+export interface Settings {
+  mode: Mode
+  azure: AzureSettings
+  cluster: ClusterSettings
+  nodePool: NodePoolSettings
+  registerFeature: boolean
+  stack: StackSettings
+  wait: WaitSettings
+  benchmark: BenchmarkSettings
+  failOnDrift: boolean
+  cleanup: Cleanup
+  /** Identifies this run in tags, the Lease holder and the created-by markers. */
+  runId: string
+}

@@ -1,0 +1,87 @@
+// The seams of the simulated world: the scenario both halves read, the simulated clock, the
+// request recorder, and the interface through which the Azure half tells the Kubernetes half
+// that agent pools (and so nodes) appear or go away. Each half is built against these only.
+
+/** A node pool as the Kubernetes half needs it to create nodes. */
+export interface SimPool {
+  name: string
+  vmSize: string
+  count: number
+  /** `Ubuntu`, `Ubuntu2204`, `Ubuntu2404` (AKS semantics: `Ubuntu` is 24.04 from Kubernetes 1.35). */
+  osSku: string
+  mode: 'System' | 'User'
+  kubernetesVersion: string
+  labels?: Record<string, string>
+  taints?: string[]
+}
+
+/** Implemented by the Kubernetes half; called by the Azure half. */
+export interface ClusterBackend {
+  /** Nodes for the pool join the cluster (over `nodes.joinSpread` simulated time when set). */
+  addPool(pool: SimPool): void
+  removePool(name: string): void
+  setPoolCount(name: string, count: number): void
+  /** A kubeconfig (YAML text) for the simulated API server. */
+  kubeconfig(kind: 'user' | 'admin' | 'aad'): string
+}
+
+/** One recorded request to either half. */
+export interface SimRequestRecord {
+  service: 'arm' | 'entra' | 'oidc' | 'kube'
+  method: string
+  path: string
+  status: number
+  mutating: boolean
+  /** For kube: the resource plural (e.g. `daemonsets`). */
+  resource?: string
+}
+
+export class SimRecorder {
+  readonly records: SimRequestRecord[] = []
+  record(r: SimRequestRecord): void {
+    this.records.push(r)
+  }
+  reset(): void {
+    this.records.length = 0
+  }
+  counts(): {
+    total: number
+    mutating: number
+    arm: { total: number; mutating: number }
+    kube: { total: number; mutating: number; mutatingByResource: Record<string, number> }
+  } {
+    const arm = this.records.filter(r => r.service === 'arm')
+    const kube = this.records.filter(r => r.service === 'kube')
+    const mutatingByResource: Record<string, number> = {}
+    for (const r of kube) if (r.mutating && r.resource) mutatingByResource[r.resource] = (mutatingByResource[r.resource] ?? 0) + 1
+    return {
+      total: this.records.length,
+      mutating: this.records.filter(r => r.mutating).length,
+      arm: { total: arm.length, mutating: arm.filter(r => r.mutating).length },
+      kube: { total: kube.length, mutating: kube.filter(r => r.mutating).length, mutatingByResource }
+    }
+  }
+}
+
+/** Simulated time: every simulated wait is scaled by `timeScale` in real time. */
+export class SimClock {
+  private readonly startReal = Date.now()
+  constructor(readonly timeScale: number) {}
+  /** Simulated milliseconds since the world started. */
+  now(): number {
+    return (Date.now() - this.startReal) / this.timeScale
+  }
+  /** Real milliseconds a simulated duration takes. */
+  real(simMs: number): number {
+    return Math.max(0, simMs * this.timeScale)
+  }
+  sleep(simMs: number): Promise<void> {
+    return new Promise(resolve => setTimeout(resolve, this.real(simMs)))
+  }
+  /** setTimeout in simulated time; returns a cancel function. */
+  after(simMs: number, fn: () => void): () => void {
+    const t = setTimeout(fn, this.real(simMs))
+    t.unref?.()
+    return () => clearTimeout(t)
+  }
+}

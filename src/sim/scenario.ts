@@ -1,0 +1,106 @@
+// The scenario file that drives a simulated world (YAML): its typed shape, the defaults of the
+// default scenario, and the loader. Every key is documented in the README's simulator section.
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { parseDuration } from '../util/duration.js'
+
+export interface FaultSpec {
+  /** ARM/Entra: `METHOD pathGlob` or `*`. */
+  match?: string
+  /** Kube API: `METHOD pathGlob`. */
+  api?: string
+  /** Kube: a pod name prefix whose containers fail. */
+  pod?: string
+  kind?: 'CrashLoopBackOff' | 'ImagePullBackOff' | 'NeverReady'
+  watch?: 'disconnect'
+  every?: string
+  status?: number
+  retryAfter?: number
+  reset?: boolean
+  times?: number
+}
+
+export interface Scenario {
+  azure: {
+    subscriptionId: string
+    tenantId: string
+    clientId: string
+    /** The subject of the federated credential the world accepts. */
+    federatedSubject: string
+    feature: { state: 'Registered' | 'NotRegistered' | 'Pending'; pollsUntilRegistered: number }
+    providerPollsUntilRegistered: number
+    cluster: { exists: boolean; aad: boolean; localAccounts: boolean; kubernetesVersion: string; location: string; name?: string; resourceGroup?: string }
+    existingPools: Array<{ name: string; vmSize: string; count: number; osSKU: string; gpuDriver?: string; provisioningState?: string; tags?: Record<string, string> }>
+    poolProvisioning: { polls: number; result: 'Succeeded' | 'Failed'; errorCode?: string; errorMessage?: string; duration?: string }
+    tokens: { oidcLifetime: string; accessTokenLifetime: string }
+    clientSecret: string
+    faults: FaultSpec[]
+  }
+  kube: {
+    timeScale: number
+    delays: Record<string, string>
+    faults: FaultSpec[]
+  }
+  nodes: {
+    ibLinkGbps?: number
+    degraded: Array<{ index: number; nic?: number; gbps: number }>
+    noInfiniband: number[]
+    joinSpread?: string
+    /** Nodes whose OFED driver build fails. */
+    ofedFails?: number[]
+  }
+  setup?: {
+    apply?: boolean
+    mutate?: Array<Record<string, unknown>>
+  }
+}
+
+export const DEFAULT_SCENARIO: Scenario = {
+  azure: {
+    subscriptionId: '00000000-0000-0000-0000-000000000000',
+    tenantId: '11111111-1111-1111-1111-111111111111',
+    clientId: '22222222-2222-2222-2222-222222222222',
+    federatedSubject: 'repo:org/repo:ref:refs/heads/main',
+    feature: { state: 'NotRegistered', pollsUntilRegistered: 3 },
+    providerPollsUntilRegistered: 1,
+    cluster: { exists: true, aad: false, localAccounts: true, kubernetesVersion: '1.33', location: 'eastus' },
+    existingPools: [],
+    poolProvisioning: { polls: 3, result: 'Succeeded' },
+    tokens: { oidcLifetime: '300s', accessTokenLifetime: '3600s' },
+    clientSecret: 'a-secret-the-world-accepts',
+    faults: []
+  },
+  kube: { timeScale: 0.01, delays: { mofed: '300s', gpuDriver: '240s', default: '5s' }, faults: [] },
+  nodes: { degraded: [], noInfiniband: [] }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** Deep-merges `over` onto `base` (objects merge, arrays and scalars replace). */
+export function mergeDeep<T>(base: T, over: unknown): T {
+  if (!isObject(base) || !isObject(over)) return (over === undefined ? base : over) as T
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(over)) out[k] = k in out ? mergeDeep(out[k], v) : v
+  return out as T
+}
+
+export function loadScenario(file?: string, overrides?: unknown): Scenario {
+  let s = structuredClone(DEFAULT_SCENARIO)
+  if (file) {
+    const doc = parse(readFileSync(file, 'utf8')) ?? {}
+    if (!isObject(doc)) throw new Error(`scenario ${file}: must be a YAML mapping`)
+    s = mergeDeep(s, doc)
+  }
+  if (overrides) s = mergeDeep(s, overrides)
+  return s
+}
+
+/** Milliseconds of a scenario duration (`300s`), or `fallback` when absent. */
+export function durationOf(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback
+  const ms = parseDuration(String(text))
+  if (ms === undefined) throw new Error(`scenario: "${text}" is not a duration (e.g. 90s, 5m, 1h30m)`)
+  return ms
+}

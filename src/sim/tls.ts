@@ -1,0 +1,91 @@
+// Each simulated world's own certificate authority and a server certificate for
+// 127.0.0.1 / localhost, signed by it. Clients trust the CA through NODE_EXTRA_CA_CERTS or
+// their TLS options; nothing ever disables verification. Also issues client certificates
+// (for admin kubeconfigs) signed by the same CA.
+import forge from 'node-forge'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+
+export interface WorldTls {
+  caPem: string
+  caKeyPem: string
+  certPem: string
+  keyPem: string
+  /** Path of the CA file once written with writeCa(). */
+  caPath?: string
+}
+
+function serial(): string {
+  return '01' + forge.util.bytesToHex(forge.random.getBytesSync(15))
+}
+
+function newCert(subjectCn: string, days: number, publicKey: forge.pki.PublicKey): forge.pki.Certificate {
+  const cert = forge.pki.createCertificate()
+  cert.publicKey = publicKey
+  cert.serialNumber = serial()
+  cert.validity.notBefore = new Date(Date.now() - 60_000)
+  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000)
+  cert.setSubject([{ name: 'commonName', value: subjectCn }])
+  return cert
+}
+
+export function createWorldTls(): WorldTls {
+  const caKeys = forge.pki.rsa.generateKeyPair(2048)
+  const ca = newCert('aks-rdma-action simulator CA', 30, caKeys.publicKey)
+  ca.setIssuer(ca.subject.attributes)
+  ca.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' }
+  ])
+  ca.sign(caKeys.privateKey, forge.md.sha256.create())
+
+  const keys = forge.pki.rsa.generateKeyPair(2048)
+  const cert = newCert('localhost', 30, keys.publicKey)
+  cert.setIssuer(ca.subject.attributes)
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' }
+      ]
+    }
+  ])
+  cert.sign(caKeys.privateKey, forge.md.sha256.create())
+  return {
+    caPem: forge.pki.certificateToPem(ca),
+    caKeyPem: forge.pki.privateKeyToPem(caKeys.privateKey),
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: forge.pki.privateKeyToPem(keys.privateKey)
+  }
+}
+
+/** A client certificate (CN = user, O = groups) signed by the world's CA. */
+export function issueClientCert(tls: WorldTls, user: string, groups: string[] = []): { certPem: string; keyPem: string } {
+  const caCert = forge.pki.certificateFromPem(tls.caPem)
+  const caKey = forge.pki.privateKeyFromPem(tls.caKeyPem)
+  const keys = forge.pki.rsa.generateKeyPair(2048)
+  const cert = newCert(user, 30, keys.publicKey)
+  cert.setSubject([{ name: 'commonName', value: user }, ...groups.map(g => ({ name: 'organizationName', value: g }))])
+  cert.setIssuer(caCert.subject.attributes)
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', clientAuth: true }
+  ])
+  cert.sign(caKey, forge.md.sha256.create())
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) }
+}
+
+/** Writes the CA to `<dir>/ca.pem` and remembers the path. */
+export function writeCa(tls: WorldTls, dir: string): string {
+  mkdirSync(dir, { recursive: true })
+  const p = path.join(dir, 'ca.pem')
+  writeFileSync(p, tls.caPem)
+  tls.caPath = p
+  return p
+}

@@ -3,6 +3,7 @@
 // their TLS options; nothing ever disables verification. Also issues client certificates
 // (for admin kubeconfigs) signed by the same CA.
 import forge from 'node-forge'
+import { generateKeyPairSync } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -13,6 +14,15 @@ export interface WorldTls {
   keyPem: string
   /** Path of the CA file once written with writeCa(). */
   caPath?: string
+}
+
+/** RSA key pair generated natively (forge's pure-JS generation takes seconds). */
+function keyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey } {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  return {
+    publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
+    privateKey: forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString())
+  }
 }
 
 function serial(): string {
@@ -30,7 +40,7 @@ function newCert(subjectCn: string, days: number, publicKey: forge.pki.PublicKey
 }
 
 export function createWorldTls(): WorldTls {
-  const caKeys = forge.pki.rsa.generateKeyPair(2048)
+  const caKeys = keyPair()
   const ca = newCert('aks-rdma-action simulator CA', 30, caKeys.publicKey)
   ca.setIssuer(ca.subject.attributes)
   ca.setExtensions([
@@ -40,7 +50,7 @@ export function createWorldTls(): WorldTls {
   ])
   ca.sign(caKeys.privateKey, forge.md.sha256.create())
 
-  const keys = forge.pki.rsa.generateKeyPair(2048)
+  const keys = keyPair()
   const cert = newCert('localhost', 30, keys.publicKey)
   cert.setIssuer(ca.subject.attributes)
   cert.setExtensions([
@@ -68,7 +78,7 @@ export function createWorldTls(): WorldTls {
 export function issueClientCert(tls: WorldTls, user: string, groups: string[] = []): { certPem: string; keyPem: string } {
   const caCert = forge.pki.certificateFromPem(tls.caPem)
   const caKey = forge.pki.privateKeyFromPem(tls.caKeyPem)
-  const keys = forge.pki.rsa.generateKeyPair(2048)
+  const keys = keyPair()
   const cert = newCert(user, 30, keys.publicKey)
   cert.setSubject([{ name: 'commonName', value: user }, ...groups.map(g => ({ name: 'organizationName', value: g }))])
   cert.setIssuer(caCert.subject.attributes)

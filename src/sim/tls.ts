@@ -17,11 +17,11 @@ export interface WorldTls {
 }
 
 /** RSA key pair generated natively (forge's pure-JS generation takes seconds). */
-function keyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey } {
+function keyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   return {
-    publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
-    privateKey: forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString())
+    publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()) as forge.pki.rsa.PublicKey,
+    privateKey: forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()) as forge.pki.rsa.PrivateKey
   }
 }
 

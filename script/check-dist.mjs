@@ -16,7 +16,9 @@ for (const name of names) {
 }
 rmSync(fresh, { recursive: true, force: true })
 if (stale.length > 0) {
-  console.error(`dist/ is stale (${stale.join(', ')} differ from a fresh build). Run "npm run build" and commit dist/.`)
+  console.error(
+    `dist/ is stale (${stale.join(', ')} differ from a fresh build). Run "npm run build" and commit dist/.`
+  )
   process.exit(1)
 }
 console.log('dist/ is fresh')

@@ -53,7 +53,8 @@ export class SimRecorder {
     const arm = this.records.filter(r => r.service === 'arm')
     const kube = this.records.filter(r => r.service === 'kube')
     const mutatingByResource: Record<string, number> = {}
-    for (const r of kube) if (r.mutating && r.resource) mutatingByResource[r.resource] = (mutatingByResource[r.resource] ?? 0) + 1
+    for (const r of kube)
+      if (r.mutating && r.resource) mutatingByResource[r.resource] = (mutatingByResource[r.resource] ?? 0) + 1
     return {
       total: this.records.length,
       mutating: this.records.filter(r => r.mutating).length,

@@ -27,11 +27,36 @@ export interface Scenario {
     clientId: string
     /** The subject of the federated credential the world accepts. */
     federatedSubject: string
+    /** The subject GitHub puts in the workflow's OIDC tokens (default: federatedSubject); set it
+     *  differently to simulate a workflow whose subject the federated credential does not match. */
+    oidcSubject?: string
     feature: { state: 'Registered' | 'NotRegistered' | 'Pending'; pollsUntilRegistered: number }
     providerPollsUntilRegistered: number
-    cluster: { exists: boolean; aad: boolean; localAccounts: boolean; kubernetesVersion: string; location: string; name?: string; resourceGroup?: string }
-    existingPools: Array<{ name: string; vmSize: string; count: number; osSKU: string; gpuDriver?: string; provisioningState?: string; tags?: Record<string, string> }>
-    poolProvisioning: { polls: number; result: 'Succeeded' | 'Failed'; errorCode?: string; errorMessage?: string; duration?: string }
+    cluster: {
+      exists: boolean
+      aad: boolean
+      localAccounts: boolean
+      kubernetesVersion: string
+      location: string
+      name?: string
+      resourceGroup?: string
+    }
+    existingPools: Array<{
+      name: string
+      vmSize: string
+      count: number
+      osSKU: string
+      gpuDriver?: string
+      provisioningState?: string
+      tags?: Record<string, string>
+    }>
+    poolProvisioning: {
+      polls: number
+      result: 'Succeeded' | 'Failed'
+      errorCode?: string
+      errorMessage?: string
+      duration?: string
+    }
     tokens: { oidcLifetime: string; accessTokenLifetime: string }
     clientSecret: string
     faults: FaultSpec[]

@@ -20,8 +20,12 @@ export interface WorldTls {
 function keyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   return {
-    publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()) as forge.pki.rsa.PublicKey,
-    privateKey: forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()) as forge.pki.rsa.PrivateKey
+    publicKey: forge.pki.publicKeyFromPem(
+      publicKey.export({ type: 'spki', format: 'pem' }).toString()
+    ) as forge.pki.rsa.PublicKey,
+    privateKey: forge.pki.privateKeyFromPem(
+      privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()
+    ) as forge.pki.rsa.PrivateKey
   }
 }
 
@@ -75,12 +79,19 @@ export function createWorldTls(): WorldTls {
 }
 
 /** A client certificate (CN = user, O = groups) signed by the world's CA. */
-export function issueClientCert(tls: WorldTls, user: string, groups: string[] = []): { certPem: string; keyPem: string } {
+export function issueClientCert(
+  tls: WorldTls,
+  user: string,
+  groups: string[] = []
+): { certPem: string; keyPem: string } {
   const caCert = forge.pki.certificateFromPem(tls.caPem)
   const caKey = forge.pki.privateKeyFromPem(tls.caKeyPem)
   const keys = keyPair()
   const cert = newCert(user, 30, keys.publicKey)
-  cert.setSubject([{ name: 'commonName', value: user }, ...groups.map(g => ({ name: 'organizationName', value: g }))])
+  cert.setSubject([
+    { name: 'commonName', value: user },
+    ...groups.map(g => ({ name: 'organizationName', value: g }))
+  ])
   cert.setIssuer(caCert.subject.attributes)
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },

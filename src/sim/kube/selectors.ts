@@ -1,8 +1,7 @@
 // Kubernetes label and field selectors, parsed once and matched against objects.
 
 export type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | 'doesnotexist' }
+  { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | 'doesnotexist' }
 
 export class SelectorError extends Error {}
 
@@ -56,11 +55,20 @@ export function matchesLabels(reqs: Requirement[], labels: Record<string, string
 
 /** Label selector object form (`matchLabels` / `matchExpressions`), as in DaemonSet specs. */
 export function matchesLabelSelectorObject(
-  sel: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | undefined,
+  sel:
+    | {
+        matchLabels?: Record<string, string>
+        matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>
+      }
+    | undefined,
   labels: Record<string, string> | undefined
 ): boolean {
   if (!sel) return true
-  const reqs: Requirement[] = Object.entries(sel.matchLabels ?? {}).map(([key, v]) => ({ key, op: 'in' as const, values: [v] }))
+  const reqs: Requirement[] = Object.entries(sel.matchLabels ?? {}).map(([key, v]) => ({
+    key,
+    op: 'in' as const,
+    values: [v]
+  }))
   for (const e of sel.matchExpressions ?? []) {
     const op = e.operator.toLowerCase()
     if (op === 'in' || op === 'notin') reqs.push({ key: e.key, op, values: e.values ?? [] })

@@ -28,7 +28,13 @@ export interface ObjectMeta {
   deletionTimestamp?: string
   labels?: Record<string, string>
   annotations?: Record<string, string>
-  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }>
+  ownerReferences?: Array<{
+    apiVersion: string
+    kind: string
+    name: string
+    uid: string
+    controller?: boolean
+  }>
   managedFields?: unknown[]
   generateName?: string
   [k: string]: unknown
@@ -121,20 +127,23 @@ export class ObjectStore {
 
   private bucket(t: ResourceType): Map<string, KubeObject> {
     const b = this.objects.get(typeKey(t))
-    if (!b) throw new StoreError(404, 'NotFound', `the server could not find the requested resource (${t.plural})`)
+    if (!b)
+      throw new StoreError(404, 'NotFound', `the server could not find the requested resource (${t.plural})`)
     return b
   }
 
   private emit(t: ResourceType, type: WatchEventType, obj: KubeObject): void {
     const event = { type, object: clone(obj) }
     this.history.push({ rv: Number(obj.metadata.resourceVersion), typeKey: typeKey(t), event })
-    if (this.history.length > this.historyLimit) this.history.splice(0, this.history.length - this.historyLimit)
+    if (this.history.length > this.historyLimit)
+      this.history.splice(0, this.history.length - this.historyLimit)
     for (const l of this.listeners) l(event, t)
   }
 
   get(t: ResourceType, ns: string | undefined, name: string): KubeObject {
     const o = this.bucket(t).get(this.key(t.namespaced ? ns : undefined, name))
-    if (!o) throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${name}" not found`)
+    if (!o)
+      throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${name}" not found`)
     return clone(o)
   }
 
@@ -145,7 +154,13 @@ export class ObjectStore {
 
   list(
     t: ResourceType,
-    opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string } = {}
+    opts: {
+      namespace?: string
+      labelSelector?: string
+      fieldSelector?: string
+      limit?: number
+      continue?: string
+    } = {}
   ): { items: KubeObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } {
     const labels = parseLabelSelector(opts.labelSelector)
     const fields = parseFieldSelector(opts.fieldSelector)
@@ -175,13 +190,24 @@ export class ObjectStore {
     obj.apiVersion = apiVersionOf(t)
     obj.kind = t.kind
     obj.metadata = obj.metadata ?? ({} as ObjectMeta)
-    if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = obj.metadata.generateName + randomUUID().slice(0, 5)
-    if (!obj.metadata.name) throw new StoreError(422, 'Invalid', `${t.kind}: metadata.name: Required value: name or generateName is required`)
+    if (!obj.metadata.name && obj.metadata.generateName)
+      obj.metadata.name = obj.metadata.generateName + randomUUID().slice(0, 5)
+    if (!obj.metadata.name)
+      throw new StoreError(
+        422,
+        'Invalid',
+        `${t.kind}: metadata.name: Required value: name or generateName is required`
+      )
     if (!t.namespaced) delete obj.metadata.namespace
     else if (!obj.metadata.namespace) obj.metadata.namespace = 'default'
     const k = this.key(obj.metadata.namespace, obj.metadata.name)
     const b = this.bucket(t)
-    if (b.has(k)) throw new StoreError(409, 'AlreadyExists', `${t.plural}${t.group ? '.' + t.group : ''} "${obj.metadata.name}" already exists`)
+    if (b.has(k))
+      throw new StoreError(
+        409,
+        'AlreadyExists',
+        `${t.plural}${t.group ? '.' + t.group : ''} "${obj.metadata.name}" already exists`
+      )
     obj.metadata.uid = randomUUID()
     obj.metadata.resourceVersion = String(++this.rv)
     obj.metadata.generation = 1
@@ -200,7 +226,12 @@ export class ObjectStore {
     const k = this.key(ns, input.metadata.name)
     const b = this.bucket(t)
     const cur = b.get(k)
-    if (!cur) throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${input.metadata.name}" not found`)
+    if (!cur)
+      throw new StoreError(
+        404,
+        'NotFound',
+        `${t.plural}${t.group ? '.' + t.group : ''} "${input.metadata.name}" not found`
+      )
     if (input.metadata.resourceVersion && input.metadata.resourceVersion !== cur.metadata.resourceVersion) {
       throw new StoreError(
         409,
@@ -225,9 +256,16 @@ export class ObjectStore {
         generation: cur.metadata.generation
       }
       if (!t.namespaced) delete next.metadata.namespace
-      if (JSON.stringify(specOf(next)) !== JSON.stringify(specOf(cur))) next.metadata.generation = (cur.metadata.generation ?? 1) + 1
+      if (JSON.stringify(specOf(next)) !== JSON.stringify(specOf(cur)))
+        next.metadata.generation = (cur.metadata.generation ?? 1) + 1
     }
-    if (JSON.stringify(next) === JSON.stringify({ ...cur, metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion } })) {
+    if (
+      JSON.stringify(next) ===
+      JSON.stringify({
+        ...cur,
+        metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion }
+      })
+    ) {
       // No change: Kubernetes keeps the resourceVersion and emits no event.
       return clone(cur)
     }
@@ -238,18 +276,29 @@ export class ObjectStore {
   }
 
   /** Read-modify-write helper for controllers: `fn` mutates a copy; no-op changes are not written. */
-  mutate(t: ResourceType, ns: string | undefined, name: string, fn: (o: KubeObject) => void, opts: { subresource?: 'status' } = {}): KubeObject | undefined {
+  mutate(
+    t: ResourceType,
+    ns: string | undefined,
+    name: string,
+    fn: (o: KubeObject) => void,
+    opts: { subresource?: 'status' } = {}
+  ): KubeObject | undefined {
     const cur = this.tryGet(t, ns, name)
     if (!cur) return undefined
     fn(cur)
-    return this.update(t, { ...cur, metadata: { ...cur.metadata, resourceVersion: undefined as unknown as string } }, opts)
+    return this.update(
+      t,
+      { ...cur, metadata: { ...cur.metadata, resourceVersion: undefined as unknown as string } },
+      opts
+    )
   }
 
   delete(t: ResourceType, ns: string | undefined, name: string): KubeObject {
     const k = this.key(t.namespaced ? ns : undefined, name)
     const b = this.bucket(t)
     const cur = b.get(k)
-    if (!cur) throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${name}" not found`)
+    if (!cur)
+      throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${name}" not found`)
     b.delete(k)
     const gone = clone(cur)
     gone.metadata.resourceVersion = String(++this.rv)
@@ -261,7 +310,11 @@ export class ObjectStore {
    * Events for `t` after `fromVersion`, then live ones, until the returned function is called.
    * Throws StoreError 410 when `fromVersion` is older than the retained history.
    */
-  watch(t: ResourceType, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; fromVersion?: string }, cb: (e: WatchEvent) => void): () => void {
+  watch(
+    t: ResourceType,
+    opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; fromVersion?: string },
+    cb: (e: WatchEvent) => void
+  ): () => void {
     const labels = parseLabelSelector(opts.labelSelector)
     const fields = parseFieldSelector(opts.fieldSelector)
     const tk = typeKey(t)
@@ -272,10 +325,17 @@ export class ObjectStore {
     const from = opts.fromVersion && opts.fromVersion !== '0' ? Number(opts.fromVersion) : undefined
     if (from !== undefined) {
       const oldest = this.history.length ? this.history[0].rv : this.rv
-      if (from < oldest - 1 && from < this.rv) throw new StoreError(410, 'Gone', `too old resource version: ${from} (${oldest - 1})`)
-      for (const h of this.history) if (h.rv > from && h.typeKey === tk && matches(h.event)) cb(clone(h.event))
+      if (from < oldest - 1 && from < this.rv)
+        throw new StoreError(410, 'Gone', `too old resource version: ${from} (${oldest - 1})`)
+      for (const h of this.history)
+        if (h.rv > from && h.typeKey === tk && matches(h.event)) cb(clone(h.event))
     } else {
-      for (const o of this.list(t, { namespace: opts.namespace, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector }).items) cb({ type: 'ADDED', object: o })
+      for (const o of this.list(t, {
+        namespace: opts.namespace,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector
+      }).items)
+        cb({ type: 'ADDED', object: o })
     }
     const listener: Listener = (e, et) => {
       if (typeKey(et) === tk && matches(e)) cb(clone(e))

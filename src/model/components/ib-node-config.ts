@@ -1,0 +1,92 @@
+// Component 8: the ib-node-config DaemonSet (guide step 3): on each RDMA node, once, loads the
+// IB userspace modules and sets an unlimited memlock for containerd and kubelet (which it
+// restarts). Re-creating its pods restarts them again, so it is only applied when it differs.
+import type { Settings } from '../../settings/settings.js'
+import { LABELS, type ComponentSpec, type KubeManifest } from '../types.js'
+
+export const IB_NODE_CONFIG_IMAGE = 'busybox:1.36'
+
+const SETUP_SCRIPT = `echo "=== IB Node Configuration ==="
+nsenter -t 1 -m -u -i -n -- modprobe ib_umad
+nsenter -t 1 -m -u -i -n -- modprobe rdma_ucm 2>/dev/null || true
+nsenter -t 1 -m -u -i -n -- modprobe ib_ucm 2>/dev/null || true
+nsenter -t 1 -m -u -i -n -- lsmod | grep ib_umad && echo "OK: ib_umad" || echo "FAIL: ib_umad"
+nsenter -t 1 -m -u -i -n -- ls /dev/infiniband/rdma_cm && echo "OK: rdma_cm device" || echo "WARN: no rdma_cm device"
+nsenter -t 1 -m -u -i -n -- sh -c 'printf "ib_umad\\nrdma_ucm\\n" > /etc/modules-load.d/ib-umad.conf'
+nsenter -t 1 -m -u -i -n -- sh -c 'printf "* - memlock unlimited\\nroot - memlock unlimited\\n" > /etc/security/limits.d/99-ib-memlock.conf'
+nsenter -t 1 -m -u -i -n -- sh -c 'mkdir -p /etc/systemd/system/containerd.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/containerd.service.d/memlock.conf'
+nsenter -t 1 -m -u -i -n -- sh -c 'mkdir -p /etc/systemd/system/kubelet.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/kubelet.service.d/memlock.conf'
+nsenter -t 1 -m -u -i -n -- systemctl daemon-reload
+nsenter -t 1 -m -u -i -n -- systemctl restart containerd
+nsenter -t 1 -m -u -i -n -- systemctl restart kubelet
+sleep 10
+nsenter -t 1 -m -u -i -n -- systemctl is-active containerd && echo "OK: containerd active" || echo "FAIL: containerd"
+nsenter -t 1 -m -u -i -n -- systemctl is-active kubelet && echo "OK: kubelet active" || echo "FAIL: kubelet"
+echo "=== Setup Complete ==="
+`
+
+export function ibNodeConfigDaemonSet(s: Settings, nodeSelector: Record<string, string>): KubeManifest {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: {
+      name: 'ib-node-config',
+      namespace: 'kube-system',
+      labels: { app: 'ib-node-config', [LABELS.managed]: 'true' }
+    },
+    spec: {
+      selector: { matchLabels: { app: 'ib-node-config' } },
+      // Never roll pods on its own: each new pod restarts kubelet and containerd on its node.
+      updateStrategy: { type: 'OnDelete' },
+      template: {
+        metadata: { labels: { app: 'ib-node-config' } },
+        spec: {
+          hostPID: true,
+          nodeSelector,
+          tolerations: [{ operator: 'Exists' }],
+          initContainers: [
+            {
+              name: 'ib-setup',
+              image: IB_NODE_CONFIG_IMAGE,
+              securityContext: { privileged: true },
+              command: ['sh', '-c', SETUP_SCRIPT]
+            }
+          ],
+          containers: [
+            {
+              name: 'keepalive',
+              image: IB_NODE_CONFIG_IMAGE,
+              command: ['sh', '-c', 'echo IB node config active; sleep infinity']
+            }
+          ]
+        }
+      }
+    }
+  }
+}
+
+/** The node selector: the pool, and in pipelined rollout also the node's OFED driver being ready. */
+export function rdmaNodeSelector(s: Settings): Record<string, string> {
+  return s.wait.rollout === 'pipelined'
+    ? { [LABELS.agentPool]: s.nodePool.name, [LABELS.mofedWait]: 'false' }
+    : { [LABELS.agentPool]: s.nodePool.name }
+}
+
+export function ibNodeConfigComponent(s: Settings): Omit<ComponentSpec, 'enabled' | 'skipReason'> {
+  return {
+    name: 'ib-node-config',
+    title: 'DaemonSet kube-system/ib-node-config (memlock, IB modules)',
+    kind: 'manifests',
+    nodeLevel: true,
+    manifests: [ibNodeConfigDaemonSet(s, rdmaNodeSelector(s))],
+    readiness: {
+      summary: 'a Ready pod on every RDMA node whose init container ib-setup completed',
+      conditions: [
+        'daemonset/ib-node-config numberReady == desiredNumberScheduled == RDMA nodes',
+        'every pod: init container ib-setup terminated with exit code 0'
+      ]
+    },
+    departsFromGuide:
+      'updateStrategy OnDelete and apply-only-when-changed, so a re-run never restarts kubelet and containerd again.'
+  }
+}

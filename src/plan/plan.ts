@@ -1,0 +1,170 @@
+// plan mode: the whole desired state as a document (Azure operations, helm commands with values,
+// manifests, readiness conditions, verification checks, benchmark plan) and its text rendering.
+// Needs no credentials and makes no network call.
+import { stringify } from 'yaml'
+import { benchmarkPlan, verificationChecks, type BenchmarkPlan, type CheckSpec } from '../model/checks.js'
+import { helmRepoAddArgv, helmUpgradeArgv } from '../model/helm-argv.js'
+import { buildStack } from '../model/stack.js'
+import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
+import type { Settings } from '../settings/settings.js'
+
+export interface PlanComponent {
+  name: string
+  kind: string
+  title: string
+  enabled: boolean
+  skipReason?: string
+  azure?: AzureOperation[]
+  helm?: {
+    release: string
+    chart: string
+    version: string
+    namespace: string
+    commands: string[][]
+    values: Record<string, unknown>
+  }
+  manifests?: KubeManifest[]
+  readiness: Readiness
+  departsFromGuide?: string
+}
+
+export interface PlanDocument {
+  mode: 'plan'
+  cluster: { resourceGroup: string; name: string; nodePool: string; vmSize: string; nodeCount: number }
+  rollout: Settings['wait']['rollout']
+  components: PlanComponent[]
+  verification: CheckSpec[]
+  benchmark: BenchmarkPlan
+}
+
+export function buildPlan(s: Settings): PlanDocument {
+  return {
+    mode: 'plan',
+    cluster: {
+      resourceGroup: s.cluster.resourceGroup,
+      name: s.cluster.name,
+      nodePool: s.nodePool.name,
+      vmSize: s.nodePool.vmSize,
+      nodeCount: s.nodePool.count
+    },
+    rollout: s.wait.rollout,
+    components: buildStack(s).map(c => ({
+      name: c.name,
+      kind: c.kind,
+      title: c.title,
+      enabled: c.enabled,
+      ...(c.skipReason ? { skipReason: c.skipReason } : {}),
+      ...(c.azure ? { azure: c.azure } : {}),
+      ...(c.helm
+        ? {
+            helm: {
+              release: c.helm.release,
+              chart: c.helm.chart,
+              version: c.helm.version,
+              namespace: c.helm.namespace,
+              commands: [
+                ['helm', ...helmRepoAddArgv(c.helm)],
+                [
+                  'helm',
+                  ...helmUpgradeArgv(c.helm, `<values-${c.helm.release}.yaml>`, {
+                    timeoutMs: s.wait.stepTimeoutMs
+                  })
+                ]
+              ],
+              values: c.helm.values
+            }
+          }
+        : {}),
+      ...(c.manifests ? { manifests: c.manifests } : {}),
+      readiness: c.readiness,
+      ...(c.departsFromGuide ? { departsFromGuide: c.departsFromGuide } : {})
+    })),
+    verification: verificationChecks(s),
+    benchmark: benchmarkPlan(s)
+  }
+}
+
+function indent(text: string, by = '    '): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map(l => by + l)
+    .join('\n')
+}
+
+/** The plan as text, in order, for the log and `node dist/cli.js plan`. */
+export function renderPlanText(plan: PlanDocument): string {
+  const out: string[] = []
+  out.push(
+    `Plan for ${plan.cluster.resourceGroup}/${plan.cluster.name}: pool ${plan.cluster.nodePool} (${plan.cluster.nodeCount} × ${plan.cluster.vmSize}), rollout ${plan.rollout}`
+  )
+  plan.components.forEach((c, i) => {
+    out.push('')
+    out.push(`${i + 1}. ${c.name} — ${c.title}${c.enabled ? '' : ` [skipped: ${c.skipReason}]`}`)
+    for (const op of c.azure ?? []) {
+      out.push(`  ${op.method} ${op.path}?api-version=${op.apiVersion}  (${op.when})`)
+      for (const [h, v] of Object.entries(op.headers ?? {})) out.push(`    ${h}: ${v}`)
+      if (op.body !== undefined) out.push(indent(JSON.stringify(op.body, null, 2)))
+    }
+    for (const m of c.manifests ?? []) {
+      out.push(
+        `  apply --server-side ${m.kind} ${m.metadata.namespace ? m.metadata.namespace + '/' : ''}${m.metadata.name}:`
+      )
+      out.push(indent(stringify(m)))
+    }
+    if (c.helm) {
+      for (const cmd of c.helm.commands) out.push(`  ${cmd.join(' ')}`)
+      out.push(`  values (${c.helm.release}):`)
+      out.push(indent(stringify(c.helm.values)))
+    }
+    out.push(`  ready when: ${c.readiness.summary}`)
+    for (const cond of c.readiness.conditions) out.push(`    - ${cond}`)
+    if (c.departsFromGuide) out.push(`  departs from the guide: ${c.departsFromGuide}`)
+  })
+  out.push('')
+  out.push('Verification checks:')
+  for (const ch of plan.verification)
+    out.push(`  - ${ch.name}: ${ch.description}${ch.readOnly ? '' : ' (creates short-lived pods)'}`)
+  out.push('')
+  const b = plan.benchmark
+  if (!b.enabled) out.push('Benchmark: off (benchmark: false)')
+  else {
+    out.push(
+      `Benchmark (${b.scope}, image ${b.image}, GPUDirect ${b.gpudirect ? 'on' : 'off'}, requests ${Object.entries(
+        b.resources
+      )
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')}):`
+    )
+    for (const t of b.tests)
+      out.push(`  ${t.tool} server: ${t.serverArgs.join(' ')}\n  ${t.tool} client: ${t.clientArgs.join(' ')}`)
+    out.push(`  pass: ${b.passRule}`)
+  }
+  return out.join('\n') + '\n'
+}
+
+/** The plan as Markdown for the job summary. */
+export function renderPlanMarkdown(plan: PlanDocument): string {
+  const rows = plan.components.map(
+    (c, i) =>
+      `| ${i + 1} | \`${c.name}\` | ${c.kind} | ${c.enabled ? 'yes' : `skipped: ${c.skipReason}`} | ${c.readiness.summary.replace(/\|/g, '\\|')} |`
+  )
+  return [
+    `## aks-rdma-action plan: ${plan.cluster.resourceGroup}/${plan.cluster.name}`,
+    '',
+    `Pool \`${plan.cluster.nodePool}\`: ${plan.cluster.nodeCount} × \`${plan.cluster.vmSize}\`, rollout \`${plan.rollout}\`.`,
+    '',
+    '| # | Component | Kind | Runs | Ready when |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    '<details><summary>Full plan</summary>',
+    '',
+    '```',
+    renderPlanText(plan).replace(/```/g, "'''"),
+    '```',
+    '',
+    '</details>',
+    ''
+  ].join('\n')
+}

@@ -15,6 +15,10 @@ const USAGE = `Usage:
 Inputs are those of action.yml (e.g. --resource-group, --cluster-name, --node-count); INPUT_<NAME>
 environment variables are read too, as the runner sets them.`
 
+const print = (s: string): void => {
+  process.stdout.write(s)
+}
+
 function usage(message?: string): number {
   if (message) process.stderr.write(`${message}\n\n`)
   process.stderr.write(USAGE + '\n')
@@ -47,8 +51,23 @@ async function runParser(tool: 'perftest' | 'ibstat', rest: string[]): Promise<n
   }
 }
 
+/** The Azure SDK and the Kubernetes client need Node.js 22+ (the action runs on node24). */
+function needsModernNode(command: string): number | undefined {
+  const major = Number(process.versions.node.split('.')[0])
+  if (major >= 22) return undefined
+  process.stderr.write(
+    `${command} needs Node.js 22 or newer (the action runs on node24); this is ${process.version}.\n` +
+      `Run it with Node 24, e.g.: npx -y node@24 dist/cli.js ${command} ...\n`
+  )
+  return EXIT.usage
+}
+
 export async function cli(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
+  if (['apply', 'verify', 'drift', 'simulate', 'sim', '__helm'].includes(command ?? '')) {
+    const refused = needsModernNode(command)
+    if (refused !== undefined) return refused
+  }
   switch (command) {
     case 'apply':
     case 'verify':
@@ -58,6 +77,20 @@ export async function cli(argv: string[]): Promise<number> {
     case 'perftest':
     case 'ibstat':
       return runParser(command, rest)
+    case 'simulate':
+      return (await import('./sim/commands.js')).simulateCommand(rest, print)
+    case 'sim': {
+      const commands = await import('./sim/commands.js')
+      if (rest[0] === 'up') return commands.simUp(rest.slice(1), print)
+      if (rest[0] === 'down') return commands.simDown(rest.slice(1))
+      return usage('sim: expected "sim up" or "sim down"')
+    }
+    case '__helm':
+      // The helm stand-in the simulator puts first on PATH (not a user command).
+      return (await import('./sim/helm/index.js')).helmStandin(rest, process.env, {
+        stdout: s => process.stdout.write(s),
+        stderr: s => process.stderr.write(s)
+      })
     case undefined:
     case '-h':
     case '--help':

@@ -1,7 +1,7 @@
 // plan mode: the ten components in order, every rendered manifest valid against the Kubernetes
 // OpenAPI schemas (kubernetes-models) and the NicClusterPolicy against its CRD schema; the
 // guide's bugs corrected in the desired state.
-import Ajv from 'ajv'
+import { Ajv } from 'ajv'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { DaemonSet } from 'kubernetes-models/apps/v1'

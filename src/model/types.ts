@@ -64,6 +64,12 @@ export interface ComponentSpec {
 }
 
 export const FIELD_MANAGER = 'aks-rdma-action'
+
+/**
+ * Azure tag names. ARM tag names may not contain `/` (nor `<>%&\?`), so they use hyphens, as
+ * Kubernetes' own Azure tags do (`kubernetes.io-created-for-pvc-name`).
+ */
+export const TAGS = { managed: 'aks-rdma-action-managed', createdBy: 'aks-rdma-action-created-by' } as const
 export const LABELS = {
   managed: 'aks-rdma-action/managed',
   createdBy: 'aks-rdma-action/created-by',

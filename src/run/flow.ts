@@ -1,8 +1,137 @@
-// The apply / verify / drift flow (filled in as the Azure, stack and verification parts land).
+// The apply / verify / drift flow: Azure (sign-in, feature, cluster, node pool, credentials), then
+// the stack, then verification and benchmarks; always ending with the report, the job summary and
+// the outputs, whatever failed on the way. Only orchestrates: each part lives in its own module.
 import * as core from '@actions/core'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import {
+  connectAzure,
+  coreLog,
+  ensureCluster,
+  ensureInfinibandFeature,
+  ensureNodePool,
+  writeClusterCredentials,
+  type AzureConnection,
+  type TokenRefresher
+} from '../azure/index.js'
+import { KubeClient } from '../kube/client.js'
+import { deriveResult, emptyReport, writeReportFile, type Report } from '../report/report.js'
+import { writeJobSummary } from '../report/job-summary.js'
 import type { Settings } from '../settings/settings.js'
+import { applyStack } from '../stack/index.js'
+import { runVerification } from '../verify/index.js'
+import { runBenchmarkStep } from './benchmark-step.js'
+import { setOutput } from './outputs.js'
+import { rememberTempPath, STATE } from './post.js'
+import { runStep, StepError } from './steps.js'
 
-export async function runFlow(settings: Settings): Promise<number> {
-  core.setFailed(`mode ${settings.mode}: not available in this build yet`)
-  return 1
+export interface FlowResult {
+  exitCode: number
+  report: Report
+}
+
+function runnerTemp(): string {
+  return process.env.RUNNER_TEMP ?? mkdtempSync(path.join(tmpdir(), 'aks-rdma-action-'))
+}
+
+/** Azure steps of apply mode: feature, cluster, node pool. */
+async function ensureAzure(s: Settings, conn: AzureConnection, report: Report): Promise<void> {
+  const timeoutMs = s.wait.stepTimeoutMs
+  if (s.registerFeature)
+    await runStep(report.steps, 'infiniband-feature', 'register Microsoft.ContainerService/AKSInfinibandSupport', async () => {
+      const r = await ensureInfinibandFeature(conn.clients, { log: coreLog, timeoutMs })
+      return { changed: r.changed, action: r.changed ? 'updated' : 'unchanged', detail: `feature ${r.state}, provider ${r.providerState}` }
+    })
+  if (s.cluster.create)
+    await runStep(report.steps, 'cluster', `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`, async () => {
+      const r = await ensureCluster(conn.clients, s, { log: coreLog, timeoutMs })
+      if (r.action === 'created') core.saveState(STATE.clusterCreated, 'true')
+      return { changed: r.action === 'created', action: r.action === 'created' ? 'created' : 'unchanged', detail: `cluster ${r.action}` }
+    })
+  await runStep(report.steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
+    const r = await ensureNodePool(conn.clients, s, { log: coreLog, timeoutMs })
+    for (const w of r.warnings) core.warning(w)
+    if (r.action === 'created') core.saveState(STATE.nodePoolCreated, 'true')
+    report.outputs['node-pool-action'] = r.action
+    return { changed: r.action === 'created', action: r.action === 'created' ? 'created' : 'unchanged', detail: `pool ${r.action} (${r.pool.count} × ${r.pool.vmSize})` }
+  })
+}
+
+async function fetchCredentials(s: Settings, conn: AzureConnection, report: Report, temp: string[]): Promise<{ path: string; refresher?: TokenRefresher }> {
+  let result: { path: string; refresher?: TokenRefresher } | undefined
+  await runStep(report.steps, 'credentials', `${s.cluster.adminCredentials ? 'admin' : 'user'} credentials`, async () => {
+    const r = await writeClusterCredentials(conn.clients, s, conn.auth.credential, { log: coreLog, dir: runnerTemp() })
+    rememberTempPath(r.path, temp)
+    core.saveState(STATE.kubeconfig, r.path)
+    process.env.KUBECONFIG = r.path // for helm and any other child process
+    report.outputs['kubeconfig-path'] = r.path
+    r.refresher?.start()
+    result = { path: r.path, refresher: r.refresher }
+    return { changed: false, detail: `${r.kind} kubeconfig written (mode 0600)${r.aad ? ', AAD token for the AKS server app' : ''}` }
+  })
+  return result!
+}
+
+async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: Report): Promise<void> {
+  const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
+  const mode = s.mode === 'plan' ? 'verify' : s.mode
+  let verification: Awaited<ReturnType<typeof runVerification>> | undefined
+  await runStep(report.steps, 'verify', 'verification checks', async () => {
+    verification = await runVerification({ settings: s, kube, mode, log: line => core.info(line) })
+    report.checks = verification.checks
+    const failed = verification.checks.filter(c => c.status === 'fail')
+    for (const c of failed) core.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
+    const passingNodes = verification.nodes.length - new Set(verification.checks.flatMap(c => (c.nodes ?? []).filter(n => n.status === 'fail').map(n => n.node))).size
+    report.outputs['rdma-nodes'] = String(passingNodes)
+    return { changed: false, detail: `${verification.checks.length - failed.length}/${verification.checks.length} checks pass on ${verification.nodes.length} RDMA nodes` }
+  })
+  if (s.mode !== 'drift' && s.benchmark.enabled && verification)
+    await runBenchmarkStep(s, kube, verification, report)
+}
+
+export async function runFlow(s: Settings): Promise<number> {
+  return (await runFlowWithReport(s)).exitCode
+}
+
+export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
+  const report = emptyReport(s.mode)
+  const temp: string[] = []
+  const reportPath = path.join(runnerTemp(), 'aks-rdma-action-report.json')
+  let refresher: TokenRefresher | undefined
+  try {
+    let conn!: AzureConnection
+    await runStep(report.steps, 'azure-sign-in', 'authenticate to Azure', async () => {
+      conn = connectAzure(s, coreLog)
+      return { changed: false, detail: `credential: ${conn.auth.method}` }
+    })
+    if (s.mode === 'apply') await ensureAzure(s, conn, report)
+    const creds = await fetchCredentials(s, conn, report, temp)
+    refresher = creds.refresher
+    if (s.mode === 'apply') {
+      const stack = await applyStack({ settings: s, kubeconfigPath: creds.path })
+      report.steps.push(...stack.steps)
+      if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
+      if (!stack.ok) throw new StepError(stack.steps.find(x => x.status === 'failure')?.name ?? 'stack', 'the stack did not converge')
+    }
+    await verifyAndBenchmark(s, creds.path, report)
+  } catch (e) {
+    if (!(e instanceof StepError)) {
+      const message = e instanceof Error ? e.message : String(e)
+      core.error(message, { title: 'aks-rdma-action failed' })
+      report.diagnostics = [...(report.diagnostics ?? []), { step: 'run', title: 'Unexpected error', text: message }]
+    }
+  } finally {
+    refresher?.stop()
+  }
+  report.result = deriveResult(report)
+  report.outputs.result = report.result
+  report.outputs.drifted = String(report.result === 'drifted')
+  report.outputs['report-path'] = reportPath
+  await writeReportFile(reportPath, report)
+  for (const [k, v] of Object.entries(report.outputs)) setOutput(k, v)
+  await writeJobSummary(report)
+  const failed = report.result === 'failure' || (report.result === 'drifted' && s.failOnDrift)
+  if (failed) core.setFailed(`aks-rdma-action: ${report.result}`)
+  return { exitCode: failed ? 1 : 0, report }
 }

@@ -231,8 +231,9 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'benchmark-image',
     kind: 'string',
-    default: 'ghcr.io/azure/aks-rdma-infiniband/perftest-cuda:25.04.0-0.84',
-    description: 'Image with perftest (built with CUDA for GPUDirect).'
+    default: 'docker.io/mellanox/cuda-perftest:latest',
+    description:
+      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs.'
   },
   {
     name: 'benchmark-gpudirect',

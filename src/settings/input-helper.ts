@@ -7,7 +7,7 @@ import { parseDuration } from '../util/duration.js'
 import { INPUTS, type InputDefinition } from './input-definitions.js'
 import type { AuthType, CloudName, NodeTaint, Settings } from './settings.js'
 import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
-import { cloudDefaults } from './clouds.js'
+import { cloudDefaults } from '../azure/cloud.js'
 
 export type InputReader = (name: string) => string | undefined
 
@@ -308,7 +308,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       problems.push(
         `${name} ${JSON.stringify(v)}: must be an image reference pinned by tag or digest, e.g. ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3`
       )
-    else if (/:latest$/.test(v))
+    else if (/:latest$/.test(v) && raw(name) !== undefined)
       warnings.push(
         `${name} ${JSON.stringify(v)}: "latest" is not a pinned version; runs may differ over time`
       )

@@ -1,8 +1,13 @@
 // Component 3: the RDMA node pool (ND-series, Ubuntu, GPU driver None), created with
 // If-None-Match: * when absent and reused without a write when its immutable fields match.
-import type { Settings } from '../../settings/settings.js'
-import { LABELS, type ComponentSpec } from '../types.js'
+import type { NodeTaint, Settings } from '../../settings/settings.js'
+import { LABELS, TAGS, type ComponentSpec } from '../types.js'
 import { API_VERSIONS, clusterPath } from './azure-paths.js'
+
+/** A taint as AKS writes it: `key=value:Effect` (or `key:Effect` without a value). */
+export function taintString(t: NodeTaint): string {
+  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`
+}
 
 /** The agent pool body (flattened as the modular SDK takes it; REST nests it under `properties`). */
 export function desiredAgentPoolProperties(s: Settings): Record<string, unknown> {
@@ -16,9 +21,9 @@ export function desiredAgentPoolProperties(s: Settings): Record<string, unknown>
     // Not the retired SkipGPUDriverInstall tag: the GPU Operator installs the driver.
     gpuProfile: { driver: 'None' },
     nodeLabels: p.labels,
-    nodeTaints: p.taints.map(t => `${t.key}=${t.value}:${t.effect}`),
+    nodeTaints: p.taints.map(taintString),
     ...(p.zones.length ? { availabilityZones: p.zones } : {}),
-    tags: { [LABELS.managed]: 'true', [LABELS.createdBy]: s.runId }
+    tags: { [TAGS.managed]: 'true', [TAGS.createdBy]: s.runId }
   }
 }
 

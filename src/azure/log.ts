@@ -1,0 +1,25 @@
+// The small logging and masking seams every Azure module writes through, so tests can capture
+// all output and check it for secrets. Production wires them to @actions/core.
+import * as core from '@actions/core'
+
+export interface AzureLog {
+  info(message: string): void
+  warning(message: string): void
+  debug(message: string): void
+}
+
+/** Registers a value with the runner so it is replaced by *** in every log line. */
+export type MaskFn = (secret: string) => void
+
+export const coreLog: AzureLog = {
+  info: m => core.info(m),
+  warning: m => core.warning(m),
+  debug: m => core.debug(m)
+}
+
+export const coreMask: MaskFn = s => {
+  if (s) core.setSecret(s)
+}
+
+/** A log that drops everything (for callers that do not care). */
+export const silentLog: AzureLog = { info: () => {}, warning: () => {}, debug: () => {} }

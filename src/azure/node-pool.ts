@@ -1,0 +1,326 @@
+// The RDMA node pool: the desired AgentPool body (GPU driver left to the GPU Operator via
+// gpuProfile.driver None, never the retired SkipGPUDriverInstall tag), a race-free create
+// (If-None-Match: *), reuse of a compatible existing pool without any write, and a refusal
+// before any write when an existing pool differs in a field fixed at creation.
+import type { AgentPool } from '@azure/arm-containerservice'
+import type { Settings } from '../settings/settings.js'
+import { formatDuration } from '../util/duration.js'
+import { armError, describeArmError, isNotFound, statusOf } from './arm-errors.js'
+import type { ArmClients } from './clients.js'
+import type { AzureLog } from './log.js'
+import { desiredAgentPoolProperties } from '../model/components/node-pool.js'
+import { TAGS } from '../model/types.js'
+import { pollUntil, StepTimeoutError } from './wait.js'
+
+/** Tag names (hyphens: ARM tag names may not contain `/`). */
+export const TAG_MANAGED = TAGS.managed
+export const TAG_CREATED_BY = TAGS.createdBy
+
+/** Reads a tag case-insensitively (ARM tag names are), also accepting the `a/b` spelling. */
+export function tagValue(tags: Record<string, string> | undefined, name: string): string | undefined {
+  if (!tags) return undefined
+  const wanted = [name.toLowerCase(), name.replace(/^aks-rdma-action-/, 'aks-rdma-action/').toLowerCase()]
+  for (const [k, v] of Object.entries(tags)) if (wanted.includes(k.toLowerCase())) return v
+  return undefined
+}
+
+export { taintString } from '../model/components/node-pool.js'
+
+/** The AgentPool body this action creates for `settings`: the desired state's, typed for the SDK. */
+export function desiredAgentPool(settings: Settings): AgentPool {
+  return desiredAgentPoolProperties(settings) as AgentPool
+}
+
+export type PoolField =
+  'vmSize' | 'count' | 'osType' | 'osSKU' | 'gpuProfile.driver' | 'nodeLabels' | 'nodeTaints'
+
+export interface PoolDifference {
+  field: PoolField
+  desired: string
+  actual: string
+  /** Whether the action's apply would change it. Apply never modifies an existing pool, so false. */
+  fixableByApply: boolean
+  /** Fixed when the pool was created: the only fix is another pool or deleting this one. */
+  immutable: boolean
+  /** What the user can do. */
+  fix: string
+}
+
+const IMMUTABLE: PoolField[] = ['vmSize', 'osType', 'osSKU', 'gpuProfile.driver']
+
+function eqi(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase()
+}
+
+function fmtMap(m: Record<string, string> | undefined): string {
+  const e = Object.entries(m ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  return e.length ? e.map(([k, v]) => `${k}=${v}`).join(',') : '(none)'
+}
+
+function fmtList(l: string[] | undefined): string {
+  return l?.length ? [...l].sort().join(',') : '(none)'
+}
+
+/**
+ * Differences between the desired pool and a live one, field by field (pure). Absent
+ * gpuProfile.driver means Install (the API default); absent osSKU means Ubuntu.
+ */
+export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference[] {
+  const out: PoolDifference[] = []
+  const poolName = live.name ?? 'the pool'
+  const add = (field: PoolField, d: string, a: string, same: boolean, fix: string): void => {
+    if (!same)
+      out.push({
+        field,
+        desired: d,
+        actual: a,
+        fixableByApply: false,
+        immutable: IMMUTABLE.includes(field),
+        fix
+      })
+  }
+  const recreate = `fixed at creation: choose another node-pool name, or delete pool ${poolName} and re-run`
+  const dv = desired.vmSize ?? ''
+  const lv = live.vmSize ?? ''
+  add('vmSize', dv, lv, eqi(dv, lv), recreate)
+  const dos = desired.osType ?? 'Linux'
+  const los = live.osType ?? 'Linux'
+  add('osType', dos, los, eqi(dos, los), recreate)
+  const dsku = desired.osSKU ?? 'Ubuntu'
+  const lsku = live.osSKU ?? 'Ubuntu'
+  add('osSKU', dsku, lsku, eqi(dsku, lsku), recreate)
+  const dd = desired.gpuProfile?.driver ?? 'Install'
+  const ld = live.gpuProfile?.driver ?? 'Install'
+  add(
+    'gpuProfile.driver',
+    dd,
+    ld,
+    eqi(dd, ld),
+    `${recreate} (the GPU Operator needs driver None; a pool with the AKS-installed driver conflicts with it)`
+  )
+  add(
+    'count',
+    String(desired.count ?? ''),
+    String(live.count ?? ''),
+    desired.count === live.count,
+    `az aks nodepool scale --name ${poolName} --node-count ${desired.count}`
+  )
+  const dl = fmtMap(desired.nodeLabels)
+  const ll = fmtMap(live.nodeLabels)
+  add(
+    'nodeLabels',
+    dl,
+    ll,
+    dl === ll,
+    `az aks nodepool update --name ${poolName} --labels ${dl === '(none)' ? '""' : dl.replace(/,/g, ' ')}`
+  )
+  const dt = fmtList(desired.nodeTaints)
+  const lt = fmtList(live.nodeTaints)
+  add(
+    'nodeTaints',
+    dt,
+    lt,
+    dt === lt,
+    `az aks nodepool update --name ${poolName} --node-taints ${dt === '(none)' ? '""' : dt}`
+  )
+  return out
+}
+
+export interface NodePoolOptions {
+  log: AzureLog
+  /** Bound of the whole step (settings.wait.stepTimeoutMs). */
+  timeoutMs: number
+  /** Delay between LRO polls (default 10 s); tests shorten it. */
+  pollIntervalMs?: number
+}
+
+export interface NodePoolResult {
+  action: 'created' | 'reused'
+  pool: AgentPool
+  warnings: string[]
+}
+
+const TRANSITIONAL = [
+  'creating',
+  'updating',
+  'scaling',
+  'upgrading',
+  'starting',
+  'stopping',
+  'canceling',
+  'migrating',
+  'reconcilingclusteridentity'
+]
+
+export class NodePoolError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'NodePoolError'
+  }
+}
+
+/** Creates the RDMA pool, or reuses a compatible one without writing. */
+export async function ensureNodePool(
+  clients: ArmClients,
+  settings: Settings,
+  o: NodePoolOptions
+): Promise<NodePoolResult> {
+  const { resourceGroup, name: cluster } = settings.cluster
+  const name = settings.nodePool.name
+  const step = `node pool ${name}`
+  const started = Date.now()
+  const interval = o.pollIntervalMs ?? 10_000
+  const remaining = (): number => Math.max(0, o.timeoutMs - (Date.now() - started))
+  const desired = desiredAgentPool(settings)
+  const ap = clients.containerService.agentPools
+
+  const get = async (): Promise<AgentPool | undefined> => {
+    try {
+      return await ap.get(resourceGroup, cluster, name)
+    } catch (e) {
+      if (isNotFound(e) && armError(e).code !== 'ResourceGroupNotFound') return undefined
+      throw new NodePoolError(`${step}: reading it failed: ${describeArmError(e)}`)
+    }
+  }
+
+  let live = await get()
+  if (!live) {
+    o.log.info(
+      `${step}: absent; creating ${desired.count}× ${desired.vmSize} (${desired.osSKU}, gpuProfile.driver None) in ${resourceGroup}/${cluster}`
+    )
+    try {
+      const pool = await createPool()
+      return { action: 'created', pool, warnings: [] }
+    } catch (e) {
+      if (statusOf(e) !== 412) throw e
+      // Someone created it between our read and our create: treat it as present.
+      o.log.info(`${step}: appeared while creating (HTTP 412 on If-None-Match); reusing it if compatible`)
+      live = await get()
+      if (!live)
+        throw new NodePoolError(
+          `${step}: the create was refused with HTTP 412 (pool exists) but the pool cannot be read`
+        )
+    }
+  }
+  return reuse(live)
+
+  async function createPool(): Promise<AgentPool> {
+    const abort = AbortSignal.timeout(Math.max(1, remaining()))
+    const poller = ap.createOrUpdate(resourceGroup, cluster, name, desired, {
+      ifNoneMatch: '*',
+      updateIntervalInMs: interval,
+      abortSignal: abort
+    })
+    try {
+      await poller.submitted()
+    } catch (e) {
+      if (statusOf(e) === 412) throw e
+      throw new NodePoolError(`${step}: create request failed: ${describeArmError(e)}${quotaHint(e)}`)
+    }
+    // The poller waits between polls as ARM's Retry-After says (its own interval otherwise); after
+    // each poll the pool's provisioningState is logged with the elapsed time.
+    let lastState = 'Creating'
+    poller.onProgress(() => {
+      void get()
+        .then(p => {
+          if (poller.isDone) return
+          lastState = p?.provisioningState ?? lastState
+          o.log.info(`${step}: ${lastState} (${formatDuration(Date.now() - started)} elapsed)`)
+        })
+        .catch(() => undefined)
+    })
+    try {
+      await poller.pollUntilDone({ abortSignal: abort })
+    } catch (e) {
+      if (e instanceof Error && e.name === 'AbortError')
+        throw new StepTimeoutError(
+          step,
+          lastState,
+          Date.now() - started,
+          `The pool may still finish; check it with az aks nodepool show --name ${name}`
+        )
+      throw await failure(e)
+    }
+    const result = poller.result ?? (await get())
+    if (!result) throw new NodePoolError(`${step}: creation reported success but the pool cannot be read`)
+    if ((result.provisioningState ?? 'Succeeded').toLowerCase() === 'failed') throw await failure(undefined)
+    o.log.info(
+      `${step}: created (${result.provisioningState ?? 'Succeeded'}, ${formatDuration(Date.now() - started)})`
+    )
+    return result
+  }
+
+  async function failure(e: unknown): Promise<Error> {
+    if (e instanceof Error && e.name === 'AbortError')
+      return new StepTimeoutError(step, 'Creating', Date.now() - started)
+    const p = await get().catch(() => undefined)
+    const pe = p?.status?.provisioningError
+    let code = pe?.code
+    let message = pe?.message
+    if (!code && e instanceof Error) {
+      const m = /has failed\. ([^.]+)\. ([\s\S]*)$/.exec(e.message)
+      if (m) [, code, message] = m
+      else ({ code, message } = armError(e))
+    }
+    return new NodePoolError(
+      `${step}: provisioning ${p?.provisioningState ?? 'Failed'}: ${code ?? 'Unknown'}: ${message ?? 'no message from ARM'}. ` +
+        `Delete the failed pool (az aks nodepool delete --name ${name}) or fix the cause and re-run.`
+    )
+  }
+
+  async function reuse(found: AgentPool): Promise<NodePoolResult> {
+    let pool = found
+    const diffs = comparePool(desired, pool)
+    const fatal = diffs.filter(d => d.immutable)
+    if (fatal.length) {
+      throw new NodePoolError(
+        `${step}: an existing pool differs in fields fixed at creation, so it cannot be used (nothing was changed):\n` +
+          fatal.map(d => `  - ${d.field}: wanted ${d.desired}, found ${d.actual}`).join('\n') +
+          `\nFix: set node-pool-name to a new name, or delete the pool (az aks nodepool delete -g ${resourceGroup} --cluster-name ${cluster} --name ${name}) and re-run.`
+      )
+    }
+    const state = (pool.provisioningState ?? 'Succeeded').toLowerCase()
+    if (state === 'failed') throw await failure(undefined)
+    if (TRANSITIONAL.includes(state)) {
+      o.log.info(`${step}: exists and is ${pool.provisioningState}; waiting for it to settle`)
+      const r = await pollUntil({
+        step,
+        timeoutMs: o.timeoutMs,
+        startedAt: started,
+        backoff: { initialMs: interval, maxMs: interval },
+        log: o.log,
+        probe: async () => {
+          const p = await get()
+          if (!p)
+            throw new NodePoolError(
+              `${step}: disappeared while waiting for it (was ${pool.provisioningState})`
+            )
+          const s = p.provisioningState ?? 'Succeeded'
+          if (s.toLowerCase() === 'failed') throw await failure(undefined)
+          return { done: !TRANSITIONAL.includes(s.toLowerCase()), state: s, value: p }
+        }
+      })
+      pool = r.value ?? pool
+    }
+    const warnings = comparePool(desired, pool)
+      .filter(d => !d.immutable)
+      .map(
+        d =>
+          `${step}: existing pool has ${d.field} ${d.actual}, inputs ask for ${d.desired}; the action does not change existing pools (${d.fix})`
+      )
+    for (const w of warnings) o.log.warning(w)
+    o.log.info(
+      `${step}: reusing the existing pool (${pool.count}× ${pool.vmSize}, ${pool.provisioningState ?? 'Succeeded'}); no changes made`
+    )
+    return { action: 'reused', pool, warnings }
+  }
+}
+
+function quotaHint(e: unknown): string {
+  const { code, message } = armError(e)
+  if (/quota/i.test(code) || /quota/i.test(message))
+    return '. Request a quota increase for this VM family in the region, or pick another vm-size/location.'
+  if (/SkuNotAvailable|NotAvailableForSubscription/i.test(code))
+    return '. The VM size is not offered in this region/zone for the subscription.'
+  return ''
+}

@@ -1,0 +1,102 @@
+// Bounded waiting for the Azure steps: sleeping with backoff, polling a probe until it is done
+// (logging each state change with the elapsed time), and the timeout error that names the step
+// and the last state seen.
+import type { AbortSignalLike } from '@azure/abort-controller'
+import { formatDuration } from '../util/duration.js'
+import type { AzureLog } from './log.js'
+
+export class StepTimeoutError extends Error {
+  constructor(
+    readonly step: string,
+    readonly lastState: string,
+    readonly elapsedMs: number,
+    hint?: string
+  ) {
+    super(
+      `${step}: timed out after ${formatDuration(elapsedMs)}; last state seen: ${lastState}${hint ? `. ${hint}` : ''}`
+    )
+    this.name = 'StepTimeoutError'
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignalLike): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const abortError = (): Error =>
+      Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' })
+    if (signal?.aborted) return reject(abortError())
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = (): void => {
+      clearTimeout(t)
+      reject(abortError())
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+export interface Backoff {
+  /** First delay between polls. */
+  initialMs: number
+  /** Upper bound of the delay. */
+  maxMs: number
+  /** Growth per poll (1 = constant). */
+  factor?: number
+}
+
+export interface PollOptions<T> {
+  step: string
+  timeoutMs: number
+  backoff: Backoff
+  log: AzureLog
+  /**
+   * Reads the current state; `done` ends the wait with `value`. Throwing ends it with the error.
+   * `retryAfterMs`: the server's Retry-After hint, used for the next delay instead of the backoff
+   * (bounded by backoff.maxMs).
+   */
+  probe: () => Promise<{ done: boolean; state: string; value?: T; retryAfterMs?: number }>
+  /** Extra sentence for the timeout error (e.g. what a Pending state means). */
+  timeoutHint?: (lastState: string) => string | undefined
+  /** When the step began (elapsed times and the timeout count from here); default now. */
+  startedAt?: number
+  /** Called with every state (not only changes), e.g. to re-issue a request. */
+  onState?: (state: string) => Promise<void> | void
+}
+
+/** Polls until `probe` says done; logs the state and elapsed time whenever the state changes. */
+export async function pollUntil<T>(
+  o: PollOptions<T>
+): Promise<{ value: T | undefined; state: string; polls: number }> {
+  const start = o.startedAt ?? Date.now()
+  let delay = o.backoff.initialMs
+  let last = '(not read yet)'
+  let polls = 0
+  for (;;) {
+    const r = await o.probe()
+    polls++
+    if (r.state !== last) {
+      o.log.info(`${o.step}: ${r.state} (${formatDuration(Date.now() - start)} elapsed)`)
+      last = r.state
+    }
+    if (r.done) return { value: r.value, state: r.state, polls }
+    await o.onState?.(r.state)
+    const elapsed = Date.now() - start
+    const wait = r.retryAfterMs !== undefined ? Math.min(o.backoff.maxMs, r.retryAfterMs) : delay
+    if (elapsed + wait > o.timeoutMs) {
+      throw new StepTimeoutError(o.step, last, elapsed, o.timeoutHint?.(last))
+    }
+    await sleep(wait)
+    if (r.retryAfterMs === undefined) delay = Math.min(o.backoff.maxMs, Math.round(delay * (o.backoff.factor ?? 1.5)))
+  }
+}
+
+/** The Retry-After header of a raw response in milliseconds (delay-seconds or an HTTP date). */
+export function retryAfterMs(headers: { get(name: string): string | undefined } | undefined): number | undefined {
+  const v = headers?.get('retry-after')
+  if (!v) return undefined
+  const seconds = Number(v)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(v)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}

@@ -1,0 +1,60 @@
+// The line rate a benchmark result is judged against, from the node probes' ibstat: the highest
+// rate any active IB port of the measured nodes reports (a pool is one VM size, so that is the rate
+// every port should run at; a port that trained lower is itself the finding), falling back to the
+// VM size's nominal rate when no port printed one. Also names the ends of a slow pair the probe
+// already suspects: a port whose own rate is below the line rate.
+import type { Settings } from '../settings/settings.js'
+import { findRdmaVmSize } from '../settings/vm-sizes.js'
+import type { NodeFacts } from '../verify/probe-output.js'
+
+export function fleetLineRate(facts: Iterable<NodeFacts>, s: Settings): number | null {
+  let max = 0
+  for (const f of facts) for (const d of f.activeDevices) max = Math.max(max, f.rateGbps[d] ?? 0)
+  if (max > 0) return max
+  return findRdmaVmSize(s.nodePool.vmSize)?.linkGbps ?? null
+}
+
+/** `node/device` ends whose probed port rate is below the line rate. */
+export function slowPorts(facts: Iterable<NodeFacts>, line: number | null): Set<string> {
+  const out = new Set<string>()
+  if (!line) return out
+  for (const f of facts)
+    for (const d of f.activeDevices) if ((f.rateGbps[d] ?? line) < line) out.add(`${f.node}/${d}`)
+  return out
+}
+
+/**
+ * Sharpens outliers the analysis could only name as a pair (`a/dev ↔ b/dev`, e.g. pair scope where
+ * each node has one partner): when exactly one end's port is slow in ibstat, that end is named.
+ */
+export function refineOutliers(
+  outliers: string[],
+  slow: Set<string>,
+  devicesPerNode: Map<string, number> = new Map()
+): string[] {
+  const out = new Set<string>()
+  for (const o of outliers) {
+    const m = /^(.+?) ↔ (.+)$/.exec(o)
+    if (!m) {
+      out.add(o)
+      continue
+    }
+    const ends = [m[1], m[2]].filter(e => slow.has(e))
+    if (ends.length === 1) out.add(ends[0])
+    else out.add(o)
+  }
+  // Every device of a node named: name the node.
+  const byNode = new Map<string, string[]>()
+  for (const o of out) {
+    const m = /^([^/ ]+)\/([^/ ]+)$/.exec(o)
+    if (m) byNode.set(m[1], [...(byNode.get(m[1]) ?? []), o])
+  }
+  for (const [node, named] of byNode) {
+    const total = devicesPerNode.get(node)
+    if (total !== undefined && total > 1 && named.length >= total) {
+      for (const n of named) out.delete(n)
+      out.add(node)
+    }
+  }
+  return [...out].sort()
+}

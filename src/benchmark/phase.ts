@@ -1,0 +1,323 @@
+// Runs one benchmark phase (one test in one round): every pair's server pod first; once each is
+// running (its pod IP known) the client pods connect to it; then every client container's log is
+// parsed into a measurement. A server that dies at once with perftest's usage text about
+// --use_cuda means the image's perftest has no CUDA support: the phase stops and says so, so the
+// runner can repeat it from host memory. The phase's pods are deleted before it returns.
+import type { KubeClient } from '../kube/client.js'
+import type { KubeObject } from '../kube/types.js'
+import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
+import {
+  headlineRow,
+  parsePerftest,
+  type BwRow,
+  type LatRow,
+  type PerftestResult
+} from '../parse/perftest.js'
+import type { Settings } from '../settings/settings.js'
+import { mapLimit } from '../verify/concurrency.js'
+import {
+  containerStatus,
+  describePod,
+  isPodTerminal,
+  oneLine,
+  unschedulableMessage
+} from '../verify/pod-status.js'
+import { createPod, deletePodsQuietly, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
+import type { BenchMeasurement } from './analysis.js'
+import type { DevicePair } from './pairing.js'
+import {
+  benchmarkLabels,
+  containerName,
+  perftestPod,
+  PHASE_LABEL,
+  type PairSpec,
+  type PhaseSpec
+} from './perftest-pods.js'
+
+export interface PhaseContext {
+  kube: KubeClient
+  settings: Settings
+  namespace?: string
+  timeoutMs: number
+  concurrency: number
+  /** Line rate of device pair i of a pair (Gb/s). */
+  linkGbps(pair: PairSpec, device: DevicePair): number | null
+  log?: (line: string) => void
+}
+
+export interface PhaseOutcome {
+  measurements: BenchMeasurement[]
+  /** Set when perftest rejected --use_cuda: its own message. */
+  cudaUnsupported?: string
+  /** Kube requests this phase made that create pods (for the report's request accounting). */
+  podsCreated: number
+}
+
+/** Every container started (or the pod ended / cannot be scheduled): the server side is settled. */
+function serverSettled(pod: KubeObject): boolean {
+  if (isPodTerminal(pod) || unschedulableMessage(pod)) return true
+  const statuses: Array<{ state?: { running?: unknown; terminated?: unknown } }> =
+    pod.status?.containerStatuses ?? []
+  const want = (pod.spec?.containers ?? []).length
+  return (
+    !!pod.status?.podIP &&
+    statuses.length >= want &&
+    statuses.every(c => c.state?.running || c.state?.terminated)
+  )
+}
+
+function clientSettled(pod: KubeObject): boolean {
+  return isPodTerminal(pod) || !!unschedulableMessage(pod)
+}
+
+async function waitFor(
+  c: PhaseContext,
+  selector: string,
+  names: Set<string>,
+  settled: (p: KubeObject) => boolean,
+  what: string
+): Promise<Map<string, KubeObject>> {
+  const namespace = c.namespace ?? WORK_NAMESPACE
+  let objects: KubeObject[]
+  try {
+    const out = await watchUntil(
+      c.kube.watchSource('v1', 'Pod', { namespace, labelSelector: selector }),
+      (pods): Verdict => {
+        const done = pods.filter(p => names.has(p.metadata.name) && settled(p)).length
+        return { done: done >= names.size, message: `${done}/${names.size} ${what}` }
+      },
+      { timeoutMs: c.timeoutMs, onChange: v => c.log?.(v.message!) }
+    )
+    objects = out.objects
+  } catch (e) {
+    if (!(e instanceof WatchTimeoutError)) throw e
+    objects = (e.snapshot as Record<string, KubeObject[]>).only ?? []
+  }
+  return new Map(objects.filter(p => names.has(p.metadata.name)).map(p => [p.metadata.name, p]))
+}
+
+function errorMeasurement(
+  pair: PairSpec,
+  d: DevicePair,
+  test: string,
+  link: number | null,
+  error: string
+): BenchMeasurement {
+  return {
+    server: pair.server,
+    client: pair.client,
+    device: d.serverDevice,
+    test,
+    bwAvgGbps: null,
+    bwPeakGbps: null,
+    linkGbps: link,
+    error
+  }
+}
+
+/** A measurement from a client's perftest log. */
+export function measurementFrom(
+  pair: PairSpec,
+  d: DevicePair,
+  test: string,
+  link: number | null,
+  parsed: PerftestResult
+): BenchMeasurement {
+  const base = { server: pair.server, client: pair.client, device: d.serverDevice, test, linkGbps: link }
+  if (parsed.error)
+    return {
+      ...base,
+      bwAvgGbps: null,
+      bwPeakGbps: null,
+      error: `${parsed.error.kind}: ${parsed.error.message}`
+    }
+  if (parsed.kind === 'lat') {
+    const row = headlineRow(parsed.rows as LatRow[])
+    return {
+      ...base,
+      bwAvgGbps: null,
+      bwPeakGbps: null,
+      tMinUs: row?.tMinUs ?? null,
+      tTypicalUs: row?.tTypicalUs ?? null,
+      tAvgUs: row?.tAvgUs ?? null,
+      p99Us: row?.p99Us ?? null,
+      p999Us: row?.p999Us ?? null
+    }
+  }
+  const row = headlineRow(parsed.rows as BwRow[])
+  return {
+    ...base,
+    bwAvgGbps: row?.bwAvgGbps ?? null,
+    bwPeakGbps: row?.bwPeakGbps ?? null,
+    bidirectional: parsed.meta.bidirectional
+  }
+}
+
+/** perftest rejected --use_cuda (a build without CUDA): its usage text or an unrecognised-option line. */
+export function isCudaRejection(text: string, parsed: PerftestResult): boolean {
+  const mentions =
+    /--use_cuda|use_cuda/.test(text) &&
+    /unrecognized option|invalid option|Invalid Command or flag/i.test(text)
+  return (
+    mentions || (parsed.error?.kind === 'usage' && /use_cuda/.test(text)) || parsed.error?.kind === 'cuda'
+  )
+}
+
+export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpec[]): Promise<PhaseOutcome> {
+  const s = c.settings
+  const namespace = c.namespace ?? WORK_NAMESPACE
+  const selector = selectorOf({ ...benchmarkLabels(s), [PHASE_LABEL]: phase.name })
+  const measurements: BenchMeasurement[] = []
+  let podsCreated = 0
+  const deadlineSeconds = Math.max(60, Math.ceil((c.timeoutMs * 2) / 1000))
+  const create = async (pod: KubeObject): Promise<string | { error: string }> => {
+    try {
+      podsCreated++
+      return (await createPod(c.kube, pod)).metadata.name
+    } catch (e) {
+      return { error: `pod not created: ${oneLine(e instanceof Error ? e.message : String(e))}` }
+    }
+  }
+  try {
+    // 1. Servers.
+    const serverNames = new Map<string, PairSpec>()
+    await mapLimit(pairs, c.concurrency, async pair => {
+      const name = await create(
+        perftestPod({
+          settings: s,
+          phase,
+          pair,
+          role: 'server',
+          devices: pair.devices,
+          namespace,
+          deadlineSeconds
+        })
+      )
+      if (typeof name === 'string') serverNames.set(name, pair)
+      else
+        for (const d of pair.devices)
+          measurements.push(
+            errorMeasurement(pair, d, phase.test, c.linkGbps(pair, d), `server ${name.error}`)
+          )
+    })
+    const servers = await waitFor(
+      c,
+      selector,
+      new Set(serverNames.keys()),
+      serverSettled,
+      `${phase.name} perftest servers started`
+    )
+
+    // 2. Servers that could not start: CUDA rejection stops the phase; anything else fails that device.
+    const live: Array<{ pair: PairSpec; ip: string; devices: DevicePair[] }> = []
+    let cudaUnsupported: string | undefined
+    await mapLimit([...serverNames], c.concurrency, async ([name, pair]) => {
+      const pod = servers.get(name)
+      const fail = (d: DevicePair, why: string) =>
+        measurements.push(errorMeasurement(pair, d, phase.test, c.linkGbps(pair, d), why))
+      if (!pod || !serverSettled(pod)) {
+        for (const d of pair.devices)
+          fail(
+            d,
+            `server pod did not start within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
+          )
+        return
+      }
+      const unsched = unschedulableMessage(pod)
+      if (unsched) {
+        for (const d of pair.devices) fail(d, `server pod unschedulable: ${oneLine(unsched)}`)
+        return
+      }
+      const ok: DevicePair[] = []
+      for (const d of pair.devices) {
+        const st = containerStatus(pod, containerName(d.index))
+        if (st?.state?.running && pod.status?.podIP) {
+          ok.push(d)
+          continue
+        }
+        const text = await c.kube.podLog(namespace, name, {
+          container: containerName(d.index),
+          tailLines: 500
+        })
+        const parsed = parsePerftest(text, { tool: phase.test })
+        if (phase.useCuda && isCudaRejection(text, parsed)) {
+          cudaUnsupported ??=
+            parsed.error?.message && parsed.error.kind !== 'usage' ? parsed.error.message : firstLine(text)
+          continue
+        }
+        fail(
+          d,
+          `server ${parsed.error ? `${parsed.error.kind}: ${parsed.error.message}` : `exited (${describePod(pod)})`}`
+        )
+      }
+      if (ok.length) live.push({ pair, ip: pod.status!.podIP as string, devices: ok })
+    })
+    if (cudaUnsupported) return { measurements: [], cudaUnsupported, podsCreated }
+
+    // 3. Clients, each connecting to its server's pod IP.
+    const clientNames = new Map<string, { pair: PairSpec; devices: DevicePair[] }>()
+    await mapLimit(live, c.concurrency, async l => {
+      const pod = perftestPod({
+        settings: s,
+        phase,
+        pair: l.pair,
+        role: 'client',
+        devices: l.devices,
+        serverIp: l.ip,
+        namespace,
+        deadlineSeconds
+      })
+      const name = await create(pod)
+      if (typeof name === 'string') clientNames.set(name, { pair: l.pair, devices: l.devices })
+      else
+        for (const d of l.devices)
+          measurements.push(
+            errorMeasurement(l.pair, d, phase.test, c.linkGbps(l.pair, d), `client ${name.error}`)
+          )
+    })
+    const clients = await waitFor(
+      c,
+      selector,
+      new Set(clientNames.keys()),
+      clientSettled,
+      `${phase.name} perftest clients finished`
+    )
+
+    // 4. One measurement per client container.
+    const reads = [...clientNames].flatMap(([name, v]) => v.devices.map(d => ({ name, pair: v.pair, d })))
+    const results = await mapLimit(reads, c.concurrency, async ({ name, pair, d }) => {
+      const link = c.linkGbps(pair, d)
+      const pod = clients.get(name)
+      if (!pod || !clientSettled(pod)) {
+        return errorMeasurement(
+          pair,
+          d,
+          phase.test,
+          link,
+          `client did not finish within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
+        )
+      }
+      const unsched = unschedulableMessage(pod)
+      if (unsched)
+        return errorMeasurement(pair, d, phase.test, link, `client pod unschedulable: ${oneLine(unsched)}`)
+      const text = await c.kube.podLog(namespace, name, {
+        container: containerName(d.index),
+        tailLines: 2000
+      })
+      return measurementFrom(pair, d, phase.test, link, parsePerftest(text, { tool: phase.test }))
+    })
+    measurements.push(...results)
+    return { measurements, podsCreated }
+  } finally {
+    const err = await deletePodsQuietly(c.kube, selector, namespace)
+    if (err) c.log?.(`could not delete the ${phase.name} perftest pods: ${err}`)
+  }
+}
+
+function firstLine(text: string): string {
+  return oneLine(
+    text.split('\n').find(l => /use_cuda|unrecognized|invalid/i.test(l)) ??
+      text.split('\n').find(l => l.trim()) ??
+      'perftest rejected --use_cuda'
+  )
+}

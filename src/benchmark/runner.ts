@@ -1,0 +1,283 @@
+// The RDMA benchmark: perftest between RDMA nodes, every IB device of a node in parallel (device i
+// ↔ device i, port 18515+i), in pair scope (two nodes) or fleet scope (every node, in a fixed
+// number of rounds of disjoint pairs). Each result is judged as a fraction of the line rate the
+// node probes read from ibstat; slow nodes, NICs and links are named. GPUDirect (--use_cuda) is
+// used when asked for; a perftest without CUDA support is detected and the run repeated from host
+// memory, and missing nvidia_peermem is reported as host-staged. All pods are deleted afterwards.
+import type { KubeClient } from '../kube/client.js'
+import { LABELS } from '../model/types.js'
+import type { BenchmarkPairResult, ReportBenchmark } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { findRdmaVmSize } from '../settings/vm-sizes.js'
+import { unprobeable } from '../verify/probe-check.js'
+import type { NodeFacts } from '../verify/probe-output.js'
+import { probeNodes } from '../verify/probe.js'
+import { deletePodsQuietly, ensureWorkNamespace, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
+import {
+  analyseBenchmark,
+  toReportBenchmark,
+  type BenchMeasurement,
+  type BenchmarkAnalysis
+} from './analysis.js'
+import { fleetLineRate, refineOutliers, slowPorts } from './link-rate.js'
+import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from './pairing.js'
+import { benchmarkLabels, type PairSpec, type PerftestTest, type PhaseSpec } from './perftest-pods.js'
+import { runPhase } from './phase.js'
+
+export type GpuDirectState = 'on' | 'host-staged' | 'unsupported' | 'off'
+export type BenchmarkVerdict = 'pass' | 'fail' | 'warn' | 'skipped'
+
+export interface BenchmarkRunOptions {
+  settings: Settings
+  kube: KubeClient
+  /** Probe facts from verification (reused); the nodes are probed here when absent. */
+  facts?: Map<string, NodeFacts>
+  namespace?: string
+  /** Limit for each wait (server start, client finish, probe); default settings.wait.stepTimeoutMs. */
+  timeoutMs?: number
+  /** Pod creations / log reads in flight at once (default 16). */
+  concurrency?: number
+  log?: (line: string) => void
+}
+
+export interface ExcludedNode {
+  node: string
+  reason: string
+}
+
+export interface BenchmarkRun {
+  verdict: BenchmarkVerdict
+  summary: string
+  scope: Settings['benchmark']['scope']
+  /** Rounds of disjoint pairs the schedule has (fleet: 2 for an even node count, 3 for odd). */
+  rounds: number
+  /** Phases run (round × test, plus host-memory repeats). */
+  phases: number
+  schedule: PairSchedule
+  pairs: BenchmarkPairResult[]
+  outliers: string[]
+  gpudirect: GpuDirectState
+  gpudirectDetail: string
+  /** Lowest average ib_write_bw bandwidth (Gb/s, 2 decimals) and highest typical latency (µs); '' when none. */
+  bandwidthGbps: string
+  latencyUs: string
+  lineRateGbps: number | null
+  /** RDMA nodes left out (probe failed, no active IB port). */
+  excluded: ExcludedNode[]
+  /** The report's benchmark section. */
+  report: ReportBenchmark
+  analysis?: BenchmarkAnalysis
+}
+
+const TESTS: Array<{ test: PerftestTest; short: string }> = [
+  { test: 'ib_write_bw', short: 'bw' },
+  { test: 'ib_write_lat', short: 'lat' }
+]
+
+function emptyRun(
+  s: Settings,
+  verdict: BenchmarkVerdict,
+  summary: string,
+  extra: Partial<BenchmarkRun> = {}
+): BenchmarkRun {
+  const schedule: PairSchedule = { rounds: [], partners: {}, unpaired: [] }
+  return {
+    verdict,
+    summary,
+    scope: s.benchmark.scope,
+    rounds: 0,
+    phases: 0,
+    schedule,
+    pairs: [],
+    outliers: [],
+    gpudirect: 'off',
+    gpudirectDetail: '',
+    bandwidthGbps: '',
+    latencyUs: '',
+    lineRateGbps: null,
+    excluded: [],
+    report: {
+      scope: s.benchmark.scope,
+      pairs: [],
+      outliers: [],
+      minBandwidthRatio: s.benchmark.minBandwidthRatio
+    },
+    ...extra
+  }
+}
+
+async function probeIfNeeded(
+  o: BenchmarkRunOptions,
+  excluded: ExcludedNode[]
+): Promise<Map<string, NodeFacts>> {
+  if (o.facts) return o.facts
+  const s = o.settings
+  const { items } = await o.kube.list('v1', 'Node', {
+    labelSelector: `${LABELS.agentPool}=${s.nodePool.name}`,
+    limit: 500
+  })
+  const nodes: string[] = []
+  for (const n of items) {
+    const why = unprobeable(n, s)
+    if (why) excluded.push({ node: n.metadata.name, reason: why })
+    else nodes.push(n.metadata.name)
+  }
+  return probeNodes({
+    kube: o.kube,
+    settings: s,
+    nodes,
+    namespace: o.namespace,
+    timeoutMs: o.timeoutMs,
+    concurrency: o.concurrency,
+    log: o.log
+  })
+}
+
+function gpudirectState(
+  s: Settings,
+  gpus: number | null,
+  cudaRejected: string | undefined,
+  measured: NodeFacts[]
+): { state: GpuDirectState; detail: string } {
+  if (!s.benchmark.gpudirect) return { state: 'off', detail: 'benchmark-gpudirect is false: host memory' }
+  if (gpus === 0) return { state: 'off', detail: `${s.nodePool.vmSize} has no GPUs: host memory` }
+  if (cudaRejected) {
+    return {
+      state: 'unsupported',
+      detail: `perftest in ${s.benchmark.image} has no CUDA support (${cudaRejected}); measured from host memory instead — use an image with a CUDA build of perftest for GPUDirect`
+    }
+  }
+  const without = measured.filter(f => f.peermemLoaded !== true).map(f => f.node)
+  if (without.length) {
+    return {
+      state: 'host-staged',
+      detail: `nvidia_peermem not loaded on ${without.join(', ')}: GPU buffers were staged through host memory`
+    }
+  }
+  return {
+    state: 'on',
+    detail: 'GPU memory registered directly (nvidia_peermem loaded on every measured node)'
+  }
+}
+
+export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun> {
+  const s = o.settings
+  if (!s.benchmark.enabled) return emptyRun(s, 'skipped', 'benchmark is false')
+  const namespace = o.namespace ?? WORK_NAMESPACE
+  const excluded: ExcludedNode[] = []
+  const facts = await probeIfNeeded(o, excluded)
+  const eligible: NodeFacts[] = []
+  for (const f of facts.values()) {
+    if (f.error) excluded.push({ node: f.node, reason: f.error })
+    else if (!f.activeDevices.length) excluded.push({ node: f.node, reason: 'no active InfiniBand port' })
+    else eligible.push(f)
+  }
+  const byNode = new Map(eligible.map(f => [f.node, f]))
+  const names = eligible.map(f => f.node)
+  const schedule = s.benchmark.scope === 'fleet' ? fleetSchedule(names) : pairScope(names)
+  if (!schedule.rounds.length) {
+    return emptyRun(
+      s,
+      'fail',
+      `needs two RDMA nodes with an active InfiniBand port, found ${names.length}${excluded.length ? ` (excluded: ${excluded.map(e => `${e.node}: ${e.reason}`).join('; ')})` : ''}`,
+      { excluded }
+    )
+  }
+  const line = fleetLineRate(eligible, s)
+  const size = findRdmaVmSize(s.nodePool.vmSize)
+  const gpus = size ? size.gpus : null
+  let useCuda = s.benchmark.gpudirect && gpus !== 0
+  let cudaRejected: string | undefined
+  const measurements: BenchMeasurement[] = []
+  let phases = 0
+  const selector = selectorOf(benchmarkLabels(s))
+  await ensureWorkNamespace(o.kube, namespace)
+  await deletePodsQuietly(o.kube, selector, namespace)
+  try {
+    const ctx = {
+      kube: o.kube,
+      settings: s,
+      namespace,
+      timeoutMs: o.timeoutMs ?? s.wait.stepTimeoutMs,
+      concurrency: o.concurrency ?? 16,
+      linkGbps: () => line,
+      log: o.log
+    }
+    for (const round of schedule.rounds) {
+      const pairs: PairSpec[] = round.map((p, k) => ({
+        id: `p${k + 1}`,
+        server: p.server,
+        client: p.client,
+        devices: devicePairs(byNode.get(p.server)!.activeDevices, byNode.get(p.client)!.activeDevices)
+      }))
+      for (const t of TESTS) {
+        const phase = (cuda: boolean): PhaseSpec => ({
+          name: `${t.short}-r${round[0].round}${cuda || !useCuda ? '' : '-host'}`,
+          test: t.test,
+          round: round[0].round,
+          useCuda: cuda,
+          gpusPerNode: gpus
+        })
+        phases++
+        o.log?.(
+          `round ${round[0].round}/${schedule.rounds.length}: ${t.test} on ${pairs.length} pair(s)${useCuda ? ' with --use_cuda' : ''}`
+        )
+        let out = await runPhase(ctx, phase(useCuda), pairs)
+        if (out.cudaUnsupported) {
+          cudaRejected = out.cudaUnsupported
+          o.log?.(`perftest rejected --use_cuda (${cudaRejected}); repeating from host memory`)
+          phases++
+          out = await runPhase(ctx, phase(false), pairs)
+          useCuda = false
+        }
+        measurements.push(...out.measurements)
+      }
+    }
+  } finally {
+    const err = await deletePodsQuietly(o.kube, selector, namespace)
+    if (err) o.log?.(`could not delete the benchmark pods (-n ${namespace} -l ${selector}): ${err}`)
+  }
+
+  const analysis = analyseBenchmark(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })
+  const measuredNodes = [...new Set(measurements.flatMap(m => [m.server, m.client]))]
+  const devicesPerNode = new Map(eligible.map(f => [f.node, f.activeDevices.length]))
+  const outliers = refineOutliers(analysis.outliers, slowPorts(eligible, line), devicesPerNode)
+  const report = {
+    ...toReportBenchmark(analysis, {
+      scope: s.benchmark.scope,
+      minBandwidthRatio: s.benchmark.minBandwidthRatio
+    }),
+    outliers
+  }
+  const gd = gpudirectState(s, gpus, cudaRejected, measuredNodes.map(n => byNode.get(n)!).filter(Boolean))
+  let verdict: BenchmarkVerdict = analysis.verdict
+  const notes: string[] = []
+  if (gd.state === 'unsupported') notes.push('GPUDirect unsupported by the image')
+  if (excluded.length)
+    notes.push(`${excluded.length} node(s) not measured: ${excluded.map(e => e.node).join(', ')}`)
+  if (verdict === 'pass' && notes.length) verdict = 'warn'
+  const failed = analysis.measurements.filter(m => m.verdict === 'fail').length
+  const summary =
+    (verdict === 'fail'
+      ? `${failed} of ${analysis.measurements.length} measurement(s) failed; outliers: ${outliers.join(', ') || 'none attributed'}`
+      : `${analysis.measurements.length} measurement(s) over ${schedule.rounds.length} round(s) passed (≥ ${s.benchmark.minBandwidthRatio} × ${line ?? '?'} Gb/s)`) +
+    (notes.length ? `; ${notes.join('; ')}` : '')
+  return {
+    verdict,
+    summary,
+    scope: s.benchmark.scope,
+    rounds: schedule.rounds.length,
+    phases,
+    schedule,
+    pairs: report.pairs,
+    outliers,
+    gpudirect: gd.state,
+    gpudirectDetail: gd.detail,
+    bandwidthGbps: analysis.outputs.bandwidthGbps,
+    latencyUs: analysis.outputs.latencyUs,
+    lineRateGbps: line,
+    excluded,
+    report,
+    analysis
+  }
+}

@@ -1,0 +1,188 @@
+// The helm command line as the action uses it: repo add/update, status and user values of a release,
+// and `upgrade --install` with values written to a private temp file (0600) and passed with `-f`,
+// never on the command line. Output is captured silently; errors carry helm's stderr, not values.
+import * as core from '@actions/core'
+import { getExecOutput } from '@actions/exec'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+export interface HelmOptions {
+  /** Path of the helm binary (from ensureHelm). */
+  helmPath: string
+  /** Kubeconfig file helm uses (sets KUBECONFIG for every call); default: inherited environment. */
+  kubeconfig?: string
+  /** Extra environment for helm (e.g. HELM_CONFIG_HOME / HELM_CACHE_HOME to keep repos out of $HOME). */
+  env?: Record<string, string>
+  /** Debug lines (default core.debug). Never receives values. */
+  log?: (line: string) => void
+}
+
+export interface HelmReleaseStatus {
+  chartName: string
+  chartVersion: string
+  appVersion?: string
+  revision: number
+  /** deployed, failed, superseded, pending-install, pending-upgrade, … */
+  status: string
+}
+
+export interface UpgradeInstallOptions {
+  release: string
+  /** `repo/chart`, e.g. `nvidia/gpu-operator`. */
+  chart: string
+  version: string
+  namespace: string
+  values: Record<string, unknown>
+  createNamespace?: boolean
+  wait?: boolean
+  timeoutMs?: number
+  atomic?: boolean
+}
+
+/** A helm invocation that exited non-zero. */
+export class HelmCommandError extends Error {
+  constructor(
+    readonly argv: string[],
+    readonly exitCode: number,
+    readonly stderr: string
+  ) {
+    super(
+      `helm ${argv.join(' ')} failed (exit ${exitCode}): ${stderr.trim().slice(0, 2000) || 'no error output'}`
+    )
+  }
+}
+
+/** Placeholder for the values file in plan output. */
+export const PLAN_VALUES_FILE = '<values.json>'
+
+export class Helm {
+  private readonly log: (line: string) => void
+
+  constructor(private readonly opts: HelmOptions) {
+    this.log = opts.log ?? ((l: string) => core.debug(l))
+  }
+
+  private env(): Record<string, string> {
+    const base: Record<string, string> = {}
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) base[k] = v
+    return {
+      ...base,
+      ...(this.opts.kubeconfig ? { KUBECONFIG: this.opts.kubeconfig } : {}),
+      ...(this.opts.env ?? {})
+    }
+  }
+
+  /** Runs helm; resolves with its output whatever the exit code. */
+  async run(argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    this.log(`helm ${argv.join(' ')}`)
+    return getExecOutput(this.opts.helmPath, argv, { silent: true, ignoreReturnCode: true, env: this.env() })
+  }
+
+  private async runOk(argv: string[]): Promise<string> {
+    const r = await this.run(argv)
+    if (r.exitCode !== 0) throw new HelmCommandError(argv, r.exitCode, r.stderr)
+    return r.stdout
+  }
+
+  /** `helm version --template {{.Version}}`. */
+  async version(): Promise<string> {
+    return (await this.runOk(['version', '--template', '{{.Version}}'])).trim()
+  }
+
+  /**
+   * `helm repo add NAME URL`. Idempotent: helm itself skips a repo already present with the same URL.
+   * A repo of that name pointing elsewhere is an error (it is not silently overwritten).
+   */
+  async repoAdd(name: string, url: string): Promise<void> {
+    const argv = ['repo', 'add', name, url]
+    const r = await this.run(argv)
+    if (r.exitCode === 0) return
+    if (/already exists, please specify a different name/.test(r.stderr)) {
+      const list = await this.run(['repo', 'list', '-o', 'json'])
+      let current = 'another URL'
+      try {
+        current =
+          (JSON.parse(list.stdout) as Array<{ name: string; url: string }>).find(x => x.name === name)?.url ??
+          current
+      } catch {
+        // keep the generic wording
+      }
+      throw new Error(
+        `helm repository "${name}" already points to ${current}, not ${url}. Remove it (helm repo remove ${name}) or give this runner a separate HELM_CONFIG_HOME.`
+      )
+    }
+    throw new HelmCommandError(argv, r.exitCode, r.stderr)
+  }
+
+  /** `helm repo update [NAME…]`. */
+  async repoUpdate(names: string[] = []): Promise<void> {
+    await this.runOk(['repo', 'update', ...names])
+  }
+
+  /** The release's latest revision, or undefined when helm reports `release: not found`. */
+  async status(release: string, namespace: string): Promise<HelmReleaseStatus | undefined> {
+    const argv = ['status', release, '--namespace', namespace, '--output', 'json']
+    const r = await this.run(argv)
+    if (r.exitCode !== 0) {
+      if (/release: not found/.test(r.stderr)) return undefined
+      throw new HelmCommandError(argv, r.exitCode, r.stderr)
+    }
+    const rel = JSON.parse(r.stdout) as {
+      version: number
+      info?: { status?: string }
+      chart?: { metadata?: { name?: string; version?: string; appVersion?: string } }
+    }
+    return {
+      chartName: rel.chart?.metadata?.name ?? '',
+      chartVersion: rel.chart?.metadata?.version ?? '',
+      appVersion: rel.chart?.metadata?.appVersion,
+      revision: rel.version,
+      status: rel.info?.status ?? 'unknown'
+    }
+  }
+
+  /** The user-supplied values of the release (`{}` when none were given). */
+  async getValues(release: string, namespace: string): Promise<Record<string, unknown>> {
+    const out = await this.runOk(['get', 'values', release, '--namespace', namespace, '--output', 'json'])
+    const v = JSON.parse(out || 'null') as Record<string, unknown> | null
+    return v ?? {}
+  }
+
+  /** The argv `upgradeInstall` runs, with `valuesFile` in place of its private temp file. */
+  planArgv(o: UpgradeInstallOptions, valuesFile = PLAN_VALUES_FILE): string[] {
+    const argv = [
+      'upgrade',
+      '--install',
+      o.release,
+      o.chart,
+      '--version',
+      o.version,
+      '--namespace',
+      o.namespace
+    ]
+    if (o.createNamespace) argv.push('--create-namespace')
+    argv.push('--values', valuesFile)
+    if (o.wait) argv.push('--wait')
+    if (o.atomic) argv.push('--atomic')
+    if (o.timeoutMs !== undefined) argv.push('--timeout', `${Math.max(1, Math.ceil(o.timeoutMs / 1000))}s`)
+    return argv
+  }
+
+  /** `helm upgrade --install` with the values in a 0600 temp file (removed afterwards); returns the new status. */
+  async upgradeInstall(o: UpgradeInstallOptions): Promise<HelmReleaseStatus> {
+    const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'helm-values-'))
+    const file = path.join(dir, `${o.release}.json`)
+    try {
+      // JSON is YAML that helm reads without YAML 1.1 surprises (`on`, `yes`, `0777` stay as given).
+      writeFileSync(file, JSON.stringify(o.values ?? {}, null, 2), { mode: 0o600 })
+      await this.runOk(this.planArgv(o, file))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const st = await this.status(o.release, o.namespace)
+    if (!st)
+      throw new Error(`helm reported success but release ${o.release} is not in namespace ${o.namespace}`)
+    return st
+  }
+}

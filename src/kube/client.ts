@@ -1,0 +1,404 @@
+// Kubernetes access through @kubernetes/client-node 2: server-side apply (field manager
+// aks-rdma-action) with conflict errors that name the other manager, dry-run apply, reads,
+// paginated lists (500 a page, following `continue`), pod logs and events, and watch sources
+// for watch.ts. Transient failures (5xx, 429, resets) are retried with exponential backoff up to
+// settings.wait.retries; everything else fails at once.
+import {
+  AppsV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  Watch,
+  type KubernetesObject
+} from '@kubernetes/client-node'
+import { FIELD_MANAGER } from '../model/types.js'
+import { checkConverged, dryRunChanges, type ConvergeCheck } from './converge.js'
+import {
+  ApplyConflictError,
+  KubeRequestError,
+  httpStatusOf,
+  isConflict,
+  isNotFound,
+  messageOf,
+  parseApplyConflicts,
+  statusOf
+} from './errors.js'
+import { withRetry } from './retry.js'
+import {
+  describeRef,
+  groupOf,
+  refOf,
+  type KubeObject,
+  type KubeRef,
+  type ListOptions,
+  type ListResult
+} from './types.js'
+import type { WatchSource } from './watch.js'
+
+export interface KubeClientOptions {
+  /** Retries of transient failures (settings.wait.retries). */
+  retries: number
+  /** First backoff delay (default 200 ms). */
+  backoffBaseMs?: number
+  /** Where retry notices go (default: nowhere). */
+  log?: (line: string) => void
+  fieldManager?: string
+}
+
+export interface ApplyResult {
+  /** Created, or its resourceVersion moved. */
+  changed: boolean
+  created: boolean
+  object: KubeObject
+}
+
+export interface DryRunResult {
+  /** What the object would be after the apply. */
+  object: KubeObject
+  live: KubeObject | undefined
+  wouldChange: boolean
+}
+
+export interface WriteNeed extends ConvergeCheck {
+  live: KubeObject | undefined
+  /** True when the GET-only check said "differs" and a dry-run apply was asked to confirm. */
+  confirmedByDryRun: boolean
+  /** The dry run was refused: another field manager owns fields this apply sets (without force). */
+  conflict?: ApplyConflictError
+}
+
+/** KubernetesObjectApi with its discovery-based path builder made reachable (for watch paths). */
+class ObjectApi extends KubernetesObjectApi {
+  async collectionPath(
+    apiVersion: string,
+    kind: string,
+    namespace?: string
+  ): Promise<{ path: string; plural: string; namespaced: boolean }> {
+    const resource = await this.resource(apiVersion, kind)
+    if (!resource)
+      throw new Error(`the server does not serve ${kind} in ${apiVersion} (is its CRD installed?)`)
+    const base = this.apiVersionPath(apiVersion)
+    const path =
+      resource.namespaced && namespace
+        ? `${base}/namespaces/${encodeURIComponent(namespace)}/${resource.name}`
+        : `${base}/${resource.name}`
+    return { path, plural: resource.name, namespaced: resource.namespaced }
+  }
+  /** Forget discovery (a CRD installed by a chart appears after the first lookup). */
+  forgetDiscovery(apiVersion: string): void {
+    delete this.apiVersionResourceCache[apiVersion]
+  }
+}
+
+/** Plain JSON (timestamps as strings, list metadata `continue` restored) of a client-node model. */
+export function plain<T = KubeObject>(o: unknown): T {
+  const v = JSON.parse(JSON.stringify(o)) as Record<string, any>
+  if (v?.metadata && '_continue' in v.metadata) {
+    v.metadata.continue = v.metadata._continue
+    delete v.metadata._continue
+  }
+  return v as T
+}
+
+export class KubeClient {
+  readonly core: CoreV1Api
+  readonly apps: AppsV1Api
+  readonly coordination: CoordinationV1Api
+  readonly custom: CustomObjectsApi
+  private readonly objects: ObjectApi
+  private readonly fieldManager: string
+
+  constructor(
+    readonly kc: KubeConfig,
+    readonly opts: KubeClientOptions
+  ) {
+    this.core = kc.makeApiClient(CoreV1Api)
+    this.apps = kc.makeApiClient(AppsV1Api)
+    this.coordination = kc.makeApiClient(CoordinationV1Api)
+    this.custom = kc.makeApiClient(CustomObjectsApi)
+    this.objects = kc.makeApiClient(ObjectApi)
+    this.fieldManager = opts.fieldManager ?? FIELD_MANAGER
+  }
+
+  static fromFile(path: string, opts: KubeClientOptions): KubeClient {
+    const kc = new KubeConfig()
+    kc.loadFromFile(path)
+    return new KubeClient(kc, opts)
+  }
+
+  static fromString(yaml: string, opts: KubeClientOptions): KubeClient {
+    const kc = new KubeConfig()
+    kc.loadFromString(yaml)
+    return new KubeClient(kc, opts)
+  }
+
+  /** Runs a request with the transient-failure retries; a final failure becomes a KubeRequestError. */
+  async request<T>(what: string, fn: () => Promise<T>, raw = false): Promise<T> {
+    try {
+      return await withRetry(fn, {
+        retries: this.opts.retries,
+        baseDelayMs: this.opts.backoffBaseMs,
+        onRetry: (attempt, delay, e) =>
+          this.opts.log?.(
+            `${what}: ${messageOf(e)} (HTTP ${httpStatusOf(e) ?? '-'}); retry ${attempt}/${this.opts.retries} in ${delay}ms`
+          )
+      })
+    } catch (e) {
+      if (raw) throw e
+      throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
+    }
+  }
+
+  /** The object, or undefined when it does not exist. */
+  async get(ref: KubeRef): Promise<KubeObject | undefined> {
+    try {
+      const header = {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { name: ref.name, namespace: ref.namespace }
+      }
+      const obj = await this.request(`get ${describeRef(ref)}`, () => this.objects.read(header as any), true)
+      return plain(obj)
+    } catch (e) {
+      if (isNotFound(e)) return undefined
+      throw new KubeRequestError(`get ${describeRef(ref)}`, httpStatusOf(e), messageOf(e), e)
+    }
+  }
+
+  private async patchApply(m: KubeObject, dryRun: boolean, force: boolean): Promise<KubeObject> {
+    const ref = refOf(m)
+    const what = `${dryRun ? 'dry-run ' : ''}apply ${describeRef(ref)}`
+    try {
+      const out = await this.request(
+        what,
+        () =>
+          this.objects.patch(
+            structuredClone(m) as KubernetesObject,
+            undefined,
+            dryRun ? 'All' : undefined,
+            this.fieldManager,
+            force ? true : undefined,
+            PatchStrategy.ServerSideApply
+          ),
+        true
+      )
+      return plain(out)
+    } catch (e) {
+      if (isConflict(e)) {
+        const st = statusOf(e)
+        throw new ApplyConflictError(describeRef(ref), parseApplyConflicts(st), st?.message ?? messageOf(e))
+      }
+      if (isNotFound(e) && /resource metadata/i.test(messageOf(e))) this.objects.forgetDiscovery(m.apiVersion)
+      throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
+    }
+  }
+
+  /**
+   * Server-side apply as field manager aks-rdma-action. A conflict with another manager fails with
+   * an ApplyConflictError naming it and the field, unless `force` takes the fields over.
+   */
+  async applyManifest(
+    m: KubeObject,
+    opts: { force?: boolean; live?: KubeObject | null } = {}
+  ): Promise<ApplyResult> {
+    const before = opts.live === undefined ? await this.get(refOf(m)) : (opts.live ?? undefined)
+    const object = await this.patchApply(m, false, opts.force ?? false)
+    const created = !before
+    return {
+      created,
+      changed: created || before.metadata.resourceVersion !== object.metadata.resourceVersion,
+      object
+    }
+  }
+
+  /** A server-side apply with dryRun=All: what the object would become, without writing it. */
+  async dryRunApply(
+    m: KubeObject,
+    opts: { force?: boolean; live?: KubeObject | null } = {}
+  ): Promise<DryRunResult> {
+    const live = opts.live === undefined ? await this.get(refOf(m)) : (opts.live ?? undefined)
+    const object = await this.patchApply(m, true, opts.force ?? false)
+    return { object, live, wouldChange: dryRunChanges(object, live) }
+  }
+
+  /**
+   * Whether applying `m` would write anything: a GET and a field comparison first; only when
+   * that finds a difference, a dry-run apply confirms it (so a converged object costs one GET).
+   */
+  async needsApply(m: KubeObject, opts: { force?: boolean } = {}): Promise<WriteNeed> {
+    const live = await this.get(refOf(m))
+    const check = checkConverged(m, live, this.fieldManager)
+    if (check.converged || !live) return { ...check, live, confirmedByDryRun: false }
+    let dry: DryRunResult
+    try {
+      dry = await this.dryRunApply(m, { force: opts.force, live: live ?? null })
+    } catch (e) {
+      if (e instanceof ApplyConflictError) return { converged: false, reason: check.reason, live, confirmedByDryRun: true, conflict: e }
+      throw e
+    }
+    return dry.wouldChange
+      ? { converged: false, reason: check.reason, live, confirmedByDryRun: true }
+      : { converged: true, live, confirmedByDryRun: true }
+  }
+
+  /** The collection path of a kind (discovery), e.g. `/api/v1/namespaces/x/pods`. */
+  async collectionPath(apiVersion: string, kind: string, namespace?: string): Promise<string> {
+    const p = await this.request(
+      `discover ${kind} ${apiVersion}`,
+      () => this.objects.collectionPath(apiVersion, kind, namespace),
+      true
+    ).catch(e => {
+      this.objects.forgetDiscovery(apiVersion)
+      throw e
+    })
+    return p.path
+  }
+
+  /** One page of a list. */
+  async listPage(
+    apiVersion: string,
+    kind: string,
+    opts: ListOptions,
+    continueToken?: string
+  ): Promise<ListResult & { continue?: string }> {
+    const limit = opts.limit ?? 500
+    const { group, version } = groupOf(apiVersion)
+    const what = `list ${kind}${opts.namespace ? ` -n ${opts.namespace}` : ''}${opts.labelSelector ? ` -l ${opts.labelSelector}` : ''}`
+    let raw: any
+    if (group === '') {
+      raw = await this.request(what, () =>
+        this.objects.list(
+          apiVersion,
+          kind,
+          opts.namespace,
+          undefined,
+          undefined,
+          undefined,
+          opts.fieldSelector,
+          opts.labelSelector,
+          limit,
+          continueToken
+        )
+      )
+    } else {
+      const { plural, namespaced } = await this.request(`discover ${kind} ${apiVersion}`, () =>
+        this.objects.collectionPath(apiVersion, kind, opts.namespace)
+      )
+      const common = {
+        group,
+        version,
+        plural,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit,
+        _continue: continueToken
+      }
+      raw = await this.request(what, () =>
+        namespaced && opts.namespace
+          ? this.custom.listNamespacedCustomObject({ ...common, namespace: opts.namespace })
+          : this.custom.listClusterCustomObject(common)
+      )
+    }
+    const list = plain<{ items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
+      raw
+    )
+    const itemKind = kind
+    const items = (list.items ?? []).map(i => ({
+      ...i,
+      apiVersion: i.apiVersion ?? apiVersion,
+      kind: i.kind ?? itemKind
+    }))
+    return {
+      items,
+      resourceVersion: list.metadata?.resourceVersion ?? '',
+      continue: list.metadata?.continue || undefined
+    }
+  }
+
+  /** Every object of a kind matching the options, page by page (limit 500 + continue). */
+  async list(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ListResult> {
+    const items: KubeObject[] = []
+    let token: string | undefined
+    let resourceVersion = ''
+    do {
+      const page = await this.listPage(apiVersion, kind, opts, token)
+      items.push(...page.items)
+      resourceVersion = page.resourceVersion || resourceVersion
+      token = page.continue
+    } while (token)
+    return { items, resourceVersion }
+  }
+
+  /** The last lines of a container's log ('' when there is none yet). */
+  async podLog(
+    namespace: string,
+    name: string,
+    opts: { container?: string; tailLines?: number; previous?: boolean } = {}
+  ): Promise<string> {
+    try {
+      const text = await this.request(
+        `logs ${name} -n ${namespace}${opts.container ? ` -c ${opts.container}` : ''}`,
+        () =>
+          this.core.readNamespacedPodLog({
+            name,
+            namespace,
+            container: opts.container,
+            tailLines: opts.tailLines ?? 50,
+            previous: opts.previous
+          }),
+        true
+      )
+      return typeof text === 'string' ? text : String(text ?? '')
+    } catch (e) {
+      if (httpStatusOf(e) === 400 || isNotFound(e)) return ''
+      throw new KubeRequestError(`logs ${name}`, httpStatusOf(e), messageOf(e), e)
+    }
+  }
+
+  /** Events about one object, newest last. */
+  async eventsFor(namespace: string, name: string, kind?: string): Promise<KubeObject[]> {
+    const fieldSelector = `involvedObject.name=${name}${kind ? `,involvedObject.kind=${kind}` : ''}`
+    const { items } = await this.list('v1', 'Event', { namespace, fieldSelector })
+    const mine = items.filter(
+      e => e.involvedObject?.name === name && (!kind || e.involvedObject?.kind === kind)
+    )
+    const at = (e: KubeObject): string => e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? ''
+    return mine.sort((a, b) => at(a).localeCompare(at(b)))
+  }
+
+  /** A list+watch source of one kind for watch.ts (client-node Watch on the discovered path). */
+  watchSource(apiVersion: string, kind: string, opts: ListOptions & { name?: string } = {}): WatchSource {
+    const label =
+      opts.name ??
+      `${kind}${opts.namespace ? `/${opts.namespace}` : ''}${opts.labelSelector ? `[${opts.labelSelector}]` : ''}`
+    const listOpts: ListOptions = {
+      namespace: opts.namespace,
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+      limit: opts.limit
+    }
+    return {
+      name: label,
+      list: () => this.list(apiVersion, kind, listOpts),
+      watch: async (resourceVersion, onEvent, onDone) => {
+        const path = await this.collectionPath(apiVersion, kind, opts.namespace)
+        const query: Record<string, string | boolean | undefined> = {
+          resourceVersion,
+          allowWatchBookmarks: true,
+          labelSelector: opts.labelSelector,
+          fieldSelector: opts.fieldSelector
+        }
+        const controller = await new Watch(this.kc).watch(
+          path,
+          query,
+          (type, object) => onEvent({ type, object: object as KubeObject }),
+          err => onDone(err ?? null)
+        )
+        return { stop: () => controller.abort() }
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// Plain JSON shapes of the Kubernetes objects this action reads (as they come over the wire,
+// timestamps as strings), and references to them.
+
+export interface KubeMeta {
+  name: string
+  namespace?: string
+  uid?: string
+  resourceVersion?: string
+  generation?: number
+  creationTimestamp?: string
+  labels?: Record<string, string>
+  annotations?: Record<string, string>
+  ownerReferences?: Array<{
+    apiVersion: string
+    kind: string
+    name: string
+    uid: string
+    controller?: boolean
+  }>
+  managedFields?: unknown[]
+  [k: string]: unknown
+}
+
+export interface KubeObject {
+  apiVersion: string
+  kind: string
+  metadata: KubeMeta
+  [k: string]: any
+}
+
+export interface KubeRef {
+  apiVersion: string
+  kind: string
+  name: string
+  namespace?: string
+}
+
+export interface ListOptions {
+  namespace?: string
+  labelSelector?: string
+  fieldSelector?: string
+  /** Page size (default 500); the helpers follow `continue` until the end. */
+  limit?: number
+}
+
+export interface ListResult {
+  items: KubeObject[]
+  resourceVersion: string
+}
+
+export function refOf(o: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>): KubeRef {
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    name: o.metadata.name,
+    ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {})
+  }
+}
+
+export function describeRef(r: KubeRef): string {
+  return `${r.kind.toLowerCase()}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''}`
+}
+
+export function groupOf(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/')
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) }
+}

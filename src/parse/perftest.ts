@@ -1,0 +1,477 @@
+// Parses the text perftest (ib_write_bw, ib_read_lat, ...) prints into typed result rows, or into a
+// structured error carrying perftest's own message. Bandwidth is always reported in Gb/s (10^9 bit/s);
+// a peak printed as 0.00 means "not measured" and becomes null, never zero.
+//
+// Layouts handled (all driven by the results header, so column order never has to be guessed):
+//   BW:      #bytes #iterations BW peak[U] BW average[U] MsgRate[Mpps] (+ QoS #sl, per-port, CPU_Util)
+//   latency: #bytes #iterations t_min t_max t_typical [t_avg t_stdev 99% 99.9%] (+ CPU_Util)
+//   -D lat:  #bytes #iterations t_avg[usec] [tps average]
+// Interleaved server+client logs print every header and row twice; identical rows are merged and, when
+// the two sides disagree for one message size, the side that measured a peak (the client) wins.
+
+import { readFileSync } from 'node:fs'
+
+export type PerftestKind = 'bw' | 'lat'
+export type BwUnit = 'Gb/sec' | 'MB/sec' | 'MiB/sec'
+
+export interface BwRow {
+  bytes: number
+  iterations: number
+  bwPeakGbps: number | null
+  bwAvgGbps: number | null
+  msgRateMpps: number | null
+}
+
+export interface LatRow {
+  bytes: number
+  iterations: number
+  tMinUs: number | null
+  tMaxUs: number | null
+  tTypicalUs: number | null
+  tAvgUs: number | null
+  tStdevUs: number | null
+  p99Us: number | null
+  p999Us: number | null
+}
+
+export type PerftestErrorKind =
+  | 'connect'
+  | 'exchange'
+  | 'completion'
+  | 'qp'
+  | 'device'
+  | 'usage'
+  | 'resources'
+  | 'cuda'
+  | 'no-results'
+  | 'no-output'
+
+export interface PerftestError {
+  /** perftest's own message (the first failure line it printed), or ours when it printed none. */
+  message: string
+  kind: PerftestErrorKind
+}
+
+/** What the header block and surrounding lines said; none of it is needed to read the rows. */
+export interface PerftestMeta {
+  title: string | null
+  device: string | null
+  linkType: string | null
+  connectionType: string | null
+  qps: number | null
+  mtu: number | null
+  bidirectional: boolean
+  /** false when perftest warned it would not measure the peak or printed every peak as 0.00. */
+  peakMeasured: boolean
+  /** A literal `...` line showed the copy was cut. */
+  truncated: boolean
+  /** Rows dropped because an interleaved server/client log printed them twice. */
+  mergedDuplicateRows: number
+  /** Numbers exactly as printed (in `units` for BW), parallel to `rows`. */
+  printed: number[][]
+  /** Columns outside the fixed row shape (tps average, CPU_Util, #sl, per-port BW), parallel to `rows`. */
+  extra: Array<Record<string, number>>
+  /** Failure lines that did not end the run (e.g. a client retrying before its server listened). */
+  warnings: string[]
+}
+
+export interface PerftestResult {
+  tool: string | null
+  kind: PerftestKind | null
+  /** BW only: the unit perftest printed; rows are converted to Gb/s regardless. null for latency. */
+  units: BwUnit | null
+  rows: BwRow[] | LatRow[]
+  error: PerftestError | null
+  meta: PerftestMeta
+}
+
+export interface PerftestHint {
+  /** Used when the output has no title line (results-only copies), e.g. `ib_write_bw`. */
+  tool?: string
+}
+
+/** Gb/s per MiB/s: 2^20 bytes × 8 bits / 10^9. */
+export const GBPS_PER_MIBPS = 0.008388608
+
+const VERB_TOOL: Record<string, string> = {
+  RDMA_Write: 'write',
+  RDMA_Read: 'read',
+  Send: 'send',
+  Atomic: 'atomic',
+  Write_imm: 'write',
+  RDMA_Write_imm: 'write'
+}
+
+const TITLE_RE = /^\s*(\S+)(?:\s+\S+)*?\s+(Bidirectional\s+)?(BW|Latency)\s+Test\s*$/
+const NUMBER_RE = /^-?\d+(?:\.\d+)?$/
+const INTEGER_RE = /^\d+$/
+
+type Column =
+  | 'bytes'
+  | 'sl'
+  | 'iterations'
+  | 'bwPeak'
+  | 'bwAvg'
+  | 'msgRate'
+  | 'port1Bw'
+  | 'port1MsgRate'
+  | 'port2Bw'
+  | 'port2MsgRate'
+  | 'cpuUtil'
+  | 'tMin'
+  | 'tMax'
+  | 'tTypical'
+  | 'tAvg'
+  | 'tStdev'
+  | 'p99'
+  | 'p999'
+  | 'tps'
+
+const HEADER_TOKENS: Array<[RegExp, Column]> = [
+  [/^#bytes/, 'bytes'],
+  [/^#sl/, 'sl'],
+  [/^#iterations/, 'iterations'],
+  [/^BW peak\[/, 'bwPeak'],
+  [/^BW average\[/, 'bwAvg'],
+  [/^MsgRate\[/, 'msgRate'],
+  [/^BW Port1\[/, 'port1Bw'],
+  [/^MsgRate Port1\[/, 'port1MsgRate'],
+  [/^BW Port2\[/, 'port2Bw'],
+  [/^MsgRate Port2\[/, 'port2MsgRate'],
+  [/^CPU_Util\[/, 'cpuUtil'],
+  [/^t_min\[/, 'tMin'],
+  [/^t_max\[/, 'tMax'],
+  [/^t_typical\[/, 'tTypical'],
+  [/^t_avg\[/, 'tAvg'],
+  [/^t_stdev\[/, 'tStdev'],
+  [/^99% percentile\[/, 'p99'],
+  [/^99\.9% percentile\[/, 'p999'],
+  [/^tps average/, 'tps']
+]
+const HEADER_SPLIT_RE =
+  /#bytes|#sl|#iterations|BW peak\[[^\]]*\]|BW average\[[^\]]*\]|MsgRate(?: Port\d)?\[[^\]]*\]|BW Port\d\[[^\]]*\]|CPU_Util\[[^\]]*\]|t_(?:min|max|typical|avg|stdev)\[[^\]]*\]|99(?:\.9)?% percentile\[[^\]]*\]|tps average/g
+
+/** Optional trailing columns a row may lack (perftest prints CPU_Util only with --cpu_util). */
+const OPTIONAL_COLUMNS = new Set<Column>(['cpuUtil', 'tps'])
+
+interface Header {
+  kind: PerftestKind
+  units: BwUnit | null
+  columns: Column[]
+  line: number
+}
+
+interface Failure {
+  pattern: RegExp
+  kind: PerftestErrorKind
+}
+
+// Ordered: the first matching line decides the kind. Messages come from perftest's sources
+// (perftest_communication.c, perftest_resources.c, perftest_parameters.c).
+const FAILURES: Failure[] = [
+  { pattern: /Couldn't connect to \S+/, kind: 'connect' },
+  { pattern: /Unable to init the socket connection/, kind: 'connect' },
+  { pattern: /Unable to open file descriptor for socket connection/, kind: 'connect' },
+  { pattern: /Couldn't (?:read|write) remote address|ethernet_(?:read|write)_keys/, kind: 'exchange' },
+  { pattern: /Failed to exchange data? between server and clients?/i, kind: 'exchange' },
+  { pattern: /Completion with error|got completion with error|syndrom(?:e)? 0x/i, kind: 'completion' },
+  { pattern: /Failed to modify (?:the )?QP|Unable to Connect the HCA's through the link/i, kind: 'qp' },
+  { pattern: /Couldn't create QP|Unable to create QP|Failed to create QP/i, kind: 'qp' },
+  {
+    pattern:
+      /Did not detect devices|No IB devices found|IB device \S+ not found|Couldn't get context for|Unable to find the Infiniband\/RoCE device|Failed to get IB devices list/i,
+    kind: 'device'
+  },
+  {
+    pattern:
+      /unrecognized option|invalid option|unknown option|Invalid Command|Parser function exited with Error|option requires an argument/i,
+    kind: 'usage'
+  },
+  { pattern: /CUDA (?:DMA-BUF )?cannot be used|cuInit|CUDA.*(?:failed|error|not supported)/i, kind: 'cuda' },
+  {
+    pattern: /Couldn't allocate MR|Couldn't create CQ|Couldn't allocate PD|Cannot Allocate/i,
+    kind: 'resources'
+  },
+  { pattern: /Test exited with Error|Error in run iter|Failed to complete run_iter/i, kind: 'completion' }
+]
+
+/** A perftest usage dump (what a build without --use_cuda prints for that flag) has this line. */
+const USAGE_RE = /^\s*Usage:\s*$|start a server and wait for connection/
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6
+}
+
+function toGbps(value: number | null, units: BwUnit | null): number | null {
+  if (value === null) return null
+  if (units === 'Gb/sec' || units === null) return value
+  return round6(value * GBPS_PER_MIBPS)
+}
+
+function parseHeader(line: string, index: number): Header | null {
+  if (!line.includes('#bytes')) return null
+  const names = line.match(HEADER_SPLIT_RE) ?? []
+  const columns: Column[] = []
+  for (const name of names) {
+    const hit = HEADER_TOKENS.find(([re]) => re.test(name))
+    if (hit) columns.push(hit[1])
+  }
+  if (!columns.includes('bytes') || !columns.includes('iterations')) return null
+  const isBw = columns.includes('bwAvg') || columns.includes('bwPeak')
+  const isLat = columns.some(c => c === 'tMin' || c === 'tAvg' || c === 'tTypical')
+  if (!isBw && !isLat) return null
+  let units: BwUnit | null = null
+  if (isBw) {
+    const unit = /BW (?:average|peak)\[([^\]]+)\]/.exec(line)?.[1]
+    units = unit === 'Gb/sec' || unit === 'MB/sec' || unit === 'MiB/sec' ? unit : null
+  }
+  return { kind: isBw ? 'bw' : 'lat', units, columns, line: index }
+}
+
+/** Numbers of a result row, or null when the line is not one for this header. */
+function rowTokens(line: string, header: Header): number[] | null {
+  const tokens = line.trim().split(/\s+/)
+  if (tokens.length === 0 || !INTEGER_RE.test(tokens[0])) return null
+  if (!tokens.every(t => NUMBER_RE.test(t))) return null
+  const required = header.columns.filter(c => !OPTIONAL_COLUMNS.has(c)).length
+  if (tokens.length < required || tokens.length > header.columns.length) return null
+  return tokens.map(Number)
+}
+
+function pick(values: number[], header: Header, column: Column): number | null {
+  const i = header.columns.indexOf(column)
+  return i >= 0 && i < values.length ? values[i] : null
+}
+
+function buildRow(values: number[], header: Header): { row: BwRow | LatRow; extra: Record<string, number> } {
+  const extra: Record<string, number> = {}
+  const standard = new Set<Column>(
+    header.kind === 'bw'
+      ? ['bytes', 'iterations', 'bwPeak', 'bwAvg', 'msgRate']
+      : ['bytes', 'iterations', 'tMin', 'tMax', 'tTypical', 'tAvg', 'tStdev', 'p99', 'p999']
+  )
+  header.columns.forEach((c, i) => {
+    if (!standard.has(c) && i < values.length) extra[c] = values[i]
+  })
+  const bytes = pick(values, header, 'bytes') ?? 0
+  const iterations = pick(values, header, 'iterations') ?? 0
+  if (header.kind === 'bw') {
+    const peak = pick(values, header, 'bwPeak')
+    return {
+      row: {
+        bytes,
+        iterations,
+        bwPeakGbps: peak === 0 ? null : toGbps(peak, header.units),
+        bwAvgGbps: toGbps(pick(values, header, 'bwAvg'), header.units),
+        msgRateMpps: pick(values, header, 'msgRate')
+      },
+      extra
+    }
+  }
+  return {
+    row: {
+      bytes,
+      iterations,
+      tMinUs: pick(values, header, 'tMin'),
+      tMaxUs: pick(values, header, 'tMax'),
+      tTypicalUs: pick(values, header, 'tTypical'),
+      tAvgUs: pick(values, header, 'tAvg'),
+      tStdevUs: pick(values, header, 'tStdev'),
+      p99Us: pick(values, header, 'p99'),
+      p999Us: pick(values, header, 'p999')
+    },
+    extra
+  }
+}
+
+function headerValue(lines: string[], label: RegExp): string | null {
+  for (const line of lines) {
+    const m = label.exec(line)
+    if (m) return m[1].trim()
+  }
+  return null
+}
+
+function toolFromTitle(title: RegExpExecArray): string | null {
+  const verb = VERB_TOOL[title[1]]
+  if (!verb) return null
+  return `ib_${verb}_${title[3] === 'BW' ? 'bw' : 'lat'}`
+}
+
+function findFailure(line: string): PerftestError | null {
+  for (const f of FAILURES) {
+    if (f.pattern.test(line)) return { message: line.trim(), kind: f.kind }
+  }
+  return null
+}
+
+interface Collected {
+  values: number[]
+  row: BwRow | LatRow
+  extra: Record<string, number>
+}
+
+/** Parses perftest's stdout (or stdout+stderr) into rows in Gb/s / µs, or a structured error. */
+export function parsePerftest(text: string, hint: PerftestHint = {}): PerftestResult {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n')
+  const meta: PerftestMeta = {
+    title: null,
+    device: null,
+    linkType: null,
+    connectionType: null,
+    qps: null,
+    mtu: null,
+    bidirectional: false,
+    peakMeasured: true,
+    truncated: false,
+    mergedDuplicateRows: 0,
+    printed: [],
+    extra: [],
+    warnings: []
+  }
+  let tool: string | null = null
+  let titleKind: PerftestKind | null = null
+  let header: Header | null = null
+  let firstHeader: Header | null = null
+  let usageSeen = false
+  const failures: Array<{ error: PerftestError; line: number }> = []
+  const collected: Collected[] = []
+  let lastRowLine = -1
+  let peakWarning = false
+
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]
+    const line = raw.replace(/\t/g, '    ')
+    const trimmed = line.trim()
+    if (trimmed === '') continue
+    if (trimmed === '...' || trimmed === '…') {
+      meta.truncated = true
+      continue
+    }
+    const title = TITLE_RE.exec(trimmed)
+    if (title && !trimmed.includes(':')) {
+      meta.title ??= trimmed
+      tool ??= toolFromTitle(title)
+      titleKind ??= title[3] === 'BW' ? 'bw' : 'lat'
+      if (title[2]) meta.bidirectional = true
+      continue
+    }
+    if (/BW peak won't be measured/i.test(trimmed)) {
+      peakWarning = true
+      continue
+    }
+    if (USAGE_RE.test(line)) usageSeen = true
+    const parsedHeader = parseHeader(line, index)
+    if (parsedHeader) {
+      if (firstHeader && parsedHeader.kind !== firstHeader.kind) {
+        meta.warnings.push(`ignored a second results table of another kind at line ${index + 1}`)
+        header = null
+        continue
+      }
+      firstHeader ??= parsedHeader
+      header = parsedHeader
+      continue
+    }
+    if (header) {
+      const values = rowTokens(line, header)
+      if (values) {
+        const { row, extra } = buildRow(values, header)
+        collected.push({ values, row, extra })
+        lastRowLine = index
+        continue
+      }
+    }
+    const failure = findFailure(trimmed)
+    if (failure) failures.push({ error: failure, line: index })
+  }
+
+  const headerLines = lines.slice(0, firstHeader?.line ?? lines.length)
+  meta.device = headerValue(headerLines, /Device\s*:\s*(\S+)/)
+  meta.linkType = headerValue(headerLines, /Link type\s*:\s*(\S+)/)
+  meta.connectionType = headerValue(headerLines, /Connection type\s*:\s*(\S+)/)
+  const qps = headerValue(headerLines, /Number of qps\s*:\s*(\d+)/)
+  meta.qps = qps === null ? null : Number(qps)
+  const mtu = headerValue(headerLines, /^\s*Mtu\s*:\s*(\d+)/)
+  meta.mtu = mtu === null ? null : Number(mtu)
+
+  const rows = mergeInterleaved(collected, firstHeader?.kind ?? null)
+  meta.mergedDuplicateRows = collected.length - rows.length
+  meta.printed = rows.map(r => r.values)
+  meta.extra = rows.map(r => r.extra)
+  const kind = firstHeader?.kind ?? titleKind ?? kindFromTool(hint.tool)
+  tool ??= hint.tool ?? null
+  if (kind === 'bw') {
+    const anyPeak = rows.some(r => (r.row as BwRow).bwPeakGbps !== null)
+    meta.peakMeasured = !peakWarning && (rows.length === 0 || anyPeak)
+  } else {
+    meta.peakMeasured = false
+  }
+
+  // A failure printed after the last row ended the run; one printed before the final results table
+  // (a client retrying `Couldn't connect` until its server listens) did not.
+  const fatal = failures.filter(f => rows.length === 0 || f.line > lastRowLine)
+  for (const f of failures) if (!fatal.includes(f)) meta.warnings.push(f.error.message)
+  let error: PerftestError | null = fatal[0]?.error ?? null
+  if (!error && usageSeen && rows.length === 0) {
+    error = { message: 'perftest printed its usage text: an option was not accepted', kind: 'usage' }
+  }
+  if (!error && rows.length === 0) {
+    error = firstHeader
+      ? { message: 'perftest printed a results header but no result rows', kind: 'no-results' }
+      : {
+          message: text.trim() === '' ? 'perftest printed nothing' : 'no perftest results table found',
+          kind: 'no-output'
+        }
+  }
+
+  return {
+    tool,
+    kind,
+    units: kind === 'bw' ? (firstHeader?.units ?? null) : null,
+    rows: rows.map(r => r.row) as BwRow[] | LatRow[],
+    error,
+    meta
+  }
+}
+
+function kindFromTool(tool: string | undefined): PerftestKind | null {
+  if (!tool) return null
+  if (/_bw$/.test(tool)) return 'bw'
+  if (/_lat$/.test(tool)) return 'lat'
+  return null
+}
+
+/**
+ * Merges the doubled rows of an interleaved server+client log: identical rows collapse into one; when
+ * the two sides printed different numbers for one message size, the row with a measured peak (the
+ * client; a send-BW server never measures it) replaces the other. Order of first appearance is kept.
+ */
+function mergeInterleaved(rows: Collected[], kind: PerftestKind | null): Collected[] {
+  const bySize = new Map<number, number>()
+  const out: Collected[] = []
+  for (const r of rows) {
+    const at = bySize.get(r.row.bytes)
+    if (at === undefined) {
+      bySize.set(r.row.bytes, out.length)
+      out.push(r)
+      continue
+    }
+    const kept = out[at]
+    if (kind === 'bw' && (kept.row as BwRow).bwPeakGbps === null && (r.row as BwRow).bwPeakGbps !== null) {
+      out[at] = r
+    }
+  }
+  return out
+}
+
+/** The row a single-size run produced or, for an all-sizes run, the largest message size. */
+export function headlineRow<R extends BwRow | LatRow>(rows: R[]): R | null {
+  if (rows.length === 0) return null
+  return rows.reduce((best, r) => (r.bytes >= best.bytes ? r : best), rows[0])
+}
+
+/** CLI: `perftest parse FILE [--tool ib_read_lat]` → the PerftestResult as pretty JSON. */
+export function perftestParseCommand(file: string, hint: PerftestHint = {}): string {
+  const text = readFileSync(file, 'utf8')
+  return JSON.stringify(parsePerftest(text, hint), null, 2) + '\n'
+}

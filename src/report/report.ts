@@ -1,0 +1,135 @@
+// The run report: one JSON document describing what a run did (steps), what it found (checks, drift),
+// what it measured (benchmark) and why it failed (diagnostics). The job summary is rendered from it and
+// it is written as a file for artifacts and for `--json` CLI output.
+
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+
+export type ReportResult = 'success' | 'failure' | 'drifted'
+export type StepStatus = 'success' | 'failure' | 'skipped' | 'cancelled' | 'running'
+export type StepAction = 'created' | 'updated' | 'deleted' | 'unchanged'
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped'
+
+export interface ReportStep {
+  /** Component or step name, e.g. `network-operator`. */
+  name: string
+  status: StepStatus
+  changed: boolean
+  /** What happened to the component when known; otherwise derived from `changed`. */
+  action?: StepAction
+  durationMs: number
+  /** ISO-8601 timestamps. */
+  startedAt?: string
+  finishedAt?: string
+  detail?: string
+}
+
+export interface NodeCheckResult {
+  node: string
+  status: CheckStatus
+  detail: string
+}
+
+export interface ReportCheck {
+  name: string
+  status: CheckStatus
+  detail: string
+  nodes?: NodeCheckResult[]
+}
+
+export interface BenchmarkPairResult {
+  server: string
+  client: string
+  test: string
+  device: string | null
+  bwAvgGbps: number | null
+  bwPeakGbps: number | null
+  linkGbps: number | null
+  /** bwAvgGbps / line rate (×2 for bidirectional runs). */
+  ratio: number | null
+  tTypicalUs?: number | null
+  tAvgUs?: number | null
+  p99Us?: number | null
+  p999Us?: number | null
+  verdict?: 'pass' | 'fail'
+  /** Why it failed (perftest error, below line rate, below median). */
+  reasons?: string[]
+}
+
+export interface BenchmarkNodeResult {
+  node: string
+  bandwidthGbps: number | null
+  ratio: number | null
+  partners: string[]
+  failing: number
+  measurements: number
+  badDevices: string[]
+  verdict: 'pass' | 'fail' | 'warn'
+  detail: string
+}
+
+export interface ReportBenchmark {
+  scope?: 'pair' | 'fleet'
+  pairs: BenchmarkPairResult[]
+  outliers: string[]
+  /** Per-node view (fleet scope); the summary computes nothing itself when it is absent. */
+  nodes?: BenchmarkNodeResult[]
+  minBandwidthRatio?: number
+  medianGbps?: Record<string, number>
+}
+
+export interface DriftItem {
+  component: string
+  field: string
+  desired: string
+  actual: string
+  fixableByApply: boolean
+  hint?: string
+}
+
+export interface Diagnostic {
+  step: string
+  title: string
+  text: string
+}
+
+export interface Report {
+  mode: string
+  result: ReportResult
+  outputs: Record<string, string>
+  steps: ReportStep[]
+  checks: ReportCheck[]
+  benchmark?: ReportBenchmark
+  drift?: DriftItem[]
+  diagnostics?: Diagnostic[]
+}
+
+/** A report with nothing in it yet. */
+export function emptyReport(mode: string): Report {
+  return { mode, result: 'success', outputs: {}, steps: [], checks: [] }
+}
+
+/**
+ * The result a report's contents call for: any failed step, failed check or failed benchmark
+ * measurement → failure; otherwise drift entries → drifted; otherwise success.
+ */
+export function deriveResult(report: Report): ReportResult {
+  const failed =
+    report.steps.some(s => s.status === 'failure') ||
+    report.checks.some(c => c.status === 'fail') ||
+    (report.benchmark?.pairs.some(p => p.verdict === 'fail') ?? false)
+  if (failed) return 'failure'
+  if (report.drift && report.drift.length > 0) return 'drifted'
+  return 'success'
+}
+
+/** Stable JSON text of a report (2-space indent, trailing newline). */
+export function reportToJson(report: Report): string {
+  return JSON.stringify(report, null, 2) + '\n'
+}
+
+/** Writes the report as JSON, creating the directory when needed. */
+export async function writeReportFile(path: string, report: Report): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, reportToJson(report), 'utf8')
+}

@@ -1,0 +1,188 @@
+// The helm stand-in's connection to the API server: the kubeconfig is read and its TLS and
+// credentials applied by @kubernetes/client-node (as helm reads it through client-go); requests are
+// plain JSON over node:https. Knows the REST paths of the kinds the simulated charts touch.
+import https from 'node:https'
+import http from 'node:http'
+import { KubeConfig } from '@kubernetes/client-node'
+
+export interface KindInfo {
+  apiVersion: string
+  kind: string
+  plural: string
+  namespaced: boolean
+}
+
+/** Kinds the stand-in reads or writes (helm resolves these through discovery; the set here is fixed). */
+export const KINDS: KindInfo[] = [
+  { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
+  { apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
+  { apiVersion: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
+  { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true },
+  {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false
+  },
+  { apiVersion: 'nvidia.com/v1', kind: 'ClusterPolicy', plural: 'clusterpolicies', namespaced: false },
+  {
+    apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
+    kind: 'NodeFeatureRule',
+    plural: 'nodefeaturerules',
+    namespaced: false
+  }
+]
+
+export function kindInfo(apiVersion: string, kind: string): KindInfo {
+  const k = KINDS.find(x => x.apiVersion === apiVersion && x.kind === kind)
+  if (!k) throw new Error(`resource mapping not found for kind "${kind}" in version "${apiVersion}"`)
+  return k
+}
+
+/** An API error with the server's Status (helm prints the Status message). */
+export class KubeApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+export function isNotFound(e: unknown): boolean {
+  return e instanceof KubeApiError && e.code === 404
+}
+
+export interface KubeObj {
+  apiVersion: string
+  kind: string
+  metadata: { name: string; namespace?: string; [k: string]: any }
+  [k: string]: any
+}
+
+/** Loads the kubeconfig as helm does: --kubeconfig, else $KUBECONFIG (first entry), else ~/.kube/config. */
+export function loadKubeConfig(env: NodeJS.ProcessEnv, file?: string, context?: string): KubeConfig {
+  const kc = new KubeConfig()
+  const fromEnv = (env.KUBECONFIG ?? '').split(':').find(p => p.length > 0)
+  const home = env.HOME ?? ''
+  const path = file || fromEnv || `${home}/.kube/config`
+  kc.loadFromFile(path)
+  if (context) kc.setCurrentContext(context)
+  if (!kc.getCurrentCluster()) {
+    throw new Error(
+      'Kubernetes cluster unreachable: invalid configuration: no configuration has been provided'
+    )
+  }
+  return kc
+}
+
+export class KubeRest {
+  private readonly server: URL
+  constructor(private readonly kc: KubeConfig) {
+    this.server = new URL(kc.getCurrentCluster()!.server)
+  }
+
+  /** The namespace of the kubeconfig's current context ('default' when unset). */
+  contextNamespace(): string {
+    const ctx = this.kc.getContextObject(this.kc.getCurrentContext())
+    return ctx?.namespace || 'default'
+  }
+
+  path(info: KindInfo, namespace: string | undefined, name?: string): string {
+    const base = info.apiVersion.includes('/') ? `/apis/${info.apiVersion}` : `/api/${info.apiVersion}`
+    const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ''
+    return `${base}${ns}/${info.plural}${name ? `/${encodeURIComponent(name)}` : ''}`
+  }
+
+  async request(method: string, path: string, body?: unknown): Promise<any> {
+    const url = new URL(path, this.server)
+    const opts: https.RequestOptions = {
+      method,
+      hostname: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      headers: { Accept: 'application/json' }
+    }
+    await this.kc.applyToHTTPSOptions(opts)
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
+    if (payload) {
+      opts.headers = { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': payload.length }
+    }
+    const lib = url.protocol === 'http:' ? http : https
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = lib.request(opts as https.RequestOptions, res => {
+        const chunks: Buffer[] = []
+        res.on('data', c => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })
+        )
+        res.on('error', reject)
+      })
+      req.on('error', err =>
+        reject(new Error(`Kubernetes cluster unreachable: Get "${url.href}": ${(err as Error).message}`))
+      )
+      if (payload) req.write(payload)
+      req.end()
+    })
+    let parsed: any
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {
+      parsed = undefined
+    }
+    if (status < 200 || status > 299) {
+      const message = parsed?.message ?? `the server responded with status ${status}: ${text.slice(0, 200)}`
+      throw new KubeApiError(status, parsed?.reason ?? 'Unknown', message)
+    }
+    return parsed
+  }
+
+  get(info: KindInfo, namespace: string | undefined, name: string): Promise<KubeObj> {
+    return this.request('GET', this.path(info, namespace, name))
+  }
+
+  async tryGet(info: KindInfo, namespace: string | undefined, name: string): Promise<KubeObj | undefined> {
+    try {
+      return await this.get(info, namespace, name)
+    } catch (e) {
+      if (isNotFound(e)) return undefined
+      throw e
+    }
+  }
+
+  async list(info: KindInfo, namespace: string | undefined, labelSelector?: string): Promise<KubeObj[]> {
+    const items: KubeObj[] = []
+    let cont: string | undefined
+    do {
+      const q = new URLSearchParams()
+      if (labelSelector) q.set('labelSelector', labelSelector)
+      q.set('limit', '500')
+      if (cont) q.set('continue', cont)
+      const res = await this.request('GET', `${this.path(info, namespace)}?${q.toString()}`)
+      items.push(...(res?.items ?? []))
+      cont = res?.metadata?.continue || undefined
+    } while (cont)
+    return items
+  }
+
+  create(obj: KubeObj): Promise<KubeObj> {
+    const info = kindInfo(obj.apiVersion, obj.kind)
+    return this.request('POST', this.path(info, obj.metadata.namespace), obj)
+  }
+
+  replace(obj: KubeObj): Promise<KubeObj> {
+    const info = kindInfo(obj.apiVersion, obj.kind)
+    return this.request('PUT', this.path(info, obj.metadata.namespace, obj.metadata.name), obj)
+  }
+
+  async delete(info: KindInfo, namespace: string | undefined, name: string): Promise<void> {
+    await this.request('DELETE', this.path(info, namespace, name), {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Background'
+    })
+  }
+}

@@ -1,0 +1,326 @@
+// The simulated Kubernetes API server: HTTPS on 127.0.0.1 with the world's certificate,
+// bearer-token / AAD-token / client-certificate authentication, discovery, the resource verbs
+// over the ObjectStore, watch streams, scenario faults, and one recorder entry per request.
+import { createServer } from 'node:https'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { TLSSocket } from 'node:tls'
+import type { SimClock, SimRecorder } from '../../contracts.js'
+import type { FaultSpec } from '../../scenario.js'
+import type { WorldTls } from '../../tls.js'
+import type { ObjectStore } from '../store.js'
+import { StoreError } from '../store.js'
+import { SelectorError } from '../selectors.js'
+import { installCrdController } from './crds.js'
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js'
+import { KubeFaults } from './faults.js'
+import { openApiV3Doc, openApiV3Index } from './openapi.js'
+import {
+  type LogProvider,
+  type Reply,
+  type VerbEnv,
+  type VerbRequest,
+  createObject,
+  deleteCollection,
+  deleteObject,
+  getObject,
+  isDryRun,
+  listObjects,
+  patchObject,
+  podBinding,
+  podEviction,
+  podLog,
+  storeErrorToApi,
+  updateObject
+} from './handlers.js'
+import { formatPath } from './fieldpaths.js'
+import { ApplyConflictError } from './managed.js'
+import { PatchError } from './patch.js'
+import { type ResourceRoute, resolveResource, splitApiPath } from './route.js'
+import { ApiError, reasonForCode } from './status.js'
+import { serveWatch } from './watch.js'
+
+export { installCrdController } from './crds.js'
+export { SERVER_VERSION } from './discovery.js'
+
+export interface ApiServerOptions {
+  store: ObjectStore
+  tls: WorldTls
+  recorder: SimRecorder
+  clock: SimClock
+  /** Accepted static bearer tokens. */
+  tokens: Set<string>
+  /** AAD-enabled clusters: accepts tokens issued for the AKS server app. */
+  verifyAadToken?: (token: string) => boolean
+  /** scenario.kube.faults entries with `api` or `watch`. */
+  faults?: FaultSpec[]
+  /** pods/log provider (the simulated controllers supply it). */
+  logs?: LogProvider
+}
+
+export interface ApiServer {
+  url: string
+  close(): Promise<void>
+}
+
+const PUBLIC_PATHS = new Set(['/version', '/healthz', '/livez', '/readyz'])
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const MAX_BODY = 16 * 1024 * 1024
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) reject(new ApiError(413, 'BadRequest', 'request entity too large'))
+      else chunks.push(c)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+function authenticated(req: IncomingMessage, o: ApiServerOptions): boolean {
+  const header = req.headers.authorization
+  if (header && /^bearer\s/i.test(header)) {
+    const token = header.slice(header.indexOf(' ') + 1).trim()
+    if (o.tokens.has(token) || o.verifyAadToken?.(token)) return true
+  }
+  const socket = req.socket as TLSSocket
+  return socket.authorized === true && !!socket.getPeerCertificate?.()?.subject
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+  res.writeHead(reply.status, {
+    'Content-Type': reply.contentType ?? 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private'
+  })
+  res.end(text)
+}
+
+function toApiError(err: unknown, route?: ResourceRoute): ApiError {
+  if (err instanceof ApiError) return err
+  if (err instanceof StoreError) return storeErrorToApi(err, route)
+  if (err instanceof SelectorError) return new ApiError(400, 'BadRequest', err.message)
+  if (err instanceof PatchError) return new ApiError(422, 'Invalid', err.message)
+  if (err instanceof ApplyConflictError)
+    return new ApiError(409, 'Conflict', err.message, {
+      ...(route ? { name: route.name, group: route.type.group, kind: route.type.plural } : {}),
+      causes: err.conflicts.map(c => ({
+        type: 'FieldManagerConflict',
+        message: `conflict with "${c.manager}" using ${c.apiVersion}`,
+        field: formatPath(c.path)
+      }))
+    })
+  return new ApiError(
+    500,
+    'InternalError',
+    `Internal error occurred: ${(err as Error)?.message ?? String(err)}`
+  )
+}
+
+function discovery(o: ApiServerOptions, pathname: string, host: string): Reply | undefined {
+  const store = o.store
+  if (pathname === '/version') return { status: 200, body: versionInfo() }
+  if (['/healthz', '/livez', '/readyz'].includes(pathname))
+    return { status: 200, body: 'ok', contentType: 'text/plain' }
+  if (pathname === '/api') return { status: 200, body: apiVersions(host) }
+  if (pathname === '/apis') return { status: 200, body: apiGroupList(store) }
+  if (pathname === '/openapi/v3') return { status: 200, body: openApiV3Index(store) }
+  if (pathname.startsWith('/openapi/v3/')) {
+    const doc = openApiV3Doc(store, pathname)
+    return doc ? { status: 200, body: doc } : undefined
+  }
+  const segs = pathname.split('/').filter(Boolean)
+  if (segs[0] === 'api' && segs.length === 2) {
+    const list = apiResourceList(store, '', segs[1])
+    return list ? { status: 200, body: list } : undefined
+  }
+  if (segs[0] === 'apis' && segs.length === 2) {
+    const g = apiGroup(store, segs[1])
+    return g ? { status: 200, body: g } : undefined
+  }
+  if (segs[0] === 'apis' && segs.length === 3) {
+    const list = apiResourceList(store, segs[1], segs[2])
+    return list ? { status: 200, body: list } : undefined
+  }
+  return undefined
+}
+
+function dispatch(env: VerbEnv, r: VerbRequest): Reply {
+  const { name, subresource } = r.route
+  switch (r.method) {
+    case 'GET':
+      if (!name) return listObjects(env, r)
+      if (subresource === 'log') return podLog(env, r)
+      if (subresource && subresource !== 'status') break
+      return getObject(env, r)
+    case 'POST':
+      if (!name) return createObject(env, r)
+      if (subresource === 'eviction') return podEviction(env, r)
+      if (subresource === 'binding') return podBinding(env, r)
+      break
+    case 'PUT':
+      if (name && (!subresource || subresource === 'status')) return updateObject(env, r)
+      break
+    case 'PATCH':
+      if (name && (!subresource || subresource === 'status')) return patchObject(env, r)
+      break
+    case 'DELETE':
+      if (!name) return deleteCollection(env, r)
+      if (!subresource) return deleteObject(env, r)
+      break
+  }
+  throw new ApiError(
+    405,
+    'MethodNotAllowed',
+    `the server does not allow this method on the requested resource`
+  )
+}
+
+export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
+  installCrdController(o.store)
+  const faults = new KubeFaults(o.faults ?? [], o.clock)
+  const sockets = new Set<Socket>()
+  const bookmarkEveryMs = Math.min(10_000, Math.max(50, o.clock.real(60_000)))
+  let host = '127.0.0.1'
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const method = (req.method ?? 'GET').toUpperCase()
+    const url = new URL(req.url ?? '/', `https://${host}`)
+    const pathname = url.pathname.replace(/\/+$/, '') || '/'
+    let route: ResourceRoute | undefined
+    let recorded = false
+    const record = (status: number) => {
+      if (recorded) return
+      recorded = true
+      o.recorder.record({
+        service: 'kube',
+        method,
+        path: pathname,
+        status,
+        mutating: MUTATING.has(method) && !isDryRun(url.searchParams),
+        ...(route ? { resource: route.type.plural } : {})
+      })
+    }
+    const fail = (err: ApiError) => {
+      record(err.code)
+      if (!res.headersSent) {
+        if (err.details?.retryAfterSeconds)
+          res.setHeader('Retry-After', String(err.details.retryAfterSeconds))
+        send(res, { status: err.code, body: err.toStatus() })
+      } else res.end()
+    }
+    try {
+      const split = splitApiPath(pathname)
+      if (split && split.rest.length) {
+        try {
+          route = resolveResource(o.store, split.group, split.version, split.rest)
+        } catch {
+          route = undefined
+        }
+      }
+      if (!PUBLIC_PATHS.has(pathname) && !authenticated(req, o)) {
+        req.resume()
+        return fail(new ApiError(401, 'Unauthorized', 'Unauthorized'))
+      }
+      const fault = faults.forRequest(method, pathname)
+      if (fault?.reset) {
+        record(0)
+        req.socket.destroy()
+        return
+      }
+      if (fault) {
+        req.resume()
+        const code = fault.status ?? 500
+        return fail(
+          new ApiError(
+            code,
+            reasonForCode(code),
+            code === 429 ? 'Too many requests, please try again later.' : `simulated fault (${code})`,
+            fault.retryAfter ? { retryAfterSeconds: fault.retryAfter } : undefined
+          )
+        )
+      }
+      if (!split || !split.rest.length) {
+        req.resume()
+        const reply = method === 'GET' ? discovery(o, pathname, host) : undefined
+        if (!reply)
+          return fail(new ApiError(404, 'NotFound', 'the server could not find the requested resource'))
+        record(reply.status)
+        return send(res, reply)
+      }
+      if (!route) route = resolveResource(o.store, split.group, split.version, split.rest) // throws NotFound
+      const body = await readBody(req)
+      const q = url.searchParams
+      const watching = route.watchPath || q.get('watch') === 'true' || q.get('watch') === '1'
+      if (method === 'GET' && watching && !route.name) {
+        const timeout = Number(q.get('timeoutSeconds') ?? '')
+        record(200)
+        return serveWatch(
+          req,
+          res,
+          o.store,
+          route.type,
+          {
+            namespace: route.namespace,
+            labelSelector: q.get('labelSelector') ?? undefined,
+            fieldSelector: q.get('fieldSelector') ?? undefined,
+            resourceVersion: q.get('resourceVersion') ?? undefined,
+            allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true',
+            sendInitialEvents: q.get('sendInitialEvents') === 'true',
+            timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
+          },
+          { bookmarkEveryMs, cut: faults.forWatch() }
+        )
+      }
+      const reply = dispatch(
+        { store: o.store, logs: o.logs },
+        {
+          method,
+          route,
+          query: q,
+          body,
+          contentType: String(req.headers['content-type'] ?? 'application/json'),
+          accept: String(req.headers.accept ?? 'application/json'),
+          userAgent: String(req.headers['user-agent'] ?? '')
+        }
+      )
+      record(reply.status)
+      send(res, reply)
+    } catch (err) {
+      fail(toApiError(err, route))
+    }
+  }
+
+  const server = createServer(
+    { cert: o.tls.certPem, key: o.tls.keyPem, ca: o.tls.caPem, requestCert: true, rejectUnauthorized: false },
+    (req, res) => void handle(req, res)
+  )
+  server.on('secureConnection', s => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  server.on('connection', (s: Socket) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  server.on('tlsClientError', () => undefined)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as { port: number }).port
+  host = `127.0.0.1:${port}`
+  return {
+    url: `https://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>(resolve => {
+        server.close(() => resolve())
+        for (const s of sockets) s.destroy()
+      })
+  }
+}

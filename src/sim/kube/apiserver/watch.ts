@@ -1,0 +1,89 @@
+// Watch streams: chunked JSON lines (`{"type":"ADDED","object":{...}}`) from the store, resumed
+// from a resourceVersion, with periodic BOOKMARKs when asked, `timeoutSeconds`, the watch-list
+// initial-events bookmark, scenario cuts, and a too-old version answered the way real API
+// servers do it: an ERROR event carrying a 410 Expired Status, then the end of the stream.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ObjectStore, ResourceType, WatchEvent } from '../store.js'
+import { StoreError, apiVersionOf } from '../store.js'
+import { statusFailure } from './status.js'
+
+export interface WatchParams {
+  namespace?: string
+  labelSelector?: string
+  fieldSelector?: string
+  resourceVersion?: string
+  allowWatchBookmarks: boolean
+  sendInitialEvents: boolean
+  timeoutSeconds?: number
+}
+
+export interface WatchEnv {
+  bookmarkEveryMs: number
+  /** Cut the stream after this many real ms (scenario fault); `reset` destroys the socket. */
+  cut?: { afterMs: number; reset: boolean }
+}
+
+export function serveWatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: ObjectStore,
+  type: ResourceType,
+  p: WatchParams,
+  env: WatchEnv
+): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' })
+  res.flushHeaders()
+  const timers: NodeJS.Timeout[] = []
+  let stop: (() => void) | undefined
+  let finished = false
+  const finish = (how: 'end' | 'reset' = 'end') => {
+    if (finished) return
+    finished = true
+    stop?.()
+    for (const t of timers) clearTimeout(t)
+    if (how === 'reset') req.socket.destroy()
+    else res.end()
+  }
+  const send = (e: { type: string; object: unknown }) => {
+    if (!finished) res.write(JSON.stringify(e) + '\n')
+  }
+  const bookmark = (annotations?: Record<string, string>) =>
+    send({
+      type: 'BOOKMARK',
+      object: {
+        kind: type.kind,
+        apiVersion: apiVersionOf(type),
+        metadata: { resourceVersion: store.currentResourceVersion, ...(annotations ? { annotations } : {}) }
+      }
+    })
+  res.on('close', () => finish())
+  res.on('error', () => finish())
+
+  const fromVersion = p.sendInitialEvents ? undefined : p.resourceVersion
+  try {
+    stop = store.watch(
+      type,
+      { namespace: p.namespace, labelSelector: p.labelSelector, fieldSelector: p.fieldSelector, fromVersion },
+      (e: WatchEvent) => send(e)
+    )
+  } catch (err) {
+    if (err instanceof StoreError && err.code === 410) {
+      send({ type: 'ERROR', object: statusFailure(410, 'Expired', err.message) })
+      finish()
+      return
+    }
+    throw err
+  }
+  if (p.sendInitialEvents && p.allowWatchBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' })
+  if (p.allowWatchBookmarks) {
+    const every = Math.max(20, env.bookmarkEveryMs)
+    const interval = setInterval(() => bookmark(), every)
+    timers.push(interval)
+  }
+  if (p.timeoutSeconds && p.timeoutSeconds > 0)
+    timers.push(setTimeout(() => finish(), p.timeoutSeconds * 1000))
+  if (env.cut) {
+    const cut = env.cut
+    timers.push(setTimeout(() => finish(cut.reset ? 'reset' : 'end'), cut.afterMs))
+  }
+}

@@ -1,0 +1,90 @@
+// Starts the simulated control plane and node agents over an ObjectStore: the shared context
+// (cache, queue, timers, hardware, logs, events) and every controller — DaemonSet, ReplicaSet,
+// Deployment, Job, scheduler, garbage collector, kubelet, NFD, Network Operator, GPU Operator.
+import type { SimClock } from '../../contracts.js'
+import type { Scenario } from '../../scenario.js'
+import { HardwareRegistry } from '../hardware.js'
+import type { ObjectStore } from '../store.js'
+import { shellWorkloads } from '../workloads/index.js'
+import { PerftestNetwork } from '../workloads/perftest.js'
+import type { PodBehaviour } from './behaviour.js'
+import { ClusterCache } from './cache.js'
+import { isoNow, Timers, type SimContext } from './context.js'
+import { DaemonSetController } from './daemonset.js'
+import { EventRecorder } from './events.js'
+import { GarbageCollector } from './gc.js'
+import { GpuOperator } from './gpu-operator.js'
+import { Kubelet } from './kubelet.js'
+import { LogStore, type LogOptions } from './logs.js'
+import { NetworkOperator } from './network-operator.js'
+import { NfdController } from './nfd.js'
+import { OPERAND_BEHAVIOURS } from './operand-pods.js'
+import { WorkQueue } from './queue.js'
+import { DeploymentController, JobController, ReplicaSetController } from './replication.js'
+import { Scheduler } from './scheduler.js'
+
+export interface Controllers {
+  ctx: SimContext
+  kubelet: Kubelet
+  /** Container logs, as the API server's log endpoint serves them. */
+  logs(ns: string, pod: string, container?: string, opts?: LogOptions): string | undefined
+  /** Runs queued reconciles and pending pod-status writes now. */
+  flush(): void
+  close(): void
+}
+
+export function startControllers(o: {
+  store: ObjectStore
+  clock: SimClock
+  scenario: Scenario
+  hardware?: HardwareRegistry
+  onError?: (controller: string, key: string, err: unknown) => void
+}): Controllers {
+  const startReal = Date.now()
+  const wallNow = () => startReal + o.clock.now()
+  const cache = new ClusterCache(o.store)
+  const timers = new Timers(o.clock)
+  const ctx: SimContext = {
+    store: o.store,
+    cache,
+    queue: new WorkQueue(
+      2,
+      o.onError ?? ((c, k, e) => console.error(`[sim-kube] ${c} ${k}: ${(e as Error).stack ?? e}`))
+    ),
+    clock: o.clock,
+    timers,
+    scenario: o.scenario,
+    hardware: o.hardware ?? new HardwareRegistry(),
+    logs: new LogStore(wallNow),
+    events: undefined as unknown as EventRecorder,
+    wallNow
+  }
+  ctx.events = new EventRecorder(o.store, () => isoNow(ctx), wallNow)
+  const net = new PerftestNetwork()
+  const longRunning = (): PodBehaviour => ({ kind: 'long-running' })
+  const kubelet = new Kubelet(ctx, [...OPERAND_BEHAVIOURS, shellWorkloads(net)], longRunning)
+  new Scheduler(ctx)
+  new DaemonSetController(ctx)
+  new ReplicaSetController(ctx)
+  new DeploymentController(ctx)
+  new JobController(ctx)
+  new GarbageCollector(ctx)
+  new NfdController(ctx)
+  new NetworkOperator(ctx)
+  new GpuOperator(ctx)
+  return {
+    ctx,
+    kubelet,
+    logs: (ns, pod, container, opts) => ctx.logs.read(ns, pod, container, opts),
+    flush: () => {
+      ctx.queue.flush()
+      kubelet.flush()
+    },
+    close: () => {
+      ctx.queue.close()
+      timers.close()
+      kubelet.close()
+      cache.close()
+    }
+  }
+}

@@ -1,0 +1,701 @@
+// The simulated kubelet: takes every pod bound to a node through Pending → init containers →
+// Running → Ready (or to Succeeded/Failed), writing real-shaped pod status (conditions,
+// containerStatuses, initContainerStatuses, podIP/hostIP), Events and container logs. Timing
+// comes from the scenario delays; scenario pod faults make containers crash-loop, fail image
+// pulls or never become Ready. What happens inside a container is a PodBehaviour.
+import type { KubeObject } from '../store.js'
+import type { BehaviourEnv, BehaviourFactory, ContainerView, PodBehaviour } from './behaviour.js'
+import { delayOf, isPodTerminal, isoNow, podFault, TK, typeFromKey, type SimContext } from './context.js'
+import type { FaultSpec } from '../../scenario.js'
+
+interface ContainerRt extends ContainerView {
+  state: 'waiting' | 'running' | 'terminated'
+  reason?: string
+  message?: string
+  exitCode?: number
+  startedAt?: string
+  finishedAt?: string
+  ready: boolean
+  restartCount: number
+  lastTerminated?: { exitCode: number; reason: string; startedAt?: string; finishedAt: string }
+  containerID?: string
+  /** A pending gate re-check for this container. */
+  gate?: () => void
+}
+
+interface Condition {
+  status: 'True' | 'False'
+  lastTransitionTime: string
+  reason?: string
+  message?: string
+}
+
+interface PodRt {
+  ns: string
+  name: string
+  uid: string
+  nodeName: string
+  pod: KubeObject
+  behaviour: PodBehaviour
+  fault?: FaultSpec
+  phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed'
+  init: ContainerRt[]
+  main: ContainerRt[]
+  podIP?: string
+  startTime?: string
+  conditions: Map<string, Condition>
+  cancels: Set<() => void>
+  admittedAt: number
+  stopped: boolean
+  probeFailures: number
+}
+
+const CONDITION_ORDER = [
+  'PodReadyToStartContainers',
+  'Initialized',
+  'Ready',
+  'ContainersReady',
+  'PodScheduled'
+]
+
+function hex(n: number): string {
+  return Math.floor(n).toString(16).padStart(8, '0')
+}
+
+export class Kubelet {
+  private readonly pods = new Map<string, PodRt>() // uid -> runtime
+  private readonly dirty = new Set<PodRt>()
+  private flushScheduled = false
+  private readonly imagesOnNode = new Map<string, Set<string>>()
+  private readonly podIpSeq = new Map<string, number>()
+  private closed = false
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly factories: BehaviourFactory[],
+    private readonly fallback: BehaviourFactory
+  ) {
+    ctx.cache.onEvent((e, tk) => {
+      if (tk === TK.pods) {
+        if (e.type === 'DELETED') this.stop(e.object.metadata.uid!)
+        else this.consider(e.object)
+      } else if (tk === TK.nodes && e.type === 'ADDED') {
+        for (const p of ctx.cache.podsOnNode(e.object.metadata.name)) this.consider(p)
+      }
+    })
+    ctx.hardware.onChange(node => this.nodeChanged(node))
+    for (const p of ctx.cache.list(TK.pods)) this.consider(p)
+  }
+
+  close(): void {
+    this.closed = true
+    for (const rt of this.pods.values()) this.cancelAll(rt)
+  }
+
+  /** Number of pods with a live runtime (for tests). */
+  get running(): number {
+    return this.pods.size
+  }
+
+  private consider(pod: KubeObject): void {
+    const uid = pod.metadata.uid!
+    if (this.closed || this.pods.has(uid)) return
+    const nodeName: string | undefined = pod.spec?.nodeName
+    if (!nodeName || isPodTerminal(pod) || pod.metadata.deletionTimestamp) return
+    if (!this.ctx.cache.get(TK.nodes, undefined, nodeName)) return
+    this.admit(pod, nodeName)
+  }
+
+  private stop(uid: string): void {
+    const rt = this.pods.get(uid)
+    if (!rt) return
+    rt.stopped = true
+    this.cancelAll(rt)
+    this.pods.delete(uid)
+    this.dirty.delete(rt)
+    try {
+      rt.behaviour.onStop?.()
+    } finally {
+      this.ctx.logs.dropPod(rt.ns, rt.name)
+    }
+  }
+
+  private cancelAll(rt: PodRt): void {
+    for (const c of rt.cancels) c()
+    rt.cancels.clear()
+  }
+
+  private after(rt: PodRt, simMs: number, fn: () => void): void {
+    const cancel = this.ctx.timers.after(simMs, () => {
+      rt.cancels.delete(cancel)
+      if (!rt.stopped) fn()
+    })
+    rt.cancels.add(cancel)
+  }
+
+  private nodeChanged(node: string): void {
+    for (const p of this.ctx.cache.podsOnNode(node)) {
+      const rt = this.pods.get(p.metadata.uid!)
+      if (!rt || rt.stopped) continue
+      for (const c of [...rt.init, ...rt.main]) c.gate?.()
+      rt.behaviour.onNodeChange?.()
+    }
+  }
+
+  // ---- lifecycle ----
+
+  private admit(pod: KubeObject, nodeName: string): void {
+    const ctx = this.ctx
+    const now = isoNow(ctx)
+    const view = (c: any, init: boolean): ContainerRt => ({
+      name: c.name,
+      image: c.image ?? '',
+      init,
+      spec: c,
+      state: 'waiting',
+      reason: init
+        ? 'PodInitializing'
+        : (pod.spec.initContainers ?? []).length
+          ? 'PodInitializing'
+          : 'ContainerCreating',
+      ready: false,
+      restartCount: 0
+    })
+    const rt: PodRt = {
+      ns: pod.metadata.namespace ?? 'default',
+      name: pod.metadata.name,
+      uid: pod.metadata.uid!,
+      nodeName,
+      pod,
+      behaviour: undefined as unknown as PodBehaviour,
+      fault: podFault(ctx, pod.metadata.name),
+      phase: 'Pending',
+      init: (pod.spec.initContainers ?? []).map((c: any) => view(c, true)),
+      main: (pod.spec.containers ?? []).map((c: any) => view(c, false)),
+      conditions: new Map(),
+      cancels: new Set(),
+      admittedAt: ctx.clock.now(),
+      stopped: false,
+      probeFailures: 0
+    }
+    for (const c of rt.init) c.reason = 'PodInitializing'
+    if (rt.init.length) rt.init[0].reason = undefined
+    const env: BehaviourEnv = {
+      ctx,
+      pod,
+      nodeName,
+      hw: () => ctx.hardware.get(nodeName),
+      log: (container, text) => ctx.logs.append(rt.ns, rt.name, container, text),
+      podIP: () => rt.podIP,
+      alive: () => !rt.stopped
+    }
+    rt.behaviour =
+      this.factories.reduce<PodBehaviour | undefined>((b, f) => b ?? f(env), undefined) ?? this.fallback(env)!
+    this.pods.set(rt.uid, rt)
+    rt.conditions.set('PodScheduled', { status: 'True', lastTransitionTime: now })
+    rt.conditions.set('PodReadyToStartContainers', { status: 'False', lastTransitionTime: now })
+    rt.conditions.set(
+      'Initialized',
+      rt.init.length
+        ? {
+            status: 'False',
+            lastTransitionTime: now,
+            reason: 'ContainersNotInitialized',
+            message: `containers with incomplete status: [${rt.init.map(c => c.name).join(' ')}]`
+          }
+        : { status: 'True', lastTransitionTime: now }
+    )
+    this.setNotReady(rt, now)
+    ctx.events.record(pod, {
+      reason: 'Scheduled',
+      message: `Successfully assigned ${rt.ns}/${rt.name} to ${nodeName}`,
+      component: 'default-scheduler'
+    })
+    this.markDirty(rt)
+    this.after(rt, this.step() / 2, () => this.sandboxReady(rt))
+  }
+
+  /** A small unit of simulated time (a tenth of the default delay). */
+  private step(): number {
+    return Math.max(1, delayOf(this.ctx, 'default') / 10)
+  }
+
+  private podDelay(rt: PodRt): number {
+    return delayOf(this.ctx, rt.behaviour.delayClass ?? 'default')
+  }
+
+  private sandboxReady(rt: PodRt): void {
+    const hw = this.ctx.hardware.get(rt.nodeName)
+    if (rt.pod.spec.hostNetwork) rt.podIP = hw?.nodeIp ?? '10.224.0.4'
+    else {
+      const seq = (this.podIpSeq.get(rt.nodeName) ?? 1) + 1
+      this.podIpSeq.set(rt.nodeName, seq)
+      const o = hw?.ordinal ?? 0
+      rt.podIP = `10.244.${o % 256}.${seq % 254 || 254}`
+    }
+    rt.startTime = isoNow(this.ctx)
+    rt.conditions.set('PodReadyToStartContainers', { status: 'True', lastTransitionTime: rt.startTime })
+    this.markDirty(rt)
+    if (rt.init.length) this.startInit(rt, 0)
+    else this.startMain(rt)
+  }
+
+  /** Image pull, with the ImagePullBackOff fault. Calls `next` once the image is present. */
+  private pull(rt: PodRt, c: ContainerRt, next: () => void, attempt = 0): void {
+    const fieldPath = `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`
+    const ev = (reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
+      this.ctx.events.record(rt.pod, { reason, message, type, fieldPath, host: rt.nodeName })
+    if (rt.fault?.kind === 'ImagePullBackOff') {
+      ev('Pulling', `Pulling image "${c.image}"`)
+      this.after(rt, this.step(), () => {
+        const ref = c.image.includes('/') ? c.image : `docker.io/library/${c.image}`
+        ev(
+          'Failed',
+          `Failed to pull image "${c.image}": rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`,
+          'Warning'
+        )
+        ev('Failed', 'Error: ErrImagePull', 'Warning')
+        c.state = 'waiting'
+        c.reason = 'ErrImagePull'
+        c.message = `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`
+        this.markDirty(rt)
+        this.after(rt, this.step(), () => {
+          c.reason = 'ImagePullBackOff'
+          c.message = `Back-off pulling image "${c.image}"`
+          ev('BackOff', `Back-off pulling image "${c.image}"`)
+          ev('Failed', 'Error: ImagePullBackOff', 'Warning')
+          this.markDirty(rt)
+          const backoff = Math.min(10_000 * 2 ** attempt, 300_000)
+          this.after(rt, backoff, () => this.pull(rt, c, next, attempt + 1))
+        })
+      })
+      return
+    }
+    const seen = this.imagesOnNode.get(rt.nodeName) ?? new Set<string>()
+    this.imagesOnNode.set(rt.nodeName, seen)
+    if (seen.has(c.image) || c.spec.imagePullPolicy === 'Never') {
+      ev('Pulled', `Container image "${c.image}" already present on machine`)
+      next()
+      return
+    }
+    ev('Pulling', `Pulling image "${c.image}"`)
+    const took = this.step()
+    this.after(rt, took, () => {
+      seen.add(c.image)
+      const secs = (took / 1000).toFixed(3)
+      ev(
+        'Pulled',
+        `Successfully pulled image "${c.image}" in ${secs}s (${secs}s including waiting). Image size: ${100_000_000 + ((c.image.length * 7919) % 900_000_000)} bytes.`
+      )
+      next()
+    })
+  }
+
+  private containerStarted(rt: PodRt, c: ContainerRt): void {
+    const fieldPath = `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`
+    this.ctx.events.record(rt.pod, {
+      reason: 'Created',
+      message: `Created container: ${c.name}`,
+      fieldPath,
+      host: rt.nodeName
+    })
+    this.ctx.events.record(rt.pod, {
+      reason: 'Started',
+      message: `Started container ${c.name}`,
+      fieldPath,
+      host: rt.nodeName
+    })
+    c.state = 'running'
+    c.reason = undefined
+    c.message = undefined
+    c.startedAt = isoNow(this.ctx)
+    c.containerID = `containerd://${hex(Math.random() * 0xffffffff)}${hex(Math.random() * 0xffffffff)}${rt.uid.replace(/-/g, '').slice(0, 48)}`
+  }
+
+  private startInit(rt: PodRt, i: number): void {
+    const c = rt.init[i]
+    c.reason = undefined
+    this.pull(rt, c, () => {
+      this.containerStarted(rt, c)
+      this.markDirty(rt)
+      const complete = (code: number): void => {
+        this.terminate(rt, c, code)
+        if (code !== 0) {
+          this.initFailed(rt, i)
+          return
+        }
+        if (i + 1 < rt.init.length) this.startInit(rt, i + 1)
+        else {
+          rt.conditions.set('Initialized', { status: 'True', lastTransitionTime: isoNow(this.ctx) })
+          this.startMain(rt)
+        }
+        this.markDirty(rt)
+      }
+      if (rt.behaviour.runInit) {
+        rt.behaviour.runInit(c, code => {
+          if (!rt.stopped && c.state === 'running') complete(rt.behaviour.onInitComplete?.(c) ?? code)
+        })
+        return
+      }
+      const dur = rt.behaviour.initDuration?.(c) ?? this.step()
+      this.after(rt, dur, () =>
+        this.whenGate(
+          rt,
+          c,
+          () => rt.behaviour.initGate?.(c) ?? true,
+          () => complete(rt.behaviour.onInitComplete?.(c) ?? 0)
+        )
+      )
+    })
+  }
+
+  private initFailed(rt: PodRt, i: number): void {
+    const policy = rt.pod.spec.restartPolicy ?? 'Always'
+    if (policy === 'Never') {
+      this.finishPod(rt, 'Failed')
+      return
+    }
+    const c = rt.init[i]
+    this.backoffRestart(rt, c, () => this.startInit(rt, i))
+  }
+
+  private terminate(rt: PodRt, c: ContainerRt, exitCode: number): void {
+    c.state = 'terminated'
+    c.exitCode = exitCode
+    c.reason = exitCode === 0 ? 'Completed' : 'Error'
+    c.finishedAt = isoNow(this.ctx)
+    c.ready = false
+    c.gate = undefined
+  }
+
+  /** Runs `pass` once `check` holds: now, on a node change, or on a periodic re-check. */
+  private whenGate(
+    rt: PodRt,
+    c: ContainerRt,
+    check: () => boolean,
+    pass: () => void,
+    onWait?: () => void
+  ): void {
+    let done = false
+    const attempt = (): void => {
+      if (done || rt.stopped) return
+      if (check()) {
+        done = true
+        c.gate = undefined
+        pass()
+      }
+    }
+    c.gate = attempt
+    attempt()
+    if (!done) {
+      onWait?.()
+      const recheck = (): void => {
+        if (done || rt.stopped) return
+        attempt()
+        if (!done) {
+          onWait?.()
+          this.after(rt, 10_000, recheck)
+        }
+      }
+      this.after(rt, 10_000, recheck)
+    }
+  }
+
+  private startMain(rt: PodRt): void {
+    for (const c of rt.main) this.startContainer(rt, c)
+    this.markDirty(rt)
+  }
+
+  private startContainer(rt: PodRt, c: ContainerRt): void {
+    this.pull(rt, c, () => {
+      this.containerStarted(rt, c)
+      rt.phase = 'Running'
+      this.markDirty(rt)
+      rt.behaviour.onStart?.(c)
+      const crash =
+        (rt.fault?.kind === 'CrashLoopBackOff' && c === rt.main[0] ? this.faultCrashLog(rt, c) : undefined) ??
+        rt.behaviour.crashLog?.(c)
+      if (crash !== undefined) {
+        this.after(rt, Math.max(this.step() * 2, 1000), () => {
+          this.ctx.logs.append(rt.ns, rt.name, c.name, crash)
+          this.terminate(rt, c, 1)
+          this.markDirty(rt)
+          this.backoffRestart(rt, c, () => this.startContainer(rt, c))
+        })
+        return
+      }
+      if (rt.behaviour.run) {
+        rt.behaviour.run(c, code => {
+          if (rt.stopped || c.state !== 'running') return
+          this.terminate(rt, c, code)
+          this.containerExited(rt, c)
+        })
+        this.readyWhen(rt, c, 0)
+        return
+      }
+      const left = this.podDelay(rt) - (this.ctx.clock.now() - rt.admittedAt)
+      const delay = rt.behaviour.readyDelay?.(c) ?? Math.max(this.step(), left)
+      this.readyWhen(rt, c, delay)
+    })
+  }
+
+  private faultCrashLog(rt: PodRt, c: ContainerRt): string {
+    return (
+      rt.behaviour.crashLog?.(c) ??
+      `panic: ${c.name}: fatal error: simulated failure (scenario fault CrashLoopBackOff for pods named "${rt.fault?.pod}*")\n\ngoroutine 1 [running]:\nmain.main()\n\t/workspace/cmd/main.go:42 +0x1d4`
+    )
+  }
+
+  private readyWhen(rt: PodRt, c: ContainerRt, delay: number): void {
+    this.after(rt, delay, () => {
+      if (c.state !== 'running') return
+      if (rt.fault?.kind === 'NeverReady') {
+        this.probeFailing(rt, c)
+        return
+      }
+      this.whenGate(
+        rt,
+        c,
+        () => c.state === 'running' && (rt.behaviour.readyGate?.(c) ?? true),
+        () => {
+          c.ready = true
+          this.markDirty(rt)
+          rt.behaviour.onReady?.(c)
+        },
+        () => {
+          const msg = rt.behaviour.probeFailure?.(c)
+          if (msg) this.unhealthy(rt, c, msg)
+        }
+      )
+    })
+  }
+
+  private unhealthy(rt: PodRt, c: ContainerRt, message: string): void {
+    if (rt.probeFailures++ > 60) return
+    this.ctx.events.record(rt.pod, {
+      type: 'Warning',
+      reason: 'Unhealthy',
+      message: `Readiness probe failed: ${message}`,
+      fieldPath: `spec.containers{${c.name}}`,
+      host: rt.nodeName
+    })
+  }
+
+  private probeFailing(rt: PodRt, c: ContainerRt): void {
+    const probe = c.spec.readinessProbe
+    let msg: string
+    if (probe?.httpGet) {
+      const port = probe.httpGet.port ?? 80
+      msg = `Get "http://${rt.podIP}:${port}${probe.httpGet.path ?? '/'}": dial tcp ${rt.podIP}:${port}: connect: connection refused`
+    } else if (probe?.exec)
+      msg =
+        rt.behaviour.probeFailure?.(c) ?? `command "${(probe.exec.command ?? []).join(' ')}" exited with 1`
+    else msg = `HTTP probe failed with statuscode: 503`
+    this.unhealthy(rt, c, msg)
+    this.after(rt, 10_000, () => this.probeFailing(rt, c))
+  }
+
+  private backoffRestart(rt: PodRt, c: ContainerRt, restart: () => void): void {
+    c.lastTerminated = {
+      exitCode: c.exitCode ?? 1,
+      reason: c.reason ?? 'Error',
+      startedAt: c.startedAt,
+      finishedAt: c.finishedAt ?? isoNow(this.ctx)
+    }
+    c.restartCount++
+    const backoff = Math.min(10_000 * 2 ** (c.restartCount - 1), 300_000)
+    const secs =
+      backoff >= 60_000
+        ? `${Math.floor(backoff / 60_000)}m${(backoff % 60_000) / 1000}s`
+        : `${backoff / 1000}s`
+    c.state = 'waiting'
+    c.reason = 'CrashLoopBackOff'
+    c.message = `back-off ${secs} restarting failed container=${c.name} pod=${rt.name}_${rt.ns}(${rt.uid})`
+    c.ready = false
+    this.ctx.events.record(rt.pod, {
+      type: 'Warning',
+      reason: 'BackOff',
+      message: `Back-off restarting failed container ${c.name} in pod ${rt.name}_${rt.ns}(${rt.uid})`,
+      fieldPath: `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`,
+      host: rt.nodeName
+    })
+    this.markDirty(rt)
+    this.after(rt, backoff, () => {
+      this.ctx.logs.rotate(rt.ns, rt.name, c.name)
+      restart()
+    })
+  }
+
+  private containerExited(rt: PodRt, c: ContainerRt): void {
+    const policy = rt.pod.spec.restartPolicy ?? 'Always'
+    if (policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0)) {
+      this.backoffRestart(rt, c, () => this.startContainer(rt, c))
+      return
+    }
+    if (rt.main.every(x => x.state === 'terminated')) {
+      this.finishPod(rt, rt.main.every(x => x.exitCode === 0) ? 'Succeeded' : 'Failed')
+    } else this.markDirty(rt)
+  }
+
+  private finishPod(rt: PodRt, phase: 'Succeeded' | 'Failed'): void {
+    rt.phase = phase
+    const now = isoNow(this.ctx)
+    for (const c of rt.main) if (c.state !== 'terminated') this.terminate(rt, c, 137)
+    rt.conditions.set('Ready', { status: 'False', lastTransitionTime: now, reason: 'PodCompleted' })
+    rt.conditions.set('ContainersReady', { status: 'False', lastTransitionTime: now, reason: 'PodCompleted' })
+    rt.conditions.set('PodReadyToStartContainers', { status: 'False', lastTransitionTime: now })
+    this.cancelAll(rt)
+    this.markDirty(rt)
+    this.flushSoon()
+    // The runtime stays until the pod is deleted, so a terminal pod is never restarted.
+  }
+
+  private setNotReady(rt: PodRt, now: string): void {
+    const waiting = rt.main.filter(c => !c.ready).map(c => c.name)
+    const msg = `containers with unready status: [${waiting.join(' ')}]`
+    rt.conditions.set('Ready', {
+      status: 'False',
+      lastTransitionTime: now,
+      reason: 'ContainersNotReady',
+      message: msg
+    })
+    rt.conditions.set('ContainersReady', {
+      status: 'False',
+      lastTransitionTime: now,
+      reason: 'ContainersNotReady',
+      message: msg
+    })
+  }
+
+  // ---- status ----
+
+  private markDirty(rt: PodRt): void {
+    if (rt.stopped) return
+    this.dirty.add(rt)
+    this.flushSoon()
+  }
+
+  private flushSoon(): void {
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    setImmediate(() => this.flush())
+  }
+
+  /** Writes every changed pod status now. */
+  flush(): void {
+    this.flushScheduled = false
+    if (this.closed) return
+    const t = typeFromKey(this.ctx, TK.pods)
+    if (!t) return
+    const batch = [...this.dirty]
+    this.dirty.clear()
+    for (const rt of batch) {
+      if (rt.stopped) continue
+      this.refreshReady(rt)
+      const status = this.render(rt)
+      this.ctx.store.mutate(
+        t,
+        rt.ns,
+        rt.name,
+        o => {
+          o.status = status
+        },
+        { subresource: 'status' }
+      )
+    }
+  }
+
+  private refreshReady(rt: PodRt): void {
+    if (rt.phase === 'Succeeded' || rt.phase === 'Failed') return
+    const now = isoNow(this.ctx)
+    const allReady = rt.main.length > 0 && rt.main.every(c => c.ready)
+    const cur = rt.conditions.get('Ready')
+    if (allReady && cur?.status !== 'True') {
+      rt.conditions.set('Ready', { status: 'True', lastTransitionTime: now })
+      rt.conditions.set('ContainersReady', { status: 'True', lastTransitionTime: now })
+    } else if (!allReady) {
+      const waiting = rt.main.filter(c => !c.ready).map(c => c.name)
+      const msg = `containers with unready status: [${waiting.join(' ')}]`
+      if (cur?.status !== 'False' || cur.message !== msg) {
+        const when = cur?.status === 'False' ? cur.lastTransitionTime : now
+        rt.conditions.set('Ready', {
+          status: 'False',
+          lastTransitionTime: when,
+          reason: 'ContainersNotReady',
+          message: msg
+        })
+        rt.conditions.set('ContainersReady', {
+          status: 'False',
+          lastTransitionTime: when,
+          reason: 'ContainersNotReady',
+          message: msg
+        })
+      }
+    }
+  }
+
+  private renderContainer(c: ContainerRt): any {
+    let state: any
+    if (c.state === 'running') state = { running: { startedAt: c.startedAt } }
+    else if (c.state === 'terminated')
+      state = {
+        terminated: {
+          exitCode: c.exitCode,
+          reason: c.reason,
+          startedAt: c.startedAt,
+          finishedAt: c.finishedAt,
+          containerID: c.containerID
+        }
+      }
+    else
+      state = {
+        waiting: { reason: c.reason ?? 'ContainerCreating', ...(c.message ? { message: c.message } : {}) }
+      }
+    const image = c.image.includes(':') || c.image.includes('@') ? c.image : `${c.image}:latest`
+    return {
+      name: c.name,
+      image,
+      imageID:
+        c.state === 'waiting' && !c.containerID
+          ? ''
+          : `${image.split(':')[0]}@sha256:${hex(c.image.length * 2654435761)}${'0'.repeat(56)}`,
+      ...(c.containerID ? { containerID: c.containerID } : {}),
+      ready: c.ready,
+      started: c.state === 'running',
+      restartCount: c.restartCount,
+      state,
+      lastState: c.lastTerminated ? { terminated: c.lastTerminated } : {}
+    }
+  }
+
+  private render(rt: PodRt): any {
+    const hw = this.ctx.hardware.get(rt.nodeName)
+    const conditions = CONDITION_ORDER.filter(t => rt.conditions.has(t)).map(type => {
+      const c = rt.conditions.get(type)!
+      return {
+        type,
+        status: c.status,
+        lastProbeTime: null,
+        lastTransitionTime: c.lastTransitionTime,
+        ...(c.reason ? { reason: c.reason } : {}),
+        ...(c.message ? { message: c.message } : {})
+      }
+    })
+    const status: any = {
+      phase: rt.phase,
+      conditions,
+      hostIP: hw?.nodeIp,
+      hostIPs: hw ? [{ ip: hw.nodeIp }] : undefined,
+      qosClass: 'BestEffort'
+    }
+    if (rt.podIP) {
+      status.podIP = rt.podIP
+      status.podIPs = [{ ip: rt.podIP }]
+    }
+    if (rt.startTime) status.startTime = rt.startTime
+    if (rt.init.length) status.initContainerStatuses = rt.init.map(c => this.renderContainer(c))
+    status.containerStatuses = rt.main.map(c => this.renderContainer(c))
+    for (const k of Object.keys(status)) if (status[k] === undefined) delete status[k]
+    return status
+  }
+}

@@ -1,0 +1,511 @@
+// What the operator-managed pods do on their node: the DOCA/OFED driver container (takes the
+// `mofed` delay, then OFED is loaded; `ofedFails` nodes crash-loop with a build error), the RDMA
+// shared device plugin (reads `rdma-devices`/config.json, advertises rdma/<name> for matching
+// devices once OFED is up), and the GPU Operator operands: driver (+ nvidia-peermem sidecar,
+// with the useHostMofed failure), container toolkit, device plugin (nvidia.com/gpu), validator.
+import type { NodeHardware, RdmaNic } from '../hardware.js'
+import type { BehaviourEnv, BehaviourFactory, ContainerView } from './behaviour.js'
+import { createIfAbsent, ownerRef, randomSuffix, TK, typeFromKey } from './context.js'
+import { setExtendedResource } from './node-resources.js'
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** The DOCA driver container's timestamp prefix: [30-Nov-26_12:08:49]. */
+function stamp(env: BehaviourEnv): string {
+  const d = new Date(env.ctx.wallNow())
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `[${p(d.getUTCDate())}-${MONTHS[d.getUTCMonth()]}-${String(d.getUTCFullYear()).slice(2)}_${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}]`
+}
+
+function goLog(env: BehaviourEnv): string {
+  const d = new Date(env.ctx.wallNow())
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`
+}
+
+function update(env: BehaviourEnv, fn: (hw: NodeHardware) => void): void {
+  env.ctx.hardware.update(env.nodeName, fn)
+}
+
+// ---- DOCA / MOFED driver ----
+
+export const mofedBehaviour: BehaviourFactory = env => {
+  const c0 = (env.pod.spec.containers ?? []).find(
+    (c: any) => c.name === 'mofed-container' || /\/doca-driver:|\/mofed:/.test(c.image ?? '')
+  )
+  if (!c0) return undefined
+  const version = String(c0.image).split(':').pop() ?? ''
+  const log = (t: string) =>
+    env.log(
+      'mofed-container',
+      t
+        .split('\n')
+        .map(l => `${stamp(env)} ${l}`)
+        .join('\n')
+    )
+  return {
+    kind: 'mofed',
+    delayClass: 'mofed',
+    onStart(c) {
+      if (c.name !== c0.name) return
+      const hw = env.hw()
+      log(
+        [
+          `DOCA driver container exec start`,
+          `Container full version: ${version}`,
+          `Drivers inventory path is set: /mnt/drivers-inventory`,
+          `Running on kernel ${hw?.kernel} (${hw?.osImage})`,
+          `Checking if a precompiled driver exists for kernel ${hw?.kernel}`,
+          `No precompiled driver found for kernel ${hw?.kernel}, building from sources`,
+          `Installing linux-headers-${hw?.kernel}`,
+          `Building driver packages for kernel ${hw?.kernel} (this takes several minutes)`
+        ].join('\n')
+      )
+    },
+    crashLog(c) {
+      const hw = env.hw()
+      if (c.name !== c0.name || !hw?.ofedFails) return undefined
+      return [
+        `${stamp(env)} Building and installing DOCA-OFED kernel modules for ${hw.kernel}`,
+        `make[2]: *** [scripts/Makefile.build:297: /tmp/mlnx-ofed-kernel/obj/default/drivers/infiniband/core/cm.o] Error 1`,
+        `make[1]: *** [Makefile:1910: /tmp/mlnx-ofed-kernel/obj/default] Error 2`,
+        `${stamp(env)} Error: failed to build mlnx-ofed-kernel-dkms for kernel ${hw.kernel}`,
+        `${stamp(env)} Driver build failed, the container will exit with an error`
+      ].join('\n')
+    },
+    onReady(c) {
+      if (c.name !== c0.name) return
+      update(env, hw => {
+        hw.ofedReady = true
+        hw.timeline.ofedReadyAt = hw.timeline.ofedReadyAt ?? env.ctx.clock.now()
+      })
+      log(
+        [
+          `Unloading storage modules...`,
+          `Restarting openibd: Unloading HCA driver:  [  OK  ]`,
+          `Loading HCA driver and Access Layer:  [  OK  ]`,
+          `Loaded kernel modules: mlx5_core mlx5_ib ib_core ib_uverbs (${version})`,
+          `Setting driver ready state: /run/mellanox/drivers/.driver-ready`,
+          `DOCA driver container is ready, waiting for termination signal`
+        ].join('\n')
+      )
+    },
+    onStop() {
+      // Terminating the container restores the inbox driver; nvidia_peermem goes with OFED's ib_core.
+      update(env, hw => {
+        hw.ofedReady = false
+        hw.nvidiaPeermemLoaded = false
+      })
+    }
+  }
+}
+
+// ---- RDMA shared device plugin ----
+
+interface DpSelectors {
+  vendors?: string[]
+  deviceIDs?: string[]
+  drivers?: string[]
+  linkTypes?: string[]
+  ifNames?: string[]
+}
+interface DpResource {
+  resourceName: string
+  resourcePrefix?: string
+  rdmaHcaMax: number
+  selectors?: DpSelectors
+  devices?: string[]
+}
+
+/** The devices one plugin resource selects: OR within a selector, AND across selectors; network-class (02xx) only. */
+export function selectDevices(nics: RdmaNic[], r: DpResource): RdmaNic[] {
+  const linkType = (n: RdmaNic) => (n.linkLayer === 'InfiniBand' ? 'infiniband' : 'ether')
+  const sel = r.selectors ?? {}
+  return nics.filter(n => {
+    if (!n.pciClass.startsWith('02')) return false
+    if (r.devices?.length && !r.devices.includes(n.netdev)) return false
+    const test = (vals: string[] | undefined, v: string) =>
+      !vals || vals.length === 0 || vals.map(x => x.toLowerCase()).includes(v.toLowerCase())
+    return (
+      test(sel.vendors, n.vendor) &&
+      test(sel.deviceIDs, n.deviceId) &&
+      test(sel.drivers, n.driver) &&
+      test(sel.linkTypes, linkType(n)) &&
+      test(sel.ifNames, n.netdev)
+    )
+  })
+}
+
+function readDpConfig(env: BehaviourEnv): { config?: { configList: DpResource[] }; error?: string } {
+  const vol = (env.pod.spec.volumes ?? []).find((v: any) => v.configMap)
+  const cmName = vol?.configMap?.name ?? 'rdma-devices'
+  const ns = env.pod.metadata.namespace ?? 'default'
+  const cm = env.ctx.cache.get(TK.configmaps, ns, cmName)
+  const text = cm?.data?.['config.json']
+  if (text === undefined)
+    return { error: 'open /k8s-rdma-shared-dev-plugin/config.json: no such file or directory' }
+  try {
+    const parsed = JSON.parse(text)
+    if (!Array.isArray(parsed.configList)) return { error: 'no resources configuration found' }
+    return { config: parsed }
+  } catch (e) {
+    return { error: `error unmarshalling config file: ${(e as Error).message}` }
+  }
+}
+
+/** lspci names of the Mellanox VFs (pci.ids). */
+const PCI_NAMES: Record<string, string> = {
+  '101a': 'MT28800 Family [ConnectX-5 Ex Virtual Function]',
+  '101c': 'MT28908 Family [ConnectX-6 Virtual Function]',
+  '101e': 'ConnectX Family mlx5Gen Virtual Function'
+}
+
+export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
+  const c0 = (env.pod.spec.containers ?? []).find((c: any) =>
+    /k8s-rdma-shared-dev-plugin/.test(c.image ?? '')
+  )
+  if (!c0) return undefined
+  const log = (t: string) =>
+    env.log(
+      c0.name,
+      t
+        .split('\n')
+        .map(l => `${goLog(env)} ${l}`)
+        .join('\n')
+    )
+  let registered = false
+  const register = (): void => {
+    const hw = env.hw()
+    if (registered || !hw || !hw.ofedReady || !env.alive()) return
+    const { config } = readDpConfig(env)
+    if (!config) return
+    registered = true
+    const lines: string[] = ['Discovering host devices']
+    for (const n of hw.nics) {
+      lines.push(
+        `DiscoverHostDevices(): device found: ${n.pciAddress}\t02          \t15b3\tMellanox Technolo...\t${PCI_NAMES[n.deviceId] ?? 'Device ' + n.deviceId}`
+      )
+    }
+    lines.push('Initializing resource servers')
+    for (const r of config.configList) {
+      const name = `${r.resourcePrefix ?? 'rdma'}/${r.resourceName}`
+      const matched = selectDevices(hw.nics, r)
+      lines.push(
+        `Resource: &{ResourceName:${r.resourceName} ResourcePrefix:${r.resourcePrefix ?? ''} RdmaHcaMax:${r.rdmaHcaMax} Devices:[] Selectors:{Vendors:[${(r.selectors?.vendors ?? []).join(' ')}] DeviceIDs:[${(r.selectors?.deviceIDs ?? []).join(' ')}] Drivers:[${(r.selectors?.drivers ?? []).join(' ')}] IfNames:[${(r.selectors?.ifNames ?? []).join(' ')}] LinkTypes:[${(r.selectors?.linkTypes ?? []).join(' ')}]}}`
+      )
+      for (const n of matched)
+        lines.push(
+          `${r.resourceName}: matched device ${n.pciAddress} (${n.name}, netdev ${n.netdev}, link type ${n.linkLayer === 'InfiniBand' ? 'infiniband' : 'ether'})`
+        )
+      if (matched.length === 0)
+        lines.push(`Warning: no devices in device pool, creating empty resource server for ${r.resourceName}`)
+      update(env, h => {
+        h.rdmaMatchedDevices[name] = matched.map(n => n.name)
+        h.timeline.rdmaAdvertisedAt = h.timeline.rdmaAdvertisedAt ?? env.ctx.clock.now()
+      })
+      setExtendedResource(env.ctx, env.nodeName, name, matched.length > 0 ? r.rdmaHcaMax : 0)
+    }
+    lines.push('Starting all servers...')
+    for (const r of config.configList) {
+      lines.push(
+        `starting ${r.resourcePrefix ?? 'rdma'}/${r.resourceName} device plugin endpoint at: ${r.resourceName}.sock`
+      )
+      lines.push(`${r.resourcePrefix ?? 'rdma'}/${r.resourceName} device plugin endpoint started serving`)
+    }
+    lines.push('All servers started.', 'Listening for term signals')
+    log(lines.join('\n'))
+  }
+  return {
+    kind: 'rdma-shared-dp',
+    crashLog() {
+      const { error } = readDpConfig(env)
+      return error
+        ? `${goLog(env)} Starting K8s RDMA Shared Device Plugin version= v1.5.3\n${goLog(env)} resource manager reading configs\n${goLog(env)} Error: error reading configs: ${error}`
+        : undefined
+    },
+    onStart() {
+      const { config } = readDpConfig(env)
+      update(env, h => {
+        h.timeline.devicePluginStartedAt = h.timeline.devicePluginStartedAt ?? env.ctx.clock.now()
+      })
+      log(
+        [
+          'Starting K8s RDMA Shared Device Plugin version= v1.5.3',
+          'resource manager reading configs',
+          'Reading /k8s-rdma-shared-dev-plugin/config.json',
+          'Using Kubelet Plugin Registry Mode',
+          `loaded config: ${JSON.stringify(config?.configList ?? [])}`,
+          `periodic update interval: +${(config as any)?.periodicUpdateInterval ?? 60}`
+        ].join('\n')
+      )
+      if (!env.hw()?.ofedReady)
+        log('Waiting for RDMA devices: mlx5 driver not ready (no /run/mellanox/drivers/.driver-ready)')
+    },
+    onReady: () => register(),
+    onNodeChange: () => register(),
+    onStop() {
+      if (!registered) return
+      const { config } = readDpConfig(env)
+      for (const r of config?.configList ?? [])
+        setExtendedResource(env.ctx, env.nodeName, `${r.resourcePrefix ?? 'rdma'}/${r.resourceName}`, 0)
+    }
+  }
+}
+
+// ---- GPU Operator operands ----
+
+export const nvidiaDriverBehaviour: BehaviourFactory = env => {
+  const names = (env.pod.spec.containers ?? []).map((c: any) => c.name)
+  if (!names.includes('nvidia-driver-ctr')) return undefined
+  const peermem = (env.pod.spec.containers ?? []).find((c: any) => c.name === 'nvidia-peermem-ctr')
+  const useHostMofed = (peermem?.env ?? []).some(
+    (e: any) => e.name === 'USE_HOST_MOFED' && String(e.value) === 'true'
+  )
+  const driverVersion =
+    String((env.pod.spec.containers ?? [])[0]?.image ?? '')
+      .split(':')
+      .pop()
+      ?.split('-')[0] ?? '580.126.20'
+  let peermemStarted = false
+  const loadPeermem = (): void => {
+    const hw = env.hw()
+    if (!hw || !peermemStarted) return
+    if (useHostMofed) {
+      env.log('nvidia-peermem-ctr', "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument")
+      env.log('nvidia-peermem-ctr', 'failed to load nvidia-peermem module')
+      return
+    }
+    if (hw.nvidiaPeermemLoaded || !hw.ofedReady || !hw.gpuDriverReady) return
+    update(env, h => {
+      h.nvidiaPeermemLoaded = true
+      h.timeline.peermemReadyAt = h.timeline.peermemReadyAt ?? env.ctx.clock.now()
+    })
+    env.log('nvidia-peermem-ctr', 'successfully loaded nvidia-peermem module')
+  }
+  const gate = (c: ContainerView): boolean => {
+    const hw = env.hw()
+    if (!hw) return false
+    if (c.name === 'nvidia-peermem-ctr') return hw.gpuDriverReady && (useHostMofed || hw.ofedReady)
+    return true
+  }
+  return {
+    kind: 'nvidia-driver',
+    delayClass: 'gpuDriver',
+    onInitComplete(c) {
+      if (c.name === 'k8s-driver-manager') {
+        env.log(
+          c.name,
+          [
+            "Getting current value of the 'nvidia.com/gpu.deploy.operator-validator' node label",
+            "Current value of 'nvidia.com/gpu.deploy.operator-validator=true'",
+            'Uncordoning node ' + env.nodeName + '...',
+            'node/' + env.nodeName + ' already uncordoned',
+            'Unloading nouveau driver...',
+            'Successfully unloaded nouveau driver'
+          ].join('\n')
+        )
+      }
+    },
+    onStart(c) {
+      const hw = env.hw()
+      if (c.name === 'nvidia-driver-ctr') {
+        env.log(
+          c.name,
+          [
+            `DRIVER_ARCH is ${hw?.spec.arch === 'arm64' ? 'aarch64' : 'x86_64'}`,
+            `Creating directory NVIDIA-Linux-${hw?.spec.arch === 'arm64' ? 'aarch64' : 'x86_64'}-${driverVersion}`,
+            `Verifying archive integrity... OK`,
+            `Uncompressing NVIDIA Accelerated Graphics Driver for Linux-x86_64 ${driverVersion}`,
+            '',
+            `========== NVIDIA Software Installer ==========`,
+            '',
+            `Starting installation of NVIDIA driver version ${driverVersion} for Linux kernel version ${hw?.kernel}`,
+            '',
+            'Stopping NVIDIA persistence daemon...',
+            'Unloading NVIDIA driver kernel modules...',
+            'Installing NVIDIA driver kernel modules...'
+          ].join('\n')
+        )
+      } else if (c.name === 'nvidia-peermem-ctr') {
+        peermemStarted = true
+        if (!gate(c)) env.log(c.name, 'waiting for mellanox ofed and nvidia drivers to be installed')
+      }
+    },
+    readyGate: gate,
+    readyDelay(c) {
+      return c.name === 'nvidia-peermem-ctr' ? 1000 : undefined
+    },
+    probeFailure(c) {
+      return c.name === 'nvidia-peermem-ctr' ? 'nvidia-peermem module not loaded' : undefined
+    },
+    onReady(c) {
+      if (c.name === 'nvidia-driver-ctr') {
+        update(env, h => {
+          h.gpuDriverReady = true
+          h.timeline.gpuDriverReadyAt = h.timeline.gpuDriverReadyAt ?? env.ctx.clock.now()
+        })
+        env.log(
+          c.name,
+          [
+            'Loading ipmi and i2c_core kernel modules...',
+            'Loading NVIDIA driver kernel modules...',
+            '+ modprobe nvidia',
+            '+ modprobe nvidia-uvm',
+            '+ modprobe nvidia-modeset',
+            'Starting NVIDIA persistence daemon...',
+            'Mounting NVIDIA driver rootfs...',
+            'Done, now waiting for signal'
+          ].join('\n')
+        )
+      } else if (c.name === 'nvidia-peermem-ctr') loadPeermem()
+    },
+    onNodeChange() {
+      // reload_nvidia_peermem: puts the module back when an OFED reload dropped it.
+      const hw = env.hw()
+      if (
+        !useHostMofed &&
+        peermemStarted &&
+        hw?.ofedReady &&
+        hw.gpuDriverReady &&
+        !hw.nvidiaPeermemLoaded &&
+        env.alive()
+      )
+        loadPeermem()
+    },
+    onStop() {
+      update(env, h => {
+        h.gpuDriverReady = false
+        h.nvidiaPeermemLoaded = false
+      })
+    }
+  }
+}
+
+export const nvidiaDevicePluginBehaviour: BehaviourFactory = env => {
+  const c0 = (env.pod.spec.containers ?? []).find(
+    (c: any) => c.name === 'nvidia-device-plugin' || /\/k8s-device-plugin:/.test(c.image ?? '')
+  )
+  if (!c0) return undefined
+  let ready = false
+  const advertise = (): void => {
+    const hw = env.hw()
+    if (!hw || !ready || !env.alive()) return
+    const want = hw.gpuDriverReady ? hw.spec.gpus : 0
+    if (hw.extendedResources['nvidia.com/gpu'] === String(want)) return
+    setExtendedResource(env.ctx, env.nodeName, 'nvidia.com/gpu', want)
+    if (want > 0) {
+      update(env, h => {
+        h.timeline.gpuAdvertisedAt = h.timeline.gpuAdvertisedAt ?? env.ctx.clock.now()
+      })
+    }
+  }
+  return {
+    kind: 'nvidia-device-plugin',
+    readyGate: () => !!env.hw()?.gpuDriverReady,
+    onStart(c) {
+      env.log(
+        c.name,
+        [
+          `${goLog(env)} Starting FS watcher.`,
+          `${goLog(env)} Starting OS watcher.`,
+          `${goLog(env)} Starting Plugins.`,
+          `${goLog(env)} Loading configuration.`
+        ].join('\n')
+      )
+    },
+    onReady(c) {
+      ready = true
+      env.log(
+        c.name,
+        [
+          `${goLog(env)} Retrieving plugins.`,
+          `${goLog(env)} Starting GRPC server for 'nvidia.com/gpu'`,
+          `${goLog(env)} Starting to serve 'nvidia.com/gpu' on /var/lib/kubelet/device-plugins/nvidia-gpu.sock`,
+          `${goLog(env)} Registered device plugin for 'nvidia.com/gpu' with Kubelet`
+        ].join('\n')
+      )
+      advertise()
+    },
+    onNodeChange: advertise,
+    onStop() {
+      if (ready) setExtendedResource(env.ctx, env.nodeName, 'nvidia.com/gpu', 0)
+    }
+  }
+}
+
+/** Toolkit, validator and other GPU operands: Ready once the driver is. */
+export const nvidiaOperandBehaviour: BehaviourFactory = env => {
+  const names: string[] = (env.pod.spec.containers ?? []).map((c: any) => c.name)
+  const isOperand = names.some(n =>
+    [
+      'nvidia-container-toolkit-ctr',
+      'nvidia-operator-validator',
+      'nvidia-dcgm-exporter',
+      'gpu-feature-discovery'
+    ].includes(n)
+  )
+  if (!isOperand) return undefined
+  const validator = names.includes('nvidia-operator-validator')
+  return {
+    kind: 'nvidia-operand',
+    initGate(c: ContainerView) {
+      const hw = env.hw()
+      if (!hw) return false
+      if (c.name === 'driver-validation' || c.name === 'toolkit-validation' || c.name === 'cuda-validation')
+        return hw.gpuDriverReady
+      if (c.name === 'plugin-validation') return Number(hw.extendedResources['nvidia.com/gpu'] ?? 0) > 0
+      return true
+    },
+    onInitComplete(c) {
+      const msg: Record<string, string> = {
+        'driver-validation':
+          'running command chroot with args [/run/nvidia/driver nvidia-smi]\nDriver validation is successful',
+        'toolkit-validation': 'Toolkit validation is successful',
+        'cuda-validation': 'cuda workload validation is successful',
+        'plugin-validation': 'device-plugin workload validation is successful'
+      }
+      if (msg[c.name]) env.log(c.name, msg[c.name])
+      if (c.name === 'cuda-validation') {
+        const podT = typeFromKey(env.ctx, TK.pods)
+        if (podT) {
+          createIfAbsent(env.ctx, podT, {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: {
+              name: `nvidia-cuda-validator-${randomSuffix()}`,
+              namespace: env.pod.metadata.namespace,
+              labels: { app: 'nvidia-cuda-validator' },
+              ownerReferences: [ownerRef(env.pod)]
+            },
+            spec: {
+              nodeName: env.nodeName,
+              restartPolicy: 'Never',
+              tolerations: env.pod.spec.tolerations,
+              containers: [
+                {
+                  name: 'nvidia-cuda-validator',
+                  image: c.image,
+                  command: ['sh', '-c'],
+                  args: ['echo cuda workload validation is successful']
+                }
+              ]
+            }
+          })
+        }
+      }
+    },
+    readyGate: () => !!env.hw()?.gpuDriverReady,
+    onReady(c) {
+      if (validator && c.name === 'nvidia-operator-validator')
+        env.log(c.name, 'all validations are successful')
+    }
+  }
+}
+
+export const OPERAND_BEHAVIOURS: BehaviourFactory[] = [
+  mofedBehaviour,
+  rdmaSharedDpBehaviour,
+  nvidiaDriverBehaviour,
+  nvidiaDevicePluginBehaviour,
+  nvidiaOperandBehaviour
+]

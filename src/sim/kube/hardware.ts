@@ -1,0 +1,476 @@
+// Simulated node hardware: what each Azure VM size carries (GPUs, InfiniBand VFs and their link
+// rate, the accelerated-networking Ethernet VF), the scenario's per-node overrides (link rate,
+// degraded or missing NICs, failing OFED builds), and the mutable per-node state the cluster
+// stack changes (OFED loaded, memlock, modules, peermem, restarts, device plugins) with a
+// timeline of when each step happened in simulated milliseconds.
+import type { Scenario } from '../scenario.js'
+
+export interface VmSizeSpec {
+  gpus: number
+  gpuName?: string
+  /** PCI device id of the GPU (vendor 10de). */
+  gpuDeviceId?: string
+  ibNics: number
+  ibGbps: number
+  /** PCI device id of the InfiniBand VF (vendor 15b3): 101c (ConnectX-6) or 101e (ConnectX-7 / mlx5Gen). */
+  ibDeviceId?: string
+  vcpus: number
+  memoryGiB: number
+  arch: 'amd64' | 'arm64'
+}
+
+const A100_40 = { gpuName: 'NVIDIA A100-SXM4-40GB', gpuDeviceId: '20b0' }
+const A100_80 = { gpuName: 'NVIDIA A100-SXM4-80GB', gpuDeviceId: '20b2' }
+const H100 = { gpuName: 'NVIDIA H100 80GB HBM3', gpuDeviceId: '2330' }
+const H200 = { gpuName: 'NVIDIA H200', gpuDeviceId: '2335' }
+
+/** RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. */
+export const VM_SIZES: Record<string, VmSizeSpec> = {
+  Standard_ND96asr_v4: {
+    gpus: 8,
+    ...A100_40,
+    ibNics: 8,
+    ibGbps: 200,
+    ibDeviceId: '101c',
+    vcpus: 96,
+    memoryGiB: 900,
+    arch: 'amd64'
+  },
+  Standard_ND96amsr_A100_v4: {
+    gpus: 8,
+    ...A100_80,
+    ibNics: 8,
+    ibGbps: 200,
+    ibDeviceId: '101c',
+    vcpus: 96,
+    memoryGiB: 1900,
+    arch: 'amd64'
+  },
+  Standard_ND96isr_H100_v5: {
+    gpus: 8,
+    ...H100,
+    ibNics: 8,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 96,
+    memoryGiB: 1900,
+    arch: 'amd64'
+  },
+  Standard_ND96isr_H200_v5: {
+    gpus: 8,
+    ...H200,
+    ibNics: 8,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 96,
+    memoryGiB: 1850,
+    arch: 'amd64'
+  },
+  Standard_ND96isrf_H200_v5: {
+    gpus: 8,
+    ...H200,
+    ibNics: 8,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 96,
+    memoryGiB: 1850,
+    arch: 'amd64'
+  },
+  Standard_ND128isr_NDR_GB200_v6: {
+    gpus: 4,
+    gpuName: 'NVIDIA GB200',
+    gpuDeviceId: '2941',
+    ibNics: 4,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 128,
+    memoryGiB: 900,
+    arch: 'arm64'
+  },
+  Standard_ND128isr_GB300_v6: {
+    gpus: 4,
+    gpuName: 'NVIDIA GB300',
+    gpuDeviceId: '31c2',
+    ibNics: 4,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 128,
+    memoryGiB: 900,
+    arch: 'arm64'
+  },
+  Standard_ND40rs_v2: {
+    gpus: 8,
+    gpuName: 'Tesla V100-SXM2-32GB',
+    gpuDeviceId: '1db5',
+    ibNics: 1,
+    ibGbps: 100,
+    ibDeviceId: '101c',
+    vcpus: 40,
+    memoryGiB: 672,
+    arch: 'amd64'
+  },
+  Standard_HB120rs_v3: {
+    gpus: 0,
+    ibNics: 1,
+    ibGbps: 200,
+    ibDeviceId: '101c',
+    vcpus: 120,
+    memoryGiB: 456,
+    arch: 'amd64'
+  },
+  Standard_HB176rs_v4: {
+    gpus: 0,
+    ibNics: 1,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 176,
+    memoryGiB: 768,
+    arch: 'amd64'
+  },
+  Standard_HX176rs: {
+    gpus: 0,
+    ibNics: 1,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 176,
+    memoryGiB: 1408,
+    arch: 'amd64'
+  },
+  Standard_HC44rs: {
+    gpus: 0,
+    ibNics: 1,
+    ibGbps: 100,
+    ibDeviceId: '101c',
+    vcpus: 44,
+    memoryGiB: 352,
+    arch: 'amd64'
+  },
+  // Not RDMA: no `r` in the name.
+  Standard_ND96is_H100_v5: {
+    gpus: 8,
+    ...H100,
+    ibNics: 0,
+    ibGbps: 0,
+    vcpus: 96,
+    memoryGiB: 1900,
+    arch: 'amd64'
+  },
+  Standard_NC24ads_A100_v4: {
+    gpus: 1,
+    ...A100_80,
+    ibNics: 0,
+    ibGbps: 0,
+    vcpus: 24,
+    memoryGiB: 220,
+    arch: 'amd64'
+  }
+}
+
+/** A size not in the table: a general-purpose VM whose vCPU count is read from the name (D4s_v5 → 4). */
+export function vmSizeSpec(vmSize: string): VmSizeSpec {
+  const known =
+    VM_SIZES[vmSize] ?? Object.entries(VM_SIZES).find(([k]) => k.toLowerCase() === vmSize.toLowerCase())?.[1]
+  if (known) return known
+  const m = /^Standard_[A-Z]+(\d+)/i.exec(vmSize)
+  const vcpus = m ? Math.max(1, Number(m[1])) : 4
+  return { gpus: 0, ibNics: 0, ibGbps: 0, vcpus, memoryGiB: vcpus * 4, arch: 'amd64' }
+}
+
+export function isRdmaSize(vmSize: string): boolean {
+  return vmSizeSpec(vmSize).ibNics > 0
+}
+
+/** One RDMA-capable (mlx5) function as the host sees it. */
+export interface RdmaNic {
+  /** ibstat / verbs name: mlx5_ib0.. for InfiniBand, mlx5_an0 for the Ethernet VF. */
+  name: string
+  /** Kernel netdev: ib0.. / eth1. */
+  netdev: string
+  pciAddress: string
+  vendor: string
+  deviceId: string
+  pciClass: string
+  driver: 'mlx5_core'
+  linkLayer: 'InfiniBand' | 'Ethernet'
+  /** Port rate in Gb/s; 0 = port down. */
+  gbps: number
+  nodeGuid: string
+  portGuid: string
+  lid: number
+  smLid: number
+  firmware: string
+}
+
+export interface PciDevice {
+  address: string
+  vendor: string
+  device: string
+  class: string
+  subsystem_vendor: string
+  subsystem_device: string
+}
+
+export interface NodeTimeline {
+  joinedAt?: number
+  ofedReadyAt?: number
+  ibNodeConfigInitAt?: number
+  devicePluginStartedAt?: number
+  rdmaAdvertisedAt?: number
+  gpuDriverReadyAt?: number
+  peermemReadyAt?: number
+  gpuAdvertisedAt?: number
+}
+
+/** Mutable per-node state. */
+export interface NodeHardware {
+  nodeName: string
+  pool: string
+  vmSize: string
+  spec: VmSizeSpec
+  /** Position among RDMA nodes of User pools (scenario `index`), or -1. */
+  rdmaIndex: number
+  /** Host ordinal used for IPs. */
+  ordinal: number
+  nodeIp: string
+  osId: 'ubuntu'
+  osVersion: string
+  osImage: string
+  kernel: string
+  nics: RdmaNic[]
+  pci: PciDevice[]
+  ofedFails: boolean
+  ofedReady: boolean
+  memlockUnlimited: boolean
+  ibModulesLoaded: boolean
+  gpuDriverReady: boolean
+  nvidiaPeermemLoaded: boolean
+  kubeletRestarts: number
+  containerdRestarts: number
+  ibNodeConfigRuns: number
+  /** Host files written by privileged containers (path → content). */
+  files: Record<string, string>
+  /** Device plugin resources (full name → advertised quantity string). */
+  extendedResources: Record<string, string>
+  /** Device-plugin resource → names of the host devices its selectors matched. */
+  rdmaMatchedDevices: Record<string, string[]>
+  timeline: NodeTimeline
+}
+
+/** FNV-32a of a string (unsigned). */
+export function fnv32a(s: string): number {
+  let h = 0x811c9dc5
+  for (const b of Buffer.from(s, 'utf8')) {
+    h ^= b
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+/** Kubernetes `rand.SafeEncodeString`: every character mapped onto a vowel-free alphabet. */
+export function safeEncode(s: string): string {
+  const alphanums = 'bcdfghjklmnpqrstvwxz2456789'
+  let out = ''
+  for (const ch of s) out += alphanums[ch.codePointAt(0)! % alphanums.length]
+  return out
+}
+
+/** Deterministic 0..1 value from a string (for jitter that is stable across runs). */
+export function unitHash(s: string): number {
+  return fnv32a(s) / 0xffffffff
+}
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0')
+}
+
+function guid(seed: string): string {
+  const a = fnv32a(seed + ':a')
+  const b = fnv32a(seed + ':b')
+  return `0x${hex(a, 8)}${hex(b, 8)}`
+}
+
+export interface NodeOs {
+  osVersion: string
+  osImage: string
+  kernel: string
+}
+
+/** AKS: osSku `Ubuntu` is 22.04 before Kubernetes 1.35 and 24.04 from 1.35; the versioned SKUs pin. */
+export function nodeOs(osSku: string, kubernetesVersion: string): NodeOs {
+  const sku = osSku.toLowerCase()
+  const [maj, min] = kubernetesVersion.replace(/^v/, '').split('.').map(Number)
+  let v2404 = sku === 'ubuntu2404'
+  if (sku === 'ubuntu' || sku === '') v2404 = maj > 1 || (maj === 1 && min >= 35)
+  return v2404
+    ? { osVersion: '24.04', osImage: 'Ubuntu 24.04.2 LTS', kernel: '6.8.0-1021-azure' }
+    : { osVersion: '22.04', osImage: 'Ubuntu 22.04.5 LTS', kernel: '5.15.0-1079-azure' }
+}
+
+/** The scenario's hardware overrides for one RDMA node index. */
+function overridesFor(scenario: Scenario, rdmaIndex: number) {
+  const n = scenario.nodes
+  return {
+    noInfiniband: rdmaIndex >= 0 && (n.noInfiniband ?? []).includes(rdmaIndex),
+    ofedFails: rdmaIndex >= 0 && (n.ofedFails ?? []).includes(rdmaIndex),
+    degraded: rdmaIndex >= 0 ? (n.degraded ?? []).filter(d => d.index === rdmaIndex) : [],
+    ibLinkGbps: n.ibLinkGbps
+  }
+}
+
+/** Builds the hardware of a fresh node. */
+export function buildNodeHardware(o: {
+  scenario: Scenario
+  nodeName: string
+  pool: string
+  vmSize: string
+  osSku: string
+  kubernetesVersion: string
+  rdmaIndex: number
+  ordinal: number
+}): NodeHardware {
+  const spec = vmSizeSpec(o.vmSize)
+  const os = nodeOs(o.osSku, o.kubernetesVersion)
+  const ov = overridesFor(o.scenario, o.rdmaIndex)
+  const nics: RdmaNic[] = []
+  const pci: PciDevice[] = []
+  const ibCount = ov.noInfiniband ? 0 : spec.ibNics
+  const ibDev = spec.ibDeviceId ?? '101c'
+  const fw = ibDev === '101e' ? '28.39.1002' : '20.31.1014'
+  for (let i = 0; i < ibCount; i++) {
+    let gbps = ov.ibLinkGbps ?? spec.ibGbps
+    for (const d of ov.degraded) if (d.nic === undefined || d.nic === i) gbps = d.gbps
+    const addr = `${hex(0x101 + i, 4)}:00:00.0`
+    const seed = `${o.nodeName}/ib${i}`
+    nics.push({
+      name: `mlx5_ib${i}`,
+      netdev: `ib${i}`,
+      pciAddress: addr,
+      vendor: '15b3',
+      deviceId: ibDev,
+      pciClass: '0207',
+      driver: 'mlx5_core',
+      linkLayer: 'InfiniBand',
+      gbps,
+      nodeGuid: guid(seed),
+      portGuid: guid(seed + ':port'),
+      lid: 100 + ((o.ordinal * 8 + i) % 60000),
+      smLid: 549,
+      firmware: fw
+    })
+    pci.push({
+      address: addr,
+      vendor: '15b3',
+      device: ibDev,
+      class: '0207',
+      subsystem_vendor: '15b3',
+      subsystem_device: '0023'
+    })
+  }
+  // Accelerated networking: one Mellanox Ethernet VF on every node.
+  const ethSeed = `${o.nodeName}/an0`
+  const ethAddr = `${hex(0x9d4e, 4)}:00:02.0`
+  nics.push({
+    name: 'mlx5_an0',
+    netdev: 'eth1',
+    pciAddress: ethAddr,
+    vendor: '15b3',
+    deviceId: '101a',
+    pciClass: '0200',
+    driver: 'mlx5_core',
+    linkLayer: 'Ethernet',
+    gbps: 40,
+    nodeGuid: guid(ethSeed),
+    portGuid: guid(ethSeed + ':port'),
+    lid: 0,
+    smLid: 0,
+    firmware: '16.30.1284'
+  })
+  pci.push({
+    address: ethAddr,
+    vendor: '15b3',
+    device: '101a',
+    class: '0200',
+    subsystem_vendor: '15b3',
+    subsystem_device: '0190'
+  })
+  for (let g = 0; g < spec.gpus; g++) {
+    pci.push({
+      address: `${hex(0x1 + g, 4)}:00:00.0`,
+      vendor: '10de',
+      device: spec.gpuDeviceId ?? '20b0',
+      class: '0302',
+      subsystem_vendor: '10de',
+      subsystem_device: '1463'
+    })
+  }
+  pci.push({
+    address: '0000:00:08.0',
+    vendor: '1414',
+    device: '5353',
+    class: '0300',
+    subsystem_vendor: '1414',
+    subsystem_device: '5353'
+  })
+  return {
+    nodeName: o.nodeName,
+    pool: o.pool,
+    vmSize: o.vmSize,
+    spec,
+    rdmaIndex: o.rdmaIndex,
+    ordinal: o.ordinal,
+    nodeIp: `10.224.${Math.floor(o.ordinal / 250)}.${(o.ordinal % 250) + 4}`,
+    osId: 'ubuntu',
+    osVersion: os.osVersion,
+    osImage: os.osImage,
+    kernel: os.kernel,
+    nics,
+    pci,
+    ofedFails: ov.ofedFails,
+    ofedReady: false,
+    memlockUnlimited: false,
+    ibModulesLoaded: false,
+    gpuDriverReady: false,
+    nvidiaPeermemLoaded: false,
+    kubeletRestarts: 0,
+    containerdRestarts: 0,
+    ibNodeConfigRuns: 0,
+    files: {},
+    extendedResources: {},
+    rdmaMatchedDevices: {},
+    timeline: {}
+  }
+}
+
+export function ibNics(hw: NodeHardware): RdmaNic[] {
+  return hw.nics.filter(n => n.linkLayer === 'InfiniBand')
+}
+
+/** Per-node hardware of the whole cluster, with change notification. */
+export class HardwareRegistry {
+  private readonly nodes = new Map<string, NodeHardware>()
+  private readonly listeners = new Set<(node: string) => void>()
+
+  add(hw: NodeHardware): void {
+    this.nodes.set(hw.nodeName, hw)
+  }
+  remove(name: string): void {
+    this.nodes.delete(name)
+  }
+  get(name: string): NodeHardware | undefined {
+    return this.nodes.get(name)
+  }
+  all(): NodeHardware[] {
+    return [...this.nodes.values()]
+  }
+  /** Applies `fn` and tells listeners the node changed. */
+  update(name: string, fn: (hw: NodeHardware) => void): void {
+    const hw = this.nodes.get(name)
+    if (!hw) return
+    fn(hw)
+    for (const l of this.listeners) l(name)
+  }
+  onChange(l: (node: string) => void): () => void {
+    this.listeners.add(l)
+    return () => this.listeners.delete(l)
+  }
+}

@@ -1,0 +1,540 @@
+// The host tools a verification pod runs, printing the node's simulated state in the real
+// tools' formats: ibstat (-l, <dev>), ibstatus, ibv_devinfo (-l, -d), ibv_devices, rdma link,
+// lsmod and /proc/modules, ulimit -l and /proc/<pid>/limits, /sys/class/infiniband reads,
+// nvidia-smi -L, uname, hostname, grep/head/wc/cat/ls for pipelines.
+import type { NodeHardware, RdmaNic } from '../hardware.js'
+import type { Command, CommandResult } from './shell.js'
+
+/** What a container can see of its node. */
+export interface PodView {
+  hw: NodeHardware
+  podName: string
+  /** /dev/infiniband is mounted (an rdma/* resource was allocated, or the container is privileged). */
+  rdmaDevices: boolean
+  /** GPUs visible (nvidia.com/gpu allocated, or privileged). */
+  gpus: boolean
+  /** Privileged containers reach the host (nsenter -t 1): systemctl, modprobe and host files change the node. */
+  host?: { mutate(fn: (hw: NodeHardware) => void): void; now(): number }
+}
+
+const MEMLOCK_DROPIN = '/etc/systemd/system/containerd.service.d/memlock.conf'
+
+/** Commands that act on the host itself (only for privileged containers). */
+function hostLevelCommands(view: PodView): Record<string, Command> {
+  const host = view.host!
+  const hw = view.hw
+  return {
+    systemctl: argv => {
+      const verb = argv[1]
+      const unit = (argv[2] ?? '').replace(/\.service$/, '')
+      if (verb === 'daemon-reload') return { code: 0 }
+      if (verb === 'is-active')
+        return {
+          out: unit === 'containerd' || unit === 'kubelet' ? 'active\n' : 'inactive\n',
+          code: unit === 'containerd' || unit === 'kubelet' ? 0 : 3
+        }
+      if (verb === 'restart') {
+        host.mutate(h => {
+          if (unit === 'kubelet') h.kubeletRestarts++
+          if (unit === 'containerd') {
+            h.containerdRestarts++
+            // Containers inherit containerd's limits: the drop-in takes effect on restart.
+            h.memlockUnlimited = /LimitMEMLOCK=infinity/.test(h.files[MEMLOCK_DROPIN] ?? '')
+          }
+        })
+        return { code: 0 }
+      }
+      return { code: 0 }
+    },
+    mkdir: () => ({ code: 0 }),
+    modprobe: argv => {
+      const mod = argv[argv.length - 1].replace(/-/g, '_')
+      if (mod === 'ib_umad' || mod === 'rdma_ucm') {
+        host.mutate(h => {
+          h.ibModulesLoaded = true
+        })
+        return { code: 0 }
+      }
+      if (mod === 'ib_ucm')
+        return {
+          err: `modprobe: FATAL: Module ib_ucm not found in directory /lib/modules/${hw.kernel}\n`,
+          code: 1
+        }
+      if (mod === 'nvidia_peermem') {
+        if (hw.nvidiaPeermemLoaded) return { code: 0 }
+        if (!hw.gpuDriverReady)
+          return {
+            err: `modprobe: FATAL: Module nvidia_peermem not found in directory /lib/modules/${hw.kernel}\n`,
+            code: 1
+          }
+        return { err: "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n", code: 1 }
+      }
+      return { code: 0 }
+    }
+  }
+}
+
+const NDR = 400
+function width(gbps: number): string {
+  if (gbps >= 800) return '4X XDR'
+  if (gbps >= NDR) return '4X NDR'
+  if (gbps >= 200) return '4X HDR'
+  if (gbps >= 100) return '4X EDR'
+  if (gbps >= 56) return '4X FDR'
+  if (gbps >= 40) return '4X QDR'
+  return '4X SDR'
+}
+
+/** Devices sorted as the tools list them (lexically: mlx5_an0, mlx5_ib0, mlx5_ib1, …). */
+export function sortedNics(hw: NodeHardware): RdmaNic[] {
+  return [...hw.nics].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
+
+function caType(n: RdmaNic): string {
+  return `MT${parseInt(n.deviceId, 16)}`
+}
+
+function portUp(n: RdmaNic): boolean {
+  return n.gbps > 0
+}
+
+export function ibstatBlock(n: RdmaNic): string {
+  const eth = n.linkLayer === 'Ethernet'
+  const up = portUp(n)
+  return [
+    `CA '${n.name}'`,
+    `\tCA type: ${caType(n)}`,
+    '\tNumber of ports: 1',
+    `\tFirmware version: ${n.firmware}`,
+    '\tHardware version: 0',
+    `\tNode GUID: ${n.nodeGuid}`,
+    `\tSystem image GUID: ${n.nodeGuid}`,
+    '\tPort 1:',
+    `\t\tState: ${up ? 'Active' : 'Down'}`,
+    `\t\tPhysical state: ${up ? 'LinkUp' : eth ? 'Disabled' : 'Polling'}`,
+    `\t\tRate: ${up ? n.gbps : 10}`,
+    `\t\tBase lid: ${eth || !up ? 0 : n.lid}`,
+    '\t\tLMC: 0',
+    `\t\tSM lid: ${eth || !up ? 0 : n.smLid}`,
+    `\t\tCapability mask: ${eth ? '0x00010000' : '0x2659ec48'}`,
+    `\t\tPort GUID: ${n.portGuid}`,
+    `\t\tLink layer: ${n.linkLayer}`
+  ].join('\n')
+}
+
+function gid(n: RdmaNic): string {
+  const g = n.portGuid.slice(2).padStart(16, '0')
+  return `fe80:0000:0000:0000:${g.slice(0, 4)}:${g.slice(4, 8)}:${g.slice(8, 12)}:${g.slice(12, 16)}`
+}
+
+function findNic(hw: NodeHardware, name: string): RdmaNic | undefined {
+  return hw.nics.find(n => n.name === name)
+}
+
+export function ibstat(view: PodView, args: string[]): CommandResult {
+  const nics = sortedNics(view.hw)
+  if (args.includes('-l')) return { out: nics.map(n => n.name + '\n').join(''), code: 0 }
+  const names = args.filter(a => !a.startsWith('-'))
+  if (names.length) {
+    const n = findNic(view.hw, names[0])
+    if (!n)
+      return {
+        err: `ibpanic: [${1000 + view.hw.ordinal}] main: '${names[0]}' IB device can't be found: No such file or directory\n`,
+        code: 255
+      }
+    return { out: ibstatBlock(n) + '\n', code: 0 }
+  }
+  return { out: nics.map(n => ibstatBlock(n) + '\n').join(''), code: 0 }
+}
+
+export function ibstatus(view: PodView): CommandResult {
+  const out = sortedNics(view.hw)
+    .map(n => {
+      const up = portUp(n)
+      return [
+        `Infiniband device '${n.name}' port 1 status:`,
+        `\tdefault gid:\t ${gid(n)}`,
+        `\tbase lid:\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.lid).toString(16)}`,
+        `\tsm lid:\t\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.smLid).toString(16)}`,
+        `\tstate:\t\t ${up ? '4: ACTIVE' : '1: DOWN'}`,
+        `\tphys state:\t ${up ? '5: LinkUp' : n.linkLayer === 'Ethernet' ? '3: Disabled' : '2: Polling'}`,
+        `\trate:\t\t ${up ? n.gbps : 10} Gb/sec (${width(up ? n.gbps : 10)})`,
+        `\tlink_layer:\t ${n.linkLayer}`,
+        ''
+      ].join('\n')
+    })
+    .join('\n')
+  return { out: out + (out ? '\n' : ''), code: 0 }
+}
+
+function devinfoBlock(n: RdmaNic): string {
+  const g = n.nodeGuid.slice(2).padStart(16, '0')
+  const colon = (s: string) => `${s.slice(0, 4)}:${s.slice(4, 8)}:${s.slice(8, 12)}:${s.slice(12, 16)}`
+  const up = portUp(n)
+  const eth = n.linkLayer === 'Ethernet'
+  return [
+    `hca_id:\t${n.name}`,
+    `\ttransport:\t\t\tInfiniBand (0)`,
+    `\tfw_ver:\t\t\t\t${n.firmware}`,
+    `\tnode_guid:\t\t\t${colon(g)}`,
+    `\tsys_image_guid:\t\t\t${colon(g)}`,
+    '\tvendor_id:\t\t\t0x02c9',
+    `\tvendor_part_id:\t\t\t${parseInt(n.deviceId, 16)}`,
+    '\thw_ver:\t\t\t\t0x0',
+    '\tboard_id:\t\t\tMT_0000000223',
+    '\tphys_port_cnt:\t\t\t1',
+    '\t\tport:\t1',
+    `\t\t\tstate:\t\t\t${up ? 'PORT_ACTIVE (4)' : 'PORT_DOWN (1)'}`,
+    `\t\t\tmax_mtu:\t\t4096 (5)`,
+    `\t\t\tactive_mtu:\t\t${eth ? '1024 (3)' : '4096 (5)'}`,
+    `\t\t\tsm_lid:\t\t\t${eth || !up ? 0 : n.smLid}`,
+    `\t\t\tport_lid:\t\t${eth || !up ? 0 : n.lid}`,
+    '\t\t\tport_lmc:\t\t0x00',
+    `\t\t\tlink_layer:\t\t${n.linkLayer}`,
+    ''
+  ].join('\n')
+}
+
+export function ibvDevinfo(view: PodView, args: string[]): CommandResult {
+  const nics = view.rdmaDevices ? sortedNics(view.hw) : []
+  if (nics.length === 0) return { out: 'No IB devices found\n', code: 255 }
+  if (args.includes('-l') || args.includes('--list')) {
+    return {
+      out: `${nics.length} HCA${nics.length === 1 ? '' : 's'} found:\n${nics.map(n => `\t${n.name}\n`).join('')}`,
+      code: 0
+    }
+  }
+  const di = args.findIndex(a => a === '-d' || a === '--ib-dev')
+  const eq = args.find(a => a.startsWith('--ib-dev='))
+  const dev = di >= 0 ? args[di + 1] : eq?.split('=')[1]
+  if (dev) {
+    const n = findNic(view.hw, dev)
+    if (!n) return { err: `IB device '${dev}' wasn't found\n`, code: 255 }
+    return { out: devinfoBlock(n) + '\n', code: 0 }
+  }
+  return { out: nics.map(n => devinfoBlock(n) + '\n').join(''), code: 0 }
+}
+
+export function ibvDevices(view: PodView): CommandResult {
+  const nics = view.rdmaDevices ? sortedNics(view.hw) : []
+  const rows = nics.map(n => `    ${n.name.padEnd(16)}\t${n.nodeGuid.slice(2).padStart(16, '0')}\n`).join('')
+  return {
+    out: `    device          \t   node GUID\n    ------          \t----------------\n${rows}`,
+    code: 0
+  }
+}
+
+export function rdmaLink(view: PodView): CommandResult {
+  const out = sortedNics(view.hw)
+    .map(
+      n =>
+        `link ${n.name}/1 state ${portUp(n) ? 'ACTIVE' : 'DOWN'} physical_state ${portUp(n) ? 'LINK_UP' : 'POLLING'} netdev ${n.netdev}\n`
+    )
+    .join('')
+  return { out, code: 0 }
+}
+
+interface Module {
+  name: string
+  size: number
+  used: number
+  deps: string[]
+  taint?: string
+}
+
+/** Loaded kernel modules on the node. */
+export function loadedModules(hw: NodeHardware): Module[] {
+  const ofed = hw.ofedReady ? '(OE)' : undefined
+  const mods: Module[] = []
+  if (hw.nvidiaPeermemLoaded)
+    mods.push({ name: 'nvidia_peermem', size: 16384, used: 0, deps: [], taint: '(POE)' })
+  if (hw.gpuDriverReady) {
+    mods.push({ name: 'nvidia_uvm', size: 4956160, used: 4, deps: [], taint: '(POE)' })
+    mods.push({ name: 'nvidia_modeset', size: 1638400, used: 0, deps: [], taint: '(POE)' })
+    mods.push({
+      name: 'nvidia',
+      size: 104845312,
+      used: 98,
+      deps: ['nvidia_uvm', 'nvidia_peermem', 'nvidia_modeset'].filter(
+        d => d !== 'nvidia_peermem' || hw.nvidiaPeermemLoaded
+      ),
+      taint: '(POE)'
+    })
+  }
+  if (hw.ibModulesLoaded) {
+    mods.push({ name: 'ib_umad', size: 40960, used: 0, deps: [], taint: ofed })
+    mods.push({ name: 'rdma_ucm', size: 32768, used: 0, deps: [], taint: ofed })
+  }
+  if (hw.ofedReady) {
+    mods.push({ name: 'ib_ipoib', size: 155648, used: 0, deps: [], taint: ofed })
+    mods.push({ name: 'rdma_cm', size: 139264, used: 1, deps: ['rdma_ucm'], taint: ofed })
+    mods.push({ name: 'iw_cm', size: 53248, used: 1, deps: ['rdma_cm'], taint: ofed })
+    mods.push({ name: 'ib_cm', size: 135168, used: 2, deps: ['rdma_cm', 'ib_ipoib'], taint: ofed })
+  }
+  mods.push({ name: 'mlx5_ib', size: 483328, used: 0, deps: [], taint: ofed })
+  mods.push({
+    name: 'ib_uverbs',
+    size: 184320,
+    used: hw.nvidiaPeermemLoaded ? 3 : 2,
+    deps: [
+      'mlx5_ib',
+      ...(hw.nvidiaPeermemLoaded ? ['nvidia_peermem'] : []),
+      ...(hw.ibModulesLoaded ? ['rdma_ucm'] : [])
+    ],
+    taint: ofed
+  })
+  mods.push({ name: 'ib_core', size: 462848, used: 8, deps: ['ib_uverbs', 'mlx5_ib'], taint: ofed })
+  mods.push({ name: 'mlx5_core', size: 2121728, used: 1, deps: ['mlx5_ib'], taint: ofed })
+  if (hw.ofedReady)
+    mods.push({
+      name: 'mlx_compat',
+      size: 20480,
+      used: 12,
+      deps: ['ib_core', 'mlx5_core', 'mlx5_ib'],
+      taint: ofed
+    })
+  mods.push({ name: 'mlxfw', size: 36864, used: 1, deps: ['mlx5_core'] })
+  mods.push({ name: 'psample', size: 20480, used: 1, deps: ['mlx5_core'] })
+  mods.push({ name: 'tls', size: 147456, used: 1, deps: ['mlx5_core'] })
+  mods.push({ name: 'pci_hyperv_intf', size: 16384, used: 1, deps: ['mlx5_core'] })
+  mods.push({ name: 'hv_netvsc', size: 106496, used: 0, deps: [] })
+  return mods
+}
+
+export function procModules(hw: NodeHardware): string {
+  return loadedModules(hw)
+    .map(
+      m =>
+        `${m.name} ${m.size} ${m.used} ${m.deps.length ? m.deps.join(',') + ',' : '-'} Live 0x0000000000000000${m.taint ? ' ' + m.taint : ''}\n`
+    )
+    .join('')
+}
+
+export function lsmod(hw: NodeHardware): string {
+  return (
+    'Module                  Size  Used by\n' +
+    loadedModules(hw)
+      .map(
+        m =>
+          `${m.name.padEnd(19)} ${String(m.size).padStart(8)}  ${m.used}${m.deps.length ? ' ' + m.deps.join(',') : ''}\n`
+      )
+      .join('')
+  )
+}
+
+export function procLimits(hw: NodeHardware): string {
+  const mem = hw.memlockUnlimited ? ['unlimited', 'unlimited'] : ['8388608', '8388608']
+  const row = (name: string, soft: string, hard: string, units: string) =>
+    `${name.padEnd(26)}${soft.padEnd(21)}${hard.padEnd(21)}${units}\n`
+  return (
+    row('Limit', 'Soft Limit', 'Hard Limit', 'Units') +
+    row('Max cpu time', 'unlimited', 'unlimited', 'seconds') +
+    row('Max file size', 'unlimited', 'unlimited', 'bytes') +
+    row('Max data size', 'unlimited', 'unlimited', 'bytes') +
+    row('Max stack size', '8388608', 'unlimited', 'bytes') +
+    row('Max core file size', 'unlimited', 'unlimited', 'bytes') +
+    row('Max resident set', 'unlimited', 'unlimited', 'bytes') +
+    row('Max processes', '1545483', '1545483', 'processes') +
+    row('Max open files', '1048576', '1048576', 'files') +
+    row('Max locked memory', mem[0], mem[1], 'bytes') +
+    row('Max address space', 'unlimited', 'unlimited', 'bytes')
+  )
+}
+
+/** A basic (BRE) grep pattern as a JS regex: literal text with . * ^ $ [..] and \\| alternation. */
+function breToRegex(p: string): string {
+  let out = ''
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]
+    if (c === '\\' && i + 1 < p.length) {
+      out += p[i + 1] === '|' ? '|' : '\\' + p[i + 1]
+      i++
+    } else if ('.*^$[]'.includes(c)) out += c
+    else out += c.replace(/[+?{}()|]/g, '\\$&')
+  }
+  return out
+}
+
+function grep(args: string[], stdin: string): CommandResult {
+  let invert = false
+  let ignore = false
+  let quiet = false
+  let count = false
+  let regex = false
+  let pattern: string | undefined
+  for (const a of args) {
+    if (a.startsWith('-') && pattern === undefined && a.length > 1) {
+      for (const f of a.slice(1)) {
+        if (f === 'v') invert = true
+        if (f === 'i') ignore = true
+        if (f === 'q') quiet = true
+        if (f === 'c') count = true
+        if (f === 'E') regex = true
+        if (f === 'w') regex = regex || false
+      }
+    } else if (pattern === undefined) pattern = a
+  }
+  if (pattern === undefined) return { err: 'Usage: grep [OPTION]... PATTERNS [FILE]...\n', code: 2 }
+  const re = new RegExp(regex ? pattern : breToRegex(pattern), ignore ? 'i' : '')
+  const lines = stdin.split('\n').filter((l, i, all) => i < all.length - 1 || l !== '')
+  const hits = lines.filter(l => re.test(l) !== invert)
+  if (quiet) return { code: hits.length ? 0 : 1 }
+  if (count) return { out: `${hits.length}\n`, code: hits.length ? 0 : 1 }
+  return { out: hits.map(l => l + '\n').join(''), code: hits.length ? 0 : 1 }
+}
+
+function sysfs(view: PodView, path: string): string | undefined {
+  const m = /^\/sys\/class\/infiniband\/([^/]+)\/ports\/1\/(link_layer|rate|state|phys_state)$/.exec(path)
+  if (!m) return undefined
+  const n = findNic(view.hw, m[1])
+  if (!n) return undefined
+  const up = portUp(n)
+  switch (m[2]) {
+    case 'link_layer':
+      return n.linkLayer + '\n'
+    case 'rate':
+      return `${up ? n.gbps : 10} Gb/sec (${width(up ? n.gbps : 10)})\n`
+    case 'state':
+      return up ? '4: ACTIVE\n' : '1: DOWN\n'
+    default:
+      return up ? '5: LinkUp\n' : '2: Polling\n'
+  }
+}
+
+function osRelease(hw: NodeHardware): string {
+  const v = hw.osVersion
+  const pretty = hw.osImage
+  const code = v === '24.04' ? 'noble' : 'jammy'
+  return `PRETTY_NAME="${pretty}"\nNAME="Ubuntu"\nVERSION_ID="${v}"\nVERSION="${pretty.replace(/^Ubuntu /, '').replace(' LTS', ' LTS')} (${code === 'noble' ? 'Noble Numbat' : 'Jammy Jellyfish'})"\nVERSION_CODENAME=${code}\nID=ubuntu\nID_LIKE=debian\n`
+}
+
+/** The command table of a container on `view`'s node. */
+export function hostCommands(view: PodView): Record<string, Command> {
+  const hw = view.hw
+  const cat: Command = args => {
+    let out = ''
+    let code = 0
+    let err = ''
+    for (const p of args.slice(1)) {
+      if (p === '/proc/modules') out += procModules(hw)
+      else if (/^\/proc\/[^/]+\/limits$/.test(p)) out += procLimits(hw)
+      else if (p === '/etc/os-release') out += osRelease(hw)
+      else if (p === '/proc/sys/kernel/osrelease') out += hw.kernel + '\n'
+      else if (view.host && hw.files[p] !== undefined) out += hw.files[p]
+      else {
+        const s = sysfs(view, p)
+        if (s !== undefined) out += s
+        else {
+          err += `cat: ${p}: No such file or directory\n`
+          code = 1
+        }
+      }
+    }
+    return { out, err, code }
+  }
+  const commands: Record<string, Command> = {
+    ibstat: argv => ibstat(view, argv.slice(1)),
+    ibstatus: () => ibstatus(view),
+    ibv_devinfo: argv => ibvDevinfo(view, argv.slice(1)),
+    ibv_devices: () => ibvDevices(view),
+    rdma: argv =>
+      argv[1] === 'link'
+        ? rdmaLink(view)
+        : { err: 'Object "' + (argv[1] ?? '') + '" is unknown, try "rdma help".\n', code: 1 },
+    lsmod: () => ({ out: lsmod(hw), code: 0 }),
+    ulimit: argv =>
+      argv.includes('-l')
+        ? { out: hw.memlockUnlimited ? 'unlimited\n' : '8192\n', code: 0 }
+        : { out: 'unlimited\n', code: 0 },
+    cat,
+    grep: (argv, stdin) => grep(argv.slice(1), stdin),
+    head: (argv, stdin) => {
+      const n = Number((argv.find(a => /^-n?\d+$/.test(a)) ?? '-10').replace(/^-n?/, ''))
+      const lines = stdin.split('\n')
+      return { out: lines.slice(0, n).join('\n') + (lines.length > n ? '\n' : ''), code: 0 }
+    },
+    wc: (argv, stdin) => ({ out: `${stdin.split('\n').length - (stdin.endsWith('\n') ? 1 : 0)}\n`, code: 0 }),
+    ls: argv => {
+      const p = argv.filter(a => !a.startsWith('-'))[1] ?? '.'
+      if (p.replace(/\/$/, '') === '/sys/class/infiniband')
+        return {
+          out: sortedNics(hw)
+            .map(n => n.name + '\n')
+            .join(''),
+          code: 0
+        }
+      if (p.startsWith('/dev/infiniband')) {
+        if (!view.rdmaDevices && !view.host)
+          return { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
+        const files = [
+          'rdma_cm',
+          ...hw.nics.map((_, i) => `uverbs${i}`),
+          ...(hw.ibModulesLoaded ? hw.nics.map((_, i) => `umad${i}`) : [])
+        ]
+        if (p.replace(/\/$/, '') === '/dev/infiniband')
+          return {
+            out: files
+              .sort()
+              .map(f => f + '\n')
+              .join(''),
+            code: 0
+          }
+        const f = p.slice('/dev/infiniband/'.length)
+        return files.includes(f)
+          ? { out: p + '\n', code: 0 }
+          : { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
+      }
+      return { out: '', code: 0 }
+    },
+    uname: argv => ({
+      out:
+        (argv.includes('-r')
+          ? hw.kernel
+          : argv.includes('-a')
+            ? `Linux ${view.podName} ${hw.kernel} #1 SMP x86_64 GNU/Linux`
+            : 'Linux') + '\n',
+      code: 0
+    }),
+    hostname: () => ({ out: view.podName + '\n', code: 0 }),
+    pgrep: argv => ({
+      out: argv.includes('kubelet') ? '2816\n' : argv.includes('containerd') ? '1043\n' : '',
+      code: argv.includes('kubelet') || argv.includes('containerd') ? 0 : 1
+    }),
+    date: () => ({ out: new Date().toUTCString() + '\n', code: 0 }),
+    modprobe: argv => {
+      const mod = argv[argv.length - 1]
+      if (loadedModules(hw).some(m => m.name === mod.replace(/-/g, '_'))) return { code: 0 }
+      if (mod.replace(/-/g, '_') === 'nvidia_peermem' && !hw.gpuDriverReady)
+        return {
+          err: `modprobe: FATAL: Module ${mod} not found in directory /lib/modules/${hw.kernel}\n`,
+          code: 1
+        }
+      if (mod.replace(/-/g, '_') === 'nvidia_peermem')
+        return { err: `modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n`, code: 1 }
+      return { code: 0 }
+    },
+    'nvidia-smi': argv => {
+      if (!view.gpus || !hw.gpuDriverReady || hw.spec.gpus === 0) {
+        return {
+          out: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n\n",
+          code: 9
+        }
+      }
+      if (argv.includes('-L')) {
+        return {
+          out: Array.from(
+            { length: hw.spec.gpus },
+            (_, i) =>
+              `GPU ${i}: ${hw.spec.gpuName} (UUID: GPU-${(i + 1).toString(16).padStart(8, '0')}-0000-4000-8000-${hw.nodeName.length.toString(16).padStart(12, '0')})\n`
+          ).join(''),
+          code: 0
+        }
+      }
+      return {
+        out: `NVIDIA-SMI 580.126.20             Driver Version: 580.126.20     CUDA Version: 13.0\n${hw.spec.gpus} x ${hw.spec.gpuName}\n`,
+        code: 0
+      }
+    }
+  }
+  return view.host ? { ...commands, ...hostLevelCommands(view) } : commands
+}

@@ -1,0 +1,148 @@
+// What runs in pods that are not part of the operator stack — the action's verification probes
+// and benchmarks, and any other container with a command: the container's script runs in the
+// simulated shell against the node's tools (ibstat, ibv_devinfo, ulimit -l, /proc/modules, …)
+// and perftest; it logs, takes simulated time, and exits with the script's status.
+import {
+  commandText,
+  type BehaviourEnv,
+  type BehaviourFactory,
+  type ContainerView,
+  type PodBehaviour
+} from '../controllers/behaviour.js'
+import { TK } from '../controllers/context.js'
+import { extendedRequests } from '../controllers/placement.js'
+import type { NodeHardware } from '../hardware.js'
+import { hostCommands, type PodView } from './host-tools.js'
+import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
+import { containerScript, Shell } from './shell.js'
+
+/** What a container can see: RDMA devices with an rdma/* resource (or privileged), GPUs likewise. */
+export function podView(env: BehaviourEnv, c: ContainerView): PodView | undefined {
+  const hw = env.hw()
+  if (!hw) return undefined
+  const req = extendedRequests(env.pod.spec)
+  const privileged = !!c.spec.securityContext?.privileged
+  const devMount = (env.pod.spec.volumes ?? []).some((v: any) => v.hostPath?.path?.startsWith('/dev'))
+  const ctx = env.ctx
+  return {
+    hw,
+    podName: env.pod.metadata.name,
+    rdmaDevices: privileged || devMount || Object.keys(req).some(k => k.startsWith('rdma/')),
+    gpus: privileged || (req['nvidia.com/gpu'] ?? 0) > 0,
+    ...(privileged
+      ? {
+          host: {
+            mutate: (fn: (h: NodeHardware) => void) => ctx.hardware.update(hw.nodeName, fn),
+            now: () => ctx.clock.now()
+          }
+        }
+      : {})
+  }
+}
+
+function hasCapability(c: ContainerView, cap: string): boolean {
+  return (
+    !!c.spec.securityContext?.privileged ||
+    (c.spec.securityContext?.capabilities?.add ?? []).some((a: string) => a === cap || a === `CAP_${cap}`)
+  )
+}
+
+/** The container's environment: literal values, downward-API fields, and the usual pod variables. */
+function containerEnv(env: BehaviourEnv, c: ContainerView): Record<string, string> {
+  const out: Record<string, string> = {
+    HOSTNAME: env.pod.metadata.name,
+    HOME: '/root',
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    KUBERNETES_SERVICE_HOST: '10.0.0.1',
+    KUBERNETES_SERVICE_PORT: '443'
+  }
+  for (const e of c.spec.env ?? []) {
+    if (e.value !== undefined) out[e.name] = String(e.value)
+    const f = e.valueFrom?.fieldRef?.fieldPath
+    if (f === 'spec.nodeName') out[e.name] = env.nodeName
+    else if (f === 'status.podIP') out[e.name] = env.podIP() ?? ''
+    else if (f === 'status.hostIP') out[e.name] = env.hw()?.nodeIp ?? ''
+    else if (f === 'metadata.name') out[e.name] = env.pod.metadata.name
+    else if (f === 'metadata.namespace') out[e.name] = env.pod.metadata.namespace ?? 'default'
+  }
+  return out
+}
+
+/** Runs containers that have a command through the simulated shell. */
+export function shellWorkloads(net: PerftestNetwork): BehaviourFactory {
+  return (env: BehaviourEnv): PodBehaviour | undefined => {
+    const all = [...(env.pod.spec.initContainers ?? []), ...(env.pod.spec.containers ?? [])]
+    const hasCommand = all.some((c: any) => (c.command?.length ?? 0) + (c.args?.length ?? 0) > 0)
+    if (!hasCommand) return undefined
+    const ctx = env.ctx
+    const start = (c: ContainerView, done: (code: number) => void): void => {
+      const { script, argv } = containerScript(c.spec)
+      if (script === undefined && argv === undefined) {
+        if (c.init) done(0)
+        return
+      }
+      const view = podView(env, c)
+      if (!view) {
+        done(1)
+        return
+      }
+      const commands = hostCommands(view)
+      const perftest = perftestCommand({
+        view,
+        image: c.image,
+        ipcLock: hasCapability(c, 'IPC_LOCK'),
+        podIP: () => env.podIP(),
+        resolve: host => {
+          const pod = ctx.cache.list(TK.pods).find(p => p.metadata.name === host || p.spec?.hostname === host)
+          if (pod?.status?.podIP) return pod.status.podIP
+          return ctx.hardware.get(host)?.nodeIp
+        },
+        net,
+        sleep: ms => new Promise<void>(r => ctx.timers.after(ms, r))
+      })
+      for (const t of PERFTEST_TOOLS) commands[t] = perftest
+      const shell = new Shell({
+        commands,
+        env: containerEnv(env, c),
+        io: { out: t => env.log(c.name, t), err: t => env.log(c.name, t) },
+        sleep: ms =>
+          ms === Infinity ? new Promise<void>(() => {}) : new Promise<void>(r => ctx.timers.after(ms, r)),
+        aborted: () => !env.alive(),
+        ...(view.host
+          ? {
+              writeFile: (path: string, content: string, append: boolean) =>
+                ctx.hardware.update(view.hw.nodeName, h => {
+                  h.files[path] = (append ? (h.files[path] ?? '') : '') + content
+                })
+            }
+          : {})
+      })
+      const p = script !== undefined ? shell.run(script) : shell.runArgv(argv!)
+      p.then(
+        code => {
+          if (env.alive()) done(code)
+        },
+        err => {
+          env.log(c.name, `sh: internal error: ${(err as Error).message}`)
+          if (env.alive()) done(2)
+        }
+      )
+    }
+    return {
+      kind: 'shell',
+      run: start,
+      runInit(c, done) {
+        const ibSetup = /modprobe\s+ib_umad/.test(commandText(c.spec))
+        start(c, code => {
+          if (ibSetup && code === 0) {
+            ctx.hardware.update(env.nodeName, h => {
+              h.ibNodeConfigRuns++
+              h.timeline.ibNodeConfigInitAt = h.timeline.ibNodeConfigInitAt ?? ctx.clock.now()
+            })
+          }
+          done(code)
+        })
+      }
+    }
+  }
+}

@@ -1,0 +1,635 @@
+// perftest (ib_write_bw / ib_read_bw / ib_send_bw and the _lat variants) inside simulated pods:
+// option parsing, the server/client rendezvous over pod IPs, the link model (min of the two
+// ports' rates × efficiency, degraded NICs, host staging without nvidia_peermem, bidirectional),
+// and output in perftest's real layout (headers, address lines, BW and latency tables) — or its
+// real error texts (no devices, missing device, port down, MR allocation, refused connection,
+// unknown option in a perftest built without CUDA).
+import type { NodeHardware, RdmaNic } from '../hardware.js'
+import { unitHash } from '../hardware.js'
+import type { Command, CommandResult, ShellIo } from './shell.js'
+import type { PodView } from './host-tools.js'
+
+export const PERFTEST_TOOLS = [
+  'ib_write_bw',
+  'ib_read_bw',
+  'ib_send_bw',
+  'ib_write_lat',
+  'ib_read_lat',
+  'ib_send_lat'
+] as const
+export type PerftestTool = (typeof PERFTEST_TOOLS)[number]
+
+export interface PerftestOptions {
+  tool: PerftestTool
+  device?: string
+  size?: number
+  all: boolean
+  iters?: number
+  duration?: number
+  qps: number
+  gbits: boolean
+  port: number
+  bidirectional: boolean
+  cuda?: number
+  cudaDmabuf: boolean
+  host?: string
+  rdmaCm: boolean
+  outJson: boolean
+  cpuFreq: boolean
+}
+
+const BOOL_FLAGS: Record<string, keyof PerftestOptions> = {
+  '-a': 'all',
+  '--all': 'all',
+  '-b': 'bidirectional',
+  '--bidirectional': 'bidirectional',
+  '--report_gbits': 'gbits',
+  '--report-gbits': 'gbits',
+  '-R': 'rdmaCm',
+  '--rdma_cm': 'rdmaCm',
+  '--out_json': 'outJson',
+  '--use_cuda_dmabuf': 'cudaDmabuf',
+  '-F': 'cpuFreq',
+  '--CPU-freq': 'cpuFreq'
+}
+const IGNORED_FLAGS = new Set([
+  '--perform_warm_up',
+  '-e',
+  '--events',
+  '-z',
+  '--cpu_util',
+  '--run_infinitely',
+  '-H',
+  '--report-histogram',
+  '-U',
+  '--report-unsorted'
+])
+const VALUE_OPTS: Record<string, string> = {
+  '-d': 'device',
+  '--ib-dev': 'device',
+  '-s': 'size',
+  '--size': 'size',
+  '-n': 'iters',
+  '--iters': 'iters',
+  '-D': 'duration',
+  '--duration': 'duration',
+  '-q': 'qps',
+  '--qp': 'qps',
+  '-p': 'port',
+  '--port': 'port'
+}
+const IGNORED_VALUE_OPTS = new Set([
+  '-i',
+  '--ib-port',
+  '-x',
+  '--gid-index',
+  '-m',
+  '--mtu',
+  '-c',
+  '--connection',
+  '-t',
+  '--tx-depth',
+  '-r',
+  '--rx-depth',
+  '-l',
+  '--post_list',
+  '-I',
+  '--inline_size',
+  '-u',
+  '--qp-timeout',
+  '-S',
+  '--sl',
+  '-T',
+  '--tos',
+  '-w',
+  '--limit_bw',
+  '-Q',
+  '--cq-mod',
+  '--out_json_file',
+  '--source_ip',
+  '-g',
+  '--mcg',
+  '-k',
+  '--pkey_index'
+])
+
+export class PerftestUsageError extends Error {}
+
+/** Parses a perftest argv (argv[0] = tool name). `cudaBuilt` = the binary knows --use_cuda. */
+export function parsePerftest(argv: string[], cudaBuilt: boolean): PerftestOptions {
+  const tool = argv[0].split('/').pop() as PerftestTool
+  const o: PerftestOptions = {
+    tool,
+    all: false,
+    qps: 1,
+    gbits: false,
+    port: 18515,
+    bidirectional: false,
+    cudaDmabuf: false,
+    rdmaCm: false,
+    outJson: false,
+    cpuFreq: false
+  }
+  const set = (key: string, v: string) => {
+    if (key === 'device') o.device = v
+    else if (key === 'size') o.size = Number(v)
+    else if (key === 'iters') o.iters = Number(v)
+    else if (key === 'duration') o.duration = Number(v)
+    else if (key === 'qps') o.qps = Math.max(1, Number(v))
+    else if (key === 'port') o.port = Number(v)
+  }
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined]
+    if (flag === '--use_cuda' || flag === '--use_cuda_dmabuf' || flag === '--use_cuda_bus_id') {
+      if (!cudaBuilt) throw new PerftestUsageError(`${tool}: unrecognized option '${a}'`)
+      if (flag === '--use_cuda_dmabuf') o.cudaDmabuf = true
+      else o.cuda = Number(inline ?? (argv[i + 1] && /^\d+$/.test(argv[i + 1]) ? argv[++i] : '0'))
+      continue
+    }
+    if (BOOL_FLAGS[flag]) {
+      ;(o as any)[BOOL_FLAGS[flag]] = true
+      continue
+    }
+    if (IGNORED_FLAGS.has(flag)) continue
+    if (VALUE_OPTS[flag]) {
+      if (flag === '-D' || flag === '--duration') {
+        set('duration', inline ?? argv[++i] ?? '5')
+        continue
+      }
+      set(VALUE_OPTS[flag], inline ?? argv[++i] ?? '')
+      continue
+    }
+    if (IGNORED_VALUE_OPTS.has(flag)) {
+      if (inline === undefined) i++
+      continue
+    }
+    // Short options glued to their value (-s65536, -p18515).
+    const glued = /^(-[dsnDqp])(.+)$/.exec(a)
+    if (glued && VALUE_OPTS[glued[1]]) {
+      set(VALUE_OPTS[glued[1]], glued[2])
+      continue
+    }
+    if (a.startsWith('-'))
+      throw new PerftestUsageError(
+        `${tool}: ${a.startsWith('--') ? `unrecognized option '${a}'` : `invalid option -- '${a.slice(1)}'`}`
+      )
+    o.host = a
+  }
+  return o
+}
+
+export function usageText(tool: string): string {
+  return [
+    ' Invalid Command or flag.',
+    ' Please check command line and run again.',
+    '',
+    '',
+    ' Usage:',
+    `  ${tool}            start a server and wait for connection`,
+    `  ${tool} <host>     connect to server at <host>`,
+    '',
+    ' Options:',
+    '  -a, --all  Run sizes from 2 till 2^23',
+    '  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)',
+    '  -c, --connection=<RC/XRC/UC/UD/DC/SRD>  Connection type RC/XRC/UC/UD/DC/SRD (default RC)',
+    '  -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)',
+    '  -D, --duration  Run test for a customized period of seconds.',
+    '  -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded, and cpu-freq is not on max.',
+    '  -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)',
+    '  -p, --port=<port>  Listen on/connect to port <port> (default 18515)',
+    "  -q, --qp=<num of qp's>  Num of qp's(default 1)",
+    '  -s, --size=<size>  Size of message to exchange (default 65536)',
+    '  -x, --gid-index=<index>  Test uses GID with GID index (Default : IB - no gid . ETH - 0)',
+    '      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)',
+    '      --perform_warm_up  Perform some iterations before start measuring in order to warming-up memory cache, valid in Atomic, Read and Write BW tests',
+    ''
+  ].join('\n')
+}
+
+const LINE = '---------------------------------------------------------------------------------------'
+
+function isLat(tool: PerftestTool): boolean {
+  return tool.endsWith('_lat')
+}
+
+function title(o: PerftestOptions): string {
+  const verb = o.tool.startsWith('ib_write')
+    ? 'RDMA_Write'
+    : o.tool.startsWith('ib_read')
+      ? 'RDMA_Read'
+      : 'Send'
+  if (isLat(o.tool)) return `${verb} Latency Test`
+  return `${verb}${o.bidirectional ? ' Bidirectional' : ''} BW Test`
+}
+
+function hex(n: number, w: number): string {
+  return Math.floor(n).toString(16).padStart(w, '0')
+}
+
+function header(o: PerftestOptions, nic: RdmaNic, server: boolean): string[] {
+  const lat = isLat(o.tool)
+  const eth = nic.linkLayer === 'Ethernet'
+  const lines = [
+    LINE,
+    `                    ${title(o)}`,
+    ` Dual-port       : OFF\t\tDevice         : ${nic.name}`,
+    ` Number of qps   : ${o.qps}\t\tTransport type : IB`,
+    ` Connection type : RC\t\tUsing SRQ      : OFF`,
+    ' PCIe relax order: ON',
+    ' ibv_wr* API     : ON'
+  ]
+  if (o.tool === 'ib_send_bw' && server) lines.push(' RX depth        : 512')
+  else if (!server || lat) lines.push(` TX depth        : ${lat ? 1 : 128}`)
+  if (!lat) lines.push(` CQ Moderation   : ${o.tool === 'ib_send_bw' ? 100 : 1}`)
+  lines.push(` Mtu             : ${eth ? 1024 : 4096}[B]`)
+  lines.push(` Link type       : ${eth ? 'Ethernet' : 'IB'}`)
+  if (eth) lines.push(' GID index       : 3')
+  lines.push(` Max inline data : ${lat && o.cuda === undefined && o.tool !== 'ib_read_lat' ? 220 : 0}[B]`)
+  lines.push(' rdma_cm QPs\t : OFF')
+  lines.push(' Data ex. method : Ethernet')
+  lines.push(LINE)
+  return lines
+}
+
+function addresses(
+  o: PerftestOptions,
+  local: RdmaNic,
+  remote: RdmaNic,
+  localSeed: string,
+  remoteSeed: string
+): string[] {
+  const out: string[] = []
+  const addr = (nic: RdmaNic, k: number, s: string) => {
+    const qpn = 0x100 + ((unitHash(s + k) * 0xeff) | 0)
+    const psn = (unitHash(s + 'psn' + k) * 0xffffff) | 0
+    const rdma = o.tool.includes('write') || o.tool.includes('read')
+    const keys = rdma
+      ? ` RKey 0x${hex(unitHash(s + 'rk' + k) * 0x1fffff, 6)} VAddr 0x${hex(0x7f0000000000 + unitHash(s + 'va' + k) * 0xffffffff, 14)}`
+      : ''
+    return `LID 0x${nic.lid.toString(16)} QPN 0x${hex(qpn, 4)} PSN 0x${hex(psn, 6)}${keys}`
+  }
+  for (let k = 0; k < o.qps; k++) out.push(` local address: ${addr(local, k, localSeed)}`)
+  for (let k = 0; k < o.qps; k++) out.push(` remote address: ${addr(remote, k, remoteSeed)}`)
+  out.push(LINE)
+  return out
+}
+
+function cudaLines(o: PerftestOptions, hw: NodeHardware, size: number, seed: string): string[] {
+  const dev = Math.min(o.cuda ?? 0, Math.max(0, hw.spec.gpus - 1))
+  const buf = hex(0x7f0000000000 + Math.floor(unitHash(seed) * 0xfffff) * 0x200000, 16)
+  const lines = ['initializing CUDA', 'Listing all CUDA devices in system:']
+  for (let g = 0; g < Math.max(1, hw.spec.gpus); g++)
+    lines.push(`CUDA device ${g}: PCIe address is ${hex(0x1 + g, 2).toUpperCase()}:00`)
+  lines.push(
+    '',
+    `Picking device No. ${dev}`,
+    `[pid = ${4000 + (hw.ordinal % 1000)}, dev = ${dev}] device name = [${hw.spec.gpuName ?? 'NVIDIA GPU'}]`
+  )
+  lines.push('creating CUDA Ctx', 'making it the current CUDA Ctx', 'CUDA device integrated: 0')
+  lines.push(
+    `cuMemAlloc() of a ${Math.max(size * 2, 2097152)} bytes GPU buffer`,
+    `allocated GPU buffer address at ${buf} pointer=0x${buf.replace(/^0+/, '')}`
+  )
+  return lines
+}
+
+export interface PeerSide {
+  hw: NodeHardware
+  nic: RdmaNic
+  /** GPU memory used without nvidia_peermem (and without DMA-BUF): staged through host memory. */
+  hostStaged: boolean
+}
+
+export interface BwRow {
+  bytes: number
+  iters: number
+  peak: number
+  avg: number
+  mpps: number
+}
+
+function sizesOf(o: PerftestOptions): number[] {
+  if (o.all) return Array.from({ length: 23 }, (_, i) => 2 ** (i + 1))
+  return [o.size ?? (isLat(o.tool) ? 2 : 65536)]
+}
+
+/** The bandwidth table (Gb/s) between two ports. */
+export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: string): BwRow[] {
+  const link = Math.min(a.nic.gbps, b.nic.gbps)
+  const eff = 0.97 + 0.015 * unitHash(seed + 'eff')
+  const k = (2716 * link) / 200 / Math.min(o.qps, 4)
+  const mppsCap = link >= 400 ? 4.1 : link >= 200 ? 2.86 : 2.4
+  const staged = a.hostStaged || b.hostStaged ? 0.55 : 1
+  const read = o.tool === 'ib_read_bw' ? 0.995 : 1
+  return sizesOf(o).map(bytes => {
+    const jitter = 1 + (unitHash(`${seed}/${bytes}`) - 0.5) * 0.004
+    const mpps = mppsCap * (1 - (0.04 * Math.log2(bytes)) / 23)
+    const byLink = ((link * eff * bytes) / (bytes + k)) * jitter * read
+    const byRate = (bytes * 8 * mpps * 1e6) / 1e9
+    let avg = Math.min(byLink, byRate) * staged
+    if (o.bidirectional) avg *= 2 * 0.52
+    const noPeak = o.duration !== undefined || (o.iters ?? 5000) > 20000
+    const peak = noPeak
+      ? 0
+      : Math.max(
+          avg,
+          Math.min(
+            link * eff * staged * (o.bidirectional ? 1.04 : 1),
+            avg * (1 + 0.2 * (1 - Math.min(1, avg / (link * eff))))
+          )
+        )
+    const iters =
+      o.duration !== undefined ? Math.round(((avg * 1e9) / 8 / bytes) * o.duration) : (o.iters ?? 5000)
+    return { bytes, iters, peak, avg, mpps: (avg * 1e9) / 8 / bytes / 1e6 }
+  })
+}
+
+export interface LatRow {
+  bytes: number
+  iters: number
+  tMin: number
+  tMax: number
+  tTypical: number
+  tAvg: number
+  tStdev: number
+  p99: number
+  p999: number
+}
+
+export function latRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: string): LatRow[] {
+  const link = Math.min(a.nic.gbps, b.nic.gbps)
+  const ndr = link >= 400
+  const base =
+    o.tool === 'ib_read_lat'
+      ? ndr
+        ? 4.3
+        : 5.45
+      : o.tool === 'ib_write_lat'
+        ? ndr
+          ? 1.62
+          : 1.78
+        : ndr
+          ? 1.5
+          : 1.6
+  const staged = a.hostStaged || b.hostStaged ? 2.1 : 0
+  return sizesOf(o).map(bytes => {
+    const u = unitHash(`${seed}/${bytes}`)
+    const t = base + staged + (bytes * 8) / (link * 1000) + (bytes > 128 ? 0.4 : 0)
+    return {
+      bytes,
+      iters: o.iters ?? 1000,
+      tMin: t * 0.975,
+      tMax: t * (2 + 4 * u),
+      tTypical: t,
+      tAvg: t * (1.002 + 0.004 * u),
+      tStdev: 0.06 + 0.12 * u,
+      p99: t * 1.04,
+      p999: t * (1.9 + 0.3 * u)
+    }
+  })
+}
+
+function f2(n: number): string {
+  return n.toFixed(2)
+}
+
+/** Gb/s → the printed unit (Gb/sec, or MB/sec = 2^20 B/s). */
+function unit(o: PerftestOptions, gbps: number): number {
+  return o.gbits ? gbps : (gbps * 1e9) / 8 / 2 ** 20
+}
+
+export function bwTable(o: PerftestOptions, rows: BwRow[]): string[] {
+  const u = o.gbits ? 'Gb/sec' : 'MB/sec'
+  const out = [` #bytes     #iterations    BW peak[${u}]    BW average[${u}]   MsgRate[Mpps]`]
+  for (const r of rows) {
+    const peak = unit(o, r.peak)
+    const avg = unit(o, r.avg)
+    if (avg < 0.1 && avg > 0)
+      out.push(
+        ` ${String(r.bytes).padEnd(7)}    ${String(r.iters).padEnd(7)}        ${peak.toFixed(6)}            ${avg.toFixed(6)}            ${r.mpps.toFixed(6)}`
+      )
+    else
+      out.push(
+        ` ${String(r.bytes).padEnd(7)}    ${String(r.iters).padEnd(7)}          ${f2(peak).padEnd(7)}            ${f2(avg).padEnd(7)}\t\t   ${r.mpps.toFixed(6)}`
+      )
+  }
+  out.push(LINE)
+  return out
+}
+
+export function latTable(rows: LatRow[]): string[] {
+  const out = [
+    ' #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] '
+  ]
+  for (const r of rows) {
+    out.push(
+      ` ${String(r.bytes).padEnd(7)} ${String(r.iters).padEnd(10)}   ${f2(r.tMin).padEnd(7)}        ${f2(r.tMax).padEnd(7)}      ${f2(r.tTypical).padEnd(7)}  \t${f2(r.tAvg).padEnd(7)}     \t${f2(r.tStdev).padEnd(7)}  \t${f2(r.p99).padEnd(7)}  \t${f2(r.p999).padEnd(7)}`
+    )
+  }
+  out.push(LINE)
+  return out
+}
+
+// ---- processes and rendezvous ----
+
+interface Listener {
+  o: PerftestOptions
+  side: PeerSide
+  view: PodView
+  io: ShellIo
+  /** Called by the client when the test ran (or failed mid-way). */
+  finish(code: number, serverOutput: string[]): void
+}
+
+/** Listening perftest servers, keyed `<ip>:<port>`. */
+export class PerftestNetwork {
+  readonly servers = new Map<string, Listener>()
+}
+
+export interface PerftestEnv {
+  view: PodView
+  /** The image the container runs (a name containing `nocuda` = perftest built without CUDA). */
+  image: string
+  /** IPC_LOCK or privileged: memlock does not bound MR registration. */
+  ipcLock: boolean
+  podIP(): string | undefined
+  /** Resolves a host name (pod name, node name) to an IP. */
+  resolve(host: string): string | undefined
+  net: PerftestNetwork
+  sleep(simMs: number): Promise<void>
+}
+
+/** The device a run uses: -d <name>, or `mlx5_<n>` (the n-th device), or the first InfiniBand one. */
+function pickDevice(hw: NodeHardware, name: string | undefined): RdmaNic | undefined {
+  if (!name) return hw.nics.find(n => n.linkLayer === 'InfiniBand') ?? hw.nics[0]
+  const exact = hw.nics.find(n => n.name === name)
+  if (exact) return exact
+  const m = /^mlx5_(\d+)$/.exec(name)
+  if (m) {
+    const ib = hw.nics.filter(n => n.linkLayer === 'InfiniBand')
+    const idx = Number(m[1])
+    return idx < ib.length
+      ? ib[idx]
+      : idx === ib.length
+        ? hw.nics.find(n => n.linkLayer === 'Ethernet')
+        : undefined
+  }
+  return undefined
+}
+
+function memlockNeedKiB(o: PerftestOptions): number {
+  const max = Math.max(...sizesOf(o))
+  return Math.ceil((max * 2 * (isLat(o.tool) ? 1 : o.qps)) / 1024) + 64
+}
+
+/** Device, port and memory checks both sides run before connecting; an error text or the side. */
+function prepare(o: PerftestOptions, env: PerftestEnv): { err: string } | { side: PeerSide } {
+  const hw = env.view.hw
+  if (!env.view.rdmaDevices || hw.nics.length === 0) {
+    return {
+      err: ' Did not detect devices \n If device exists, check if driver is up\n Unable to find the Infiniband/RoCE device\n'
+    }
+  }
+  const nic = pickDevice(hw, o.device)
+  if (!nic) return { err: `IB device ${o.device} not found\n Unable to find the Infiniband/RoCE device\n` }
+  if (nic.gbps <= 0) return { err: " Port number 1 state is Down\n Couldn't set the link layer\n" }
+  const gpuMem = o.cuda !== undefined || o.cudaDmabuf
+  const hostStaged = gpuMem && !o.cudaDmabuf && !hw.nvidiaPeermemLoaded
+  const pinsHost = !gpuMem || hostStaged
+  if (pinsHost && !hw.memlockUnlimited && !env.ipcLock && memlockNeedKiB(o) > 8192) {
+    return {
+      err: "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n Couldn't create IB resources\n"
+    }
+  }
+  return { side: { hw, nic, hostStaged } }
+}
+
+function results(o: PerftestOptions, client: PeerSide, server: PeerSide, seed: string): string[] {
+  return isLat(o.tool)
+    ? latTable(latRows(o, client, server, seed))
+    : bwTable(o, bwRows(o, client, server, seed))
+}
+
+function runSeconds(o: PerftestOptions): number {
+  if (o.duration !== undefined) return o.duration + 2
+  return 1 + sizesOf(o).length * 0.2
+}
+
+/** A perftest binary as a shell command. */
+export function perftestCommand(env: PerftestEnv): Command {
+  return async (argv, _stdin, io): Promise<CommandResult> => {
+    const cudaBuilt = !/nocuda/i.test(env.image)
+    let o: PerftestOptions
+    try {
+      o = parsePerftest(argv, cudaBuilt)
+    } catch (e) {
+      if (e instanceof PerftestUsageError) return { err: `${e.message}\n${usageText(argv[0])}`, code: 1 }
+      throw e
+    }
+    const pre: string[] = []
+    if (o.duration !== undefined || (o.iters ?? 0) > 20000)
+      pre.push(" WARNING: BW peak won't be measured in this run.")
+    if (o.cuda !== undefined && isLat(o.tool))
+      pre.push("Perftest doesn't supports CUDA tests with inline messages: inline size set to 0")
+    const prep = prepare(o, env)
+    if ('err' in prep) {
+      if (pre.length) io.out(pre.join('\n') + '\n')
+      return { err: prep.err, code: 1 }
+    }
+    const cuda =
+      o.cuda !== undefined ? cudaLines(o, prep.side.hw, Math.max(...sizesOf(o)), argv.join(' ')) : []
+    if (!o.host) {
+      // Server: listen and wait for a client.
+      const ip = env.podIP()
+      if (pre.length) io.out(pre.join('\n') + '\n')
+      io.out(
+        '\n************************************\n* Waiting for client to connect... *\n************************************\n'
+      )
+      const key = `${ip}:${o.port}`
+      return new Promise<CommandResult>(resolve => {
+        env.net.servers.set(key, {
+          o,
+          side: prep.side,
+          view: env.view,
+          io,
+          finish: (code, lines) => {
+            env.net.servers.delete(key)
+            if (lines.length) io.out(lines.join('\n') + '\n')
+            resolve({ code })
+          }
+        })
+      })
+    }
+    // Client.
+    if (pre.length) io.out(pre.join('\n') + '\n')
+    const own = env.podIP()
+    const target = ['localhost', '127.0.0.1'].includes(o.host)
+      ? own
+      : /^\d+\.\d+\.\d+\.\d+$/.test(o.host)
+        ? o.host
+        : env.resolve(o.host)
+    await env.sleep(200)
+    const server = target ? env.net.servers.get(`${target}:${o.port}`) : undefined
+    if (!server) {
+      return {
+        err: `Couldn't connect to ${o.host}:${o.port}\nUnable to open file descriptor for socket connection Unable to init the socket connection\n`,
+        code: 1
+      }
+    }
+    const client = prep.side
+    const seed = `${client.hw.nodeName}/${client.nic.name}->${server.side.hw.nodeName}/${server.side.nic.name}/${o.tool}`
+    if (cuda.length) io.out(cuda.join('\n') + '\n')
+    const serverCuda =
+      server.o.cuda !== undefined
+        ? cudaLines(server.o, server.side.hw, Math.max(...sizesOf(o)), seed + 'srv')
+        : []
+    if (client.nic.linkLayer !== server.side.nic.linkLayer || client.nic.linkLayer === 'Ethernet') {
+      const hdr = header(o, client.nic, false)
+      io.out(hdr.join('\n') + '\n')
+      server.finish(1, [
+        ...serverCuda,
+        ...header(server.o, server.side.nic, true),
+        ` Failed to modify QP 0x${hex(0x120, 4)} to RTR`,
+        " Unable to Connect the HCA's through the link"
+      ])
+      return {
+        err: ` Failed to modify QP 0x${hex(0x121, 4)} to RTR\n Unable to Connect the HCA's through the link\n`,
+        code: 1
+      }
+    }
+    const effective: PerftestOptions = {
+      ...o,
+      bidirectional: o.bidirectional || server.o.bidirectional,
+      qps: Math.max(o.qps, server.o.qps)
+    }
+    const table = results(effective, client, server.side, seed)
+    await env.sleep(runSeconds(o) * 1000)
+    const tail =
+      o.cuda !== undefined
+        ? [`deallocating GPU buffer ${hex(0x7f0000000000, 16)}`, 'destroying current CUDA Ctx']
+        : []
+    const clientOut = [
+      ...header(effective, client.nic, false),
+      ...addresses(effective, client.nic, server.side.nic, seed + 'C', seed + 'S'),
+      ...table,
+      ...tail
+    ]
+    const serverTail =
+      server.o.cuda !== undefined
+        ? [`deallocating GPU buffer ${hex(0x7f0000000000, 16)}`, 'destroying current CUDA Ctx']
+        : []
+    const serverOut = [
+      ...serverCuda,
+      ...header(effective, server.side.nic, true),
+      ...addresses(effective, server.side.nic, client.nic, seed + 'S', seed + 'C'),
+      ...table,
+      ...serverTail
+    ]
+    server.finish(0, serverOut)
+    return { out: clientOut.join('\n') + '\n', code: 0 }
+  }
+}

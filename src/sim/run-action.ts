@@ -1,0 +1,102 @@
+// Runs the action's main step and then its post step as the runner would: inputs as INPUT_*,
+// GITHUB_STEP_SUMMARY / GITHUB_OUTPUT / GITHUB_STATE files, RUNNER_TEMP, the post step seeing the
+// main step's saved state as STATE_* variables. Returns what a workflow would see.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+export interface ActionRun {
+  exitCode: number
+  postExitCode: number
+  outputs: Record<string, string>
+  summary: string
+  log: string
+  postLog: string
+  state: Record<string, string>
+  runnerTemp: string
+}
+
+export interface RunActionOptions {
+  /** Folder holding index.js and post.js (dist/). */
+  distDir: string
+  inputs: Record<string, string>
+  env: Record<string, string>
+  /** Streams the action's log lines as they come (the CLI prints them). */
+  onLog?: (text: string) => void
+  runId?: string
+}
+
+/** Parses the runner's file command format (`name<<DELIM\nvalue\nDELIM` or `name=value`). */
+export function parseFileCommands(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line)
+    if (heredoc) {
+      const [, name, delim] = heredoc
+      const value: string[] = []
+      while (++i < lines.length && lines[i] !== delim) value.push(lines[i])
+      out[name] = value.join('\n')
+    } else if (line.includes('=')) {
+      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
+    }
+  }
+  return out
+}
+
+function runNode(script: string, env: NodeJS.ProcessEnv, onLog?: (t: string) => void): Promise<{ code: number; log: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let log = ''
+    const take = (b: Buffer) => {
+      const t = b.toString()
+      log += t
+      onLog?.(t)
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', reject)
+    child.on('close', code => resolve({ code: code ?? 1, log }))
+  })
+}
+
+export async function runAction(o: RunActionOptions): Promise<ActionRun> {
+  const root = mkdtempSync(path.join(tmpdir(), 'aks-rdma-run-'))
+  const runnerTemp = path.join(root, 'runner-temp')
+  mkdirSync(runnerTemp)
+  const files = { summary: path.join(root, 'summary.md'), output: path.join(root, 'output'), state: path.join(root, 'state') }
+  for (const f of Object.values(files)) writeFileSync(f, '')
+  const base: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('INPUT_') && !k.startsWith('STATE_') && !k.startsWith('GITHUB_')) base[k] = v
+  const inputEnv = Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    ...o.env,
+    ...inputEnv,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_RUN_ID: o.runId ?? String(Date.now()),
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_REPOSITORY: 'org/repo',
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STATE: files.state,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_TOOL_CACHE: path.join(root, 'tool-cache')
+  }
+  const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog)
+  const state = parseFileCommands(readFileSync(files.state, 'utf8'))
+  const postEnv = { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) }
+  const post = await runNode(path.join(o.distDir, 'post.js'), postEnv, o.onLog)
+  return {
+    exitCode: main.code,
+    postExitCode: post.code,
+    outputs: parseFileCommands(readFileSync(files.output, 'utf8')),
+    summary: existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '',
+    log: main.log,
+    postLog: post.log,
+    state,
+    runnerTemp
+  }
+}

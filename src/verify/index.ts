@@ -1,0 +1,69 @@
+// Verification: the read-only checks over one paginated read of the cluster, then (outside drift
+// mode) the node probe. Mode `verify` changes no stack resource: it only creates its own
+// namespace and short-lived probe pods; mode `drift` creates nothing at all.
+import type { KubeClient } from '../kube/client.js'
+import type { KubeObject } from '../kube/types.js'
+import type { Settings } from '../settings/settings.js'
+import type { Check } from './check-result.js'
+import { readClusterState, type ClusterState } from './cluster-state.js'
+import { nodeProbeCheck, unprobeable } from './probe-check.js'
+import type { NodeFacts } from './probe-output.js'
+import { probeNodes } from './probe.js'
+import { readOnlyChecks } from './read-only-checks.js'
+
+export type { Check } from './check-result.js'
+export type { NodeFacts } from './probe-output.js'
+export type VerifyMode = 'apply' | 'verify' | 'drift'
+
+export interface VerifyContext {
+  settings: Settings
+  kube: KubeClient
+  mode: VerifyMode
+  log?: (line: string) => void
+  /** Probe wait limit (default settings.wait.stepTimeoutMs). */
+  probeTimeoutMs?: number
+}
+
+export interface Verification {
+  checks: Check[]
+  state: ClusterState
+  /** The pool's nodes (sorted by name). */
+  nodes: KubeObject[]
+  /** Per-node probe facts (absent in drift mode); the benchmark reuses them. */
+  facts?: Map<string, NodeFacts>
+}
+
+export async function runVerification(ctx: VerifyContext): Promise<Verification> {
+  const s = ctx.settings
+  const state = await readClusterState(ctx.kube, s)
+  const checks = readOnlyChecks(state, s)
+  if (ctx.mode === 'drift') {
+    checks.push({
+      name: 'node-probe',
+      status: 'skipped',
+      detail: 'drift mode only reads state (the probe creates pods)'
+    })
+    return { checks, state, nodes: state.nodes }
+  }
+  const skipped = new Map<string, string>()
+  const probe: string[] = []
+  for (const n of state.nodes) {
+    const why = unprobeable(n, s)
+    if (why) skipped.set(n.metadata.name, why)
+    else probe.push(n.metadata.name)
+  }
+  const facts = await probeNodes({
+    kube: ctx.kube,
+    settings: s,
+    nodes: probe,
+    timeoutMs: ctx.probeTimeoutMs,
+    log: ctx.log
+  })
+  checks.push(nodeProbeCheck(state.nodes, facts, skipped, s))
+  return { checks, state, nodes: state.nodes, facts }
+}
+
+/** The verification checks (see model/checks.ts for their names and descriptions), in that order. */
+export async function runChecks(ctx: VerifyContext): Promise<Check[]> {
+  return (await runVerification(ctx)).checks
+}

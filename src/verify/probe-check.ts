@@ -1,0 +1,77 @@
+// The node-probe check: judges each node's probe facts (IB ports Active at the VM size's link
+// rate, memlock unlimited, nvidia_peermem loaded on GPU sizes) and names the nodes that could not
+// be probed at all (NotReady, or no allocatable rdma/<resource> for the probe to request).
+import type { KubeObject } from '../kube/types.js'
+import type { NodeCheckResult } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { findRdmaVmSize } from '../settings/vm-sizes.js'
+import { nodeCheck, nodeResult, type Check } from './check-result.js'
+import type { NodeFacts } from './probe-output.js'
+import { allocatable } from './read-only-checks.js'
+import { isNodeReady } from './pod-status.js'
+
+/** Why a node cannot be probed, or undefined when it can. */
+export function unprobeable(node: KubeObject, s: Settings): string | undefined {
+  if (!isNodeReady(node)) return 'node NotReady'
+  const resource = `rdma/${s.stack.rdmaResourceName}`
+  const a = allocatable(node, resource)
+  if (a.value <= 0) return `no allocatable ${resource} for the probe pod to request`
+  return undefined
+}
+
+export function judgeFacts(f: NodeFacts, s: Settings): NodeCheckResult {
+  if (f.error) return { node: f.node, status: 'fail', detail: f.error }
+  const size = findRdmaVmSize(s.nodePool.vmSize)
+  const problems: string[] = []
+  const warnings: string[] = []
+  if (!f.ibPorts.length)
+    problems.push(`no InfiniBand ports${f.ibstatError ? ` (ibstat: ${f.ibstatError})` : ''}`)
+  else {
+    const down = f.ibPorts.filter(p => p.state !== 'Active')
+    for (const p of down)
+      problems.push(`${p.ca} port ${p.port} ${p.state}${p.physicalState ? `/${p.physicalState}` : ''}`)
+    if (size && f.activeDevices.length < size.ibNics && !down.length)
+      warnings.push(`${f.activeDevices.length} IB device(s), ${size.name} has ${size.ibNics}`)
+    if (size) {
+      const slow = f.ibPorts.filter(
+        p => p.state === 'Active' && p.rateGbps !== null && p.rateGbps < size.linkGbps
+      )
+      for (const p of slow)
+        warnings.push(`${p.ca} at ${p.rateGbps} Gb/s (${size.name} links run at ${size.linkGbps})`)
+    }
+  }
+  if (!f.memlockUnlimited)
+    problems.push(
+      `ulimit -l = ${f.memlock ?? '<none>'} (expected unlimited: ib-node-config memlock not in effect)`
+    )
+  const gpus = size ? size.gpus > 0 : true
+  if (gpus) {
+    if (f.peermemLoaded === false) problems.push('nvidia_peermem not loaded (GPUDirect RDMA unavailable)')
+    else if (f.peermemLoaded === null) warnings.push('/proc/modules unreadable: nvidia_peermem unknown')
+  }
+  const rates = [...new Set(f.activeDevices.map(d => f.rateGbps[d]).filter((r): r is number => r !== null))]
+  const ok = `${f.activeDevices.length} IB port(s) Active at ${rates.join('/') || '?'} Gb/s; memlock unlimited${gpus ? '; nvidia_peermem loaded' : ''}`
+  return nodeResult(f.node, problems, ok, warnings)
+}
+
+export function nodeProbeCheck(
+  nodes: KubeObject[],
+  facts: Map<string, NodeFacts>,
+  skipped: Map<string, string>,
+  s: Settings
+): Check {
+  if (!nodes.length)
+    return { name: 'node-probe', status: 'fail', detail: 'no RDMA nodes to probe', nodes: [] }
+  const results = nodes.map(n => {
+    const name = n.metadata.name
+    const why = skipped.get(name)
+    if (why) return { node: name, status: 'fail' as const, detail: `not probed: ${why}` }
+    const f = facts.get(name)
+    return f ? judgeFacts(f, s) : { node: name, status: 'fail' as const, detail: 'no probe result' }
+  })
+  return nodeCheck(
+    'node-probe',
+    results,
+    `${results.length} node(s) probed: IB ports Active, memlock unlimited${findRdmaVmSize(s.nodePool.vmSize)?.gpus === 0 ? '' : ', nvidia_peermem loaded'}`
+  )
+}

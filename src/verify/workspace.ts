@@ -1,0 +1,111 @@
+// The namespace the action's own short-lived pods (node probes, perftest servers and clients) run
+// in, and the pod operations on it: create-if-absent of the labelled namespace, pod creation, a
+// run label that ties every pod to this run, and the one-request cleanup (delete by label).
+// Nothing here touches a stack resource.
+import { createHash } from 'node:crypto'
+import type { KubeClient } from '../kube/client.js'
+import type { KubeObject } from '../kube/types.js'
+import { LABELS } from '../model/types.js'
+
+export const WORK_NAMESPACE = 'aks-rdma-verify'
+
+export const WORK_LABELS = {
+  name: 'app.kubernetes.io/name',
+  component: 'app.kubernetes.io/component',
+  run: 'aks-rdma-action/run',
+  node: 'aks-rdma-action/node'
+} as const
+
+export const APP_NAME = 'aks-rdma-action'
+
+/** A label value (≤ 63 characters of [A-Za-z0-9._-], alphanumeric at both ends) naming this run. */
+export function runLabel(runId: string): string {
+  const clean = runId.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
+  if (clean.length > 0 && clean.length <= 63) return clean
+  return `run-${createHash('sha256').update(runId).digest('hex').slice(0, 16)}`
+}
+
+/** A short stable tag of a run for pod names (6 hex characters). */
+export function runTag(runId: string): string {
+  return createHash('sha256').update(runId).digest('hex').slice(0, 6)
+}
+
+/** A DNS-1123 label of at most `max` characters built from parts (lower case, `-` joined). */
+export function dnsName(parts: string[], max = 63): string {
+  const s = parts
+    .join('-')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/-+/g, '-')
+  const cut =
+    s.length > max ? `${s.slice(0, max - 7)}-${createHash('sha256').update(s).digest('hex').slice(0, 6)}` : s
+  return cut.replace(/^-+|-+$/g, '')
+}
+
+export function workNamespaceManifest(namespace = WORK_NAMESPACE): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: namespace,
+      labels: {
+        [LABELS.managed]: 'true',
+        [WORK_LABELS.name]: APP_NAME,
+        // Probe and perftest pods are unprivileged (no IPC_LOCK: memlock comes from ib-node-config,
+        // as for real workloads), so the baseline pod security level is enough.
+        'pod-security.kubernetes.io/enforce': 'baseline'
+      }
+    }
+  }
+}
+
+/** Creates the work namespace when absent (one GET when it exists). */
+export async function ensureWorkNamespace(kube: KubeClient, namespace = WORK_NAMESPACE): Promise<void> {
+  const live = await kube.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace })
+  if (live && !live.metadata.deletionTimestamp) return
+  await kube.applyManifest(workNamespaceManifest(namespace), { live: live ?? null })
+}
+
+export async function createPod(kube: KubeClient, pod: KubeObject): Promise<KubeObject> {
+  const namespace = pod.metadata.namespace ?? WORK_NAMESPACE
+  const what = `create pod ${pod.metadata.name ?? pod.metadata.generateName ?? ''} -n ${namespace}`
+  const out = await kube.request(what, () => kube.core.createNamespacedPod({ namespace, body: pod as never }))
+  return JSON.parse(JSON.stringify(out)) as KubeObject
+}
+
+/** Deletes every pod matching the selector in one request (grace 0: they are ours and short-lived). */
+export async function deletePods(
+  kube: KubeClient,
+  labelSelector: string,
+  namespace = WORK_NAMESPACE
+): Promise<void> {
+  await kube.request(`delete pods -n ${namespace} -l ${labelSelector}`, () =>
+    kube.core.deleteCollectionNamespacedPod({
+      namespace,
+      labelSelector,
+      gracePeriodSeconds: 0,
+      propagationPolicy: 'Background'
+    })
+  )
+}
+
+/** Deletes like deletePods but never throws (cleanup in finally blocks); returns the error text. */
+export async function deletePodsQuietly(
+  kube: KubeClient,
+  labelSelector: string,
+  namespace = WORK_NAMESPACE
+): Promise<string | undefined> {
+  try {
+    await deletePods(kube, labelSelector, namespace)
+    return undefined
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e)
+  }
+}
+
+/** A label selector text from a label map. */
+export function selectorOf(labels: Record<string, string>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',')
+}

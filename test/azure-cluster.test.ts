@@ -1,0 +1,245 @@
+// The cluster, its credentials and the post-step cleanup against the simulated AKS: create or
+// reuse the cluster, user/admin/AAD kubeconfigs written 0600 and masked, admin refused with local
+// accounts disabled, the AKS token refresher, and cleanup deleting only what the run created.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parse } from 'yaml'
+import { cleanupAzure } from '../src/azure/cleanup.js'
+import { desiredCluster, dnsPrefixFor, ensureCluster } from '../src/azure/cluster.js'
+import { AKS_SERVER_APP_ID, removeKubeconfig, writeClusterCredentials } from '../src/azure/credentials.js'
+import { ensureNodePool, TAG_CREATED_BY } from '../src/azure/node-pool.js'
+import { armFixture, leaks, settingsFor, startWorld, type TestWorld } from './azure-world.js'
+
+let world: TestWorld | undefined
+afterEach(async () => {
+  await world?.close()
+  world = undefined
+})
+
+const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
+const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'azure-cred-'))
+
+async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p
+  } catch (e) {
+    return e as Error
+  }
+  throw new Error('expected a failure')
+}
+
+describe('ensureCluster', () => {
+  it('creates a minimal tagged cluster when create-cluster is set and it is absent', async () => {
+    world = await startWorld({ azure: { cluster: { exists: false } } })
+    const { clients, settings, log } = armFixture(world, {
+      cluster: { create: true, kubernetesVersion: '1.34' }
+    })
+    const body = desiredCluster(settings)
+    expect(body).toMatchObject({
+      location: 'eastus',
+      identity: { type: 'SystemAssigned' },
+      kubernetesVersion: '1.34',
+      dnsPrefix: 'aks-rdma',
+      tags: { [TAG_CREATED_BY]: settings.runId },
+      agentPoolProfiles: [
+        { name: 'system', mode: 'System', vmSize: 'Standard_D4s_v5', minCount: 1, maxCount: 2 }
+      ]
+    })
+    const r = await ensureCluster(clients, settings, { log, ...OPTS })
+    expect(r.action).toBe('created')
+    expect(world.sim.clusterExists()).toBe(true)
+    expect(world.recorder.records.filter(x => x.mutating).map(x => x.method)).toEqual(['PUT'])
+    expect(world.backend.calls).toContain('addPool system 1')
+  })
+
+  it('reuses an existing cluster without any write', async () => {
+    world = await startWorld()
+    const { clients, settings, log } = armFixture(world, { cluster: { create: true } })
+    const r = await ensureCluster(clients, settings, { log, ...OPTS })
+    expect(r.action).toBe('reused')
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+  })
+
+  it('an absent cluster without create-cluster is an error saying what to set', async () => {
+    world = await startWorld({ azure: { cluster: { exists: false } } })
+    const { clients, settings, log } = armFixture(world)
+    const err = await failure(ensureCluster(clients, settings, { log, ...OPTS }))
+    expect(err.message).toMatch(/not found.*create-cluster: true/)
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+  })
+
+  it('derives a valid DNS prefix', () => {
+    expect(dnsPrefixFor('my_cluster.1')).toBe('my-cluster-1')
+    expect(dnsPrefixFor('-x')).toBe('x')
+  })
+})
+
+describe('writeClusterCredentials', () => {
+  it('writes the user kubeconfig as returned, mode 0600, and masks its token', async () => {
+    world = await startWorld()
+    const { clients, settings, log, masked, credential } = armFixture(world)
+    const dir = tmp()
+    const r = await writeClusterCredentials(clients, settings, credential.credential, {
+      log,
+      mask: s => masked.push(s),
+      dir
+    })
+    expect(r.kind).toBe('user')
+    expect(r.aad).toBe(false)
+    expect(path.dirname(r.path)).toBe(dir)
+    expect(statSync(r.path).mode & 0o777).toBe(0o600)
+    const text = readFileSync(r.path, 'utf8')
+    expect(parse(text).users[0].user.token).toBe(world.backend.userToken)
+    expect(masked).toContain(world.backend.userToken)
+    expect(log.text()).not.toContain(world.backend.userToken)
+    removeKubeconfig(r.path, log)
+    expect(() => statSync(r.path)).toThrow()
+  })
+
+  it('admin credentials: masks the client certificate and key', async () => {
+    world = await startWorld()
+    const { clients, settings, log, masked, credential } = armFixture(world, {
+      cluster: { adminCredentials: true }
+    })
+    const r = await writeClusterCredentials(clients, settings, credential.credential, {
+      log,
+      mask: s => masked.push(s),
+      dir: tmp()
+    })
+    expect(r.kind).toBe('admin')
+    expect(masked).toEqual(expect.arrayContaining([world.backend.adminKey, world.backend.adminCert]))
+  })
+
+  it('admin credentials on a cluster with local accounts disabled: a clear error suggesting admin-credentials: false', async () => {
+    world = await startWorld({ azure: { cluster: { aad: true, localAccounts: false } } })
+    const { clients, settings, log, credential } = armFixture(world, { cluster: { adminCredentials: true } })
+    const err = await failure(
+      writeClusterCredentials(clients, settings, credential.credential, { log, mask: () => {}, dir: tmp() })
+    )
+    expect(err.message).toMatch(/local accounts disabled/)
+    expect(err.message).toMatch(/admin-credentials: false/)
+  })
+
+  it('AAD cluster: replaces the kubelogin user with an AKS-server-app token and refreshes it', async () => {
+    world = await startWorld({ azure: { cluster: { aad: true, localAccounts: false } } })
+    const { clients, settings, log, masked, credential } = armFixture(world)
+    // The world's ARM/AKS tokens last 36 real seconds (3600 simulated); renew with 1 s left.
+    const r = await writeClusterCredentials(clients, settings, credential.credential, {
+      log,
+      mask: s => masked.push(s),
+      dir: tmp(),
+      refreshMarginMs: 1000
+    })
+    expect(r.aad).toBe(true)
+    const read = (): { token?: string; exec?: unknown } => parse(readFileSync(r.path, 'utf8')).users[0].user
+    const first = read()
+    expect(first.exec).toBeUndefined()
+    expect(world.sim.verifyAccessToken(first.token!, AKS_SERVER_APP_ID)).toBe(true)
+    expect(masked).toContain(first.token)
+    expect(statSync(r.path).mode & 0o777).toBe(0o600)
+    // Nothing to do while the token is fresh; forced (or near expiry) it rewrites the file.
+    expect(await r.refresher!.refresh()).toBe(false)
+    expect(await r.refresher!.refresh(true)).toBe(true)
+    const second = read()
+    expect(second.token).not.toBe(first.token)
+    expect(world.sim.verifyAccessToken(second.token!, AKS_SERVER_APP_ID)).toBe(true)
+    expect(await r.refresher!.token()).toBe(second.token)
+    expect(leaks(world, log.text())).toEqual([])
+  })
+})
+
+describe('cleanupAzure', () => {
+  it('deletes the node pool this run created', async () => {
+    world = await startWorld()
+    const { clients, settings, log } = armFixture(world, { cleanup: 'node-pool' })
+    const created = await ensureNodePool(clients, settings, { log, ...OPTS })
+    expect(created.action).toBe('created')
+    const r = await cleanupAzure(
+      clients,
+      settings,
+      { nodePoolCreated: true, clusterCreated: false },
+      { log, ...OPTS }
+    )
+    expect(r.deleted).toEqual(['node pool rdma'])
+    expect(world.sim.getPool('rdma')).toBeUndefined()
+    expect(world.backend.calls).toContain('removePool rdma')
+  })
+
+  it('keeps a pool the run reused, and one whose created-by tag names another run', async () => {
+    world = await startWorld({
+      azure: {
+        existingPools: [
+          {
+            name: 'rdma',
+            vmSize: 'Standard_ND96asr_v4',
+            count: 2,
+            osSKU: 'Ubuntu2204',
+            gpuDriver: 'None',
+            tags: { [TAG_CREATED_BY]: 'run-other' }
+          }
+        ]
+      }
+    })
+    const { clients, settings, log } = armFixture(world, { cleanup: 'node-pool' })
+    const reused = await cleanupAzure(
+      clients,
+      settings,
+      { nodePoolCreated: false, clusterCreated: false },
+      { log, ...OPTS }
+    )
+    expect(reused.deleted).toEqual([])
+    expect(reused.skipped[0].why).toMatch(/did not create it/)
+    // Even if the saved state were wrong, the tag check refuses.
+    const tagged = await cleanupAzure(
+      clients,
+      settings,
+      { nodePoolCreated: true, clusterCreated: false },
+      { log, ...OPTS }
+    )
+    expect(tagged.deleted).toEqual([])
+    expect(tagged.skipped[0].why).toMatch(/run-other, not this run/)
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+    expect(world.sim.getPool('rdma')).toBeDefined()
+  })
+
+  it('cleanup none and cleanup cluster for a cluster the run did not create touch nothing', async () => {
+    world = await startWorld()
+    const none = armFixture(world, { cleanup: 'none' })
+    const r1 = await cleanupAzure(
+      none.clients,
+      none.settings,
+      { nodePoolCreated: true, clusterCreated: true },
+      { log: none.log, ...OPTS }
+    )
+    expect(r1.deleted).toEqual([])
+    const cl = armFixture(world, { cleanup: 'cluster' })
+    const r2 = await cleanupAzure(
+      cl.clients,
+      cl.settings,
+      { nodePoolCreated: false, clusterCreated: false },
+      { log: cl.log, ...OPTS }
+    )
+    expect(r2.deleted).toEqual([])
+    expect(r2.skipped.map(s => s.what)).toEqual(['cluster rg-rdma/aks-rdma', 'node pool rdma'])
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+    expect(world.sim.clusterExists()).toBe(true)
+  })
+
+  it('deletes a cluster this run created', async () => {
+    world = await startWorld({ azure: { cluster: { exists: false } } })
+    const { clients, settings, log } = armFixture(world, { cluster: { create: true }, cleanup: 'cluster' })
+    expect((await ensureCluster(clients, settings, { log, ...OPTS })).action).toBe('created')
+    const r = await cleanupAzure(
+      clients,
+      settings,
+      { nodePoolCreated: false, clusterCreated: true },
+      { log, ...OPTS }
+    )
+    expect(r.deleted).toEqual(['cluster rg-rdma/aks-rdma'])
+    expect(world.sim.clusterExists()).toBe(false)
+  })
+})
+
+void settingsFor

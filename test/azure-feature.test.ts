@@ -1,0 +1,72 @@
+// The InfiniBand feature registration against the simulated ARM through the real Features and
+// Resources clients: NotRegistered → Registered (feature + provider writes), already Registered
+// (no writes at all), and Pending until the step times out with the approval explanation.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { ensureInfinibandFeature } from '../src/azure/feature.js'
+import { StepTimeoutError } from '../src/azure/wait.js'
+import { armFixture, leaks, startWorld, type TestWorld } from './azure-world.js'
+
+let world: TestWorld | undefined
+afterEach(async () => {
+  await world?.close()
+  world = undefined
+})
+
+const FAST_POLL = { initialMs: 10, maxMs: 40, factor: 2 }
+
+const armWrites = (w: TestWorld) => w.recorder.records.filter(r => r.service === 'arm' && r.mutating)
+
+describe('ensureInfinibandFeature', () => {
+  it('registers a NotRegistered feature, polls until Registered, then re-registers the provider', async () => {
+    world = await startWorld({
+      azure: { feature: { state: 'NotRegistered', pollsUntilRegistered: 3 }, providerPollsUntilRegistered: 2 }
+    })
+    const { clients, log } = armFixture(world)
+    const r = await ensureInfinibandFeature(clients, { log, timeoutMs: 20_000, backoff: FAST_POLL })
+    expect(r).toEqual({ changed: true, state: 'Registered', providerState: 'Registered' })
+    expect(world.sim.featureState()).toBe('Registered')
+    expect(armWrites(world).map(w => `${w.method} ${w.path.replace(/^\/subscriptions\/[^/]+/, '')}`)).toEqual(
+      [
+        'POST /providers/Microsoft.Features/providers/Microsoft.ContainerService/features/AKSInfinibandSupport/register',
+        'POST /providers/Microsoft.ContainerService/register'
+      ]
+    )
+    // Each state change is logged with the elapsed time.
+    expect(log.text()).toMatch(/AKSInfinibandSupport: Registering \(\d+(ms|s) elapsed\)/)
+    expect(log.text()).toMatch(/AKSInfinibandSupport: Registered/)
+    expect(leaks(world, log.text())).toEqual([])
+  })
+
+  it('does not write anything when the feature and the provider are already Registered', async () => {
+    world = await startWorld({ azure: { feature: { state: 'Registered', pollsUntilRegistered: 1 } } })
+    const { clients, log } = armFixture(world)
+    const r = await ensureInfinibandFeature(clients, { log, timeoutMs: 20_000, backoff: FAST_POLL })
+    expect(r.changed).toBe(false)
+    expect(r.state).toBe('Registered')
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+    expect(world.recorder.counts().arm.total).toBe(2) // feature GET + provider GET
+    expect(log.text()).toMatch(/already Registered/)
+  })
+
+  it('a Pending feature times out with an error explaining it awaits approval', async () => {
+    world = await startWorld({ azure: { feature: { state: 'Pending', pollsUntilRegistered: 1 } } })
+    const { clients, log } = armFixture(world)
+    let err: unknown
+    try {
+      await ensureInfinibandFeature(clients, { log, timeoutMs: 400, backoff: FAST_POLL })
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(StepTimeoutError)
+    const e = err as StepTimeoutError
+    expect(e.step).toMatch(/AKSInfinibandSupport/)
+    expect(e.lastState).toBe('Pending')
+    expect(e.message).toMatch(/awaits approval/)
+    expect(e.message).toMatch(/support request|account team/)
+    // Pending is already requested: no register call was made.
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+    expect(
+      world.recorder.records.filter(r => r.path.endsWith('/AKSInfinibandSupport')).length
+    ).toBeGreaterThan(2)
+  })
+})

@@ -1,0 +1,152 @@
+// The benchmark runner against the simulated cluster: pair scope over all NICs with GPUDirect;
+// a degraded NIC named node/mlx5_ibN; a degraded node named an outlier in fleet scope; 64 nodes
+// in a fixed number of rounds; a perftest image without CUDA detected and replaced by a
+// host-memory run; missing nvidia_peermem reported as host-staged; and no benchmark pod left
+// behind, also when the run times out.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { runBenchmark } from '../src/benchmark/runner.js'
+import { runVerification } from '../src/verify/index.js'
+import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from './verify-sim-world.js'
+
+jest.setTimeout(300_000)
+
+describe('pair scope on a healthy A100 pool', () => {
+  let w: RdmaWorld
+  beforeAll(async () => {
+    w = await startRdmaWorld({ nodes: 3, inputs: { 'benchmark-scope': 'pair' } })
+  })
+  afterAll(async () => {
+    await w?.close()
+  })
+
+  it('measures all 8 NIC pairs with GPUDirect, bandwidth and latency, as fractions of the line rate', async () => {
+    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    w.recorder.reset()
+    const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+    expect(run.verdict).toBe('pass')
+    expect(run.rounds).toBe(1)
+    expect(run.gpudirect).toBe('on')
+    expect(run.lineRateGbps).toBe(200)
+    const [a, b] = w.rdmaNodes()
+    const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+    const lat = run.pairs.filter(p => p.test === 'ib_write_lat')
+    expect(bw.map(p => p.device)).toEqual(['mlx5_ib0', 'mlx5_ib1', 'mlx5_ib2', 'mlx5_ib3', 'mlx5_ib4', 'mlx5_ib5', 'mlx5_ib6', 'mlx5_ib7'])
+    expect(lat).toHaveLength(8)
+    for (const p of bw) {
+      expect(p).toMatchObject({ server: a, client: b, linkGbps: 200, verdict: 'pass' })
+      expect(p.bwAvgGbps!).toBeGreaterThan(180)
+      expect(p.ratio!).toBeGreaterThan(0.9)
+    }
+    for (const p of lat) expect(p.tTypicalUs!).toBeGreaterThan(1)
+    expect(Number(run.bandwidthGbps)).toBeGreaterThan(180)
+    expect(Number(run.latencyUs)).toBeGreaterThan(1)
+    expect(run.outliers).toEqual([])
+    expect(workPods(w)).toHaveLength(0)
+    // One server and one client pod per test (8 containers each), then one delete per phase + cleanup.
+    expect(requestStats(w).byResource['POST pods']).toBe(4)
+  })
+
+  it('probes by itself when given no facts, and deletes every pod even when the waits time out', async () => {
+    const run = await runBenchmark({ settings: w.settings, kube: w.kube, timeoutMs: 1 })
+    expect(run.verdict).toBe('fail')
+    expect(run.pairs.every(p => p.verdict === 'fail')).toBe(true)
+    expect(run.pairs[0].reasons!.join(' ')).toMatch(/did not (start|finish) within|probe/)
+    expect(workPods(w)).toHaveLength(0)
+  })
+})
+
+describe('degraded hardware', () => {
+  it('pair scope: one slow NIC is named node/mlx5_ibN and fails the run', async () => {
+    const w = await startRdmaWorld({ nodes: 2, scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], noInfiniband: [] } } })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      const bad = w.rdmaNodes()[1]
+      expect(run.verdict).toBe('fail')
+      expect(run.outliers).toEqual([`${bad}/mlx5_ib3`])
+      const slow = run.pairs.filter(p => p.test === 'ib_write_bw' && p.verdict === 'fail')
+      expect(slow.map(p => p.device)).toEqual(['mlx5_ib3'])
+      expect(slow[0].ratio!).toBeLessThan(0.55)
+      expect(run.summary).toMatch(new RegExp(`outliers: ${bad}/mlx5_ib3`))
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('fleet scope: a slow node is an outlier in both its pairs, its neighbours are not', async () => {
+    const w = await startRdmaWorld({
+      nodes: 6,
+      vmSize: 'Standard_HB120rs_v3',
+      inputs: { 'benchmark-scope': 'fleet' },
+      scenario: { nodes: { degraded: [{ index: 2, gbps: 100 }], noInfiniband: [] } }
+    })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      const nodes = w.rdmaNodes()
+      expect(run.rounds).toBe(2)
+      expect(run.verdict).toBe('fail')
+      expect(run.outliers).toEqual([nodes[2]])
+      const view = run.report.nodes!
+      expect(view.find(n => n.node === nodes[2])!.verdict).toBe('fail')
+      expect(view.filter(n => n.verdict === 'fail').map(n => n.node)).toEqual([nodes[2]])
+      expect(run.gpudirect).toBe('off')
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('GPUDirect', () => {
+  it('a perftest without CUDA is detected, reported, and replaced by a host-memory run', async () => {
+    const w = await startRdmaWorld({ nodes: 2, inputs: { 'benchmark-image': 'ghcr.io/example/perftest-nocuda:24.04' } })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      expect(run.gpudirect).toBe('unsupported')
+      expect(run.gpudirectDetail).toMatch(/no CUDA support .*unrecognized option '--use_cuda=0'.*host memory/)
+      expect(run.verdict).toBe('warn')
+      expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(8)
+      expect(run.pairs.every(p => p.verdict === 'pass')).toBe(true)
+      expect(run.phases).toBe(4) // bw with CUDA (rejected), bw from host, lat from host... see below
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('without nvidia_peermem the GPU buffers are host-staged: reported, and slower than the line rate', async () => {
+    const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      expect(run.gpudirect).toBe('host-staged')
+      expect(run.gpudirectDetail).toMatch(/nvidia_peermem not loaded on/)
+      expect(run.verdict).toBe('fail')
+      expect(run.pairs.filter(p => p.test === 'ib_write_bw').every(p => p.ratio! < 0.9)).toBe(true)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('fleet scope at scale', () => {
+  it('64 nodes finish in 2 rounds of 32 disjoint pairs, every node measured against two others', async () => {
+    const w = await startRdmaWorld({ nodes: 64, vmSize: 'Standard_HB120rs_v3', inputs: { 'benchmark-scope': 'fleet' } })
+    try {
+      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      w.recorder.reset()
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+      expect(run.rounds).toBe(2)
+      expect(run.schedule.rounds.map(r => r.length)).toEqual([32, 32])
+      expect(run.phases).toBe(4)
+      expect(run.verdict).toBe('pass')
+      expect(Object.values(run.schedule.partners).every(p => p.length === 2)).toBe(true)
+      expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(64)
+      const stats = requestStats(w)
+      expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
+      expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})

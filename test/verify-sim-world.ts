@@ -1,0 +1,186 @@
+// Test helper for the verification and benchmark suites: a simulated Kubernetes half with a system
+// pool and an RDMA pool, the cluster stack brought up the way apply does it — the two operator
+// charts through the helm stand-in (in-process) and the model's manifests server-side applied —
+// with parts left out on request (no NodeFeatureRule, no ib-node-config, no GPU Operator,
+// use-host-mofed), then settled: waits until every RDMA node got as far as that stack can take it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { stringify } from 'yaml'
+import { KubeClient } from '../src/kube/client.js'
+import { parseQuantity } from '../src/kube/quantity.js'
+import type { KubeObject } from '../src/kube/types.js'
+import { buildStack } from '../src/model/stack.js'
+import { readSettings } from '../src/settings/input-helper.js'
+import type { Settings } from '../src/settings/settings.js'
+import { SimClock, SimRecorder } from '../src/sim/contracts.js'
+import { helmStandin, HELM_STANDIN_TIME_SCALE_ENV } from '../src/sim/helm/index.js'
+import { startKubeSim, type KubeSim, type NodeState } from '../src/sim/kube/index.js'
+import { loadScenario } from '../src/sim/scenario.js'
+import { createWorldTls, type WorldTls } from '../src/sim/tls.js'
+import { reader, VALID_APPLY } from './support/inputs.js'
+
+let tls: WorldTls | undefined
+
+export interface StackParts {
+  nodeFeatureRule?: boolean
+  ibNodeConfig?: boolean
+  gpuOperator?: boolean
+}
+
+export interface RdmaWorldOptions {
+  nodes: number
+  vmSize?: string
+  /** Scenario overrides (nodes.degraded, nodes.noInfiniband, kube.timeScale, …). */
+  scenario?: Record<string, unknown>
+  /** Action inputs over the defaults (e.g. `use-host-mofed`, `benchmark-scope`). */
+  inputs?: Record<string, string>
+  /** Parts of the stack to install (all by default). */
+  stack?: StackParts
+  /** Nodes only: no operator, no manifest. */
+  bare?: boolean
+}
+
+export interface RdmaWorld {
+  sim: KubeSim
+  recorder: SimRecorder
+  settings: Settings
+  kube: KubeClient
+  /** RDMA node names, sorted. */
+  rdmaNodes(): string[]
+  close(): Promise<void>
+}
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
+
+async function until(what: string, ok: () => boolean, limitMs = 60_000): Promise<void> {
+  const end = Date.now() + limitMs
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`test world: timed out waiting for ${what}`)
+    await sleep(20)
+  }
+}
+
+function nodeObjects(sim: KubeSim): KubeObject[] {
+  return sim.store.list(sim.store.type('', 'nodes')!, {}).items as unknown as KubeObject[]
+}
+
+export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
+  tls ??= createWorldTls()
+  const parts: Required<StackParts> = { nodeFeatureRule: true, ibNodeConfig: true, gpuOperator: true, ...o.stack }
+  const vmSize = o.vmSize ?? 'Standard_ND96asr_v4'
+  const scenario = loadScenario(undefined, { kube: { timeScale: 0.002 }, ...o.scenario })
+  const recorder = new SimRecorder()
+  const clock = new SimClock(scenario.kube.timeScale)
+  const sim = await startKubeSim({ scenario, clock, recorder, tls })
+  const dir = mkdtempSync(path.join(tmpdir(), 'verify-world-'))
+  const kubeconfigPath = path.join(dir, 'kubeconfig')
+  writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
+  const settings = readSettings(
+    reader({ ...VALID_APPLY, mode: 'verify', 'vm-size': vmSize, 'node-count': String(o.nodes), 'step-timeout': '10m', ...o.inputs })
+  ).settings
+  settings.runId = `test-${Math.random().toString(36).slice(2, 8)}`
+  const kube = KubeClient.fromFile(kubeconfigPath, { retries: 2, backoffBaseMs: 20 })
+
+  try {
+    sim.addPool({ name: 'system', vmSize: 'Standard_D4s_v5', count: 1, osSku: 'Ubuntu', mode: 'System', kubernetesVersion: '1.33' })
+    sim.addPool({ name: settings.nodePool.name, vmSize, count: o.nodes, osSku: 'Ubuntu', mode: 'User', kubernetesVersion: '1.33' })
+    await until('nodes to join', () => nodeObjects(sim).length >= o.nodes + 1)
+
+    const env: NodeJS.ProcessEnv = {
+      KUBECONFIG: kubeconfigPath,
+      HOME: path.join(dir, 'home'),
+      HELM_CONFIG_HOME: path.join(dir, 'helm-config'),
+      HELM_CACHE_HOME: path.join(dir, 'helm-cache'),
+      HELM_DATA_HOME: path.join(dir, 'helm-data'),
+      [HELM_STANDIN_TIME_SCALE_ENV]: String(scenario.kube.timeScale)
+    }
+    let helmOut = ''
+    const helm = async (...argv: string[]) => {
+      const code = await helmStandin(argv, env, { stdout: t => (helmOut += t), stderr: t => (helmOut += t) })
+      if (code !== 0) throw new Error(`helm ${argv.join(' ')} failed:\n${helmOut}`)
+    }
+    await helm('repo', 'add', 'nvidia', 'https://helm.ngc.nvidia.com/nvidia')
+    for (const c of o.bare ? [] : buildStack(settings)) {
+      if (c.name === 'node-feature-rule' && !parts.nodeFeatureRule) continue
+      if (c.name === 'ib-node-config' && !parts.ibNodeConfig) continue
+      if (c.name === 'gpu-operator' && !parts.gpuOperator) continue
+      if (!['network-operator', 'node-feature-rule', 'nic-cluster-policy', 'ib-node-config', 'rdma-device-plugin', 'gpu-operator'].includes(c.name)) continue
+      for (const m of c.manifests ?? []) await kube.applyManifest(m as KubeObject)
+      if (c.helm) {
+        const values = path.join(dir, `${c.helm.release}-values.yaml`)
+        writeFileSync(values, stringify(c.helm.values))
+        await helm('upgrade', '--install', c.helm.release, c.helm.chart, '--version', c.helm.version, '-n', c.helm.namespace, '--create-namespace', '-f', values, '--wait', '--timeout', '10m')
+      }
+    }
+  } catch (e) {
+    await sim.close()
+    throw e
+  }
+
+  const rdmaNodes = () =>
+    Object.entries(sim.nodeStates())
+      .filter(([, st]) => st.pool === settings.nodePool.name)
+      .map(([n]) => n)
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  // Settle: every RDMA node reached the furthest state this stack can give it.
+  const noIb = new Set((scenario.nodes.noInfiniband ?? []) as number[])
+  const gpus = (sim.hardware.all().find(h => h.pool === settings.nodePool.name)?.spec.gpus ?? 0) > 0
+  const settled = (name: string, st: NodeState): boolean => {
+    if (o.bare || !parts.nodeFeatureRule || noIb.has(st.rdmaIndex)) return true
+    if (!st.ofedReady) return false
+    if (parts.ibNodeConfig && !st.memlockUnlimited) return false
+    const node = nodeObjects(sim).find(n => n.metadata.name === name)!
+    if (!((parseQuantity(node.status?.allocatable?.[`rdma/${settings.stack.rdmaResourceName}`]) ?? 0) > 0)) return false
+    if (gpus && parts.gpuOperator) {
+      if (!st.gpuDriverReady) return false
+      if (!settings.stack.useHostMofed && !st.nvidiaPeermemLoaded) return false
+      if (!node.status?.allocatable?.['nvidia.com/gpu']) return false
+    }
+    return true
+  }
+  try {
+    await until('the stack to settle on every RDMA node', () => Object.entries(sim.nodeStates()).every(([n, st]) => st.pool !== settings.nodePool.name || settled(n, st)), 120_000)
+    // A little more simulated time so late status writes (policy states, pod readiness) land.
+    await sleep(clock.real(30_000) + 50)
+  } catch (e) {
+    await sim.close()
+    throw e
+  }
+  recorder.reset()
+  return {
+    sim,
+    recorder,
+    settings,
+    kube,
+    rdmaNodes,
+    close: async () => {
+      await sim.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Pods of the action's own namespace (probe and perftest pods), straight from the store. */
+export function workPods(w: RdmaWorld, namespace = 'aks-rdma-verify'): KubeObject[] {
+  const t = w.sim.store.type('', 'pods')!
+  return w.sim.store.list(t, { namespace }).items as unknown as KubeObject[]
+}
+
+/** Kube requests recorded since the last reset, by kind of request. */
+export function requestStats(w: RdmaWorld): { total: number; lists: number; mutating: number; byResource: Record<string, number> } {
+  const kube = w.recorder.records.filter(r => r.service === 'kube')
+  const lists = kube.filter(r => r.method === 'GET' && !/[?&]watch=(true|1)/.test(r.path) && isCollection(r.path))
+  const byResource: Record<string, number> = {}
+  for (const r of kube) byResource[`${r.method} ${r.resource ?? '-'}`] = (byResource[`${r.method} ${r.resource ?? '-'}`] ?? 0) + 1
+  return { total: kube.length, lists: lists.length, mutating: kube.filter(r => r.mutating).length, byResource }
+}
+
+/** `/api/v1/namespaces/x/pods` and `/api/v1/nodes` are collections; `/api/v1/nodes/n` is not. */
+function isCollection(p: string): boolean {
+  const parts = p.split('?')[0].split('/').filter(Boolean)
+  const start = parts[0] === 'api' ? 2 : 3
+  const rest = parts.slice(start)
+  if (rest[0] === 'namespaces' && rest.length >= 3) return rest.length === 3
+  return rest.length === 1
+}

@@ -1,0 +1,163 @@
+// Verification against the simulated cluster: a healthy stack passes every check and the probe
+// reads the real ibstat / ulimit / /proc/modules of each node; broken worlds fail the right check
+// on the right node (no NodeFeatureRule, a node without InfiniBand, no ib-node-config, no
+// nvidia_peermem); probe pods are always deleted; verify mode writes nothing but its own pods and
+// namespace; drift mode writes nothing at all.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { runVerification, runChecks, type Check } from '../src/verify/index.js'
+import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from './verify-sim-world.js'
+
+jest.setTimeout(180_000)
+
+const byName = (checks: Check[]) => Object.fromEntries(checks.map(c => [c.name, c]))
+
+describe('a healthy stack', () => {
+  let w: RdmaWorld
+  beforeAll(async () => {
+    w = await startRdmaWorld({ nodes: 3 })
+  })
+  afterAll(async () => {
+    await w?.close()
+  })
+
+  it('passes every check, probes every node and leaves no pod behind', async () => {
+    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const checks = byName(v.checks)
+    expect(Object.keys(checks)).toEqual(['nodes-ready', 'ofed-driver', 'ib-node-config', 'rdma-device-plugin', 'gpu-operator', 'node-probe'])
+    for (const c of v.checks) expect({ name: c.name, status: c.status, detail: c.detail }).toMatchObject({ status: 'pass' })
+    expect(checks['node-probe'].nodes).toHaveLength(3)
+    expect(checks['node-probe'].nodes!.every(n => /8 IB port\(s\) Active at 200 Gb\/s; memlock unlimited; nvidia_peermem loaded/.test(n.detail))).toBe(true)
+    const f = v.facts!.get(w.rdmaNodes()[0])!
+    expect(f.activeDevices).toEqual(['mlx5_ib0', 'mlx5_ib1', 'mlx5_ib2', 'mlx5_ib3', 'mlx5_ib4', 'mlx5_ib5', 'mlx5_ib6', 'mlx5_ib7'])
+    expect(workPods(w)).toHaveLength(0)
+    // verify mode: writes only its namespace and its own pods.
+    const writes = w.recorder.records.filter(r => r.service === 'kube' && r.mutating)
+    expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'pods']))
+    expect(writes.filter(r => r.resource === 'pods').every(r => r.path.startsWith('/api/v1/namespaces/aks-rdma-verify/'))).toBe(true)
+  })
+
+  it('drift mode runs only the read-only checks and writes nothing', async () => {
+    w.recorder.reset()
+    const checks = await runChecks({ settings: w.settings, kube: w.kube, mode: 'drift' })
+    expect(byName(checks)['node-probe'].status).toBe('skipped')
+    expect(checks.filter(c => c.name !== 'node-probe').every(c => c.status === 'pass')).toBe(true)
+    expect(requestStats(w).mutating).toBe(0)
+  })
+})
+
+describe('broken worlds', () => {
+  it('without the NodeFeatureRule: no pci-15b3 label, no OFED, nothing to probe', async () => {
+    const w = await startRdmaWorld({ nodes: 2, stack: { nodeFeatureRule: false } })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      expect(checks['nodes-ready'].status).toBe('fail')
+      expect(checks['nodes-ready'].detail).toMatch(/pci-15b3.present=<absent> \(is the NodeFeatureRule applied\?\)/)
+      expect(checks['ofed-driver'].status).toBe('fail')
+      expect(checks['ofed-driver'].detail).toMatch(/NicClusterPolicy state notReady.*state-OFED/)
+      expect(checks['rdma-device-plugin'].status).toBe('fail')
+      expect(checks['node-probe'].status).toBe('fail')
+      expect(checks['node-probe'].nodes!.every(n => /^not probed: no allocatable rdma\//.test(n.detail))).toBe(true)
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('a node without InfiniBand fails on that node only', async () => {
+    const w = await startRdmaWorld({ nodes: 3, scenario: { nodes: { noInfiniband: [1], degraded: [] } } })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      const bad = w.rdmaNodes()[1]
+      for (const c of Object.values(checks)) {
+        expect({ check: c.name, status: c.status }).toEqual({ check: c.name, status: 'fail' })
+        expect({ check: c.name, failing: c.nodes!.filter(n => n.status !== 'pass').map(n => n.node) }).toEqual({ check: c.name, failing: [bad] })
+      }
+      // No InfiniBand VF, so no pci-15b3 label: the node never gets OFED or the RDMA resource.
+      expect(checks['nodes-ready'].nodes!.find(n => n.node === bad)!.detail).toMatch(/pci-15b3.present=<absent>/)
+      expect(checks['node-probe'].nodes!.find(n => n.node === bad)!.detail).toMatch(/^not probed: no allocatable rdma/)
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('without ib-node-config: memlock 8192 in the probe', async () => {
+    const w = await startRdmaWorld({ nodes: 2, stack: { ibNodeConfig: false } })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      expect(checks['ib-node-config'].status).toBe('fail')
+      expect(checks['ib-node-config'].detail).toMatch(/no ib-node-config pod/)
+      expect(checks['node-probe'].status).toBe('fail')
+      expect(checks['node-probe'].nodes!.every(n => /ulimit -l = 8192/.test(n.detail))).toBe(true)
+      expect(checks['ofed-driver'].status).toBe('pass')
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('use-host-mofed true: a warning on the GPU Operator, and the probe finds no nvidia_peermem', async () => {
+    const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      expect(checks['gpu-operator'].status).not.toBe('pass')
+      expect(checks['gpu-operator'].detail).toMatch(/use-host-mofed is true/)
+      expect(checks['node-probe'].status).toBe('fail')
+      expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)
+      expect(checks['ib-node-config'].status).toBe('pass')
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('without the GPU Operator: ClusterPolicy missing, no driver pods, no peermem', async () => {
+    const w = await startRdmaWorld({ nodes: 2, stack: { gpuOperator: false } })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      expect(checks['gpu-operator'].status).toBe('fail')
+      expect(checks['gpu-operator'].detail).toMatch(/ClusterPolicy cluster-policy not found/)
+      expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)
+      expect(checks['rdma-device-plugin'].status).toBe('pass')
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('large pools', () => {
+  it('200 nodes are verified with a handful of list requests; one probe pod per node, all deleted', async () => {
+    const w = await startRdmaWorld({ nodes: 200, vmSize: 'Standard_HB120rs_v3' })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      for (const c of Object.values(checks)) expect({ name: c.name, status: c.status }).toEqual({ name: c.name, status: c.name === 'gpu-operator' ? 'skipped' : 'pass' })
+      expect(checks['node-probe'].nodes).toHaveLength(200)
+      const stats = requestStats(w)
+      expect(stats.lists).toBeLessThan(20)
+      expect(stats.byResource['POST pods']).toBe(200)
+      expect(stats.byResource['GET pods']).toBeLessThan(200 + 20) // one log read per probe
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('a bare 1000-node pool is read with paginated lists (limit 500 + continue), never a request per node', async () => {
+    const w = await startRdmaWorld({ nodes: 1000, vmSize: 'Standard_HB120rs_v3', bare: true })
+    try {
+      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'drift' }))
+      expect(checks['nodes-ready'].nodes).toHaveLength(1000)
+      expect(checks['nodes-ready'].detail).toMatch(/1000 of 1000 node\(s\) failing/)
+      const drift = requestStats(w)
+      expect(drift.total).toBeLessThan(20)
+      expect(drift.mutating).toBe(0)
+      expect(w.recorder.records.filter(r => r.path === '/api/v1/nodes')).toHaveLength(2) // two pages of 500
+      w.recorder.reset()
+      // verify mode: no node can host a probe (no RDMA resource), so nothing is created per node either.
+      const verify = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      expect(verify['node-probe'].nodes!.every(n => n.status === 'fail')).toBe(true)
+      expect(requestStats(w).total).toBeLessThan(25)
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})

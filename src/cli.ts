@@ -33,7 +33,10 @@ async function runMode(mode: string, rest: string[]): Promise<number> {
     flags.problems.push(`--output "${output}": must be text or json`)
   if (flags.problems.length) return usage(flags.problems.join('\n'))
   exportInputs({ ...flags.inputs, mode })
-  return runMain({ output: output as 'text' | 'json', cli: true })
+  const options = { output: output as 'text' | 'json', cli: true }
+  // Outside the runner, apply/verify/drift get the runner's files and the post step too.
+  if (mode !== 'plan' && !process.env.GITHUB_ACTIONS) return (await import('./run/local-runner.js')).runLikeRunner(options, print)
+  return runMain(options)
 }
 
 async function runParser(tool: 'perftest' | 'ibstat', rest: string[]): Promise<number> {

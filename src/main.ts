@@ -47,3 +47,8 @@ export async function runMain(opts: MainOptions = {}): Promise<number> {
   const { runFlow } = await import('./run/flow.js')
   return runFlow(settings)
 }
+
+/** Entry point of `npx @github/local-action . src/main.ts .env` (it imports run and awaits it). */
+export async function run(): Promise<void> {
+  process.exitCode = await runMain()
+}

@@ -62,11 +62,10 @@ describe('choosing the sign-in method', () => {
     armEndpoint: 'a',
     authorityHost: 'b'
   }
-  it('auto prefers an explicit secret, then OIDC, then the CLI', () => {
+  it('auto prefers OIDC, then a client secret, then the CLI', () => {
     const ids = { ...azure, clientId: 'c', tenantId: 't' }
-    expect(pickAuthMethod({ ...ids, clientSecret: 's' }, { ACTIONS_ID_TOKEN_REQUEST_URL: 'u' }).method).toBe(
-      'secret'
-    )
+    expect(pickAuthMethod({ ...ids, clientSecret: 's' }, { ACTIONS_ID_TOKEN_REQUEST_URL: 'u' }).method).toBe('oidc')
+    expect(pickAuthMethod({ ...ids, clientSecret: 's' }, {}).method).toBe('secret')
     expect(pickAuthMethod(ids, { ACTIONS_ID_TOKEN_REQUEST_URL: 'u' }).method).toBe('oidc')
     const cli = pickAuthMethod(ids, {})
     expect(cli.method).toBe('cli')

@@ -205,5 +205,9 @@ describe('line rate and outlier naming', () => {
     const cOut = [0, 1, 2, 3].map(i => `a/mlx5_ib${i} ↔ c/mlx5_ib${i}`)
     expect(refineOutliers(cOut, slow, new Map([['c', 4]]))).toEqual(['c'])
     expect(refineOutliers(['a/mlx5_ib0 ↔ a2/mlx5_ib0'], slow)).toEqual(['a/mlx5_ib0 ↔ a2/mlx5_ib0'])
+    // A single-NIC node whose only device is named is the node.
+    expect(refineOutliers(['a/mlx5_ib0 ↔ d/mlx5_ib0'], new Set(['d/mlx5_ib0']), new Map([['d', 1]]))).toEqual(
+      ['d']
+    )
   })
 })

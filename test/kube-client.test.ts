@@ -34,7 +34,14 @@ async function startWorld(faults: FaultSpec[] = [], timeScale = 0.001): Promise<
   const store = new ObjectStore()
   registerBuiltins(store)
   const recorder = new SimRecorder()
-  const server = await startApiServer({ store, tls, recorder, clock: new SimClock(timeScale), tokens: new Set([TOKEN]), faults })
+  const server = await startApiServer({
+    store,
+    tls,
+    recorder,
+    clock: new SimClock(timeScale),
+    tokens: new Set([TOKEN]),
+    faults
+  })
   const dir = mkdtempSync(path.join(tmpdir(), 'kube-client-'))
   const kubeconfigPath = path.join(dir, 'kubeconfig')
   const b64 = (s: string): string => Buffer.from(s).toString('base64')
@@ -90,7 +97,9 @@ const daemonSet = (image: string): KubeObject => ({
         hostPID: true,
         nodeSelector: { 'kubernetes.azure.com/agentpool': 'rdma' },
         tolerations: [{ operator: 'Exists' }],
-        initContainers: [{ name: 'ib-setup', image, securityContext: { privileged: true }, command: ['sh', '-c', 'echo ok'] }],
+        initContainers: [
+          { name: 'ib-setup', image, securityContext: { privileged: true }, command: ['sh', '-c', 'echo ok'] }
+        ],
         containers: [{ name: 'keepalive', image, command: ['sh', '-c', 'sleep infinity'] }]
       }
     }
@@ -133,13 +142,15 @@ describe('server-side apply', () => {
 
   it('dry-run applies without writing', async () => {
     const c = w.client()
-    const before = w.store.list(w.store.type('apps', 'daemonsets')!, { namespace: 'kube-system' }).items[0].metadata.resourceVersion
+    const before = w.store.list(w.store.type('apps', 'daemonsets')!, { namespace: 'kube-system' }).items[0]
+      .metadata.resourceVersion
     w.recorder.reset()
     const dry = await c.dryRunApply(daemonSet('busybox:9'))
     expect(dry.wouldChange).toBe(true)
     expect(dry.object.spec.template.spec.containers[0].image).toBe('busybox:9')
     expect(w.recorder.counts().kube.mutating).toBe(0)
-    const after = w.store.list(w.store.type('apps', 'daemonsets')!, { namespace: 'kube-system' }).items[0].metadata.resourceVersion
+    const after = w.store.list(w.store.type('apps', 'daemonsets')!, { namespace: 'kube-system' }).items[0]
+      .metadata.resourceVersion
     expect(after).toBe(before)
   })
 
@@ -165,9 +176,14 @@ describe('server-side apply', () => {
 
   it('lists page by page', async () => {
     const c = w.client()
-    for (let i = 0; i < 12; i++) await c.applyManifest(configMap({ i: String(i) }, `page-${String(i).padStart(2, '0')}`))
+    for (let i = 0; i < 12; i++)
+      await c.applyManifest(configMap({ i: String(i) }, `page-${String(i).padStart(2, '0')}`))
     w.recorder.reset()
-    const all = await c.list('v1', 'ConfigMap', { namespace: 'kube-system', labelSelector: 'aks-rdma-action/managed=true', limit: 5 })
+    const all = await c.list('v1', 'ConfigMap', {
+      namespace: 'kube-system',
+      labelSelector: 'aks-rdma-action/managed=true',
+      limit: 5
+    })
     expect(all.items.filter(i => i.metadata.name.startsWith('page-'))).toHaveLength(12)
     expect(all.items.every(i => i.kind === 'ConfigMap')).toBe(true)
     expect(w.recorder.records.filter(r => r.path.endsWith('/configmaps')).length).toBe(3)
@@ -207,14 +223,21 @@ describe('watch through the API server', () => {
     try {
       const c = w.client()
       const source = c.watchSource('v1', 'ConfigMap', { namespace: 'kube-system', labelSelector: 'step=x' })
-      const p = watchUntil(source, objs => ({ done: objs.length === 5, message: `${objs.length}/5` }), { timeoutMs: 20_000 })
+      const p = watchUntil(source, objs => ({ done: objs.length === 5, message: `${objs.length}/5` }), {
+        timeoutMs: 20_000
+      })
       for (let i = 0; i < 5; i++) {
         await new Promise(r => setTimeout(r, 40))
-        await c.applyManifest({ ...configMap({ i: String(i) }, `w-${i}`), metadata: { name: `w-${i}`, namespace: 'kube-system', labels: { step: 'x' } } })
+        await c.applyManifest({
+          ...configMap({ i: String(i) }, `w-${i}`),
+          metadata: { name: `w-${i}`, namespace: 'kube-system', labels: { step: 'x' } }
+        })
       }
       const out = await p
       expect(out.objects).toHaveLength(5)
-      const watches = w.recorder.records.filter(r => r.method === 'GET' && r.path.endsWith('/configmaps') && r.resource === 'configmaps')
+      const watches = w.recorder.records.filter(
+        r => r.method === 'GET' && r.path.endsWith('/configmaps') && r.resource === 'configmaps'
+      )
       expect(watches.length).toBeGreaterThan(2)
     } finally {
       await w.close()
@@ -229,7 +252,11 @@ describe('Lease', () => {
       const a = await acquireLease(w.client(), { holder: 'run-a', timeoutMs: 10_000 })
       const lines: string[] = []
       let bHas = false
-      const bPromise = acquireLease(w.client(), { holder: 'run-b', timeoutMs: 10_000, log: l => lines.push(l) }).then(h => {
+      const bPromise = acquireLease(w.client(), {
+        holder: 'run-b',
+        timeoutMs: 10_000,
+        log: l => lines.push(l)
+      }).then(h => {
         bHas = true
         return h
       })
@@ -250,6 +277,28 @@ describe('Lease', () => {
     }
   })
 
+  it('renews the lease while held', async () => {
+    const w = await startWorld()
+    try {
+      const h = await acquireLease(w.client(), {
+        holder: 'renewer',
+        timeoutMs: 1000,
+        leaseDurationSeconds: 3
+      })
+      const leases = w.store.type('coordination.k8s.io', 'leases')!
+      const first = w.store.get(leases, 'kube-system', LEASE_NAME).spec.renewTime
+      await new Promise(r => setTimeout(r, 1300))
+      const later = w.store.get(leases, 'kube-system', LEASE_NAME)
+      expect(Date.parse(later.spec.renewTime)).toBeGreaterThan(Date.parse(first))
+      expect(later.spec.holderIdentity).toBe('renewer')
+      expect(h.held()).toBe(true)
+      await h.release()
+      expect(w.store.tryGet(leases, 'kube-system', LEASE_NAME)).toBeUndefined()
+    } finally {
+      await w.close()
+    }
+  })
+
   it('takes over an expired lease, and times out on a live one', async () => {
     const w = await startWorld()
     try {
@@ -259,7 +308,13 @@ describe('Lease', () => {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name: LEASE_NAME, namespace: 'kube-system' },
-        spec: { holderIdentity: 'crashed', leaseDurationSeconds: 1, acquireTime: ago(60_000), renewTime: ago(2000), leaseTransitions: 0 }
+        spec: {
+          holderIdentity: 'crashed',
+          leaseDurationSeconds: 1,
+          acquireTime: ago(60_000),
+          renewTime: ago(2000),
+          leaseTransitions: 0
+        }
       })
       const live = await acquireLease(w.client(), { holder: 'alive', timeoutMs: 1000 })
       const taken = w.store.get(w.store.type('coordination.k8s.io', 'leases')!, 'kube-system', LEASE_NAME)

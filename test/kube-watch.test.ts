@@ -1,7 +1,14 @@
 // watchAll/watchUntil over in-memory sources: list then watch from the list's resourceVersion,
 // resume after a dropped connection from the last resourceVersion seen, relist after 410 Gone,
 // fail fast, time out with the last state, re-evaluate for grace periods.
-import { watchAll, watchUntil, WatchFailError, WatchTimeoutError, type WatchEvent, type WatchSource } from '../src/kube/watch.js'
+import {
+  watchAll,
+  watchUntil,
+  WatchFailError,
+  WatchTimeoutError,
+  type WatchEvent,
+  type WatchSource
+} from '../src/kube/watch.js'
 import type { KubeObject } from '../src/kube/types.js'
 
 class FakeSource implements WatchSource {
@@ -17,7 +24,12 @@ class FakeSource implements WatchSource {
 
   put(name: string, data: Record<string, unknown> = {}): void {
     const type = this.objects.has(name) ? 'MODIFIED' : 'ADDED'
-    const o: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: String(++this.rv) }, ...data }
+    const o: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'ns', resourceVersion: String(++this.rv) },
+      ...data
+    }
     this.objects.set(name, o)
     this.emit({ type, object: o })
   }
@@ -74,10 +86,14 @@ describe('watchUntil', () => {
     s.put('a')
     s.put('b')
     const messages: string[] = []
-    const p = watchUntil(s, objs => ({ done: readyCount(objs) === 2, message: `${readyCount(objs)}/2 ready` }), {
-      timeoutMs: 5000,
-      onChange: v => messages.push(v.message!)
-    })
+    const p = watchUntil(
+      s,
+      objs => ({ done: readyCount(objs) === 2, message: `${readyCount(objs)}/2 ready` }),
+      {
+        timeoutMs: 5000,
+        onChange: v => messages.push(v.message!)
+      }
+    )
     await tick()
     s.put('a', { ready: true })
     await tick()
@@ -96,7 +112,9 @@ describe('watchUntil', () => {
     const s = new FakeSource()
     s.put('a')
     s.put('b')
-    const p = watchUntil(s, objs => ({ done: objs.length === 1 && readyCount(objs) === 1 }), { timeoutMs: 5000 })
+    const p = watchUntil(s, objs => ({ done: objs.length === 1 && readyCount(objs) === 1 }), {
+      timeoutMs: 5000
+    })
     await tick()
     s.dropAll()
     s.remove('b')
@@ -110,7 +128,11 @@ describe('watchUntil', () => {
   it('fails fast with the reason and the observed set', async () => {
     const s = new FakeSource()
     s.put('a')
-    const p = watchUntil(s, objs => (objs.some(o => o.crash) ? { done: false, fail: 'a crashed' } : { done: false }), { timeoutMs: 5000 })
+    const p = watchUntil(
+      s,
+      objs => (objs.some(o => o.crash) ? { done: false, fail: 'a crashed' } : { done: false }),
+      { timeoutMs: 5000 }
+    )
     await tick()
     s.put('a', { crash: true })
     await expect(p).rejects.toBeInstanceOf(WatchFailError)
@@ -120,7 +142,9 @@ describe('watchUntil', () => {
   it('times out with the last state', async () => {
     const s = new FakeSource()
     s.put('a')
-    const err = await watchUntil(s, () => ({ done: false, message: 'still waiting on a' }), { timeoutMs: 50 }).catch(e => e)
+    const err = await watchUntil(s, () => ({ done: false, message: 'still waiting on a' }), {
+      timeoutMs: 50
+    }).catch(e => e)
     expect(err).toBeInstanceOf(WatchTimeoutError)
     expect(err.message).toContain('still waiting on a')
     expect(err.snapshot.only).toHaveLength(1)
@@ -136,7 +160,9 @@ describe('watchUntil', () => {
       () => {
         calls++
         const elapsed = Date.now() - start
-        return elapsed >= 40 ? { done: false, fail: 'grace over' } : { done: false, recheckInMs: 40 - elapsed }
+        return elapsed >= 40
+          ? { done: false, fail: 'grace over' }
+          : { done: false, recheckInMs: 40 - elapsed }
       },
       { timeoutMs: 2000 }
     ).catch(e => e)

@@ -12,15 +12,25 @@ import { collectLog, POOL, startStackWorld, useHelmStandin, type StackWorld } fr
 
 jest.setTimeout(180_000)
 
-const ORDER = ['network-operator', 'node-feature-rule', 'nic-cluster-policy', 'ib-node-config', 'rdma-device-plugin', 'gpu-operator']
+const ORDER = [
+  'network-operator',
+  'node-feature-rule',
+  'nic-cluster-policy',
+  'ib-node-config',
+  'rdma-device-plugin',
+  'gpu-operator'
+]
 
 describe('applyStack on a 2-node pool', () => {
   let w: StackWorld
   const secrets = (): any[] => w.sim.store.list(w.sim.store.type('', 'secrets')!, {}).items
   const pods = (ns: string, label: string): KubeObject[] =>
-    w.sim.store.list(w.sim.store.type('', 'pods')!, { namespace: ns, labelSelector: label }).items as KubeObject[]
+    w.sim.store.list(w.sim.store.type('', 'pods')!, { namespace: ns, labelSelector: label })
+      .items as KubeObject[]
   const poolNodes = (): KubeObject[] =>
-    w.sim.store.list(w.sim.store.type('', 'nodes')!, { labelSelector: `kubernetes.azure.com/agentpool=${POOL}` }).items as KubeObject[]
+    w.sim.store.list(w.sim.store.type('', 'nodes')!, {
+      labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
+    }).items as KubeObject[]
 
   beforeAll(async () => {
     await useHelmStandin()
@@ -33,22 +43,30 @@ describe('applyStack on a 2-node pool', () => {
     const res = await applyStack({ settings: w.settings(), kubeconfigPath: w.kubeconfigPath, log })
     if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))
     expect(res.ok).toBe(true)
-    expect(res.steps.map(s => [s.name, s.status, s.changed, s.action])).toEqual(ORDER.map(n => [n, 'success', true, 'created']))
+    expect(res.steps.map(s => [s.name, s.status, s.changed, s.action])).toEqual(
+      ORDER.map(n => [n, 'success', true, 'created'])
+    )
     for (const s of res.steps) {
       expect(Date.parse(s.finishedAt)).toBeGreaterThanOrEqual(Date.parse(s.startedAt))
       expect(s.durationMs).toBeGreaterThanOrEqual(0)
     }
     // one group per step, progress lines with per-node counts
     expect(log.groups.map(g => g.split(':')[0])).toEqual(ORDER)
-    expect(log.lines).toContainEqual(expect.stringMatching(/^nic-cluster-policy: OFED driver ready on 2\/2 nodes, policy state ready \(\d/))
-    expect(log.lines).toContainEqual(expect.stringMatching(/^gpu-operator: GPU driver with nvidia-peermem ready on 2\/2 nodes/))
+    expect(log.lines).toContainEqual(
+      expect.stringMatching(/^nic-cluster-policy: OFED driver ready on 2\/2 nodes, policy state ready \(\d/)
+    )
+    expect(log.lines).toContainEqual(
+      expect.stringMatching(/^gpu-operator: GPU driver with nvidia-peermem ready on 2\/2 nodes/)
+    )
     expect(helmReleaseCounts(secrets())).toEqual({ installs: 2, upgrades: 0 })
     // the result is real: allocatable on every RDMA node, lease released
     for (const n of poolNodes()) {
       expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
       expect(Number(n.status.allocatable['nvidia.com/gpu'])).toBeGreaterThan(0)
     }
-    expect(w.sim.store.tryGet(w.sim.store.type('coordination.k8s.io', 'leases')!, 'kube-system', 'aks-rdma-action')).toBeUndefined()
+    expect(
+      w.sim.store.tryGet(w.sim.store.type('coordination.k8s.io', 'leases')!, 'kube-system', 'aks-rdma-action')
+    ).toBeUndefined()
   })
 
   it('a converged re-run writes nothing: no mutating request, no Lease, no helm upgrade, no kubelet restart', async () => {
@@ -58,7 +76,9 @@ describe('applyStack on a 2-node pool', () => {
     const log = collectLog()
     const res = await applyStack({ settings: w.settings({}, 'run-2'), kubeconfigPath: w.kubeconfigPath, log })
     expect(res.ok).toBe(true)
-    expect(res.steps.map(s => [s.name, s.status, s.changed, s.action])).toEqual(ORDER.map(n => [n, 'success', false, 'unchanged']))
+    expect(res.steps.map(s => [s.name, s.status, s.changed, s.action])).toEqual(
+      ORDER.map(n => [n, 'success', false, 'unchanged'])
+    )
     expect(w.recorder.counts().kube.mutating).toBe(0)
     expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
     expect(helmReleaseCounts(secrets())).toEqual({ installs: 2, upgrades: 0 })
@@ -70,13 +90,21 @@ describe('applyStack on a 2-node pool', () => {
   it('one changed input (rdma-hca-max) changes only the RDMA device plugin, and the nodes advertise the new value', async () => {
     const restarts = w.sim.kubeletRestarts()
     w.recorder.reset()
-    const res = await applyStack({ settings: w.settings({ 'rdma-hca-max': '63' }, 'run-3'), kubeconfigPath: w.kubeconfigPath, log: collectLog() })
+    const res = await applyStack({
+      settings: w.settings({ 'rdma-hca-max': '63' }, 'run-3'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: collectLog()
+    })
     expect(res.ok).toBe(true)
     expect(res.steps.filter(s => s.changed).map(s => s.name)).toEqual(['rdma-device-plugin'])
-    expect(res.steps.find(s => s.name === 'rdma-device-plugin')?.detail).toContain('configmap/rdma-devices -n kube-system updated')
+    expect(res.steps.find(s => s.name === 'rdma-device-plugin')?.detail).toContain(
+      'configmap/rdma-devices -n kube-system updated'
+    )
     const byResource = w.recorder.counts().kube.mutatingByResource
-    expect(Object.keys(byResource).sort()).toEqual(['configmaps', 'leases', 'pods'])
+    // The ConfigMap and the DaemonSet template's config hash change; the DaemonSet rolls its pods.
+    expect(Object.keys(byResource).sort()).toEqual(['configmaps', 'daemonsets', 'leases'])
     expect(byResource.configmaps).toBe(1)
+    expect(byResource.daemonsets).toBe(1)
     for (const n of poolNodes()) expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('63')
     expect(w.sim.kubeletRestarts()).toEqual(restarts)
     expect(helmReleaseCounts(secrets())).toEqual({ installs: 2, upgrades: 0 })
@@ -86,7 +114,10 @@ describe('applyStack on a 2-node pool', () => {
     const settings = w.settings({ 'rdma-hca-max': '63' }, 'run-4')
     const [cm] = rdmaDevicePluginManifests(settings)
     const other = KubeClient.fromFile(w.kubeconfigPath, { retries: 0, fieldManager: 'kubectl-edit' })
-    await other.applyManifest({ ...(cm as KubeObject), data: { 'config.json': '{"configList":[]}' } }, { force: true })
+    await other.applyManifest(
+      { ...(cm as KubeObject), data: { 'config.json': '{"configList":[]}' } },
+      { force: true }
+    )
 
     w.recorder.reset()
     const log = collectLog()
@@ -103,7 +134,11 @@ describe('applyStack on a 2-node pool', () => {
     expect(log.errors[0]).toContain('kubectl-edit')
     expect(w.recorder.counts().kube.mutating).toBe(0)
 
-    const forced = await applyStack({ settings: w.settings({ 'rdma-hca-max': '63', 'force-conflicts': 'true' }, 'run-5'), kubeconfigPath: w.kubeconfigPath, log: collectLog() })
+    const forced = await applyStack({
+      settings: w.settings({ 'rdma-hca-max': '63', 'force-conflicts': 'true' }, 'run-5'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: collectLog()
+    })
     expect(forced.ok).toBe(true)
     expect(forced.steps.filter(s => s.changed).map(s => s.name)).toEqual(['rdma-device-plugin'])
     const live = w.sim.store.get(w.sim.store.type('', 'configmaps')!, 'kube-system', 'rdma-devices')

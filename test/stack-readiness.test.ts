@@ -11,7 +11,11 @@ import type { KubeObject } from '../src/kube/types.js'
 
 const POOL = 'rdma'
 
-function node(name: string, labels: Record<string, string> = {}, allocatable: Record<string, string> = {}): KubeObject {
+function node(
+  name: string,
+  labels: Record<string, string> = {},
+  allocatable: Record<string, string> = {}
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -34,7 +38,11 @@ function pod(name: string, nodeName: string, o: PodOpts = {}): KubeObject {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: o.namespace ?? 'ns', labels: o.labels ?? {} },
-    spec: { nodeName, containers: containers.map(c => ({ name: c.name })), initContainers: (o.init ?? []).map(c => ({ name: c.name })) },
+    spec: {
+      nodeName,
+      containers: containers.map(c => ({ name: c.name })),
+      initContainers: (o.init ?? []).map(c => ({ name: c.name }))
+    },
     status: {
       phase: o.ready === false ? 'Pending' : 'Running',
       conditions: [{ type: 'Ready', status: (o.ready ?? true) ? 'True' : 'False' }],
@@ -42,13 +50,19 @@ function pod(name: string, nodeName: string, o: PodOpts = {}): KubeObject {
         name: c.name,
         ready: c.exitCode === 0,
         restartCount: 0,
-        state: c.waiting ? { waiting: { reason: c.waiting } } : c.exitCode !== undefined ? { terminated: { exitCode: c.exitCode } } : { running: {} }
+        state: c.waiting
+          ? { waiting: { reason: c.waiting } }
+          : c.exitCode !== undefined
+            ? { terminated: { exitCode: c.exitCode } }
+            : { running: {} }
       })),
       containerStatuses: containers.map(c => ({
         name: c.name,
         ready: c.ready ?? o.ready ?? true,
         restartCount: c.restarts ?? 0,
-        state: c.waiting ? { waiting: { reason: c.waiting, message: 'back-off 5m0s restarting failed container' } } : { running: {} }
+        state: c.waiting
+          ? { waiting: { reason: c.waiting, message: 'back-off 5m0s restarting failed container' } }
+          : { running: {} }
       }))
     }
   }
@@ -72,7 +86,12 @@ describe('network-operator', () => {
       kind: 'Deployment',
       metadata: { name: 'network-operator', namespace: 'network-operator', generation: 1 },
       spec: { replicas: 1 },
-      status: { observedGeneration: 1, updatedReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] }
+      status: {
+        observedGeneration: 1,
+        updatedReplicas: 1,
+        availableReplicas: 1,
+        conditions: [{ type: 'Available', status: 'True' }]
+      }
     }
     expect(evaluateNetworkOperator([d]).done).toBe(true)
     d.status.conditions[0].status = 'False'
@@ -83,11 +102,14 @@ describe('network-operator', () => {
 describe('node-feature-rule', () => {
   const nodes = [node('n1'), node('n2'), node('other', { 'kubernetes.azure.com/agentpool': 'system' })]
   it('counts labelled pool nodes only', () => {
-    const v = evaluateNodeFeatureRule([nodes[0], node('n2', { 'feature.node.kubernetes.io/pci-15b3.present': 'true' }), nodes[2]], {
-      pool: POOL,
-      elapsedMs: 1000,
-      graceMs: 60_000
-    })
+    const v = evaluateNodeFeatureRule(
+      [nodes[0], node('n2', { 'feature.node.kubernetes.io/pci-15b3.present': 'true' }), nodes[2]],
+      {
+        pool: POOL,
+        elapsedMs: 1000,
+        graceMs: 60_000
+      }
+    )
     expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
     expect(v.message).toBe('labelled pci-15b3.present=true on 1/2 nodes')
   })
@@ -110,7 +132,10 @@ describe('nic-cluster-policy', () => {
     apiVersion: 'mellanox.com/v1alpha1',
     kind: 'NicClusterPolicy',
     metadata: { name: 'nic-cluster-policy' },
-    status: { state, appliedStates: [{ name: 'state-OFED', state: state === 'ready' ? 'ready' : 'notReady' }] }
+    status: {
+      state,
+      appliedStates: [{ name: 'state-OFED', state: state === 'ready' ? 'ready' : 'notReady' }]
+    }
   })
   const wait = (v: string): Record<string, string> => ({ 'network.nvidia.com/operator.mofed.wait': v })
   it('needs a Ready OFED pod, mofed.wait=false on every node and the policy ready', () => {
@@ -126,13 +151,23 @@ describe('nic-cluster-policy', () => {
     )
     expect(all.done).toBe(true)
     const notYet = evaluateNicClusterPolicy(
-      { nodes: [node('n1', wait('false'))], pods: [pod('mofed-a', 'n1', ofed)], policies: [policy('notReady')] },
+      {
+        nodes: [node('n1', wait('false'))],
+        pods: [pod('mofed-a', 'n1', ofed)],
+        policies: [policy('notReady')]
+      },
       { pool: POOL }
     )
     expect(notYet.done).toBe(false)
   })
   it('fails fast on an image that cannot be pulled', () => {
-    const pods = [pod('mofed-a', 'n1', { ...ofed, ready: false, containers: [{ name: 'mofed-container', waiting: 'ImagePullBackOff' }] })]
+    const pods = [
+      pod('mofed-a', 'n1', {
+        ...ofed,
+        ready: false,
+        containers: [{ name: 'mofed-container', waiting: 'ImagePullBackOff' }]
+      })
+    ]
     const v = evaluateNicClusterPolicy({ nodes: [node('n1')], pods, policies: [] }, { pool: POOL })
     expect(v.fail).toContain('mofed-container is in ImagePullBackOff')
   })
@@ -145,15 +180,31 @@ describe('ib-node-config', () => {
       pod('ib-1', 'n1', { init: [{ name: 'ib-setup', exitCode: 0 }] }),
       pod('ib-2', 'n2', { ready: false, init: [{ name: 'ib-setup' }] })
     ]
-    const v = evaluateIbNodeConfig({ nodes, pods, daemonsets: [ds('ib-node-config', { desiredNumberScheduled: 2, numberReady: 1 }, 'OnDelete')] }, { pool: POOL })
+    const v = evaluateIbNodeConfig(
+      {
+        nodes,
+        pods,
+        daemonsets: [ds('ib-node-config', { desiredNumberScheduled: 2, numberReady: 1 }, 'OnDelete')]
+      },
+      { pool: POOL }
+    )
     expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
     expect(v.nodes[1].detail).toBe('init container ib-setup not completed')
     pods[1] = pod('ib-2', 'n2', { init: [{ name: 'ib-setup', exitCode: 0 }] })
-    const done = evaluateIbNodeConfig({ nodes, pods, daemonsets: [ds('ib-node-config', { desiredNumberScheduled: 2, numberReady: 2 }, 'OnDelete')] }, { pool: POOL })
+    const done = evaluateIbNodeConfig(
+      {
+        nodes,
+        pods,
+        daemonsets: [ds('ib-node-config', { desiredNumberScheduled: 2, numberReady: 2 }, 'OnDelete')]
+      },
+      { pool: POOL }
+    )
     expect(done.done).toBe(true)
   })
   it('fails fast when ib-setup crash-loops', () => {
-    const pods = [pod('ib-1', 'n1', { ready: false, init: [{ name: 'ib-setup', waiting: 'CrashLoopBackOff' }] })]
+    const pods = [
+      pod('ib-1', 'n1', { ready: false, init: [{ name: 'ib-setup', waiting: 'CrashLoopBackOff' }] })
+    ]
     const v = evaluateIbNodeConfig({ nodes: [node('n1')], pods, daemonsets: [] }, { pool: POOL })
     expect(v.fail).toContain('init container ib-setup is in CrashLoopBackOff')
   })
@@ -163,17 +214,44 @@ describe('rdma-device-plugin', () => {
   it('reads allocatable as a quantity (1k = 1000) and needs the rollout', () => {
     const nodes = [node('n1', {}, { 'rdma/shared_ib': '1k' }), node('n2', {}, { 'rdma/shared_ib': '0' })]
     const pods = [pod('dp-1', 'n1'), pod('dp-2', 'n2')]
-    const rolled = ds('rdma-shared-dp-ds', { desiredNumberScheduled: 2, numberReady: 2, updatedNumberScheduled: 2 })
-    const v = evaluateRdmaDevicePlugin({ nodes, pods, daemonsets: [rolled] }, { pool: POOL, resourceName: 'shared_ib' })
+    const rolled = ds('rdma-shared-dp-ds', {
+      desiredNumberScheduled: 2,
+      numberReady: 2,
+      updatedNumberScheduled: 2
+    })
+    const v = evaluateRdmaDevicePlugin(
+      { nodes, pods, daemonsets: [rolled] },
+      { pool: POOL, resourceName: 'shared_ib' }
+    )
     expect(v).toMatchObject({ done: false, readyNodes: 1 })
     expect(v.nodes[1].detail).toBe('allocatable rdma/shared_ib is 0')
     nodes[1] = node('n2', {}, { 'rdma/shared_ib': '63' })
-    expect(evaluateRdmaDevicePlugin({ nodes, pods, daemonsets: [rolled] }, { pool: POOL, resourceName: 'shared_ib' }).done).toBe(true)
-    const stale = ds('rdma-shared-dp-ds', { desiredNumberScheduled: 2, numberReady: 2, updatedNumberScheduled: 1 })
-    expect(evaluateRdmaDevicePlugin({ nodes, pods, daemonsets: [stale] }, { pool: POOL, resourceName: 'shared_ib' }).done).toBe(false)
+    expect(
+      evaluateRdmaDevicePlugin(
+        { nodes, pods, daemonsets: [rolled] },
+        { pool: POOL, resourceName: 'shared_ib' }
+      ).done
+    ).toBe(true)
+    const stale = ds('rdma-shared-dp-ds', {
+      desiredNumberScheduled: 2,
+      numberReady: 2,
+      updatedNumberScheduled: 1
+    })
+    expect(
+      evaluateRdmaDevicePlugin(
+        { nodes, pods, daemonsets: [stale] },
+        { pool: POOL, resourceName: 'shared_ib' }
+      ).done
+    ).toBe(false)
   })
   it('fails fast on CrashLoopBackOff naming the pod and node', () => {
-    const pods = [pod('rdma-shared-dp-ds-x', 'n1', { ready: false, namespace: 'kube-system', containers: [{ name: 'k8s-rdma-shared-dp-ds', waiting: 'CrashLoopBackOff', restarts: 4 }] })]
+    const pods = [
+      pod('rdma-shared-dp-ds-x', 'n1', {
+        ready: false,
+        namespace: 'kube-system',
+        containers: [{ name: 'k8s-rdma-shared-dp-ds', waiting: 'CrashLoopBackOff', restarts: 4 }]
+      })
+    ]
     expect(failFast(pods)).toBe(
       'pod kube-system/rdma-shared-dp-ds-x on node n1: container k8s-rdma-shared-dp-ds is in CrashLoopBackOff, 4 restarts (back-off 5m0s restarting failed container)'
     )
@@ -181,23 +259,40 @@ describe('rdma-device-plugin', () => {
 })
 
 describe('gpu-operator', () => {
-  const policy = (state: string): KubeObject => ({ apiVersion: 'nvidia.com/v1', kind: 'ClusterPolicy', metadata: { name: 'cluster-policy' }, status: { state } })
+  const policy = (state: string): KubeObject => ({
+    apiVersion: 'nvidia.com/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name: 'cluster-policy' },
+    status: { state }
+  })
   const driver = (n: string, peermemReady = true): KubeObject =>
     pod(`nvidia-driver-daemonset-${n}`, n, {
       ready: peermemReady,
-      containers: [{ name: 'nvidia-driver-ctr', ready: true }, { name: 'nvidia-peermem-ctr', ready: peermemReady }]
+      containers: [
+        { name: 'nvidia-driver-ctr', ready: true },
+        { name: 'nvidia-peermem-ctr', ready: peermemReady }
+      ]
     })
   it('needs the driver pod with peermem Ready, GPUs allocatable and the policy ready', () => {
     const nodes = [node('n1', {}, { 'nvidia.com/gpu': '8' }), node('n2', {}, {})]
-    const v = evaluateGpuOperator({ nodes, pods: [driver('n1'), driver('n2', false)], policies: [policy('notReady')] }, { pool: POOL })
+    const v = evaluateGpuOperator(
+      { nodes, pods: [driver('n1'), driver('n2', false)], policies: [policy('notReady')] },
+      { pool: POOL }
+    )
     expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
     expect(v.nodes[1].detail).toBe('driver pod nvidia-driver-daemonset-n2 not Ready')
-    const ok = evaluateGpuOperator({ nodes: [nodes[0]], pods: [driver('n1')], policies: [policy('ready')] }, { pool: POOL })
+    const ok = evaluateGpuOperator(
+      { nodes: [nodes[0]], pods: [driver('n1')], policies: [policy('ready')] },
+      { pool: POOL }
+    )
     expect(ok.done).toBe(true)
   })
   it('fails when the driver pod has no peermem container (RDMA off)', () => {
     const p = pod('nvidia-driver-daemonset-n1', 'n1', { containers: [{ name: 'nvidia-driver-ctr' }] })
-    const v = evaluateGpuOperator({ nodes: [node('n1', {}, { 'nvidia.com/gpu': '8' })], pods: [p], policies: [policy('ready')] }, { pool: POOL })
+    const v = evaluateGpuOperator(
+      { nodes: [node('n1', {}, { 'nvidia.com/gpu': '8' })], pods: [p], policies: [policy('ready')] },
+      { pool: POOL }
+    )
     expect(v.fail).toContain('no nvidia-peermem-ctr container')
   })
 })

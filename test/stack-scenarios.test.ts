@@ -12,7 +12,9 @@ jest.setTimeout(240_000)
 beforeAll(() => useHelmStandin())
 
 const poolNodes = (w: StackWorld): KubeObject[] =>
-  w.sim.store.list(w.sim.store.type('', 'nodes')!, { labelSelector: `kubernetes.azure.com/agentpool=${POOL}` }).items as KubeObject[]
+  w.sim.store.list(w.sim.store.type('', 'nodes')!, {
+    labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
+  }).items as KubeObject[]
 
 describe('an 8-node pool', () => {
   it('converges every node, reporting per-node progress', async () => {
@@ -23,8 +25,12 @@ describe('an 8-node pool', () => {
       if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n'))
       expect(res.ok).toBe(true)
       expect(res.steps.every(s => s.status === 'success' && s.changed)).toBe(true)
-      expect(log.lines).toContainEqual(expect.stringMatching(/^nic-cluster-policy: OFED driver ready on 8\/8 nodes, policy state ready/))
-      expect(log.lines).toContainEqual(expect.stringMatching(/^ib-node-config: ib-setup completed on 8\/8 nodes/))
+      expect(log.lines).toContainEqual(
+        expect.stringMatching(/^nic-cluster-policy: OFED driver ready on 8\/8 nodes, policy state ready/)
+      )
+      expect(log.lines).toContainEqual(
+        expect.stringMatching(/^ib-node-config: ib-setup completed on 8\/8 nodes/)
+      )
       const nodes = poolNodes(w)
       expect(nodes).toHaveLength(8)
       for (const n of nodes) {
@@ -32,7 +38,11 @@ describe('an 8-node pool', () => {
         expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
       }
       // ib-node-config ran exactly once per node
-      expect(Object.values(w.sim.nodeStates()).filter(s => s.pool === POOL).map(s => s.ibNodeConfigRuns)).toEqual(Array(8).fill(1))
+      expect(
+        Object.values(w.sim.nodeStates())
+          .filter(s => s.pool === POOL)
+          .map(s => s.ibNodeConfigRuns)
+      ).toEqual(Array(8).fill(1))
     } finally {
       await w.close()
     }
@@ -43,18 +53,33 @@ describe('an unreliable API server', () => {
   it('survives watch disconnects every 20s and two 500s on PATCH', async () => {
     const w = await startStackWorld({
       nodes: 2,
-      scenario: { kube: { timeScale: 0.001, faults: [{ watch: 'disconnect', every: '20s' }, { api: 'PATCH *', status: 500, times: 2 }] } }
+      scenario: {
+        kube: {
+          timeScale: 0.001,
+          faults: [
+            { watch: 'disconnect', every: '20s' },
+            { api: 'PATCH *', status: 500, times: 2 }
+          ]
+        }
+      }
     })
     try {
       const log = collectLog()
-      const res = await applyStack({ settings: w.settings(), kubeconfigPath: w.kubeconfigPath, log, retryBaseDelayMs: 10 })
+      const res = await applyStack({
+        settings: w.settings(),
+        kubeconfigPath: w.kubeconfigPath,
+        log,
+        retryBaseDelayMs: 10
+      })
       if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n'))
       expect(res.ok).toBe(true)
       const patches = w.recorder.records.filter(r => r.method === 'PATCH')
       expect(patches.filter(p => p.status === 500)).toHaveLength(2)
       expect(log.lines.filter(l => /retry \d\/3/.test(l))).toHaveLength(2)
       // the OFED pod watch was cut and resumed several times (one list, then watches)
-      const ofedPodGets = w.recorder.records.filter(r => r.method === 'GET' && r.path === '/api/v1/namespaces/network-operator/pods')
+      const ofedPodGets = w.recorder.records.filter(
+        r => r.method === 'GET' && r.path === '/api/v1/namespaces/network-operator/pods'
+      )
       expect(ofedPodGets.length).toBeGreaterThanOrEqual(3)
     } finally {
       await w.close()
@@ -66,11 +91,17 @@ describe('a crash-looping RDMA device plugin', () => {
   it('fails the step at once with the pod, its state and its log in the diagnostics', async () => {
     const w = await startStackWorld({
       nodes: 2,
-      scenario: { kube: { timeScale: 0.001, faults: [{ pod: 'rdma-shared-dp-ds', kind: 'CrashLoopBackOff' }] } }
+      scenario: {
+        kube: { timeScale: 0.001, faults: [{ pod: 'rdma-shared-dp-ds', kind: 'CrashLoopBackOff' }] }
+      }
     })
     try {
       const log = collectLog()
-      const res = await applyStack({ settings: w.settings({ 'step-timeout': '10m' }), kubeconfigPath: w.kubeconfigPath, log })
+      const res = await applyStack({
+        settings: w.settings({ 'step-timeout': '10m' }),
+        kubeconfigPath: w.kubeconfigPath,
+        log
+      })
       expect(res.ok).toBe(false)
       expect(res.steps.map(s => [s.name, s.status])).toEqual([
         ['network-operator', 'success'],
@@ -81,7 +112,9 @@ describe('a crash-looping RDMA device plugin', () => {
         ['gpu-operator', 'skipped']
       ])
       const step = res.steps[4]
-      expect(step.detail).toMatch(/pod kube-system\/rdma-shared-dp-ds-\S+ on node \S+: container k8s-rdma-shared-dp-ds is in CrashLoopBackOff/)
+      expect(step.detail).toMatch(
+        /pod kube-system\/rdma-shared-dp-ds-\S+ on node \S+: container k8s-rdma-shared-dp-ds is in CrashLoopBackOff/
+      )
       expect(step.detail).not.toContain('not ready after')
       expect(res.steps[5].detail).toBe('not run: rdma-device-plugin failed')
       expect(res.diagnostics).toHaveLength(1)
@@ -103,12 +136,22 @@ describe('a pool without InfiniBand', () => {
   it('fails the NodeFeatureRule step with the clear message after the grace period', async () => {
     const w = await startStackWorld({ nodes: 2, scenario: { nodes: { noInfiniband: [0, 1] } } })
     try {
-      const res = await applyStack({ settings: w.settings(), kubeconfigPath: w.kubeconfigPath, log: collectLog(), nfdGraceMs: 1500 })
+      const res = await applyStack({
+        settings: w.settings(),
+        kubeconfigPath: w.kubeconfigPath,
+        log: collectLog(),
+        nfdGraceMs: 1500
+      })
       expect(res.ok).toBe(false)
       const step = res.steps.find(s => s.name === 'node-feature-rule')!
       expect(step.status).toBe('failure')
       expect(step.detail).toContain("no Mellanox IB device found on the pool's nodes")
-      expect(res.steps.filter(s => s.status === 'skipped').map(s => s.name)).toEqual(['nic-cluster-policy', 'ib-node-config', 'rdma-device-plugin', 'gpu-operator'])
+      expect(res.steps.filter(s => s.status === 'skipped').map(s => s.name)).toEqual([
+        'nic-cluster-policy',
+        'ib-node-config',
+        'rdma-device-plugin',
+        'gpu-operator'
+      ])
       expect(res.diagnostics[0].text).toContain('Troubleshooting:')
     } finally {
       await w.close()
@@ -135,8 +178,15 @@ describe('two concurrent runs', () => {
       expect(changedA === 0 || changedB === 0).toBe(true)
       const waitLine = loserLog.lines.find(l => l.includes('is held by run'))
       expect(waitLine).toMatch(/held by run run-[ab] \(for \S+/)
-      expect(helmReleaseCounts(w.sim.store.list(w.sim.store.type('', 'secrets')!, {}).items)).toEqual({ installs: 2, upgrades: 0 })
-      expect(Object.values(w.sim.nodeStates()).filter(s => s.pool === POOL).map(s => s.ibNodeConfigRuns)).toEqual([1, 1])
+      expect(helmReleaseCounts(w.sim.store.list(w.sim.store.type('', 'secrets')!, {}).items)).toEqual({
+        installs: 2,
+        upgrades: 0
+      })
+      expect(
+        Object.values(w.sim.nodeStates())
+          .filter(s => s.pool === POOL)
+          .map(s => s.ibNodeConfigRuns)
+      ).toEqual([1, 1])
     } finally {
       await w.close()
     }

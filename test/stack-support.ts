@@ -68,14 +68,30 @@ export async function useHelmStandin(): Promise<void> {
   process.env.RUNNER_TEMP = dir
 }
 
-export async function startStackWorld(opts: { nodes?: number; scenario?: Record<string, unknown> } = {}): Promise<StackWorld> {
+export async function startStackWorld(
+  opts: { nodes?: number; scenario?: Record<string, unknown> } = {}
+): Promise<StackWorld> {
   tls ??= createWorldTls()
   const scenario = loadScenario(undefined, { kube: { timeScale: TIME_SCALE }, ...(opts.scenario ?? {}) })
   const clock = new SimClock(scenario.kube.timeScale)
   const recorder = new SimRecorder()
   const sim = await startKubeSim({ scenario, clock, recorder, tls })
-  sim.addPool({ name: 'system', vmSize: 'Standard_D4s_v5', count: 1, osSku: 'Ubuntu', mode: 'System', kubernetesVersion: '1.33' })
-  sim.addPool({ name: POOL, vmSize: 'Standard_ND96isr_H100_v5', count: opts.nodes ?? 2, osSku: 'Ubuntu', mode: 'User', kubernetesVersion: '1.33' })
+  sim.addPool({
+    name: 'system',
+    vmSize: 'Standard_D4s_v5',
+    count: 1,
+    osSku: 'Ubuntu',
+    mode: 'System',
+    kubernetesVersion: '1.33'
+  })
+  sim.addPool({
+    name: POOL,
+    vmSize: 'Standard_ND96isr_H100_v5',
+    count: opts.nodes ?? 2,
+    osSku: 'Ubuntu',
+    mode: 'User',
+    kubernetesVersion: '1.33'
+  })
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-world-'))
   const kubeconfigPath = path.join(dir, 'kubeconfig')
   writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
@@ -84,7 +100,18 @@ export async function startStackWorld(opts: { nodes?: number; scenario?: Record<
     recorder,
     kubeconfigPath,
     settings: (overrides = {}, runId = 'run-1') => {
-      const s = readSettings(reader({ ...VALID_APPLY, 'node-pool': POOL, 'step-timeout': '60s', timeout: '5m', retries: '3', rollout: 'sequential', ...overrides }), {}).settings
+      const s = readSettings(
+        reader({
+          ...VALID_APPLY,
+          'node-pool': POOL,
+          'step-timeout': '60s',
+          timeout: '5m',
+          retries: '3',
+          rollout: 'sequential',
+          ...overrides
+        }),
+        {}
+      ).settings
       return { ...s, runId }
     },
     close: () => sim.close()

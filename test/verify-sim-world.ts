@@ -67,7 +67,12 @@ function nodeObjects(sim: KubeSim): KubeObject[] {
 
 export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
   tls ??= createWorldTls()
-  const parts: Required<StackParts> = { nodeFeatureRule: true, ibNodeConfig: true, gpuOperator: true, ...o.stack }
+  const parts: Required<StackParts> = {
+    nodeFeatureRule: true,
+    ibNodeConfig: true,
+    gpuOperator: true,
+    ...o.stack
+  }
   const vmSize = o.vmSize ?? 'Standard_ND96asr_v4'
   const scenario = loadScenario(undefined, { kube: { timeScale: 0.002 }, ...o.scenario })
   const recorder = new SimRecorder()
@@ -77,14 +82,35 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
   const kubeconfigPath = path.join(dir, 'kubeconfig')
   writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
   const settings = readSettings(
-    reader({ ...VALID_APPLY, mode: 'verify', 'vm-size': vmSize, 'node-count': String(o.nodes), 'step-timeout': '10m', ...o.inputs })
+    reader({
+      ...VALID_APPLY,
+      mode: 'verify',
+      'vm-size': vmSize,
+      'node-count': String(o.nodes),
+      'step-timeout': '10m',
+      ...o.inputs
+    })
   ).settings
   settings.runId = `test-${Math.random().toString(36).slice(2, 8)}`
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: 2, backoffBaseMs: 20 })
 
   try {
-    sim.addPool({ name: 'system', vmSize: 'Standard_D4s_v5', count: 1, osSku: 'Ubuntu', mode: 'System', kubernetesVersion: '1.33' })
-    sim.addPool({ name: settings.nodePool.name, vmSize, count: o.nodes, osSku: 'Ubuntu', mode: 'User', kubernetesVersion: '1.33' })
+    sim.addPool({
+      name: 'system',
+      vmSize: 'Standard_D4s_v5',
+      count: 1,
+      osSku: 'Ubuntu',
+      mode: 'System',
+      kubernetesVersion: '1.33'
+    })
+    sim.addPool({
+      name: settings.nodePool.name,
+      vmSize,
+      count: o.nodes,
+      osSku: 'Ubuntu',
+      mode: 'User',
+      kubernetesVersion: '1.33'
+    })
     await until('nodes to join', () => nodeObjects(sim).length >= o.nodes + 1)
 
     const env: NodeJS.ProcessEnv = {
@@ -105,12 +131,37 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
       if (c.name === 'node-feature-rule' && !parts.nodeFeatureRule) continue
       if (c.name === 'ib-node-config' && !parts.ibNodeConfig) continue
       if (c.name === 'gpu-operator' && !parts.gpuOperator) continue
-      if (!['network-operator', 'node-feature-rule', 'nic-cluster-policy', 'ib-node-config', 'rdma-device-plugin', 'gpu-operator'].includes(c.name)) continue
+      if (
+        ![
+          'network-operator',
+          'node-feature-rule',
+          'nic-cluster-policy',
+          'ib-node-config',
+          'rdma-device-plugin',
+          'gpu-operator'
+        ].includes(c.name)
+      )
+        continue
       for (const m of c.manifests ?? []) await kube.applyManifest(m as KubeObject)
       if (c.helm) {
         const values = path.join(dir, `${c.helm.release}-values.yaml`)
         writeFileSync(values, stringify(c.helm.values))
-        await helm('upgrade', '--install', c.helm.release, c.helm.chart, '--version', c.helm.version, '-n', c.helm.namespace, '--create-namespace', '-f', values, '--wait', '--timeout', '10m')
+        await helm(
+          'upgrade',
+          '--install',
+          c.helm.release,
+          c.helm.chart,
+          '--version',
+          c.helm.version,
+          '-n',
+          c.helm.namespace,
+          '--create-namespace',
+          '-f',
+          values,
+          '--wait',
+          '--timeout',
+          '10m'
+        )
       }
     }
   } catch (e) {
@@ -131,7 +182,8 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     if (!st.ofedReady) return false
     if (parts.ibNodeConfig && !st.memlockUnlimited) return false
     const node = nodeObjects(sim).find(n => n.metadata.name === name)!
-    if (!((parseQuantity(node.status?.allocatable?.[`rdma/${settings.stack.rdmaResourceName}`]) ?? 0) > 0)) return false
+    if (!((parseQuantity(node.status?.allocatable?.[`rdma/${settings.stack.rdmaResourceName}`]) ?? 0) > 0))
+      return false
     if (gpus && parts.gpuOperator) {
       if (!st.gpuDriverReady) return false
       if (!settings.stack.useHostMofed && !st.nvidiaPeermemLoaded) return false
@@ -140,7 +192,14 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     return true
   }
   try {
-    await until('the stack to settle on every RDMA node', () => Object.entries(sim.nodeStates()).every(([n, st]) => st.pool !== settings.nodePool.name || settled(n, st)), 120_000)
+    await until(
+      'the stack to settle on every RDMA node',
+      () =>
+        Object.entries(sim.nodeStates()).every(
+          ([n, st]) => st.pool !== settings.nodePool.name || settled(n, st)
+        ),
+      120_000
+    )
     // A little more simulated time so late status writes (policy states, pod readiness) land.
     await sleep(clock.real(30_000) + 50)
   } catch (e) {
@@ -168,12 +227,25 @@ export function workPods(w: RdmaWorld, namespace = 'aks-rdma-verify'): KubeObjec
 }
 
 /** Kube requests recorded since the last reset, by kind of request. */
-export function requestStats(w: RdmaWorld): { total: number; lists: number; mutating: number; byResource: Record<string, number> } {
+export function requestStats(w: RdmaWorld): {
+  total: number
+  lists: number
+  mutating: number
+  byResource: Record<string, number>
+} {
   const kube = w.recorder.records.filter(r => r.service === 'kube')
-  const lists = kube.filter(r => r.method === 'GET' && !/[?&]watch=(true|1)/.test(r.path) && isCollection(r.path))
+  const lists = kube.filter(
+    r => r.method === 'GET' && !/[?&]watch=(true|1)/.test(r.path) && isCollection(r.path)
+  )
   const byResource: Record<string, number> = {}
-  for (const r of kube) byResource[`${r.method} ${r.resource ?? '-'}`] = (byResource[`${r.method} ${r.resource ?? '-'}`] ?? 0) + 1
-  return { total: kube.length, lists: lists.length, mutating: kube.filter(r => r.mutating).length, byResource }
+  for (const r of kube)
+    byResource[`${r.method} ${r.resource ?? '-'}`] = (byResource[`${r.method} ${r.resource ?? '-'}`] ?? 0) + 1
+  return {
+    total: kube.length,
+    lists: lists.length,
+    mutating: kube.filter(r => r.mutating).length,
+    byResource
+  }
 }
 
 /** `/api/v1/namespaces/x/pods` and `/api/v1/nodes` are collections; `/api/v1/nodes/n` is not. */

@@ -23,17 +23,42 @@ describe('a healthy stack', () => {
   it('passes every check, probes every node and leaves no pod behind', async () => {
     const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
     const checks = byName(v.checks)
-    expect(Object.keys(checks)).toEqual(['nodes-ready', 'ofed-driver', 'ib-node-config', 'rdma-device-plugin', 'gpu-operator', 'node-probe'])
-    for (const c of v.checks) expect({ name: c.name, status: c.status, detail: c.detail }).toMatchObject({ status: 'pass' })
+    expect(Object.keys(checks)).toEqual([
+      'nodes-ready',
+      'ofed-driver',
+      'ib-node-config',
+      'rdma-device-plugin',
+      'gpu-operator',
+      'node-probe'
+    ])
+    for (const c of v.checks)
+      expect({ name: c.name, status: c.status, detail: c.detail }).toMatchObject({ status: 'pass' })
     expect(checks['node-probe'].nodes).toHaveLength(3)
-    expect(checks['node-probe'].nodes!.every(n => /8 IB port\(s\) Active at 200 Gb\/s; memlock unlimited; nvidia_peermem loaded/.test(n.detail))).toBe(true)
+    expect(
+      checks['node-probe'].nodes!.every(n =>
+        /8 IB port\(s\) Active at 200 Gb\/s; memlock unlimited; nvidia_peermem loaded/.test(n.detail)
+      )
+    ).toBe(true)
     const f = v.facts!.get(w.rdmaNodes()[0])!
-    expect(f.activeDevices).toEqual(['mlx5_ib0', 'mlx5_ib1', 'mlx5_ib2', 'mlx5_ib3', 'mlx5_ib4', 'mlx5_ib5', 'mlx5_ib6', 'mlx5_ib7'])
+    expect(f.activeDevices).toEqual([
+      'mlx5_ib0',
+      'mlx5_ib1',
+      'mlx5_ib2',
+      'mlx5_ib3',
+      'mlx5_ib4',
+      'mlx5_ib5',
+      'mlx5_ib6',
+      'mlx5_ib7'
+    ])
     expect(workPods(w)).toHaveLength(0)
     // verify mode: writes only its namespace and its own pods.
     const writes = w.recorder.records.filter(r => r.service === 'kube' && r.mutating)
     expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'pods']))
-    expect(writes.filter(r => r.resource === 'pods').every(r => r.path.startsWith('/api/v1/namespaces/aks-rdma-verify/'))).toBe(true)
+    expect(
+      writes
+        .filter(r => r.resource === 'pods')
+        .every(r => r.path.startsWith('/api/v1/namespaces/aks-rdma-verify/'))
+    ).toBe(true)
   })
 
   it('drift mode runs only the read-only checks and writes nothing', async () => {
@@ -51,12 +76,16 @@ describe('broken worlds', () => {
     try {
       const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
       expect(checks['nodes-ready'].status).toBe('fail')
-      expect(checks['nodes-ready'].detail).toMatch(/pci-15b3.present=<absent> \(is the NodeFeatureRule applied\?\)/)
+      expect(checks['nodes-ready'].detail).toMatch(
+        /pci-15b3.present=<absent> \(is the NodeFeatureRule applied\?\)/
+      )
       expect(checks['ofed-driver'].status).toBe('fail')
       expect(checks['ofed-driver'].detail).toMatch(/NicClusterPolicy state notReady.*state-OFED/)
       expect(checks['rdma-device-plugin'].status).toBe('fail')
       expect(checks['node-probe'].status).toBe('fail')
-      expect(checks['node-probe'].nodes!.every(n => /^not probed: no allocatable rdma\//.test(n.detail))).toBe(true)
+      expect(
+        checks['node-probe'].nodes!.every(n => /^not probed: no allocatable rdma\//.test(n.detail))
+      ).toBe(true)
       expect(workPods(w)).toHaveLength(0)
     } finally {
       await w.close()
@@ -70,11 +99,18 @@ describe('broken worlds', () => {
       const bad = w.rdmaNodes()[1]
       for (const c of Object.values(checks)) {
         expect({ check: c.name, status: c.status }).toEqual({ check: c.name, status: 'fail' })
-        expect({ check: c.name, failing: c.nodes!.filter(n => n.status !== 'pass').map(n => n.node) }).toEqual({ check: c.name, failing: [bad] })
+        expect({
+          check: c.name,
+          failing: c.nodes!.filter(n => n.status !== 'pass').map(n => n.node)
+        }).toEqual({ check: c.name, failing: [bad] })
       }
       // No InfiniBand VF, so no pci-15b3 label: the node never gets OFED or the RDMA resource.
-      expect(checks['nodes-ready'].nodes!.find(n => n.node === bad)!.detail).toMatch(/pci-15b3.present=<absent>/)
-      expect(checks['node-probe'].nodes!.find(n => n.node === bad)!.detail).toMatch(/^not probed: no allocatable rdma/)
+      expect(checks['nodes-ready'].nodes!.find(n => n.node === bad)!.detail).toMatch(
+        /pci-15b3.present=<absent>/
+      )
+      expect(checks['node-probe'].nodes!.find(n => n.node === bad)!.detail).toMatch(
+        /^not probed: no allocatable rdma/
+      )
       expect(workPods(w)).toHaveLength(0)
     } finally {
       await w.close()
@@ -128,7 +164,11 @@ describe('large pools', () => {
     const w = await startRdmaWorld({ nodes: 200, vmSize: 'Standard_HB120rs_v3' })
     try {
       const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
-      for (const c of Object.values(checks)) expect({ name: c.name, status: c.status }).toEqual({ name: c.name, status: c.name === 'gpu-operator' ? 'skipped' : 'pass' })
+      for (const c of Object.values(checks))
+        expect({ name: c.name, status: c.status }).toEqual({
+          name: c.name,
+          status: c.name === 'gpu-operator' ? 'skipped' : 'pass'
+        })
       expect(checks['node-probe'].nodes).toHaveLength(200)
       const stats = requestStats(w)
       expect(stats.lists).toBeLessThan(20)

@@ -221,12 +221,11 @@ export async function ensureNodePool(
     // each poll the pool's provisioningState is logged with the elapsed time.
     let lastState = 'Creating'
     poller.onProgress(() => {
+      if (poller.isDone) return
+      o.log.info(`${step}: ${lastState} (${formatDuration(Date.now() - started)} elapsed)`)
+      // The operation status only says InProgress: read the pool's state for the next line.
       void get()
-        .then(p => {
-          if (poller.isDone) return
-          lastState = p?.provisioningState ?? lastState
-          o.log.info(`${step}: ${lastState} (${formatDuration(Date.now() - started)} elapsed)`)
-        })
+        .then(p => (lastState = p?.provisioningState ?? lastState))
         .catch(() => undefined)
     })
     try {
@@ -276,7 +275,7 @@ export async function ensureNodePool(
       throw new NodePoolError(
         `${step}: an existing pool differs in fields fixed at creation, so it cannot be used (nothing was changed):\n` +
           fatal.map(d => `  - ${d.field}: wanted ${d.desired}, found ${d.actual}`).join('\n') +
-          `\nFix: set node-pool-name to a new name, or delete the pool (az aks nodepool delete -g ${resourceGroup} --cluster-name ${cluster} --name ${name}) and re-run.`
+          `\nFix: set the node-pool input to a new name, or delete the pool (az aks nodepool delete -g ${resourceGroup} --cluster-name ${cluster} --name ${name}) and re-run.`
       )
     }
     const state = (pool.provisioningState ?? 'Succeeded').toLowerCase()

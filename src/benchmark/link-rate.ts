@@ -51,7 +51,7 @@ export function refineOutliers(
   }
   for (const [node, named] of byNode) {
     const total = devicesPerNode.get(node)
-    if (total !== undefined && total > 1 && named.length >= total) {
+    if (total !== undefined && total > 0 && named.length >= total) {
       for (const n of named) out.delete(n)
       out.add(node)
     }

@@ -70,6 +70,8 @@ export interface WriteNeed extends ConvergeCheck {
   conflict?: ApplyConflictError
 }
 
+const WATCH_TIMEOUT_SECONDS = 25
+
 /** KubernetesObjectApi with its discovery-based path builder made reachable (for watch paths). */
 class ObjectApi extends KubernetesObjectApi {
   async collectionPath(
@@ -236,7 +238,8 @@ export class KubeClient {
     try {
       dry = await this.dryRunApply(m, { force: opts.force, live: live ?? null })
     } catch (e) {
-      if (e instanceof ApplyConflictError) return { converged: false, reason: check.reason, live, confirmedByDryRun: true, conflict: e }
+      if (e instanceof ApplyConflictError)
+        return { converged: false, reason: check.reason, live, confirmedByDryRun: true, conflict: e }
       throw e
     }
     return dry.wouldChange
@@ -385,9 +388,11 @@ export class KubeClient {
       list: () => this.list(apiVersion, kind, listOpts),
       watch: async (resourceVersion, onEvent, onDone) => {
         const path = await this.collectionPath(apiVersion, kind, opts.namespace)
-        const query: Record<string, string | boolean | undefined> = {
+        const query: Record<string, string | number | boolean | undefined> = {
           resourceVersion,
           allowWatchBookmarks: true,
+          // The server ends the stream before client-node's 30 s inactivity timer would abort it.
+          timeoutSeconds: WATCH_TIMEOUT_SECONDS,
           labelSelector: opts.labelSelector,
           fieldSelector: opts.fieldSelector
         }

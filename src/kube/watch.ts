@@ -197,7 +197,8 @@ export function watchAll<K extends string, V extends Verdict>(
           await relist()
           continue
         }
-        if (err) {
+        // client-node aborts a stream silent for 30 s (TimeoutError): an idle watch, not a failure.
+        if (err && (err as { name?: string }).name !== 'TimeoutError') {
           failures++
           const delay = Math.min(MAX_RECONNECT_DELAY_MS, 50 * 2 ** Math.min(failures, 7))
           opts.onNotice?.(

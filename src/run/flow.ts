@@ -1,6 +1,7 @@
 // The apply / verify / drift flow: Azure (sign-in, feature, cluster, node pool, credentials), then
 // the stack, then verification and benchmarks; always ending with the report, the job summary and
 // the outputs, whatever failed on the way. Only orchestrates: each part lives in its own module.
+// Pipelined rollout runs the node pool's creation alongside the credentials and the stack.
 import * as core from '@actions/core'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,16 +16,17 @@ import {
   type AzureConnection,
   type TokenRefresher
 } from '../azure/index.js'
+import { detectDrift, DriftError } from '../drift/index.js'
 import { KubeClient } from '../kube/client.js'
 import { deriveResult, emptyReport, writeReportFile, type Report } from '../report/report.js'
 import { writeJobSummary } from '../report/job-summary.js'
 import type { Settings } from '../settings/settings.js'
-import { applyStack } from '../stack/index.js'
+import { applyStack, type PoolInfo } from '../stack/index.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
 import { setOutput } from './outputs.js'
 import { rememberTempPath, STATE } from './post.js'
-import { runStep, StepError } from './steps.js'
+import { runStep, StepError, type StepOutcome } from './steps.js'
 
 export interface FlowResult {
   exitCode: number
@@ -35,8 +37,22 @@ function runnerTemp(): string {
   return process.env.RUNNER_TEMP ?? mkdtempSync(path.join(tmpdir(), 'aks-rdma-action-'))
 }
 
-/** Azure steps of apply mode: feature, cluster, node pool. */
-async function ensureAzure(s: Settings, conn: AzureConnection, report: Report): Promise<void> {
+/** The node pool step of a pipelined run, going on while credentials and the stack proceed. */
+interface PoolInFlight {
+  /** Where the step's result lands once it ends (moved into the report then). */
+  steps: Report['steps']
+  /** The step itself: rejects with its StepError. */
+  done: Promise<StepOutcome>
+  /** What the stack waits for: the pool's size once provisioned. */
+  info: Promise<PoolInfo>
+}
+
+/**
+ * Azure steps of apply mode: feature, cluster, node pool. Sequential rollout waits for the pool
+ * here; pipelined rollout only starts it and returns it in flight (the cluster and its system pool
+ * exist, so credentials and the system-level components need not wait for it).
+ */
+async function ensureAzure(s: Settings, conn: AzureConnection, report: Report): Promise<PoolInFlight | undefined> {
   const timeoutMs = s.wait.stepTimeoutMs
   if (s.registerFeature)
     await runStep(report.steps, 'infiniband-feature', 'register Microsoft.ContainerService/AKSInfinibandSupport', async () => {
@@ -49,13 +65,34 @@ async function ensureAzure(s: Settings, conn: AzureConnection, report: Report): 
       if (r.action === 'created') core.saveState(STATE.clusterCreated, 'true')
       return { changed: r.action === 'created', action: r.action === 'created' ? 'created' : 'unchanged', detail: `cluster ${r.action}` }
     })
-  await runStep(report.steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
+  const steps: Report['steps'] = []
+  let info!: (p: PoolInfo) => void
+  const provisioned = new Promise<PoolInfo>(resolve => (info = resolve))
+  const done = runStep(steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
     const r = await ensureNodePool(conn.clients, s, { log: coreLog, timeoutMs })
     for (const w of r.warnings) core.warning(w)
     if (r.action === 'created') core.saveState(STATE.nodePoolCreated, 'true')
     report.outputs['node-pool-action'] = r.action
+    info({ count: r.pool.count ?? s.nodePool.count })
     return { changed: r.action === 'created', action: r.action === 'created' ? 'created' : 'unchanged', detail: `pool ${r.action} (${r.pool.count} × ${r.pool.vmSize})` }
   })
+  const pool: PoolInFlight = { steps, done, info: Promise.race([provisioned, done.then(() => provisioned)]) }
+  pool.info.catch(() => undefined) // the failure is the node-pool step's, reported by settlePool
+  if (s.wait.rollout === 'pipelined') return pool
+  await settlePool(pool, report)
+  return undefined
+}
+
+/** Waits for an in-flight node pool step and puts it in the report before `credentials`; rethrows its failure. */
+async function settlePool(pool: PoolInFlight | undefined, report: Report): Promise<void> {
+  if (!pool) return
+  try {
+    await pool.done
+  } finally {
+    const at = report.steps.findIndex(x => x.name === 'credentials')
+    report.steps.splice(at < 0 ? report.steps.length : at, 0, ...pool.steps)
+    pool.steps.length = 0
+  }
 }
 
 async function fetchCredentials(s: Settings, conn: AzureConnection, report: Report, temp: string[]): Promise<{ path: string; refresher?: TokenRefresher }> {
@@ -105,13 +142,35 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
       conn = connectAzure(s, coreLog)
       return { changed: false, detail: `credential: ${conn.auth.method}` }
     })
-    if (s.mode === 'apply') await ensureAzure(s, conn, report)
-    const creds = await fetchCredentials(s, conn, report, temp)
+    const pool = s.mode === 'apply' ? await ensureAzure(s, conn, report) : undefined
+    const creds = await fetchCredentials(s, conn, report, temp).catch(async e => {
+      await settlePool(pool, report).catch(() => undefined)
+      throw e
+    })
     refresher = creds.refresher
+    if (s.mode === 'drift')
+      await runStep(report.steps, 'drift', 'compare the desired state with the live one (read-only)', async () => {
+        try {
+          report.drift = await detectDrift({ settings: s, azure: conn, kubeconfigPath: creds.path, log: line => core.info(line) })
+        } catch (e) {
+          if (e instanceof DriftError) report.drift = e.items
+          throw e
+        }
+        const n = report.drift.length
+        return { changed: false, detail: n ? `${n} drifted field${n > 1 ? 's' : ''}` : 'no drift' }
+      }).catch(e => {
+        // The step is recorded as failed; the read-only checks still run.
+        if (!(e instanceof StepError)) throw e
+      })
     if (s.mode === 'apply') {
-      const stack = await applyStack({ settings: s, kubeconfigPath: creds.path })
+      // Pipelined: the stack is written while the pool may still be provisioning (pool.info).
+      const stack = await applyStack({ settings: s, kubeconfigPath: creds.path, nodePool: pool?.info }).catch(async e => {
+        await settlePool(pool, report).catch(() => undefined)
+        throw e
+      })
       report.steps.push(...stack.steps)
       if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
+      await settlePool(pool, report) // a failed pool is the failure to report, before the stack's
       if (!stack.ok) throw new StepError(stack.steps.find(x => x.status === 'failure')?.name ?? 'stack', 'the stack did not converge')
     }
     await verifyAndBenchmark(s, creds.path, report)

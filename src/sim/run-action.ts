@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { parseFileCommands } from '../run/file-commands.js'
 
 export interface ActionRun {
   exitCode: number
@@ -25,25 +26,6 @@ export interface RunActionOptions {
   /** Streams the action's log lines as they come (the CLI prints them). */
   onLog?: (text: string) => void
   runId?: string
-}
-
-/** Parses the runner's file command format (`name<<DELIM\nvalue\nDELIM` or `name=value`). */
-export function parseFileCommands(text: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const lines = text.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]
-    const heredoc = /^([^=<]+)<<(.+)$/.exec(line)
-    if (heredoc) {
-      const [, name, delim] = heredoc
-      const value: string[] = []
-      while (++i < lines.length && lines[i] !== delim) value.push(lines[i])
-      out[name] = value.join('\n')
-    } else if (line.includes('=')) {
-      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
-    }
-  }
-  return out
 }
 
 function runNode(script: string, env: NodeJS.ProcessEnv, onLog?: (t: string) => void): Promise<{ code: number; log: string }> {

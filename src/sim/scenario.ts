@@ -56,6 +56,8 @@ export interface Scenario {
       errorCode?: string
       errorMessage?: string
       duration?: string
+      /** Time-based creates: when the nodes start joining (default 40 % of `duration`). */
+      bootDelay?: string
     }
     tokens: { oidcLifetime: string; accessTokenLifetime: string }
     clientSecret: string

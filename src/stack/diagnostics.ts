@@ -60,7 +60,13 @@ export function podsToReport(pods: KubeObject[]): KubeObject[] {
 function containersForLogs(pod: KubeObject): Array<{ name: string; previous: boolean }> {
   const states = containerStates(pod)
   const bad = states.filter(
-    c => (c.state === 'waiting' && c.reason && c.reason !== 'PodInitializing' && c.reason !== 'ContainerCreating') || (c.state === 'terminated' && c.exitCode !== 0) || c.restarts > 0
+    c =>
+      (c.state === 'waiting' &&
+        c.reason &&
+        c.reason !== 'PodInitializing' &&
+        c.reason !== 'ContainerCreating') ||
+      (c.state === 'terminated' && c.exitCode !== 0) ||
+      c.restarts > 0
   )
   const chosen = bad.length ? bad : states.filter(c => !c.ready && c.state === 'running')
   return chosen.slice(0, 2).map(c => ({ name: c.name, previous: c.state === 'waiting' && c.restarts > 0 }))
@@ -80,14 +86,24 @@ async function reportPod(client: KubeClient | undefined, pod: KubeObject): Promi
   if (!client) return r
   try {
     const events = await client.eventsFor(ns, pod.metadata.name, 'Pod')
-    r.events = events.slice(-EVENT_LINES).map(e => `${e.type ?? 'Normal'} ${e.reason ?? ''}: ${e.message ?? ''}${e.count > 1 ? ` (x${e.count})` : ''}`)
+    r.events = events
+      .slice(-EVENT_LINES)
+      .map(
+        e =>
+          `${e.type ?? 'Normal'} ${e.reason ?? ''}: ${e.message ?? ''}${e.count > 1 ? ` (x${e.count})` : ''}`
+      )
   } catch {
     // events are best effort
   }
   for (const c of containersForLogs(pod)) {
     try {
-      let text = await client.podLog(ns, pod.metadata.name, { container: c.name, tailLines: LOG_LINES, previous: c.previous })
-      if (!text.trim() && c.previous) text = await client.podLog(ns, pod.metadata.name, { container: c.name, tailLines: LOG_LINES })
+      let text = await client.podLog(ns, pod.metadata.name, {
+        container: c.name,
+        tailLines: LOG_LINES,
+        previous: c.previous
+      })
+      if (!text.trim() && c.previous)
+        text = await client.podLog(ns, pod.metadata.name, { container: c.name, tailLines: LOG_LINES })
       if (text.trim()) r.logs.push({ container: c.name, previous: c.previous, text: text.trimEnd() })
     } catch {
       // logs are best effort
@@ -110,7 +126,9 @@ export function troubleshooting(input: FailureInput, pods: PodReport[]): string[
   }
   if (name === 'nic-cluster-policy') {
     const policy = input.snapshot?.policies?.find(p => p.metadata.name === 'nic-cluster-policy')
-    const ofedNotReady = (policy?.status?.appliedStates ?? []).some((s: any) => s.name === 'state-OFED' && s.state !== 'ready')
+    const ofedNotReady = (policy?.status?.appliedStates ?? []).some(
+      (s: any) => s.name === 'state-OFED' && s.state !== 'ready'
+    )
     const ofedPods = input.snapshot?.pods?.length ?? 0
     if (ofedPods === 0 && (ofedNotReady || !policy?.status)) {
       hints.push(
@@ -126,18 +144,26 @@ export function troubleshooting(input: FailureInput, pods: PodReport[]): string[
       `Nodes are labelled by NFD from the NodeFeatureRule nfd-network-rule (PCI 15b3 devices 101c/101e); check \`kubectl get nodes -L ${LABELS.pci15b3}\` and that the VM size has InfiniBand.`
     )
   }
-  if (name === 'gpu-operator' && /nvidia-peermem-ctr/.test(states + (input.verdict?.nodes ?? []).map(n => n.detail).join(' '))) {
+  if (
+    name === 'gpu-operator' &&
+    /nvidia-peermem-ctr/.test(states + (input.verdict?.nodes ?? []).map(n => n.detail).join(' '))
+  ) {
     hints.push(
       'nvidia-peermem-ctr waits for the OFED driver (/run/mellanox/drivers/.driver-ready); check the OFED pods (-l nvidia.com/ofed-driver) and keep driver.rdma.useHostMofed false.'
     )
   }
-  if (name === 'rdma-device-plugin' && (input.verdict?.nodes ?? []).some(n => /allocatable/.test(n.detail ?? ''))) {
+  if (
+    name === 'rdma-device-plugin' &&
+    (input.verdict?.nodes ?? []).some(n => /allocatable/.test(n.detail ?? ''))
+  ) {
     hints.push(
       'The device plugin runs but advertises no RDMA device: its selectors (vendor 15b3, driver mlx5_core, linkTypes infiniband) matched nothing — is the OFED driver loaded on the node?'
     )
   }
   if (/ImagePullBackOff|ErrImagePull|InvalidImageName/.test(states)) {
-    hints.push('An image cannot be pulled: check the image name and tag (pinned versions) and that the nodes can reach the registry.')
+    hints.push(
+      'An image cannot be pulled: check the image name and tag (pinned versions) and that the nodes can reach the registry.'
+    )
   }
   if (/CrashLoopBackOff/.test(states) && hints.length === 0) {
     hints.push('A container keeps crashing: its log tail above shows why.')
@@ -148,14 +174,18 @@ export function troubleshooting(input: FailureInput, pods: PodReport[]): string[
 function lastSeen(v: ReadinessVerdict | undefined): string[] {
   if (!v) return ['(the wait had not started)']
   const lines = [v.message]
-  for (const n of v.nodes.filter(n => !n.ready).slice(0, 20)) lines.push(`  ${n.node}: ${n.detail ?? 'not ready'}`)
+  for (const n of v.nodes.filter(n => !n.ready).slice(0, 20))
+    lines.push(`  ${n.node}: ${n.detail ?? 'not ready'}`)
   const more = v.nodes.filter(n => !n.ready).length - 20
   if (more > 0) lines.push(`  ... and ${more} more nodes`)
   return lines
 }
 
 /** Builds the diagnostic of a failed step, reading events and log tails of the pods involved. */
-export async function buildDiagnostic(client: KubeClient | undefined, input: FailureInput): Promise<Diagnostic> {
+export async function buildDiagnostic(
+  client: KubeClient | undefined,
+  input: FailureInput
+): Promise<Diagnostic> {
   const c = input.component
   const pods = podsToReport(input.snapshot?.pods ?? [])
   const reports: PodReport[] = []

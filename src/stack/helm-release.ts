@@ -36,7 +36,10 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
         { version: spec.version, values: spec.values },
         status ? { chartVersion: status.chartVersion, status: status.status, values } : undefined
       )
-      return { needed: reason !== undefined, reason: reason ?? 'release deployed with the desired chart and values' }
+      return {
+        needed: reason !== undefined,
+        reason: reason ?? 'release deployed with the desired chart and values'
+      }
     },
     async upgrade(spec, timeoutMs) {
       const h = await getHelm()
@@ -45,7 +48,9 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
         reposAdded.add(spec.repo.name)
       }
       const before = await h.status(spec.release, spec.namespace)
-      log.info(`helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version} -n ${spec.namespace} --wait`)
+      log.info(
+        `helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version} -n ${spec.namespace} --wait`
+      )
       const st = await h.upgradeInstall({
         release: spec.release,
         chart: spec.chart,
@@ -56,7 +61,9 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
         wait: true,
         timeoutMs
       })
-      log.info(`helm: ${spec.release} revision ${st.revision} ${st.status} (chart ${st.chartName} ${st.chartVersion})`)
+      log.info(
+        `helm: ${spec.release} revision ${st.revision} ${st.status} (chart ${st.chartName} ${st.chartVersion})`
+      )
       return { installed: !before, revision: st.revision }
     }
   }

@@ -78,7 +78,11 @@ function expiresAt(s: LeaseState): number {
 
 async function readLease(client: KubeClient): Promise<KubeObject | undefined> {
   try {
-    const l = await client.request(`get lease ${LEASE_NAME}`, () => client.coordination.readNamespacedLease({ name: LEASE_NAME, namespace: LEASE_NAMESPACE }), true)
+    const l = await client.request(
+      `get lease ${LEASE_NAME}`,
+      () => client.coordination.readNamespacedLease({ name: LEASE_NAME, namespace: LEASE_NAMESPACE }),
+      true
+    )
     return { ...JSON.parse(JSON.stringify(l)), apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }
   } catch (e) {
     if (isNotFound(e)) return undefined
@@ -86,7 +90,13 @@ async function readLease(client: KubeClient): Promise<KubeObject | undefined> {
   }
 }
 
-function leaseBody(holder: string, durationS: number, now: number, prev?: KubeObject, prevState?: LeaseState): any {
+function leaseBody(
+  holder: string,
+  durationS: number,
+  now: number,
+  prev?: KubeObject,
+  prevState?: LeaseState
+): any {
   const same = prevState?.holder === holder
   return {
     apiVersion: 'coordination.k8s.io/v1',
@@ -108,19 +118,36 @@ function leaseBody(holder: string, durationS: number, now: number, prev?: KubeOb
 }
 
 /** One attempt to take the lease; undefined when someone else holds a live one (or won a race). */
-async function tryTake(client: KubeClient, holder: string, durationS: number): Promise<{ taken: boolean; lease?: KubeObject }> {
+async function tryTake(
+  client: KubeClient,
+  holder: string,
+  durationS: number
+): Promise<{ taken: boolean; lease?: KubeObject }> {
   const lease = await readLease(client)
   const st = stateOf(lease)
   const now = Date.now()
   try {
     if (!lease) {
-      await client.request('create lease', () => client.coordination.createNamespacedLease({ namespace: LEASE_NAMESPACE, body: leaseBody(holder, durationS, now) }), true)
+      await client.request(
+        'create lease',
+        () =>
+          client.coordination.createNamespacedLease({
+            namespace: LEASE_NAMESPACE,
+            body: leaseBody(holder, durationS, now)
+          }),
+        true
+      )
       return { taken: true }
     }
     if (!st?.holder || st.holder === holder || expiresAt(st) <= now) {
       await client.request(
         'take lease',
-        () => client.coordination.replaceNamespacedLease({ name: LEASE_NAME, namespace: LEASE_NAMESPACE, body: leaseBody(holder, durationS, now, lease, st) }),
+        () =>
+          client.coordination.replaceNamespacedLease({
+            name: LEASE_NAME,
+            namespace: LEASE_NAMESPACE,
+            body: leaseBody(holder, durationS, now, lease, st)
+          }),
         true
       )
       return { taken: true }
@@ -157,7 +184,11 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     const seenRv = attempt.lease.metadata.resourceVersion
     try {
       await watchUntil(
-        client.watchSource('coordination.k8s.io/v1', 'Lease', { namespace: LEASE_NAMESPACE, fieldSelector: `metadata.name=${LEASE_NAME}`, name: 'lease' }),
+        client.watchSource('coordination.k8s.io/v1', 'Lease', {
+          namespace: LEASE_NAMESPACE,
+          fieldSelector: `metadata.name=${LEASE_NAME}`,
+          name: 'lease'
+        }),
         objects => {
           const l = objects.find(o => o.metadata.name === LEASE_NAME)
           const s = stateOf(l)
@@ -173,7 +204,10 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     }
   }
   const acquiredAt = Date.now()
-  if (acquiredAt - start > 1000 || lastHolderLogged) opts.log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`)
+  if (acquiredAt - start > 1000 || lastHolderLogged)
+    opts.log?.(
+      `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`
+    )
   else opts.log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
 
   let held = true
@@ -185,12 +219,19 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
       const st = stateOf(lease)
       if (!lease || st?.holder !== opts.holder) {
         held = false
-        opts.warn?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is now held by ${st?.holder ?? 'nobody'}: another run took it over`)
+        opts.warn?.(
+          `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is now held by ${st?.holder ?? 'nobody'}: another run took it over`
+        )
         return
       }
       await client.request(
         'renew lease',
-        () => client.coordination.replaceNamespacedLease({ name: LEASE_NAME, namespace: LEASE_NAMESPACE, body: leaseBody(opts.holder, durationS, Date.now(), lease, st) }),
+        () =>
+          client.coordination.replaceNamespacedLease({
+            name: LEASE_NAME,
+            namespace: LEASE_NAMESPACE,
+            body: leaseBody(opts.holder, durationS, Date.now(), lease, st)
+          }),
         true
       )
     } catch (e) {
@@ -213,7 +254,11 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   }
 }
 
-async function deleteIfHeld(client: KubeClient, holder: string, log?: (line: string) => void): Promise<boolean> {
+async function deleteIfHeld(
+  client: KubeClient,
+  holder: string,
+  log?: (line: string) => void
+): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const lease = await readLease(client)
     if (!lease || stateOf(lease)?.holder !== holder) return false
@@ -224,7 +269,9 @@ async function deleteIfHeld(client: KubeClient, holder: string, log?: (line: str
           client.coordination.deleteNamespacedLease({
             name: LEASE_NAME,
             namespace: LEASE_NAMESPACE,
-            body: { preconditions: { uid: lease.metadata.uid, resourceVersion: lease.metadata.resourceVersion } }
+            body: {
+              preconditions: { uid: lease.metadata.uid, resourceVersion: lease.metadata.resourceVersion }
+            }
           }),
         true
       )
@@ -239,7 +286,11 @@ async function deleteIfHeld(client: KubeClient, holder: string, log?: (line: str
 }
 
 /** The post step's release: deletes the lease only when this run (holder) still holds it. */
-export async function releaseLease(kubeconfigPath: string, holder: string, opts: { retries?: number; log?: (line: string) => void } = {}): Promise<boolean> {
+export async function releaseLease(
+  kubeconfigPath: string,
+  holder: string,
+  opts: { retries?: number; log?: (line: string) => void } = {}
+): Promise<boolean> {
   const client = KubeClient.fromFile(kubeconfigPath, { retries: opts.retries ?? 3, log: opts.log })
   return deleteIfHeld(client, holder, opts.log)
 }

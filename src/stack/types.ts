@@ -2,6 +2,7 @@
 // progress to (GitHub Actions groups by default), and what applyStack takes and returns.
 import type { Diagnostic } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
+import type { PoolInfo } from './pipeline-gates.js'
 
 export type StepStatus = 'success' | 'failure' | 'skipped'
 
@@ -39,6 +40,12 @@ export interface ApplyStackContext {
   leaseDurationSeconds?: number
   /** First backoff of transient-error retries (default 200 ms). */
   retryBaseDelayMs?: number
+  /**
+   * Pipelined rollout: the RDMA node pool still being provisioned — resolves with its size once
+   * it is (rejects when it fails). The steps are written meanwhile; a step that waits on the pool's
+   * nodes is done only once every node has joined. Absent: the pool is taken as provisioned.
+   */
+  nodePool?: Promise<PoolInfo>
 }
 
 export interface ApplyStackResult {

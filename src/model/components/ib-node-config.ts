@@ -6,13 +6,22 @@ import { LABELS, type ComponentSpec, type KubeManifest } from '../types.js'
 
 export const IB_NODE_CONFIG_IMAGE = 'busybox:1.36'
 
+/**
+ * The host file ib-node-config writes LAST (after memlock, the restarts of containerd and kubelet
+ * and their checks): the modules to load at boot. Its presence on a node means the node's setup is
+ * complete, so the RDMA device plugin's init container waits for it (the per-node order
+ * ib-node-config → device plugin, which needs no action running). Nodes set up by the guide's own
+ * DaemonSet have it too.
+ */
+export const IB_NODE_CONFIG_DONE_FILE = '/etc/modules-load.d/ib-umad.conf'
+
+// The guide's script, with the modules-load file moved to the end (see IB_NODE_CONFIG_DONE_FILE).
 const SETUP_SCRIPT = `echo "=== IB Node Configuration ==="
 nsenter -t 1 -m -u -i -n -- modprobe ib_umad
 nsenter -t 1 -m -u -i -n -- modprobe rdma_ucm 2>/dev/null || true
 nsenter -t 1 -m -u -i -n -- modprobe ib_ucm 2>/dev/null || true
 nsenter -t 1 -m -u -i -n -- lsmod | grep ib_umad && echo "OK: ib_umad" || echo "FAIL: ib_umad"
 nsenter -t 1 -m -u -i -n -- ls /dev/infiniband/rdma_cm && echo "OK: rdma_cm device" || echo "WARN: no rdma_cm device"
-nsenter -t 1 -m -u -i -n -- sh -c 'printf "ib_umad\\nrdma_ucm\\n" > /etc/modules-load.d/ib-umad.conf'
 nsenter -t 1 -m -u -i -n -- sh -c 'printf "* - memlock unlimited\\nroot - memlock unlimited\\n" > /etc/security/limits.d/99-ib-memlock.conf'
 nsenter -t 1 -m -u -i -n -- sh -c 'mkdir -p /etc/systemd/system/containerd.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/containerd.service.d/memlock.conf'
 nsenter -t 1 -m -u -i -n -- sh -c 'mkdir -p /etc/systemd/system/kubelet.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/kubelet.service.d/memlock.conf'
@@ -22,6 +31,7 @@ nsenter -t 1 -m -u -i -n -- systemctl restart kubelet
 sleep 10
 nsenter -t 1 -m -u -i -n -- systemctl is-active containerd && echo "OK: containerd active" || echo "FAIL: containerd"
 nsenter -t 1 -m -u -i -n -- systemctl is-active kubelet && echo "OK: kubelet active" || echo "FAIL: kubelet"
+nsenter -t 1 -m -u -i -n -- sh -c 'printf "ib_umad\\nrdma_ucm\\n" > ${IB_NODE_CONFIG_DONE_FILE}'
 echo "=== Setup Complete ==="
 `
 
@@ -87,6 +97,9 @@ export function ibNodeConfigComponent(s: Settings): Omit<ComponentSpec, 'enabled
       ]
     },
     departsFromGuide:
-      'updateStrategy OnDelete and apply-only-when-changed, so a re-run never restarts kubelet and containerd again.'
+      'updateStrategy OnDelete and apply-only-when-changed, so a re-run never restarts kubelet and containerd again. ' +
+      `Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the restarts and their checks, so that file marks a node whose setup is complete ` +
+      '(the RDMA device plugin waits for it). In pipelined rollout it runs on a node only once the OFED driver is ready there ' +
+      `(nodeSelector ${LABELS.mofedWait}=false).`
   }
 }

@@ -1,9 +1,11 @@
 // Component 9: the RDMA shared device plugin (ConfigMap rdma-devices + DaemonSet
 // kube-system/rdma-shared-dp-ds). Its selector adds linkTypes ["infiniband"], without which the
-// accelerated-networking Ethernet VF is counted too.
+// accelerated-networking Ethernet VF is counted too. An init container holds the plugin on each
+// node until ib-node-config has finished there.
+import { createHash } from 'node:crypto'
 import type { Settings } from '../../settings/settings.js'
 import { LABELS, type ComponentSpec, type KubeManifest } from '../types.js'
-import { rdmaNodeSelector } from './ib-node-config.js'
+import { IB_NODE_CONFIG_DONE_FILE, IB_NODE_CONFIG_IMAGE, rdmaNodeSelector } from './ib-node-config.js'
 
 export function rdmaDevicePluginConfig(s: Settings): Record<string, unknown> {
   return {
@@ -19,12 +21,40 @@ export function rdmaDevicePluginConfig(s: Settings): Record<string, unknown> {
   }
 }
 
+/** Where the init container sees the host's folder holding ib-node-config's last file (read-only). */
+const DONE_DIR = IB_NODE_CONFIG_DONE_FILE.slice(0, IB_NODE_CONFIG_DONE_FILE.lastIndexOf('/'))
+const DONE_MOUNT = `/host${DONE_DIR}`
+const DONE_IN_CONTAINER = `/host${IB_NODE_CONFIG_DONE_FILE}`
+/** How long one run of the init container waits before it exits 1 (kubelet then retries it). */
+export const IB_NODE_CONFIG_WAIT_SECONDS = 600
+const WAIT_INTERVAL_SECONDS = 5
+
+/**
+ * The per-node gate: the plugin starts on a node only once ib-node-config finished there (its
+ * last file exists), whatever started the pod — an action run or a node joining later. Bounded:
+ * after IB_NODE_CONFIG_WAIT_SECONDS it exits 1 with the reason and the kubelet retries it.
+ */
+export const WAIT_FOR_IB_NODE_CONFIG = 'wait-for-ib-node-config'
+const WAIT_SCRIPT = `for i in $(seq 1 ${IB_NODE_CONFIG_WAIT_SECONDS / WAIT_INTERVAL_SECONDS}); do
+  if [ -f ${DONE_IN_CONTAINER} ]; then echo "ib-node-config has completed on this node"; exit 0; fi
+  if [ "$i" = "1" ]; then echo "waiting for ib-node-config to complete on this node (${IB_NODE_CONFIG_DONE_FILE})"; fi
+  sleep ${WAIT_INTERVAL_SECONDS}
+done
+echo "ib-node-config has not completed on this node after ${IB_NODE_CONFIG_WAIT_SECONDS}s (no ${IB_NODE_CONFIG_DONE_FILE}); check the ib-node-config pod on this node"
+exit 1
+`
+
+/** Template annotation carrying the config's hash: the plugin reads its config only at start, so a
+ *  changed config changes the template and the DaemonSet rolls its pods (and only then). */
+export const CONFIG_HASH_ANNOTATION = 'aks-rdma-action/config-sha256'
+
 export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
+  const configJson = JSON.stringify(rdmaDevicePluginConfig(s), null, 2)
   const configMap: KubeManifest = {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: 'rdma-devices', namespace: 'kube-system', labels: { [LABELS.managed]: 'true' } },
-    data: { 'config.json': JSON.stringify(rdmaDevicePluginConfig(s), null, 2) }
+    data: { 'config.json': configJson }
   }
   const daemonSet: KubeManifest = {
     apiVersion: 'apps/v1',
@@ -37,11 +67,24 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
     spec: {
       selector: { matchLabels: { name: 'rdma-shared-dp-ds' } },
       template: {
-        metadata: { labels: { name: 'rdma-shared-dp-ds' } },
+        metadata: {
+          labels: { name: 'rdma-shared-dp-ds' },
+          annotations: {
+            [CONFIG_HASH_ANNOTATION]: createHash('sha256').update(configJson).digest('hex').slice(0, 16)
+          }
+        },
         spec: {
           hostNetwork: true,
           nodeSelector: rdmaNodeSelector(s),
           tolerations: [{ operator: 'Exists' }],
+          initContainers: [
+            {
+              name: WAIT_FOR_IB_NODE_CONFIG,
+              image: IB_NODE_CONFIG_IMAGE,
+              command: ['sh', '-c', WAIT_SCRIPT],
+              volumeMounts: [{ name: 'ib-node-config-done', mountPath: DONE_MOUNT, readOnly: true }]
+            }
+          ],
           containers: [
             {
               name: 'k8s-rdma-shared-dp-ds',
@@ -59,7 +102,8 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
             { name: 'device-plugin', hostPath: { path: '/var/lib/kubelet/device-plugins' } },
             { name: 'plugins-registry', hostPath: { path: '/var/lib/kubelet/plugins_registry' } },
             { name: 'config', configMap: { name: 'rdma-devices' } },
-            { name: 'devs', hostPath: { path: '/dev/' } }
+            { name: 'devs', hostPath: { path: '/dev/' } },
+            { name: 'ib-node-config-done', hostPath: { path: DONE_DIR, type: 'DirectoryOrCreate' } }
           ]
         }
       }
@@ -79,11 +123,16 @@ export function rdmaDevicePluginComponent(s: Settings): Omit<ComponentSpec, 'ena
     readiness: {
       summary: `plugin Ready on every RDMA node and allocatable ${resource} > 0 on each`,
       conditions: [
+        `every pod: init container ${WAIT_FOR_IB_NODE_CONFIG} completed (ib-node-config done on its node)`,
         'daemonset/rdma-shared-dp-ds numberReady == desiredNumberScheduled == RDMA nodes',
         `every RDMA node: status.allocatable["${resource}"] > 0`
       ]
     },
     departsFromGuide:
-      'Adds linkTypes ["infiniband"] to the selector so the Ethernet VF is not advertised as an RDMA device.'
+      'Adds linkTypes ["infiniband"] to the selector so the Ethernet VF is not advertised as an RDMA device. ' +
+      `An init container (${WAIT_FOR_IB_NODE_CONFIG}, bounded) waits until the node shows ib-node-config's last file ` +
+      `(${IB_NODE_CONFIG_DONE_FILE}, hostPath mounted read-only), so on every node — also one that joins later — the plugin ` +
+      'starts after ib-node-config, with no action running. In pipelined rollout it is also scheduled only on nodes whose ' +
+      `OFED driver is ready (${LABELS.mofedWait}=false).`
   }
 }

@@ -111,7 +111,9 @@ export function initCompleted(pod: KubeObject, name: string): boolean {
 
 /** A container stuck in a state that does not resolve by waiting, if any. */
 export function failingContainer(pod: KubeObject): ContainerState | undefined {
-  return containerStates(pod).find(c => c.state === 'waiting' && c.reason !== undefined && FAIL_FAST_REASONS.has(c.reason))
+  return containerStates(pod).find(
+    c => c.state === 'waiting' && c.reason !== undefined && FAIL_FAST_REASONS.has(c.reason)
+  )
 }
 
 /** The fail-fast reason for the first pod in a failing state, e.g. `pod x on node y: container z CrashLoopBackOff`. */
@@ -134,7 +136,10 @@ export function rdmaNodes(nodes: KubeObject[], pool: string): KubeObject[] {
 }
 
 export function rdmaNodeSource(client: KubeClient, settings: Settings): WatchSource {
-  return client.watchSource('v1', 'Node', { labelSelector: `${LABELS.agentPool}=${settings.nodePool.name}`, name: 'nodes' })
+  return client.watchSource('v1', 'Node', {
+    labelSelector: `${LABELS.agentPool}=${settings.nodePool.name}`,
+    name: 'nodes'
+  })
 }
 
 export function allocatable(node: KubeObject, resource: string): number {
@@ -152,17 +157,25 @@ export function podsByNode(pods: KubeObject[]): Map<string, KubeObject[]> {
 }
 
 /** Whether a DaemonSet's controller has caught up and every scheduled pod is ready (and updated, unless OnDelete). */
-export function daemonSetRolledOut(ds: KubeObject | undefined, expected: number): { done: boolean; detail: string } {
+export function daemonSetRolledOut(
+  ds: KubeObject | undefined,
+  expected: number
+): { done: boolean; detail: string } {
   if (!ds) return { done: false, detail: 'DaemonSet not found' }
   const st = ds.status ?? {}
   const generation = ds.metadata.generation ?? 0
-  if ((st.observedGeneration ?? 0) < generation) return { done: false, detail: 'DaemonSet controller has not observed the latest spec' }
+  if ((st.observedGeneration ?? 0) < generation)
+    return { done: false, detail: 'DaemonSet controller has not observed the latest spec' }
   const desired = st.desiredNumberScheduled ?? 0
   const ready = st.numberReady ?? 0
   const onDelete = ds.spec?.updateStrategy?.type === 'OnDelete'
   const updated = onDelete ? desired : (st.updatedNumberScheduled ?? 0)
   const detail = `${ready}/${desired} ready${onDelete ? '' : `, ${updated}/${desired} updated`}`
-  return { done: desired >= expected && ready === desired && updated === desired && (st.numberUnavailable ?? 0) === 0, detail }
+  return {
+    done:
+      desired >= expected && ready === desired && updated === desired && (st.numberUnavailable ?? 0) === 0,
+    detail
+  }
 }
 
 /** A named object among those observed (e.g. the policy `nic-cluster-policy`). */

@@ -27,10 +27,17 @@ export function gpuNodeProgress(node: KubeObject, pods: KubeObject[]): NodeProgr
   const name = node.metadata.name
   const pod = pods.find(isPodReady) ?? pods[0]
   if (!pod) return { node: name, ready: false, detail: 'no nvidia-driver-daemonset pod' }
-  if (!isPodReady(pod)) return { node: name, ready: false, detail: `driver pod ${pod.metadata.name} not Ready` }
-  if (!containerReady(pod, DRIVER_PODS.peermem)) return { node: name, ready: false, detail: `${DRIVER_PODS.peermem} not Ready` }
+  if (!isPodReady(pod))
+    return { node: name, ready: false, detail: `driver pod ${pod.metadata.name} not Ready` }
+  if (!containerReady(pod, DRIVER_PODS.peermem))
+    return { node: name, ready: false, detail: `${DRIVER_PODS.peermem} not Ready` }
   const gpus = allocatable(node, GPU_RESOURCE)
-  if (!(gpus > 0)) return { node: name, ready: false, detail: `allocatable ${GPU_RESOURCE} is ${node.status?.allocatable?.[GPU_RESOURCE] ?? 'absent'}` }
+  if (!(gpus > 0))
+    return {
+      node: name,
+      ready: false,
+      detail: `allocatable ${GPU_RESOURCE} is ${node.status?.allocatable?.[GPU_RESOURCE] ?? 'absent'}`
+    }
   return { node: name, ready: true }
 }
 
@@ -45,7 +52,9 @@ export function evaluateGpuOperator(
   const state = policy?.status?.state as string | undefined
   const onPool = observed.pods.filter(p => nodes.some(n => n.metadata.name === p.spec?.nodeName))
   let fail = failFast(onPool)
-  const noPeermem = onPool.find(p => (p.spec?.containers ?? []).length > 0 && !hasContainer(p, DRIVER_PODS.peermem))
+  const noPeermem = onPool.find(
+    p => (p.spec?.containers ?? []).length > 0 && !hasContainer(p, DRIVER_PODS.peermem)
+  )
   if (!fail && noPeermem) {
     fail =
       `driver pod ${noPeermem.metadata.name} has no ${DRIVER_PODS.peermem} container: the GPU Operator runs without ` +
@@ -62,7 +71,11 @@ export const gpuOperatorReadiness: ComponentReadiness<'nodes' | 'pods' | 'polici
   component: 'gpu-operator',
   sources: (client, settings) => ({
     nodes: rdmaNodeSource(client, settings),
-    pods: client.watchSource('v1', 'Pod', { namespace: GPU_OPERATOR_NAMESPACE, labelSelector: DRIVER_PODS.selector, name: 'driver-pods' }),
+    pods: client.watchSource('v1', 'Pod', {
+      namespace: GPU_OPERATOR_NAMESPACE,
+      labelSelector: DRIVER_PODS.selector,
+      name: 'driver-pods'
+    }),
     policies: client.watchSource('nvidia.com/v1', 'ClusterPolicy', { name: 'clusterpolicies' })
   }),
   evaluate: (snap, ctx) => evaluateGpuOperator(snap, { pool: ctx.settings.nodePool.name })

@@ -27,7 +27,13 @@ export function evaluateNetworkOperator(deployments: KubeObject[]): ReadinessVer
   const ops = deployments.filter(isOperator)
   const target = ops.find(d => d.metadata.name === OPERATOR_DEPLOYMENT) ?? ops[0]
   if (!target) {
-    return { done: false, message: `waiting for deployment/${OPERATOR_DEPLOYMENT}`, readyNodes: 0, totalNodes: 0, nodes: [] }
+    return {
+      done: false,
+      message: `waiting for deployment/${OPERATOR_DEPLOYMENT}`,
+      readyNodes: 0,
+      totalNodes: 0,
+      nodes: []
+    }
   }
   const a = deploymentAvailable(target)
   return {
@@ -42,7 +48,10 @@ export function evaluateNetworkOperator(deployments: KubeObject[]): ReadinessVer
 export const networkOperatorReadiness: ComponentReadiness<'deployments'> = {
   component: 'network-operator',
   sources: client => ({
-    deployments: client.watchSource('apps/v1', 'Deployment', { namespace: NETWORK_OPERATOR_NAMESPACE, name: 'deployments' })
+    deployments: client.watchSource('apps/v1', 'Deployment', {
+      namespace: NETWORK_OPERATOR_NAMESPACE,
+      name: 'deployments'
+    })
   }),
   evaluate: snap => evaluateNetworkOperator(snap.deployments)
 }

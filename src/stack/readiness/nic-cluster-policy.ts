@@ -24,9 +24,11 @@ export function ofedNodeProgress(node: KubeObject, pods: KubeObject[]): NodeProg
   const name = node.metadata.name
   if (pods.length === 0) return { node: name, ready: false, detail: 'no OFED driver pod' }
   const notReady = pods.filter(p => !isPodReady(p))
-  if (notReady.length) return { node: name, ready: false, detail: `OFED driver pod ${notReady[0].metadata.name} not Ready` }
+  if (notReady.length)
+    return { node: name, ready: false, detail: `OFED driver pod ${notReady[0].metadata.name} not Ready` }
   const wait = node.metadata.labels?.[LABELS.mofedWait]
-  if (wait !== 'false') return { node: name, ready: false, detail: `${LABELS.mofedWait}=${wait ?? '(unset)'}` }
+  if (wait !== 'false')
+    return { node: name, ready: false, detail: `${LABELS.mofedWait}=${wait ?? '(unset)'}` }
   return { node: name, ready: true }
 }
 
@@ -59,7 +61,11 @@ export const nicClusterPolicyReadiness: ComponentReadiness<'nodes' | 'pods' | 'p
   component: 'nic-cluster-policy',
   sources: (client, settings) => ({
     nodes: rdmaNodeSource(client, settings),
-    pods: client.watchSource('v1', 'Pod', { namespace: NETWORK_OPERATOR_NAMESPACE, labelSelector: LABELS.ofedDriverPod, name: 'ofed-pods' }),
+    pods: client.watchSource('v1', 'Pod', {
+      namespace: NETWORK_OPERATOR_NAMESPACE,
+      labelSelector: LABELS.ofedDriverPod,
+      name: 'ofed-pods'
+    }),
     policies: client.watchSource('mellanox.com/v1alpha1', 'NicClusterPolicy', { name: 'nicclusterpolicies' })
   }),
   evaluate: (snap, ctx) => evaluateNicClusterPolicy(snap, { pool: ctx.settings.nodePool.name })

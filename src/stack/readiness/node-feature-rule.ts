@@ -4,7 +4,14 @@
 import { LABELS } from '../../model/types.js'
 import type { KubeObject } from '../../kube/types.js'
 import { formatDuration } from '../../util/duration.js'
-import { nodeVerdict, rdmaNodeSource, rdmaNodes, type ComponentReadiness, type NodeProgress, type ReadinessVerdict } from './common.js'
+import {
+  nodeVerdict,
+  rdmaNodeSource,
+  rdmaNodes,
+  type ComponentReadiness,
+  type NodeProgress,
+  type ReadinessVerdict
+} from './common.js'
 
 export function noInfinibandMessage(pool: string, total: number, graceMs: number): string {
   return (
@@ -14,7 +21,10 @@ export function noInfinibandMessage(pool: string, total: number, graceMs: number
   )
 }
 
-export function evaluateNodeFeatureRule(nodes: KubeObject[], ctx: { pool: string; elapsedMs: number; graceMs: number }): ReadinessVerdict {
+export function evaluateNodeFeatureRule(
+  nodes: KubeObject[],
+  ctx: { pool: string; elapsedMs: number; graceMs: number }
+): ReadinessVerdict {
   const pool = rdmaNodes(nodes, ctx.pool)
   const progress: NodeProgress[] = pool.map(n => {
     const ok = n.metadata.labels?.[LABELS.pci15b3] === 'true'
@@ -26,7 +36,8 @@ export function evaluateNodeFeatureRule(nodes: KubeObject[], ctx: { pool: string
     ok: true,
     ...(noneAfterGrace ? { fail: noInfinibandMessage(ctx.pool, pool.length, ctx.graceMs) } : {})
   })
-  if (!v.done && !v.fail && pool.length > 0 && labelled === 0) v.recheckInMs = Math.max(0, ctx.graceMs - ctx.elapsedMs)
+  if (!v.done && !v.fail && pool.length > 0 && labelled === 0)
+    v.recheckInMs = Math.max(0, ctx.graceMs - ctx.elapsedMs)
   return v
 }
 
@@ -34,5 +45,9 @@ export const nodeFeatureRuleReadiness: ComponentReadiness<'nodes'> = {
   component: 'node-feature-rule',
   sources: (client, settings) => ({ nodes: rdmaNodeSource(client, settings) }),
   evaluate: (snap, ctx) =>
-    evaluateNodeFeatureRule(snap.nodes, { pool: ctx.settings.nodePool.name, elapsedMs: ctx.elapsedMs, graceMs: ctx.nfdGraceMs })
+    evaluateNodeFeatureRule(snap.nodes, {
+      pool: ctx.settings.nodePool.name,
+      elapsedMs: ctx.elapsedMs,
+      graceMs: ctx.nfdGraceMs
+    })
 }

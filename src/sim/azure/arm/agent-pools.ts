@@ -7,6 +7,9 @@
 // 400 PropertyChangeNotAllowed for an immutable field, 400 InvalidRequestContent /
 // InvalidParameter for bodies that break the schema, 409 OperationNotAllowed while another
 // operation runs on the pool. A PUT on an existing pool merges the body over the stored pool.
+// A time-based create (`poolProvisioning.duration`) has its nodes join during the operation,
+// after a boot delay, as AKS's VMs register before ARM reports Succeeded; otherwise they join at
+// its end.
 import { durationOf } from '../../scenario.js'
 import { header, json, parseJsonBody, type SimHttpRequest, type SimHttpResponse } from '../http.js'
 import { AGENT_POOL_NAME, AGENT_POOL_PROPERTIES } from './agent-pool-schema.js'
@@ -169,7 +172,15 @@ export class AgentPools {
     properties.provisioningState = 'Creating'
     const rec: PoolRecord = { name: poolName, properties }
     cluster.pools.set(poolName.toLowerCase(), rec)
-    rec.operation = this.start(rec, () => backend.addPool(cluster.toSimPool(rec)))
+    let joined = false
+    const join = (): void => {
+      if (joined) return
+      joined = true
+      backend.addPool(cluster.toSimPool(rec))
+    }
+    // Time-based: the VMs register as nodes while ARM still reports Creating (as in AKS).
+    const boot = this.bootDelayMs()
+    rec.operation = this.start(rec, join, boot !== undefined ? [{ atMs: boot, run: join }] : [])
     return this.accepted(route, rec, 201)
   }
 
@@ -200,7 +211,26 @@ export class AgentPools {
     return this.accepted(route, rec, 200)
   }
 
-  private start(rec: PoolRecord, onSucceeded: () => void): Operation {
+  /**
+   * When the nodes of a time-based create start joining: after a boot delay
+   * (`poolProvisioning.bootDelay`, default 40 % of the duration), so that with `nodes.joinSpread`
+   * every node has joined before the operation completes (the last at most at 95 % of it). None
+   * for poll-counted operations or a create that fails: those nodes join at the end, or never.
+   */
+  private bootDelayMs(): number | undefined {
+    const pp = this.ctx.scenario.azure.poolProvisioning
+    if (pp.duration === undefined || pp.result !== 'Succeeded') return undefined
+    const duration = durationOf(pp.duration, 0)
+    const spread = durationOf(this.ctx.scenario.nodes.joinSpread, 0)
+    const wanted = durationOf(pp.bootDelay, duration * 0.4)
+    return Math.max(0, Math.min(wanted, duration * 0.95 - spread))
+  }
+
+  private start(
+    rec: PoolRecord,
+    onSucceeded: () => void,
+    milestones: Array<{ atMs: number; run(): void }> = []
+  ): Operation {
     const pp = this.ctx.scenario.azure.poolProvisioning
     const error = {
       code: pp.errorCode ?? 'AllocationFailed',
@@ -212,6 +242,7 @@ export class AgentPools {
       ...this.timing(),
       result: pp.result,
       error,
+      milestones,
       onDone: status => {
         rec.properties.provisioningState = status
         if (status === 'Succeeded') onSucceeded()

@@ -4,7 +4,9 @@
 // request and by a timer, so nodes appear even if nobody polls). A client that watches the
 // resource (GET pool/cluster) instead of the status URL, e.g. a re-run finding a pool still
 // Creating, sees a poll-counted operation end once `polls` × the 10 s poll hint of simulated
-// time has passed. Completion runs the owner's callback exactly once. Status resources look like ARM's:
+// time has passed. A time-based operation may carry milestones that happen while it runs (the
+// pool's VMs registering as nodes before ARM reports Succeeded). Completion runs the owner's
+// callback exactly once. Status resources look like ARM's:
 // `{id, name, status: InProgress|Succeeded|Failed, startTime, endTime?, error?}`.
 //
 // Retry-After: whole REAL seconds of a simulated 10 s poll hint, at least 1 (the header's
@@ -21,6 +23,9 @@ export interface OperationSpec {
   durationMs?: number
   result: 'Succeeded' | 'Failed'
   error?: { code: string; message: string }
+  /** Things that happen while the operation runs (time-based operations only), at simulated
+   *  offsets from its start, each exactly once and always before onDone. */
+  milestones?: Array<{ atMs: number; run(): void }>
   onDone(status: 'Succeeded' | 'Failed'): void
 }
 
@@ -53,6 +58,8 @@ export class Operations {
     }
     this.ops.set(op.id, op)
     if (spec.durationMs !== undefined) {
+      for (const m of spec.milestones ?? [])
+        this.cancels.push(this.time.clock.after(m.atMs, () => this.reach(op, m)))
       this.cancels.push(this.time.clock.after(spec.durationMs, () => this.settle(op)))
     }
     return op
@@ -106,9 +113,19 @@ export class Operations {
         ? this.time.elapsedMs() - op.startSimMs >= spec.durationMs
         : op.pollCount >= spec.polls
     if (!done) return
+    for (const m of spec.milestones ?? []) this.reach(op, m)
     op.status = spec.result
     op.endTime = new Date(this.time.nowMs()).toISOString()
     spec.onDone(spec.result)
+  }
+
+  private readonly reached = new WeakSet<object>()
+
+  /** Runs a milestone once, while its operation is still in progress. */
+  private reach(op: Operation, m: { run(): void }): void {
+    if (op.status !== 'InProgress' || this.reached.has(m)) return
+    this.reached.add(m)
+    m.run()
   }
 
   /** The ARM status resource body. */

@@ -7,7 +7,7 @@ import { HardwareRegistry } from '../hardware.js'
 import type { ObjectStore } from '../store.js'
 import { shellWorkloads } from '../workloads/index.js'
 import { PerftestNetwork } from '../workloads/perftest.js'
-import type { PodBehaviour } from './behaviour.js'
+import type { BehaviourFactory, PodBehaviour } from './behaviour.js'
 import { ClusterCache } from './cache.js'
 import { isoNow, Timers, type SimContext } from './context.js'
 import { DaemonSetController } from './daemonset.js'
@@ -18,7 +18,7 @@ import { Kubelet } from './kubelet.js'
 import { LogStore, type LogOptions } from './logs.js'
 import { NetworkOperator } from './network-operator.js'
 import { NfdController } from './nfd.js'
-import { OPERAND_BEHAVIOURS } from './operand-pods.js'
+import { OPERAND_BEHAVIOURS, rdmaSharedDpBehaviour } from './operand-pods.js'
 import { WorkQueue } from './queue.js'
 import { DeploymentController, JobController, ReplicaSetController } from './replication.js'
 import { Scheduler } from './scheduler.js'
@@ -62,7 +62,17 @@ export function startControllers(o: {
   ctx.events = new EventRecorder(o.store, () => isoNow(ctx), wallNow)
   const net = new PerftestNetwork()
   const longRunning = (): PodBehaviour => ({ kind: 'long-running' })
-  const kubelet = new Kubelet(ctx, [...OPERAND_BEHAVIOURS, shellWorkloads(net)], longRunning)
+  const shell = shellWorkloads(net)
+  // The RDMA device plugin's own init containers (the wait for ib-node-config's result on the
+  // host) run their commands in the simulated shell, seeing the host through their mounts.
+  const rdmaDp: BehaviourFactory = env => {
+    const b = rdmaSharedDpBehaviour(env)
+    const withCommands = (env.pod.spec.initContainers ?? []).some((c: any) => c.command?.length)
+    const sh = b && withCommands ? shell(env) : undefined
+    return b && sh?.runInit ? { ...b, runInit: sh.runInit } : b
+  }
+  const operands = OPERAND_BEHAVIOURS.map(f => (f === rdmaSharedDpBehaviour ? rdmaDp : f))
+  const kubelet = new Kubelet(ctx, [...operands, shell], longRunning)
   new Scheduler(ctx)
   new DaemonSetController(ctx)
   new ReplicaSetController(ctx)

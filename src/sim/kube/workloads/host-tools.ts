@@ -1,7 +1,8 @@
 // The host tools a verification pod runs, printing the node's simulated state in the real
 // tools' formats: ibstat (-l, <dev>), ibstatus, ibv_devinfo (-l, -d), ibv_devices, rdma link,
 // lsmod and /proc/modules, ulimit -l and /proc/<pid>/limits, /sys/class/infiniband reads,
-// nvidia-smi -L, uname, hostname, grep/head/wc/cat/ls for pipelines.
+// nvidia-smi -L, uname, hostname, grep/head/wc/cat/ls/seq for pipelines; host files through
+// hostPath mounts.
 import type { NodeHardware, RdmaNic } from '../hardware.js'
 import type { Command, CommandResult } from './shell.js'
 
@@ -15,6 +16,8 @@ export interface PodView {
   gpus: boolean
   /** Privileged containers reach the host (nsenter -t 1): systemctl, modprobe and host files change the node. */
   host?: { mutate(fn: (hw: NodeHardware) => void): void; now(): number }
+  /** A host file the container reaches (a hostPath mount, or any host file when privileged). */
+  readFile?(path: string): string | undefined
 }
 
 const MEMLOCK_DROPIN = '/etc/systemd/system/containerd.service.d/memlock.conf'
@@ -420,7 +423,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
       else if (/^\/proc\/[^/]+\/limits$/.test(p)) out += procLimits(hw)
       else if (p === '/etc/os-release') out += osRelease(hw)
       else if (p === '/proc/sys/kernel/osrelease') out += hw.kernel + '\n'
-      else if (view.host && hw.files[p] !== undefined) out += hw.files[p]
+      else if (view.readFile?.(p) !== undefined) out += view.readFile(p)
       else {
         const s = sysfs(view, p)
         if (s !== undefined) out += s
@@ -501,6 +504,15 @@ export function hostCommands(view: PodView): Record<string, Command> {
       code: argv.includes('kubelet') || argv.includes('containerd') ? 0 : 1
     }),
     date: () => ({ out: new Date().toUTCString() + '\n', code: 0 }),
+    seq: argv => {
+      const n = argv.slice(1).map(Number)
+      const [first, last] = n.length >= 2 ? [n[0], n[n.length - 1]] : [1, n[0] ?? 0]
+      const step = n.length === 3 ? n[1] : 1
+      if (!n.every(Number.isFinite) || step <= 0) return { err: 'seq: invalid argument\n', code: 1 }
+      let out = ''
+      for (let i = first; i <= last; i += step) out += `${i}\n`
+      return { out, code: 0 }
+    },
     modprobe: argv => {
       const mod = argv[argv.length - 1]
       if (loadedModules(hw).some(m => m.name === mod.replace(/-/g, '_'))) return { code: 0 }

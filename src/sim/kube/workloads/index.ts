@@ -16,10 +16,35 @@ import { hostCommands, type PodView } from './host-tools.js'
 import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
 
+/**
+ * The host path behind a container path: through the container's hostPath volume mounts (the
+ * longest mountPath that contains it), or the same path for a privileged container (which reaches
+ * the host with nsenter); undefined when the container cannot see the host there.
+ */
+export function hostPathOf(pod: any, c: ContainerView, path: string): string | undefined {
+  const volumes = new Map<string, string>(
+    (pod.spec?.volumes ?? []).filter((v: any) => v.hostPath?.path).map((v: any) => [v.name, v.hostPath.path])
+  )
+  let best: { mount: string; host: string } | undefined
+  for (const m of c.spec.volumeMounts ?? []) {
+    const host = volumes.get(m.name)
+    const mount = String(m.mountPath ?? '').replace(/\/+$/, '')
+    if (!host || !mount) continue
+    if (path !== mount && !path.startsWith(`${mount}/`)) continue
+    if (!best || mount.length > best.mount.length) best = { mount, host: host.replace(/\/+$/, '') }
+  }
+  if (best) return best.host + path.slice(best.mount.length)
+  return c.spec.securityContext?.privileged ? path : undefined
+}
+
 /** What a container can see: RDMA devices with an rdma/* resource (or privileged), GPUs likewise. */
 export function podView(env: BehaviourEnv, c: ContainerView): PodView | undefined {
   const hw = env.hw()
   if (!hw) return undefined
+  const readFile = (path: string): string | undefined => {
+    const host = hostPathOf(env.pod, c, path)
+    return host === undefined ? undefined : env.hw()?.files[host]
+  }
   const req = extendedRequests(env.pod.spec)
   const privileged = !!c.spec.securityContext?.privileged
   const devMount = (env.pod.spec.volumes ?? []).some((v: any) => v.hostPath?.path?.startsWith('/dev'))
@@ -29,6 +54,7 @@ export function podView(env: BehaviourEnv, c: ContainerView): PodView | undefine
     podName: env.pod.metadata.name,
     rdmaDevices: privileged || devMount || Object.keys(req).some(k => k.startsWith('rdma/')),
     gpus: privileged || (req['nvidia.com/gpu'] ?? 0) > 0,
+    readFile,
     ...(privileged
       ? {
           host: {
@@ -108,6 +134,7 @@ export function shellWorkloads(net: PerftestNetwork): BehaviourFactory {
         sleep: ms =>
           ms === Infinity ? new Promise<void>(() => {}) : new Promise<void>(r => ctx.timers.after(ms, r)),
         aborted: () => !env.alive(),
+        fileExists: path => view.readFile?.(path) !== undefined,
         ...(view.host
           ? {
               writeFile: (path: string, content: string, append: boolean) =>

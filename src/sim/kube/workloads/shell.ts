@@ -1,7 +1,8 @@
 // A small POSIX-shell subset that runs a simulated container's command: words with quotes,
 // $VAR / ${VAR} / $? / $(cmd) expansion, `;` `&&` `||` `|` `&` and newlines, redirections to
 // /dev/null and 2>&1, `VAR=x` / export, if/then/else/fi, for/while/until loops, and builtins
-// (echo, printf, sleep, exit, true, false, wait, set, cd). Everything else is looked up in a
+// (echo, printf, sleep, exit, true, false, wait, set, cd, test / [ with file tests through the
+// container's view of files). Everything else is looked up in a
 // command table (the simulated host tools); sleeps and async commands take simulated time.
 
 export interface ShellIo {
@@ -31,6 +32,8 @@ export interface ShellOptions {
   io: ShellIo
   /** Receives output redirected to a file (`> path`, `>> path`); without it such output is dropped. */
   writeFile?(path: string, content: string, append: boolean): void
+  /** What `test -e/-f/-s PATH` sees (files the container can reach); without it no file exists. */
+  fileExists?(path: string): boolean
   /** Set when the container is gone; the shell stops at the next command. */
   aborted?: () => boolean
 }
@@ -499,7 +502,10 @@ export class Shell {
       }
       case 'test':
       case '[':
-        return testExpr(name === '[' ? args.slice(0, args[args.length - 1] === ']' ? -1 : undefined) : args)
+        return testExpr(
+          name === '[' ? args.slice(0, args[args.length - 1] === ']' ? -1 : undefined) : args,
+          p => this.o.fileExists?.(p) ?? false
+        )
           ? 0
           : 1
       case 'tail':
@@ -589,13 +595,14 @@ export class Shell {
 }
 
 /** `test` / `[ … ]`: string and integer comparisons, -n/-z, negation; file tests are false. */
-function testExpr(a: string[]): boolean {
-  if (a[0] === '!') return !testExpr(a.slice(1))
+function testExpr(a: string[], exists: (path: string) => boolean): boolean {
+  if (a[0] === '!') return !testExpr(a.slice(1), exists)
   if (a.length === 0) return false
   if (a.length === 1) return a[0] !== ''
   if (a.length === 2) {
     if (a[0] === '-n') return a[1] !== ''
     if (a[0] === '-z') return a[1] === ''
+    if (a[0] === '-e' || a[0] === '-f' || a[0] === '-s' || a[0] === '-r') return exists(a[1])
     return false
   }
   const [l, op, r] = a

@@ -1,0 +1,148 @@
+// Benchmarks that print figures (never pass/fail on time): run with `npm run bench [-- NAME ...]`.
+//   world   — a 1000-node simulated world: start-up time, paginated node listing, memory.
+//   apply   — `simulate --runs 2` on 2- and 100-node worlds at a fixed timeScale: wall time of a
+//             fresh apply and of the converged re-run, and the requests each made.
+//   rollout — sequential vs pipelined rollout (2, 8, 64 nodes, guide component times).
+// Everything runs the committed dist/cli.js, exactly as a user would.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const cli = path.join(root, 'dist', 'cli.js')
+const work = mkdtempSync(path.join(tmpdir(), 'aks-rdma-bench-'))
+
+function scenario(name, text) {
+  const file = path.join(work, `${name}.yaml`)
+  writeFileSync(file, text)
+  return file
+}
+
+function runCli(args, { untilLine } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', b => {
+      out += b
+      if (untilLine && out.includes(`\n${untilLine}\n`)) resolve({ child, out, ms: performance.now() - started })
+    })
+    child.stderr.on('data', b => (out += b))
+    child.on('error', reject)
+    child.on('close', code => resolve({ code, out, ms: performance.now() - started }))
+  })
+}
+
+function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024
+}
+
+async function benchWorld() {
+  const file = scenario('world-1000', 'kube:\n  timeScale: 0.001\nazure:\n  existingPools:\n    - { name: rdmapool, vmSize: Standard_ND96isr_H100_v5, count: 1000, osSKU: Ubuntu, gpuDriver: None }\n')
+  const dir = path.join(work, 'world')
+  const up = await runCli(['sim', 'up', '--scenario', file, '--dir', dir], { untilLine: 'READY' })
+  const env = Object.fromEntries(up.out.split('\n').filter(l => /^[A-Z_]+=/.test(l)).map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+  const { KubeConfig, CoreV1Api } = await import('@kubernetes/client-node')
+  process.env.NODE_EXTRA_CA_CERTS = env.NODE_EXTRA_CA_CERTS
+  const tls = await import('node:tls')
+  tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8')])
+  const kc = new KubeConfig()
+  kc.loadFromFile(env.KUBECONFIG)
+  const api = kc.makeApiClient(CoreV1Api)
+  const t0 = performance.now()
+  let pages = 0
+  let nodes = 0
+  let cont
+  do {
+    const page = await api.listNode({ limit: 500, _continue: cont })
+    pages++
+    nodes += page.items.length
+    cont = page.metadata?._continue
+  } while (cont)
+  const listMs = performance.now() - t0
+  const rss = rssMiB(up.child.pid)
+  up.child.kill('SIGTERM')
+  console.log('world (1000 RDMA nodes + 2 system nodes)')
+  console.log(`  start-up to READY:        ${(up.ms / 1000).toFixed(2)} s`)
+  console.log(`  list nodes (limit 500):   ${nodes} nodes in ${pages} pages, ${listMs.toFixed(0)} ms`)
+  console.log(`  simulator memory (RSS):   ${rss.toFixed(0)} MiB`)
+}
+
+async function simulateRuns(name, nodeCount, extra = [], scenarioText = 'kube:\n  timeScale: 0.001\n', runs = 2) {
+  const file = scenario(name, scenarioText)
+  const report = path.join(work, `${name}.json`)
+  const r = await runCli(['simulate', '--scenario', file, '--node-count', String(nodeCount), '--benchmark', 'false', '--runs', String(runs), '--report', report, ...extra])
+  if (r.code !== 0) throw new Error(`${name}: simulate exited ${r.code}\n${r.out.slice(-3000)}`)
+  const json = JSON.parse(readFileSync(report, 'utf8'))
+  return { wallMs: r.ms, runs: json.runs ?? [json] }
+}
+
+function runFigures(run) {
+  const first = Date.parse(run.steps[0].startedAt)
+  const last = Math.max(...run.steps.map(s => Date.parse(s.finishedAt)))
+  const req = run.sim.requests
+  return {
+    seconds: ((last - first) / 1000).toFixed(1),
+    requests: `${req.total} (ARM ${req.arm.total}, kube ${req.kube.total})`,
+    mutating: `${req.mutating} (ARM ${req.arm.mutating}, kube ${req.kube.mutating}: ${Object.entries(req.kube.mutatingByResource).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})`,
+    helm: `${run.sim.helm.installs} installs, ${run.sim.helm.upgrades} upgrades`,
+    restarts: Object.values(run.sim.kubeletRestarts).reduce((a, b) => a + b, 0)
+  }
+}
+
+async function benchApply() {
+  console.log('apply (timeScale 0.001, benchmark off; fresh apply, then the converged re-run)')
+  for (const n of [2, 100]) {
+    const { runs } = await simulateRuns(`apply-${n}`, n)
+    for (const [i, run] of runs.entries()) {
+      const f = runFigures(run)
+      console.log(`  ${String(n).padStart(3)} nodes, ${i === 0 ? 'fresh    ' : 'converged'}: ${f.seconds} s; requests ${f.requests}; mutating ${f.mutating}; helm ${f.helm}; kubelet restarts ${f.restarts}`)
+    }
+  }
+}
+
+// The time scale is fixed and large enough that the action's own real-time costs (node and helm
+// processes, API round trips: a few real seconds) weigh what they would in a real run (a minute or
+// two) rather than hours: at 0.002 one real second would be eight simulated minutes.
+const ROLLOUT_TIME_SCALE = 0.05
+
+async function benchRollout() {
+  const ts = ROLLOUT_TIME_SCALE
+  const text =
+    `kube:\n  timeScale: ${ts}\n  delays: { mofed: 300s, gpuDriver: 240s, default: 5s }\n` +
+    'azure:\n  feature: { state: Registered }\n  poolProvisioning: { duration: 600s, result: Succeeded }\nnodes:\n  joinSpread: 120s\n'
+  console.log(`rollout (simulated: pool 600 s, OFED 300 s, GPU driver 240 s, nodes joining over 120 s; timeScale ${ts};`)
+  console.log('  time from the first step to the last readiness condition, verification excluded)')
+  for (const n of [2, 8, 64]) {
+    const figures = {}
+    for (const rollout of ['sequential', 'pipelined']) {
+      const { runs } = await simulateRuns(`rollout-${rollout}-${n}`, n, ['--rollout', rollout], text, 1)
+      const run = runs[0]
+      const first = Date.parse(run.steps[0].startedAt)
+      const ready = Math.max(...run.steps.filter(s => s.name !== 'verify').map(s => Date.parse(s.finishedAt)))
+      const restarts = Object.values(run.sim.kubeletRestarts)
+      const checks = run.checks ?? []
+      figures[rollout] = {
+        seconds: (ready - first) / 1000 / ts,
+        restarts: `${restarts.reduce((a, b) => a + b, 0)} on ${restarts.filter(x => x > 0).length} nodes`,
+        checks: `${checks.filter(c => c.status === 'pass').length}/${checks.length}`,
+        result: run.result
+      }
+    }
+    const { sequential: s, pipelined: p } = figures
+    console.log(
+      `  ${String(n).padStart(2)} nodes: sequential ${(s.seconds / 60).toFixed(1)} min, pipelined ${(p.seconds / 60).toFixed(1)} min (simulated), ratio ${(s.seconds / p.seconds).toFixed(2)}×` +
+        `; kubelet restarts ${s.restarts} / ${p.restarts}; verify checks passing ${s.checks} / ${p.checks}; result ${s.result} / ${p.result}`
+    )
+  }
+}
+
+const benches = { world: benchWorld, apply: benchApply, rollout: benchRollout }
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches)
+for (const name of wanted) {
+  if (!benches[name]) throw new Error(`unknown bench "${name}" (${Object.keys(benches).join(', ')})`)
+  await benches[name]()
+}

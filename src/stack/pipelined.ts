@@ -1,0 +1,327 @@
+// The pipelined rollout: every component is written in the guide's order as soon as the one before
+// it has been written (the network operator, cluster-level, is also awaited first: its CRDs and
+// controller serve the rest), while the RDMA node pool may still be provisioning; then all the
+// waits run at once, each still its own step with its own start, end and per-node progress. The
+// order that matters holds per node: a step counts a node only when the step it depends on there
+// (NODE_DEPENDENCIES) does, which the cluster enforces by itself (node labels and init
+// containers). A node that fails (its OFED driver crash-loops) is reported by name and blocks
+// only the steps that depend on it on that node; the other nodes finish their sequence.
+import type { ComponentSpec } from '../model/types.js'
+import type { KubeObject } from '../kube/types.js'
+import { watchAll, WatchFailError, WatchTimeoutError, type Snapshot } from '../kube/watch.js'
+import type { Diagnostic } from '../report/report.js'
+import { formatDuration } from '../util/duration.js'
+import { StepFailure, type Applied, type Run } from './executor.js'
+import {
+  LocalSignal,
+  NODE_DEPENDENCIES,
+  PoolGate,
+  waitsOnPoolNodes,
+  type PoolInfo
+} from './pipeline-gates.js'
+import { failFast, podsByNode, rdmaNodes, READINESS, type ReadinessVerdict } from './readiness/index.js'
+import type { StepResult } from './types.js'
+
+/** A wait given up because something it depends on will not come (no failure of its own). */
+class Stopped extends Error {}
+
+interface Track {
+  c: ComponentSpec
+  started: number
+  applied: Applied
+  /** Nodes where this step fails, with the reason (fail-fast pod states). */
+  failed: Map<string, string>
+  /** Nodes where a step this one depends on failed or is blocked, with that step's name. */
+  blocked: Map<string, string>
+  settledAt?: number
+  /** The step failed as a whole (not one node): its dependents stop waiting. */
+  globalFailure?: string
+  stopped?: string
+  result?: StepResult
+  diagnostic?: Diagnostic
+}
+
+function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v)
+}
+
+function nodeList(names: Iterable<string>): string {
+  const all = [...names].sort()
+  return all.length > 3 ? `${all.slice(0, 3).join(', ')} and ${all.length - 3} more` : all.join(', ')
+}
+
+export interface PipelinedOptions {
+  /** Resolves once the node pool is provisioned (its size); absent when it already was. */
+  nodePool?: Promise<PoolInfo>
+  nfdGraceMs: number
+}
+
+export class Pipeline {
+  private readonly tracks = new Map<string, Track>()
+  private readonly signal = new LocalSignal()
+  private readonly pool: PoolGate
+  private readonly waits: Array<Promise<void>> = []
+  private firstNodeAt?: number
+
+  constructor(
+    private readonly run: Run,
+    private readonly o: PipelinedOptions
+  ) {
+    this.pool = new PoolGate(o.nodePool, () => this.signal.poke())
+  }
+
+  private get log() {
+    return this.run.log
+  }
+
+  private finish(
+    t: Pick<Track, 'c' | 'started'>,
+    status: StepResult['status'],
+    applied: Pick<Applied, 'changed' | 'created'>,
+    detail: string
+  ): StepResult {
+    const end = Date.now()
+    const action = applied.changed ? (applied.created ? 'created' : 'updated') : 'unchanged'
+    return {
+      name: t.c.name,
+      status,
+      changed: applied.changed,
+      ...(status === 'success' || applied.changed ? { action } : {}),
+      durationMs: end - t.started,
+      startedAt: new Date(t.started).toISOString(),
+      finishedAt: new Date(end).toISOString(),
+      detail
+    }
+  }
+
+  /** Steps this one depends on per node, transitively, that are part of this run. */
+  private depsOf(name: string): Track[] {
+    const out: Track[] = []
+    const visit = (n: string): void => {
+      for (const d of NODE_DEPENDENCIES[n] ?? []) {
+        const t = this.tracks.get(d)
+        if (t && !out.includes(t)) out.push(t)
+        visit(d)
+      }
+    }
+    visit(name)
+    return out
+  }
+
+  /** Why a step must not be written or awaited any more: a step it depends on failed as a whole. */
+  private deadDependency(name: string): string | undefined {
+    if (this.pool.state === 'failed' && waitsOnPoolNodes(name))
+      return `the node pool failed (${this.pool.reason})`
+    const dead = this.depsOf(name).find(d => d.globalFailure || d.stopped)
+    return dead ? `${dead.c.name} ${dead.globalFailure ? 'failed' : 'stopped'}` : undefined
+  }
+
+  /** Writes `c` now (in order); a pool-node step is then awaited in the background. */
+  async start(c: ComponentSpec): Promise<{ result?: StepResult; diagnostic?: Diagnostic }> {
+    const started = Date.now()
+    const dead = this.deadDependency(c.name)
+    if (dead) {
+      const t = { c, started }
+      return { result: this.finish(t, 'skipped', { changed: false, created: false }, `not run: ${dead}`) }
+    }
+    this.log.startGroup(`${c.name}: ${c.title}`)
+    let applied: Applied
+    try {
+      if (Date.now() >= this.run.deadline)
+        throw new StepFailure('the run timeout was reached before this step started')
+      applied = await this.run.converge(c, started)
+    } catch (e) {
+      const { reason, diagnostic } = await this.run.diagnose(c, e)
+      return {
+        result: this.finish({ c, started }, 'failure', { changed: false, created: false }, reason),
+        diagnostic
+      }
+    } finally {
+      this.log.endGroup()
+    }
+    const t: Track = { c, started, applied, failed: new Map(), blocked: new Map() }
+    this.tracks.set(c.name, t)
+    const wait = this.await(t)
+    if (!waitsOnPoolNodes(c.name)) {
+      await wait
+      return { result: t.result, diagnostic: t.diagnostic }
+    }
+    this.log.info(`${c.name}: written; waiting per node in the background while the next steps are written`)
+    this.waits.push(wait)
+    return {}
+  }
+
+  /** Waits for every step started in the background; returns their results by name. */
+  async settle(): Promise<Map<string, { result: StepResult; diagnostic?: Diagnostic }>> {
+    await Promise.all(this.waits)
+    const out = new Map<string, { result: StepResult; diagnostic?: Diagnostic }>()
+    for (const t of this.tracks.values())
+      if (t.result)
+        out.set(t.c.name, { result: t.result, ...(t.diagnostic ? { diagnostic: t.diagnostic } : {}) })
+    return out
+  }
+
+  /** The deadline of a step: step-timeout from when it could last start progressing. */
+  private stepDeadline(t: Track): number | undefined {
+    if (!waitsOnPoolNodes(t.c.name)) return t.applied.stepDeadline
+    if (this.pool.state !== 'ready') return undefined
+    const deps = this.depsOf(t.c.name)
+    if (deps.some(d => d.settledAt === undefined)) return undefined
+    const from = Math.max(t.started, this.pool.readyAt ?? 0, ...deps.map(d => d.settledAt!))
+    return Math.min(from + this.run.settings.wait.stepTimeoutMs, this.run.deadline)
+  }
+
+  private evaluate(t: Track, snap: Snapshot<string>): ReadinessVerdict {
+    const now = Date.now()
+    const dead = this.deadDependency(t.c.name)
+    if (dead) throw new Stopped(dead)
+    const settings = this.run.settings
+    const pool = settings.nodePool.name
+    const nodes = snap.nodes ? rdmaNodes(snap.nodes, pool) : []
+    if (nodes.length && this.firstNodeAt === undefined) this.firstNodeAt = now
+    const names = new Set(nodes.map(n => n.metadata.name))
+
+    // Nodes where a step this one depends on failed or is blocked: this step cannot come there.
+    const blocked = new Map<string, string>()
+    for (const d of this.depsOf(t.c.name))
+      for (const n of [...d.failed.keys(), ...d.blocked.keys()]) if (!blocked.has(n)) blocked.set(n, d.c.name)
+    const view: Snapshot<string> = { ...snap }
+    if (snap.pods) view.pods = snap.pods.filter(p => !blocked.has(p.spec?.nodeName))
+    const r = READINESS[t.c.name]
+    const nodeClock = this.firstNodeAt === undefined ? 0 : now - this.firstNodeAt
+    const v = r.evaluate(view, { settings, elapsedMs: nodeClock, nfdGraceMs: this.o.nfdGraceMs })
+
+    // Fail-fast pod states, node by node: they fail that node, not the step.
+    const failed = new Map<string, string>()
+    if (view.pods)
+      for (const [node, pods] of podsByNode(view.pods)) {
+        if (!names.has(node)) continue
+        const reason = failFast(pods)
+        if (reason) failed.set(node, reason)
+      }
+    if (!sameMap(failed, t.failed) || !sameMap(blocked, t.blocked)) {
+      t.failed = failed
+      t.blocked = blocked
+      this.signal.poke()
+    }
+    if (v.fail && ![...failed.values()].includes(v.fail)) return v
+
+    if (!waitsOnPoolNodes(t.c.name)) return this.withStepTimeout(t, v, v.message, now)
+    const ready = new Set(v.nodes.filter(n => n.ready).map(n => n.node))
+    const poolReady = this.pool.state === 'ready'
+    const joined = this.pool.count === undefined || nodes.length >= this.pool.count
+    const notes: string[] = []
+    if (failed.size) notes.push(`failing on ${nodeList(failed.keys())}`)
+    if (blocked.size)
+      notes.push(
+        `blocked on ${nodeList(blocked.keys())} (${[...new Set(blocked.values())].join(', ')} not ready there)`
+      )
+    if (!poolReady) notes.push('node pool still provisioning')
+    else if (!joined) notes.push(`${nodes.length}/${this.pool.count} nodes joined`)
+    const message = [v.message, ...notes].join('; ')
+
+    let done: boolean
+    if (failed.size === 0 && blocked.size === 0) done = poolReady && joined && v.done
+    else {
+      const depsSettled = this.depsOf(t.c.name).every(d => d.settledAt !== undefined)
+      const open = [...names].filter(n => !ready.has(n) && !failed.has(n) && !blocked.has(n))
+      done = poolReady && joined && depsSettled && open.length === 0
+    }
+    return this.withStepTimeout(t, { ...v, done }, message, now)
+  }
+
+  /** The verdict with `message`, failing once the step's deadline has passed (re-checked then). */
+  private withStepTimeout(t: Track, v: ReadinessVerdict, message: string, now: number): ReadinessVerdict {
+    let recheckInMs = v.recheckInMs
+    const deadline = this.stepDeadline(t)
+    if (!v.done && deadline !== undefined) {
+      if (now >= deadline) {
+        const which =
+          deadline >= this.run.deadline
+            ? 'the run timeout'
+            : `step-timeout ${formatDuration(this.run.settings.wait.stepTimeoutMs)}`
+        return {
+          ...v,
+          message,
+          fail: `not ready after ${formatDuration(now - t.started)} (${which}): ${message}`
+        }
+      }
+      recheckInMs = Math.min(recheckInMs ?? Infinity, deadline - now)
+    }
+    const out: ReadinessVerdict = { ...v, message }
+    delete out.fail
+    if (recheckInMs !== undefined && recheckInMs !== Infinity) out.recheckInMs = recheckInMs
+    else delete out.recheckInMs
+    return out
+  }
+
+  private async await(t: Track): Promise<void> {
+    const { c } = t
+    const r = READINESS[c.name]
+    const details = t.applied.details.length ? t.applied.details : ['unchanged']
+    let last: ReadinessVerdict | undefined
+    let snapshot: Record<string, KubeObject[]> | undefined
+    try {
+      const out = await watchAll(
+        { ...r.sources(this.run.client, this.run.settings), pipeline: this.signal.source() },
+        snap => {
+          snapshot = snap
+          last = this.evaluate(t, snap)
+          return last
+        },
+        {
+          timeoutMs: Math.max(0, this.run.deadline - Date.now()),
+          onChange: v => this.log.info(`${c.name}: ${v.message} (${formatDuration(Date.now() - t.started)})`),
+          onNotice: line => this.log.info(`${c.name}: ${line}`)
+        }
+      )
+      t.settledAt = Date.now()
+      const v = out.verdict
+      if (t.failed.size === 0 && t.blocked.size === 0) {
+        t.result = this.finish(t, 'success', t.applied, [...details, `ready: ${v.message}`].join('; '))
+      } else {
+        const own = [...t.failed].map(([n, why]) => `node ${n}: ${why}`)
+        const blocked = [...t.blocked].map(([n, dep]) => `node ${n}: blocked (${dep} failed there)`)
+        const reason = `not ready on ${t.failed.size + t.blocked.size} of ${v.totalNodes} nodes: ${[...own, ...blocked].join('; ')}`
+        t.result = this.finish(t, 'failure', t.applied, [...details, `${reason} (${v.message})`].join('; '))
+        if (t.failed.size) {
+          const failure = new StepFailure(
+            `${c.name} failed on ${nodeList(t.failed.keys())} (the other nodes went on): ${own.join('; ')}`,
+            { ...v, fail: own[0] },
+            out.snapshot
+          )
+          t.diagnostic = (await this.run.diagnose(c, failure)).diagnostic
+        } else this.log.error(`${c.name}: ${reason}`)
+      }
+    } catch (e) {
+      t.settledAt = Date.now()
+      if (e instanceof Stopped) {
+        t.stopped = e.message
+        t.result = this.finish(
+          t,
+          'skipped',
+          t.applied,
+          [...details, `stopped waiting: ${e.message}`].join('; ')
+        )
+        this.log.info(`${c.name}: stopped waiting: ${e.message}`)
+      } else {
+        t.globalFailure = e instanceof Error ? e.message : String(e)
+        const failure =
+          e instanceof WatchTimeoutError
+            ? new StepFailure(
+                `not ready after ${formatDuration(Date.now() - t.started)} (the run timeout): ${last?.message ?? ''}`,
+                last,
+                e.snapshot ?? snapshot
+              )
+            : e instanceof WatchFailError
+              ? new StepFailure(e.verdict.fail ?? 'failed', e.verdict as ReadinessVerdict, e.snapshot)
+              : e
+        const { reason, diagnostic } = await this.run.diagnose(c, failure)
+        t.result = this.finish(t, 'failure', t.applied, [...details, reason].join('; '))
+        t.diagnostic = diagnostic
+      }
+    } finally {
+      this.signal.poke()
+    }
+  }
+}

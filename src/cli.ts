@@ -35,7 +35,8 @@ async function runMode(mode: string, rest: string[]): Promise<number> {
   exportInputs({ ...flags.inputs, mode })
   const options = { output: output as 'text' | 'json', cli: true }
   // Outside the runner, apply/verify/drift get the runner's files and the post step too.
-  if (mode !== 'plan' && !process.env.GITHUB_ACTIONS) return (await import('./run/local-runner.js')).runLikeRunner(options, print)
+  if (mode !== 'plan' && !process.env.GITHUB_ACTIONS)
+    return (await import('./run/local-runner.js')).runLikeRunner(options, print)
   return runMain(options)
 }
 

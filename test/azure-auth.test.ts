@@ -64,7 +64,9 @@ describe('choosing the sign-in method', () => {
   }
   it('auto prefers OIDC, then a client secret, then the CLI', () => {
     const ids = { ...azure, clientId: 'c', tenantId: 't' }
-    expect(pickAuthMethod({ ...ids, clientSecret: 's' }, { ACTIONS_ID_TOKEN_REQUEST_URL: 'u' }).method).toBe('oidc')
+    expect(pickAuthMethod({ ...ids, clientSecret: 's' }, { ACTIONS_ID_TOKEN_REQUEST_URL: 'u' }).method).toBe(
+      'oidc'
+    )
     expect(pickAuthMethod({ ...ids, clientSecret: 's' }, {}).method).toBe('secret')
     expect(pickAuthMethod(ids, { ACTIONS_ID_TOKEN_REQUEST_URL: 'u' }).method).toBe('oidc')
     const cli = pickAuthMethod(ids, {})

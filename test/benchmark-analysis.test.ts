@@ -128,6 +128,25 @@ describe('benchmark analysis', () => {
     expect(a.summary).toContain(bad)
   })
 
+  it('names a node slow in bandwidth even when its latency with the same partners is fine (blame per test)', () => {
+    const bad = nodes[3]
+    const bw = measure(ring, [null], (s, c) => (s === bad || c === bad ? 120 : 196.5))
+    const lat: BenchMeasurement[] = ring.rounds.flat().map(p => ({
+      server: p.server,
+      client: p.client,
+      test: 'ib_write_lat',
+      device: null,
+      bwAvgGbps: null,
+      bwPeakGbps: null,
+      linkGbps: 200,
+      tTypicalUs: 1.6,
+      tAvgUs: 1.7
+    }))
+    const a = analyseBenchmark([...bw, ...lat], { minBandwidthRatio: 0.9 })
+    expect(a.outliers).toEqual([bad])
+    expect(a.nodes.find(n => n.node === bad)).toMatchObject({ verdict: 'fail', blamed: true })
+  })
+
   it('names one bad NIC as node/mlx5_ibN', () => {
     const devices = Array.from({ length: 8 }, (_, i) => `mlx5_ib${i}`)
     const bad = nodes[5]

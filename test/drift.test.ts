@@ -1,10 +1,11 @@
 // Drift mode against a whole simulated world (Azure + Kubernetes + the helm stand-in): the real
 // apply flow first, then detectDrift on the converged world (nothing, and not one mutating
 // request), then one thing changed behind the action's back at a time — the OFED driver version in
-// the policy, a helm value, the device plugin config, a namespace label, a hand-edited
-// ClusterPolicy, a field taken by another field manager, a deleted NodeFeatureRule, the pool size —
-// each found as exactly one item with the right component and field and zero writes; apply fixes
-// what it can and the next drift run is clean, except the pool size, which apply never changes.
+// the policy, a helm value, the device plugin config, a namespace label, an OFED driver pod and a
+// device plugin pod on another image, a hand-edited ClusterPolicy, a field taken by another field
+// manager, a deleted NodeFeatureRule, the pool size — each found as exactly one item with the right
+// component and field and zero writes; apply fixes what it can and the next drift run is clean,
+// except the pool size, which apply never changes.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -47,7 +48,6 @@ function settings(mode: string, extra: Record<string, string> = {}): Settings {
       timeout: '30m',
       'step-timeout': '10m',
       retries: '3',
-      rollout: 'sequential',
       ...extra
     })
   )

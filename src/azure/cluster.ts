@@ -27,7 +27,8 @@ export interface ClusterResult {
 
 /** The minimal cluster this action creates (the desired state's, typed for the SDK). */
 export function desiredCluster(settings: Settings): ManagedCluster {
-  if (!settings.cluster.location) throw new Error(`create-cluster: location is required to create cluster ${settings.cluster.name}`)
+  if (!settings.cluster.location)
+    throw new Error(`create-cluster: location is required to create cluster ${settings.cluster.name}`)
   return desiredClusterModel(settings) as unknown as ManagedCluster
 }
 

@@ -87,12 +87,15 @@ export async function pollUntil<T>(
       throw new StepTimeoutError(o.step, last, elapsed, o.timeoutHint?.(last))
     }
     await sleep(wait)
-    if (r.retryAfterMs === undefined) delay = Math.min(o.backoff.maxMs, Math.round(delay * (o.backoff.factor ?? 1.5)))
+    if (r.retryAfterMs === undefined)
+      delay = Math.min(o.backoff.maxMs, Math.round(delay * (o.backoff.factor ?? 1.5)))
   }
 }
 
 /** The Retry-After header of a raw response in milliseconds (delay-seconds or an HTTP date). */
-export function retryAfterMs(headers: { get(name: string): string | undefined } | undefined): number | undefined {
+export function retryAfterMs(
+  headers: { get(name: string): string | undefined } | undefined
+): number | undefined {
   const v = headers?.get('retry-after')
   if (!v) return undefined
   const seconds = Number(v)

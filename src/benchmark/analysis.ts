@@ -140,8 +140,9 @@ function endKey(node: string, device: string | null): string {
 }
 
 /**
- * Blame: an end (node/device) whose measurements with at least two different partners all fail is bad;
- * a node whose every measured device is bad (or that has no device split) is named alone. A failing
+ * Blame, per test: an end (node/device) whose measurements of one test with at least two different
+ * partners all fail is bad (so a node slow in bandwidth but fine in latency is still named); a node
+ * whose every measured device is bad (or that has no device split) is named alone. A failing
  * measurement with neither end blamed is named as the pair.
  */
 function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pairOutliers: string[] } {
@@ -150,21 +151,22 @@ function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pa
     total: number
     failing: number
   }
-  const ends = new Map<string, End>()
-  const touch = (node: string, partner: string, device: string | null, failing: boolean) => {
-    const key = endKey(node, device)
-    const e = ends.get(key) ?? { partners: new Set<string>(), total: 0, failing: 0 }
+  const ends = new Map<string, End & { end: string }>()
+  const touch = (test: string, node: string, partner: string, device: string | null, failing: boolean) => {
+    const end = endKey(node, device)
+    const key = `${test}\u0000${end}`
+    const e = ends.get(key) ?? { end, partners: new Set<string>(), total: 0, failing: 0 }
     e.partners.add(partner)
     e.total++
     if (failing) e.failing++
     ends.set(key, e)
   }
   for (const m of results) {
-    touch(m.server, m.client, m.device, m.verdict === 'fail')
-    touch(m.client, m.server, m.device, m.verdict === 'fail')
+    touch(m.test, m.server, m.client, m.device, m.verdict === 'fail')
+    touch(m.test, m.client, m.server, m.device, m.verdict === 'fail')
   }
   const blamedEnds = new Set<string>()
-  for (const [key, e] of ends) if (e.failing === e.total && e.partners.size >= 2) blamedEnds.add(key)
+  for (const e of ends.values()) if (e.failing === e.total && e.partners.size >= 2) blamedEnds.add(e.end)
   const pairOutliers: string[] = []
   for (const m of results) {
     if (m.verdict !== 'fail') continue

@@ -13,8 +13,12 @@ import { unprobeable } from '../verify/probe-check.js'
 import type { NodeFacts } from '../verify/probe-output.js'
 import { probeNodes } from '../verify/probe.js'
 import { deletePodsQuietly, ensureWorkNamespace, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
-import { toReportBenchmark, type BenchMeasurement, type BenchmarkAnalysis } from './analysis.js'
-import { analysePerTest } from './per-test-analysis.js'
+import {
+  analyseBenchmark,
+  toReportBenchmark,
+  type BenchMeasurement,
+  type BenchmarkAnalysis
+} from './analysis.js'
 import { fleetLineRate, refineOutliers, slowPorts } from './link-rate.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from './pairing.js'
 import { benchmarkLabels, type PairSpec, type PerftestTest, type PhaseSpec } from './perftest-pods.js'
@@ -234,7 +238,7 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
     if (err) o.log?.(`could not delete the benchmark pods (-n ${namespace} -l ${selector}): ${err}`)
   }
 
-  const analysis = analysePerTest(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })
+  const analysis = analyseBenchmark(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })
   const measuredNodes = [...new Set(measurements.flatMap(m => [m.server, m.client]))]
   const devicesPerNode = new Map(eligible.map(f => [f.node, f.activeDevices.length]))
   const outliers = refineOutliers(analysis.outliers, slowPorts(eligible, line), devicesPerNode)

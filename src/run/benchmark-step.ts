@@ -8,15 +8,31 @@ import type { Settings } from '../settings/settings.js'
 import type { Verification } from '../verify/index.js'
 import { runStep } from './steps.js'
 
-export async function runBenchmarkStep(s: Settings, kube: KubeClient, verification: Verification, report: Report): Promise<void> {
-  await runStep(report.steps, 'benchmark', `perftest (${s.benchmark.scope}${s.benchmark.gpudirect ? ', GPUDirect' : ''})`, async () => {
-    const run = await runBenchmark({ settings: s, kube, facts: verification.facts, log: line => core.info(line) })
-    report.benchmark = run.report
-    if (run.bandwidthGbps) report.outputs['bandwidth-gbps'] = run.bandwidthGbps
-    if (run.latencyUs) report.outputs['latency-us'] = run.latencyUs
-    for (const x of run.excluded) core.warning(`benchmark: ${x.node} left out: ${x.reason}`)
-    if (run.gpudirect === 'unsupported' || run.gpudirect === 'host-staged') core.warning(`benchmark: GPUDirect ${run.gpudirect}: ${run.gpudirectDetail}`)
-    if (run.verdict === 'fail') throw new Error(`benchmark: ${run.summary}`)
-    return { changed: false, detail: run.summary }
-  })
+export async function runBenchmarkStep(
+  s: Settings,
+  kube: KubeClient,
+  verification: Verification,
+  report: Report
+): Promise<void> {
+  await runStep(
+    report.steps,
+    'benchmark',
+    `perftest (${s.benchmark.scope}${s.benchmark.gpudirect ? ', GPUDirect' : ''})`,
+    async () => {
+      const run = await runBenchmark({
+        settings: s,
+        kube,
+        facts: verification.facts,
+        log: line => core.info(line)
+      })
+      report.benchmark = run.report
+      if (run.bandwidthGbps) report.outputs['bandwidth-gbps'] = run.bandwidthGbps
+      if (run.latencyUs) report.outputs['latency-us'] = run.latencyUs
+      for (const x of run.excluded) core.warning(`benchmark: ${x.node} left out: ${x.reason}`)
+      if (run.gpudirect === 'unsupported' || run.gpudirect === 'host-staged')
+        core.warning(`benchmark: GPUDirect ${run.gpudirect}: ${run.gpudirectDetail}`)
+      if (run.verdict === 'fail') throw new Error(`benchmark: ${run.summary}`)
+      return { changed: false, detail: run.summary }
+    }
+  )
 }

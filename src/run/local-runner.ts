@@ -11,17 +11,23 @@ import { runPost } from './post.js'
 
 export async function runLikeRunner(opts: MainOptions, print: (s: string) => void): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'aks-rdma-action-'))
-  const files = { output: path.join(dir, 'output'), state: path.join(dir, 'state'), summary: path.join(dir, 'summary.md') }
+  const files = {
+    output: path.join(dir, 'output'),
+    state: path.join(dir, 'state'),
+    summary: path.join(dir, 'summary.md')
+  }
   for (const f of Object.values(files)) writeFileSync(f, '')
   process.env.GITHUB_OUTPUT = files.output
   process.env.GITHUB_STATE = files.state
   process.env.GITHUB_STEP_SUMMARY = files.summary
   process.env.RUNNER_TEMP ??= path.join(dir, 'runner-temp')
   const code = await runMain(opts)
-  for (const [k, v] of Object.entries(parseFileCommands(readFileSync(files.state, 'utf8')))) process.env[`STATE_${k}`] = v
+  for (const [k, v] of Object.entries(parseFileCommands(readFileSync(files.state, 'utf8'))))
+    process.env[`STATE_${k}`] = v
   await runPost()
   print('\noutputs:\n')
-  for (const [k, v] of Object.entries(parseFileCommands(readFileSync(files.output, 'utf8')))) print(`  ${k}=${v}\n`)
+  for (const [k, v] of Object.entries(parseFileCommands(readFileSync(files.output, 'utf8'))))
+    print(`  ${k}=${v}\n`)
   print(`job summary: ${files.summary}\n`)
   return code
 }

@@ -52,11 +52,18 @@ async function cleanup(s: Settings): Promise<void> {
     return
   }
   if ((s.cleanup === 'node-pool' && !nodePoolCreated) || (s.cleanup === 'cluster' && !clusterCreated)) {
-    core.info(`post: cleanup ${s.cleanup}: skipped, this run did not create the ${s.cleanup === 'cluster' ? 'cluster' : 'node pool'} (it never deletes what it did not create)`)
+    core.info(
+      `post: cleanup ${s.cleanup}: skipped, this run did not create the ${s.cleanup === 'cluster' ? 'cluster' : 'node pool'} (it never deletes what it did not create)`
+    )
     return
   }
   const { clients } = connectAzure(s, coreLog)
-  const r = await cleanupAzure(clients, s, { nodePoolCreated, clusterCreated }, { log: coreLog, timeoutMs: s.wait.stepTimeoutMs })
+  const r = await cleanupAzure(
+    clients,
+    s,
+    { nodePoolCreated, clusterCreated },
+    { log: coreLog, timeoutMs: s.wait.stepTimeoutMs }
+  )
   for (const d of r.deleted) core.info(`post: deleted ${d}`)
   for (const k of r.skipped) core.info(`post: kept ${k.what}: ${k.why}`)
 }
@@ -74,7 +81,9 @@ export async function runPost(): Promise<void> {
   try {
     const kubeconfig = core.getState(STATE.kubeconfig)
     if (settings && kubeconfig && existsSync(kubeconfig)) {
-      const released = await releaseLease(kubeconfig, settings.runId, { log: line => core.info(line) }).catch(() => false)
+      const released = await releaseLease(kubeconfig, settings.runId, { log: line => core.info(line) }).catch(
+        () => false
+      )
       if (released) core.info('post: released the Lease this run held')
     }
     if (settings && settings.mode === 'apply') await cleanup(settings)

@@ -20,7 +20,12 @@ export class StepError extends Error {
 }
 
 /** Runs `fn` as the step `name`; records its result in `steps`; rethrows a failure as StepError. */
-export async function runStep(steps: ReportStep[], name: string, title: string, fn: () => Promise<StepOutcome>): Promise<StepOutcome> {
+export async function runStep(
+  steps: ReportStep[],
+  name: string,
+  title: string,
+  fn: () => Promise<StepOutcome>
+): Promise<StepOutcome> {
   const started = Date.now()
   core.startGroup(`${name}: ${title}`)
   const finish = (status: ReportStep['status'], outcome: Partial<StepOutcome>): void => {

@@ -20,19 +20,32 @@ function selfPaths(): { distDir: string; helmCommand: string[] } {
 export async function simUp(argv: string[], print: (s: string) => void): Promise<number> {
   const flags = parseCliFlags(argv, ['scenario', 'dir'])
   if (flags.problems.length || flags.positional.length) {
-    process.stderr.write(`sim up: ${[...flags.problems, ...flags.positional.map(p => `unexpected argument ${p}`)].join('\n')}\n`)
+    process.stderr.write(
+      `sim up: ${[...flags.problems, ...flags.positional.map(p => `unexpected argument ${p}`)].join('\n')}\n`
+    )
     return 2
   }
   const dir = flags.options.dir ?? DEFAULT_DIR
-  const world = await startWorld({ scenarioFile: flags.options.scenario, dir, helmCommand: selfPaths().helmCommand })
+  const world = await startWorld({
+    scenarioFile: flags.options.scenario,
+    dir,
+    helmCommand: selfPaths().helmCommand
+  })
   const env = world.env()
-  const inputs: Record<string, string> = { ...world.inputs(), 'auth-type': 'secret', 'client-secret': world.scenario.azure.clientSecret }
+  const inputs: Record<string, string> = {
+    ...world.inputs(),
+    'auth-type': 'secret',
+    'client-secret': world.scenario.azure.clientSecret
+  }
   const envFile = path.join(dir, '.env')
   // For `npx @github/local-action . src/main.ts <envFile>`: its getIDToken is not implemented, so
   // the .env selects the client-secret path.
   writeFileSync(
     envFile,
-    [...Object.entries(inputs).map(([k, v]) => `INPUT_${k.toUpperCase()}=${v}`), ...Object.entries(env).map(([k, v]) => `${k}=${v}`)].join('\n') + '\n',
+    [
+      ...Object.entries(inputs).map(([k, v]) => `INPUT_${k.toUpperCase()}=${v}`),
+      ...Object.entries(env).map(([k, v]) => `${k}=${v}`)
+    ].join('\n') + '\n',
     { mode: 0o600 }
   )
   writeFileSync(path.join(dir, 'pid'), String(process.pid))
@@ -82,10 +95,13 @@ export async function simulateCommand(argv: string[], print: (s: string) => void
   const flags = parseCliFlags(argv, ['scenario', 'report', 'runs', 'concurrent'])
   const runs = Number(flags.options.runs ?? '1')
   const concurrent = Number(flags.options.concurrent ?? '1')
-  if (!Number.isInteger(runs) || runs < 1) flags.problems.push(`--runs "${flags.options.runs}": a whole number ≥ 1`)
-  if (!Number.isInteger(concurrent) || concurrent < 1) flags.problems.push(`--concurrent "${flags.options.concurrent}": a whole number ≥ 1`)
+  if (!Number.isInteger(runs) || runs < 1)
+    flags.problems.push(`--runs "${flags.options.runs}": a whole number ≥ 1`)
+  if (!Number.isInteger(concurrent) || concurrent < 1)
+    flags.problems.push(`--concurrent "${flags.options.concurrent}": a whole number ≥ 1`)
   if (flags.positional.length) flags.problems.push(`unexpected argument(s): ${flags.positional.join(' ')}`)
-  if (flags.options.scenario && !existsSync(flags.options.scenario)) flags.problems.push(`--scenario "${flags.options.scenario}": file not found`)
+  if (flags.options.scenario && !existsSync(flags.options.scenario))
+    flags.problems.push(`--scenario "${flags.options.scenario}": file not found`)
   if (flags.problems.length) {
     process.stderr.write(`simulate: ${flags.problems.join('\n')}\n`)
     return 2

@@ -28,7 +28,11 @@ export interface RunActionOptions {
   runId?: string
 }
 
-function runNode(script: string, env: NodeJS.ProcessEnv, onLog?: (t: string) => void): Promise<{ code: number; log: string }> {
+function runNode(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  onLog?: (t: string) => void
+): Promise<{ code: number; log: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let log = ''
@@ -48,11 +52,18 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
   const root = mkdtempSync(path.join(tmpdir(), 'aks-rdma-run-'))
   const runnerTemp = path.join(root, 'runner-temp')
   mkdirSync(runnerTemp)
-  const files = { summary: path.join(root, 'summary.md'), output: path.join(root, 'output'), state: path.join(root, 'state') }
+  const files = {
+    summary: path.join(root, 'summary.md'),
+    output: path.join(root, 'output'),
+    state: path.join(root, 'state')
+  }
   for (const f of Object.values(files)) writeFileSync(f, '')
   const base: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('INPUT_') && !k.startsWith('STATE_') && !k.startsWith('GITHUB_')) base[k] = v
-  const inputEnv = Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('INPUT_') && !k.startsWith('STATE_') && !k.startsWith('GITHUB_')) base[k] = v
+  const inputEnv = Object.fromEntries(
+    Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])
+  )
   const env: NodeJS.ProcessEnv = {
     ...base,
     ...o.env,

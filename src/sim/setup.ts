@@ -64,7 +64,10 @@ export function applyMutations(world: World, mutations: Mutation[]): string[] {
     }
     const live = world.kube.store.get(type, m.namespace, m.name)
     const next = strategicMerge(live, m.mergePatch ?? {}) as typeof live
-    world.kube.store.update(type, { ...next, metadata: { ...next.metadata, resourceVersion: undefined } } as typeof live)
+    world.kube.store.update(type, {
+      ...next,
+      metadata: { ...next.metadata, resourceVersion: undefined }
+    } as typeof live)
     done.push(`${m.kind} ${m.namespace ? m.namespace + '/' : ''}${m.name}: patched`)
   }
   return done

@@ -37,9 +37,14 @@ export interface SimulateResult {
   runs: ActionRun[]
 }
 
-function simCounts(world: World, restartsBefore: Record<string, number>, helmBefore: { installs: number; upgrades: number }): SimCounts {
+function simCounts(
+  world: World,
+  restartsBefore: Record<string, number>,
+  helmBefore: { installs: number; upgrades: number }
+): SimCounts {
   const restarts: Record<string, number> = {}
-  for (const [node, n] of Object.entries(world.kube.kubeletRestarts())) restarts[node] = n - (restartsBefore[node] ?? 0)
+  for (const [node, n] of Object.entries(world.kube.kubeletRestarts()))
+    restarts[node] = n - (restartsBefore[node] ?? 0)
   const helm = helmNow(world)
   return {
     requests: world.recorder.counts(),
@@ -56,14 +61,23 @@ function helmNow(world: World): { installs: number; upgrades: number } {
 function actionReport(run: ActionRun): Record<string, unknown> {
   const p = run.outputs['report-path']
   if (p && existsSync(p)) return JSON.parse(readFileSync(p, 'utf8'))
-  return { result: run.outputs.result ?? (run.exitCode === 0 ? 'success' : 'failure'), outputs: run.outputs, steps: [] }
+  return {
+    result: run.outputs.result ?? (run.exitCode === 0 ? 'success' : 'failure'),
+    outputs: run.outputs,
+    steps: []
+  }
 }
 
 export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
-  const world = await startWorld({ scenarioFile: o.scenarioFile, scenarioOverrides: o.scenarioOverrides, helmCommand: o.helmCommand })
+  const world = await startWorld({
+    scenarioFile: o.scenarioFile,
+    scenarioOverrides: o.scenarioOverrides,
+    helmCommand: o.helmCommand
+  })
   try {
     const inputs = { ...world.inputs(), ...o.inputs }
-    if (inputs['auth-type'] === 'secret' && !inputs['client-secret']) inputs['client-secret'] = world.scenario.azure.clientSecret
+    if (inputs['auth-type'] === 'secret' && !inputs['client-secret'])
+      inputs['client-secret'] = world.scenario.azure.clientSecret
     const env = world.env()
     // The action gets its kubeconfig from ARM, like in production: no KUBECONFIG from the world.
     delete (env as Record<string, string>).KUBECONFIG
@@ -81,9 +95,12 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     if (setup?.apply) {
       o.print('simulate: setup: running the action in apply mode first (not counted)\n')
       const pre = await once({ mode: 'apply' }, false)
-      if (pre.exitCode !== 0) o.print(`simulate: setup apply exited ${pre.exitCode}\n${pre.log.slice(-4000)}\n`)
+      if (pre.exitCode !== 0)
+        o.print(`simulate: setup apply exited ${pre.exitCode}\n${pre.log.slice(-4000)}\n`)
     }
-    if (setup?.mutate?.length) for (const line of applyMutations(world, setup.mutate as unknown as Mutation[])) o.print(`simulate: setup: ${line}\n`)
+    if (setup?.mutate?.length)
+      for (const line of applyMutations(world, setup.mutate as unknown as Mutation[]))
+        o.print(`simulate: setup: ${line}\n`)
 
     const runs: ActionRun[] = []
     const entries: Array<Record<string, unknown>> = []

@@ -25,7 +25,16 @@ export function desiredCluster(s: Settings): Record<string, unknown> {
     ...(c.kubernetesVersion ? { kubernetesVersion: c.kubernetesVersion } : {}),
     dnsPrefix: dnsPrefixFor(c.name),
     agentPoolProfiles: [
-      { name: 'system', mode: 'System', vmSize: SYSTEM_POOL_VM_SIZE, count: 1, minCount: 1, maxCount: 2, enableAutoScaling: true, osType: 'Linux' }
+      {
+        name: 'system',
+        mode: 'System',
+        vmSize: SYSTEM_POOL_VM_SIZE,
+        count: 1,
+        minCount: 1,
+        maxCount: 2,
+        enableAutoScaling: true,
+        osType: 'Linux'
+      }
     ]
   }
 }

@@ -29,7 +29,11 @@ export class Features {
       if (f.pollsSinceRegister >= this.ctx.scenario.azure.feature.pollsUntilRegistered) f.state = 'Registered'
     }
     // While registering, a poll hint (as for an operation in progress).
-    return json(200, this.body(subscriptionId, f), f.state === 'Registering' ? { 'Retry-After': this.ctx.ops.retryAfterSeconds() } : {})
+    return json(
+      200,
+      this.body(subscriptionId, f),
+      f.state === 'Registering' ? { 'Retry-After': this.ctx.ops.retryAfterSeconds() } : {}
+    )
   }
 
   register(subscriptionId: string, namespace: string, name: string): SimHttpResponse {

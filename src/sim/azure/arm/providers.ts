@@ -24,7 +24,11 @@ export class Providers {
       if (p.pollsSinceRegister >= this.ctx.scenario.azure.providerPollsUntilRegistered) p.state = 'Registered'
     }
     // While registering, a poll hint (as for an operation in progress).
-    return json(200, this.body(subscriptionId, p), p.state === 'Registering' ? { 'Retry-After': this.ctx.ops.retryAfterSeconds() } : {})
+    return json(
+      200,
+      this.body(subscriptionId, p),
+      p.state === 'Registering' ? { 'Retry-After': this.ctx.ops.retryAfterSeconds() } : {}
+    )
   }
 
   register(subscriptionId: string, namespace: string): SimHttpResponse {

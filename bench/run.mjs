@@ -27,7 +27,8 @@ function runCli(args, { untilLine } = {}) {
     let out = ''
     child.stdout.on('data', b => {
       out += b
-      if (untilLine && out.includes(`\n${untilLine}\n`)) resolve({ child, out, ms: performance.now() - started })
+      if (untilLine && out.includes(`\n${untilLine}\n`))
+        resolve({ child, out, ms: performance.now() - started })
     })
     child.stderr.on('data', b => (out += b))
     child.on('error', reject)
@@ -41,14 +42,25 @@ function rssMiB(pid) {
 }
 
 async function benchWorld() {
-  const file = scenario('world-1000', 'kube:\n  timeScale: 0.001\nazure:\n  existingPools:\n    - { name: rdmapool, vmSize: Standard_ND96isr_H100_v5, count: 1000, osSKU: Ubuntu, gpuDriver: None }\n')
+  const file = scenario(
+    'world-1000',
+    'kube:\n  timeScale: 0.001\nazure:\n  existingPools:\n    - { name: rdmapool, vmSize: Standard_ND96isr_H100_v5, count: 1000, osSKU: Ubuntu, gpuDriver: None }\n'
+  )
   const dir = path.join(work, 'world')
   const up = await runCli(['sim', 'up', '--scenario', file, '--dir', dir], { untilLine: 'READY' })
-  const env = Object.fromEntries(up.out.split('\n').filter(l => /^[A-Z_]+=/.test(l)).map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+  const env = Object.fromEntries(
+    up.out
+      .split('\n')
+      .filter(l => /^[A-Z_]+=/.test(l))
+      .map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])
+  )
   const { KubeConfig, CoreV1Api } = await import('@kubernetes/client-node')
   process.env.NODE_EXTRA_CA_CERTS = env.NODE_EXTRA_CA_CERTS
   const tls = await import('node:tls')
-  tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8')])
+  tls.setDefaultCACertificates([
+    ...tls.getCACertificates('default'),
+    readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8')
+  ])
   const kc = new KubeConfig()
   kc.loadFromFile(env.KUBECONFIG)
   const api = kc.makeApiClient(CoreV1Api)
@@ -71,10 +83,29 @@ async function benchWorld() {
   console.log(`  simulator memory (RSS):   ${rss.toFixed(0)} MiB`)
 }
 
-async function simulateRuns(name, nodeCount, extra = [], scenarioText = 'kube:\n  timeScale: 0.001\n', runs = 2) {
+async function simulateRuns(
+  name,
+  nodeCount,
+  extra = [],
+  scenarioText = 'kube:\n  timeScale: 0.001\n',
+  runs = 2
+) {
   const file = scenario(name, scenarioText)
   const report = path.join(work, `${name}.json`)
-  const r = await runCli(['simulate', '--scenario', file, '--node-count', String(nodeCount), '--benchmark', 'false', '--runs', String(runs), '--report', report, ...extra])
+  const r = await runCli([
+    'simulate',
+    '--scenario',
+    file,
+    '--node-count',
+    String(nodeCount),
+    '--benchmark',
+    'false',
+    '--runs',
+    String(runs),
+    '--report',
+    report,
+    ...extra
+  ])
   if (r.code !== 0) throw new Error(`${name}: simulate exited ${r.code}\n${r.out.slice(-3000)}`)
   const json = JSON.parse(readFileSync(report, 'utf8'))
   return { wallMs: r.ms, runs: json.runs ?? [json] }
@@ -87,7 +118,11 @@ function runFigures(run) {
   return {
     seconds: ((last - first) / 1000).toFixed(1),
     requests: `${req.total} (ARM ${req.arm.total}, kube ${req.kube.total})`,
-    mutating: `${req.mutating} (ARM ${req.arm.mutating}, kube ${req.kube.mutating}: ${Object.entries(req.kube.mutatingByResource).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})`,
+    mutating: `${req.mutating} (ARM ${req.arm.mutating}, kube ${req.kube.mutating}: ${
+      Object.entries(req.kube.mutatingByResource)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    })`,
     helm: `${run.sim.helm.installs} installs, ${run.sim.helm.upgrades} upgrades`,
     restarts: Object.values(run.sim.kubeletRestarts).reduce((a, b) => a + b, 0)
   }
@@ -99,7 +134,9 @@ async function benchApply() {
     const { runs } = await simulateRuns(`apply-${n}`, n)
     for (const [i, run] of runs.entries()) {
       const f = runFigures(run)
-      console.log(`  ${String(n).padStart(3)} nodes, ${i === 0 ? 'fresh    ' : 'converged'}: ${f.seconds} s; requests ${f.requests}; mutating ${f.mutating}; helm ${f.helm}; kubelet restarts ${f.restarts}`)
+      console.log(
+        `  ${String(n).padStart(3)} nodes, ${i === 0 ? 'fresh    ' : 'converged'}: ${f.seconds} s; requests ${f.requests}; mutating ${f.mutating}; helm ${f.helm}; kubelet restarts ${f.restarts}`
+      )
     }
   }
 }
@@ -114,7 +151,9 @@ async function benchRollout() {
   const text =
     `kube:\n  timeScale: ${ts}\n  delays: { mofed: 300s, gpuDriver: 240s, default: 5s }\n` +
     'azure:\n  feature: { state: Registered }\n  poolProvisioning: { duration: 600s, result: Succeeded }\nnodes:\n  joinSpread: 120s\n'
-  console.log(`rollout (simulated: pool 600 s, OFED 300 s, GPU driver 240 s, nodes joining over 120 s; timeScale ${ts};`)
+  console.log(
+    `rollout (simulated: pool 600 s, OFED 300 s, GPU driver 240 s, nodes joining over 120 s; timeScale ${ts};`
+  )
   console.log('  time from the first step to the last readiness condition, verification excluded)')
   for (const n of [2, 8, 64]) {
     const figures = {}

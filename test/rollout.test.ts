@@ -162,6 +162,7 @@ function expectNodeOrder(node: string, t: NodeTimeline): void {
   }
   expect(at('ofedReadyAt')).toBeLessThanOrEqual(at('ibNodeConfigInitAt'))
   expect(at('ibNodeConfigInitAt')).toBeLessThanOrEqual(at('devicePluginStartedAt'))
+  expect(at('devicePluginStartedAt')).toBeLessThanOrEqual(at('rdmaAdvertisedAt'))
   expect(at('ofedReadyAt')).toBeLessThanOrEqual(at('peermemReadyAt'))
   expect(at('joinedAt')).toBeLessThanOrEqual(at('ofedReadyAt'))
 }
@@ -306,7 +307,7 @@ describe('pipelined rollout (stack level)', () => {
       for (const name of ['ib-node-config', 'rdma-device-plugin', 'gpu-operator']) {
         const s = step(r, name)
         expect([name, s.status]).toEqual([name, 'failure'])
-        expect(s.detail).toContain(`node ${bad}: blocked`)
+        expect(s.detail).toContain(`node ${bad}: blocked (nic-cluster-policy failed there)`)
         expect(s.detail).toMatch(/on 2\/3 nodes/)
       }
       expect(step(r, 'network-operator').status).toBe('success')

@@ -142,7 +142,14 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
         ].includes(c.name)
       )
         continue
-      for (const m of c.manifests ?? []) await kube.applyManifest(m as KubeObject)
+      for (const m of c.manifests ?? []) {
+        // Without ib-node-config the world is a guide-style cluster that skipped its step 3: the
+        // device plugin as the guide deploys it, without the action's wait for ib-node-config.
+        const manifest = structuredClone(m) as KubeObject
+        if (!parts.ibNodeConfig && manifest.kind === 'DaemonSet' && c.name === 'rdma-device-plugin')
+          delete manifest.spec.template.spec.initContainers
+        await kube.applyManifest(manifest)
+      }
       if (c.helm) {
         const values = path.join(dir, `${c.helm.release}-values.yaml`)
         writeFileSync(values, stringify(c.helm.values))

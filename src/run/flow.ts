@@ -52,19 +52,41 @@ interface PoolInFlight {
  * here; pipelined rollout only starts it and returns it in flight (the cluster and its system pool
  * exist, so credentials and the system-level components need not wait for it).
  */
-async function ensureAzure(s: Settings, conn: AzureConnection, report: Report): Promise<PoolInFlight | undefined> {
+async function ensureAzure(
+  s: Settings,
+  conn: AzureConnection,
+  report: Report
+): Promise<PoolInFlight | undefined> {
   const timeoutMs = s.wait.stepTimeoutMs
   if (s.registerFeature)
-    await runStep(report.steps, 'infiniband-feature', 'register Microsoft.ContainerService/AKSInfinibandSupport', async () => {
-      const r = await ensureInfinibandFeature(conn.clients, { log: coreLog, timeoutMs })
-      return { changed: r.changed, action: r.changed ? 'updated' : 'unchanged', detail: `feature ${r.state}, provider ${r.providerState}` }
-    })
+    await runStep(
+      report.steps,
+      'infiniband-feature',
+      'register Microsoft.ContainerService/AKSInfinibandSupport',
+      async () => {
+        const r = await ensureInfinibandFeature(conn.clients, { log: coreLog, timeoutMs })
+        return {
+          changed: r.changed,
+          action: r.changed ? 'updated' : 'unchanged',
+          detail: `feature ${r.state}, provider ${r.providerState}`
+        }
+      }
+    )
   if (s.cluster.create)
-    await runStep(report.steps, 'cluster', `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`, async () => {
-      const r = await ensureCluster(conn.clients, s, { log: coreLog, timeoutMs })
-      if (r.action === 'created') core.saveState(STATE.clusterCreated, 'true')
-      return { changed: r.action === 'created', action: r.action === 'created' ? 'created' : 'unchanged', detail: `cluster ${r.action}` }
-    })
+    await runStep(
+      report.steps,
+      'cluster',
+      `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`,
+      async () => {
+        const r = await ensureCluster(conn.clients, s, { log: coreLog, timeoutMs })
+        if (r.action === 'created') core.saveState(STATE.clusterCreated, 'true')
+        return {
+          changed: r.action === 'created',
+          action: r.action === 'created' ? 'created' : 'unchanged',
+          detail: `cluster ${r.action}`
+        }
+      }
+    )
   const steps: Report['steps'] = []
   let info!: (p: PoolInfo) => void
   const provisioned = new Promise<PoolInfo>(resolve => (info = resolve))
@@ -74,7 +96,11 @@ async function ensureAzure(s: Settings, conn: AzureConnection, report: Report): 
     if (r.action === 'created') core.saveState(STATE.nodePoolCreated, 'true')
     report.outputs['node-pool-action'] = r.action
     info({ count: r.pool.count ?? s.nodePool.count })
-    return { changed: r.action === 'created', action: r.action === 'created' ? 'created' : 'unchanged', detail: `pool ${r.action} (${r.pool.count} × ${r.pool.vmSize})` }
+    return {
+      changed: r.action === 'created',
+      action: r.action === 'created' ? 'created' : 'unchanged',
+      detail: `pool ${r.action} (${r.pool.count} × ${r.pool.vmSize})`
+    }
   })
   const pool: PoolInFlight = { steps, done, info: Promise.race([provisioned, done.then(() => provisioned)]) }
   pool.info.catch(() => undefined) // the failure is the node-pool step's, reported by settlePool
@@ -95,18 +121,34 @@ async function settlePool(pool: PoolInFlight | undefined, report: Report): Promi
   }
 }
 
-async function fetchCredentials(s: Settings, conn: AzureConnection, report: Report, temp: string[]): Promise<{ path: string; refresher?: TokenRefresher }> {
+async function fetchCredentials(
+  s: Settings,
+  conn: AzureConnection,
+  report: Report,
+  temp: string[]
+): Promise<{ path: string; refresher?: TokenRefresher }> {
   let result: { path: string; refresher?: TokenRefresher } | undefined
-  await runStep(report.steps, 'credentials', `${s.cluster.adminCredentials ? 'admin' : 'user'} credentials`, async () => {
-    const r = await writeClusterCredentials(conn.clients, s, conn.auth.credential, { log: coreLog, dir: runnerTemp() })
-    rememberTempPath(r.path, temp)
-    core.saveState(STATE.kubeconfig, r.path)
-    process.env.KUBECONFIG = r.path // for helm and any other child process
-    report.outputs['kubeconfig-path'] = r.path
-    r.refresher?.start()
-    result = { path: r.path, refresher: r.refresher }
-    return { changed: false, detail: `${r.kind} kubeconfig written (mode 0600)${r.aad ? ', AAD token for the AKS server app' : ''}` }
-  })
+  await runStep(
+    report.steps,
+    'credentials',
+    `${s.cluster.adminCredentials ? 'admin' : 'user'} credentials`,
+    async () => {
+      const r = await writeClusterCredentials(conn.clients, s, conn.auth.credential, {
+        log: coreLog,
+        dir: runnerTemp()
+      })
+      rememberTempPath(r.path, temp)
+      core.saveState(STATE.kubeconfig, r.path)
+      process.env.KUBECONFIG = r.path // for helm and any other child process
+      report.outputs['kubeconfig-path'] = r.path
+      r.refresher?.start()
+      result = { path: r.path, refresher: r.refresher }
+      return {
+        changed: false,
+        detail: `${r.kind} kubeconfig written (mode 0600)${r.aad ? ', AAD token for the AKS server app' : ''}`
+      }
+    }
+  )
   return result!
 }
 
@@ -118,10 +160,18 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
     verification = await runVerification({ settings: s, kube, mode, log: line => core.info(line) })
     report.checks = verification.checks
     const failed = verification.checks.filter(c => c.status === 'fail')
-    for (const c of failed) core.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
-    const passingNodes = verification.nodes.length - new Set(verification.checks.flatMap(c => (c.nodes ?? []).filter(n => n.status === 'fail').map(n => n.node))).size
+    for (const c of failed)
+      core.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
+    const passingNodes =
+      verification.nodes.length -
+      new Set(
+        verification.checks.flatMap(c => (c.nodes ?? []).filter(n => n.status === 'fail').map(n => n.node))
+      ).size
     report.outputs['rdma-nodes'] = String(passingNodes)
-    return { changed: false, detail: `${verification.checks.length - failed.length}/${verification.checks.length} checks pass on ${verification.nodes.length} RDMA nodes` }
+    return {
+      changed: false,
+      detail: `${verification.checks.length - failed.length}/${verification.checks.length} checks pass on ${verification.nodes.length} RDMA nodes`
+    }
   })
   if (s.mode !== 'drift' && s.benchmark.enabled && verification)
     await runBenchmarkStep(s, kube, verification, report)
@@ -149,36 +199,55 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
     })
     refresher = creds.refresher
     if (s.mode === 'drift')
-      await runStep(report.steps, 'drift', 'compare the desired state with the live one (read-only)', async () => {
-        try {
-          report.drift = await detectDrift({ settings: s, azure: conn, kubeconfigPath: creds.path, log: line => core.info(line) })
-        } catch (e) {
-          if (e instanceof DriftError) report.drift = e.items
-          throw e
+      await runStep(
+        report.steps,
+        'drift',
+        'compare the desired state with the live one (read-only)',
+        async () => {
+          try {
+            report.drift = await detectDrift({
+              settings: s,
+              azure: conn,
+              kubeconfigPath: creds.path,
+              log: line => core.info(line)
+            })
+          } catch (e) {
+            if (e instanceof DriftError) report.drift = e.items
+            throw e
+          }
+          const n = report.drift.length
+          return { changed: false, detail: n ? `${n} drifted field${n > 1 ? 's' : ''}` : 'no drift' }
         }
-        const n = report.drift.length
-        return { changed: false, detail: n ? `${n} drifted field${n > 1 ? 's' : ''}` : 'no drift' }
-      }).catch(e => {
+      ).catch(e => {
         // The step is recorded as failed; the read-only checks still run.
         if (!(e instanceof StepError)) throw e
       })
     if (s.mode === 'apply') {
       // Pipelined: the stack is written while the pool may still be provisioning (pool.info).
-      const stack = await applyStack({ settings: s, kubeconfigPath: creds.path, nodePool: pool?.info }).catch(async e => {
-        await settlePool(pool, report).catch(() => undefined)
-        throw e
-      })
+      const stack = await applyStack({ settings: s, kubeconfigPath: creds.path, nodePool: pool?.info }).catch(
+        async e => {
+          await settlePool(pool, report).catch(() => undefined)
+          throw e
+        }
+      )
       report.steps.push(...stack.steps)
       if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
       await settlePool(pool, report) // a failed pool is the failure to report, before the stack's
-      if (!stack.ok) throw new StepError(stack.steps.find(x => x.status === 'failure')?.name ?? 'stack', 'the stack did not converge')
+      if (!stack.ok)
+        throw new StepError(
+          stack.steps.find(x => x.status === 'failure')?.name ?? 'stack',
+          'the stack did not converge'
+        )
     }
     await verifyAndBenchmark(s, creds.path, report)
   } catch (e) {
     if (!(e instanceof StepError)) {
       const message = e instanceof Error ? e.message : String(e)
       core.error(message, { title: 'aks-rdma-action failed' })
-      report.diagnostics = [...(report.diagnostics ?? []), { step: 'run', title: 'Unexpected error', text: message }]
+      report.diagnostics = [
+        ...(report.diagnostics ?? []),
+        { step: 'run', title: 'Unexpected error', text: message }
+      ]
     }
   } finally {
     refresher?.stop()

@@ -181,10 +181,13 @@ export class Pipeline {
     if (nodes.length && this.firstNodeAt === undefined) this.firstNodeAt = now
     const names = new Set(nodes.map(n => n.metadata.name))
 
-    // Nodes where a step this one depends on failed or is blocked: this step cannot come there.
+    // Nodes where a step this one depends on failed (or is blocked itself): this step cannot come
+    // there. Each is blamed on the step that failed on it.
     const blocked = new Map<string, string>()
-    for (const d of this.depsOf(t.c.name))
-      for (const n of [...d.failed.keys(), ...d.blocked.keys()]) if (!blocked.has(n)) blocked.set(n, d.c.name)
+    for (const d of this.depsOf(t.c.name)) {
+      for (const n of d.failed.keys()) blocked.set(n, d.c.name)
+      for (const [n, origin] of d.blocked) if (!blocked.has(n)) blocked.set(n, origin)
+    }
     const view: Snapshot<string> = { ...snap }
     if (snap.pods) view.pods = snap.pods.filter(p => !blocked.has(p.spec?.nodeName))
     const r = READINESS[t.c.name]

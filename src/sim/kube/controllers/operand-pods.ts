@@ -174,9 +174,11 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
         .join('\n')
     )
   let registered = false
+  // The plugin registers only once its container has started (after its init containers, if any).
+  let running = false
   const register = (): void => {
     const hw = env.hw()
-    if (registered || !hw || !hw.ofedReady || !env.alive()) return
+    if (registered || !running || !hw || !hw.ofedReady || !env.alive()) return
     const { config } = readDpConfig(env)
     if (!config) return
     registered = true
@@ -224,6 +226,7 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
         : undefined
     },
     onStart() {
+      running = true
       const { config } = readDpConfig(env)
       update(env, h => {
         h.timeline.devicePluginStartedAt = h.timeline.devicePluginStartedAt ?? env.ctx.clock.now()

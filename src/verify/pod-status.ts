@@ -1,25 +1,13 @@
 // Reading pod and node status the way kubectl does: Ready conditions, a named container's state,
 // an init container's completion, the node a pod runs on, and one-line descriptions of why a pod
 // or container is not where it should be (waiting reason, exit code, scheduler message).
+import { conditionOf, hasContainer, isPodReady, podNode as nodeOfPod, podsByNode } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 
-export function nodeOfPod(pod: KubeObject): string | undefined {
-  return pod.spec?.nodeName ?? undefined
-}
-
-export function conditionOf(
-  obj: KubeObject,
-  type: string
-): { status?: string; reason?: string; message?: string } | undefined {
-  return (obj.status?.conditions ?? []).find((c: { type?: string }) => c.type === type)
-}
+export { conditionOf, hasContainer, isPodReady, nodeOfPod, podsByNode }
 
 export function isNodeReady(node: KubeObject): boolean {
   return conditionOf(node, 'Ready')?.status === 'True'
-}
-
-export function isPodReady(pod: KubeObject): boolean {
-  return pod.status?.phase === 'Running' && conditionOf(pod, 'Ready')?.status === 'True'
 }
 
 export function isPodTerminal(pod: KubeObject): boolean {
@@ -47,11 +35,6 @@ export function containerStatus(pod: KubeObject, name: string, init = false): Co
   const list: ContainerStatus[] =
     (init ? pod.status?.initContainerStatuses : pod.status?.containerStatuses) ?? []
   return list.find(c => c.name === name)
-}
-
-export function hasContainer(pod: KubeObject, name: string, init = false): boolean {
-  const list: Array<{ name: string }> = (init ? pod.spec?.initContainers : pod.spec?.containers) ?? []
-  return list.some(c => c.name === name)
 }
 
 /** `running`, `waiting: CrashLoopBackOff`, `terminated: exit 1 (Error)`, `no status yet`. */
@@ -84,17 +67,4 @@ export function describePod(pod: KubeObject): string {
 export function oneLine(text: string, max = 200): string {
   const t = text.replace(/\s+/g, ' ').trim()
   return t.length > max ? `${t.slice(0, max - 1)}…` : t
-}
-
-/** Pods indexed by the node they run on (several per node possible). */
-export function podsByNode(pods: KubeObject[]): Map<string, KubeObject[]> {
-  const out = new Map<string, KubeObject[]>()
-  for (const p of pods) {
-    const n = nodeOfPod(p)
-    if (!n) continue
-    const list = out.get(n) ?? []
-    list.push(p)
-    out.set(n, list)
-  }
-  return out
 }

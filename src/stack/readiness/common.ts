@@ -2,6 +2,7 @@
 // reading pods, containers, nodes and DaemonSets, and the container states that fail a step at
 // once (CrashLoopBackOff, ImagePullBackOff, ErrImagePull ...). The checks are pure functions over
 // observed objects so the pipelined rollout can reuse them node by node.
+import { hasContainer, isPodReady, podNode, podsByNode } from '../../kube/pods.js'
 import { LABELS } from '../../model/types.js'
 import type { Settings } from '../../settings/settings.js'
 import type { KubeClient } from '../../kube/client.js'
@@ -82,25 +83,14 @@ export function containerStates(pod: KubeObject): ContainerState[] {
   ]
 }
 
+export { hasContainer, isPodReady, podNode, podsByNode }
+
 export function podName(pod: KubeObject): string {
   return pod.metadata.name
 }
 
-export function podNode(pod: KubeObject): string | undefined {
-  return pod.spec?.nodeName
-}
-
-export function isPodReady(pod: KubeObject): boolean {
-  if (pod.metadata.deletionTimestamp) return false
-  return (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')
-}
-
 export function containerReady(pod: KubeObject, name: string): boolean {
   return (pod.status?.containerStatuses ?? []).some((cs: any) => cs.name === name && cs.ready === true)
-}
-
-export function hasContainer(pod: KubeObject, name: string): boolean {
-  return (pod.spec?.containers ?? []).some((c: any) => c.name === name)
 }
 
 /** An init container that ran to completion with exit code 0. */
@@ -144,16 +134,6 @@ export function rdmaNodeSource(client: KubeClient, settings: Settings): WatchSou
 
 export function allocatable(node: KubeObject, resource: string): number {
   return parseQuantity(node.status?.allocatable?.[resource]) ?? 0
-}
-
-export function podsByNode(pods: KubeObject[]): Map<string, KubeObject[]> {
-  const m = new Map<string, KubeObject[]>()
-  for (const p of pods) {
-    const n = podNode(p)
-    if (!n || p.metadata.deletionTimestamp) continue
-    m.set(n, [...(m.get(n) ?? []), p])
-  }
-  return m
 }
 
 /** Whether a DaemonSet's controller has caught up and every scheduled pod is ready (and updated, unless OnDelete). */

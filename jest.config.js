@@ -8,5 +8,5 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 60000,
-  maxWorkers: 4
+  maxWorkers: 3
 }

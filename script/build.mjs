@@ -18,20 +18,20 @@ const shared = {
   target: 'node20',
   legalComments: 'none',
   logLevel: 'warning',
-  // CommonJS dependencies inside an ESM bundle need require/__dirname.
+  // CommonJS dependencies inside an ESM bundle need `require`, `__dirname` and `__filename`. The
+  // banner declares no top-level name a bundled module could also declare (a `const __dirname`
+  // banner once clashed with the bundled `open` package's own and post.js failed to load):
+  // `require` goes on globalThis, and the two paths are rewritten to import.meta fields.
   banner: {
     js: [
-      "import { createRequire as __cr } from 'node:module';",
-      "import { fileURLToPath as __fu } from 'node:url';",
-      "import { dirname as __dn } from 'node:path';",
-      'const require = __cr(import.meta.url);',
-      'const __filename = __fu(import.meta.url);',
-      'const __dirname = __dn(__filename);'
+      "import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';",
+      'globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);'
     ].join('\n')
-  }
+  },
+  define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' }
 }
 
-const entries = { index: 'src/index.ts', post: 'src/post.ts', cli: 'src/cli.ts' }
+const entries = { index: 'src/index.ts', post: 'src/post.ts', cli: 'cli/main.ts' }
 for (const [name, entry] of Object.entries(entries)) {
   await build({ ...shared, entryPoints: [entry], outfile: path.join(outdir, `${name}.js`) })
 }

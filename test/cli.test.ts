@@ -12,7 +12,7 @@ async function cli(
   args: string[],
   env: Record<string, string> = {}
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const bundle = await bundleEntry('src/cli.ts')
+  const bundle = await bundleEntry('cli/main.ts')
   const cleanEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_'))
   )

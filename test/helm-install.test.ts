@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import * as tc from '@actions/tool-cache'
 import { ensureHelm, normaliseHelmVersion } from '../src/helm/install.js'
-import { HELM_STANDIN_VERSION } from '../src/sim/helm/index.js'
+import { HELM_STANDIN_VERSION } from '../sim/helm/index.js'
 import { helmStandinBinDir } from './support/helm-standin-bin.js'
 
 const files = new Map<string, Buffer>()

@@ -13,7 +13,7 @@ import {
   type IbstatResult
 } from '../src/parse/ibstat.js'
 
-const dir = path.resolve(process.cwd(), '../shared/fixtures/ibstat')
+const dir = path.resolve(process.cwd(), 'test/fixtures/ibstat')
 const fixtures = readdirSync(dir).filter(f => f.endsWith('.txt'))
 const read = (prefix: string): IbstatResult =>
   parseIbstat(

@@ -12,7 +12,7 @@ import {
   type LatRow
 } from '../src/parse/perftest.js'
 
-const dir = path.resolve(process.cwd(), '../shared/fixtures/perftest')
+const dir = path.resolve(process.cwd(), 'test/fixtures/perftest')
 const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Record<string, any>
 const fixtures = readdirSync(dir).filter(f => f.endsWith('.txt'))
 

@@ -12,7 +12,7 @@ import { buildPlan, renderPlanMarkdown, renderPlanText } from '../src/plan/plan.
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const UPSTREAM = path.resolve(process.cwd(), '../shared/reference/upstream')
+const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
 const settingsOf = (over: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '7' }).settings
 

@@ -32,7 +32,7 @@ describe('repository', () => {
       expect(existsSync(bundle)).toBe(true)
       const text = readFileSync(bundle, 'utf8')
       for (const marker of [
-        'src/sim/',
+        '// sim/',
         'simulator CA',
         'helmStandin',
         'startAzureSim',

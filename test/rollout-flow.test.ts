@@ -13,7 +13,7 @@ import type { KubeObject } from '../src/kube/types.js'
 import type { ReportStep } from '../src/report/report.js'
 import { runFlowWithReport, type FlowResult } from '../src/run/flow.js'
 import { readSettings } from '../src/settings/input-helper.js'
-import { startWorld, type World } from '../src/sim/world.js'
+import { startWorld, type World } from '../sim/world.js'
 import { helmStandinBinDir } from './support/helm-standin-bin.js'
 import { reader } from './support/inputs.js'
 

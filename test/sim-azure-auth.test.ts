@@ -10,8 +10,8 @@ import { isRestError } from '@azure/core-rest-pipeline'
 import type { AccessToken, TokenCredential } from '@azure/core-auth'
 import { ContainerServiceClient } from '@azure/arm-containerservice'
 import { ClientSecretCredential } from '@azure/identity'
-import { writeCa } from '../src/sim/tls.js'
-import { AKS_AAD_SERVER_APP } from '../src/sim/azure/index.js'
+import { writeCa } from '../sim/tls.js'
+import { AKS_AAD_SERVER_APP } from '../sim/azure/index.js'
 import {
   ARM_SCOPE,
   assertionCredential,

@@ -1,5 +1,5 @@
 // The Azure half's agent pool schema table and response shapes against the official REST
-// fixtures (spec excerpt and examples in ../shared/fixtures/azure-rest).
+// fixtures (spec excerpt and examples in test/fixtures/azure-rest).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import {
@@ -7,10 +7,10 @@ import {
   AGENT_POOL_PROPERTIES,
   CLUSTER_NAME,
   GPU_DRIVER
-} from '../src/sim/azure/arm/agent-pool-schema.js'
+} from '../sim/azure/arm/agent-pool-schema.js'
 import { clients, startWorld } from './sim-azure-world.js'
 
-const fixtures = path.resolve(process.cwd(), '../shared/fixtures/azure-rest')
+const fixtures = path.resolve(process.cwd(), 'test/fixtures/azure-rest')
 const load = (f: string) => JSON.parse(readFileSync(path.join(fixtures, f), 'utf8'))
 
 describe('agent pool schema table', () => {

@@ -6,19 +6,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { isReady, merge3 } from '../src/sim/helm/apply.js'
-import { parseFlags, parseGoDuration } from '../src/sim/helm/flags.js'
-import { HELM_STANDIN_VERSION, helmReleaseCounts, helmStandin } from '../src/sim/helm/index.js'
-import { decodeRelease, releaseSecret, type Release } from '../src/sim/helm/releases.js'
-import {
-  clusterPolicySpec,
-  fullname,
-  parseManifest,
-  manifestText,
-  renderChart
-} from '../src/sim/helm/render.js'
-import { CHARTS } from '../src/sim/helm/charts.js'
-import { coalesce, parseSetInto, userValues } from '../src/sim/helm/values.js'
+import { isReady, merge3 } from '../sim/helm/apply.js'
+import { parseFlags, parseGoDuration } from '../sim/helm/flags.js'
+import { HELM_STANDIN_VERSION, helmReleaseCounts, helmStandin } from '../sim/helm/index.js'
+import { decodeRelease, releaseSecret, type Release } from '../sim/helm/releases.js'
+import { clusterPolicySpec, fullname, parseManifest, manifestText, renderChart } from '../sim/helm/render.js'
+import { CHARTS } from '../sim/helm/charts.js'
+import { coalesce, parseSetInto, userValues } from '../sim/helm/values.js'
 
 async function run(
   argv: string[],

@@ -22,7 +22,7 @@ const suite = haveKubectl ? describe : describe.skip
 
 const NCP_CRD = path.resolve(
   process.cwd(),
-  '../shared/reference/upstream/network-operator-v26.1.0-crd-nicclusterpolicies.yaml'
+  'test/fixtures/upstream/network-operator-v26.1.0-crd-nicclusterpolicies.yaml'
 )
 
 let w: TestWorld

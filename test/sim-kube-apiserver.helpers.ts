@@ -1,12 +1,12 @@
 // Test helper for the simulated API server suites: a store with the built-in types, a running
 // server, and ready client-node / kubeconfig handles (token and client-certificate users).
 import { KubeConfig } from '@kubernetes/client-node'
-import { SimClock, SimRecorder } from '../src/sim/contracts.js'
-import type { FaultSpec } from '../src/sim/scenario.js'
-import { type WorldTls, createWorldTls, issueClientCert } from '../src/sim/tls.js'
-import { type ApiServer, startApiServer } from '../src/sim/kube/apiserver/index.js'
-import { registerBuiltins } from '../src/sim/kube/resources.js'
-import { type KubeObject, ObjectStore, type ResourceType } from '../src/sim/kube/store.js'
+import { SimClock, SimRecorder } from '../sim/contracts.js'
+import type { FaultSpec } from '../sim/scenario.js'
+import { type WorldTls, createWorldTls, issueClientCert } from '../sim/tls.js'
+import { type ApiServer, startApiServer } from '../sim/kube/apiserver/index.js'
+import { registerBuiltins } from '../sim/kube/resources.js'
+import { type KubeObject, ObjectStore, type ResourceType } from '../sim/kube/store.js'
 
 export const TOKEN = 'sim-token-123'
 

@@ -28,7 +28,7 @@ import {
 
 const NCP_CRD = path.resolve(
   process.cwd(),
-  '../shared/reference/upstream/network-operator-v26.1.0-crd-nicclusterpolicies.yaml'
+  'test/fixtures/upstream/network-operator-v26.1.0-crd-nicclusterpolicies.yaml'
 )
 
 let w: TestWorld

@@ -1,7 +1,7 @@
 // The RDMA stack as the guide installs it, driven through the store: NFD + NodeFeatureRule,
 // Network Operator / NicClusterPolicy / MOFED, ib-node-config, the RDMA shared device plugin and
 // the GPU Operator — the happy path, Ubuntu 24.04 naming, and the guide's failure modes.
-import { kernelHash } from '../src/sim/kube/controllers/network-operator.js'
+import { kernelHash } from '../sim/kube/controllers/network-operator.js'
 import {
   applyGuideDevicePlugin,
   applyIbNodeConfig,

@@ -3,10 +3,10 @@
 // perftest output from the link model or perftest's real error texts; and 1000 nodes at scale.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { setExtendedResource } from '../src/sim/kube/controllers/node-resources.js'
-import { parsePerftest } from '../src/sim/kube/workloads/perftest.js'
-import { Shell } from '../src/sim/kube/workloads/shell.js'
-import type { KubeObject } from '../src/sim/kube/store.js'
+import { setExtendedResource } from '../sim/kube/controllers/node-resources.js'
+import { parsePerftest } from '../sim/kube/workloads/perftest.js'
+import { Shell } from '../sim/kube/workloads/shell.js'
+import type { KubeObject } from '../sim/kube/store.js'
 import {
   applyIbNodeConfig,
   applyNfdRule,

@@ -4,14 +4,14 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseAllDocuments } from 'yaml'
-import { SimClock } from '../src/sim/contracts.js'
-import { loadScenario, type Scenario } from '../src/sim/scenario.js'
-import { SimCluster } from '../src/sim/kube/cluster.js'
-import { startControllers, type Controllers } from '../src/sim/kube/controllers/index.js'
-import { HardwareRegistry } from '../src/sim/kube/hardware.js'
-import { registerBuiltins } from '../src/sim/kube/resources.js'
-import { ObjectStore, type KubeObject, type ResourceType } from '../src/sim/kube/store.js'
-import type { WorldTls } from '../src/sim/tls.js'
+import { SimClock } from '../sim/contracts.js'
+import { loadScenario, type Scenario } from '../sim/scenario.js'
+import { SimCluster } from '../sim/kube/cluster.js'
+import { startControllers, type Controllers } from '../sim/kube/controllers/index.js'
+import { HardwareRegistry } from '../sim/kube/hardware.js'
+import { registerBuiltins } from '../sim/kube/resources.js'
+import { ObjectStore, type KubeObject, type ResourceType } from '../sim/kube/store.js'
+import type { WorldTls } from '../sim/tls.js'
 
 export const CRD_TYPES: ResourceType[] = [
   {
@@ -43,8 +43,8 @@ export const CRD_TYPES: ResourceType[] = [
   }
 ]
 
-export const UPSTREAM = path.resolve(process.cwd(), '../shared/reference/upstream')
-export const FIXTURES = path.resolve(process.cwd(), '../shared/fixtures')
+export const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
+export const FIXTURES = path.resolve(process.cwd(), 'test/fixtures')
 
 export interface World {
   scenario: Scenario

@@ -2,9 +2,9 @@
 // join spread, scaling), kubeconfig shapes, DaemonSet placement / rolling update / OnDelete /
 // status, Deployment and Job, scheduling failures, and the kubelet's pod lifecycle with faults.
 import { parse } from 'yaml'
-import { createWorldTls } from '../src/sim/tls.js'
-import { kernelHash } from '../src/sim/kube/controllers/network-operator.js'
-import { fnv32a, safeEncode } from '../src/sim/kube/hardware.js'
+import { createWorldTls } from '../sim/tls.js'
+import { kernelHash } from '../sim/kube/controllers/network-operator.js'
+import { fnv32a, safeEncode } from '../sim/kube/hardware.js'
 import { gpuPool, isReady, makeWorld, systemPool, type World } from './sim-kube-controllers.helpers.js'
 
 let w: World
@@ -572,9 +572,9 @@ describe('kubelet pod lifecycle', () => {
 
 describe('startKubeSim', () => {
   it('serves the simulated cluster over HTTPS, with pod logs from the kubelet', async () => {
-    const { startKubeSim } = await import('../src/sim/kube/index.js')
-    const { SimClock, SimRecorder } = await import('../src/sim/contracts.js')
-    const { loadScenario } = await import('../src/sim/scenario.js')
+    const { startKubeSim } = await import('../sim/kube/index.js')
+    const { SimClock, SimRecorder } = await import('../sim/contracts.js')
+    const { loadScenario } = await import('../sim/scenario.js')
     const https = await import('node:https')
     const tls = createWorldTls()
     const scenario = loadScenario(undefined, { kube: { timeScale: 0.001 } })

@@ -5,7 +5,7 @@
 import { jest } from '@jest/globals'
 import { KubeClient } from '../src/kube/client.js'
 import { rdmaDevicePluginManifests } from '../src/model/components/rdma-device-plugin.js'
-import { helmReleaseCounts } from '../src/sim/helm/index.js'
+import { helmReleaseCounts } from '../sim/helm/index.js'
 import { applyStack } from '../src/stack/index.js'
 import type { KubeObject } from '../src/kube/types.js'
 import { collectLog, POOL, startStackWorld, useHelmStandin, type StackWorld } from './stack-support.js'

@@ -2,7 +2,7 @@
 // a crash-looping device plugin (fails fast, its log in the diagnostics); a pool without
 // Infiniband (the clear NFD message); two concurrent runs serialised by the Lease.
 import { jest } from '@jest/globals'
-import { helmReleaseCounts } from '../src/sim/helm/index.js'
+import { helmReleaseCounts } from '../sim/helm/index.js'
 import { applyStack } from '../src/stack/index.js'
 import type { KubeObject } from '../src/kube/types.js'
 import { collectLog, POOL, startStackWorld, useHelmStandin, type StackWorld } from './stack-support.js'

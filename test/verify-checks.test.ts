@@ -14,8 +14,7 @@ import { probePod } from '../src/verify/probe.js'
 import { readOnlyChecks } from '../src/verify/read-only-checks.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const fixture = (name: string) =>
-  readFileSync(resolve(process.cwd(), '../shared/fixtures/ibstat', name), 'utf8')
+const fixture = (name: string) => readFileSync(resolve(process.cwd(), 'test/fixtures/ibstat', name), 'utf8')
 
 function settings(over: Record<string, string> = {}): Settings {
   return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings

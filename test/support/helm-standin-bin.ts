@@ -1,4 +1,4 @@
-// Test helper: bundles src/sim/helm/main-entry.ts with esbuild (as script/build.mjs does) into a temp
+// Test helper: bundles sim/helm/main-entry.ts with esbuild (as script/build.mjs does) into a temp
 // folder once per test file and writes an executable `helm` shell script next to it, so tests run
 // the helm stand-in as a real child process found on PATH without touching dist/.
 import { build } from 'esbuild'
@@ -23,7 +23,7 @@ export function helmStandinBinDir(): Promise<string> {
     const dir = mkdtempSync(path.join(tmpdir(), 'helm-standin-'))
     const bundle = path.join(dir, 'helm-standin.mjs')
     await build({
-      entryPoints: [path.resolve(process.cwd(), 'src/sim/helm/main-entry.ts')],
+      entryPoints: [path.resolve(process.cwd(), 'sim/helm/main-entry.ts')],
       outfile: bundle,
       bundle: true,
       platform: 'node',

@@ -4,11 +4,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SimClock, SimRecorder } from '../../src/sim/contracts.js'
-import { createWorldTls, type WorldTls } from '../../src/sim/tls.js'
-import { startApiServer, type ApiServer } from '../../src/sim/kube/apiserver/index.js'
-import { registerBuiltins } from '../../src/sim/kube/resources.js'
-import { ObjectStore, type KubeObject } from '../../src/sim/kube/store.js'
+import { SimClock, SimRecorder } from '../../sim/contracts.js'
+import { createWorldTls, type WorldTls } from '../../sim/tls.js'
+import { startApiServer, type ApiServer } from '../../sim/kube/apiserver/index.js'
+import { registerBuiltins } from '../../sim/kube/resources.js'
+import { ObjectStore, type KubeObject } from '../../sim/kube/store.js'
 
 const TOKEN = 'helm-test-token'
 let tls: WorldTls | undefined

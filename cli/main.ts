@@ -2,8 +2,8 @@
 // (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the simulator (`sim up`,
 // `sim down`, `simulate`), the perftest / ibstat parsers, and the helm stand-in the simulator
 // puts on PATH. Exit codes: 0 success, 1 the run failed, 2 bad usage or bad input.
-import { EXIT, runMain } from './main.js'
-import { exportInputs, parseCliFlags } from './run/inputs.js'
+import { EXIT, runMain } from '../src/main.js'
+import { exportInputs, parseCliFlags } from '../src/run/inputs.js'
 
 const USAGE = `Usage:
   node dist/cli.js <apply|verify|drift|plan> [--<input> <value> ...] [--output text|json]
@@ -36,7 +36,7 @@ async function runMode(mode: string, rest: string[]): Promise<number> {
   const options = { output: output as 'text' | 'json', cli: true }
   // Outside the runner, apply/verify/drift get the runner's files and the post step too.
   if (mode !== 'plan' && !process.env.GITHUB_ACTIONS)
-    return (await import('./run/local-runner.js')).runLikeRunner(options, print)
+    return (await import('../src/run/local-runner.js')).runLikeRunner(options, print)
   return runMain(options)
 }
 
@@ -45,8 +45,8 @@ async function runParser(tool: 'perftest' | 'ibstat', rest: string[]): Promise<n
   try {
     const text =
       tool === 'perftest'
-        ? (await import('./parse/perftest.js')).perftestParseCommand(rest[1])
-        : (await import('./parse/ibstat.js')).ibstatParseCommand(rest[1])
+        ? (await import('../src/parse/perftest.js')).perftestParseCommand(rest[1])
+        : (await import('../src/parse/ibstat.js')).ibstatParseCommand(rest[1])
     process.stdout.write(text + '\n')
     return EXIT.success
   } catch (e) {
@@ -82,16 +82,16 @@ export async function cli(argv: string[]): Promise<number> {
     case 'ibstat':
       return runParser(command, rest)
     case 'simulate':
-      return (await import('./sim/commands.js')).simulateCommand(rest, print)
+      return (await import('../sim/commands.js')).simulateCommand(rest, print)
     case 'sim': {
-      const commands = await import('./sim/commands.js')
+      const commands = await import('../sim/commands.js')
       if (rest[0] === 'up') return commands.simUp(rest.slice(1), print)
       if (rest[0] === 'down') return commands.simDown(rest.slice(1))
       return usage('sim: expected "sim up" or "sim down"')
     }
     case '__helm':
       // The helm stand-in the simulator puts first on PATH (not a user command).
-      return (await import('./sim/helm/index.js')).helmStandin(rest, process.env, {
+      return (await import('../sim/helm/index.js')).helmStandin(rest, process.env, {
         stdout: s => process.stdout.write(s),
         stderr: s => process.stderr.write(s)
       })

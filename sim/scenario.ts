@@ -2,7 +2,7 @@
 // default scenario, and the loader. Every key is documented in the README's simulator section.
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { parseDuration } from '../util/duration.js'
+import { parseDuration } from '../src/util/duration.js'
 
 export interface FaultSpec {
   /** ARM/Entra: `METHOD pathGlob` or `*`. */

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseFileCommands } from '../run/file-commands.js'
+import { parseFileCommands } from '../src/run/file-commands.js'
 
 export interface ActionRun {
   exitCode: number

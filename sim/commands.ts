@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseCliFlags } from '../run/inputs.js'
+import { parseCliFlags } from '../src/run/inputs.js'
 import { simulate } from './simulate.js'
 import { startWorld } from './world.js'
 

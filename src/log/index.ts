@@ -1,0 +1,74 @@
+// The one logging seam of the action: every module writes progress, warnings, errors and secrets
+// through a `Log`. The process-wide `log` forwards to the current backend: GitHub Actions workflow
+// commands (through @actions/core) by default; the CLI installs a terminal backend (no workflow
+// commands, secrets redacted, a live progress line on a TTY); tests install a capturing one.
+import * as core from '@actions/core'
+
+export interface Annotation {
+  /** Title of the annotation (one line). */
+  title?: string
+}
+
+export interface Log {
+  info(line: string): void
+  /** Shown only when debugging (ACTIONS_STEP_DEBUG under Actions, --verbose in a terminal). */
+  debug(line: string): void
+  warning(line: string, annotation?: Annotation): void
+  error(line: string, annotation?: Annotation): void
+  startGroup(title: string): void
+  endGroup(): void
+  /**
+   * The latest state of a long wait, keyed by what waits (e.g. a step name): a terminal keeps one
+   * live line per key, updated in place; the Actions log gets it as a line.
+   */
+  progress(key: string, line: string): void
+  /** A value that must never be shown: masked by the runner, redacted by the terminal. */
+  secret(value: string): void
+}
+
+/** The Actions backend: @actions/core's workflow commands on stdout. */
+export const actionsLog: Log = {
+  info: line => core.info(line),
+  debug: line => core.debug(line),
+  warning: (line, a) => core.warning(line, a?.title ? { title: a.title } : {}),
+  error: (line, a) => core.error(line, a?.title ? { title: a.title } : {}),
+  startGroup: title => core.startGroup(title),
+  endGroup: () => core.endGroup(),
+  progress: (_key, line) => core.info(line),
+  secret: value => {
+    if (value) core.setSecret(value)
+  }
+}
+
+/** A log that drops everything (for callers that do not care). */
+export const silentLog: Log = {
+  info: () => {},
+  debug: () => {},
+  warning: () => {},
+  error: () => {},
+  startGroup: () => {},
+  endGroup: () => {},
+  progress: () => {},
+  secret: () => {}
+}
+
+let backend: Log = actionsLog
+
+/** Replaces the process-wide backend (the CLI's terminal, a test's capture); returns the previous one. */
+export function setLogBackend(next: Log): Log {
+  const previous = backend
+  backend = next
+  return previous
+}
+
+/** The process-wide log: forwards every call to the current backend. */
+export const log: Log = {
+  info: line => backend.info(line),
+  debug: line => backend.debug(line),
+  warning: (line, a) => backend.warning(line, a),
+  error: (line, a) => backend.error(line, a),
+  startGroup: title => backend.startGroup(title),
+  endGroup: () => backend.endGroup(),
+  progress: (key, line) => backend.progress(key, line),
+  secret: value => backend.secret(value)
+}

@@ -1,6 +1,13 @@
 // Jest on Node 24 (through the node@24 devDependency), TypeScript through ts-jest in ESM mode.
+// globalSetup builds the shipped bundles once (test/setup/global-setup.mjs); the test environment
+// captures each test's output and shows it only when the test fails (test/setup/environment.mjs).
+// As many workers as the machine has CPUs: no test depends on the machine's speed.
+import { availableParallelism } from 'node:os'
+
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/setup/environment.mjs',
+  globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
@@ -8,5 +15,5 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 60000,
-  maxWorkers: 3
+  maxWorkers: availableParallelism()
 }

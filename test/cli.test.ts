@@ -1,9 +1,9 @@
-// The CLI as a user runs it (a child process on the current sources): plan prints the full plan
+// The CLI as a user runs it (a child process of the shipped dist/cli.js): plan prints the full plan
 // and JSON, bad inputs exit 2 with every problem and make no network access, exit codes.
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { bundleEntry } from './support/bundle.js'
+import { bundlePath } from './support/dist.js'
 
 const run = promisify(execFile)
 const NO_NETWORK = path.resolve('test/support/no-network.mjs')
@@ -12,7 +12,7 @@ async function cli(
   args: string[],
   env: Record<string, string> = {}
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const bundle = await bundleEntry('cli/main.ts')
+  const bundle = bundlePath('cli')
   const cleanEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_'))
   )

@@ -1,41 +1,27 @@
-// Test helper: bundles sim/helm/main-entry.ts with esbuild (as script/build.mjs does) into a temp
-// folder once per test file and writes an executable `helm` shell script next to it, so tests run
-// the helm stand-in as a real child process found on PATH without touching dist/.
-import { build } from 'esbuild'
+// Test helper: a folder holding an executable `helm` that runs the helm stand-in as shipped
+// (`node dist/cli.js __helm`, the same command line the simulator's world puts on PATH), so
+// tests run it as a real child process of the bundle built by script/build.mjs.
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { bundlePath } from './dist.js'
 
-let built: Promise<string> | undefined
+let dir: string | undefined
 
-const BANNER = [
-  "import { createRequire as __cr } from 'node:module';",
-  "import { fileURLToPath as __fu } from 'node:url';",
-  "import { dirname as __dn } from 'node:path';",
-  'const require = __cr(import.meta.url);',
-  'const __filename = __fu(import.meta.url);',
-  'const __dirname = __dn(__filename);'
-].join('\n')
+/** The command line that runs the helm stand-in (for startWorld's helmCommand). */
+export function helmStandinCommand(): string[] {
+  return [process.execPath, bundlePath('cli'), '__helm']
+}
 
 /** Directory holding an executable `helm` (the stand-in); put it first on PATH. */
-export function helmStandinBinDir(): Promise<string> {
-  built ??= (async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'helm-standin-'))
-    const bundle = path.join(dir, 'helm-standin.mjs')
-    await build({
-      entryPoints: [path.resolve(process.cwd(), 'sim/helm/main-entry.ts')],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'error',
-      banner: { js: BANNER }
-    })
-    const script = path.join(dir, 'helm')
-    writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${bundle}" "$@"\n`)
-    chmodSync(script, 0o755)
-    return dir
-  })()
-  return built
+export async function helmStandinBinDir(): Promise<string> {
+  if (!dir) {
+    dir = mkdtempSync(path.join(tmpdir(), 'helm-standin-'))
+    const quoted = helmStandinCommand()
+      .map(a => `'${a.replace(/'/g, `'\\''`)}'`)
+      .join(' ')
+    writeFileSync(path.join(dir, 'helm'), `#!/bin/sh\nexec ${quoted} "$@"\n`)
+    chmodSync(path.join(dir, 'helm'), 0o755)
+  }
+  return dir
 }

@@ -1,0 +1,22 @@
+// Jest globalSetup: builds the three bundles once, with the real script/build.mjs, into a
+// temporary folder and hands it to every test as AKS_RDMA_TEST_DIST, so tests run the bundles
+// exactly as shipped (check-dist separately proves dist/ is byte-identical to this build).
+// AKS_RDMA_TEST_DIST set beforehand (e.g. AKS_RDMA_TEST_DIST=dist) tests that folder instead.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+export default function globalSetup(_globalConfig, projectConfig) {
+  if (process.env.AKS_RDMA_TEST_DIST) {
+    process.env.AKS_RDMA_TEST_DIST = path.resolve(projectConfig.rootDir, process.env.AKS_RDMA_TEST_DIST)
+    return
+  }
+  const outdir = mkdtempSync(path.join(tmpdir(), 'aks-rdma-test-dist-'))
+  execFileSync(process.execPath, ['script/build.mjs', '--outdir', outdir], {
+    cwd: projectConfig.rootDir,
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  process.env.AKS_RDMA_TEST_DIST = outdir
+  process.env.AKS_RDMA_TEST_DIST_OWNED = '1'
+}

@@ -59,6 +59,8 @@ export interface Scenario {
       /** Time-based creates: when the nodes start joining (default 40 % of `duration`). */
       bootDelay?: string
     }
+    /** How long deletes of clusters and pools take (default: `poolProvisioning`'s polls/duration). */
+    deletion?: { polls: number; duration?: string }
     tokens: { oidcLifetime: string; accessTokenLifetime: string }
     clientSecret: string
     faults: FaultSpec[]

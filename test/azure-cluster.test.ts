@@ -6,11 +6,18 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parse } from 'yaml'
-import { cleanupAzure } from '../src/azure/cleanup.js'
+import { cleanupAzure, type SubmittedCreate, type SubmittedCreates } from '../src/azure/cleanup.js'
 import { desiredCluster, dnsPrefixFor, ensureCluster } from '../src/azure/cluster.js'
 import { AKS_SERVER_APP_ID, removeKubeconfig, writeClusterCredentials } from '../src/azure/credentials.js'
 import { ensureNodePool, TAG_CREATED_BY } from '../src/azure/node-pool.js'
-import { armFixture, leaks, settingsFor, startWorld, type TestWorld } from './azure-world.js'
+import {
+  armFixture,
+  leaks,
+  settingsFor,
+  startWorld,
+  type CapturedLog,
+  type TestWorld
+} from './azure-world.js'
 
 let world: TestWorld | undefined
 afterEach(async () => {
@@ -151,20 +158,60 @@ describe('writeClusterCredentials', () => {
 })
 
 describe('cleanupAzure', () => {
+  /** ensureNodePool / ensureCluster options that remember the create they submit, as the flow does. */
+  const remembering = (into: SubmittedCreates, log: CapturedLog, timeoutMs = OPTS.timeoutMs) => ({
+    log,
+    timeoutMs,
+    pollIntervalMs: OPTS.pollIntervalMs,
+    onCreateSubmit: (c: SubmittedCreate) => (c.pool ? (into.nodePool = c) : (into.cluster = c))
+  })
+
   it('deletes the node pool this run created', async () => {
     world = await startWorld()
     const { clients, settings, log } = armFixture(world, { cleanup: 'node-pool' })
-    const created = await ensureNodePool(clients, settings, { log, ...OPTS })
-    expect(created.action).toBe('created')
-    const r = await cleanupAzure(
-      clients,
-      settings,
-      { nodePoolCreated: true, clusterCreated: false },
-      { log, ...OPTS }
-    )
-    expect(r.deleted).toEqual(['node pool rdma'])
+    const submitted: SubmittedCreates = {}
+    expect((await ensureNodePool(clients, settings, remembering(submitted, log))).action).toBe('created')
+    expect(submitted.nodePool).toEqual({
+      resourceGroup: 'rg-rdma',
+      cluster: 'aks-rdma',
+      pool: 'rdma',
+      createdBy: settings.runId
+    })
+    expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
+      { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Succeeded' }
+    ])
     expect(world.sim.getPool('rdma')).toBeUndefined()
     expect(world.backend.calls).toContain('removePool rdma')
+  })
+
+  it('deletes a pool whose create timed out (still Creating) and one whose provisioning failed', async () => {
+    world = await startWorld({
+      azure: { poolProvisioning: { polls: 0, duration: '100000s' }, deletion: { polls: 1 } }
+    })
+    const slow = armFixture(world, { cleanup: 'node-pool' })
+    const submitted: SubmittedCreates = {}
+    const timedOut = await failure(
+      ensureNodePool(slow.clients, slow.settings, remembering(submitted, slow.log, 300))
+    )
+    expect(timedOut.message).toMatch(/node pool rdma: timed out after .*; last state seen: Creating/)
+    expect(world.sim.getPool('rdma').properties.provisioningState).toBe('Creating')
+    expect(await cleanupAzure(slow.clients, slow.settings, submitted, { log: slow.log, ...OPTS })).toEqual([
+      { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Creating' }
+    ])
+    expect(world.sim.getPool('rdma')).toBeUndefined()
+    await world.close()
+
+    world = await startWorld({ azure: { poolProvisioning: { polls: 1, result: 'Failed' } } })
+    const failing = armFixture(world, { cleanup: 'node-pool' })
+    const failedCreate: SubmittedCreates = {}
+    const failed = await failure(
+      ensureNodePool(failing.clients, failing.settings, remembering(failedCreate, failing.log))
+    )
+    expect(failed.message).toMatch(/provisioning Failed: AllocationFailed/)
+    expect(
+      await cleanupAzure(failing.clients, failing.settings, failedCreate, { log: failing.log, ...OPTS })
+    ).toEqual([{ resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Failed' }])
+    expect(world.sim.getPool('rdma')).toBeUndefined()
   })
 
   it('keeps a pool the run reused, and one whose created-by tag names another run', async () => {
@@ -183,61 +230,88 @@ describe('cleanupAzure', () => {
       }
     })
     const { clients, settings, log } = armFixture(world, { cleanup: 'node-pool' })
-    const reused = await cleanupAzure(
-      clients,
-      settings,
-      { nodePoolCreated: false, clusterCreated: false },
-      { log, ...OPTS }
-    )
-    expect(reused.deleted).toEqual([])
-    expect(reused.skipped[0].why).toMatch(/did not create it/)
-    // Even if the saved state were wrong, the tag check refuses.
-    const tagged = await cleanupAzure(
-      clients,
-      settings,
-      { nodePoolCreated: true, clusterCreated: false },
-      { log, ...OPTS }
-    )
-    expect(tagged.deleted).toEqual([])
-    expect(tagged.skipped[0].why).toMatch(/run-other, not this run/)
+    expect(await cleanupAzure(clients, settings, {}, { log, ...OPTS })).toEqual([
+      { resource: 'node-pool', name: 'rdma', result: 'skipped', reason: 'this run did not create it' }
+    ])
+    // Even if the saved state claimed the create, the tag check refuses.
+    const claimed = { resourceGroup: 'rg-rdma', cluster: 'aks-rdma', pool: 'rdma', createdBy: settings.runId }
+    expect(await cleanupAzure(clients, settings, { nodePool: claimed }, { log, ...OPTS })).toEqual([
+      {
+        resource: 'node-pool',
+        name: 'rdma',
+        result: 'kept',
+        reason: `its ${TAG_CREATED_BY} tag is run-other, not this run's (${settings.runId})`
+      }
+    ])
     expect(world.recorder.counts().arm.mutating).toBe(0)
     expect(world.sim.getPool('rdma')).toBeDefined()
   })
 
-  it('cleanup none and cleanup cluster for a cluster the run did not create touch nothing', async () => {
+  it('cleanup none, and cleanup cluster for a cluster the run did not create, touch nothing (no sign-in)', async () => {
     world = await startWorld()
     const none = armFixture(world, { cleanup: 'none' })
-    const r1 = await cleanupAzure(
-      none.clients,
-      none.settings,
-      { nodePoolCreated: true, clusterCreated: true },
-      { log: none.log, ...OPTS }
-    )
-    expect(r1.deleted).toEqual([])
+    const claimed = { resourceGroup: 'rg-rdma', cluster: 'aks-rdma', createdBy: none.settings.runId }
+    const connect = (): never => {
+      throw new Error('signed in although there was nothing to delete')
+    }
+    expect(
+      await cleanupAzure(
+        connect,
+        none.settings,
+        { cluster: claimed, nodePool: { ...claimed, pool: 'rdma' } },
+        {
+          log: none.log,
+          ...OPTS
+        }
+      )
+    ).toEqual([
+      { resource: 'cluster', name: 'rg-rdma/aks-rdma', result: 'kept', reason: 'cleanup is none' },
+      { resource: 'node-pool', name: 'rdma', result: 'kept', reason: 'cleanup is none' }
+    ])
     const cl = armFixture(world, { cleanup: 'cluster' })
-    const r2 = await cleanupAzure(
-      cl.clients,
-      cl.settings,
-      { nodePoolCreated: false, clusterCreated: false },
-      { log: cl.log, ...OPTS }
-    )
-    expect(r2.deleted).toEqual([])
-    expect(r2.skipped.map(s => s.what)).toEqual(['cluster rg-rdma/aks-rdma', 'node pool rdma'])
-    expect(world.recorder.counts().arm.mutating).toBe(0)
+    expect(await cleanupAzure(connect, cl.settings, {}, { log: cl.log, ...OPTS })).toEqual([
+      {
+        resource: 'cluster',
+        name: 'rg-rdma/aks-rdma',
+        result: 'skipped',
+        reason: 'this run did not create it'
+      },
+      { resource: 'node-pool', name: 'rdma', result: 'skipped', reason: 'this run did not create it' }
+    ])
+    expect(world.recorder.records).toEqual([])
     expect(world.sim.clusterExists()).toBe(true)
   })
 
-  it('deletes a cluster this run created', async () => {
+  it('deletes a cluster this run created, with its pool', async () => {
     world = await startWorld({ azure: { cluster: { exists: false } } })
     const { clients, settings, log } = armFixture(world, { cluster: { create: true }, cleanup: 'cluster' })
-    expect((await ensureCluster(clients, settings, { log, ...OPTS })).action).toBe('created')
-    const r = await cleanupAzure(
-      clients,
-      settings,
-      { nodePoolCreated: false, clusterCreated: true },
-      { log, ...OPTS }
-    )
-    expect(r.deleted).toEqual(['cluster rg-rdma/aks-rdma'])
+    const submitted: SubmittedCreates = {}
+    expect((await ensureCluster(clients, settings, remembering(submitted, log))).action).toBe('created')
+    expect((await ensureNodePool(clients, settings, remembering(submitted, log))).action).toBe('created')
+    expect(submitted.cluster).toEqual({
+      resourceGroup: 'rg-rdma',
+      cluster: 'aks-rdma',
+      createdBy: settings.runId
+    })
+    expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
+      { resource: 'cluster', name: 'rg-rdma/aks-rdma', result: 'deleted', reason: 'was Succeeded' },
+      { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'with its cluster' }
+    ])
+    expect(world.sim.clusterExists()).toBe(false)
+  })
+
+  it('deletes a cluster whose create timed out: the delete preempts the create, as in AKS', async () => {
+    world = await startWorld({
+      azure: { cluster: { exists: false }, poolProvisioning: { polls: 100_000 }, deletion: { polls: 1 } }
+    })
+    const { clients, settings, log } = armFixture(world, { cluster: { create: true }, cleanup: 'cluster' })
+    const submitted: SubmittedCreates = {}
+    const timedOut = await failure(ensureCluster(clients, settings, remembering(submitted, log, 300)))
+    expect(timedOut.message).toMatch(/cluster rg-rdma\/aks-rdma: timed out after/)
+    expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
+      { resource: 'cluster', name: 'rg-rdma/aks-rdma', result: 'deleted', reason: 'was Creating' },
+      { resource: 'node-pool', name: 'rdma', result: 'skipped', reason: 'this run did not create it' }
+    ])
     expect(world.sim.clusterExists()).toBe(false)
   })
 })

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createCredential } from '../src/azure/auth.js'
-import { cleanupAzure } from '../src/azure/cleanup.js'
+import { cleanupAzure, type SubmittedCreates } from '../src/azure/cleanup.js'
 import { createArmClients, pipelineOptions } from '../src/azure/clients.js'
 import { ensureCluster } from '../src/azure/cluster.js'
 import { writeClusterCredentials } from '../src/azure/credentials.js'
@@ -74,7 +74,13 @@ describe('the Azure half end to end (OIDC)', () => {
     expect(cluster.action).toBe('reused')
     // Longer than an ID token's life (60 simulated s = 0.6 real s): later sign-ins need fresh ones.
     await new Promise(r => setTimeout(r, 1200))
-    const pool = await ensureNodePool(clients, settings, { log, timeoutMs: 20_000, pollIntervalMs: 20 })
+    const submitted: SubmittedCreates = {}
+    const pool = await ensureNodePool(clients, settings, {
+      log,
+      timeoutMs: 20_000,
+      pollIntervalMs: 20,
+      onCreateSubmit: c => (submitted.nodePool = c)
+    })
     expect(pool.action).toBe('created')
     const kube = await writeClusterCredentials(clients, settings, cred.credential, {
       log,
@@ -82,13 +88,14 @@ describe('the Azure half end to end (OIDC)', () => {
       dir: mkdtempSync(path.join(os.tmpdir(), 'flow-'))
     })
     expect(kube.aad).toBe(true)
-    const cleaned = await cleanupAzure(
-      clients,
-      settings,
-      { nodePoolCreated: true, clusterCreated: false },
-      { log, timeoutMs: 20_000, pollIntervalMs: 20 }
-    )
-    expect(cleaned.deleted).toEqual(['node pool rdma'])
+    const cleaned = await cleanupAzure(clients, settings, submitted, {
+      log,
+      timeoutMs: 20_000,
+      pollIntervalMs: 20
+    })
+    expect(cleaned).toEqual([
+      { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Succeeded' }
+    ])
 
     // More than one ID token was needed, and none was rejected as expired.
     expect(cred.idTokenRequests).toBeGreaterThan(1)

@@ -1,7 +1,8 @@
 // The post step's Azure cleanup: with cleanup node-pool deletes the RDMA pool, with cleanup
-// cluster the cluster, but only what this run created (the state saved by the main step says
-// so, and the resource's created-by tag must name this run). Everything else is left alone
-// with a log line saying why.
+// cluster the cluster, but only what this run submitted a create for (the main step saves that
+// just before the PUT, so a create that failed, timed out or was cancelled counts too) and only
+// while the resource's created-by tag still names this run. Everything else is left alone, and
+// every decision comes back as a cleanup entry saying why.
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isNotFound } from './arm-errors.js'
@@ -9,10 +10,34 @@ import type { ArmClients } from './clients.js'
 import type { AzureLog } from './log.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 
-/** What the main step created (saved with core.saveState, read back in post). */
-export interface CreatedState {
-  nodePoolCreated: boolean
-  clusterCreated: boolean
+/** A create this run sent to ARM: saved by the main step just before the PUT. */
+export interface SubmittedCreate {
+  resourceGroup: string
+  cluster: string
+  /** The node pool's name (pool creates only). */
+  pool?: string
+  /** The created-by tag value the create carried (this run's id). */
+  createdBy: string
+}
+
+/** What the main step submitted creates for (read back from the saved state in post). */
+export interface SubmittedCreates {
+  cluster?: SubmittedCreate
+  nodePool?: SubmittedCreate
+}
+
+export type CleanupResource = 'cluster' | 'node-pool' | 'kubeconfig' | 'lease'
+
+/**
+ * What the post step did with one thing the run may have left: `deleted` it; `kept` it (it
+ * exists, and the cleanup input or its created-by tag says to leave it); `skipped` it (nothing to
+ * do: this run did not create it, or it is already gone); or `failed` to delete it.
+ */
+export interface CleanupEntry {
+  resource: CleanupResource
+  name: string
+  result: 'deleted' | 'kept' | 'skipped' | 'failed'
+  reason?: string
 }
 
 export interface CleanupOptions {
@@ -21,110 +46,126 @@ export interface CleanupOptions {
   pollIntervalMs?: number
 }
 
-export interface CleanupResult {
-  deleted: string[]
-  skipped: Array<{ what: string; why: string }>
+interface Deletable {
+  read(): Promise<{ tags?: Record<string, string>; provisioningState?: string } | undefined>
+  remove(o: { updateIntervalInMs: number; abortSignal: AbortSignal }): PromiseLike<void> & {
+    submitted(): Promise<void>
+  }
 }
 
-/** Deletes what this run created, as `settings.cleanup` asks; never anything else. */
+/** Deletes what this run submitted, as `settings.cleanup` asks; never anything else. */
 export async function cleanupAzure(
-  clients: ArmClients,
-  settings: Settings,
-  state: CreatedState,
+  clients: ArmClients | (() => ArmClients),
+  settings: Pick<Settings, 'cleanup' | 'cluster' | 'nodePool'>,
+  submitted: SubmittedCreates,
   o: CleanupOptions
-): Promise<CleanupResult> {
-  const out: CleanupResult = { deleted: [], skipped: [] }
-  const { resourceGroup, name: cluster } = settings.cluster
-  const pool = settings.nodePool.name
-  const cs = clients.containerService
-  const interval = o.pollIntervalMs ?? 10_000
-  const skip = (what: string, why: string): void => {
-    out.skipped.push({ what, why })
-    o.log.info(`cleanup: keeping ${what}: ${why}`)
+): Promise<CleanupEntry[]> {
+  const out: CleanupEntry[] = []
+  // A function connects lazily: nothing to delete, no sign-in.
+  const cs = (): ArmClients['containerService'] =>
+    (typeof clients === 'function' ? clients() : clients).containerService
+  const note = (e: CleanupEntry): CleanupEntry => {
+    out.push(e)
+    const line = `cleanup: ${e.resource} ${e.name}: ${e.result}${e.reason ? ` (${e.reason})` : ''}`
+    if (e.result === 'failed') o.log.warning(line)
+    else o.log.info(line)
+    return e
   }
-  const poolWhat = `node pool ${pool}`
-  const clusterWhat = `cluster ${resourceGroup}/${cluster}`
+  const notCreated = 'this run did not create it'
 
-  if (settings.cleanup === 'none') {
-    skip(poolWhat, 'cleanup is none')
-    skip(clusterWhat, 'cleanup is none')
-    return out
-  }
-
-  // cleanup: cluster removes the cluster (and with it the pool) when this run created it.
-  if (settings.cleanup === 'cluster') {
-    if (!state.clusterCreated) skip(clusterWhat, 'this run did not create it')
-    else {
-      const live = await cs.managedClusters.get(resourceGroup, cluster).catch(e => {
-        if (isNotFound(e)) return undefined
-        throw new Error(`cleanup: reading ${clusterWhat} failed: ${describeArmError(e)}`)
+  // The cluster: only with cleanup cluster, only one this run submitted.
+  let clusterGone = false
+  const c = submitted.cluster
+  const clusterName = `${c?.resourceGroup ?? settings.cluster.resourceGroup}/${c?.cluster ?? settings.cluster.name}`
+  if (c) {
+    if (settings.cleanup !== 'cluster')
+      note({
+        resource: 'cluster',
+        name: clusterName,
+        result: 'kept',
+        reason: `cleanup is ${settings.cleanup}`
       })
-      if (!live) skip(clusterWhat, 'it no longer exists')
-      else if (tagValue(live.tags, TAG_CREATED_BY) !== settings.runId)
-        skip(
-          clusterWhat,
-          `its ${TAG_CREATED_BY} tag is ${tagValue(live.tags, TAG_CREATED_BY) ?? 'absent'}, not this run (${settings.runId})`
-        )
-      else {
-        await wait(
-          clusterWhat,
-          cs.managedClusters.delete(resourceGroup, cluster, {
-            updateIntervalInMs: interval,
-            abortSignal: AbortSignal.timeout(Math.max(1, o.timeoutMs))
-          }),
-          o
-        )
-        out.deleted.push(clusterWhat)
-        return out
-      }
+    else {
+      const e = note(
+        await deleteOwned('cluster', clusterName, c.createdBy, o, {
+          read: () => cs().managedClusters.get(c.resourceGroup, c.cluster),
+          remove: opts => cs().managedClusters.delete(c.resourceGroup, c.cluster, opts)
+        })
+      )
+      clusterGone = e.result === 'deleted' || (e.result === 'skipped' && e.reason === GONE)
     }
-  }
+  } else if (settings.cleanup === 'cluster')
+    note({ resource: 'cluster', name: clusterName, result: 'skipped', reason: notCreated })
 
-  // cleanup: node-pool (or cluster when the cluster is kept) removes the pool this run created.
-  if (!state.nodePoolCreated) {
-    skip(poolWhat, 'this run did not create it (it existed before)')
+  // The node pool: with cleanup node-pool, or cluster when the cluster itself was not deleted.
+  const p = submitted.nodePool
+  const poolName = p?.pool ?? settings.nodePool.name
+  if (!p) {
+    note({ resource: 'node-pool', name: poolName, result: 'skipped', reason: notCreated })
     return out
   }
-  const live = await cs.agentPools.get(resourceGroup, cluster, pool).catch(e => {
-    if (isNotFound(e)) return undefined
-    throw new Error(`cleanup: reading ${poolWhat} failed: ${describeArmError(e)}`)
-  })
-  if (!live) skip(poolWhat, 'it no longer exists')
-  else if (tagValue(live.tags, TAG_CREATED_BY) !== settings.runId)
-    skip(
-      poolWhat,
-      `its ${TAG_CREATED_BY} tag is ${tagValue(live.tags, TAG_CREATED_BY) ?? 'absent'}, not this run (${settings.runId})`
+  const inDeletedCluster = clusterGone && c?.resourceGroup === p.resourceGroup && c?.cluster === p.cluster
+  if (settings.cleanup === 'none')
+    note({ resource: 'node-pool', name: poolName, result: 'kept', reason: 'cleanup is none' })
+  else if (inDeletedCluster)
+    note({ resource: 'node-pool', name: poolName, result: 'deleted', reason: 'with its cluster' })
+  else
+    note(
+      await deleteOwned('node-pool', poolName, p.createdBy, o, {
+        read: () => cs().agentPools.get(p.resourceGroup, p.cluster, poolName),
+        remove: opts => cs().agentPools.delete(p.resourceGroup, p.cluster, poolName, opts)
+      })
     )
-  else {
-    await wait(
-      poolWhat,
-      cs.agentPools.delete(resourceGroup, cluster, pool, {
-        updateIntervalInMs: interval,
-        abortSignal: AbortSignal.timeout(Math.max(1, o.timeoutMs))
-      }),
-      o
-    )
-    out.deleted.push(poolWhat)
-  }
   return out
 }
 
-async function wait(
-  what: string,
-  poller: PromiseLike<void> & { submitted(): Promise<void> },
-  o: CleanupOptions
-): Promise<void> {
-  const started = Date.now()
-  o.log.info(`cleanup: deleting ${what}`)
+const GONE = 'it no longer exists'
+
+/** Reads the resource; deletes it (waiting for the deletion) only if its created-by tag is `createdBy`. */
+async function deleteOwned(
+  resource: 'cluster' | 'node-pool',
+  name: string,
+  createdBy: string,
+  o: CleanupOptions,
+  target: Deletable
+): Promise<CleanupEntry> {
+  let live: Awaited<ReturnType<Deletable['read']>>
   try {
+    live = await target.read()
+  } catch (e) {
+    if (isNotFound(e)) return { resource, name, result: 'skipped', reason: GONE }
+    return { resource, name, result: 'failed', reason: `reading it failed: ${describeArmError(e)}` }
+  }
+  if (!live) return { resource, name, result: 'skipped', reason: GONE }
+  const tag = tagValue(live.tags, TAG_CREATED_BY)
+  if (tag !== createdBy)
+    return {
+      resource,
+      name,
+      result: 'kept',
+      reason: `its ${TAG_CREATED_BY} tag is ${tag ?? 'absent'}, not this run's (${createdBy})`
+    }
+  const state = live.provisioningState ?? 'Succeeded'
+  const started = Date.now()
+  o.log.info(`cleanup: deleting ${resource} ${name} (${state}, created by this run)`)
+  try {
+    const poller = target.remove({
+      updateIntervalInMs: o.pollIntervalMs ?? 10_000,
+      abortSignal: AbortSignal.timeout(Math.max(1, o.timeoutMs))
+    })
     await poller.submitted()
     await poller
   } catch (e) {
-    if (isNotFound(e)) return
+    if (isNotFound(e)) return { resource, name, result: 'deleted', reason: `was ${state}` }
     const timedOut = e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError')
-    throw new Error(
-      `cleanup: deleting ${what} ${timedOut ? `timed out after ${formatDuration(Date.now() - started)}; it may still be deleting` : `failed: ${describeArmError(e)}`}`
-    )
+    return {
+      resource,
+      name,
+      result: 'failed',
+      reason: timedOut
+        ? `deleting it timed out after ${formatDuration(Date.now() - started)}; it may still be deleting`
+        : `deleting it failed: ${describeArmError(e)}`
+    }
   }
-  o.log.info(`cleanup: deleted ${what} (${formatDuration(Date.now() - started)})`)
+  return { resource, name, result: 'deleted', reason: `was ${state}` }
 }

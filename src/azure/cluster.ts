@@ -1,14 +1,17 @@
 // The AKS cluster: read it, and with create-cluster create a minimal one when it is absent
-// (system pool, managed identity, tagged with this run). An existing cluster is reused and
-// never modified.
+// (system pool, managed identity, tagged with this run), telling the caller just before the PUT
+// so the post step can remove it whatever happens next. An existing cluster is reused and never
+// modified.
 import type { ManagedCluster } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
+import type { SubmittedCreate } from './cleanup.js'
 import type { AzureLog } from './log.js'
 import { desiredCluster as desiredClusterModel } from '../model/components/cluster.js'
-import { sleep, StepTimeoutError } from './wait.js'
+import { TAG_CREATED_BY, tagValue } from './node-pool.js'
+import { StepTimeoutError } from './wait.js'
 
 import { SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
 export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
@@ -16,8 +19,13 @@ export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.j
 export interface ClusterOptions {
   log: AzureLog
   timeoutMs: number
-  /** Delay between LRO polls (default 15 s). */
+  /** Delay between LRO polls when ARM gives no Retry-After (default 15 s). */
   pollIntervalMs?: number
+  /**
+   * Called just before the create's PUT, so the run can remember it (core.saveState) before any
+   * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
+   */
+  onCreateSubmit?: (submitted: SubmittedCreate) => void
 }
 
 export interface ClusterResult {
@@ -81,7 +89,12 @@ export async function ensureCluster(
     `${step}: absent; creating it in ${body.location} (system pool ${SYSTEM_POOL_VM_SIZE} ×1..2${body.kubernetesVersion ? `, Kubernetes ${body.kubernetesVersion}` : ''})`
   )
   const interval = o.pollIntervalMs ?? 15_000
-  const abort = AbortSignal.timeout(Math.max(1, o.timeoutMs))
+  const abort = AbortSignal.timeout(Math.max(1, o.timeoutMs - (Date.now() - started)))
+  o.onCreateSubmit?.({
+    resourceGroup,
+    cluster: name,
+    createdBy: tagValue(body.tags, TAG_CREATED_BY) ?? settings.runId
+  })
   const poller = clients.containerService.managedClusters.createOrUpdate(resourceGroup, name, body, {
     ifNoneMatch: '*',
     updateIntervalInMs: interval,
@@ -99,23 +112,25 @@ export async function ensureCluster(
     }
     throw new Error(`${step}: create request failed: ${describeArmError(e)}`)
   }
-  let last = 'Creating'
-  while (!poller.isDone) {
-    if (Date.now() - started + interval > o.timeoutMs)
-      throw new StepTimeoutError(step, last, Date.now() - started)
-    await sleep(interval)
-    try {
-      await poller.poll({ abortSignal: abort })
-    } catch (e) {
-      const now = await readCluster(clients, settings).catch(() => undefined)
-      throw new Error(
-        `${step}: creation failed (${now?.provisioningState ?? 'Failed'}): ${e instanceof Error ? e.message : String(e)}`
+  // The poller waits between polls as ARM's Retry-After says (its own interval otherwise).
+  poller.onProgress(state => {
+    if (!poller.isDone)
+      o.log.info(`${step}: ${state.status ?? 'Creating'} (${formatDuration(Date.now() - started)} elapsed)`)
+  })
+  try {
+    await poller.pollUntilDone({ abortSignal: abort })
+  } catch (e) {
+    if (abort.aborted || (e instanceof Error && e.name === 'AbortError'))
+      throw new StepTimeoutError(
+        step,
+        poller.operationState?.status ?? 'Creating',
+        Date.now() - started,
+        `The cluster may still finish; check it with az aks show -g ${resourceGroup} -n ${name}`
       )
-    }
-    o.log.info(
-      `${step}: ${poller.operationState?.status ?? last} (${formatDuration(Date.now() - started)} elapsed)`
+    const now = await readCluster(clients, settings).catch(() => undefined)
+    throw new Error(
+      `${step}: creation failed (${now?.provisioningState ?? 'Failed'}): ${e instanceof Error ? e.message : String(e)}`
     )
-    last = poller.operationState?.status ?? last
   }
   const cluster = poller.result ?? (await readCluster(clients, settings))
   if (!cluster) throw new Error(`${step}: creation reported success but the cluster cannot be read`)

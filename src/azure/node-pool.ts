@@ -1,11 +1,13 @@
 // The RDMA node pool: the desired AgentPool body (GPU driver left to the GPU Operator via
 // gpuProfile.driver None, never the retired SkipGPUDriverInstall tag), a race-free create
-// (If-None-Match: *), reuse of a compatible existing pool without any write, and a refusal
+// (If-None-Match: *) announced to the caller just before the PUT (so the post step can remove it
+// whatever happens next), reuse of a compatible existing pool without any write, and a refusal
 // before any write when an existing pool differs in a field fixed at creation.
 import type { AgentPool } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound, statusOf } from './arm-errors.js'
+import type { SubmittedCreate } from './cleanup.js'
 import type { ArmClients } from './clients.js'
 import type { AzureLog } from './log.js'
 import { desiredAgentPoolProperties } from '../model/components/node-pool.js'
@@ -132,6 +134,11 @@ export interface NodePoolOptions {
   timeoutMs: number
   /** Delay between LRO polls (default 10 s); tests shorten it. */
   pollIntervalMs?: number
+  /**
+   * Called just before the create's PUT, so the run can remember it (core.saveState) before any
+   * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
+   */
+  onCreateSubmit?: (submitted: SubmittedCreate) => void
 }
 
 export interface NodePoolResult {
@@ -206,6 +213,12 @@ export async function ensureNodePool(
 
   async function createPool(): Promise<AgentPool> {
     const abort = AbortSignal.timeout(Math.max(1, remaining()))
+    o.onCreateSubmit?.({
+      resourceGroup,
+      cluster,
+      pool: name,
+      createdBy: tagValue(desired.tags, TAG_CREATED_BY) ?? settings.runId
+    })
     const poller = ap.createOrUpdate(resourceGroup, cluster, name, desired, {
       ifNoneMatch: '*',
       updateIntervalInMs: interval,

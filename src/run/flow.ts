@@ -25,7 +25,7 @@ import { applyStack, type PoolInfo } from '../stack/index.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
 import { setOutput } from './outputs.js'
-import { rememberTempPath, STATE } from './post.js'
+import { rememberCreateSubmitted, rememberRun, rememberTempPath, STATE } from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
 
 export interface FlowResult {
@@ -78,8 +78,11 @@ async function ensureAzure(
       'cluster',
       `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`,
       async () => {
-        const r = await ensureCluster(conn.clients, s, { log: coreLog, timeoutMs })
-        if (r.action === 'created') core.saveState(STATE.clusterCreated, 'true')
+        const r = await ensureCluster(conn.clients, s, {
+          log: coreLog,
+          timeoutMs,
+          onCreateSubmit: c => rememberCreateSubmitted('cluster', c)
+        })
         return {
           changed: r.action === 'created',
           action: r.action === 'created' ? 'created' : 'unchanged',
@@ -91,9 +94,12 @@ async function ensureAzure(
   let info!: (p: PoolInfo) => void
   const provisioned = new Promise<PoolInfo>(resolve => (info = resolve))
   const done = runStep(steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
-    const r = await ensureNodePool(conn.clients, s, { log: coreLog, timeoutMs })
+    const r = await ensureNodePool(conn.clients, s, {
+      log: coreLog,
+      timeoutMs,
+      onCreateSubmit: p => rememberCreateSubmitted('node-pool', p)
+    })
     for (const w of r.warnings) core.warning(w)
-    if (r.action === 'created') core.saveState(STATE.nodePoolCreated, 'true')
     report.outputs['node-pool-action'] = r.action
     info({ count: r.pool.count ?? s.nodePool.count })
     return {
@@ -185,6 +191,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   const report = emptyReport(s.mode)
   const temp: string[] = []
   const reportPath = path.join(runnerTemp(), 'aks-rdma-action-report.json')
+  rememberRun(s.runId, reportPath)
   let refresher: TokenRefresher | undefined
   try {
     let conn!: AzureConnection

@@ -1,21 +1,49 @@
-// The post step (runs after the main step whatever its outcome): releases the run's Lease,
-// deletes the node pool or cluster only if this run created it (cleanup input, double-checked
-// against the created-by tag), and always removes what the main step left in RUNNER_TEMP.
+// The post step (runs after the main step whatever its outcome, cancelled included): releases the
+// run's Lease, deletes the cluster or node pool this run submitted a create for when the cleanup
+// input asks (double-checked against the created-by tag), and always removes what the main step
+// left in RUNNER_TEMP. It records every decision: in the log, in a `post` section of the action's
+// JSON report and in a short cleanup table of the job summary. It fails (the job goes red) when a
+// cluster or pool this run created could not be deleted, since that costs money.
 import * as core from '@actions/core'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { cleanupAzure, connectAzure, coreLog } from '../azure/index.js'
+import {
+  cleanupAzure,
+  connectAzure,
+  type ArmClients,
+  type AzureLog,
+  type CleanupEntry,
+  type SubmittedCreate,
+  type SubmittedCreates
+} from '../azure/index.js'
+import { log } from '../log/index.js'
+import { code, escapeCell } from '../report/summary.js'
 import { InputError, readSettings } from '../settings/input-helper.js'
 import type { Settings } from '../settings/settings.js'
-import { releaseLease } from '../stack/lease.js'
+import { LEASE_NAME, LEASE_NAMESPACE, releaseLease } from '../stack/lease.js'
 import { actionInputReader } from './inputs.js'
 
+export type { CleanupEntry } from '../azure/index.js'
+
+/** Names of the main step's saved state (core.saveState), read back by the post step. */
 export const STATE = {
   tempPaths: 'temp-paths',
   kubeconfig: 'kubeconfig',
-  nodePoolCreated: 'node-pool-created',
-  clusterCreated: 'cluster-created'
+  /** JSON SubmittedCreate, saved just before the cluster's create PUT. */
+  clusterSubmitted: 'cluster-create-submitted',
+  /** JSON SubmittedCreate, saved just before the node pool's create PUT. */
+  nodePoolSubmitted: 'node-pool-create-submitted',
+  /** The run id the main step used (the Lease holder, the created-by tag). */
+  runId: 'run-id',
+  /** Where the main step writes its JSON report (the post step adds its section). */
+  reportPath: 'report-path'
 } as const
+
+/** What the post step did: its exit code and one entry per thing the run may have left. */
+export interface PostReport {
+  exitCode: number
+  cleanup: CleanupEntry[]
+}
 
 /** Paths the main step created under RUNNER_TEMP, to be removed by the post step. */
 export function rememberTempPath(p: string, list: string[]): void {
@@ -23,7 +51,39 @@ export function rememberTempPath(p: string, list: string[]): void {
   core.saveState(STATE.tempPaths, JSON.stringify(list))
 }
 
-function removeTempPaths(): void {
+/** Saves that a create is about to be submitted; call it just before the PUT. */
+export function rememberCreateSubmitted(resource: 'cluster' | 'node-pool', submitted: SubmittedCreate): void {
+  core.saveState(
+    resource === 'cluster' ? STATE.clusterSubmitted : STATE.nodePoolSubmitted,
+    JSON.stringify(submitted)
+  )
+}
+
+/** Saves what the post step needs of the run itself: its id and its report's path. */
+export function rememberRun(runId: string, reportPath: string): void {
+  core.saveState(STATE.runId, runId)
+  core.saveState(STATE.reportPath, reportPath)
+}
+
+function submittedCreate(name: string): SubmittedCreate | undefined {
+  const text = core.getState(name)
+  if (!text) return undefined
+  try {
+    const v = JSON.parse(text) as SubmittedCreate
+    return typeof v.createdBy === 'string' && typeof v.cluster === 'string' ? v : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const azureLog: AzureLog = {
+  info: m => log.info(m),
+  warning: m => log.warning(m),
+  debug: m => log.debug(m)
+}
+
+/** Removes the main step's files under RUNNER_TEMP (never anything outside it). */
+function removeTempPaths(kubeconfig: string): CleanupEntry[] {
   const runnerTemp = process.env.RUNNER_TEMP
   let paths: string[] = []
   try {
@@ -31,63 +91,157 @@ function removeTempPaths(): void {
   } catch {
     paths = []
   }
+  const out: CleanupEntry[] = []
   for (const p of paths) {
     const resolved = path.resolve(p)
+    const name = path.basename(resolved)
+    const entry = (result: CleanupEntry['result'], reason?: string): void => {
+      if (kubeconfig && resolved === path.resolve(kubeconfig))
+        out.push({ resource: 'kubeconfig', name, result, ...(reason ? { reason } : {}) })
+    }
     if (!runnerTemp || !resolved.startsWith(path.resolve(runnerTemp) + path.sep)) {
-      core.info(`post: not removing ${resolved}: outside RUNNER_TEMP`)
+      log.info(`post: not removing ${resolved}: outside RUNNER_TEMP`)
+      entry('kept', 'outside RUNNER_TEMP')
       continue
     }
-    if (existsSync(resolved)) {
+    if (!existsSync(resolved)) {
+      entry('skipped', 'already gone')
+      continue
+    }
+    try {
       rmSync(resolved, { recursive: true, force: true })
-      core.info(`post: removed ${path.basename(resolved)}`)
+      log.info(`post: removed ${name}`)
+      entry('deleted')
+    } catch (e) {
+      log.warning(`post: could not remove ${name}: ${(e as Error).message}`)
+      entry('failed', (e as Error).message)
     }
   }
+  return out
 }
 
-async function cleanup(s: Settings): Promise<void> {
-  const nodePoolCreated = core.getState(STATE.nodePoolCreated) === 'true'
-  const clusterCreated = core.getState(STATE.clusterCreated) === 'true'
-  if (s.cleanup === 'none') {
-    core.info('post: cleanup none: nothing deleted')
-    return
+async function releaseRunLease(kubeconfig: string, runId: string): Promise<CleanupEntry> {
+  const name = `${LEASE_NAMESPACE}/${LEASE_NAME}`
+  if (!existsSync(kubeconfig)) return { resource: 'lease', name, result: 'skipped', reason: 'no kubeconfig' }
+  try {
+    const released = await releaseLease(kubeconfig, runId, { log: line => log.info(line) })
+    if (released) log.info('post: released the Lease this run held')
+    return released
+      ? { resource: 'lease', name, result: 'deleted' }
+      : { resource: 'lease', name, result: 'skipped', reason: 'this run did not hold it' }
+  } catch (e) {
+    log.warning(`post: could not release the Lease: ${(e as Error).message}`)
+    return { resource: 'lease', name, result: 'failed', reason: (e as Error).message }
   }
-  if ((s.cleanup === 'node-pool' && !nodePoolCreated) || (s.cleanup === 'cluster' && !clusterCreated)) {
-    core.info(
-      `post: cleanup ${s.cleanup}: skipped, this run did not create the ${s.cleanup === 'cluster' ? 'cluster' : 'node pool'} (it never deletes what it did not create)`
-    )
-    return
+}
+
+async function cleanupCloud(s: Settings, submitted: SubmittedCreates): Promise<CleanupEntry[]> {
+  // Signs in only when there is something to read or delete.
+  let clients: ArmClients | undefined
+  const connect = (): ArmClients => (clients ??= connectAzure(s, azureLog).clients)
+  try {
+    return await cleanupAzure(connect, s, submitted, { log: azureLog, timeoutMs: s.wait.stepTimeoutMs })
+  } catch (e) {
+    const reason = `cleanup failed: ${(e as Error).message}`
+    log.warning(`post: ${reason}`)
+    const out: CleanupEntry[] = []
+    const c = submitted.cluster
+    if (c)
+      out.push({ resource: 'cluster', name: `${c.resourceGroup}/${c.cluster}`, result: 'failed', reason })
+    const p = submitted.nodePool
+    if (p) out.push({ resource: 'node-pool', name: p.pool ?? s.nodePool.name, result: 'failed', reason })
+    return out
   }
-  const { clients } = connectAzure(s, coreLog)
-  const r = await cleanupAzure(
-    clients,
-    s,
-    { nodePoolCreated, clusterCreated },
-    { log: coreLog, timeoutMs: s.wait.stepTimeoutMs }
+}
+
+/** Adds the post step's section to the action's JSON report (when the main step wrote one). */
+function recordInReport(post: PostReport): void {
+  const reportPath = core.getState(STATE.reportPath)
+  if (!reportPath || !existsSync(reportPath)) return
+  try {
+    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>
+    writeFileSync(reportPath, JSON.stringify({ ...report, post }, null, 2) + '\n')
+  } catch (e) {
+    log.warning(`post: could not add the cleanup to the report ${reportPath}: ${(e as Error).message}`)
+  }
+}
+
+const RESULT_ICON: Record<CleanupEntry['result'], string> = {
+  deleted: '🗑️',
+  kept: '📌',
+  skipped: '➖',
+  failed: '❌'
+}
+
+/** A short cleanup table for the job summary (text from Azure stays text: escaped, no markup). */
+export function renderCleanupSummary(post: PostReport): string {
+  if (post.cleanup.length === 0) return ''
+  const rows = post.cleanup.map(
+    e =>
+      `| ${e.resource} | ${code(e.name)} | ${RESULT_ICON[e.result]} ${e.result} | ${escapeCell(e.reason ?? '')} |`
   )
-  for (const d of r.deleted) core.info(`post: deleted ${d}`)
-  for (const k of r.skipped) core.info(`post: kept ${k.what}: ${k.why}`)
+  return [
+    `### Cleanup (post step)${post.exitCode === 0 ? '' : ': failed'}`,
+    '',
+    '| Resource | Name | Result | Why |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    ''
+  ].join('\n')
 }
 
-export async function runPost(): Promise<void> {
+async function recordInSummary(post: PostReport): Promise<void> {
+  const md = renderCleanupSummary(post)
+  if (!md || !process.env.GITHUB_STEP_SUMMARY) return
+  try {
+    await core.summary.addRaw(md, true).write()
+  } catch (e) {
+    log.warning(`post: could not write the job summary: ${(e as Error).message}`)
+  }
+}
+
+/**
+ * The post step: what it did, entry by entry. Exit code 1 when a cluster or pool this run
+ * created could not be deleted (the Lease expires and temp files go with the runner, so those
+ * failures are warnings only).
+ */
+export async function runPost(): Promise<PostReport> {
   let settings: Settings | undefined
   try {
     const parsed = readSettings(actionInputReader)
-    for (const secret of parsed.secrets) core.setSecret(secret)
+    for (const secret of parsed.secrets) log.secret(secret)
     settings = parsed.settings
   } catch (e) {
     if (!(e instanceof InputError)) throw e
-    core.info('post: inputs were invalid; the main step did nothing to clean up')
+    log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
   }
+  const kubeconfig = core.getState(STATE.kubeconfig)
+  const cleanup: CleanupEntry[] = []
   try {
-    const kubeconfig = core.getState(STATE.kubeconfig)
-    if (settings && kubeconfig && existsSync(kubeconfig)) {
-      const released = await releaseLease(kubeconfig, settings.runId, { log: line => core.info(line) }).catch(
-        () => false
-      )
-      if (released) core.info('post: released the Lease this run held')
+    if (settings && kubeconfig)
+      cleanup.push(await releaseRunLease(kubeconfig, core.getState(STATE.runId) || settings.runId))
+    if (settings?.mode === 'apply') {
+      const submitted: SubmittedCreates = {
+        cluster: submittedCreate(STATE.clusterSubmitted),
+        nodePool: submittedCreate(STATE.nodePoolSubmitted)
+      }
+      cleanup.push(...(await cleanupCloud(settings, submitted)))
     }
-    if (settings && settings.mode === 'apply') await cleanup(settings)
   } finally {
-    removeTempPaths()
+    cleanup.push(...removeTempPaths(kubeconfig))
   }
+  const failed = cleanup.filter(
+    e => e.result === 'failed' && (e.resource === 'cluster' || e.resource === 'node-pool')
+  )
+  const post: PostReport = { exitCode: failed.length ? 1 : 0, cleanup }
+  for (const e of failed)
+    log.error(
+      `${e.resource} ${e.name} was created by this run but is still there: ${e.reason ?? 'deleting it failed'}`,
+      {
+        title: 'aks-rdma-action: cleanup failed'
+      }
+    )
+  recordInReport(post)
+  await recordInSummary(post)
+  return post
 }

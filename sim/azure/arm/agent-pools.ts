@@ -5,15 +5,15 @@
 // delete). Outcomes follow `scenario.azure.poolProvisioning`. Refusals as ARM/AKS give them:
 // 412 PreconditionFailed for `If-None-Match: *` on an existing pool (or a stale `If-Match`),
 // 400 PropertyChangeNotAllowed for an immutable field, 400 InvalidRequestContent /
-// InvalidParameter for bodies that break the schema, 409 OperationNotAllowed while another
-// operation runs on the pool. A PUT on an existing pool merges the body over the stored pool.
+// InvalidParameter for bodies that break the schema, 409 OperationNotAllowed for a PUT while
+// another operation runs on the pool (a DELETE preempts it instead, as in AKS). A PUT on an existing pool merges the body over the stored pool.
 // A time-based create (`poolProvisioning.duration`) has its nodes join during the operation,
 // after a boot delay, as AKS's VMs register before ARM reports Succeeded; otherwise they join at
 // its end.
 import { durationOf } from '../../scenario.js'
 import { header, json, parseJsonBody, type SimHttpRequest, type SimHttpResponse } from '../http.js'
 import { AGENT_POOL_NAME, AGENT_POOL_PROPERTIES } from './agent-pool-schema.js'
-import type { ArmContext, ClusterRoute } from './context.js'
+import { deletionTiming, type ArmContext, type ClusterRoute } from './context.js'
 import { newETag, type PoolRecord } from './cluster-model.js'
 import { armError } from './errors.js'
 import { operationUrls, type Operation } from './lro.js'
@@ -133,8 +133,6 @@ export class AgentPools {
     if (!rec) return { status: 204 }
     if (rec.operation?.status === 'InProgress' && rec.properties.provisioningState === 'Deleting')
       return this.deleteAccepted(route, rec.operation)
-    if (rec.operation?.status === 'InProgress')
-      return this.busy(`another agent pool operation (${rec.properties.provisioningState}) is in progress`)
     const systemPools = [...cluster.pools.values()].filter(r => r.properties.mode === 'System')
     if (rec.properties.mode === 'System' && systemPools.length <= 1) {
       return armError(
@@ -143,9 +141,11 @@ export class AgentPools {
         `Agent pool '${rec.name}' is the cluster's last System pool and cannot be deleted.`
       )
     }
+    // As in AKS, a delete preempts whatever operation is still running (a create included).
+    this.ctx.ops.preemptByDelete(rec.operation)
     rec.properties.provisioningState = 'Deleting'
     rec.operation = this.ctx.ops.start({
-      ...this.timing(),
+      ...deletionTiming(this.ctx.scenario),
       result: 'Succeeded',
       onDone: () => {
         cluster.pools.delete(rec.name.toLowerCase())

@@ -4,10 +4,11 @@
 // listClusterAdminCredential (the `admin` certificate kubeconfig; refused with 400 BadRequest
 // when local accounts are disabled). Kubeconfigs travel base64-encoded, as on the wire.
 // Creating a cluster adds its agentPoolProfiles (their nodes appear in the backend when the
-// operation succeeds); deleting removes every pool.
+// operation succeeds); deleting removes every pool, preempting an operation still running (a
+// create included) as AKS does.
 import { header, json, parseJsonBody, type SimHttpRequest, type SimHttpResponse } from '../http.js'
 import { AGENT_POOL_NAME, AGENT_POOL_PROPERTIES, CLUSTER_NAME } from './agent-pool-schema.js'
-import type { ArmContext, ClusterRoute } from './context.js'
+import { deletionTiming, type ArmContext, type ClusterRoute } from './context.js'
 import { armError, resourceNotFound } from './errors.js'
 import { operationUrls } from './lro.js'
 import { validateProperties } from './validate.js'
@@ -161,17 +162,13 @@ export class Clusters {
   delete(route: ClusterRoute): SimHttpResponse {
     const { cluster, backend } = this.ctx
     if (!cluster.exists) return { status: 204 }
-    if (cluster.operation?.status === 'InProgress' && cluster.provisioningState !== 'Deleting') {
-      return armError(
-        409,
-        'OperationNotAllowed',
-        `Operation is not allowed because the managed cluster is ${cluster.provisioningState}.`
-      )
-    }
     if (cluster.provisioningState !== 'Deleting') {
+      // As in AKS, a delete preempts whatever operation is still running (a create included).
+      this.ctx.ops.preemptByDelete(cluster.operation)
+      for (const rec of cluster.pools.values()) this.ctx.ops.preemptByDelete(rec.operation)
       cluster.provisioningState = 'Deleting'
       cluster.operation = this.ctx.ops.start({
-        polls: this.ctx.scenario.azure.poolProvisioning.polls,
+        ...deletionTiming(this.ctx.scenario),
         result: 'Succeeded',
         onDone: () => {
           for (const rec of cluster.pools.values()) backend.removePool(rec.name)

@@ -1,7 +1,7 @@
 // What every ARM handler shares: the scenario, simulated time, the Kubernetes half behind the
 // cluster, the long-running operations, the cluster model and the server's base URL.
 import type { ClusterBackend } from '../../contracts.js'
-import type { Scenario } from '../../scenario.js'
+import { durationOf, type Scenario } from '../../scenario.js'
 import type { SimTime } from '../sim-time.js'
 import type { Operations } from './lro.js'
 import type { ClusterModel } from './cluster-model.js'
@@ -25,3 +25,9 @@ export interface ClusterRoute {
 }
 
 export const CONTAINER_SERVICE = 'Microsoft.ContainerService'
+
+/** How long a DELETE (cluster or pool) takes: `azure.deletion`, else `azure.poolProvisioning`'s timing. */
+export function deletionTiming(scenario: Scenario): { polls: number; durationMs?: number } {
+  const t = scenario.azure.deletion ?? scenario.azure.poolProvisioning
+  return { polls: t.polls, durationMs: t.duration !== undefined ? durationOf(t.duration, 0) : undefined }
+}

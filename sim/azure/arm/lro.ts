@@ -6,8 +6,9 @@
 // Creating, sees a poll-counted operation end once `polls` × the 10 s poll hint of simulated
 // time has passed. A time-based operation may carry milestones that happen while it runs (the
 // pool's VMs registering as nodes before ARM reports Succeeded). Completion runs the owner's
-// callback exactly once. Status resources look like ARM's:
-// `{id, name, status: InProgress|Succeeded|Failed, startTime, endTime?, error?}`.
+// callback exactly once. A DELETE preempts an operation still in progress, as AKS does: it ends
+// Failed with AKSOperationPreemptedByDelete and its completion callback never runs. Status
+// resources look like ARM's: `{id, name, status: InProgress|Succeeded|Failed, startTime, endTime?, error?}`.
 //
 // Retry-After: whole REAL seconds of a simulated 10 s poll hint, at least 1 (the header's
 // granularity; 0 would read as "no hint"), so clients that honour it, as @azure/core-lro and the
@@ -95,6 +96,20 @@ export class Operations {
   /** Completes every time-based operation whose duration has passed. */
   settleAll(): void {
     for (const op of this.ops.values()) this.settle(op)
+  }
+
+  /** Ends an operation still in progress as AKS does when a DELETE arrives: Failed, preempted. */
+  preemptByDelete(op: Operation | undefined): void {
+    if (!op || op.status !== 'InProgress') return
+    op.status = 'Failed'
+    op.endTime = new Date(this.time.nowMs()).toISOString()
+    op.spec = {
+      ...op.spec,
+      error: {
+        code: 'AKSOperationPreemptedByDelete',
+        message: 'This operation has been preempted by Deleting operation.'
+      }
+    }
   }
 
   retryAfterSeconds(): string {

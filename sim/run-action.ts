@@ -1,6 +1,7 @@
 // Runs the action's main step and then its post step as the runner would: inputs as INPUT_*,
 // GITHUB_STEP_SUMMARY / GITHUB_OUTPUT / GITHUB_STATE files, RUNNER_TEMP, the post step seeing the
-// main step's saved state as STATE_* variables. Returns what a workflow would see.
+// main step's saved state as STATE_* variables (also after a cancelled main step: the runner
+// sends SIGINT, then runs the post step). Returns what a workflow would see: both exit codes.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,15 +27,26 @@ export interface RunActionOptions {
   /** Streams the action's log lines as they come (the CLI prints them). */
   onLog?: (text: string) => void
   runId?: string
+  /** Cancels the main step when aborted (SIGINT, as the runner does); the post step still runs. */
+  cancelMain?: AbortSignal
 }
+
+/** Exit code of a step the runner interrupted with SIGINT (128 + 2). */
+export const CANCELLED_EXIT_CODE = 130
 
 function runNode(
   script: string,
   env: NodeJS.ProcessEnv,
-  onLog?: (t: string) => void
+  onLog?: (t: string) => void,
+  signal?: AbortSignal
 ): Promise<{ code: number; log: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [script], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
+      killSignal: 'SIGINT'
+    })
     let log = ''
     const take = (b: Buffer) => {
       const t = b.toString()
@@ -43,8 +55,12 @@ function runNode(
     }
     child.stdout.on('data', take)
     child.stderr.on('data', take)
-    child.on('error', reject)
-    child.on('close', code => resolve({ code: code ?? 1, log }))
+    child.on('error', e => {
+      if (e.name !== 'AbortError') reject(e)
+    })
+    child.on('close', (code, killedBy) =>
+      resolve({ code: code ?? (killedBy === 'SIGINT' ? CANCELLED_EXIT_CODE : 1), log })
+    )
   })
 }
 
@@ -78,7 +94,7 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
     RUNNER_TEMP: runnerTemp,
     RUNNER_TOOL_CACHE: path.join(root, 'tool-cache')
   }
-  const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog)
+  const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog, o.cancelMain)
   const state = parseFileCommands(readFileSync(files.state, 'utf8'))
   const postEnv = { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) }
   const post = await runNode(path.join(o.distDir, 'post.js'), postEnv, o.onLog)

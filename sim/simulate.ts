@@ -1,7 +1,8 @@
 // `node dist/cli.js simulate`: starts a world, points the action at it (unless the caller gave
 // the inputs), runs the main and post steps as the runner would (once, --runs N in sequence or
 // --concurrent N at once), prints the job summary and outputs, writes the report with the
-// world's request counts, stops the world and exits with the action's exit code.
+// world's request counts and what the post step did, stops the world and exits non-zero when
+// either step failed (on GitHub, a failed post step is a failed job too).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -58,14 +59,30 @@ function helmNow(world: World): { installs: number; upgrades: number } {
   return helmReleaseCounts(world.kube.store.list(type, { labelSelector: 'owner=helm' }).items)
 }
 
+/** What the post step reported, with its real exit code (it may have failed before writing). */
+export interface PostSection {
+  exitCode: number
+  cleanup: Array<{ resource: string; name: string; result: string; reason?: string }>
+}
+
 function actionReport(run: ActionRun): Record<string, unknown> {
   const p = run.outputs['report-path']
-  if (p && existsSync(p)) return JSON.parse(readFileSync(p, 'utf8'))
-  return {
-    result: run.outputs.result ?? (run.exitCode === 0 ? 'success' : 'failure'),
-    outputs: run.outputs,
-    steps: []
-  }
+  const report: Record<string, unknown> =
+    p && existsSync(p)
+      ? JSON.parse(readFileSync(p, 'utf8'))
+      : {
+          result: run.outputs.result ?? (run.exitCode === 0 ? 'success' : 'failure'),
+          outputs: run.outputs,
+          steps: []
+        }
+  const written = report.post as Partial<PostSection> | undefined
+  const post: PostSection = { exitCode: run.postExitCode, cleanup: written?.cleanup ?? [] }
+  return { ...report, exitCode: run.exitCode, post }
+}
+
+/** The exit code of a job made of these runs: the worst of every main and post step. */
+export function jobExitCode(runs: ActionRun[]): number {
+  return runs.reduce((worst, r) => Math.max(worst, r.exitCode, r.postExitCode), 0)
 }
 
 export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
@@ -112,7 +129,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
       const shared = simCounts(world, restarts, helm)
       for (const r of all) {
         runs.push(r)
-        entries.push({ ...actionReport(r), exitCode: r.exitCode, sim: { ...shared, shared: true } })
+        entries.push({ ...actionReport(r), sim: { ...shared, shared: true } })
       }
     } else {
       for (let i = 0; i < o.runs; i++) {
@@ -122,7 +139,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
         if (o.runs > 1) o.print(`\nsimulate: run ${i + 1} of ${o.runs}\n`)
         const r = await once()
         runs.push(r)
-        entries.push({ ...actionReport(r), exitCode: r.exitCode, sim: simCounts(world, restarts, helm) })
+        entries.push({ ...actionReport(r), sim: simCounts(world, restarts, helm) })
       }
     }
 
@@ -135,8 +152,12 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     const reportPath = o.reportPath ?? path.join(tmpdir(), 'aks-rdma-simulate-report.json')
     writeFileSync(reportPath, JSON.stringify(report, null, 2) + '\n')
     o.print(`\nreport: ${reportPath}\n`)
-    const exitCode = runs.reduce((worst, r) => Math.max(worst, r.exitCode), 0)
-    return { exitCode, report, runs }
+    for (const [i, r] of runs.entries())
+      if (r.postExitCode !== 0)
+        o.print(
+          `simulate: the post step${runs.length > 1 ? ` of run ${i + 1}` : ''} failed (exit ${r.postExitCode}); on GitHub the job fails\n`
+        )
+    return { exitCode: jobExitCode(runs), report, runs }
   } finally {
     await world.close()
   }

@@ -1,9 +1,11 @@
 // Both rollouts through the whole action flow (Azure + Kubernetes + the helm stand-in), each on a
-// fresh world of the same scenario with a time-based pool creation: the pool's nodes register
-// while ARM still reports Creating; pipelined runs credentials and the stack alongside the pool's
-// creation (the steps overlap in the report) while sequential waits for it; both end in the same
-// state (objects, node labels, allocatable, one kubelet restart per node) with the guide's order on
-// every node, and verification starts only once every readiness condition holds.
+// fresh world of the same scenario. The pool's nodes register early while ARM still reports the
+// pool Creating, and the pool's create only ends when the test ends it (no race with the machine's
+// speed): a pipelined run gets credentials and writes the whole stack, which becomes ready on every
+// node, while the pool is still Creating; a sequential run writes nothing to the cluster until it
+// has ended. The order is read from the simulator's request log. Both end in the same state
+// (objects, node labels, allocatable, one kubelet restart per node) with the guide's order on every
+// node, and verification starts only once every readiness condition holds.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,8 +28,11 @@ const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificat
 
 interface Outcome {
   flow: FlowResult
-  /** Simulated ms of the world at the wall time `iso`. */
-  simAt(iso: string): number
+  /** Where in the request log the pool's create ended (the test ended it there). */
+  poolEnded: number
+  /** Whether every pool node had the whole stack ready while the pool was still Creating. */
+  stackReadyWhileCreating: boolean
+  requests: World['recorder']['records']
   end: ReturnType<typeof endState>
   timelines: ReturnType<World['kube']['nodeTimeline']>
   log: string
@@ -60,6 +65,43 @@ function endState(w: World) {
   }
 }
 
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
+
+/** Status polls of a long-running ARM operation (the pool's create: no other runs here). */
+const operationPolls = (w: World): number =>
+  w.recorder.records.filter(r => r.service === 'arm' && r.method === 'GET' && /\/operations\//.test(r.path))
+    .length
+
+/** Every pool node has the whole per-node stack: RDMA advertised and nvidia-peermem ready. */
+function stackReadyOnPoolNodes(w: World): boolean {
+  const states = w.kube.nodeStates()
+  const timelines = Object.entries(w.kube.nodeTimeline()).filter(([n]) => states[n].pool === POOL)
+  return timelines.length === 3 && timelines.every(([, t]) => t.rdmaAdvertisedAt && t.peermemReadyAt)
+}
+
+/**
+ * Ends the pool's create once the run got where it can get while the pool is still Creating:
+ * pipelined, the whole stack ready on the pool's (already registered) nodes; sequential, the
+ * action polling the create (it waits for it before anything else). A run that never gets there
+ * (a regression) has its pool ended after 120 polls, and fails the assertions instead of hanging.
+ * Returns where in the request log the create ended, and whether the stack was ready by then.
+ */
+async function endPoolCreate(
+  w: World,
+  rollout: string,
+  flowEnded: () => boolean
+): Promise<{ at: number; stackReady: boolean }> {
+  const reached = rollout === 'pipelined' ? () => stackReadyOnPoolNodes(w) : () => operationPolls(w) >= 3
+  while (!reached() && operationPolls(w) < 120) {
+    if (flowEnded()) throw new Error(`the ${rollout} run ended before the pool's create did`)
+    await sleep(20)
+  }
+  const at = w.recorder.records.length
+  const stackReady = stackReadyOnPoolNodes(w)
+  expect(w.azure.finishPoolOperation(POOL)).toBe(true)
+  return { at, stackReady }
+}
+
 /** A fresh world of the scenario, the action's flow run on it in-process, its state read, closed. */
 async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
   const bin = await helmStandinBinDir()
@@ -69,7 +111,9 @@ async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
       kube: { timeScale: TIME_SCALE, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
       azure: {
         feature: { state: 'Registered' },
-        poolProvisioning: { polls: 0, result: 'Succeeded', duration: '1800s' },
+        // The create would take 100000 simulated s; the test ends it (endPoolCreate). The VMs
+        // register as nodes from 10 s on, while ARM still reports Creating (as in AKS).
+        poolProvisioning: { polls: 0, result: 'Succeeded', duration: '100000s', bootDelay: '10s' },
         tokens: { accessTokenLifetime: '1000h' }
       },
       nodes: { joinSpread: '40s' }
@@ -103,12 +147,17 @@ async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
       out.push(String(chunk))
       return true
     }) as typeof process.stdout.write
-    const flow = await runFlowWithReport({ ...r.settings, runId: `rollout-${rollout}` })
+    let ended = false
+    const flowRun = runFlowWithReport({ ...r.settings, runId: `rollout-${rollout}` }).finally(
+      () => (ended = true)
+    )
+    const [flow, pool] = await Promise.all([flowRun, endPoolCreate(world, rollout, () => ended)])
     process.stdout.write = write
-    const clock = world.clock
     return {
       flow,
-      simAt: iso => clock.now() - (Date.now() - Date.parse(iso)) / TIME_SCALE,
+      poolEnded: pool.at,
+      stackReadyWhileCreating: pool.stackReady,
+      requests: [...world.recorder.records],
       end: endState(world),
       timelines: Object.fromEntries(
         Object.entries(world.kube.nodeTimeline()).filter(([n]) => world.kube.nodeStates()[n].pool === POOL)
@@ -163,21 +212,40 @@ describe('rollout through the whole flow', () => {
     }
   })
 
-  it('the pool nodes join while ARM still reports the pool Creating', () => {
-    for (const o of [seq, pip]) {
-      const pool = at(o.flow.report.steps, 'node-pool')
-      const joined = Object.values(o.timelines).map(t => t.joinedAt!)
-      expect(joined).toHaveLength(3)
-      expect(Math.max(...joined)).toBeLessThan(o.simAt(pool.step.finishedAt ?? ''))
-    }
+  it('pipelined gets credentials and writes the whole stack while the pool is Creating; sequential waits', () => {
+    const credentials = (o: Outcome) =>
+      o.requests.findIndex(r => r.service === 'arm' && /\/listClusterUserCredential$/.test(r.path))
+    const kubeWrites = (o: Outcome) =>
+      o.requests
+        .filter(r => r.service === 'kube' && r.mutating)
+        .map(r => ({ ...r, at: o.requests.indexOf(r) }))
+    // Pipelined: every stack component was written, and ready on every node, before the pool's create ended.
+    expect(pip.stackReadyWhileCreating).toBe(true)
+    expect(credentials(pip)).toBeGreaterThanOrEqual(0)
+    expect(credentials(pip)).toBeLessThan(pip.poolEnded)
+    const before = new Set(
+      kubeWrites(pip)
+        .filter(w => w.at < pip.poolEnded)
+        .map(w => w.resource)
+    )
+    for (const resource of [
+      'nodefeaturerules',
+      'nicclusterpolicies',
+      'daemonsets',
+      'configmaps',
+      'clusterpolicies'
+    ])
+      expect({ resource, writtenWhilePoolCreating: before.has(resource) }).toEqual({
+        resource,
+        writtenWhilePoolCreating: true
+      })
+    // Sequential: nothing reached the cluster (credentials included) before the pool's create ended.
+    expect(seq.stackReadyWhileCreating).toBe(false)
+    expect(credentials(seq)).toBeGreaterThan(seq.poolEnded)
+    expect(kubeWrites(seq).filter(w => w.at < seq.poolEnded)).toEqual([])
   })
 
-  it('pipelined overlaps credentials and the stack with the pool creation; sequential does not', () => {
-    const p = pip.flow.report.steps
-    expect(at(p, 'credentials').start).toBeLessThan(at(p, 'node-pool').end)
-    expect(at(p, 'network-operator').start).toBeLessThan(at(p, 'node-pool').end)
-    // The GPU Operator (whose driver builds in parallel with OFED) is written while the pool still provisions.
-    expect(at(p, 'gpu-operator').start).toBeLessThan(at(p, 'node-pool').end)
+  it('sequential awaits each stack step before the next', () => {
     const s = seq.flow.report.steps
     expect(at(s, 'credentials').start).toBeGreaterThanOrEqual(at(s, 'node-pool').end)
     for (let i = 1; i < STACK.length; i++)

@@ -46,6 +46,11 @@ export interface AzureSim {
   getPool(name: string): any | undefined
   /** Changes a pool behind the action's back (creating it when absent); `count` also scales the backend. */
   setPool(name: string, patch: Record<string, unknown>): void
+  /**
+   * Ends the operation running on a pool now (with the scenario's result), as if it had just
+   * finished: lets a test decide at which point of a run a create completes. False when none runs.
+   */
+  finishPoolOperation(name: string): boolean
   /** Current state of a feature flag (no poll counted). */
   featureState(namespace?: string, name?: string): string
   clusterExists(): boolean
@@ -99,6 +104,12 @@ export async function startAzureSim(o: AzureSimOptions): Promise<AzureSim> {
       Object.assign(rec.properties, structuredClone(patch), { eTag: newETag() })
       if (patch.count !== undefined && patch.count !== oldCount)
         backend.setPoolCount(rec.name, Number(patch.count))
+    },
+    finishPoolOperation(name) {
+      const op = cluster.getPool(name)?.operation
+      if (op?.status !== 'InProgress') return false
+      ops.finishNow(op)
+      return true
     },
     featureState: (namespace = 'Microsoft.ContainerService', name = 'AKSInfinibandSupport') =>
       arm.features.stateOf(namespace, name),

@@ -38,6 +38,8 @@ export interface Operation {
   endTime?: string
   pollCount: number
   spec: OperationSpec
+  /** Set by finishNow: the operation ends at the next check whatever its timing. */
+  finishRequested?: boolean
 }
 
 export const POLL_HINT_SIM_MS = 10_000
@@ -98,6 +100,16 @@ export class Operations {
     for (const op of this.ops.values()) this.settle(op)
   }
 
+  /**
+   * Ends an operation still in progress now, with its scenario result, its milestones first (a
+   * test's handle: "the pool finished provisioning at this point of the run").
+   */
+  finishNow(op: Operation | undefined): void {
+    if (!op || op.status !== 'InProgress') return
+    op.finishRequested = true
+    this.settle(op)
+  }
+
   /** Ends an operation still in progress as AKS does when a DELETE arrives: Failed, preempted. */
   preemptByDelete(op: Operation | undefined): void {
     if (!op || op.status !== 'InProgress') return
@@ -124,9 +136,10 @@ export class Operations {
     if (op.status !== 'InProgress') return
     const { spec } = op
     const done =
-      spec.durationMs !== undefined
+      op.finishRequested ||
+      (spec.durationMs !== undefined
         ? this.time.elapsedMs() - op.startSimMs >= spec.durationMs
-        : op.pollCount >= spec.polls
+        : op.pollCount >= spec.polls)
     if (!done) return
     for (const m of spec.milestones ?? []) this.reach(op, m)
     op.status = spec.result

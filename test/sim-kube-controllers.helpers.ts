@@ -122,7 +122,7 @@ export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: b
     },
     get: (plural, ns, name, group = '') => store.tryGet(t(plural, group), ns, name),
     list: (plural, opts = {}, group = '') => store.list(t(plural, group), opts).items,
-    async waitFor(what, fn, timeoutMs = 15_000) {
+    async waitFor(what, fn, timeoutMs = 60_000) {
       const start = Date.now()
       for (;;) {
         const v = fn()

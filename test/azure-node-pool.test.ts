@@ -204,8 +204,13 @@ describe('ensureNodePool', () => {
     })
     const { clients, settings, log } = armFixture(world)
     const w = world
-    setTimeout(() => w.sim.setPool('rdma', { provisioningState: 'Succeeded' }), 300)
+    // The pool settles only once the action says it is waiting for it (an event, not a delay).
+    const settled = (async () => {
+      while (!/exists and is Updating; waiting/.test(log.text())) await new Promise(r => setTimeout(r, 10))
+      w.sim.setPool('rdma', { provisioningState: 'Succeeded' })
+    })()
     const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    await settled
     expect(r.action).toBe('reused')
     expect(log.text()).toMatch(/exists and is Updating; waiting/)
     expect(world.recorder.counts().arm.mutating).toBe(0)

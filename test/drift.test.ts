@@ -177,8 +177,16 @@ describe('one thing changed behind the action’s back', () => {
     mutateObject('mellanox.com', 'nicclusterpolicies', undefined, 'nic-cluster-policy', o => {
       o.spec.ofedDriver.version = 'doca3.1.0-25.07-0.9.7.0-0'
     })
-    // the operator re-renders its driver DaemonSets from the policy; that follows, it is not reported again
-    await new Promise(r => setTimeout(r, 300))
+    // the operator re-renders its driver DaemonSets from the policy (waited for); that follows, it is not reported again
+    const ofedImages = () =>
+      world.kube.store
+        .list(storeType('apps', 'daemonsets'), {
+          namespace: 'network-operator',
+          labelSelector: 'nvidia.com/ofed-driver'
+        })
+        .items.map((d: any) => d.spec.template.spec.containers[0].image as string)
+    while (!ofedImages().some(i => i.includes(':doca3.1.0-25.07-0.9.7.0-0-')))
+      await new Promise(r => setTimeout(r, 10))
     expect(await drift()).toEqual([
       {
         component: 'nic-cluster-policy',

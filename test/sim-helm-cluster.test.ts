@@ -39,7 +39,7 @@ function valuesFile(text: string): string {
 /** Waits (by polling the store) until helm has created an object, then marks it ready. */
 async function readyWhenCreated(kind: 'Deployment' | 'DaemonSet', ns: string, name: string): Promise<void> {
   const plural = kind === 'Deployment' ? 'deployments' : 'daemonsets'
-  for (let i = 0; i < 2000 && !get('apps', plural, ns, name); i++) await new Promise(r => setTimeout(r, 5))
+  while (!get('apps', plural, ns, name)) await new Promise(r => setTimeout(r, 5))
   w.markReady(kind, ns, name)
 }
 
@@ -340,7 +340,9 @@ describe('gpu-operator', () => {
       '--timeout',
       '10m'
     )
-    await new Promise(r => setTimeout(r, 50))
+    // helm records revision 4 before it waits: the workloads become ready while it waits
+    while (!secrets('gpu-operator').some(x => x.metadata.labels?.version === '4'))
+      await new Promise(r => setTimeout(r, 5))
     w.markReady('Deployment', 'gpu-operator', 'gpu-operator')
     expect((await pending).code).toBe(0)
     st = JSON.parse((await helm('status', 'gpu-operator', '-n', 'gpu-operator', '-o', 'json')).stdout)

@@ -135,9 +135,8 @@ describe('helm --wait with the simulated controllers', () => {
     )
     expect(r.stderr).toBe('')
     const cpType = store.type('nvidia.com', 'clusterpolicies')!
-    for (let i = 0; i < 400 && !store.get(cpType, undefined, 'cluster-policy').status?.state; i++) {
+    while (!store.get(cpType, undefined, 'cluster-policy').status?.state)
       await new Promise(res => setTimeout(res, 10))
-    }
     expect(['ready', 'notReady']).toContain(store.get(cpType, undefined, 'cluster-policy').status?.state)
   })
 })

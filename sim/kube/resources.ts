@@ -48,9 +48,18 @@ export const BUILTIN_TYPES: ResourceType[] = [
     subresources: ['status']
   }),
   t('apps', 'v1', 'daemonsets', 'DaemonSet', true, { shortNames: ['ds'], subresources: ['status'] }),
-  t('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], subresources: ['status'] }),
-  t('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], subresources: ['status'] }),
-  t('apps', 'v1', 'statefulsets', 'StatefulSet', true, { shortNames: ['sts'], subresources: ['status'] }),
+  t('apps', 'v1', 'deployments', 'Deployment', true, {
+    shortNames: ['deploy'],
+    subresources: ['status', 'scale']
+  }),
+  t('apps', 'v1', 'replicasets', 'ReplicaSet', true, {
+    shortNames: ['rs'],
+    subresources: ['status', 'scale']
+  }),
+  t('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
+    shortNames: ['sts'],
+    subresources: ['status', 'scale']
+  }),
   t('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true),
   t('batch', 'v1', 'jobs', 'Job', true, { subresources: ['status'] }),
   t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),

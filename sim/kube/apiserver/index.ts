@@ -2,6 +2,7 @@
 // bearer-token / AAD-token / client-certificate authentication, discovery, the resource verbs
 // over the ObjectStore, watch streams, scenario faults, and one recorder entry per request.
 import { createServer } from 'node:https'
+import { stringify as stringifyYaml } from 'yaml'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
@@ -35,8 +36,11 @@ import {
 } from './handlers.js'
 import { formatPath } from './fieldpaths.js'
 import { ApplyConflictError } from './managed.js'
+import { type OutputMedia, negotiate, notAcceptable } from './media.js'
 import { PatchError } from './patch.js'
+import { PROTOBUF_MEDIA_TYPE, canEncode, encodeObject, groupSpeaksProtobuf } from './protobuf.js'
 import { type ResourceRoute, resolveResource, splitApiPath } from './route.js'
+import { getScale, writeScale } from './scale.js'
 import { ApiError, reasonForCode } from './status.js'
 import { serveWatch } from './watch.js'
 
@@ -91,14 +95,24 @@ function authenticated(req: IncomingMessage, o: ApiServerOptions): boolean {
   return socket.authorized === true && !!socket.getPeerCertificate?.()?.subject
 }
 
-function send(res: ServerResponse, reply: Reply): void {
-  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+/** Writes a reply in the negotiated encoding (JSON when none was negotiated or the body is text). */
+function send(res: ServerResponse, reply: Reply, media?: OutputMedia): void {
+  let data: string | Buffer
+  let contentType = reply.contentType ?? 'application/json'
+  if (typeof reply.body === 'string') data = reply.body
+  else if (media?.encoding === 'protobuf' && !reply.contentType && canEncode(reply.body)) {
+    data = encodeObject(reply.body as Record<string, unknown>)
+    contentType = PROTOBUF_MEDIA_TYPE
+  } else if (media?.encoding === 'yaml' && !reply.contentType) {
+    data = stringifyYaml(reply.body)
+    contentType = 'application/yaml'
+  } else data = JSON.stringify(reply.body)
   res.writeHead(reply.status, {
-    'Content-Type': reply.contentType ?? 'application/json',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(data),
     'Cache-Control': 'no-cache, private'
   })
-  res.end(text)
+  res.end(data)
 }
 
 function toApiError(err: unknown, route?: ResourceRoute): ApiError {
@@ -156,6 +170,7 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
     case 'GET':
       if (!name) return listObjects(env, r)
       if (subresource === 'log') return podLog(env, r)
+      if (subresource === 'scale') return getScale(env, r)
       if (subresource && subresource !== 'status') break
       return getObject(env, r)
     case 'POST':
@@ -164,9 +179,11 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
       if (subresource === 'binding') return podBinding(env, r)
       break
     case 'PUT':
+      if (name && subresource === 'scale') return writeScale(env, r)
       if (name && (!subresource || subresource === 'status')) return updateObject(env, r)
       break
     case 'PATCH':
+      if (name && subresource === 'scale') return writeScale(env, r)
       if (name && (!subresource || subresource === 'status')) return patchObject(env, r)
       break
     case 'DELETE':
@@ -206,12 +223,15 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
         ...(route ? { resource: route.type.plural } : {})
       })
     }
+    const accept = String(req.headers.accept ?? '')
     const fail = (err: ApiError) => {
       record(err.code)
       if (!res.headersSent) {
         if (err.details?.retryAfterSeconds)
           res.setHeader('Retry-After', String(err.details.retryAfterSeconds))
-        send(res, { status: err.code, body: err.toStatus() })
+        // A Status travels in whatever the client accepts; a failed negotiation answers in JSON.
+        const media = err.code === 406 ? undefined : negotiate(accept, { protobuf: true, table: false })
+        send(res, { status: err.code, body: err.toStatus() }, media)
       } else res.end()
     }
     try {
@@ -257,7 +277,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       const body = await readBody(req)
       const q = url.searchParams
       const watching = route.watchPath || q.get('watch') === 'true' || q.get('watch') === '1'
+      const protobuf = groupSpeaksProtobuf(route.type.group)
       if (method === 'GET' && watching && !route.name) {
+        const media = negotiate(accept, { protobuf, table: true, watch: true })
+        if (!media) throw notAcceptable(true)
         const timeout = Number(q.get('timeoutSeconds') ?? '')
         record(200)
         return serveWatch(
@@ -274,9 +297,11 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
             sendInitialEvents: q.get('sendInitialEvents') === 'true',
             timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
           },
-          { bookmarkEveryMs, cut: faults.forWatch() }
+          { bookmarkEveryMs, cut: faults.forWatch(), protobuf: media.encoding === 'protobuf' }
         )
       }
+      const media = negotiate(accept, { protobuf, table: true })
+      if (!media) throw notAcceptable()
       const reply = dispatch(
         { store: o.store, logs: o.logs },
         {
@@ -285,12 +310,13 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
           query: q,
           body,
           contentType: String(req.headers['content-type'] ?? 'application/json'),
-          accept: String(req.headers.accept ?? 'application/json'),
+          accept: accept || 'application/json',
+          table: media.table,
           userAgent: String(req.headers['user-agent'] ?? '')
         }
       )
       record(reply.status)
-      send(res, reply)
+      send(res, reply, media)
     } catch (err) {
       fail(toApiError(err, route))
     }

@@ -69,6 +69,20 @@ export const BUILTIN_TYPES: ResourceType[] = [
   t('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true),
   t('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
   t('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, { shortNames: ['pc'] }),
+  // Reviews: created to ask a question, answered in their status, never stored.
+  t('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, {
+    verbs: ['create']
+  }),
+  t('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, {
+    verbs: ['create']
+  }),
+  t('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, {
+    verbs: ['create']
+  }),
+  t('authorization.k8s.io', 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview', true, {
+    verbs: ['create']
+  }),
+  t('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, { verbs: ['create'] }),
   t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
     subresources: ['status']

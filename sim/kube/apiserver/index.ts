@@ -5,13 +5,14 @@ import { createServer } from 'node:https'
 import { stringify as stringifyYaml } from 'yaml'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { TLSSocket } from 'node:tls'
 import type { SimClock, SimRecorder } from '../../contracts.js'
 import type { FaultSpec } from '../../scenario.js'
 import type { WorldTls } from '../../tls.js'
 import type { ObjectStore } from '../store.js'
 import { StoreError } from '../store.js'
 import { SelectorError } from '../selectors.js'
+import { type AccessGrant, installAccess, restrictedUsers } from './access.js'
+import { type TokenUser, type UserInfo, authenticate } from './authn.js'
 import { installCrdController } from './crds.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js'
 import { KubeFaults } from './faults.js'
@@ -42,6 +43,8 @@ import { PROTOBUF_MEDIA_TYPE, canEncode, encodeObject, groupSpeaksProtobuf } fro
 import { type ResourceRoute, resolveResource, splitApiPath } from './route.js'
 import { getScale, writeScale } from './scale.js'
 import { ApiError, reasonForCode } from './status.js'
+import { authorize, forbidden, requestAttributes, seedBootstrapRbac } from './rbac.js'
+import { REVIEW_GROUPS, impersonate, review } from './reviews.js'
 import { serveWatch } from './watch.js'
 
 export { installCrdController } from './crds.js'
@@ -54,8 +57,12 @@ export interface ApiServerOptions {
   clock: SimClock
   /** Accepted static bearer tokens. */
   tokens: Set<string>
+  /** The user each static token stands for (default: clusterUser in system:masters). */
+  tokenUsers?: Record<string, TokenUser>
   /** AAD-enabled clusters: accepts tokens issued for the AKS server app. */
   verifyAadToken?: (token: string) => boolean
+  /** scenario.kube.access: users with fewer rights (RBAC rules instead of system:masters). */
+  access?: AccessGrant[]
   /** scenario.kube.faults entries with `api` or `watch`. */
   faults?: FaultSpec[]
   /** pods/log provider (the simulated controllers supply it). */
@@ -83,16 +90,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)))
     req.on('error', reject)
   })
-}
-
-function authenticated(req: IncomingMessage, o: ApiServerOptions): boolean {
-  const header = req.headers.authorization
-  if (header && /^bearer\s/i.test(header)) {
-    const token = header.slice(header.indexOf(' ') + 1).trim()
-    if (o.tokens.has(token) || o.verifyAadToken?.(token)) return true
-  }
-  const socket = req.socket as TLSSocket
-  return socket.authorized === true && !!socket.getPeerCertificate?.()?.subject
 }
 
 /** Writes a reply in the negotiated encoding (JSON when none was negotiated or the body is text). */
@@ -200,6 +197,14 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
 
 export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   installCrdController(o.store)
+  seedBootstrapRbac(o.store)
+  installAccess(o.store, o.access)
+  const authn = {
+    tokens: o.tokens,
+    ...(o.tokenUsers ? { tokenUsers: o.tokenUsers } : {}),
+    ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
+    restricted: restrictedUsers(o.access)
+  }
   const faults = new KubeFaults(o.faults ?? [], o.clock)
   const sockets = new Set<Socket>()
   const bookmarkEveryMs = Math.min(10_000, Math.max(50, o.clock.real(60_000)))
@@ -243,9 +248,18 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
           route = undefined
         }
       }
-      if (!PUBLIC_PATHS.has(pathname) && !authenticated(req, o)) {
-        req.resume()
-        return fail(new ApiError(401, 'Unauthorized', 'Unauthorized'))
+      let user: UserInfo | undefined = authenticate(req, authn)
+      if (!PUBLIC_PATHS.has(pathname)) {
+        if (!user) {
+          req.resume()
+          return fail(new ApiError(401, 'Unauthorized', 'Unauthorized'))
+        }
+        user = impersonate(o.store, user, req)
+        const attrs = requestAttributes(method, pathname, url.searchParams)
+        if (!authorize(o.store, user, attrs).allowed) {
+          req.resume()
+          return fail(forbidden(user, attrs))
+        }
       }
       const fault = faults.forRequest(method, pathname)
       if (fault?.reset) {
@@ -302,19 +316,26 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       }
       const media = negotiate(accept, { protobuf, table: true })
       if (!media) throw notAcceptable()
-      const reply = dispatch(
-        { store: o.store, logs: o.logs },
-        {
-          method,
-          route,
-          query: q,
-          body,
-          contentType: String(req.headers['content-type'] ?? 'application/json'),
-          accept: accept || 'application/json',
-          table: media.table,
-          userAgent: String(req.headers['user-agent'] ?? '')
-        }
-      )
+      const verbRequest = (): VerbRequest => ({
+        method,
+        route: route!,
+        query: q,
+        body,
+        contentType: String(req.headers['content-type'] ?? 'application/json'),
+        accept: accept || 'application/json',
+        table: media.table,
+        userAgent: String(req.headers['user-agent'] ?? '')
+      })
+      const verb = requestAttributes(method, pathname, q).verb
+      if (!route.subresource && route.type.verbs && !route.type.verbs.includes(verb))
+        throw new ApiError(
+          405,
+          'MethodNotAllowed',
+          'the server does not allow this method on the requested resource'
+        )
+      const reply = REVIEW_GROUPS.has(route.type.group)
+        ? review(o.store, user!, verbRequest())
+        : dispatch({ store: o.store, logs: o.logs }, verbRequest())
       record(reply.status)
       send(res, reply, media)
     } catch (err) {

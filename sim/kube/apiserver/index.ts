@@ -16,7 +16,8 @@ import { type TokenUser, type UserInfo, authenticate } from './authn.js'
 import { installCrdController } from './crds.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js'
 import { KubeFaults } from './faults.js'
-import { openApiV3Doc, openApiV3Index } from './openapi.js'
+import { openApiV2Doc, openApiV3Doc, openApiV3Index } from './openapi.js'
+import { OPENAPI_V2_PROTOBUF, openApiV2Media, openApiV2Protobuf } from './openapi-v2-proto.js'
 import {
   type LogProvider,
   type Reply,
@@ -96,7 +97,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 function send(res: ServerResponse, reply: Reply, media?: OutputMedia): void {
   let data: string | Buffer
   let contentType = reply.contentType ?? 'application/json'
-  if (typeof reply.body === 'string') data = reply.body
+  if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) data = reply.body
   else if (media?.encoding === 'protobuf' && !reply.contentType && canEncode(reply.body)) {
     data = encodeObject(reply.body as Record<string, unknown>)
     contentType = PROTOBUF_MEDIA_TYPE
@@ -133,13 +134,20 @@ function toApiError(err: unknown, route?: ResourceRoute): ApiError {
   )
 }
 
-function discovery(o: ApiServerOptions, pathname: string, host: string): Reply | undefined {
+function discovery(o: ApiServerOptions, pathname: string, host: string, accept: string): Reply | undefined {
   const store = o.store
   if (pathname === '/version') return { status: 200, body: versionInfo() }
+  if (pathname === '/openapi/v2') {
+    const media = openApiV2Media(accept)
+    if (!media) return { status: 406, body: '', contentType: 'text/plain' }
+    if (media === 'protobuf')
+      return { status: 200, body: openApiV2Protobuf(openApiV2Doc(store)), contentType: OPENAPI_V2_PROTOBUF }
+  }
   if (['/healthz', '/livez', '/readyz'].includes(pathname))
     return { status: 200, body: 'ok', contentType: 'text/plain' }
   if (pathname === '/api') return { status: 200, body: apiVersions(host) }
   if (pathname === '/apis') return { status: 200, body: apiGroupList(store) }
+  if (pathname === '/openapi/v2') return { status: 200, body: openApiV2Doc(store) }
   if (pathname === '/openapi/v3') return { status: 200, body: openApiV3Index(store) }
   if (pathname.startsWith('/openapi/v3/')) {
     const doc = openApiV3Doc(store, pathname)
@@ -281,7 +289,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       }
       if (!split || !split.rest.length) {
         req.resume()
-        const reply = method === 'GET' ? discovery(o, pathname, host) : undefined
+        const reply = method === 'GET' ? discovery(o, pathname, host, accept) : undefined
         if (!reply)
           return fail(new ApiError(404, 'NotFound', 'the server could not find the requested resource'))
         record(reply.status)

@@ -74,6 +74,7 @@ export const PROGRESS_TAG_ENV = 'AKS_RDMA_ACTION_PROGRESS_TAG'
 export class WorkflowCommandRenderer {
   private buffer = ''
   private stopToken?: string
+  private blankHeld = false
 
   constructor(
     private readonly log: CommandLog,
@@ -94,6 +95,8 @@ export class WorkflowCommandRenderer {
   end(): void {
     if (this.buffer) this.line(this.buffer)
     this.buffer = ''
+    if (this.blankHeld && !this.options.masksOnly) this.log.info('')
+    this.blankHeld = false
   }
 
   line(raw: string): void {
@@ -115,6 +118,16 @@ export class WorkflowCommandRenderer {
       return
     }
     const c = parseWorkflowCommand(line)
+    // @actions/core writes an empty line before `::set-output` (and its kind): held back until
+    // the next line shows whether it belongs to a command a terminal does not show.
+    if (this.blankHeld) {
+      this.blankHeld = false
+      if (!(c && SILENT.has(c.command)) && !this.options.masksOnly) this.log.info('')
+    }
+    if (!c && line === '') {
+      this.blankHeld = true
+      return
+    }
     if (!c) {
       if (!this.options.masksOnly) this.log.info(line)
       return

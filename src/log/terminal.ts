@@ -219,10 +219,10 @@ export class TerminalLog implements Log {
     const indent = this.groups.length ? '  ' : ''
     const lines = this.redactor.redact(text).replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n')
     const out = lines.map((line, i) => {
-      const head = i === 0 && o.label ? `${o.label}: ` : i > 0 && o.label ? '  ' : ''
-      if (!o.style) return indent + head + line
-      if (o.whole) return indent + this.paint(head + line, o.style)
-      return indent + (head ? this.paint(head.trimEnd(), o.style) + ' ' : '') + line
+      if (i > 0) return indent + (o.label ? '  ' : '') + line
+      if (!o.label || !o.style) return indent + (o.label ? `${o.label}: ` : '') + line
+      if (o.whole) return indent + this.paint(`${o.label}: ${line}`, o.style)
+      return indent + this.paint(`${o.label}:`, o.style) + ' ' + line
     })
     this.emit(out)
   }

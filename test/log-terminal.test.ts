@@ -4,6 +4,10 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
 import { Redactor, TerminalLog } from '../src/log/terminal.js'
 
+const ESC = String.fromCharCode(27)
+const CSI = new RegExp(`^${ESC}\\[(\\d*)([A-Za-z])`)
+const SGR = new RegExp(`${ESC}\\[[0-9;]*m`, 'g')
+
 class FakeStream {
   writes: string[] = []
   constructor(
@@ -23,7 +27,7 @@ class FakeStream {
     let cur = ''
     const text = this.text
     for (let i = 0; i < text.length; i++) {
-      const esc = /^\x1b\[(\d*)([A-Za-z])/.exec(text.slice(i))
+      const esc = CSI.exec(text.slice(i))
       if (esc) {
         if (esc[2] === 'F') {
           lines.splice(lines.length - Number(esc[1] || 1))
@@ -38,7 +42,7 @@ class FakeStream {
       } else cur += text[i]
     }
     if (cur) lines.push(cur)
-    return lines.map(l => l.replace(/\x1b\[[0-9;]*m/g, ''))
+    return lines.map(l => l.replace(SGR, ''))
   }
 }
 

@@ -82,6 +82,11 @@ function readFrom(file: string, offset: number): string {
   }
 }
 
+/** A path as one shell word. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}
+
 /** The CLI's exit code: the action's, with drift found (and fail-on-drift) told apart as 3. */
 export function cliExitCode(actionCode: number, result: string | undefined): number {
   if (actionCode !== EXIT.success && result === 'drifted') return EXIT.drift
@@ -92,6 +97,8 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   const env = opts.env ?? process.env
   const files = prepareLocalRunner(env)
   const code = await runMain({ output: opts.output, cli: true, print: opts.print })
+  // Bad inputs: nothing was done, so there is nothing for a post step to undo.
+  if (code === EXIT.usage) return code
 
   const state = parseFileCommands(readFrom(files.state, files.offsets.state))
   for (const [k, v] of Object.entries(state)) env[`STATE_${k}`] = v
@@ -101,19 +108,18 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   await runPost()
 
   const outputs = parseFileCommands(readFrom(files.output, files.offsets.output))
-  const exit = code === EXIT.usage ? code : cliExitCode(code, outputs.result)
+  const exit = cliExitCode(code, outputs.result)
   const reportPath = outputs['report-path']
   if (opts.output === 'json') {
     if (reportPath && existsSync(reportPath)) opts.print(readFileSync(reportPath, 'utf8').trimEnd() + '\n')
     return exit
   }
-  if (code === EXIT.usage) return exit
   const lines = [`result: ${outputs.result ?? 'failure'}`, 'outputs:']
   for (const [k, v] of Object.entries(outputs)) lines.push(`  ${k}=${v}`)
   lines.push(`job summary: ${files.summary}`)
   if (reportPath) lines.push(`report: ${reportPath}`)
   const kubeconfig = outputs['kubeconfig-path']
-  if (kubeconfig && existsSync(kubeconfig)) lines.push(`export KUBECONFIG=${kubeconfig}`)
+  if (kubeconfig && existsSync(kubeconfig)) lines.push(`export KUBECONFIG=${shellWord(kubeconfig)}`)
   opts.print(lines.join('\n') + '\n')
   return exit
 }

@@ -3,7 +3,12 @@
 // tagged progress lines reach the Log's progress.
 import { describe, expect, it } from '@jest/globals'
 import * as core from '@actions/core'
-import { parseWorkflowCommand, WorkflowCommandRenderer } from '../src/log/terminal-commands.js'
+import { actionsLog } from '../src/log/index.js'
+import {
+  parseWorkflowCommand,
+  PROGRESS_TAG_ENV,
+  WorkflowCommandRenderer
+} from '../src/log/terminal-commands.js'
 import { TerminalLog } from '../src/log/terminal.js'
 
 function terminal(verbose = false) {
@@ -115,12 +120,44 @@ describe('workflow command renderer', () => {
 
   it('turns tagged lines into progress updates', () => {
     const updates: Array<[string, string]> = []
-    const log = { ...terminal().log, progress: (k: string, l: string) => updates.push([k, l]) }
-    const r = new WorkflowCommandRenderer(log as unknown as TerminalLog, { progressTag: '@@p1@@' })
+    const log = { ...silentish(), progress: (k: string, l: string) => updates.push([k, l]) }
+    const r = new WorkflowCommandRenderer(log, { progressTag: '@@p1@@' })
     r.write(`@@p1@@${JSON.stringify(['node-pool', 'Creating 1/2'])}\n@@p1@@["node-pool",""]\n`)
     expect(updates).toEqual([
       ['node-pool', 'Creating 1/2'],
       ['node-pool', '']
     ])
   })
+
+  it('the Actions backend tags progress only when simulate asks, so the runner log is unchanged', () => {
+    const saved = process.env[PROGRESS_TAG_ENV]
+    try {
+      delete process.env[PROGRESS_TAG_ENV]
+      expect(coreOutput(() => actionsLog.progress('node-pool', 'Creating 1/2'))).toBe('Creating 1/2\n')
+      expect(coreOutput(() => actionsLog.progress('node-pool', ''))).toBe('')
+      process.env[PROGRESS_TAG_ENV] = '@@t@@'
+      const tagged = coreOutput(() => actionsLog.progress('node-pool', 'Creating 2/2'))
+      expect(tagged).toBe('@@t@@["node-pool","Creating 2/2"]\n')
+      const updates: Array<[string, string]> = []
+      const log = { ...silentish(), progress: (k: string, l: string) => updates.push([k, l]) }
+      new WorkflowCommandRenderer(log, { progressTag: '@@t@@' }).write(tagged)
+      expect(updates).toEqual([['node-pool', 'Creating 2/2']])
+    } finally {
+      if (saved === undefined) delete process.env[PROGRESS_TAG_ENV]
+      else process.env[PROGRESS_TAG_ENV] = saved
+    }
+  })
 })
+
+function silentish() {
+  const none = () => {}
+  return {
+    info: none,
+    debug: none,
+    warning: none,
+    error: none,
+    startGroup: none,
+    endGroup: none,
+    secret: none
+  }
+}

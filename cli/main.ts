@@ -109,20 +109,22 @@ export async function cli(argv: string[]): Promise<number> {
     return EXIT.usage
   }
   if (['-h', '--help', 'help'].includes(argv[0])) {
-    const about = argv[1] ? commandSpec(resolveCommand(argv.slice(1)).name) : undefined
-    if (argv[1] && !about) return unknownCommand(resolveCommand(argv.slice(1)).name)
-    process.stdout.write(about ? commandHelp(about) : mainHelp())
+    if (!argv[1]) {
+      process.stdout.write(mainHelp())
+      return EXIT.success
+    }
+    const about = resolveCommand(argv.slice(1)).name
+    const specs = COMMANDS.filter(c => c.name === about || c.name.startsWith(`${about} `))
+    if (!specs.length) return unknownCommand(about)
+    process.stdout.write(specs.map(commandHelp).join('\n'))
     return EXIT.success
   }
   const { name, rest } = resolveCommand(argv)
   const spec = commandSpec(name)
   if (!spec) {
-    if (['sim', 'perftest', 'ibstat'].includes(name) && rest.some(a => a === '-h' || a === '--help')) {
-      process.stdout.write(
-        COMMANDS.filter(c => c.name.startsWith(`${name} `))
-          .map(commandHelp)
-          .join('\n')
-      )
+    const group = COMMANDS.filter(c => c.name.startsWith(`${name} `))
+    if (group.length && rest.some(a => a === '-h' || a === '--help')) {
+      process.stdout.write(group.map(commandHelp).join('\n'))
       return EXIT.success
     }
     return unknownCommand(name)

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { EXIT } from '../src/main.js'
+import { log } from '../src/log/index.js'
 import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
 import { exportInputs, secretInputValues } from '../src/run/inputs.js'
 import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
@@ -184,6 +185,12 @@ export async function cli(argv: string[]): Promise<number> {
         session
       )
     return await sim.simDown({ dir: parsed.options.dir as string | undefined })
+  } catch (e) {
+    // Through the log, so a secret in an unexpected error is redacted like everything else.
+    log.error(e instanceof Error ? (e.stack ?? e.message) : String(e), {
+      title: `${name} failed unexpectedly`
+    })
+    return EXIT.failure
   } finally {
     session.close()
   }

@@ -133,11 +133,18 @@ export interface SimulateCommandOptions {
   output: 'text' | 'json'
 }
 
-/** The CLI's exit code for a simulation: the worst run's, with drift found (only) told apart as 3. */
-export function simulateExitCode(runs: Array<{ exitCode: number; outputs: Record<string, string> }>): number {
+/**
+ * The CLI's exit code for a simulation: the worst main or post step's, except 3 when every failure
+ * is a main step that found drift (and every post step passed).
+ */
+export function simulateExitCode(
+  runs: Array<{ exitCode: number; postExitCode?: number; outputs: Record<string, string> }>
+): number {
+  const worst = runs.reduce((w, r) => Math.max(w, r.exitCode, r.postExitCode ?? 0), 0)
   const failed = runs.filter(r => r.exitCode !== 0)
-  if (failed.length && failed.every(r => r.outputs.result === 'drifted')) return 3
-  return runs.reduce((worst, r) => Math.max(worst, r.exitCode), 0)
+  const postsPassed = runs.every(r => !r.postExitCode)
+  if (postsPassed && failed.length && failed.every(r => r.outputs.result === 'drifted')) return 3
+  return worst
 }
 
 export async function simulateCommand(o: SimulateCommandOptions, session: TerminalSession): Promise<number> {

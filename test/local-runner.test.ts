@@ -55,5 +55,8 @@ describe('local runner', () => {
       ])
     ).toBe(1)
     expect(simulateExitCode([{ exitCode: 0, outputs: { result: 'success' } }])).toBe(0)
+    // A failed post step (a cluster it could not delete) is a failure, whatever the main step found.
+    expect(simulateExitCode([{ exitCode: 1, postExitCode: 1, outputs: { result: 'drifted' } }])).toBe(1)
+    expect(simulateExitCode([{ exitCode: 0, postExitCode: 1, outputs: { result: 'success' } }])).toBe(1)
   })
 })

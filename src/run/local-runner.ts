@@ -105,10 +105,12 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   const cleanup = core.getInput('cleanup') || 'none'
   // The run's files stay unless the run was asked to clean up: the post step then finds none to remove.
   if (cleanup === 'none') env[`STATE_${STATE.tempPaths}`] = '[]'
-  await runPost()
+  // A post step that reports an exit code (a cluster it could not delete) fails the run, as on GitHub.
+  const post = (await runPost()) as unknown as { exitCode?: number } | undefined
+  const postCode = post?.exitCode ?? 0
 
   const outputs = parseFileCommands(readFrom(files.output, files.offsets.output))
-  const exit = cliExitCode(code, outputs.result)
+  const exit = postCode ? Math.max(code, postCode, EXIT.failure) : cliExitCode(code, outputs.result)
   const reportPath = outputs['report-path']
   if (opts.output === 'json') {
     if (reportPath && existsSync(reportPath)) opts.print(readFileSync(reportPath, 'utf8').trimEnd() + '\n')

@@ -28,7 +28,9 @@ const shared = {
       'globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);'
     ].join('\n')
   },
-  define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' }
+  define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' },
+  // A worktree whose node_modules links to another checkout's builds the same bundles as a clone.
+  preserveSymlinks: true
 }
 
 // The simulated API server reads the official Kubernetes .proto files next to its source

@@ -2,7 +2,8 @@
 // process.stdout / process.stderr (the action's workflow commands and ::add-mask:: lines, helm and
 // child-process logs a test forwards). A test's output is printed only when that test fails;
 // output outside tests (module load, beforeAll/afterAll) only when a hook or a test of the file
-// fails. Only the test's own `process` is wrapped: Jest's reporters keep the real streams.
+// fails. Only the test's own `process` is wrapped: Jest's reporters keep the real streams. The
+// test's process.exitCode is its own too (the action under test sets it; Jest's must not change).
 // AKS_RDMA_TEST_OUTPUT=show passes everything through (debugging).
 import { TestEnvironment } from 'jest-environment-node'
 
@@ -54,6 +55,15 @@ export default class CapturingEnvironment extends TestEnvironment {
     this.current = undefined
     const realStderr = process.stderr
     this.print = text => realStderr.write(text)
+    // The code under test sets process.exitCode (core.setFailed, the entry points). On Node 24 the
+    // test's copy of `process` shares that accessor with Jest's own process, so a test run in band
+    // would make Jest exit 1 with every test passed: give the test a process.exitCode of its own.
+    Object.defineProperty(this.global.process, 'exitCode', {
+      value: undefined,
+      configurable: true,
+      enumerable: true,
+      writable: true
+    })
     if (process.env.AKS_RDMA_TEST_OUTPUT === 'show') return
     for (const name of ['stdout', 'stderr']) {
       const stream = Object.create(process[name])

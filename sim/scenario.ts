@@ -30,7 +30,12 @@ export interface Scenario {
     /** The subject GitHub puts in the workflow's OIDC tokens (default: federatedSubject); set it
      *  differently to simulate a workflow whose subject the federated credential does not match. */
     oidcSubject?: string
-    feature: { state: 'Registered' | 'NotRegistered' | 'Pending'; pollsUntilRegistered: number }
+    feature: {
+      state: 'Registered' | 'NotRegistered' | 'Pending'
+      pollsUntilRegistered: number
+      /** Pending only: answered Pending this many GETs, then Registered (approved); unset: never. */
+      pendingPolls?: number
+    }
     providerPollsUntilRegistered: number
     cluster: {
       exists: boolean

@@ -97,7 +97,9 @@ describe('ensureInfinibandFeature', () => {
     expect(feature.every(r => r.method === 'GET')).toBe(true)
     expect(feature.length).toBeGreaterThan(2)
     expect(world.recorder.counts().arm.mutating).toBe(0)
-    expect(world.recorder.records.some(r => /providers\/Microsoft\.ContainerService$/.test(r.path))).toBe(false)
+    expect(world.recorder.records.some(r => /providers\/Microsoft\.ContainerService$/.test(r.path))).toBe(
+      false
+    )
     expect(world.sim.featureState()).toBe('Pending')
   })
 

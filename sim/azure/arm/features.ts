@@ -28,7 +28,8 @@ export class Features {
   get(subscriptionId: string, namespace: string, name: string): SimHttpResponse {
     const f = this.record(namespace, name)
     const approveAt = this.ctx.scenario.azure.feature.pendingPolls
-    if (f.state === 'Pending' && approveAt !== undefined && ++f.pendingPolls > approveAt) f.state = 'Registered'
+    if (f.state === 'Pending' && approveAt !== undefined && ++f.pendingPolls > approveAt)
+      f.state = 'Registered'
     if (f.state === 'Registering') {
       f.pollsSinceRegister++
       if (f.pollsSinceRegister >= this.ctx.scenario.azure.feature.pollsUntilRegistered) f.state = 'Registered'

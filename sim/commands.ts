@@ -1,6 +1,8 @@
 // The simulator's commands (flags parsed by the CLI): `sim up` (start a world, write DIR/.env for
 // `--env-file`, print the environment a client needs as NAME=value lines, then READY, and run until
-// `sim down` or a signal; refuses a folder that holds a live world), `sim down`, and `simulate`.
+// `sim down` or a signal; refuses a folder that holds a live world), `sim down` (stops it and
+// removes everything it wrote: .env with the client secret, the admin kubeconfig, the CA, the helm
+// stand-in; the folder too when that leaves it empty), and `simulate`.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
@@ -13,7 +15,7 @@ import { isRdmaSize, vmSizeSpec } from './kube/hardware.js'
 import { loadScenario, ScenarioError, type Scenario } from './scenario.js'
 import { indexProblems } from './scenario-schema.js'
 import { simulate } from './simulate.js'
-import { startWorld } from './world.js'
+import { removeWorldFiles, startWorld } from './world.js'
 
 export const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
 
@@ -144,7 +146,8 @@ export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<
   })
   rmSync(envFile, { force: true })
   await world.close()
-  rmSync(path.join(dir, 'pid'), { force: true })
+  // The admin kubeconfig and the client secret (in .env) must not outlive the world.
+  removeWorldFiles(dir, ['pid'])
   return 0
 }
 
@@ -156,14 +159,17 @@ export async function simDown(o: { dir?: string }): Promise<number> {
     return 1
   }
   const pid = Number(readFileSync(pidFile, 'utf8'))
+  let running = true
   try {
     process.kill(pid, 'SIGTERM')
   } catch {
+    running = false
     process.stderr.write(`sim down: process ${pid} is not running\n`)
   }
-  for (let i = 0; i < 100 && existsSync(pidFile); i++) await new Promise(r => setTimeout(r, 100))
-  rmSync(pidFile, { force: true })
-  rmSync(path.join(dir, '.env'), { force: true })
+  // A running world removes its files as it stops; wait for that (at most 10 s).
+  for (let i = 0; running && i < 100 && existsSync(pidFile); i++) await new Promise(r => setTimeout(r, 100))
+  // Also when the world could not clean up after itself (killed): nothing of it stays behind.
+  removeWorldFiles(dir, ['.env', 'pid'])
   return 0
 }
 

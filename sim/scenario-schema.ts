@@ -23,6 +23,8 @@ const fault = {
     api: text,
     pod: text,
     kind: { enum: ['CrashLoopBackOff', 'ImagePullBackOff', 'NeverReady'] },
+    log: { type: 'string' },
+    event: { type: 'string' },
     watch: { enum: ['disconnect'] },
     every: duration,
     status: { type: 'integer', minimum: 100, maximum: 599 },

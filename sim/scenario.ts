@@ -15,6 +15,10 @@ export interface FaultSpec {
   /** Kube: a pod name prefix whose containers fail. */
   pod?: string
   kind?: 'CrashLoopBackOff' | 'ImagePullBackOff' | 'NeverReady'
+  /** CrashLoopBackOff: what the crashing container prints (its log) instead of the canned panic. */
+  log?: string
+  /** CrashLoopBackOff: a Warning event with this message is recorded on the pod at each crash. */
+  event?: string
   watch?: 'disconnect'
   every?: string
   status?: number

@@ -8,6 +8,7 @@ import { cleanupAzure, connectAzure, coreLog } from '../azure/index.js'
 import { InputError, readSettings } from '../settings/input-helper.js'
 import type { Settings } from '../settings/settings.js'
 import { releaseLease } from '../stack/lease.js'
+import { log } from '../log/index.js'
 import { actionInputReader } from './inputs.js'
 
 export const STATE = {
@@ -34,12 +35,12 @@ function removeTempPaths(): void {
   for (const p of paths) {
     const resolved = path.resolve(p)
     if (!runnerTemp || !resolved.startsWith(path.resolve(runnerTemp) + path.sep)) {
-      core.info(`post: not removing ${resolved}: outside RUNNER_TEMP`)
+      log.info(`post: not removing ${resolved}: outside RUNNER_TEMP`)
       continue
     }
     if (existsSync(resolved)) {
       rmSync(resolved, { recursive: true, force: true })
-      core.info(`post: removed ${path.basename(resolved)}`)
+      log.info(`post: removed ${path.basename(resolved)}`)
     }
   }
 }
@@ -48,11 +49,11 @@ async function cleanup(s: Settings): Promise<void> {
   const nodePoolCreated = core.getState(STATE.nodePoolCreated) === 'true'
   const clusterCreated = core.getState(STATE.clusterCreated) === 'true'
   if (s.cleanup === 'none') {
-    core.info('post: cleanup none: nothing deleted')
+    log.info('post: cleanup none: nothing deleted')
     return
   }
   if ((s.cleanup === 'node-pool' && !nodePoolCreated) || (s.cleanup === 'cluster' && !clusterCreated)) {
-    core.info(
+    log.info(
       `post: cleanup ${s.cleanup}: skipped, this run did not create the ${s.cleanup === 'cluster' ? 'cluster' : 'node pool'} (it never deletes what it did not create)`
     )
     return
@@ -64,8 +65,8 @@ async function cleanup(s: Settings): Promise<void> {
     { nodePoolCreated, clusterCreated },
     { log: coreLog, timeoutMs: s.wait.stepTimeoutMs }
   )
-  for (const d of r.deleted) core.info(`post: deleted ${d}`)
-  for (const k of r.skipped) core.info(`post: kept ${k.what}: ${k.why}`)
+  for (const d of r.deleted) log.info(`post: deleted ${d}`)
+  for (const k of r.skipped) log.info(`post: kept ${k.what}: ${k.why}`)
 }
 
 export async function runPost(): Promise<void> {
@@ -76,15 +77,15 @@ export async function runPost(): Promise<void> {
     settings = parsed.settings
   } catch (e) {
     if (!(e instanceof InputError)) throw e
-    core.info('post: inputs were invalid; the main step did nothing to clean up')
+    log.info('post: inputs were invalid; the main step did nothing to clean up')
   }
   try {
     const kubeconfig = core.getState(STATE.kubeconfig)
     if (settings && kubeconfig && existsSync(kubeconfig)) {
-      const released = await releaseLease(kubeconfig, settings.runId, { log: line => core.info(line) }).catch(
+      const released = await releaseLease(kubeconfig, settings.runId, { log: line => log.info(line) }).catch(
         () => false
       )
-      if (released) core.info('post: released the Lease this run held')
+      if (released) log.info('post: released the Lease this run held')
     }
     if (settings && settings.mode === 'apply') await cleanup(settings)
   } finally {

@@ -82,6 +82,7 @@ describe('the Azure half end to end (OIDC)', () => {
       dir: mkdtempSync(path.join(os.tmpdir(), 'flow-'))
     })
     expect(kube.aad).toBe(true)
+    kube.refresher?.stop()
     const cleaned = await cleanupAzure(
       clients,
       settings,

@@ -3,6 +3,7 @@
 // simulation will create. Problems come back as `key.path: what is wrong` lines.
 import { Ajv, type ErrorObject } from 'ajv'
 import { parseDuration } from '../src/util/duration.js'
+import { accessProblems } from './kube/apiserver/access.js'
 
 const duration = {
   anyOf: [
@@ -126,7 +127,9 @@ export const SCENARIO_SCHEMA = {
           additionalProperties: false,
           properties: { mofed: duration, gpuDriver: duration, default: duration }
         },
-        faults: { type: 'array', items: kubeFault }
+        faults: { type: 'array', items: kubeFault },
+        // Each grant's user and RBAC rules: checked by accessProblems (kube/apiserver/access.ts).
+        access: { type: 'array' }
       }
     },
     nodes: {
@@ -237,7 +240,9 @@ function describe(e: ErrorObject, doc: unknown): string {
 /** Every problem of a scenario document (file, overrides or both merged); empty when it is valid. */
 export function scenarioProblems(doc: unknown): string[] {
   const validate = validator()
-  if (validate(doc)) return []
+  const access = (doc as { kube?: { access?: unknown } } | undefined)?.kube?.access
+  const grants = Array.isArray(access) ? accessProblems(access) : []
+  if (validate(doc)) return grants
   const errors = validate.errors ?? []
   // A duration's `anyOf` also reports its branches; the summary line says it all.
   const anyOfAt = new Set(errors.filter(e => e.keyword === 'anyOf').map(e => e.instancePath))
@@ -246,7 +251,7 @@ export function scenarioProblems(doc: unknown): string[] {
     .filter(e => !anyOfAt.has(e.instancePath) || e.keyword === 'anyOf')
     .filter(e => !(oneOfAt.has(e.instancePath) && e.keyword === 'required'))
     .map(e => describe(e, doc))
-  return [...new Set(lines)]
+  return [...new Set([...lines, ...grants])]
 }
 
 /** What the pool a simulation creates holds: RDMA nodes and InfiniBand NICs per node. */

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { parse, YAMLParseError } from 'yaml'
 import { parseDuration } from '../src/util/duration.js'
+import type { AccessGrant } from './kube/apiserver/access.js'
 import { scenarioProblems } from './scenario-schema.js'
 
 export interface FaultSpec {
@@ -79,6 +80,13 @@ export interface Scenario {
     timeScale: number
     delays: Record<string, string>
     faults: FaultSpec[]
+    /** Identities with fewer rights than cluster-admin: each `{user, rules}` keeps only its RBAC
+     *  rules (plus discovery and self-reviews); every other request is answered 403 Forbidden.
+     *  `user`: `clusterUser` (the user credential, the action's default), `clusterAdmin` (the admin
+     *  token), `masterclient` (the admin certificate) or an Entra user name. A rule: `verbs`, and
+     *  `apiGroups` + `resources` (+ `resourceNames`) or `nonResourceURLs`; `namespace` limits it to
+     *  one namespace. */
+    access?: AccessGrant[]
   }
   nodes: {
     ibLinkGbps?: number

@@ -148,7 +148,7 @@ describe('taking over another run’s Lease: expiry as this run observed it', ()
     })
     expect(leaseNow(w)?.spec).toMatchObject({ holderIdentity: 'run-1', leaseTransitions: 1 })
     expect(lines[0]).toMatch(
-      /is held by run fast-clock since \S+ by its runner's clock; waiting for it: taken over only if this run sees it go unrenewed for 1s$/
+      /is held by run fast-clock \(for \S+ by its runner's clock\); waiting for it: taken over only if this run sees it go unrenewed for 1s$/
     )
     expect(lines[1]).toMatch(/taken by run run-1 after waiting/)
     await h.release()

@@ -228,12 +228,11 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     if (now >= deadline) throw new LeaseTimeoutError(st.holder, now - start)
     if (lastHolderLogged !== `${st.holder}@${st.acquiredAt}`) {
       lastHolderLogged = `${st.holder}@${st.acquiredAt}`
-      const since = attempt.lease.spec?.acquireTime
-        ? ` since ${attempt.lease.spec.acquireTime} by its runner's clock`
-        : ''
+      // How long it has held it, as its own runner's clock stamped it (information only).
+      const heldFor = st.acquiredAt ? formatDuration(Math.max(0, now - st.acquiredAt)) : 'an unknown time'
       opts.log?.(
-        `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is held by run ${st.holder}${since}; waiting for it: ` +
-          `taken over only if this run sees it go unrenewed for ${st.durationS}s`
+        `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is held by run ${st.holder} (for ${heldFor} by its runner's clock); ` +
+          `waiting for it: taken over only if this run sees it go unrenewed for ${st.durationS}s`
       )
     }
     // Wait for the lease to change (renewed, released, taken) or for its record to stay the same

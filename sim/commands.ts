@@ -1,6 +1,8 @@
 // The simulator's commands (flags parsed by the CLI): `sim up` (start a world, write DIR/.env for
 // `--env-file`, print the environment a client needs as NAME=value lines, then READY, and run until
-// `sim down` or a signal; refuses a folder that holds a live world), `sim down`, and `simulate`.
+// `sim down` or a signal; refuses a folder that holds a live world), `sim down` (stops it and
+// removes everything it wrote: .env with the client secret, the admin kubeconfig, the CA, the helm
+// stand-in; the folder too when that leaves it empty), and `simulate`.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
@@ -8,8 +10,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PROGRESS_TAG_ENV } from '../src/log/terminal-commands.js'
 import type { TerminalSession } from '../src/log/terminal-session.js'
+import { INPUTS } from '../src/settings/input-definitions.js'
+import { isRdmaSize, vmSizeSpec } from './kube/hardware.js'
+import { loadScenario, ScenarioError, type Scenario } from './scenario.js'
+import { indexProblems } from './scenario-schema.js'
 import { simulate } from './simulate.js'
-import { startWorld } from './world.js'
+import { removeWorldFiles, startWorld } from './world.js'
 
 export const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
 
@@ -38,6 +44,40 @@ function envValue(v: string): string {
   return /^[^\s#'"\\`$]*$/.test(v) ? v : `'${v}'`
 }
 
+/** An input's value as the action will see it: given, else its default. */
+function inputOrDefault(inputs: Record<string, string>, name: string): string {
+  return inputs[name] ?? INPUTS.find(i => i.name === name)?.default ?? ''
+}
+
+/**
+ * The scenario's problems before any world starts: the file's (parse, schema) and, for simulate,
+ * node and NIC indexes outside the RDMA nodes the run will have (its pool plus the scenario's
+ * existing RDMA pools). Empty when it is usable.
+ */
+export function scenarioFileProblems(file: string | undefined, inputs?: Record<string, string>): string[] {
+  let scenario: Scenario
+  try {
+    scenario = loadScenario(file)
+  } catch (e) {
+    if (e instanceof ScenarioError) return e.message.split('\n')
+    throw e
+  }
+  if (!inputs || !file) return []
+  const poolName = inputOrDefault(inputs, 'node-pool')
+  const vmSize = inputOrDefault(inputs, 'vm-size')
+  const existing = scenario.azure.existingPools.filter(p => isRdmaSize(p.vmSize))
+  const rdmaNodes =
+    existing.reduce((n, p) => n + p.count, 0) +
+    (scenario.azure.existingPools.some(p => p.name === poolName) || !isRdmaSize(vmSize)
+      ? 0
+      : Number(inputOrDefault(inputs, 'node-count')) || 0)
+  const ibNicsPerNode = Math.min(...[vmSize, ...existing.map(p => p.vmSize)].map(v => vmSizeSpec(v).ibNics))
+  return indexProblems(scenario.nodes as unknown as Record<string, unknown>, {
+    rdmaNodes,
+    ibNicsPerNode
+  }).map(p => `scenario ${file}: ${p}`)
+}
+
 export interface SimUpOptions {
   dir?: string
   scenario?: string
@@ -54,6 +94,11 @@ export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<
   }
   if (o.scenario && !existsSync(o.scenario)) {
     process.stderr.write(`sim up: --scenario ${o.scenario}: file not found\n`)
+    return 2
+  }
+  const bad = scenarioFileProblems(o.scenario)
+  if (bad.length) {
+    process.stderr.write(bad.map(p => `sim up: ${p}\n`).join(''))
     return 2
   }
   const world = await startWorld({ scenarioFile: o.scenario, dir, helmCommand: selfPaths().helmCommand })
@@ -101,7 +146,8 @@ export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<
   })
   rmSync(envFile, { force: true })
   await world.close()
-  rmSync(path.join(dir, 'pid'), { force: true })
+  // The admin kubeconfig and the client secret (in .env) must not outlive the world.
+  removeWorldFiles(dir, ['pid'])
   return 0
 }
 
@@ -113,14 +159,17 @@ export async function simDown(o: { dir?: string }): Promise<number> {
     return 1
   }
   const pid = Number(readFileSync(pidFile, 'utf8'))
+  let running = true
   try {
     process.kill(pid, 'SIGTERM')
   } catch {
+    running = false
     process.stderr.write(`sim down: process ${pid} is not running\n`)
   }
-  for (let i = 0; i < 100 && existsSync(pidFile); i++) await new Promise(r => setTimeout(r, 100))
-  rmSync(pidFile, { force: true })
-  rmSync(path.join(dir, '.env'), { force: true })
+  // A running world removes its files as it stops; wait for that (at most 10 s).
+  for (let i = 0; running && i < 100 && existsSync(pidFile); i++) await new Promise(r => setTimeout(r, 100))
+  // Also when the world could not clean up after itself (killed): nothing of it stays behind.
+  removeWorldFiles(dir, ['.env', 'pid'])
   return 0
 }
 
@@ -155,6 +204,7 @@ export async function simulateCommand(o: SimulateCommandOptions, session: Termin
   if (!Number.isInteger(concurrent) || concurrent < 1)
     problems.push(`--concurrent "${o.concurrent}": a whole number ≥ 1`)
   if (o.scenario && !existsSync(o.scenario)) problems.push(`--scenario "${o.scenario}": file not found`)
+  else problems.push(...scenarioFileProblems(o.scenario, o.inputs))
   if (problems.length) {
     process.stderr.write(problems.map(p => `simulate: ${p}\n`).join(''))
     return 2

@@ -1,9 +1,12 @@
 // The scenario file that drives a simulated world (YAML): its typed shape, the defaults of the
-// default scenario, and the loader. Every key is documented in the README's simulator section.
+// default scenario, and the loader, which refuses a malformed file (YAML errors, and whatever
+// the schema in scenario-schema.ts rejects) with a ScenarioError naming the file and every bad
+// key. Every key is documented in the README's simulator section.
 import { readFileSync } from 'node:fs'
-import { parse } from 'yaml'
+import { parse, YAMLParseError } from 'yaml'
 import { parseDuration } from '../src/util/duration.js'
-import { type AccessGrant, accessProblems } from './kube/apiserver/access.js'
+import type { AccessGrant } from './kube/apiserver/access.js'
+import { scenarioProblems } from './scenario-schema.js'
 
 export interface FaultSpec {
   /** ARM/Entra: `METHOD pathGlob` or `*`. */
@@ -13,6 +16,10 @@ export interface FaultSpec {
   /** Kube: a pod name prefix whose containers fail. */
   pod?: string
   kind?: 'CrashLoopBackOff' | 'ImagePullBackOff' | 'NeverReady'
+  /** CrashLoopBackOff: what the crashing container prints (its log) instead of the canned panic. */
+  log?: string
+  /** CrashLoopBackOff: a Warning event with this message is recorded on the pod at each crash. */
+  event?: string
   watch?: 'disconnect'
   every?: string
   status?: number
@@ -31,7 +38,12 @@ export interface Scenario {
     /** The subject GitHub puts in the workflow's OIDC tokens (default: federatedSubject); set it
      *  differently to simulate a workflow whose subject the federated credential does not match. */
     oidcSubject?: string
-    feature: { state: 'Registered' | 'NotRegistered' | 'Pending'; pollsUntilRegistered: number }
+    feature: {
+      state: 'Registered' | 'NotRegistered' | 'Pending'
+      pollsUntilRegistered: number
+      /** Pending only: answered Pending this many GETs, then Registered (approved); unset: never. */
+      pendingPolls?: number
+    }
     providerPollsUntilRegistered: number
     cluster: {
       exists: boolean
@@ -123,16 +135,57 @@ export function mergeDeep<T>(base: T, over: unknown): T {
   return out as T
 }
 
+/** A scenario that cannot be used: `problems` are `key: what is wrong` lines; no stack is useful. */
+export class ScenarioError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[]
+  ) {
+    super(problems.map(p => `scenario ${source}: ${p}`).join('\n'))
+    this.name = 'ScenarioError'
+  }
+}
+
+/** The YAML document of a scenario file, or a ScenarioError saying where it does not parse. */
+function readScenarioFile(file: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new ScenarioError(file, [`cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`])
+  }
+  try {
+    return parse(text) ?? {}
+  } catch (e) {
+    if (e instanceof YAMLParseError) {
+      const at = e.linePos?.[0]
+      const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+      throw new ScenarioError(file, [
+        `not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${first}`
+      ])
+    }
+    throw new ScenarioError(file, [`not valid YAML: ${(e as Error).message.split('\n')[0]}`])
+  }
+}
+
+/**
+ * The default scenario with the file's keys and then `overrides` merged over it. Throws a
+ * ScenarioError naming the file (or `overrides`) and every bad key before anything starts.
+ */
 export function loadScenario(file?: string, overrides?: unknown): Scenario {
   let s = structuredClone(DEFAULT_SCENARIO)
   if (file) {
-    const doc = parse(readFileSync(file, 'utf8')) ?? {}
-    if (!isObject(doc)) throw new Error(`scenario ${file}: must be a YAML mapping`)
+    const doc = readScenarioFile(file)
+    if (!isObject(doc)) throw new ScenarioError(file, ['must be a YAML mapping (key: value lines)'])
+    const problems = scenarioProblems(doc)
+    if (problems.length) throw new ScenarioError(file, problems)
     s = mergeDeep(s, doc)
   }
-  if (overrides) s = mergeDeep(s, overrides)
-  const problems = accessProblems(s.kube.access)
-  if (problems.length) throw new Error(`scenario${file ? ` ${file}` : ''}: ${problems.join('; ')}`)
+  if (overrides) {
+    const problems = scenarioProblems(overrides)
+    if (problems.length) throw new ScenarioError('overrides', problems)
+    s = mergeDeep(s, overrides)
+  }
   return s
 }
 

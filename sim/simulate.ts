@@ -1,9 +1,10 @@
 // `node dist/cli.js simulate`: starts a world, points the action at it (unless the caller gave
 // the inputs), runs the main and post steps as the runner would (once, --runs N in sequence or
 // --concurrent N at once), prints the job summary and outputs, writes the report with the
-// world's request counts and what the post step did, stops the world and exits non-zero when
-// either step failed (on GitHub, a failed post step is a failed job too).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+// world's request counts and what the post step did, removes each run's runner folder (its
+// report is in simulate's own), stops the world and exits non-zero when either step failed (on
+// GitHub, a failed post step is a failed job too).
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { helmReleaseCounts } from './helm/index.js'
@@ -107,6 +108,8 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     scenarioOverrides: o.scenarioOverrides,
     helmCommand: o.helmCommand
   })
+  /** The runner folders (RUNNER_TEMP, the runner's files) of every run, removed at the end. */
+  const runFolders: string[] = []
   try {
     const inputs = { ...world.inputs(), ...o.inputs }
     if (inputs['auth-type'] === 'secret' && !inputs['client-secret'])
@@ -121,13 +124,15 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     const once = async (extra: Record<string, string> = {}, stream = o.streamLog !== false) => {
       const out = sink(!stream)
       try {
-        return await runAction({
+        const run = await runAction({
           distDir: o.distDir,
           inputs: { ...inputs, ...extra },
           env: { ...env, ...o.childEnv },
           runId: `${Date.now()}${++runCounter}`,
           onLog: out ? t => out.write(t) : undefined
         })
+        runFolders.push(path.dirname(run.runnerTemp))
+        return run
       } finally {
         out?.end()
       }
@@ -194,5 +199,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     return { exitCode: jobExitCode(runs), report, runs }
   } finally {
     await world.close()
+    // Their kubeconfigs (left when a post step failed) and reports: the report above holds the latter.
+    for (const dir of runFolders) rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -1,7 +1,7 @@
 // A whole simulated world: one CA, the Azure half (Entra, GitHub OIDC, ARM) and the Kubernetes
 // half (API server, nodes, controllers, operators), joined through ClusterBackend, plus the files
 // a client needs (CA, admin kubeconfig, a `helm` stand-in first on PATH, a local-action .env).
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -43,6 +43,23 @@ export interface World {
   /** The action inputs that point the action at this world. */
   inputs(): Record<string, string>
   close(): Promise<void>
+}
+
+/** What a world writes into its folder (besides `sim up`'s `.env` and `pid`). */
+export const WORLD_FILES = ['ca.pem', 'kubeconfig', 'bin', 'helm'] as const
+
+/**
+ * Removes what a world wrote into `dir` (its CA, the admin kubeconfig, the helm stand-in and its
+ * repositories), plus `extra` names, then `dir` itself when nothing else is left in it.
+ */
+export function removeWorldFiles(dir: string, extra: string[] = []): void {
+  for (const name of [...WORLD_FILES, ...extra])
+    rmSync(path.join(dir, name), { recursive: true, force: true })
+  try {
+    if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true })
+  } catch {
+    /* already gone */
+  }
 }
 
 function shellQuote(s: string): string {

@@ -1,15 +1,18 @@
 // The cluster, its credentials and the post-step cleanup against the simulated AKS: create or
 // reuse the cluster, user/admin/AAD kubeconfigs written 0600 and masked, admin refused with local
-// accounts disabled, the AKS token refresher, and cleanup deleting only what the run created.
+// accounts disabled, the AKS token service behind an AAD kubeconfig's exec credential, and cleanup deleting only what the run created.
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import { cleanupAzure, type SubmittedCreate, type SubmittedCreates } from '../src/azure/cleanup.js'
 import { desiredCluster, dnsPrefixFor, ensureCluster } from '../src/azure/cluster.js'
 import { AKS_SERVER_APP_ID, removeKubeconfig, writeClusterCredentials } from '../src/azure/credentials.js'
 import { ensureNodePool, TAG_CREATED_BY } from '../src/azure/node-pool.js'
+import { requestToken, TOKEN_HELPER, tokenSocketOf } from '../src/kube/exec-token.js'
 import {
   armFixture,
   leaks,
@@ -26,6 +29,7 @@ afterEach(async () => {
 })
 
 const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
+const run = promisify(execFile)
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'azure-cred-'))
 
 async function failure(p: Promise<unknown>): Promise<Error> {
@@ -129,7 +133,7 @@ describe('writeClusterCredentials', () => {
     expect(err.message).toMatch(/admin-credentials: false/)
   })
 
-  it('AAD cluster: replaces the kubelogin user with an AKS-server-app token and refreshes it', async () => {
+  it('AAD cluster: the kubelogin user becomes an exec credential served by this run, renewed before expiry', async () => {
     world = await startWorld({ azure: { cluster: { aad: true, localAccounts: false } } })
     const { clients, settings, log, masked, credential } = armFixture(world)
     // The world's ARM/AKS tokens last 36 real seconds (3600 simulated); renew with 1 s left.
@@ -139,21 +143,66 @@ describe('writeClusterCredentials', () => {
       dir: tmp(),
       refreshMarginMs: 1000
     })
-    expect(r.aad).toBe(true)
-    const read = (): { token?: string; exec?: unknown } => parse(readFileSync(r.path, 'utf8')).users[0].user
-    const first = read()
-    expect(first.exec).toBeUndefined()
-    expect(world.sim.verifyAccessToken(first.token!, AKS_SERVER_APP_ID)).toBe(true)
-    expect(masked).toContain(first.token)
-    expect(statSync(r.path).mode & 0o777).toBe(0o600)
-    // Nothing to do while the token is fresh; forced (or near expiry) it rewrites the file.
-    expect(await r.refresher!.refresh()).toBe(false)
-    expect(await r.refresher!.refresh(true)).toBe(true)
-    const second = read()
-    expect(second.token).not.toBe(first.token)
-    expect(world.sim.verifyAccessToken(second.token!, AKS_SERVER_APP_ID)).toBe(true)
-    expect(await r.refresher!.token()).toBe(second.token)
-    expect(leaks(world, log.text())).toEqual([])
+    try {
+      expect(r.aad).toBe(true)
+      const read = (): { token?: string; exec?: any } => parse(readFileSync(r.path, 'utf8')).users[0].user
+      // No token in the file while the run lasts: the exec entry asks the run's socket.
+      const entry = read()
+      expect(entry.token).toBeUndefined()
+      expect(entry.exec).toMatchObject({
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: process.execPath,
+        args: ['-e', TOKEN_HELPER],
+        interactiveMode: 'Never'
+      })
+      expect(tokenSocketOf({ exec: entry.exec })).toBe(r.refresher!.socket)
+      expect(statSync(r.path).mode & 0o777).toBe(0o600)
+      expect(statSync(path.dirname(r.refresher!.socket!)).mode & 0o777).toBe(0o700)
+
+      // What client-go (helm, kubectl) runs: the exec entry itself, as a process.
+      const execCredential = async (): Promise<{ code: number; out: any; err: string }> => {
+        const env = Object.fromEntries(entry.exec.env.map((e: any) => [e.name, e.value]))
+        try {
+          const p = await run(entry.exec.command, entry.exec.args, { env: { ...process.env, ...env } })
+          return { code: 0, out: JSON.parse(p.stdout), err: p.stderr }
+        } catch (e: any) {
+          return { code: e.code, out: undefined, err: e.stderr }
+        }
+      }
+      const first = await execCredential()
+      expect(first.code).toBe(0)
+      expect(first.out).toMatchObject({
+        apiVersion: 'client.authentication.k8s.io/v1',
+        kind: 'ExecCredential'
+      })
+      const token = first.out.status.token as string
+      expect(world.sim.verifyAccessToken(token, AKS_SERVER_APP_ID)).toBe(true)
+      expect(masked).toContain(token)
+      expect(Number.isNaN(Date.parse(first.out.status.expirationTimestamp))).toBe(false)
+
+      // Nothing to do while the token is fresh; forced (or near expiry) the service hands out a new one.
+      expect(await r.refresher!.refresh()).toBe(false)
+      expect((await requestToken(r.refresher!.socket!)).token).toBe(token)
+      expect(await r.refresher!.refresh(true)).toBe(true)
+      const second = await requestToken(r.refresher!.socket!)
+      expect(second.token).not.toBe(token)
+      expect(world.sim.verifyAccessToken(second.token, AKS_SERVER_APP_ID)).toBe(true)
+      expect(await r.refresher!.token()).toBe(second.token)
+
+      // The run ends: the file keeps the last token (for the post step), the socket is gone.
+      const socketDir = path.dirname(r.refresher!.socket!)
+      r.refresher!.stop()
+      expect(read()).toEqual({ token: second.token })
+      expect(existsSync(socketDir)).toBe(false)
+      const after = await execCredential()
+      expect(after.code).toBe(1)
+      expect(after.err).toMatch(
+        /aks-rdma-action token: the action run that wrote this kubeconfig is not serving tokens any more/
+      )
+      expect(leaks(world, log.text())).toEqual([])
+    } finally {
+      r.refresher?.stop()
+    }
   })
 })
 

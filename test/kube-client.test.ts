@@ -306,7 +306,8 @@ describe('Lease', () => {
   it('takes over an expired lease, and times out on a live one', async () => {
     const w = await startWorld()
     try {
-      // a run that crashed holding the lease: last renewed 2 s ago, 1 s duration
+      // a run that crashed holding the lease: last renewed 2 s ago (by its clock), 1 s duration;
+      // this run takes it once it has itself seen the record unchanged for the 1 s
       const ago = (ms: number): string => new Date(Date.now() - ms).toISOString().replace('Z', '000Z')
       w.store.create(w.store.type('coordination.k8s.io', 'leases')!, {
         apiVersion: 'coordination.k8s.io/v1',
@@ -320,7 +321,7 @@ describe('Lease', () => {
           leaseTransitions: 0
         }
       })
-      const live = await acquireLease(w.client(), { holder: 'alive', timeoutMs: 1000 })
+      const live = await acquireLease(w.client(), { holder: 'alive', timeoutMs: 5000 })
       const taken = w.store.get(w.store.type('coordination.k8s.io', 'leases')!, 'kube-system', LEASE_NAME)
       expect(taken.spec).toMatchObject({ holderIdentity: 'alive', leaseTransitions: 1 })
       const err = await acquireLease(w.client(), { holder: 'impatient', timeoutMs: 200 }).catch(e => e)

@@ -12,7 +12,7 @@ import {
   KubeConfig
 } from '@kubernetes/client-node'
 import { writeFileSync } from 'node:fs'
-import { loadScenario } from '../sim/scenario.js'
+import { loadScenario, ScenarioError } from '../sim/scenario.js'
 import { applyStack } from '../src/stack/index.js'
 import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from './stack-support.js'
 
@@ -46,7 +46,8 @@ async function status(p: Promise<unknown>): Promise<{ code: number; body: any }>
 
 describe('scenario key kube.access', () => {
   it('is checked before a world starts, naming each problem', () => {
-    expect(() =>
+    let err: unknown
+    try {
       loadScenario(undefined, {
         kube: {
           access: [
@@ -59,12 +60,18 @@ describe('scenario key kube.access', () => {
           ]
         }
       })
-    ).toThrow(
-      'scenario: kube.access[0].user: a user name; kube.access[0].rules[0].verbs: "fly" is not a verb ' +
-        '(*, get, list, watch, create, update, patch, delete, deletecollection, impersonate, bind, escalate, use, approve, sign, proxy); ' +
-        'kube.access[0].rules[0].apiGroups: a list of strings; kube.access[1].extra: unknown key (user, rules); ' +
-        'kube.access[1].rules[0].namespace: not with nonResourceURLs'
-    )
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(ScenarioError)
+    expect((err as ScenarioError).problems).toEqual([
+      'kube.access[0].user: a user name',
+      'kube.access[0].rules[0].verbs: "fly" is not a verb ' +
+        '(*, get, list, watch, create, update, patch, delete, deletecollection, impersonate, bind, escalate, use, approve, sign, proxy)',
+      'kube.access[0].rules[0].apiGroups: a list of strings',
+      'kube.access[1].extra: unknown key (user, rules)',
+      'kube.access[1].rules[0].namespace: not with nonResourceURLs'
+    ])
     expect(loadScenario(undefined, { kube: { access: READ_ONLY } }).kube.access).toEqual(READ_ONLY)
   })
 })

@@ -1,13 +1,16 @@
 // Cluster credentials: fetches the user (or admin) kubeconfig through ARM, masks every token,
 // certificate and key in it, and writes it with mode 0600 under RUNNER_TEMP. On AAD clusters
-// the kubelogin exec user is replaced by a bearer token for the AKS server application from
-// the action's own credential, which a TokenRefresher renews before it expires.
+// the kubelogin exec user (which would need its own login) is replaced by an exec credential that
+// asks this run's TokenRefresher for a token for the AKS server application from the action's own
+// credential: the action's client, helm and kubectl always get an unexpired one, however long the run.
 import type { TokenCredential } from '@azure/identity'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
+import { EXEC_CREDENTIAL_API, tokenExecEntry, type TokenAnswer } from '../kube/exec-token.js'
 import type { Settings } from '../settings/settings.js'
 import { armError, describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
@@ -22,7 +25,7 @@ export interface CredentialsOptions {
   mask?: MaskFn
   /** Directory for the file; defaults to RUNNER_TEMP, then the OS temp dir. */
   dir?: string
-  /** AAD clusters: renew the AKS token when less than this is left (default 5 min). */
+  /** AAD clusters: renew the AKS token when less than this is left (default 5 min, at most half its life). */
   refreshMarginMs?: number
 }
 
@@ -31,7 +34,7 @@ export interface KubeconfigResult {
   kind: 'user' | 'admin'
   /** True when the kubelogin exec user was replaced by an Entra bearer token. */
   aad: boolean
-  /** Set for AAD clusters: renews the bearer token in the file. */
+  /** Set for AAD clusters: serves the AKS token to the kubeconfig's exec credential until stop(). */
   refresher?: TokenRefresher
 }
 
@@ -64,15 +67,42 @@ export function maskKubeconfig(doc: Kubeconfig, mask: MaskFn): void {
   }
 }
 
+/** Writes the file (0600) through a temporary one, so a reader never sees it half written. */
 function writePrivate(file: string, text: string): void {
-  writeFileSync(file, text, { mode: 0o600 })
-  chmodSync(file, 0o600)
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`
+  writeFileSync(tmp, text, { mode: 0o600 })
+  chmodSync(tmp, 0o600)
+  renameSync(tmp, file)
 }
 
-/** Renews the AKS bearer token in an AAD kubeconfig before it expires (for long waits). */
+/** Where the token service listens: a socket in a new 0700 folder (a named pipe on Windows). */
+function tokenSocketPlace(dir: string): { socket: string; folder?: string } {
+  if (process.platform === 'win32')
+    return { socket: `\\\\.\\pipe\\aks-rdma-action-token-${randomBytes(8).toString('hex')}` }
+  // Unix socket paths are limited to about 100 bytes: fall back to the OS temp folder.
+  for (const base of [dir, os.tmpdir()]) {
+    const folder = mkdtempSync(path.join(base, 'aks-rdma-token-'))
+    const socket = path.join(folder, 's')
+    if (Buffer.byteLength(socket) <= 100) return { socket, folder }
+    rmSync(folder, { recursive: true, force: true })
+  }
+  throw new Error('cluster credentials: no folder with a short enough path for the token socket')
+}
+
+/**
+ * The AKS server application token of an AAD cluster, served to everything that reads the
+ * kubeconfig for as long as the run lasts: the kubeconfig's user is an exec credential
+ * (src/kube/exec-token.ts) that asks this service over a local socket; each answer is a token with
+ * more than the margin left, and says to ask again once only the margin is left (so helm and
+ * kubectl renew before expiry, and a token never expires in their hands). When the run ends
+ * (stop), the kubeconfig gets the last token itself, valid until it expires, for the post step.
+ */
 export class TokenRefresher {
-  private expiresOn = 0
-  private timer?: NodeJS.Timeout
+  private current?: { token: string; expiresAt: number; lifetimeMs: number }
+  private pending?: Promise<boolean>
+  private server?: net.Server
+  private place?: { socket: string; folder?: string }
+
   constructor(
     private readonly credential: TokenCredential,
     private readonly file: string,
@@ -80,53 +110,108 @@ export class TokenRefresher {
     private readonly userNames: string[],
     private readonly mask: MaskFn,
     private readonly log: AzureLog,
-    /** Renew when less than this is left (default 5 min). */
+    /** Renew when less than this is left (default 5 min; at most half a token's lifetime). */
     private readonly marginMs = 5 * 60_000
   ) {}
 
-  /** A token valid for at least the margin; rewrites the file when it had to renew. */
-  async token(): Promise<string> {
-    await this.refresh()
-    return this.current()
+  /** The socket the service listens on (once serving). */
+  get socket(): string | undefined {
+    return this.place?.socket
   }
 
-  private current(): string {
-    const u = this.doc.users?.find(x => this.userNames.includes(x.name))
-    return String(u?.user?.token ?? '')
+  /** The renewal margin of the current token: the configured one, at most half its lifetime. */
+  private margin(): number {
+    return Math.min(this.marginMs, (this.current?.lifetimeMs ?? Infinity) / 2)
+  }
+
+  /** A token with more than the margin left (renewed when needed). */
+  async token(): Promise<string> {
+    await this.refresh()
+    return this.current!.token
   }
 
   /** Renews when the token is close to expiry (or `force`); returns whether it did. */
   async refresh(force = false): Promise<boolean> {
-    if (!force && this.expiresOn - Date.now() > this.marginMs) return false
+    if (!force && this.current && this.current.expiresAt - Date.now() > this.margin()) return false
+    this.pending ??= this.renew().finally(() => (this.pending = undefined))
+    return this.pending
+  }
+
+  private async renew(): Promise<boolean> {
+    const asked = Date.now()
     const t = await this.credential.getToken(AKS_SERVER_SCOPE)
     if (!t?.token)
       throw new Error('cluster credentials: Entra returned no token for the AKS server application')
     this.mask(t.token)
-    for (const u of this.doc.users ?? []) if (this.userNames.includes(u.name)) u.user = { token: t.token }
-    writePrivate(this.file, stringify(this.doc))
-    this.expiresOn = t.expiresOnTimestamp
+    this.current = {
+      token: t.token,
+      expiresAt: t.expiresOnTimestamp,
+      lifetimeMs: Math.max(0, t.expiresOnTimestamp - asked)
+    }
     this.log.debug(
       `cluster credentials: AKS token renewed, valid for ${Math.round((t.expiresOnTimestamp - Date.now()) / 1000)} s`
     )
     return true
   }
 
-  /** Checks every `everyMs` in the background until stop(); errors are logged as warnings. */
-  start(everyMs = 60_000): void {
-    this.stop()
-    this.timer = setInterval(() => {
-      this.refresh().catch(e =>
-        this.log.warning(
-          `cluster credentials: renewing the AKS token failed: ${e instanceof Error ? e.message : String(e)}`
-        )
-      )
-    }, everyMs)
-    this.timer.unref()
+  /** The service's answer: a credential to use until only the margin is left, or why there is none. */
+  private async answer(): Promise<TokenAnswer> {
+    try {
+      await this.refresh()
+      const c = this.current!
+      return {
+        credential: {
+          apiVersion: EXEC_CREDENTIAL_API,
+          kind: 'ExecCredential',
+          status: { token: c.token, expirationTimestamp: new Date(c.expiresAt - this.margin()).toISOString() }
+        }
+      }
+    } catch (e) {
+      return {
+        error: `getting a token for the AKS server application failed: ${e instanceof Error ? e.message : String(e)}`
+      }
+    }
   }
 
+  /**
+   * Starts serving tokens on a local socket (in a new 0700 folder under `dir`) and rewrites the
+   * kubeconfig so its AAD users ask it (an exec credential). Idempotent.
+   */
+  async serve(dir: string): Promise<void> {
+    if (this.server) return
+    const place = tokenSocketPlace(dir)
+    const server = net.createServer(conn => {
+      conn.on('error', () => undefined)
+      void this.answer().then(a => conn.end(JSON.stringify(a)))
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(place.socket, () => resolve())
+    })
+    server.unref() // never what keeps the process alive
+    this.server = server
+    this.place = place
+    this.writeUsers({ exec: tokenExecEntry(place.socket) })
+  }
+
+  /** Kept for callers that start the service explicitly: serving began with the credentials. */
+  start(): void {}
+
+  /**
+   * Stops serving: the kubeconfig gets the last token itself (valid until it expires, for the post
+   * step and later steps of the job), and the socket's folder is removed.
+   */
   stop(): void {
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
+    this.server?.close()
+    this.server = undefined
+    if (this.place?.folder) rmSync(this.place.folder, { recursive: true, force: true })
+    this.place = undefined
+    if (this.current && existsSync(this.file)) this.writeUsers({ token: this.current.token })
+  }
+
+  private writeUsers(user: Record<string, unknown>): void {
+    for (const u of this.doc.users ?? []) if (this.userNames.includes(u.name)) u.user = { ...user }
+    writePrivate(this.file, stringify(this.doc))
   }
 }
 
@@ -189,8 +274,8 @@ export async function writeClusterCredentials(
     o.log.info(`${step}: ${kind} kubeconfig written (mode 0600)`)
     return { path: file, kind, aad: false }
   }
-  // AAD cluster: kubelogin would need its own login (device code hangs in CI). Use a bearer
-  // token for the AKS server app from the same credential instead.
+  // AAD cluster: kubelogin would need its own login (device code hangs in CI). Serve tokens for
+  // the AKS server app from the same credential instead (checked once here).
   const refresher = new TokenRefresher(credential, file, doc, aadUsers, mask, o.log, o.refreshMarginMs)
   try {
     await refresher.refresh(true)
@@ -199,8 +284,9 @@ export async function writeClusterCredentials(
       `${step}: the cluster uses Entra ID (AAD) and getting a token for the AKS server application failed: ${e instanceof Error ? e.message : describeArmError(e)}`
     )
   }
+  await refresher.serve(dir)
   o.log.info(
-    `${step}: AAD cluster; kubelogin user replaced by an Entra token for the AKS server app (renewed before expiry), written with mode 0600`
+    `${step}: AAD cluster; kubelogin user replaced by an exec credential that gets Entra tokens for the AKS server app from this run (renewed before expiry), written with mode 0600`
   )
   return { path: file, kind, aad: true, refresher }
 }

@@ -1,9 +1,12 @@
 // Registers the AKS InfiniBand preview feature (Microsoft.ContainerService/AKSInfinibandSupport)
 // so RDMA node pools land on one InfiniBand fabric, then re-registers the resource provider so
-// the feature propagates. Already registered means no write at all.
+// the feature propagates. Already registered means no write at all. `Pending` means the feature
+// awaits Microsoft's approval (days, not minutes): after a short grace in case it is transient, the
+// step fails with what to do instead of waiting out the step timeout.
 import { describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { AzureLog } from './log.js'
+import { formatDuration } from '../util/duration.js'
 import { pollUntil, retryAfterMs, type Backoff } from './wait.js'
 
 export const FEATURE_NAMESPACE = 'Microsoft.ContainerService'
@@ -23,6 +26,25 @@ export interface FeatureOptions {
   timeoutMs: number
   /** Poll backoff (default 10 s growing to 60 s). */
   backoff?: Backoff
+  /** How long a `Pending` feature is polled before the step fails (default PENDING_GRACE_MS). */
+  pendingGraceMs?: number
+}
+
+/** A `Pending` feature is given this long (from the first time it is seen) to move on. */
+export const PENDING_GRACE_MS = 2 * 60_000
+
+/** What to do about a feature that awaits approval (the error's advice). */
+export const APPROVAL_ADVICE = `The feature awaits approval by Microsoft for this subscription (state Pending); registration continues in the background. Ask through your Azure account team or a support request to approve ${FEATURE_NAME}, then re-run.`
+
+/** The feature stayed `Pending` (awaiting approval) for the whole grace. */
+export class FeaturePendingError extends Error {
+  constructor(
+    readonly step: string,
+    readonly pendingMs: number
+  ) {
+    super(`${step}: still Pending after ${formatDuration(pendingMs)}. ${APPROVAL_ADVICE}`)
+    this.name = 'FeaturePendingError'
+  }
 }
 
 const same = (a: string | undefined, b: string): boolean => (a ?? '').toLowerCase() === b.toLowerCase()
@@ -87,9 +109,15 @@ export async function ensureInfinibandFeature(
           changed = true
         }
       },
+      // Approval takes days: fail soon with the advice rather than at the step timeout.
+      stuck: {
+        state: 'Pending',
+        graceMs: o.pendingGraceMs ?? PENDING_GRACE_MS,
+        error: ms => new FeaturePendingError(step, ms)
+      },
       timeoutHint: last =>
         same(last, 'Pending')
-          ? `The feature awaits approval by Microsoft for this subscription (state Pending); registration continues in the background. Ask through your Azure account team or a support request to approve ${FEATURE_NAME}, then re-run.`
+          ? APPROVAL_ADVICE
           : `Check with: az feature show --namespace ${FEATURE_NAMESPACE} --name ${FEATURE_NAME}`
     })
     state = r.value ?? 'Registered'

@@ -1,6 +1,8 @@
 // The small logging and masking seams every Azure module writes through, so tests can capture
-// all output and check it for secrets. Production wires them to @actions/core.
+// all output and check it for secrets. Production writes through the one Log seam (src/log), which
+// keeps text from Azure or the cluster from becoming a workflow command.
 import * as core from '@actions/core'
+import { log } from '../log/index.js'
 
 export interface AzureLog {
   info(message: string): void
@@ -12,9 +14,9 @@ export interface AzureLog {
 export type MaskFn = (secret: string) => void
 
 export const coreLog: AzureLog = {
-  info: m => core.info(m),
-  warning: m => core.warning(m),
-  debug: m => core.debug(m)
+  info: m => log.info(m),
+  warning: m => log.warning(m),
+  debug: m => log.debug(m)
 }
 
 export const coreMask: MaskFn = s => {

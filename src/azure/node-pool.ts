@@ -2,7 +2,9 @@
 // gpuProfile.driver None, never the retired SkipGPUDriverInstall tag), a race-free create
 // (If-None-Match: *) announced to the caller just before the PUT (so the post step can remove it
 // whatever happens next), reuse of a compatible existing pool without any write, and a refusal
-// before any write when an existing pool differs in a field fixed at creation.
+// before any write when an existing pool differs in a field fixed at creation. precheckNodePool
+// settles existence and compatibility with one GET, so a run can refuse an incompatible pool
+// before it writes anything at all (ARM or Kubernetes), then hand its finding to ensureNodePool.
 import type { AgentPool } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
@@ -139,7 +141,12 @@ export interface NodePoolOptions {
    * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
    */
   onCreateSubmit?: (submitted: SubmittedCreate) => void
+  /** What precheckNodePool found: the pool is not read again before the create or the reuse. */
+  precheck?: PoolPrecheck
 }
+
+/** What precheckNodePool found: no pool (to be created), or a pool compatible with the inputs. */
+export type PoolPrecheck = { state: 'absent' } | { state: 'present'; pool: AgentPool }
 
 export interface NodePoolResult {
   action: 'created' | 'reused'
@@ -166,6 +173,64 @@ export class NodePoolError extends Error {
   }
 }
 
+/** The refusal of an existing pool that differs in fields fixed at creation. */
+function incompatiblePool(settings: Settings, live: AgentPool): NodePoolError | undefined {
+  const { resourceGroup, name: cluster } = settings.cluster
+  const name = settings.nodePool.name
+  const fatal = comparePool(desiredAgentPool(settings), live).filter(d => d.immutable)
+  if (!fatal.length) return undefined
+  return new NodePoolError(
+    `node pool ${name}: an existing pool differs in fields fixed at creation, so it cannot be used (nothing was changed):\n` +
+      fatal.map(d => `  - ${d.field}: wanted ${d.desired}, found ${d.actual}`).join('\n') +
+      `\nFix: set the node-pool input to a new name, or delete the pool (az aks nodepool delete -g ${resourceGroup} --cluster-name ${cluster} --name ${name}) and re-run.`
+  )
+}
+
+/** Reads the pool: undefined when it (or its cluster) does not exist. */
+async function readPool(clients: ArmClients, settings: Settings): Promise<AgentPool | undefined> {
+  const { resourceGroup, name: cluster } = settings.cluster
+  const name = settings.nodePool.name
+  try {
+    return await clients.containerService.agentPools.get(resourceGroup, cluster, name)
+  } catch (e) {
+    if (isNotFound(e) && armError(e).code !== 'ResourceGroupNotFound') return undefined
+    throw new NodePoolError(`node pool ${name}: reading it failed: ${describeArmError(e)}`)
+  }
+}
+
+/**
+ * Settles, with one GET and no write, whether the pool exists and can be used: throws a
+ * NodePoolError for an existing pool that differs in a field fixed at creation (VM size, OS type
+ * and SKU, GPU driver) or whose provisioning failed. A run calls it before its first write (the
+ * feature registration, the cluster, the stack) in both rollouts, so an incompatible pool costs no
+ * mutating request, ARM or Kubernetes; then passes the result to ensureNodePool (`precheck`).
+ */
+export async function precheckNodePool(
+  clients: ArmClients,
+  settings: Settings,
+  o: { log: AzureLog }
+): Promise<PoolPrecheck> {
+  const name = settings.nodePool.name
+  const live = await readPool(clients, settings)
+  if (!live) {
+    o.log.info(`node pool ${name}: absent; it will be created`)
+    return { state: 'absent' }
+  }
+  const refused = incompatiblePool(settings, live)
+  if (refused) throw refused
+  if ((live.provisioningState ?? '').toLowerCase() === 'failed') {
+    const pe = live.status?.provisioningError
+    throw new NodePoolError(
+      `node pool ${name}: exists in provisioning state Failed (${pe?.code ?? 'Unknown'}: ${pe?.message ?? 'no message from ARM'}); nothing was changed. ` +
+        `Delete the failed pool (az aks nodepool delete --name ${name}) or fix the cause and re-run.`
+    )
+  }
+  o.log.info(
+    `node pool ${name}: exists (${live.count}× ${live.vmSize}, ${live.provisioningState ?? 'Succeeded'}) and is compatible`
+  )
+  return { state: 'present', pool: live }
+}
+
 /** Creates the RDMA pool, or reuses a compatible one without writing. */
 export async function ensureNodePool(
   clients: ArmClients,
@@ -181,16 +246,9 @@ export async function ensureNodePool(
   const desired = desiredAgentPool(settings)
   const ap = clients.containerService.agentPools
 
-  const get = async (): Promise<AgentPool | undefined> => {
-    try {
-      return await ap.get(resourceGroup, cluster, name)
-    } catch (e) {
-      if (isNotFound(e) && armError(e).code !== 'ResourceGroupNotFound') return undefined
-      throw new NodePoolError(`${step}: reading it failed: ${describeArmError(e)}`)
-    }
-  }
+  const get = (): Promise<AgentPool | undefined> => readPool(clients, settings)
 
-  let live = await get()
+  let live = o.precheck ? (o.precheck.state === 'present' ? o.precheck.pool : undefined) : await get()
   if (!live) {
     o.log.info(
       `${step}: absent; creating ${desired.count}× ${desired.vmSize} (${desired.osSKU}, gpuProfile.driver None) in ${resourceGroup}/${cluster}`
@@ -282,15 +340,8 @@ export async function ensureNodePool(
 
   async function reuse(found: AgentPool): Promise<NodePoolResult> {
     let pool = found
-    const diffs = comparePool(desired, pool)
-    const fatal = diffs.filter(d => d.immutable)
-    if (fatal.length) {
-      throw new NodePoolError(
-        `${step}: an existing pool differs in fields fixed at creation, so it cannot be used (nothing was changed):\n` +
-          fatal.map(d => `  - ${d.field}: wanted ${d.desired}, found ${d.actual}`).join('\n') +
-          `\nFix: set the node-pool input to a new name, or delete the pool (az aks nodepool delete -g ${resourceGroup} --cluster-name ${cluster} --name ${name}) and re-run.`
-      )
-    }
+    const refused = incompatiblePool(settings, pool)
+    if (refused) throw refused
     const state = (pool.provisioningState ?? 'Succeeded').toLowerCase()
     if (state === 'failed') throw await failure(undefined)
     if (TRANSITIONAL.includes(state)) {

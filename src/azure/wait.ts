@@ -62,6 +62,12 @@ export interface PollOptions<T> {
   startedAt?: number
   /** Called with every state (not only changes), e.g. to re-issue a request. */
   onState?: (state: string) => Promise<void> | void
+  /**
+   * A state that ends the wait early: once the probe has reported it (case-insensitive) for
+   * `graceMs` without a break, the wait fails with `error(msInState)` instead of waiting out the
+   * step timeout. The delay before each poll is shortened so the last poll falls on the grace's end.
+   */
+  stuck?: { state: string; graceMs: number; error: (msInState: number) => Error }
 }
 
 /** Polls until `probe` says done; logs the state and elapsed time whenever the state changes. */
@@ -72,6 +78,8 @@ export async function pollUntil<T>(
   let delay = o.backoff.initialMs
   let last = '(not read yet)'
   let polls = 0
+  /** When the probe first reported `stuck.state` (in this run of it). */
+  let stuckSince: number | undefined
   for (;;) {
     const r = await o.probe()
     polls++
@@ -81,8 +89,18 @@ export async function pollUntil<T>(
     }
     if (r.done) return { value: r.value, state: r.state, polls }
     await o.onState?.(r.state)
+    let stuckLeft = Infinity
+    if (o.stuck && r.state.toLowerCase() === o.stuck.state.toLowerCase()) {
+      stuckSince ??= Date.now()
+      const inState = Date.now() - stuckSince
+      if (inState >= o.stuck.graceMs) throw o.stuck.error(inState)
+      stuckLeft = o.stuck.graceMs - inState
+    } else stuckSince = undefined
     const elapsed = Date.now() - start
-    const wait = r.retryAfterMs !== undefined ? Math.min(o.backoff.maxMs, r.retryAfterMs) : delay
+    const wait = Math.min(
+      stuckLeft,
+      r.retryAfterMs !== undefined ? Math.min(o.backoff.maxMs, r.retryAfterMs) : delay
+    )
     if (elapsed + wait > o.timeoutMs) {
       throw new StepTimeoutError(o.step, last, elapsed, o.timeoutHint?.(last))
     }

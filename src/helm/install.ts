@@ -2,13 +2,13 @@
 // pinned version; otherwise the tool cache, otherwise a download from get.helm.sh whose SHA-256 is
 // verified against the published `.sha256sum` BEFORE the archive is extracted or cached (a
 // mismatch is an error, never a warning). `latest` is resolved through `helm-latest-version`.
-import * as core from '@actions/core'
 import { getExecOutput } from '@actions/exec'
 import * as io from '@actions/io'
 import * as tc from '@actions/tool-cache'
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, readFileSync, chmodSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { log as logSeam } from '../log/index.js'
 
 export const HELM_DOWNLOAD_BASE_URL = 'https://get.helm.sh'
 
@@ -19,7 +19,7 @@ export interface EnsureHelmOptions {
   platform?: string
   /** Node architecture (default process.arch). */
   arch?: string
-  /** Progress lines (default core.info). */
+  /** Progress lines (default the Log seam's info). */
   log?: (line: string) => void
 }
 
@@ -124,7 +124,7 @@ export async function helmBinaryVersion(helmPath: string): Promise<string | unde
  * cache, then a verified download.
  */
 export async function ensureHelm(version: string, opts: EnsureHelmOptions = {}): Promise<string> {
-  const log = opts.log ?? ((l: string) => core.info(l))
+  const log = opts.log ?? ((l: string) => logSeam.info(l))
   const base = (opts.downloadBaseUrl ?? HELM_DOWNLOAD_BASE_URL).replace(/\/+$/, '')
   const os = helmOs(opts.platform ?? process.platform)
   const arch = helmArch(opts.arch ?? process.arch)

@@ -37,6 +37,7 @@ import {
   type ListResult
 } from './types.js'
 import type { WatchSource } from './watch.js'
+import { useTokenSocketsDirectly } from './exec-token.js'
 
 export interface KubeClientOptions {
   /** Retries of transient failures (settings.wait.retries). */
@@ -128,12 +129,14 @@ export class KubeClient {
   static fromFile(path: string, opts: KubeClientOptions): KubeClient {
     const kc = new KubeConfig()
     kc.loadFromFile(path)
+    useTokenSocketsDirectly(kc) // an AAD cluster's token, from this run's token service
     return new KubeClient(kc, opts)
   }
 
   static fromString(yaml: string, opts: KubeClientOptions): KubeClient {
     const kc = new KubeConfig()
     kc.loadFromString(yaml)
+    useTokenSocketsDirectly(kc)
     return new KubeClient(kc, opts)
   }
 

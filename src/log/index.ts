@@ -2,7 +2,10 @@
 // through a `Log`. The process-wide `log` forwards to the current backend: GitHub Actions workflow
 // commands (through @actions/core) by default; the CLI installs a terminal backend (no workflow
 // commands, secrets redacted, a live progress line on a TTY); tests install a capturing one.
+// Text from the cluster or Azure (events, container logs, names, messages) stays text: the Actions
+// backend prints every plain line through commandSafe, so none can become a workflow command.
 import * as core from '@actions/core'
+import { randomBytes } from 'node:crypto'
 import { PROGRESS_TAG_ENV } from './terminal-commands.js'
 
 export interface Annotation {
@@ -28,19 +31,50 @@ export interface Log {
   secret(value: string): void
 }
 
+/** How the runner splits what a step prints into lines (.NET's ReadLine: CR, LF or CRLF). */
+const LINE_BREAK = /\r\n|\r|\n/
+/**
+ * A line the runner could take for a workflow command: `::` at its start after the whitespace it
+ * trims (.NET's TrimStart, which also trims U+0085), or the legacy `##[command]` anywhere in it.
+ */
+const COMMAND_LIKE = /^[\s\u0085]*::|##\[/
+
+/** True when some line of `text` could be taken for a workflow command by the runner. */
+export function looksLikeCommand(text: string): boolean {
+  return text.split(LINE_BREAK).some(line => COMMAND_LIKE.test(line))
+}
+
+/**
+ * Untrusted text made safe to print as plain log lines: unchanged when no line of it could be
+ * taken for a workflow command, otherwise wrapped in `::stop-commands::<random token>` …
+ * `::<token>::`, so the runner shows it exactly as it is and carries out none of it.
+ */
+export function commandSafe(text: string): string {
+  if (!looksLikeCommand(text)) return text
+  let token = randomBytes(16).toString('hex')
+  while (text.includes(token)) token = randomBytes(16).toString('hex')
+  return `::stop-commands::${token}\n${text}\n::${token}::`
+}
+
+/** A single-line field (an annotation title, a name): line breaks become spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n\u0085\u2028\u2029]+/g, ' ')
+}
+
 /** The Actions backend: @actions/core's workflow commands on stdout. */
 export const actionsLog: Log = {
-  info: line => core.info(line),
+  info: line => core.info(commandSafe(line)),
   debug: line => core.debug(line),
-  warning: (line, a) => core.warning(line, a?.title ? { title: a.title } : {}),
-  error: (line, a) => core.error(line, a?.title ? { title: a.title } : {}),
-  startGroup: title => core.startGroup(title),
+  // @actions/core escapes a command's message and properties (no line break survives in them).
+  warning: (line, a) => core.warning(line, a?.title ? { title: oneLine(a.title) } : {}),
+  error: (line, a) => core.error(line, a?.title ? { title: oneLine(a.title) } : {}),
+  startGroup: title => core.startGroup(oneLine(title)),
   endGroup: () => core.endGroup(),
   progress: (key, line) => {
     // Under `simulate` (a simulated runner) the line is tagged so its terminal can keep it live.
     const tag = process.env[PROGRESS_TAG_ENV]
     if (tag) core.info(tag + JSON.stringify([key, line]))
-    else if (line) core.info(line)
+    else if (line) core.info(commandSafe(line))
   },
   secret: value => {
     if (value) core.setSecret(value)

@@ -2,6 +2,7 @@
 // verification probe's facts (link rates, devices), into the report and the outputs.
 import * as core from '@actions/core'
 import { runBenchmark } from '../benchmark/runner.js'
+import { log } from '../log/index.js'
 import type { KubeClient } from '../kube/client.js'
 import type { Report } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
@@ -23,7 +24,7 @@ export async function runBenchmarkStep(
         settings: s,
         kube,
         facts: verification.facts,
-        log: line => core.info(line)
+        log: line => log.info(line)
       })
       report.benchmark = run.report
       if (run.bandwidthGbps) report.outputs['bandwidth-gbps'] = run.bandwidthGbps

@@ -18,6 +18,7 @@ import {
 } from '../azure/index.js'
 import { detectDrift, DriftError } from '../drift/index.js'
 import { KubeClient } from '../kube/client.js'
+import { log } from '../log/index.js'
 import { deriveResult, emptyReport, writeReportFile, type Report } from '../report/report.js'
 import { writeJobSummary } from '../report/job-summary.js'
 import type { Settings } from '../settings/settings.js'
@@ -163,7 +164,7 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
   const mode = s.mode === 'plan' ? 'verify' : s.mode
   let verification: Awaited<ReturnType<typeof runVerification>> | undefined
   await runStep(report.steps, 'verify', 'verification checks', async () => {
-    verification = await runVerification({ settings: s, kube, mode, log: line => core.info(line) })
+    verification = await runVerification({ settings: s, kube, mode, log: line => log.info(line) })
     report.checks = verification.checks
     const failed = verification.checks.filter(c => c.status === 'fail')
     for (const c of failed)
@@ -216,7 +217,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
               settings: s,
               azure: conn,
               kubeconfigPath: creds.path,
-              log: line => core.info(line)
+              log: line => log.info(line)
             })
           } catch (e) {
             if (e instanceof DriftError) report.drift = e.items

@@ -5,13 +5,26 @@
 //   or file that is missing is created; files are appended to, as the runner's are), otherwise in
 //   a new run folder $TMPDIR/aks-rdma-action-XXXXXX; RUNNER_TOOL_CACHE (helm when it is
 //   downloaded): the user's, otherwise ~/.cache/aks-rdma-action/tool-cache.
-// - Everything is kept (the report, the summary, the kubeconfig, printed as `export KUBECONFIG=…`)
-//   unless the cleanup input asks the post step to delete what the run created: then, as on the
-//   runner, the post step also removes the run's files under RUNNER_TEMP (the kubeconfig).
+// - Of a run folder it created, a run keeps only what it names at the end, and why: the job
+//   summary and the report (to read), the kubeconfig (for kubectl and helm, printed as
+//   `export KUBECONFIG=…`) unless the cleanup input had the post step delete what the run created
+//   (then, as on the runner, the post step removed the kubeconfig too). Everything else it created
+//   there (the state and outputs files, other runner-temp files) is removed, and the whole folder
+//   when nothing is worth keeping (bad inputs, a run that wrote nothing).
 import * as core from '@actions/core'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
+import { log } from '../log/index.js'
 import { EXIT, runMain } from '../main.js'
 import { parseFileCommands } from './file-commands.js'
 import { runPost, STATE } from './post.js'
@@ -93,12 +106,63 @@ export function cliExitCode(actionCode: number, result: string | undefined): num
   return actionCode
 }
 
+function inside(dir: string, p: string): boolean {
+  return path.resolve(p).startsWith(path.resolve(dir) + path.sep)
+}
+
+function nonEmptyFile(p: string | undefined): p is string {
+  try {
+    return !!p && statSync(p).isFile() && statSync(p).size > 0
+  } catch {
+    return false
+  }
+}
+
+/** Removes every file under `dir` not in `keep`, then the folders left empty (`dir` too). */
+function removeAllBut(dir: string, keep: Set<string>): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name)
+    if (entry.isDirectory()) removeAllBut(p, keep)
+    else if (!keep.has(path.resolve(p))) rmSync(p, { force: true })
+  }
+  if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true })
+}
+
+/**
+ * Tidies the run folder a local run created (none when the user gave every runner path): keeps
+ * the job summary, the report and the kubeconfig when they hold something, removes the rest (the
+ * folder itself when nothing is kept). Returns the sentence saying what was kept and why.
+ */
+export function tidyRunFolder(files: LocalRunnerFiles, outputs: Record<string, string>): string | undefined {
+  const dir = files.runDir
+  if (!dir || !existsSync(dir)) return undefined
+  const kept: Array<[string, string]> = []
+  const keep = (p: string | undefined, what: string): void => {
+    if (nonEmptyFile(p) && inside(dir, p)) kept.push([path.resolve(p), what])
+  }
+  keep(files.summary, 'the job summary')
+  keep(outputs['report-path'], 'the report')
+  keep(outputs['kubeconfig-path'], 'the kubeconfig (for kubectl and helm)')
+  removeAllBut(dir, new Set(kept.map(([p]) => p)))
+  if (!kept.length) return undefined
+  return `kept ${dir}: ${kept.map(([, what]) => what).join(', ')}, to use after the run; delete the folder when done`
+}
+
 export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   const env = opts.env ?? process.env
   const files = prepareLocalRunner(env)
-  const code = await runMain({ output: opts.output, cli: true, print: opts.print })
-  // Bad inputs: nothing was done, so there is nothing for a post step to undo.
-  if (code === EXIT.usage) return code
+  let code: number
+  try {
+    code = await runMain({ output: opts.output, cli: true, print: opts.print })
+  } catch (e) {
+    tidyRunFolder(files, parseFileCommands(readFrom(files.output, files.offsets.output)))
+    throw e
+  }
+  // Bad inputs: nothing was done, so there is nothing for a post step to undo, nor to keep.
+  if (code === EXIT.usage) {
+    tidyRunFolder(files, {})
+    return code
+  }
 
   const state = parseFileCommands(readFrom(files.state, files.offsets.state))
   for (const [k, v] of Object.entries(state)) env[`STATE_${k}`] = v
@@ -112,14 +176,18 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   const outputs = parseFileCommands(readFrom(files.output, files.offsets.output))
   const exit = postCode ? Math.max(code, postCode, EXIT.failure) : cliExitCode(code, outputs.result)
   const reportPath = outputs['report-path']
+  const report = reportPath && existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined
+  const kept = tidyRunFolder(files, outputs)
   if (opts.output === 'json') {
-    if (reportPath && existsSync(reportPath)) opts.print(readFileSync(reportPath, 'utf8').trimEnd() + '\n')
+    if (report) opts.print(report.trimEnd() + '\n')
+    if (kept) log.info(kept)
     return exit
   }
   const lines = [`result: ${outputs.result ?? 'failure'}`, 'outputs:']
   for (const [k, v] of Object.entries(outputs)) lines.push(`  ${k}=${v}`)
-  lines.push(`job summary: ${files.summary}`)
-  if (reportPath) lines.push(`report: ${reportPath}`)
+  if (existsSync(files.summary)) lines.push(`job summary: ${files.summary}`)
+  if (reportPath && existsSync(reportPath)) lines.push(`report: ${reportPath}`)
+  if (kept) lines.push(kept)
   const kubeconfig = outputs['kubeconfig-path']
   if (kubeconfig && existsSync(kubeconfig)) lines.push(`export KUBECONFIG=${shellWord(kubeconfig)}`)
   opts.print(lines.join('\n') + '\n')

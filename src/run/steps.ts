@@ -1,6 +1,7 @@
 // A step of the run: a core.startGroup around it, its start and end times, elapsed time in the
 // log, and a report step whatever happens (an error becomes a failed step, never a lost one).
 import * as core from '@actions/core'
+import { log } from '../log/index.js'
 import type { ReportStep } from '../report/report.js'
 import { formatDuration } from '../util/duration.js'
 
@@ -44,7 +45,7 @@ export async function runStep(
   try {
     const outcome = await fn()
     finish('success', outcome)
-    core.info(`${name}: ${outcome.detail} (${formatDuration(Date.now() - started)})`)
+    log.info(`${name}: ${outcome.detail} (${formatDuration(Date.now() - started)})`)
     return outcome
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)

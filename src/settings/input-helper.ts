@@ -1,9 +1,11 @@
 // Turns the raw inputs (action `INPUT_*` variables or CLI flags) into the one typed Settings
 // object. Every problem is collected and reported at once, each naming the input, the value
-// given (never a secret's value) and what is allowed. No network access happens here.
+// given (never a secret's value; a long one cut short) and what is allowed. Lists are capped (see
+// LIST_LIMITS) and report only their first few bad entries. No network access happens here.
 import { existsSync, readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
 import { parseDuration } from '../util/duration.js'
+import { echoValue, truncate } from '../util/echo.js'
 import { INPUTS, type InputDefinition } from './input-definitions.js'
 import type { AuthType, CloudName, NodeTaint, Settings } from './settings.js'
 import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
@@ -44,6 +46,16 @@ const RESOURCE_NAME_RE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
 const ZONE_RE = /^[1-9]$/
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const
 
+/**
+ * Most entries a list input may hold. zones: an Azure region has three availability zones. AKS
+ * documents no count limit for a pool's labels or taints (the REST definition has no maxItems);
+ * 100 each is far above real use and keeps the pool's PUT body and every node's kubelet flags small.
+ */
+export const LIST_LIMITS = { 'node-labels': 100, 'node-taints': 100, zones: 3 } as const
+
+/** Bad entries of one list input reported one by one; the rest are counted. */
+const LIST_PROBLEMS_SHOWN = 3
+
 function describeAllowed(def: InputDefinition): string {
   return def.values ? `one of ${def.values.join(', ')}` : def.kind
 }
@@ -60,7 +72,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
   }
   const str = (name: string): string | undefined => raw(name) ?? defs.get(name)?.default
   const shown = (name: string, v: string): string =>
-    defs.get(name)?.kind === 'secret' ? '(hidden)' : JSON.stringify(v)
+    defs.get(name)?.kind === 'secret' ? '(hidden)' : echoValue(v)
 
   const enumOf = <T extends string>(name: string): T => {
     const def = defs.get(name)!
@@ -97,18 +109,20 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
     const file = raw(name)
     if (!file) return undefined
     if (!existsSync(file)) {
-      problems.push(`${name} ${JSON.stringify(file)}: file not found (give a path relative to the workspace)`)
+      problems.push(`${name} ${echoValue(file, 200)}: file not found (give a path relative to the workspace)`)
       return undefined
     }
     try {
       const doc = parseYaml(readFileSync(file, 'utf8'))
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-        problems.push(`${name} ${JSON.stringify(file)}: must be a YAML mapping (${expect})`)
+        problems.push(`${name} ${echoValue(file, 200)}: must be a YAML mapping (${expect})`)
         return undefined
       }
       return doc as Record<string, unknown>
     } catch (e) {
-      problems.push(`${name} ${JSON.stringify(file)}: not valid YAML: ${(e as Error).message.split('\n')[0]}`)
+      problems.push(
+        `${name} ${echoValue(file, 200)}: not valid YAML: ${truncate((e as Error).message.split('\n')[0], 200)}`
+      )
       return undefined
     }
   }
@@ -167,7 +181,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
     ['subscription-id', subscriptionId]
   ] as const) {
     if (v && !GUID_RE.test(v))
-      problems.push(`${name} ${JSON.stringify(v)}: must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)`)
+      problems.push(`${name} ${echoValue(v)}: must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)`)
   }
   if (mode !== 'plan') {
     if (clientId && !tenantId)
@@ -190,10 +204,10 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       const u = new URL(v)
       if (u.protocol !== 'https:')
         problems.push(
-          `${name} ${JSON.stringify(v)}: must be an https URL (Azure SDKs refuse bearer tokens over http)`
+          `${name} ${echoValue(v)}: must be an https URL (Azure SDKs refuse bearer tokens over http)`
         )
     } catch {
-      problems.push(`${name} ${JSON.stringify(v)}: not a URL (e.g. https://management.azure.com)`)
+      problems.push(`${name} ${echoValue(v)}: not a URL (e.g. https://management.azure.com)`)
     }
     return v.replace(/\/+$/, '')
   }
@@ -212,39 +226,39 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
   if (!resourceGroup && mode !== 'plan') problems.push('resource-group: required')
   else if (resourceGroup && !RG_RE.test(resourceGroup))
     problems.push(
-      `resource-group ${JSON.stringify(resourceGroup)}: 1-90 letters, digits, underscores, hyphens, periods and parentheses`
+      `resource-group ${echoValue(resourceGroup)}: 1-90 letters, digits, underscores, hyphens, periods and parentheses`
     )
   if (!clusterName && mode !== 'plan') problems.push('cluster-name: required')
   else if (clusterName && !CLUSTER_RE.test(clusterName))
     problems.push(
-      `cluster-name ${JSON.stringify(clusterName)}: must match ${CLUSTER_RE.source} (1-63 letters, digits, - and _, starting and ending with a letter or digit)`
+      `cluster-name ${echoValue(clusterName)}: must match ${CLUSTER_RE.source} (1-63 letters, digits, - and _, starting and ending with a letter or digit)`
     )
   const createCluster = bool('create-cluster')
   const location = raw('location')
   if (createCluster && !location)
     problems.push('location: required with create-cluster: true (the region of the new cluster, e.g. eastus)')
   if (location && !/^[a-z0-9]+$/i.test(location))
-    problems.push(`location ${JSON.stringify(location)}: a region name such as eastus or westeurope`)
+    problems.push(`location ${echoValue(location)}: a region name such as eastus or westeurope`)
   const kubernetesVersion = raw('kubernetes-version')
   if (kubernetesVersion && !/^\d+\.\d+(?:\.\d+)?$/.test(kubernetesVersion))
-    problems.push(`kubernetes-version ${JSON.stringify(kubernetesVersion)}: must look like 1.33 or 1.33.2`)
+    problems.push(`kubernetes-version ${echoValue(kubernetesVersion)}: must look like 1.33 or 1.33.2`)
 
   // --- Node pool ----------------------------------------------------------------------------
   const poolName = str('node-pool')!
   if (!POOL_RE.test(poolName))
     problems.push(
-      `node-pool ${JSON.stringify(poolName)}: must match ^[a-z][a-z0-9]{0,11}$ (1-12 lowercase letters and digits, starting with a letter)`
+      `node-pool ${echoValue(poolName)}: must match ^[a-z][a-z0-9]{0,11}$ (1-12 lowercase letters and digits, starting with a letter)`
     )
   const vmSize = str('vm-size')!
   const knownSize = findRdmaVmSize(vmSize)
   if (!knownSize) {
     if (hasRdmaMarker(vmSize))
       warnings.push(
-        `vm-size ${JSON.stringify(vmSize)}: RDMA-marked but not in the action's table of InfiniBand sizes; link rate unknown (benchmark ratios use the probed rate)`
+        `vm-size ${echoValue(vmSize)}: RDMA-marked but not in the action's table of InfiniBand sizes; link rate unknown (benchmark ratios use the probed rate)`
       )
     else
       problems.push(
-        `vm-size ${JSON.stringify(vmSize)}: not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5, Standard_ND96asr_v4, Standard_HB120rs_v3)`
+        `vm-size ${echoValue(vmSize)}: not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5, Standard_ND96asr_v4, Standard_HB120rs_v3)`
       )
   }
   const benchmarkEnabled = bool('benchmark')
@@ -255,23 +269,44 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
     )
   const osSku = enumOf<Settings['nodePool']['osSku']>('os-sku')
 
+  /** The entries of a list input; over its limit (or with many bad entries) it says so once. */
+  const listOf = (name: keyof typeof LIST_LIMITS): string[] => {
+    const entries = (raw(name) ?? '')
+      .split(',')
+      .map(s => s.trim())
+      .filter(Boolean)
+    if (entries.length > LIST_LIMITS[name])
+      problems.push(`${name}: ${entries.length} entries; at most ${LIST_LIMITS[name]}`)
+    return entries
+  }
+  /** Collects one list input's bad entries: the first few named, the others counted. */
+  const badEntries = (name: string) => {
+    let bad = 0
+    return {
+      add: (message: string) => {
+        if (++bad <= LIST_PROBLEMS_SHOWN) problems.push(message)
+      },
+      done: () => {
+        if (bad > LIST_PROBLEMS_SHOWN)
+          problems.push(`${name}: ${bad - LIST_PROBLEMS_SHOWN} more invalid entries`)
+      }
+    }
+  }
+
   const labels: Record<string, string> = {}
-  for (const pair of (raw('node-labels') ?? '')
-    .split(',')
-    .map(s => s.trim())
-    .filter(Boolean)) {
+  const badLabels = badEntries('node-labels')
+  for (const pair of listOf('node-labels')) {
     const [k, v = '', extra] = pair.split('=')
     if (extra !== undefined || !pair.includes('=') || !LABEL_KEY_RE.test(k) || !LABEL_VALUE_RE.test(v))
-      problems.push(
-        `node-labels ${JSON.stringify(pair)}: each entry must be key=value with a valid Kubernetes label key and value`
+      badLabels.add(
+        `node-labels ${echoValue(pair)}: each entry must be key=value with a valid Kubernetes label key and value`
       )
     else labels[k] = v
   }
+  badLabels.done()
   const taints: NodeTaint[] = []
-  for (const t of (raw('node-taints') ?? '')
-    .split(',')
-    .map(s => s.trim())
-    .filter(Boolean)) {
+  const badTaints = badEntries('node-taints')
+  for (const t of listOf('node-taints')) {
     const m = /^([^=:]+)(?:=([^:]*))?:(\w+)$/.exec(t)
     if (
       !m ||
@@ -279,23 +314,23 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       !LABEL_VALUE_RE.test(m[2] ?? '') ||
       !(TAINT_EFFECTS as readonly string[]).includes(m[3])
     )
-      problems.push(
-        `node-taints ${JSON.stringify(t)}: each entry must be key=value:Effect with Effect one of ${TAINT_EFFECTS.join(', ')}`
+      badTaints.add(
+        `node-taints ${echoValue(t)}: each entry must be key=value:Effect with Effect one of ${TAINT_EFFECTS.join(', ')}`
       )
     else taints.push({ key: m[1], value: m[2] ?? '', effect: m[3] as NodeTaint['effect'] })
   }
-  const zones = (raw('zones') ?? '')
-    .split(',')
-    .map(s => s.trim())
-    .filter(Boolean)
+  badTaints.done()
+  const zones = listOf('zones')
+  const badZones = badEntries('zones')
   for (const z of zones)
-    if (!ZONE_RE.test(z)) problems.push(`zones ${JSON.stringify(z)}: zones are numbers such as 1, 2 or 3`)
+    if (!ZONE_RE.test(z)) badZones.add(`zones ${echoValue(z)}: zones are numbers such as 1, 2 or 3`)
+  badZones.done()
+  if (new Set(zones).size !== zones.length) problems.push('zones: each zone at most once')
 
   // --- Stack --------------------------------------------------------------------------------
   const version = (name: string, re: RegExp, example: string): string => {
     const v = str(name)!
-    if (!re.test(v))
-      problems.push(`${name} ${JSON.stringify(v)}: must be a pinned version such as ${example}`)
+    if (!re.test(v)) problems.push(`${name} ${echoValue(v)}: must be a pinned version such as ${example}`)
     return v
   }
   const networkOperatorVersion = version('network-operator-version', CHART_VERSION_RE, 'v26.1.0')
@@ -306,19 +341,17 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
     const v = str(name)!
     if (!IMAGE_RE.test(v) || !(/:[\w][\w.-]*$/.test(v) || v.includes('@sha256:')))
       problems.push(
-        `${name} ${JSON.stringify(v)}: must be an image reference pinned by tag or digest, e.g. ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3`
+        `${name} ${echoValue(v)}: must be an image reference pinned by tag or digest, e.g. ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3`
       )
     else if (/:latest$/.test(v) && raw(name) !== undefined)
-      warnings.push(
-        `${name} ${JSON.stringify(v)}: "latest" is not a pinned version; runs may differ over time`
-      )
+      warnings.push(`${name} ${echoValue(v)}: "latest" is not a pinned version; runs may differ over time`)
     return v
   }
   const rdmaDevicePluginImage = image('rdma-device-plugin-image')
   const rdmaResourceName = str('rdma-resource-name')!
   if (!RESOURCE_NAME_RE.test(rdmaResourceName))
     problems.push(
-      `rdma-resource-name ${JSON.stringify(rdmaResourceName)}: must be a valid extended resource name part (letters, digits, -, _ and ., up to 63, e.g. hca_shared_devices_a); nodes advertise rdma/<name>`
+      `rdma-resource-name ${echoValue(rdmaResourceName)}: must be a valid extended resource name part (letters, digits, -, _ and ., up to 63, e.g. hca_shared_devices_a); nodes advertise rdma/<name>`
     )
   const rdmaHcaMax = int('rdma-hca-max', 1, 100000)
   const useHostMofed = bool('use-host-mofed')
@@ -345,7 +378,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
   const minBandwidthRatio = Number(ratioText)
   if (!/^\d*\.?\d+$/.test(ratioText) || minBandwidthRatio <= 0 || minBandwidthRatio > 1)
     problems.push(
-      `min-bandwidth-ratio ${JSON.stringify(ratioText)}: must be a number greater than 0 and at most 1 (e.g. 0.9)`
+      `min-bandwidth-ratio ${echoValue(ratioText)}: must be a number greater than 0 and at most 1 (e.g. 0.9)`
     )
   const failOnDrift = bool('fail-on-drift')
   const cleanup = enumOf<Settings['cleanup']>('cleanup')

@@ -2,7 +2,12 @@
 // cluster: taken just before the first write (a converged re-run never takes it), renewed on a
 // timer while the run works, released at the end (releaseLease is also the post step's).
 // A second run waits — saying who holds it and for how long — and takes it over only once it
-// is released or has expired (its holder stopped renewing).
+// is released or has expired. Expiry is judged, as client-go's leader election does, from what
+// this run observed itself: a holder's record that has not changed for a whole lease duration by
+// this run's own clock — never by comparing another runner's renewTime with the local clock.
+// While it holds the Lease a run calls confirm() before every write and helm call: it throws
+// LeaseLostError once another holder is seen or no renewal has succeeded within the renew
+// deadline, so a run that lost the Lease stops instead of writing over the run that has it.
 import { KubeClient } from '../kube/client.js'
 import { httpStatusOf, isConflict, isNotFound, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
@@ -28,9 +33,36 @@ export interface LeaseHandle {
   acquiredAt: number
   /** Milliseconds spent waiting for another holder. */
   waitedMs: number
-  /** False once another run took the lease over (renewal found someone else holding it). */
+  /**
+   * This run's belief that it holds the Lease: false once another holder was seen, the Lease was
+   * found gone, no renewal succeeded within the renew deadline, or it was released.
+   */
   held(): boolean
+  /**
+   * Before a write or a helm call (`what` names it): reads the Lease and resolves when this run
+   * still holds it; otherwise throws LeaseLostError (and held() is false from then on).
+   */
+  confirm(what: string): Promise<void>
+  /** Resolves with the LeaseLostError once the renewals find the Lease lost (never rejects). */
+  whenLost(): Promise<LeaseLostError>
   release(): Promise<void>
+}
+
+/** The run no longer holds the Lease: it must stop writing. */
+export class LeaseLostError extends Error {
+  constructor(
+    readonly holder: string,
+    /** Why: who holds it now, or that it could not be renewed in time. */
+    readonly why: string,
+    /** What the run was about to do (a write, a helm call), when confirm() found it. */
+    readonly what?: string
+  ) {
+    super(
+      `the Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is no longer held by this run (${holder}): ${why}. ` +
+        `${what ? `Stopped before ${what}, ` : 'Stopped, '}so as not to write over the run that holds it now; re-run once it has finished.`
+    )
+    this.name = 'LeaseLostError'
+  }
 }
 
 export class LeaseTimeoutError extends Error {
@@ -72,8 +104,26 @@ function stateOf(lease: KubeObject | undefined): LeaseState | undefined {
   }
 }
 
-function expiresAt(s: LeaseState): number {
-  return (s.renewedAt ?? 0) + s.durationS * 1000
+/**
+ * What this run has seen of another holder's Lease: its record (holder, renewal, version) and when
+ * (by this run's clock) it first saw that record. The holder is live while its record keeps
+ * changing; it has expired once the same record has been seen for a whole lease duration.
+ */
+class Observed {
+  private key?: string
+  private at = 0
+
+  /** Notes the Lease as read now; returns the local time until which its holder counts as live. */
+  see(lease: KubeObject | undefined, st: LeaseState | undefined): number {
+    const key = lease
+      ? `${st?.holder ?? ''}|${lease.spec?.renewTime ?? ''}|${lease.metadata.resourceVersion ?? ''}`
+      : ''
+    if (key !== this.key) {
+      this.key = key
+      this.at = Date.now()
+    }
+    return this.at + (st?.durationS ?? DEFAULT_LEASE_SECONDS) * 1000
+  }
 }
 
 async function readLease(client: KubeClient): Promise<KubeObject | undefined> {
@@ -117,14 +167,16 @@ function leaseBody(
   }
 }
 
-/** One attempt to take the lease; undefined when someone else holds a live one (or won a race). */
+/** One attempt to take the lease; not taken when someone else holds a live one (or won a race). */
 async function tryTake(
   client: KubeClient,
   holder: string,
-  durationS: number
-): Promise<{ taken: boolean; lease?: KubeObject }> {
+  durationS: number,
+  observed: Observed
+): Promise<{ taken: boolean; lease?: KubeObject; liveUntil?: number }> {
   const lease = await readLease(client)
   const st = stateOf(lease)
+  const liveUntil = observed.see(lease, st)
   const now = Date.now()
   try {
     if (!lease) {
@@ -139,7 +191,8 @@ async function tryTake(
       )
       return { taken: true }
     }
-    if (!st?.holder || st.holder === holder || expiresAt(st) <= now) {
+    // Expired: this run has seen the same record for a whole lease duration (its own clock).
+    if (!st?.holder || st.holder === holder || liveUntil <= now) {
       await client.request(
         'take lease',
         () =>
@@ -152,7 +205,7 @@ async function tryTake(
       )
       return { taken: true }
     }
-    return { taken: false, lease }
+    return { taken: false, lease, liveUntil }
   } catch (e) {
     if (isConflict(e) || httpStatusOf(e) === 409) return { taken: false }
     throw e
@@ -164,24 +217,28 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   const durationS = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS
   const start = Date.now()
   const deadline = start + opts.timeoutMs
+  const observed = new Observed()
   let lastHolderLogged: string | undefined
   for (;;) {
-    const attempt = await tryTake(client, opts.holder, durationS)
+    const attempt = await tryTake(client, opts.holder, durationS, observed)
     if (attempt.taken) break
     const st = stateOf(attempt.lease)
     if (!st?.holder || !attempt.lease) continue // lost a race: look again
     const now = Date.now()
     if (now >= deadline) throw new LeaseTimeoutError(st.holder, now - start)
-    const heldFor = st.acquiredAt ? formatDuration(now - st.acquiredAt) : 'an unknown time'
     if (lastHolderLogged !== `${st.holder}@${st.acquiredAt}`) {
       lastHolderLogged = `${st.holder}@${st.acquiredAt}`
+      // How long it has held it, as its own runner's clock stamped it (information only).
+      const heldFor = st.acquiredAt ? formatDuration(Math.max(0, now - st.acquiredAt)) : 'an unknown time'
       opts.log?.(
-        `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is held by run ${st.holder} (for ${heldFor}, renewed every ` +
-          `${Math.round(durationS / 3)}s, expires ${formatDuration(Math.max(0, expiresAt(st) - now))} after its last renewal); waiting for it`
+        `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is held by run ${st.holder} (for ${heldFor} by its runner's clock); ` +
+          `waiting for it: taken over only if this run sees it go unrenewed for ${st.durationS}s`
       )
     }
-    // Wait for the lease to change (renewed, released, taken) or to expire; no polling.
+    // Wait for the lease to change (renewed, released, taken) or for its record to stay the same
+    // a whole lease duration by this run's clock; no polling.
     const seenRv = attempt.lease.metadata.resourceVersion
+    const liveUntil = attempt.liveUntil ?? now
     try {
       await watchUntil(
         client.watchSource('coordination.k8s.io/v1', 'Lease', {
@@ -191,9 +248,8 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
         }),
         objects => {
           const l = objects.find(o => o.metadata.name === LEASE_NAME)
-          const s = stateOf(l)
-          const left = s ? expiresAt(s) - Date.now() : 0
-          const changed = !l || l.metadata.resourceVersion !== seenRv || !s?.holder
+          const left = liveUntil - Date.now()
+          const changed = !l || l.metadata.resourceVersion !== seenRv || !stateOf(l)?.holder
           return { done: changed || left <= 0, recheckInMs: Math.max(0, left) + 10 }
         },
         { timeoutMs: Math.max(0, deadline - Date.now()) }
@@ -210,20 +266,37 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     )
   else opts.log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
 
-  let held = true
+  const renewEveryMs = Math.max(200, (durationS * 1000) / 3)
+  // As client-go's renew deadline: without a successful renewal for this long, this run can no
+  // longer be sure that no other run has (rightly) taken the Lease over.
+  const renewDeadlineMs = (durationS * 1000 * 2) / 3
+  let lastRenewed = acquiredAt
+  let lost: LeaseLostError | undefined
   let released = false
+  let onLost: (e: LeaseLostError) => void = () => undefined
+  const lostPromise = new Promise<LeaseLostError>(resolve => (onLost = resolve))
+  /** Records the loss (the first time: warns, stops renewing); the error for `what`. */
+  const lose = (why: string, what?: string): LeaseLostError => {
+    if (!lost) {
+      lost = new LeaseLostError(opts.holder, why)
+      clearInterval(timer)
+      opts.warn?.(lost.message)
+      onLost(lost)
+    }
+    return new LeaseLostError(opts.holder, lost.why, what)
+  }
+  const overdue = (): boolean => Date.now() - lastRenewed > renewDeadlineMs
+  const check = (lease: KubeObject | undefined, what?: string): void => {
+    const st = stateOf(lease)
+    if (!lease) throw lose('the Lease was deleted', what)
+    if (st?.holder !== opts.holder) throw lose(`it is now held by ${st?.holder ?? 'nobody'}`, what)
+  }
   const renew = async (): Promise<void> => {
-    if (released || !held) return
+    if (released || lost) return
     try {
       const lease = await readLease(client)
+      check(lease)
       const st = stateOf(lease)
-      if (!lease || st?.holder !== opts.holder) {
-        held = false
-        opts.warn?.(
-          `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is now held by ${st?.holder ?? 'nobody'}: another run took it over`
-        )
-        return
-      }
       await client.request(
         'renew lease',
         () =>
@@ -234,22 +307,43 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
           }),
         true
       )
+      lastRenewed = Date.now()
     } catch (e) {
-      opts.warn?.(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
+      if (e instanceof LeaseLostError) return
+      if (overdue())
+        lose(
+          `no renewal succeeded for ${formatDuration(Date.now() - lastRenewed)} (last error: ${messageOf(e)})`
+        )
+      else opts.warn?.(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
     }
   }
-  const timer = setInterval(() => void renew(), Math.max(1000, (durationS * 1000) / 3))
+  const timer = setInterval(() => void renew(), renewEveryMs)
   timer.unref?.()
   return {
     holder: opts.holder,
     acquiredAt,
     waitedMs: acquiredAt - start,
-    held: () => held,
+    held: () => !lost && !released && !overdue(),
+    confirm: async (what: string) => {
+      if (released) throw new LeaseLostError(opts.holder, 'this run released it', what)
+      if (lost) throw lose(lost.why, what)
+      if (overdue()) throw lose(`no renewal succeeded for ${formatDuration(Date.now() - lastRenewed)}`, what)
+      let lease: KubeObject | undefined
+      try {
+        lease = await readLease(client)
+      } catch (e) {
+        // Unreadable: still ours while the renewals are on time (they would have seen a takeover).
+        if (overdue()) throw lose(`it cannot be read (${messageOf(e)})`, what)
+        return
+      }
+      check(lease, what)
+    },
+    whenLost: () => lostPromise,
     release: async () => {
       if (released) return
       released = true
       clearInterval(timer)
-      await deleteIfHeld(client, opts.holder, opts.log)
+      if (!lost) await deleteIfHeld(client, opts.holder, opts.log)
     }
   }
 }

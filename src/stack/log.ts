@@ -1,12 +1,12 @@
-// The default progress logger: @actions/core groups, info, warning and error (they print
-// ::group::/::error:: lines, which the CLI shows as they are).
-import * as core from '@actions/core'
+// The default progress logger: groups, info, warning and error through the one Log seam (src/log),
+// which prints diagnostics (events, log tails) so none of their lines can become a workflow command.
+import { log } from '../log/index.js'
 import type { StackLog } from './types.js'
 
 export const coreLog: StackLog = {
-  info: line => core.info(line),
-  warning: line => core.warning(line),
-  error: line => core.error(line),
-  startGroup: name => core.startGroup(name),
-  endGroup: () => core.endGroup()
+  info: line => log.info(line),
+  warning: line => log.warning(line),
+  error: line => log.error(line),
+  startGroup: name => log.startGroup(name),
+  endGroup: () => log.endGroup()
 }

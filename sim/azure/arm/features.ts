@@ -1,7 +1,8 @@
 // Microsoft.Features (api 2021-07-01): `GET .../providers/Microsoft.Features/providers/{ns}/features/{name}`
 // and `POST .../register`. Microsoft.ContainerService/AKSInfinibandSupport follows
 // `scenario.azure.feature`: NotRegistered → (register) Registering → Registered at the
-// `pollsUntilRegistered`-th GET after the register; `Pending` (needs approval) never completes;
+// `pollsUntilRegistered`-th GET after the register; `Pending` (needs approval) never completes,
+// unless `pendingPolls` is set: it answers Pending that many GETs, then Registered (approved);
 // `Registered` from the start. Every other feature behaves like a fresh NotRegistered one with the
 // same poll count. Bodies have the shape of getFeature.json / registerFeature.json (with the live
 // service's PascalCase states).
@@ -13,6 +14,8 @@ interface FeatureRecord {
   name: string
   state: string
   pollsSinceRegister: number
+  /** GETs answered while Pending. */
+  pendingPolls: number
 }
 
 export const INFINIBAND_FEATURE = { namespace: 'Microsoft.ContainerService', name: 'AKSInfinibandSupport' }
@@ -24,6 +27,9 @@ export class Features {
 
   get(subscriptionId: string, namespace: string, name: string): SimHttpResponse {
     const f = this.record(namespace, name)
+    const approveAt = this.ctx.scenario.azure.feature.pendingPolls
+    if (f.state === 'Pending' && approveAt !== undefined && ++f.pendingPolls > approveAt)
+      f.state = 'Registered'
     if (f.state === 'Registering') {
       f.pollsSinceRegister++
       if (f.pollsSinceRegister >= this.ctx.scenario.azure.feature.pollsUntilRegistered) f.state = 'Registered'
@@ -59,7 +65,8 @@ export class Features {
         namespace: isIb ? INFINIBAND_FEATURE.namespace : namespace,
         name: isIb ? INFINIBAND_FEATURE.name : name,
         state: isIb ? this.ctx.scenario.azure.feature.state : 'NotRegistered',
-        pollsSinceRegister: 0
+        pollsSinceRegister: 0,
+        pendingPolls: 0
       }
       this.features.set(key, f)
     }

@@ -418,6 +418,15 @@ export class Kubelet {
       if (crash !== undefined) {
         this.after(rt, Math.max(this.step() * 2, 1000), () => {
           this.ctx.logs.append(rt.ns, rt.name, c.name, crash)
+          // A fault's `event`: what anyone allowed to create Events in the namespace could write.
+          if (rt.fault?.event && c === rt.main[0])
+            this.ctx.events.record(rt.pod, {
+              type: 'Warning',
+              reason: 'Failed',
+              message: rt.fault.event,
+              fieldPath: `spec.containers{${c.name}}`,
+              host: rt.nodeName
+            })
           this.terminate(rt, c, 1)
           this.markDirty(rt)
           this.backoffRestart(rt, c, () => this.startContainer(rt, c))
@@ -441,6 +450,7 @@ export class Kubelet {
 
   private faultCrashLog(rt: PodRt, c: ContainerRt): string {
     return (
+      rt.fault?.log ??
       rt.behaviour.crashLog?.(c) ??
       `panic: ${c.name}: fatal error: simulated failure (scenario fault CrashLoopBackOff for pods named "${rt.fault?.pod}*")\n\ngoroutine 1 [running]:\nmain.main()\n\t/workspace/cmd/main.go:42 +0x1d4`
     )

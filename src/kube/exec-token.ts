@@ -1,0 +1,130 @@
+// The kubeconfig exec credential that calls back into the running action for an AAD cluster's
+// token: the kubeconfig's user runs `node -e <TOKEN_HELPER>`, which asks the action's token service
+// over a local socket (path in AKS_RDMA_ACTION_TOKEN_SOCKET, in a 0700 folder) and prints the
+// ExecCredential it answers. helm, kubectl and any other client-go tool re-run it when the
+// credential's expirationTimestamp passes, so they always hold an unexpired token, however long
+// the run. The action's own client (KubeClient) asks the same socket directly, without a process.
+import type { KubeConfig, User } from '@kubernetes/client-node'
+import net from 'node:net'
+
+/** The exec entry's environment variable naming the token service's socket. */
+export const TOKEN_SOCKET_ENV = 'AKS_RDMA_ACTION_TOKEN_SOCKET'
+export const EXEC_CREDENTIAL_API = 'client.authentication.k8s.io/v1'
+
+/** What the token service answers on its socket: one JSON document, then it closes. */
+export type TokenAnswer =
+  | {
+      credential: {
+        apiVersion: typeof EXEC_CREDENTIAL_API
+        kind: 'ExecCredential'
+        status: { token: string; expirationTimestamp: string }
+      }
+    }
+  | { error: string }
+
+/**
+ * The exec plugin's script (CommonJS for `node -e`): forwards the service's credential to stdout,
+ * or its error (or why it is unreachable: the run that wrote the kubeconfig has ended) to stderr
+ * with exit 1, as client-go expects.
+ */
+export const TOKEN_HELPER = [
+  `const s = require('net').connect(process.env.${TOKEN_SOCKET_ENV});`,
+  "let d = ''; s.setEncoding('utf8'); s.on('data', c => (d += c));",
+  'const fail = m => { process.stderr.write(`aks-rdma-action token: ${m}\\n`); process.exit(1) };',
+  "s.on('error', e => fail(`the action run that wrote this kubeconfig is not serving tokens any more (${e.code}); run it again for a new one`));",
+  "s.on('end', () => { let r; try { r = JSON.parse(d) } catch { return fail('no answer') } if (r.error) return fail(r.error); process.stdout.write(JSON.stringify(r.credential)) });"
+].join(' ')
+
+/** The kubeconfig `user.exec` of a user whose token the action serves on `socket`. */
+export function tokenExecEntry(socket: string, nodePath = process.execPath): Record<string, unknown> {
+  return {
+    apiVersion: EXEC_CREDENTIAL_API,
+    command: nodePath,
+    args: ['-e', TOKEN_HELPER],
+    env: [{ name: TOKEN_SOCKET_ENV, value: socket }],
+    interactiveMode: 'Never',
+    provideClusterInfo: false
+  }
+}
+
+/** The socket of a kubeconfig user served by the action's token service, when it is one. */
+export function tokenSocketOf(user: Pick<User, 'exec'> | undefined): string | undefined {
+  const env = (user?.exec as { env?: Array<{ name?: string; value?: string }> } | undefined)?.env
+  return env?.find(e => e.name === TOKEN_SOCKET_ENV)?.value || undefined
+}
+
+/** Asks the token service on `socket` for a credential. */
+export function requestToken(socket: string): Promise<{ token: string; expiresAt: number }> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(socket)
+    let data = ''
+    s.setEncoding('utf8')
+    s.on('data', c => (data += c))
+    s.on('error', e =>
+      reject(
+        new Error(
+          `cluster token: the action's token service is not reachable (${(e as NodeJS.ErrnoException).code})`
+        )
+      )
+    )
+    s.on('end', () => {
+      try {
+        const a = JSON.parse(data) as TokenAnswer
+        if ('error' in a) return reject(new Error(`cluster token: ${a.error}`))
+        resolve({
+          token: a.credential.status.token,
+          expiresAt: Date.parse(a.credential.status.expirationTimestamp)
+        })
+      } catch {
+        reject(new Error("cluster token: no answer from the action's token service"))
+      }
+    })
+  })
+}
+
+/**
+ * Authenticates the users served by a token socket in-process: the token is asked from the socket
+ * (one request at a time) and reused until its expirationTimestamp (which the service sets ahead
+ * of the token's real expiry).
+ */
+type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0]
+
+class SocketTokenAuthenticator implements Authenticator {
+  private cached?: { token: string; expiresAt: number }
+  private pending?: Promise<{ token: string; expiresAt: number }>
+
+  constructor(
+    private readonly userName: string,
+    private readonly socket: string
+  ) {}
+
+  isAuthProvider(user: User): boolean {
+    return user.name === this.userName
+  }
+
+  async applyAuthentication(
+    _user: User,
+    opts: Parameters<Authenticator['applyAuthentication']>[1]
+  ): Promise<void> {
+    if (!this.cached || this.cached.expiresAt <= Date.now()) {
+      this.pending ??= requestToken(this.socket).finally(() => (this.pending = undefined))
+      this.cached = await this.pending
+    }
+    const o = opts as { headers?: Record<string, unknown> }
+    o.headers ??= {}
+    o.headers.Authorization = `Bearer ${this.cached.token}`
+  }
+}
+
+/**
+ * For the users of `kc` served by the action's token service: ask the socket directly instead of
+ * running the exec plugin (a process per token). Other users are left as they are.
+ */
+export function useTokenSocketsDirectly(kc: KubeConfig): void {
+  kc.users = kc.users.map(u => {
+    const socket = tokenSocketOf(u)
+    if (!socket) return u
+    kc.addAuthenticator(new SocketTokenAuthenticator(u.name, socket))
+    return { ...u, exec: undefined }
+  })
+}

@@ -6,7 +6,7 @@ import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 
 /** What the main step created (saved with core.saveState, read back in post). */
@@ -16,7 +16,7 @@ export interface CreatedState {
 }
 
 export interface CleanupOptions {
-  log: AzureLog
+  log: Log
   timeoutMs: number
   pollIntervalMs?: number
 }

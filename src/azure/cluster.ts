@@ -6,7 +6,7 @@ import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
 import { desiredCluster as desiredClusterModel } from '../model/components/cluster.js'
 import { sleep, StepTimeoutError } from './wait.js'
 
@@ -14,7 +14,7 @@ import { SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
 export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
 
 export interface ClusterOptions {
-  log: AzureLog
+  log: Log
   timeoutMs: number
   /** Delay between LRO polls (default 15 s). */
   pollIntervalMs?: number

@@ -3,7 +3,7 @@
 // the feature propagates. Already registered means no write at all.
 import { describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
 import { pollUntil, retryAfterMs, type Backoff } from './wait.js'
 
 export const FEATURE_NAMESPACE = 'Microsoft.ContainerService'
@@ -18,7 +18,7 @@ export interface FeatureResult {
 }
 
 export interface FeatureOptions {
-  log: AzureLog
+  log: Log
   /** Bound of the whole step (settings.wait.stepTimeoutMs). */
   timeoutMs: number
   /** Poll backoff (default 10 s growing to 60 s). */

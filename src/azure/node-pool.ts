@@ -7,7 +7,7 @@ import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound, statusOf } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
 import { desiredAgentPoolProperties } from '../model/components/node-pool.js'
 import { TAGS } from '../model/types.js'
 import { pollUntil, StepTimeoutError } from './wait.js'
@@ -127,7 +127,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
 }
 
 export interface NodePoolOptions {
-  log: AzureLog
+  log: Log
   /** Bound of the whole step (settings.wait.stepTimeoutMs). */
   timeoutMs: number
   /** Delay between LRO polls (default 10 s); tests shorten it. */

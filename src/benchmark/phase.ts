@@ -14,7 +14,7 @@ import {
   type PerftestResult
 } from '../parse/perftest.js'
 import type { Settings } from '../settings/settings.js'
-import { mapLimit } from '../verify/concurrency.js'
+import { mapLimit } from '../util/concurrency.js'
 import {
   containerStatus,
   describePod,

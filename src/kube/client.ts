@@ -37,6 +37,7 @@ import {
   type ListResult
 } from './types.js'
 import type { WatchSource } from './watch.js'
+import type { Log } from '../log/index.js'
 
 export interface KubeClientOptions {
   /** Retries of transient failures (settings.wait.retries). */
@@ -44,7 +45,7 @@ export interface KubeClientOptions {
   /** First backoff delay (default 200 ms). */
   backoffBaseMs?: number
   /** Where retry notices go (default: nowhere). */
-  log?: (line: string) => void
+  log?: Log
   fieldManager?: string
 }
 
@@ -144,7 +145,7 @@ export class KubeClient {
         retries: this.opts.retries,
         baseDelayMs: this.opts.backoffBaseMs,
         onRetry: (attempt, delay, e) =>
-          this.opts.log?.(
+          this.opts.log?.info(
             `${what}: ${messageOf(e)} (HTTP ${httpStatusOf(e) ?? '-'}); retry ${attempt}/${this.opts.retries} in ${delay}ms`
           )
       })

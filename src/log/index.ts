@@ -52,6 +52,17 @@ export const silentLog: Log = {
   secret: () => {}
 }
 
+/** A log whose info, warning and error lines (progress too) all go to `write` (tests, captures). */
+export function lineLog(write: (line: string) => void): Log {
+  return {
+    ...silentLog,
+    info: write,
+    warning: line => write(line),
+    error: line => write(line),
+    progress: (_key, line) => write(line)
+  }
+}
+
 let backend: Log = actionsLog
 
 /** Replaces the process-wide backend (the CLI's terminal, a test's capture); returns the previous one. */

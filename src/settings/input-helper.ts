@@ -7,7 +7,7 @@ import { parseDuration } from '../util/duration.js'
 import { INPUTS, type InputDefinition } from './input-definitions.js'
 import type { AuthType, CloudName, NodeTaint, Settings } from './settings.js'
 import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
-import { cloudDefaults } from '../azure/cloud.js'
+import { cloudDefaults } from './clouds.js'
 
 export type InputReader = (name: string) => string | undefined
 

@@ -8,6 +8,7 @@ import { httpStatusOf, isConflict, isNotFound, messageOf } from '../kube/errors.
 import type { KubeObject } from '../kube/types.js'
 import { watchUntil, WatchTimeoutError } from '../kube/watch.js'
 import { formatDuration } from '../util/duration.js'
+import { silentLog, type Log } from '../log/index.js'
 
 export const LEASE_NAME = 'aks-rdma-action'
 export const LEASE_NAMESPACE = 'kube-system'
@@ -18,8 +19,8 @@ export interface LeaseOptions {
   leaseDurationSeconds?: number
   /** How long to wait for another holder, in milliseconds. */
   timeoutMs: number
-  log?: (line: string) => void
-  warn?: (line: string) => void
+  /** Where waiting, taking, renewal trouble and release are told (default: nowhere). */
+  log?: Log
 }
 
 export interface LeaseHandle {
@@ -161,6 +162,7 @@ async function tryTake(
 
 /** Takes the lease, waiting (up to opts.timeoutMs) while another run holds a live one; renews it until released. */
 export async function acquireLease(client: KubeClient, opts: LeaseOptions): Promise<LeaseHandle> {
+  const log = opts.log ?? silentLog
   const durationS = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS
   const start = Date.now()
   const deadline = start + opts.timeoutMs
@@ -175,7 +177,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     const heldFor = st.acquiredAt ? formatDuration(now - st.acquiredAt) : 'an unknown time'
     if (lastHolderLogged !== `${st.holder}@${st.acquiredAt}`) {
       lastHolderLogged = `${st.holder}@${st.acquiredAt}`
-      opts.log?.(
+      log.info(
         `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is held by run ${st.holder} (for ${heldFor}, renewed every ` +
           `${Math.round(durationS / 3)}s, expires ${formatDuration(Math.max(0, expiresAt(st) - now))} after its last renewal); waiting for it`
       )
@@ -205,10 +207,10 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   }
   const acquiredAt = Date.now()
   if (acquiredAt - start > 1000 || lastHolderLogged)
-    opts.log?.(
+    log.info(
       `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`
     )
-  else opts.log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
+  else log.info(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
 
   let held = true
   let released = false
@@ -219,7 +221,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
       const st = stateOf(lease)
       if (!lease || st?.holder !== opts.holder) {
         held = false
-        opts.warn?.(
+        log.warning(
           `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is now held by ${st?.holder ?? 'nobody'}: another run took it over`
         )
         return
@@ -235,7 +237,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
         true
       )
     } catch (e) {
-      opts.warn?.(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
+      log.warning(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
     }
   }
   const timer = setInterval(() => void renew(), Math.max(1000, (durationS * 1000) / 3))
@@ -249,7 +251,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
       if (released) return
       released = true
       clearInterval(timer)
-      await deleteIfHeld(client, opts.holder, opts.log)
+      await deleteIfHeld(client, opts.holder, log)
     }
   }
 }
@@ -257,7 +259,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
 async function deleteIfHeld(
   client: KubeClient,
   holder: string,
-  log?: (line: string) => void
+  log: Log
 ): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const lease = await readLease(client)
@@ -275,7 +277,7 @@ async function deleteIfHeld(
           }),
         true
       )
-      log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} released by run ${holder}`)
+      log.info(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} released by run ${holder}`)
       return true
     } catch (e) {
       if (isNotFound(e)) return false
@@ -289,8 +291,9 @@ async function deleteIfHeld(
 export async function releaseLease(
   kubeconfigPath: string,
   holder: string,
-  opts: { retries?: number; log?: (line: string) => void } = {}
+  opts: { retries?: number; log?: Log } = {}
 ): Promise<boolean> {
-  const client = KubeClient.fromFile(kubeconfigPath, { retries: opts.retries ?? 3, log: opts.log })
-  return deleteIfHeld(client, holder, opts.log)
+  const log = opts.log ?? silentLog
+  const client = KubeClient.fromFile(kubeconfigPath, { retries: opts.retries ?? 3, log })
+  return deleteIfHeld(client, holder, log)
 }

@@ -6,7 +6,7 @@ import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import type { Settings } from '../settings/settings.js'
-import { mapLimit } from './concurrency.js'
+import { mapLimit } from '../util/concurrency.js'
 import { emptyFacts, parseProbeOutput, PROBE_SCRIPT, type NodeFacts } from './probe-output.js'
 import { describePod, isPodTerminal, oneLine, unschedulableMessage } from './pod-status.js'
 import {

@@ -76,7 +76,11 @@ describe('ensureHelm', () => {
     process.env.PATH = `${binDir}${path.delimiter}${originalPath}`
     const sha = publish('v3.18.4')
     const lines: string[] = []
-    const p = await ensureHelm('v3.18.4', { ...quiet, log: lineLog(l => lines.push(l)), downloadBaseUrl: base })
+    const p = await ensureHelm('v3.18.4', {
+      ...quiet,
+      log: lineLog(l => lines.push(l)),
+      downloadBaseUrl: base
+    })
     expect(p.startsWith(process.env.RUNNER_TOOL_CACHE!)).toBe(true)
     expect(path.basename(p)).toBe('helm')
     expect(execFileSync(p).toString()).toBe('v3.18.4')

@@ -7,11 +7,11 @@ import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
-import { desiredCluster as desiredClusterModel } from '../model/components/cluster.js'
+import { desiredCluster as desiredClusterModel } from '../model/azure-resources.js'
 import { sleep, StepTimeoutError } from './wait.js'
 
-import { SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
-export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
+import { SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
+export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
 
 export interface ClusterOptions {
   log: Log

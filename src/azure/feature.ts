@@ -4,10 +4,11 @@
 import { describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
+import { FEATURE } from '../model/azure-resources.js'
 import { pollUntil, retryAfterMs, type Backoff } from './wait.js'
 
-export const FEATURE_NAMESPACE = 'Microsoft.ContainerService'
-export const FEATURE_NAME = 'AKSInfinibandSupport'
+export const FEATURE_NAMESPACE = FEATURE.namespace
+export const FEATURE_NAME = FEATURE.name
 
 export interface FeatureResult {
   /** True when this run registered the feature or the provider. */

@@ -8,7 +8,7 @@ import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound, statusOf } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
-import { desiredAgentPoolProperties } from '../model/components/node-pool.js'
+import { desiredAgentPoolProperties } from '../model/azure-resources.js'
 import { TAGS } from '../model/types.js'
 import { pollUntil, StepTimeoutError } from './wait.js'
 
@@ -24,7 +24,7 @@ export function tagValue(tags: Record<string, string> | undefined, name: string)
   return undefined
 }
 
-export { taintString } from '../model/components/node-pool.js'
+export { taintString } from '../model/azure-resources.js'
 
 /** The AgentPool body this action creates for `settings`: the desired state's, typed for the SDK. */
 export function desiredAgentPool(settings: Settings): AgentPool {

@@ -4,7 +4,8 @@
 import * as core from '@actions/core'
 import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { cleanupAzure, connectAzure, coreLog } from '../azure/index.js'
+import { cleanupAzure, connectAzure } from '../azure/index.js'
+import { log } from '../log/index.js'
 import { InputError, readSettings } from '../settings/input-helper.js'
 import type { Settings } from '../settings/settings.js'
 import { releaseLease } from '../stack/lease.js'
@@ -57,12 +58,12 @@ async function cleanup(s: Settings): Promise<void> {
     )
     return
   }
-  const { clients } = connectAzure(s, coreLog)
+  const { clients } = connectAzure(s, log)
   const r = await cleanupAzure(
     clients,
     s,
     { nodePoolCreated, clusterCreated },
-    { log: coreLog, timeoutMs: s.wait.stepTimeoutMs }
+    { log, timeoutMs: s.wait.stepTimeoutMs }
   )
   for (const d of r.deleted) core.info(`post: deleted ${d}`)
   for (const k of r.skipped) core.info(`post: kept ${k.what}: ${k.why}`)
@@ -81,9 +82,7 @@ export async function runPost(): Promise<void> {
   try {
     const kubeconfig = core.getState(STATE.kubeconfig)
     if (settings && kubeconfig && existsSync(kubeconfig)) {
-      const released = await releaseLease(kubeconfig, settings.runId, { log: line => core.info(line) }).catch(
-        () => false
-      )
+      const released = await releaseLease(kubeconfig, settings.runId, { log }).catch(() => false)
       if (released) core.info('post: released the Lease this run held')
     }
     if (settings && settings.mode === 'apply') await cleanup(settings)

@@ -256,11 +256,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   }
 }
 
-async function deleteIfHeld(
-  client: KubeClient,
-  holder: string,
-  log: Log
-): Promise<boolean> {
+async function deleteIfHeld(client: KubeClient, holder: string, log: Log): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const lease = await readLease(client)
     if (!lease || stateOf(lease)?.holder !== holder) return false

@@ -73,8 +73,28 @@ export interface WriteNeed extends ConvergeCheck {
 
 const WATCH_TIMEOUT_SECONDS = 25
 
-/** KubernetesObjectApi with its discovery-based path builder made reachable (for watch paths). */
+/**
+ * KubernetesObjectApi with its discovery-based path builder made reachable (for watch paths), and
+ * one discovery request per group-version at a time: lookups that start together (several waits
+ * opening their watches at once) share the one in flight instead of each asking the server.
+ */
 class ObjectApi extends KubernetesObjectApi {
+  private readonly discovering = new Map<string, Promise<unknown>>()
+
+  override async resource(
+    ...args: Parameters<KubernetesObjectApi['resource']>
+  ): ReturnType<KubernetesObjectApi['resource']> {
+    const [apiVersion] = args
+    const pending = this.discovering.get(apiVersion)
+    if (pending) await pending.catch(() => undefined)
+    const lookup = super.resource(...args)
+    if (!pending) {
+      this.discovering.set(apiVersion, lookup)
+      lookup.finally(() => this.discovering.delete(apiVersion)).catch(() => undefined)
+    }
+    return lookup
+  }
+
   async collectionPath(
     apiVersion: string,
     kind: string,

@@ -203,7 +203,7 @@ export const gpuOperator: KubeComponent = {
   placement: { on: 'pool-nodes', after: ['nic-cluster-policy'] },
   driftExtras: clusterPolicyDrift,
   hints: view =>
-    new RegExp(PEERMEM).test(view.states + (view.verdict?.nodes ?? []).map(n => n.detail).join(' '))
+    [view.states, ...(view.verdict?.nodes ?? []).map(n => n.detail ?? '')].some(t => t.includes(PEERMEM))
       ? [
           `${PEERMEM} waits for the OFED driver (/run/mellanox/drivers/.driver-ready); check the OFED pods (-l ${LABELS.ofedDriverPod}) and keep driver.rdma.useHostMofed false.`
         ]

@@ -121,4 +121,3 @@ export interface ComponentSpec extends Desired {
 
 export const noDriftExtras = async (): Promise<DriftItem[]> => []
 export const noHints = (): string[] => []
-export const always = (): undefined => undefined

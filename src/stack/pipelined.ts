@@ -2,8 +2,8 @@
 // it has been written (the network operator, cluster-level, is also awaited first: its CRDs and
 // controller serve the rest), while the RDMA node pool may still be provisioning; then all the
 // waits run at once, each still its own step with its own start, end and per-node progress. The
-// order that matters holds per node: a step counts a node only when the step it depends on there
-// (NODE_DEPENDENCIES) does, which the cluster enforces by itself (node labels and init
+// order that matters holds per node: a step counts a node only when the steps it depends on there
+// (its component's placement) do, which the cluster enforces by itself (node labels and init
 // containers). A node that fails (its OFED driver crash-loops) is reported by name and blocks
 // only the steps that depend on it on that node; the other nodes finish their sequence.
 import { COMPONENTS, nodeDependencies, onPoolNodes, type ComponentName } from '../components/index.js'

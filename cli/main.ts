@@ -1,59 +1,21 @@
 // The command line tool (dist/cli.js): the action's modes with the same inputs as flags
-// (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the simulator (`sim up`,
-// `sim down`, `simulate`), the perftest / ibstat parsers, and the helm stand-in the simulator
-// puts on PATH. Exit codes: 0 success, 1 the run failed, 2 bad usage or bad input.
-import { EXIT, runMain } from '../src/main.js'
-import { exportInputs, parseCliFlags } from '../src/run/inputs.js'
+// (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the simulator (`simulate`,
+// `sim up`, `sim down`), the perftest / ibstat parsers, and the helm stand-in the simulator puts
+// on PATH. Logs go to stderr (outside GitHub Actions through the terminal renderer: no workflow
+// commands, secrets redacted), results to stdout. Exit codes: 0 success, 1 failure, 2 bad usage or
+// input, 3 drift found (drift mode).
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { EXIT } from '../src/main.js'
+import { log } from '../src/log/index.js'
+import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
+import { exportInputs, secretInputValues } from '../src/run/inputs.js'
+import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
+import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
+import { commandHelp, mainHelp } from './help.js'
 
-const USAGE = `Usage:
-  node dist/cli.js <apply|verify|drift|plan> [--<input> <value> ...] [--output text|json]
-  node dist/cli.js simulate [--scenario FILE] [--report FILE] [--runs N] [--concurrent N] [--<input> <value> ...]
-  node dist/cli.js sim up [--scenario FILE] [--dir DIR]      start a simulated Azure + AKS world
-  node dist/cli.js sim down [--dir DIR]                      stop it
-  node dist/cli.js perftest parse FILE                        perftest output → JSON
-  node dist/cli.js ibstat parse FILE                          ibstat / ibstatus / ibv_devinfo output → JSON
-Inputs are those of action.yml (e.g. --resource-group, --cluster-name, --node-count); INPUT_<NAME>
-environment variables are read too, as the runner sets them.`
-
-const print = (s: string): void => {
-  process.stdout.write(s)
-}
-
-function usage(message?: string): number {
-  if (message) process.stderr.write(`${message}\n\n`)
-  process.stderr.write(USAGE + '\n')
-  return EXIT.usage
-}
-
-async function runMode(mode: string, rest: string[]): Promise<number> {
-  const flags = parseCliFlags(rest, ['output'])
-  if (flags.positional.length) flags.problems.push(`unexpected argument(s): ${flags.positional.join(' ')}`)
-  const output = flags.options.output ?? 'text'
-  if (output !== 'text' && output !== 'json')
-    flags.problems.push(`--output "${output}": must be text or json`)
-  if (flags.problems.length) return usage(flags.problems.join('\n'))
-  exportInputs({ ...flags.inputs, mode })
-  const options = { output: output as 'text' | 'json', cli: true }
-  // Outside the runner, apply/verify/drift get the runner's files and the post step too.
-  if (mode !== 'plan' && !process.env.GITHUB_ACTIONS)
-    return (await import('../src/run/local-runner.js')).runLikeRunner(options, print)
-  return runMain(options)
-}
-
-async function runParser(tool: 'perftest' | 'ibstat', rest: string[]): Promise<number> {
-  if (rest[0] !== 'parse' || rest.length !== 2) return usage(`${tool}: expected "${tool} parse FILE"`)
-  try {
-    const text =
-      tool === 'perftest'
-        ? (await import('../src/parse/perftest.js')).perftestParseCommand(rest[1])
-        : (await import('../src/parse/ibstat.js')).ibstatParseCommand(rest[1])
-    process.stdout.write(text + '\n')
-    return EXIT.success
-  } catch (e) {
-    process.stderr.write(`${tool} parse: ${(e as Error).message}\n`)
-    return EXIT.usage
-  }
-}
+const MODES = ['apply', 'verify', 'drift', 'plan'] as const
+type Mode = (typeof MODES)[number]
 
 /** The Azure SDK and the Kubernetes client need Node.js 22+ (the action runs on node24). */
 function needsModernNode(command: string): number | undefined {
@@ -66,42 +28,171 @@ function needsModernNode(command: string): number | undefined {
   return EXIT.usage
 }
 
-export async function cli(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv
-  if (['apply', 'verify', 'drift', 'simulate', 'sim', '__helm'].includes(command ?? '')) {
-    const refused = needsModernNode(command)
-    if (refused !== undefined) return refused
+function usageError(message: string): number {
+  process.stderr.write(`${message}\n`)
+  return EXIT.usage
+}
+
+/** Runs this command again with NODE_EXTRA_CA_CERTS set (a Node without tls.setDefaultCACertificates). */
+function rerunWithCa(argv: string[]): Promise<number> {
+  const ca = process.env.NODE_EXTRA_CA_CERTS!
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: ca, [CA_REEXEC_ENV]: ca }
+  })
+  return new Promise(resolve => child.on('close', code => resolve(code ?? EXIT.failure)))
+}
+
+async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
+  const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
+  exportInputs({ ...p.inputs, mode })
+  // Secret inputs are hidden before anything could print them.
+  for (const s of secretInputValues()) session.terminal?.secret(s)
+  if (mode === 'plan') {
+    const { runMain } = await import('../src/main.js')
+    return runMain({ output, cli: true, print: text => session.result(text) })
   }
-  switch (command) {
-    case 'apply':
-    case 'verify':
-    case 'drift':
-    case 'plan':
-      return runMode(command, rest)
-    case 'perftest':
-    case 'ibstat':
-      return runParser(command, rest)
-    case 'simulate':
-      return (await import('../sim/commands.js')).simulateCommand(rest, print)
-    case 'sim': {
-      const commands = await import('../sim/commands.js')
-      if (rest[0] === 'up') return commands.simUp(rest.slice(1), print)
-      if (rest[0] === 'down') return commands.simDown(rest.slice(1))
-      return usage('sim: expected "sim up" or "sim down"')
+  const { runLikeRunner } = await import('../src/run/local-runner.js')
+  return runLikeRunner({ output, print: text => session.result(text) })
+}
+
+async function runParser(tool: 'perftest' | 'ibstat', p: ParsedCommand): Promise<number> {
+  const file = p.positional!
+  let text: string
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8')
+  } catch (e) {
+    return usageError(`${tool} parse: ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+  }
+  const r =
+    tool === 'perftest'
+      ? (await import('../src/parse/perftest.js')).perftestCliResult(text, {
+          ...(typeof p.options.tool === 'string' ? { tool: p.options.tool } : {})
+        })
+      : (await import('../src/parse/ibstat.js')).ibstatCliResult(text)
+  if (r.json) process.stdout.write(r.json)
+  if (r.message) process.stderr.write(`${tool} parse: ${r.message}\n`)
+  return r.exitCode
+}
+
+/** `sim`, `perftest`, `ibstat` take a second word. */
+function resolveCommand(argv: string[]): { name: string; rest: string[] } {
+  const [first, second] = argv
+  if (['sim', 'perftest', 'ibstat'].includes(first) && second !== undefined && !second.startsWith('-'))
+    return { name: `${first} ${second}`, rest: argv.slice(2) }
+  return { name: first, rest: argv.slice(1) }
+}
+
+function unknownCommand(name: string): number {
+  const group = COMMANDS.filter(c => c.name.startsWith(`${name} `))
+  if (group.length)
+    return usageError(
+      `${name}: expected ${group.map(c => `"${c.name}"`).join(' or ')} (node dist/cli.js --help)`
+    )
+  const near = COMMANDS.map(c => ({ c: c.name, d: editDistance(name, c.name) })).sort((a, b) => a.d - b.d)[0]
+  return usageError(
+    `unknown command "${name}"${near.d <= 2 ? `; did you mean ${near.c}?` : ''} (node dist/cli.js --help lists them)`
+  )
+}
+
+export async function cli(argv: string[]): Promise<number> {
+  if (argv[0] === '__helm') {
+    // The helm stand-in the simulator puts first on PATH (not a user command).
+    const refused = needsModernNode('__helm')
+    if (refused !== undefined) return refused
+    return (await import('../sim/helm/index.js')).helmStandin(argv.slice(1), process.env, {
+      stdout: s => process.stdout.write(s),
+      stderr: s => process.stderr.write(s)
+    })
+  }
+  if (argv.length === 0) {
+    process.stderr.write(mainHelp())
+    return EXIT.usage
+  }
+  if (['-h', '--help', 'help'].includes(argv[0])) {
+    if (!argv[1]) {
+      process.stdout.write(mainHelp())
+      return EXIT.success
     }
-    case '__helm':
-      // The helm stand-in the simulator puts first on PATH (not a user command).
-      return (await import('../sim/helm/index.js')).helmStandin(rest, process.env, {
-        stdout: s => process.stdout.write(s),
-        stderr: s => process.stderr.write(s)
-      })
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      return usage()
-    default:
-      return usage(`unknown command "${command}"`)
+    const about = resolveCommand(argv.slice(1)).name
+    const specs = COMMANDS.filter(c => c.name === about || c.name.startsWith(`${about} `))
+    if (!specs.length) return unknownCommand(about)
+    process.stdout.write(specs.map(commandHelp).join('\n'))
+    return EXIT.success
+  }
+  const { name, rest } = resolveCommand(argv)
+  const spec = commandSpec(name)
+  if (!spec) {
+    const group = COMMANDS.filter(c => c.name.startsWith(`${name} `))
+    if (group.length && rest.some(a => a === '-h' || a === '--help')) {
+      process.stdout.write(group.map(commandHelp).join('\n'))
+      return EXIT.success
+    }
+    return unknownCommand(name)
+  }
+  let parsed: ParsedCommand
+  try {
+    parsed = parseCommand(spec, rest)
+  } catch (e) {
+    if (e instanceof UsageError) return usageError(e.message)
+    throw e
+  }
+  if (parsed.options.help) {
+    process.stdout.write(commandHelp(spec))
+    return EXIT.success
+  }
+  let fileInputs: Record<string, string> = {}
+  if (typeof parsed.options['env-file'] === 'string') {
+    try {
+      const loaded = loadEnvFile(parsed.options['env-file'])
+      if (loaded.reexec) return rerunWithCa(argv)
+      fileInputs = loaded.inputs
+    } catch (e) {
+      if (e instanceof UsageError) return usageError(e.message)
+      throw e
+    }
+  }
+  if (name === 'perftest parse' || name === 'ibstat parse')
+    return runParser(spec.name.split(' ')[0] as 'perftest' | 'ibstat', parsed)
+  const refused = name === 'plan' ? undefined : needsModernNode(name)
+  if (refused !== undefined) return refused
+
+  const session = startSession({
+    verbose: parsed.options.verbose === true,
+    jsonResults: parsed.options.output === 'json'
+  })
+  try {
+    if (MODES.includes(name as Mode)) return await runMode(name as Mode, parsed, session)
+    const sim = await import('../sim/commands.js')
+    if (name === 'simulate')
+      return await sim.simulateCommand(
+        {
+          inputs: { ...fileInputs, ...parsed.inputs },
+          scenario: parsed.options.scenario as string | undefined,
+          report: parsed.options.report as string | undefined,
+          runs: parsed.options.runs as string | undefined,
+          concurrent: parsed.options.concurrent as string | undefined,
+          output: (parsed.options.output as 'text' | 'json' | undefined) ?? 'text'
+        },
+        session
+      )
+    if (name === 'sim up')
+      return await sim.simUp(
+        {
+          dir: parsed.options.dir as string | undefined,
+          scenario: parsed.options.scenario as string | undefined
+        },
+        session
+      )
+    return await sim.simDown({ dir: parsed.options.dir as string | undefined })
+  } catch (e) {
+    // Through the log, so a secret in an unexpected error is redacted like everything else.
+    log.error(e instanceof Error ? (e.stack ?? e.message) : String(e), {
+      title: `${name} failed unexpectedly`
+    })
+    return EXIT.failure
+  } finally {
+    session.close()
   }
 }
 

@@ -2,7 +2,7 @@
 // (post.js) and the command line tool (cli.js, the only bundle that carries the simulator).
 // `node script/build.mjs --outdir DIR` builds elsewhere (used by the dist freshness check).
 import { build } from 'esbuild'
-import { rmSync, mkdirSync } from 'node:fs'
+import { rmSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 const argIndex = process.argv.indexOf('--outdir')
@@ -28,8 +28,33 @@ const shared = {
       'globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);'
     ].join('\n')
   },
-  define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' }
+  define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' },
+  // A worktree whose node_modules links to another checkout's builds the same bundles as a clone.
+  preserveSymlinks: true
 }
+
+// The simulated API server reads the official Kubernetes .proto files next to its source
+// (sim/kube/apiserver/proto-files.ts); the bundle carries their texts inline instead.
+const PROTO_DIR = 'sim/kube/apiserver/proto'
+function protoTexts(dir, out = {}) {
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name)
+    if (statSync(full).isDirectory()) protoTexts(full, out)
+    else if (name.endsWith('.proto'))
+      out[path.relative(PROTO_DIR, full).split(path.sep).join('/')] = readFileSync(full, 'utf8')
+  }
+  return out
+}
+const inlineProtoFiles = {
+  name: 'inline-proto-files',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]sim[\\/]kube[\\/]apiserver[\\/]proto-files\.ts$/ }, () => ({
+      contents: `const FILES = ${JSON.stringify(protoTexts(PROTO_DIR))}\nexport function protoFiles() { return FILES }\n`,
+      loader: 'js'
+    }))
+  }
+}
+shared.plugins = [inlineProtoFiles]
 
 const entries = { index: 'src/index.ts', post: 'src/post.ts', cli: 'cli/main.ts' }
 for (const [name, entry] of Object.entries(entries)) {

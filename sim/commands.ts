@@ -1,15 +1,17 @@
-// The simulator's commands: `sim up` (start a world, print the environment a client needs as
-// NAME=value lines, then READY, and run until `sim down` or a signal), `sim down`, and
-// `simulate` (flags → simulate()).
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// The simulator's commands (flags parsed by the CLI): `sim up` (start a world, write DIR/.env for
+// `--env-file`, print the environment a client needs as NAME=value lines, then READY, and run until
+// `sim down` or a signal; refuses a folder that holds a live world), `sim down`, and `simulate`.
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseCliFlags } from '../src/run/inputs.js'
+import { PROGRESS_TAG_ENV } from '../src/log/terminal-commands.js'
+import type { TerminalSession } from '../src/log/terminal-session.js'
 import { simulate } from './simulate.js'
 import { startWorld } from './world.js'
 
-const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
+export const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
 
 /** The running bundle (dist/cli.js) and the helm stand-in command line that re-enters it. */
 function selfPaths(): { distDir: string; helmCommand: string[] } {
@@ -17,38 +19,64 @@ function selfPaths(): { distDir: string; helmCommand: string[] } {
   return { distDir: path.dirname(self), helmCommand: [process.execPath, self, '__helm'] }
 }
 
-export async function simUp(argv: string[], print: (s: string) => void): Promise<number> {
-  const flags = parseCliFlags(argv, ['scenario', 'dir'])
-  if (flags.problems.length || flags.positional.length) {
+/** The pid of the `sim up` process serving DIR, when it is still alive. */
+export function liveWorldPid(dir: string): number | undefined {
+  const pidFile = path.join(dir, 'pid')
+  if (!existsSync(pidFile)) return undefined
+  const pid = Number(readFileSync(pidFile, 'utf8'))
+  if (!Number.isInteger(pid) || pid <= 0) return undefined
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
+  }
+}
+
+/** A dotenv value: as it is when plain, single-quoted otherwise (read literally by node and dotenv). */
+function envValue(v: string): string {
+  return /^[^\s#'"\\`$]*$/.test(v) ? v : `'${v}'`
+}
+
+export interface SimUpOptions {
+  dir?: string
+  scenario?: string
+}
+
+export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<number> {
+  const dir = path.resolve(o.dir ?? DEFAULT_DIR)
+  const live = liveWorldPid(dir)
+  if (live !== undefined) {
     process.stderr.write(
-      `sim up: ${[...flags.problems, ...flags.positional.map(p => `unexpected argument ${p}`)].join('\n')}\n`
+      `sim up: ${dir} holds a running world (process ${live}); stop it with \`node dist/cli.js sim down --dir ${dir}\` or pick another --dir\n`
     )
+    return 1
+  }
+  if (o.scenario && !existsSync(o.scenario)) {
+    process.stderr.write(`sim up: --scenario ${o.scenario}: file not found\n`)
     return 2
   }
-  const dir = flags.options.dir ?? DEFAULT_DIR
-  const world = await startWorld({
-    scenarioFile: flags.options.scenario,
-    dir,
-    helmCommand: selfPaths().helmCommand
-  })
+  const world = await startWorld({ scenarioFile: o.scenario, dir, helmCommand: selfPaths().helmCommand })
+  writeFileSync(path.join(dir, 'pid'), String(process.pid))
   const env = world.env()
   const inputs: Record<string, string> = {
     ...world.inputs(),
     'auth-type': 'secret',
     'client-secret': world.scenario.azure.clientSecret
   }
+  // Everything `node dist/cli.js apply --env-file DIR/.env` (and @github/local-action, whose
+  // getIDToken is not implemented, hence the client-secret path) needs to reach this world.
   const envFile = path.join(dir, '.env')
-  // For `npx @github/local-action . src/main.ts <envFile>`: its getIDToken is not implemented, so
-  // the .env selects the client-secret path.
   writeFileSync(
-    envFile,
+    envFile + '.tmp',
     [
-      ...Object.entries(inputs).map(([k, v]) => `INPUT_${k.toUpperCase()}=${v}`),
-      ...Object.entries(env).map(([k, v]) => `${k}=${v}`)
+      '# Written by `node dist/cli.js sim up`: this world, for --env-file (removed by sim down).',
+      ...Object.entries(inputs).map(([k, v]) => `INPUT_${k.toUpperCase()}=${envValue(v)}`),
+      ...Object.entries(env).map(([k, v]) => `${k}=${envValue(v)}`)
     ].join('\n') + '\n',
     { mode: 0o600 }
   )
-  writeFileSync(path.join(dir, 'pid'), String(process.pid))
+  renameSync(envFile + '.tmp', envFile)
   const lines: Record<string, string> = {
     ARM_ENDPOINT: world.azure.armEndpoint,
     AUTHORITY_HOST: world.azure.authorityHost,
@@ -60,21 +88,25 @@ export async function simUp(argv: string[], print: (s: string) => void): Promise
     CLUSTER_NAME: inputs['cluster-name'],
     KUBE_API_SERVER: world.kube.url,
     ...env,
+    ENV_FILE: envFile,
     LOCAL_ACTION_ENV_FILE: envFile
   }
-  for (const [k, v] of Object.entries(lines)) print(`${k}=${v}\n`)
-  print('READY\n')
+  session.result(
+    Object.entries(lines)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join('') + 'READY\n'
+  )
   await new Promise<void>(resolve => {
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve())
   })
+  rmSync(envFile, { force: true })
   await world.close()
   rmSync(path.join(dir, 'pid'), { force: true })
   return 0
 }
 
-export async function simDown(argv: string[]): Promise<number> {
-  const flags = parseCliFlags(argv, ['dir'])
-  const dir = flags.options.dir ?? DEFAULT_DIR
+export async function simDown(o: { dir?: string }): Promise<number> {
+  const dir = path.resolve(o.dir ?? DEFAULT_DIR)
   const pidFile = path.join(dir, 'pid')
   if (!existsSync(pidFile)) {
     process.stderr.write(`sim down: no running world in ${dir}\n`)
@@ -88,34 +120,62 @@ export async function simDown(argv: string[]): Promise<number> {
   }
   for (let i = 0; i < 100 && existsSync(pidFile); i++) await new Promise(r => setTimeout(r, 100))
   rmSync(pidFile, { force: true })
+  rmSync(path.join(dir, '.env'), { force: true })
   return 0
 }
 
-export async function simulateCommand(argv: string[], print: (s: string) => void): Promise<number> {
-  const flags = parseCliFlags(argv, ['scenario', 'report', 'runs', 'concurrent'])
-  const runs = Number(flags.options.runs ?? '1')
-  const concurrent = Number(flags.options.concurrent ?? '1')
-  if (!Number.isInteger(runs) || runs < 1)
-    flags.problems.push(`--runs "${flags.options.runs}": a whole number ≥ 1`)
+export interface SimulateCommandOptions {
+  inputs: Record<string, string>
+  scenario?: string
+  report?: string
+  runs?: string
+  concurrent?: string
+  output: 'text' | 'json'
+}
+
+/**
+ * The CLI's exit code for a simulation: the worst main or post step's, except 3 when every failure
+ * is a main step that found drift (and every post step passed).
+ */
+export function simulateExitCode(
+  runs: Array<{ exitCode: number; postExitCode?: number; outputs: Record<string, string> }>
+): number {
+  const worst = runs.reduce((w, r) => Math.max(w, r.exitCode, r.postExitCode ?? 0), 0)
+  const failed = runs.filter(r => r.exitCode !== 0)
+  const postsPassed = runs.every(r => !r.postExitCode)
+  if (postsPassed && failed.length && failed.every(r => r.outputs.result === 'drifted')) return 3
+  return worst
+}
+
+export async function simulateCommand(o: SimulateCommandOptions, session: TerminalSession): Promise<number> {
+  const problems: string[] = []
+  const runs = Number(o.runs ?? '1')
+  const concurrent = Number(o.concurrent ?? '1')
+  if (!Number.isInteger(runs) || runs < 1) problems.push(`--runs "${o.runs}": a whole number ≥ 1`)
   if (!Number.isInteger(concurrent) || concurrent < 1)
-    flags.problems.push(`--concurrent "${flags.options.concurrent}": a whole number ≥ 1`)
-  if (flags.positional.length) flags.problems.push(`unexpected argument(s): ${flags.positional.join(' ')}`)
-  if (flags.options.scenario && !existsSync(flags.options.scenario))
-    flags.problems.push(`--scenario "${flags.options.scenario}": file not found`)
-  if (flags.problems.length) {
-    process.stderr.write(`simulate: ${flags.problems.join('\n')}\n`)
+    problems.push(`--concurrent "${o.concurrent}": a whole number ≥ 1`)
+  if (o.scenario && !existsSync(o.scenario)) problems.push(`--scenario "${o.scenario}": file not found`)
+  if (problems.length) {
+    process.stderr.write(problems.map(p => `simulate: ${p}\n`).join(''))
     return 2
   }
   const { distDir, helmCommand } = selfPaths()
+  // In a terminal the children tag their progress lines so they can be kept live (see src/log).
+  const progressTag = session.terminal ? `@@aks-rdma-progress-${randomBytes(6).toString('hex')}@@` : undefined
   const result = await simulate({
-    scenarioFile: flags.options.scenario,
-    inputs: flags.inputs,
-    reportPath: flags.options.report,
+    scenarioFile: o.scenario,
+    inputs: o.inputs,
+    reportPath: o.report,
     runs,
     concurrent,
     distDir,
     helmCommand,
-    print
+    print: text => session.result(text),
+    note: line => session.info(line),
+    actionLog: quiet => session.childOutput(quiet ? { masksOnly: true } : { progressTag }),
+    childEnv: progressTag ? { [PROGRESS_TAG_ENV]: progressTag } : {},
+    printResults: o.output === 'text'
   })
-  return result.exitCode
+  if (o.output === 'json') session.result(JSON.stringify(result.report, null, 2) + '\n')
+  return simulateExitCode(result.runs)
 }

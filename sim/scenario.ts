@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { parseDuration } from '../src/util/duration.js'
+import { type AccessGrant, accessProblems } from './kube/apiserver/access.js'
 
 export interface FaultSpec {
   /** ARM/Entra: `METHOD pathGlob` or `*`. */
@@ -67,6 +68,13 @@ export interface Scenario {
     timeScale: number
     delays: Record<string, string>
     faults: FaultSpec[]
+    /** Identities with fewer rights than cluster-admin: each `{user, rules}` keeps only its RBAC
+     *  rules (plus discovery and self-reviews); every other request is answered 403 Forbidden.
+     *  `user`: `clusterUser` (the user credential, the action's default), `clusterAdmin` (the admin
+     *  token), `masterclient` (the admin certificate) or an Entra user name. A rule: `verbs`, and
+     *  `apiGroups` + `resources` (+ `resourceNames`) or `nonResourceURLs`; `namespace` limits it to
+     *  one namespace. */
+    access?: AccessGrant[]
   }
   nodes: {
     ibLinkGbps?: number
@@ -121,6 +129,8 @@ export function loadScenario(file?: string, overrides?: unknown): Scenario {
     s = mergeDeep(s, doc)
   }
   if (overrides) s = mergeDeep(s, overrides)
+  const problems = accessProblems(s.kube.access)
+  if (problems.length) throw new Error(`scenario${file ? ` ${file}` : ''}: ${problems.join('; ')}`)
   return s
 }
 

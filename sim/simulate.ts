@@ -19,10 +19,26 @@ export interface SimulateOptions {
   concurrent: number
   distDir: string
   helmCommand: string[]
-  /** Where progress and the action's log go (the CLI: stdout). */
+  /** Results: the job summary, the outputs, the report path (the CLI: stdout). */
   print: (text: string) => void
+  /** simulate's own lines (setup, run n of N); default: print. */
+  note?: (line: string) => void
+  /**
+   * Where each action run's raw output goes (main then post step, stdout and stderr as they come);
+   * `quiet` for a run whose log is not shown (setup, concurrent runs). Default: print, unless quiet.
+   */
+  actionLog?: (quiet: boolean) => ActionLogSink
+  /** Extra environment of the action's processes. */
+  childEnv?: Record<string, string>
+  /** Print the job summary, outputs and report path (default true; the CLI's --output json: false). */
+  printResults?: boolean
   /** Stream the action's own log (default true). */
   streamLog?: boolean
+}
+
+export interface ActionLogSink {
+  write(text: string): void
+  end(): void
 }
 
 export interface SimCounts {
@@ -81,26 +97,41 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     const env = world.env()
     // The action gets its kubeconfig from ARM, like in production: no KUBECONFIG from the world.
     delete (env as Record<string, string>).KUBECONFIG
+    const note = o.note ?? ((line: string) => o.print(line + '\n'))
+    const sink = (quiet: boolean): ActionLogSink | undefined =>
+      o.actionLog ? o.actionLog(quiet) : quiet ? undefined : { write: t => o.print(t), end: () => {} }
     let runCounter = 0
-    const once = (extra: Record<string, string> = {}, stream = o.streamLog !== false) =>
-      runAction({
-        distDir: o.distDir,
-        inputs: { ...inputs, ...extra },
-        env,
-        runId: `${Date.now()}${++runCounter}`,
-        onLog: stream ? t => o.print(t) : undefined
-      })
+    const once = async (extra: Record<string, string> = {}, stream = o.streamLog !== false) => {
+      const out = sink(!stream)
+      try {
+        return await runAction({
+          distDir: o.distDir,
+          inputs: { ...inputs, ...extra },
+          env: { ...env, ...o.childEnv },
+          runId: `${Date.now()}${++runCounter}`,
+          onLog: out ? t => out.write(t) : undefined
+        })
+      } finally {
+        out?.end()
+      }
+    }
 
     const setup = world.scenario.setup
     if (setup?.apply) {
-      o.print('simulate: setup: running the action in apply mode first (not counted)\n')
+      note('simulate: setup: running the action in apply mode first (not counted)')
       const pre = await once({ mode: 'apply' }, false)
-      if (pre.exitCode !== 0)
-        o.print(`simulate: setup apply exited ${pre.exitCode}\n${pre.log.slice(-4000)}\n`)
+      if (pre.exitCode !== 0) {
+        note(`simulate: setup apply exited ${pre.exitCode}; the end of its log:`)
+        // From a line start, through the same rendering (its masks were collected as it ran).
+        const tail = pre.log.slice(-4000)
+        const out = sink(false)
+        out?.write(tail.slice(tail.indexOf('\n') + 1) + '\n')
+        out?.end()
+      }
     }
     if (setup?.mutate?.length)
       for (const line of applyMutations(world, setup.mutate as unknown as Mutation[]))
-        o.print(`simulate: setup: ${line}\n`)
+        note(`simulate: setup: ${line}`)
 
     const runs: ActionRun[] = []
     const entries: Array<Record<string, unknown>> = []
@@ -119,22 +150,25 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
         world.recorder.reset()
         const restarts = world.kube.kubeletRestarts()
         const helm = helmNow(world)
-        if (o.runs > 1) o.print(`\nsimulate: run ${i + 1} of ${o.runs}\n`)
+        if (o.runs > 1) note(`simulate: run ${i + 1} of ${o.runs}`)
         const r = await once()
         runs.push(r)
         entries.push({ ...actionReport(r), exitCode: r.exitCode, sim: simCounts(world, restarts, helm) })
       }
     }
 
-    for (const [i, r] of runs.entries()) {
-      o.print(`\n===== job summary${runs.length > 1 ? ` (run ${i + 1})` : ''} =====\n${r.summary}\n`)
-      o.print(`===== outputs${runs.length > 1 ? ` (run ${i + 1})` : ''} =====\n`)
-      for (const [k, v] of Object.entries(r.outputs)) o.print(`${k}=${v}\n`)
-    }
+    const printResults = o.printResults !== false
+    if (printResults)
+      for (const [i, r] of runs.entries()) {
+        o.print(`\n===== job summary${runs.length > 1 ? ` (run ${i + 1})` : ''} =====\n${r.summary}\n`)
+        o.print(`===== outputs${runs.length > 1 ? ` (run ${i + 1})` : ''} =====\n`)
+        for (const [k, v] of Object.entries(r.outputs)) o.print(`${k}=${v}\n`)
+      }
     const report = entries.length === 1 ? entries[0] : { runs: entries }
     const reportPath = o.reportPath ?? path.join(tmpdir(), 'aks-rdma-simulate-report.json')
     writeFileSync(reportPath, JSON.stringify(report, null, 2) + '\n')
-    o.print(`\nreport: ${reportPath}\n`)
+    if (printResults) o.print(`\nreport: ${reportPath}\n`)
+    else note(`simulate: report written to ${reportPath}`)
     const exitCode = runs.reduce((worst, r) => Math.max(worst, r.exitCode), 0)
     return { exitCode, report, runs }
   } finally {

@@ -2,43 +2,51 @@
 // secrets masked, then the mode: plan prints the desired state; apply, verify and drift run the
 // flow. Only orchestrates; each part lives in its own module.
 import * as core from '@actions/core'
+import { log } from './log/index.js'
 import { buildPlan, renderPlanMarkdown, renderPlanText } from './plan/plan.js'
 import { actionInputReader } from './run/inputs.js'
 import { setOutput } from './run/outputs.js'
 import { InputError, readSettings, type SettingsResult } from './settings/input-helper.js'
 
-export const EXIT = { success: 0, failure: 1, usage: 2 } as const
+/** Exit codes of the CLI (the action itself exits 0 or 1, and 2 for bad inputs). */
+export const EXIT = { success: 0, failure: 1, usage: 2, drift: 3 } as const
+
+/**
+ * What the plan shows for the run's identity (the created-by tag, the Lease holder): a run's id is
+ * only known when it runs, and a plan must be the same document every time.
+ */
+export const PLAN_RUN_ID = '<run-id>'
 
 export interface MainOptions {
   /** CLI only: plan as JSON on stdout. */
   output?: 'text' | 'json'
-  /** CLI only: warnings go to stderr so stdout stays clean JSON. */
+  /** CLI only: input problems as plain lines, not a failed-step annotation. */
   cli?: boolean
+  /** Where results (the plan) go; default stdout. */
+  print?: (text: string) => void
 }
 
 export async function runMain(opts: MainOptions = {}): Promise<number> {
+  const print = opts.print ?? ((text: string) => void process.stdout.write(text))
   let parsed: SettingsResult
   try {
     parsed = readSettings(actionInputReader)
   } catch (e) {
     if (e instanceof InputError) {
-      if (opts.cli) process.stderr.write(`${e.message}\n`)
+      if (opts.cli) log.error(e.message)
       else core.setFailed(e.message)
       return EXIT.usage
     }
     throw e
   }
-  for (const secret of parsed.secrets) core.setSecret(secret)
-  for (const w of parsed.warnings) {
-    if (opts.cli) process.stderr.write(`warning: ${w}\n`)
-    else core.warning(w)
-  }
+  for (const secret of parsed.secrets) log.secret(secret)
+  for (const w of parsed.warnings) log.warning(w)
   const { settings } = parsed
 
   if (settings.mode === 'plan') {
-    const plan = buildPlan(settings)
-    if (opts.output === 'json') process.stdout.write(JSON.stringify(plan, null, 2) + '\n')
-    else process.stdout.write(renderPlanText(plan))
+    const plan = buildPlan({ ...settings, runId: PLAN_RUN_ID })
+    if (opts.output === 'json') print(JSON.stringify(plan, null, 2) + '\n')
+    else print(renderPlanText(plan))
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(renderPlanMarkdown(plan)).write()
     setOutput('result', 'success')
     return EXIT.success

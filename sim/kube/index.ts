@@ -83,6 +83,11 @@ export async function startKubeSim(o: {
     recorder: o.recorder,
     clock: o.clock,
     tokens: new Set([adminToken, userToken]),
+    tokenUsers: {
+      [adminToken]: { username: 'clusterAdmin', groups: ['system:masters'] },
+      [userToken]: { username: 'clusterUser', groups: ['system:masters'] }
+    },
+    ...(o.scenario.kube.access ? { access: o.scenario.kube.access } : {}),
     ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
     faults: (o.scenario.kube.faults ?? []).filter(f => f.api || f.watch),
     logs: (ns, pod, container, opts) => controllers.logs(ns, pod, container, opts)

@@ -48,9 +48,18 @@ export const BUILTIN_TYPES: ResourceType[] = [
     subresources: ['status']
   }),
   t('apps', 'v1', 'daemonsets', 'DaemonSet', true, { shortNames: ['ds'], subresources: ['status'] }),
-  t('apps', 'v1', 'deployments', 'Deployment', true, { shortNames: ['deploy'], subresources: ['status'] }),
-  t('apps', 'v1', 'replicasets', 'ReplicaSet', true, { shortNames: ['rs'], subresources: ['status'] }),
-  t('apps', 'v1', 'statefulsets', 'StatefulSet', true, { shortNames: ['sts'], subresources: ['status'] }),
+  t('apps', 'v1', 'deployments', 'Deployment', true, {
+    shortNames: ['deploy'],
+    subresources: ['status', 'scale']
+  }),
+  t('apps', 'v1', 'replicasets', 'ReplicaSet', true, {
+    shortNames: ['rs'],
+    subresources: ['status', 'scale']
+  }),
+  t('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
+    shortNames: ['sts'],
+    subresources: ['status', 'scale']
+  }),
   t('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true),
   t('batch', 'v1', 'jobs', 'Job', true, { subresources: ['status'] }),
   t('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
@@ -60,6 +69,20 @@ export const BUILTIN_TYPES: ResourceType[] = [
   t('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true),
   t('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
   t('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, { shortNames: ['pc'] }),
+  // Reviews: created to ask a question, answered in their status, never stored.
+  t('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, {
+    verbs: ['create']
+  }),
+  t('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, {
+    verbs: ['create']
+  }),
+  t('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, {
+    verbs: ['create']
+  }),
+  t('authorization.k8s.io', 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview', true, {
+    verbs: ['create']
+  }),
+  t('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, { verbs: ['create'] }),
   t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
     subresources: ['status']

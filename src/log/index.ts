@@ -3,6 +3,7 @@
 // commands (through @actions/core) by default; the CLI installs a terminal backend (no workflow
 // commands, secrets redacted, a live progress line on a TTY); tests install a capturing one.
 import * as core from '@actions/core'
+import { PROGRESS_TAG_ENV } from './terminal-commands.js'
 
 export interface Annotation {
   /** Title of the annotation (one line). */
@@ -19,7 +20,8 @@ export interface Log {
   endGroup(): void
   /**
    * The latest state of a long wait, keyed by what waits (e.g. a step name): a terminal keeps one
-   * live line per key, updated in place; the Actions log gets it as a line.
+   * live line per key, updated in place; the Actions log gets it as a line. An empty line ends the
+   * key's live line (so does the end of the group it started in).
    */
   progress(key: string, line: string): void
   /** A value that must never be shown: masked by the runner, redacted by the terminal. */
@@ -34,7 +36,12 @@ export const actionsLog: Log = {
   error: (line, a) => core.error(line, a?.title ? { title: a.title } : {}),
   startGroup: title => core.startGroup(title),
   endGroup: () => core.endGroup(),
-  progress: (_key, line) => core.info(line),
+  progress: (key, line) => {
+    // Under `simulate` (a simulated runner) the line is tagged so its terminal can keep it live.
+    const tag = process.env[PROGRESS_TAG_ENV]
+    if (tag) core.info(tag + JSON.stringify([key, line]))
+    else if (line) core.info(line)
+  },
   secret: value => {
     if (value) core.setSecret(value)
   }

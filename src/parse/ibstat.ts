@@ -365,3 +365,24 @@ export function ibstatParseCommand(file: string): string {
   const text = readFileSync(file, 'utf8')
   return JSON.stringify(parseIbstat(text), null, 2) + '\n'
 }
+
+/** What `ibstat parse` prints and exits with (see ParseCommandResult in perftest.ts). */
+export interface IbstatCliResult {
+  json?: string
+  /** 0 parsed, 1 the tool reported an error or no device, 2 not ibstat-family output. */
+  exitCode: 0 | 1 | 2
+  message?: string
+}
+
+/** CLI: the text of `ibstat parse FILE|-` → its JSON and exit code. */
+export function ibstatCliResult(text: string): IbstatCliResult {
+  const r = parseIbstat(text)
+  if (r.format === null && r.error?.kind !== 'ibpanic' && r.error?.kind !== 'tool-error')
+    return {
+      exitCode: 2,
+      message: `not ibstat, ibstatus, ibv_devinfo, ibv_devices or rdma link output (${text.trim() === '' ? 'the input is empty' : (r.error?.message ?? 'unrecognised')})`
+    }
+  const json = JSON.stringify(r, null, 2) + '\n'
+  if (r.error) return { json, exitCode: 1, message: `${r.error.kind}: ${r.error.message}` }
+  return { json, exitCode: 0 }
+}

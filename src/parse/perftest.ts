@@ -475,3 +475,28 @@ export function perftestParseCommand(file: string, hint: PerftestHint = {}): str
   const text = readFileSync(file, 'utf8')
   return JSON.stringify(parsePerftest(text, hint), null, 2) + '\n'
 }
+
+/** What `perftest parse` prints and exits with. */
+export interface ParseCommandResult {
+  /** The JSON result (stdout); absent when the input is not the tool's output. */
+  json?: string
+  /** 0 parsed, 1 the output reports a failed run, 2 not perftest output. */
+  exitCode: 0 | 1 | 2
+  /** Why it did not exit 0 (stderr). */
+  message?: string
+}
+
+/** CLI: the text of `perftest parse FILE|-` → its JSON and exit code. */
+export function perftestCliResult(text: string, hint: PerftestHint = {}): ParseCommandResult {
+  const r = parsePerftest(text, hint)
+  const recognised = r.rows.length > 0 || r.meta.title !== null || r.meta.device !== null
+  if (!recognised && (!r.error || r.error.kind === 'no-output'))
+    return {
+      exitCode: 2,
+      message: `not perftest output (${text.trim() === '' ? 'the input is empty' : 'no perftest header or results table'})`
+    }
+  const json = JSON.stringify(r, null, 2) + '\n'
+  if (r.error)
+    return { json, exitCode: 1, message: `perftest reported a failure (${r.error.kind}): ${r.error.message}` }
+  return { json, exitCode: 0 }
+}

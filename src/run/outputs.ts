@@ -1,7 +1,8 @@
-// Step outputs. Under the runner they go to GITHUB_OUTPUT; run from a terminal (no
-// GITHUB_OUTPUT) they are not printed as workflow commands, which would mix into stdout.
+// Step outputs, always through core.setOutput: under the runner (and in a local run, which gives
+// the step a GITHUB_OUTPUT file) they go to that file; without one @actions/core prints the
+// `::set-output` command, which @github/local-action reads and the CLI's terminal never shows.
 import * as core from '@actions/core'
 
 export function setOutput(name: string, value: string | number | boolean): void {
-  if (process.env.GITHUB_OUTPUT) core.setOutput(name, String(value))
+  core.setOutput(name, String(value))
 }

@@ -64,6 +64,21 @@ const SUBRESOURCE_SHAPE: Record<
   scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' }
 }
 
+/** Built-in resources in the `all` category (`kubectl get all`), as a real server lists them. */
+const CATEGORY_ALL = new Set([
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'daemonsets',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'jobs',
+  'cronjobs',
+  'horizontalpodautoscalers'
+])
+const BUILTIN_CATEGORY_GROUPS = new Set(['', 'apps', 'batch', 'autoscaling'])
+
 function resourceEntries(t: ResourceType): Record<string, unknown>[] {
   const main = {
     name: t.plural,
@@ -71,7 +86,8 @@ function resourceEntries(t: ResourceType): Record<string, unknown>[] {
     namespaced: t.namespaced,
     kind: t.kind,
     verbs: t.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    ...(t.shortNames?.length ? { shortNames: t.shortNames } : {})
+    ...(t.shortNames?.length ? { shortNames: t.shortNames } : {}),
+    ...(BUILTIN_CATEGORY_GROUPS.has(t.group) && CATEGORY_ALL.has(t.plural) ? { categories: ['all'] } : {})
   }
   const subs = (t.subresources ?? []).map(s => {
     const shape = SUBRESOURCE_SHAPE[s] ?? { verbs: ['get'] }

@@ -9,6 +9,8 @@ import { type Scope, deepEqual, isPlainObject } from './fieldpaths.js'
 import { managedAfterUpdate, nowTime, serverSideApply } from './managed.js'
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js'
 import type { ResourceRoute } from './route.js'
+import { bodyEncoding } from './media.js'
+import { ProtobufError, decodeObject, groupSpeaksProtobuf, isProtobufBody, readEnvelope } from './protobuf.js'
 import { ApiError, statusSuccess } from './status.js'
 import { wantsTable, toTable } from './table.js'
 
@@ -32,6 +34,8 @@ export interface VerbRequest {
   body: Buffer
   contentType: string
   accept: string
+  /** Content negotiation chose a meta.k8s.io Table. */
+  table?: boolean
   userAgent: string
 }
 
@@ -52,7 +56,8 @@ function details(t: ResourceType, name?: string): { name?: string; group: string
   return { ...(name ? { name } : {}), group: t.group, kind: t.plural }
 }
 
-function parseBody(r: VerbRequest): any {
+export function parseBody(r: VerbRequest): any {
+  if (r.method !== 'PATCH' && bodyEncoding(r.contentType) === 'protobuf') return protobufBody(r)
   const text = r.body.toString('utf8')
   if (!text.trim()) throw new ApiError(400, 'BadRequest', 'the body of the request was empty')
   try {
@@ -66,7 +71,38 @@ function parseBody(r: VerbRequest): any {
   }
 }
 
-function managerOf(r: VerbRequest): string {
+/** A body in the protobuf envelope, decoded to JSON the way the server's protobuf decoder fails. */
+function protobufBody(r: VerbRequest): any {
+  const t = r.route.type
+  if (!r.body.length) throw new ApiError(400, 'BadRequest', 'the body of the request was empty')
+  let envelope: { apiVersion: string; kind: string } | undefined
+  try {
+    envelope = readEnvelope(r.body)
+    if (!groupSpeaksProtobuf(t.group))
+      throw new ProtobufError(
+        'object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message'
+      )
+    return decodeObject(r.body)
+  } catch (err) {
+    if (!(err instanceof ProtobufError)) throw err
+    if (envelope?.kind) {
+      const version = envelope.apiVersion.split('/').pop()
+      throw new ApiError(
+        400,
+        'BadRequest',
+        `${envelope.kind} in version "${version}" cannot be handled as a ${t.kind}: ${err.message}`
+      )
+    }
+    const summary = JSON.stringify(r.body.subarray(0, 30).toString('latin1'))
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `the object provided is unrecognized (must be of type ${t.kind}): ${err.message} (${summary})`
+    )
+  }
+}
+
+export function managerOf(r: VerbRequest): string {
   const explicit = r.query.get('fieldManager')
   if (explicit) return explicit
   const prefix = r.userAgent.split('/')[0].trim().slice(0, 128)
@@ -78,7 +114,7 @@ function scopeOf(t: ResourceType, subresource?: string): Scope {
   return (t.subresources ?? []).includes('status') ? 'main' : 'main+status'
 }
 
-function writeContext(env: VerbEnv, t: ResourceType, subresource?: string) {
+export function writeContext(env: VerbEnv, t: ResourceType, subresource?: string) {
   return {
     oracle: listOracleFor(env.store, t),
     scope: scopeOf(t, subresource),
@@ -164,12 +200,12 @@ function requireNamespace(env: VerbEnv, t: ResourceType, ns: string | undefined)
     })
 }
 
-function getLive(env: VerbEnv, route: ResourceRoute): KubeObject {
+export function getLive(env: VerbEnv, route: ResourceRoute): KubeObject {
   return env.store.get(route.type, route.namespace, route.name!)
 }
 
 /** Writes `next` over `live` unless nothing changed (then the live object, same resourceVersion). */
-function commit(
+export function commit(
   env: VerbEnv,
   t: ResourceType,
   live: KubeObject,
@@ -234,7 +270,7 @@ function composeWrite(
 
 export function getObject(env: VerbEnv, r: VerbRequest): Reply {
   const obj = getLive(env, r.route)
-  if (wantsTable(r.accept))
+  if (r.table ?? wantsTable(r.accept))
     return {
       status: 200,
       body: toTable(env.store, r.route.type, [obj], {}, r.query.get('includeObject') ?? undefined)
@@ -256,7 +292,7 @@ export function listObjects(env: VerbEnv, r: VerbRequest): Reply {
     resourceVersion: page.resourceVersion,
     ...(page.continue ? { continue: page.continue, remainingItemCount: page.remainingItemCount } : {})
   }
-  if (wantsTable(r.accept))
+  if (r.table ?? wantsTable(r.accept))
     return {
       status: 200,
       body: toTable(env.store, t, page.items, metadata, r.query.get('includeObject') ?? undefined)
@@ -267,9 +303,17 @@ export function listObjects(env: VerbEnv, r: VerbRequest): Reply {
   }
 }
 
+/** What the API server sets on every new Namespace: its name label, the kubernetes finalizer, Active. */
+function defaultNamespace(obj: KubeObject): void {
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name }
+  obj.spec = { ...(obj.spec ?? {}), finalizers: obj.spec?.finalizers ?? ['kubernetes'] }
+  obj.status = { phase: 'Active' }
+}
+
 export function createObject(env: VerbEnv, r: VerbRequest): Reply {
   const t = r.route.type
   const obj = checkObject(t, parseBody(r), { namespace: r.route.namespace })
+  if (typeKey(t) === 'namespaces' && obj.metadata.name) defaultNamespace(obj)
   requireNamespace(env, t, obj.metadata.namespace)
   delete obj.metadata.managedFields
   delete obj.metadata.resourceVersion
@@ -361,6 +405,7 @@ function applyObject(env: VerbEnv, r: VerbRequest): Reply {
     if (subresource) getLive(env, r.route) // throws NotFound
     requireNamespace(env, t, namespace)
     const created = serverSideApply(undefined, applied, manager, force, ctx)
+    if (typeKey(t) === 'namespaces') defaultNamespace(created)
     if (dryRun)
       return {
         status: 201,
@@ -427,6 +472,17 @@ function deleteOne(env: VerbEnv, r: VerbRequest, t: ResourceType, live: KubeObje
 }
 
 function deleteOptions(r: VerbRequest): any {
+  if (r.body.length && isProtobufBody(r.body)) {
+    try {
+      return decodeObject(r.body)
+    } catch (err) {
+      throw new ApiError(
+        400,
+        'BadRequest',
+        `the DeleteOptions body could not be decoded: ${(err as Error).message}`
+      )
+    }
+  }
   const text = r.body.toString('utf8').trim()
   if (!text) return {}
   try {
@@ -487,6 +543,8 @@ export function podLog(env: VerbEnv, r: VerbRequest): Reply {
   const text = env.logs?.(pod.metadata.namespace!, pod.metadata.name, container, {
     ...(tail ? { tailLines: Number(tail) } : {})
   })
+  if (text === undefined && containerStarted(pod, container))
+    return { status: 200, body: '', contentType: 'text/plain' }
   if (text === undefined)
     throw new ApiError(
       400,
@@ -494,6 +552,13 @@ export function podLog(env: VerbEnv, r: VerbRequest): Reply {
       `container "${container ?? ''}" in pod "${pod.metadata.name}" is waiting to start: ContainerCreating`
     )
   return { status: 200, body: text, contentType: 'text/plain' }
+}
+
+/** The container is running or has run (a started container with no output has an empty log). */
+function containerStarted(pod: KubeObject, container: string | undefined): boolean {
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])]
+  const st = statuses.find((s: any) => s.name === container)?.state
+  return !!(st?.running || st?.terminated)
 }
 
 export function podEviction(env: VerbEnv, r: VerbRequest): Reply {

@@ -2,19 +2,22 @@
 // bearer-token / AAD-token / client-certificate authentication, discovery, the resource verbs
 // over the ObjectStore, watch streams, scenario faults, and one recorder entry per request.
 import { createServer } from 'node:https'
+import { stringify as stringifyYaml } from 'yaml'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { TLSSocket } from 'node:tls'
 import type { SimClock, SimRecorder } from '../../contracts.js'
 import type { FaultSpec } from '../../scenario.js'
 import type { WorldTls } from '../../tls.js'
 import type { ObjectStore } from '../store.js'
 import { StoreError } from '../store.js'
 import { SelectorError } from '../selectors.js'
+import { type AccessGrant, installAccess, restrictedUsers } from './access.js'
+import { type TokenUser, type UserInfo, authenticate } from './authn.js'
 import { installCrdController } from './crds.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js'
 import { KubeFaults } from './faults.js'
-import { openApiV3Doc, openApiV3Index } from './openapi.js'
+import { openApiV2Doc, openApiV3Doc, openApiV3Index } from './openapi.js'
+import { OPENAPI_V2_PROTOBUF, openApiV2Media, openApiV2Protobuf } from './openapi-v2-proto.js'
 import {
   type LogProvider,
   type Reply,
@@ -35,9 +38,14 @@ import {
 } from './handlers.js'
 import { formatPath } from './fieldpaths.js'
 import { ApplyConflictError } from './managed.js'
+import { type OutputMedia, negotiate, notAcceptable } from './media.js'
 import { PatchError } from './patch.js'
+import { PROTOBUF_MEDIA_TYPE, canEncode, encodeObject, groupSpeaksProtobuf } from './protobuf.js'
 import { type ResourceRoute, resolveResource, splitApiPath } from './route.js'
+import { getScale, writeScale } from './scale.js'
 import { ApiError, reasonForCode } from './status.js'
+import { authorize, forbidden, requestAttributes, seedBootstrapRbac } from './rbac.js'
+import { REVIEW_GROUPS, impersonate, review } from './reviews.js'
 import { serveWatch } from './watch.js'
 
 export { installCrdController } from './crds.js'
@@ -50,8 +58,12 @@ export interface ApiServerOptions {
   clock: SimClock
   /** Accepted static bearer tokens. */
   tokens: Set<string>
+  /** The user each static token stands for (default: clusterUser in system:masters). */
+  tokenUsers?: Record<string, TokenUser>
   /** AAD-enabled clusters: accepts tokens issued for the AKS server app. */
   verifyAadToken?: (token: string) => boolean
+  /** scenario.kube.access: users with fewer rights (RBAC rules instead of system:masters). */
+  access?: AccessGrant[]
   /** scenario.kube.faults entries with `api` or `watch`. */
   faults?: FaultSpec[]
   /** pods/log provider (the simulated controllers supply it). */
@@ -81,24 +93,24 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   })
 }
 
-function authenticated(req: IncomingMessage, o: ApiServerOptions): boolean {
-  const header = req.headers.authorization
-  if (header && /^bearer\s/i.test(header)) {
-    const token = header.slice(header.indexOf(' ') + 1).trim()
-    if (o.tokens.has(token) || o.verifyAadToken?.(token)) return true
-  }
-  const socket = req.socket as TLSSocket
-  return socket.authorized === true && !!socket.getPeerCertificate?.()?.subject
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+/** Writes a reply in the negotiated encoding (JSON when none was negotiated or the body is text). */
+function send(res: ServerResponse, reply: Reply, media?: OutputMedia): void {
+  let data: string | Buffer
+  let contentType = reply.contentType ?? 'application/json'
+  if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) data = reply.body
+  else if (media?.encoding === 'protobuf' && !reply.contentType && canEncode(reply.body)) {
+    data = encodeObject(reply.body as Record<string, unknown>)
+    contentType = PROTOBUF_MEDIA_TYPE
+  } else if (media?.encoding === 'yaml' && !reply.contentType) {
+    data = stringifyYaml(reply.body)
+    contentType = 'application/yaml'
+  } else data = JSON.stringify(reply.body)
   res.writeHead(reply.status, {
-    'Content-Type': reply.contentType ?? 'application/json',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(data),
     'Cache-Control': 'no-cache, private'
   })
-  res.end(text)
+  res.end(data)
 }
 
 function toApiError(err: unknown, route?: ResourceRoute): ApiError {
@@ -122,13 +134,20 @@ function toApiError(err: unknown, route?: ResourceRoute): ApiError {
   )
 }
 
-function discovery(o: ApiServerOptions, pathname: string, host: string): Reply | undefined {
+function discovery(o: ApiServerOptions, pathname: string, host: string, accept: string): Reply | undefined {
   const store = o.store
   if (pathname === '/version') return { status: 200, body: versionInfo() }
+  if (pathname === '/openapi/v2') {
+    const media = openApiV2Media(accept)
+    if (!media) return { status: 406, body: '', contentType: 'text/plain' }
+    if (media === 'protobuf')
+      return { status: 200, body: openApiV2Protobuf(openApiV2Doc(store)), contentType: OPENAPI_V2_PROTOBUF }
+  }
   if (['/healthz', '/livez', '/readyz'].includes(pathname))
     return { status: 200, body: 'ok', contentType: 'text/plain' }
   if (pathname === '/api') return { status: 200, body: apiVersions(host) }
   if (pathname === '/apis') return { status: 200, body: apiGroupList(store) }
+  if (pathname === '/openapi/v2') return { status: 200, body: openApiV2Doc(store) }
   if (pathname === '/openapi/v3') return { status: 200, body: openApiV3Index(store) }
   if (pathname.startsWith('/openapi/v3/')) {
     const doc = openApiV3Doc(store, pathname)
@@ -156,6 +175,7 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
     case 'GET':
       if (!name) return listObjects(env, r)
       if (subresource === 'log') return podLog(env, r)
+      if (subresource === 'scale') return getScale(env, r)
       if (subresource && subresource !== 'status') break
       return getObject(env, r)
     case 'POST':
@@ -164,9 +184,11 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
       if (subresource === 'binding') return podBinding(env, r)
       break
     case 'PUT':
+      if (name && subresource === 'scale') return writeScale(env, r)
       if (name && (!subresource || subresource === 'status')) return updateObject(env, r)
       break
     case 'PATCH':
+      if (name && subresource === 'scale') return writeScale(env, r)
       if (name && (!subresource || subresource === 'status')) return patchObject(env, r)
       break
     case 'DELETE':
@@ -183,6 +205,14 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
 
 export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   installCrdController(o.store)
+  seedBootstrapRbac(o.store)
+  installAccess(o.store, o.access)
+  const authn = {
+    tokens: o.tokens,
+    ...(o.tokenUsers ? { tokenUsers: o.tokenUsers } : {}),
+    ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
+    restricted: restrictedUsers(o.access)
+  }
   const faults = new KubeFaults(o.faults ?? [], o.clock)
   const sockets = new Set<Socket>()
   const bookmarkEveryMs = Math.min(10_000, Math.max(50, o.clock.real(60_000)))
@@ -206,12 +236,15 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
         ...(route ? { resource: route.type.plural } : {})
       })
     }
+    const accept = String(req.headers.accept ?? '')
     const fail = (err: ApiError) => {
       record(err.code)
       if (!res.headersSent) {
         if (err.details?.retryAfterSeconds)
           res.setHeader('Retry-After', String(err.details.retryAfterSeconds))
-        send(res, { status: err.code, body: err.toStatus() })
+        // A Status travels in whatever the client accepts; a failed negotiation answers in JSON.
+        const media = err.code === 406 ? undefined : negotiate(accept, { protobuf: true, table: false })
+        send(res, { status: err.code, body: err.toStatus() }, media)
       } else res.end()
     }
     try {
@@ -223,9 +256,18 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
           route = undefined
         }
       }
-      if (!PUBLIC_PATHS.has(pathname) && !authenticated(req, o)) {
-        req.resume()
-        return fail(new ApiError(401, 'Unauthorized', 'Unauthorized'))
+      let user: UserInfo | undefined = authenticate(req, authn)
+      if (!PUBLIC_PATHS.has(pathname)) {
+        if (!user) {
+          req.resume()
+          return fail(new ApiError(401, 'Unauthorized', 'Unauthorized'))
+        }
+        user = impersonate(o.store, user, req)
+        const attrs = requestAttributes(method, pathname, url.searchParams)
+        if (!authorize(o.store, user, attrs).allowed) {
+          req.resume()
+          return fail(forbidden(user, attrs))
+        }
       }
       const fault = faults.forRequest(method, pathname)
       if (fault?.reset) {
@@ -247,7 +289,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       }
       if (!split || !split.rest.length) {
         req.resume()
-        const reply = method === 'GET' ? discovery(o, pathname, host) : undefined
+        const reply = method === 'GET' ? discovery(o, pathname, host, accept) : undefined
         if (!reply)
           return fail(new ApiError(404, 'NotFound', 'the server could not find the requested resource'))
         record(reply.status)
@@ -257,7 +299,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       const body = await readBody(req)
       const q = url.searchParams
       const watching = route.watchPath || q.get('watch') === 'true' || q.get('watch') === '1'
+      const protobuf = groupSpeaksProtobuf(route.type.group)
       if (method === 'GET' && watching && !route.name) {
+        const media = negotiate(accept, { protobuf, table: true, watch: true })
+        if (!media) throw notAcceptable(true)
         const timeout = Number(q.get('timeoutSeconds') ?? '')
         record(200)
         return serveWatch(
@@ -274,23 +319,33 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
             sendInitialEvents: q.get('sendInitialEvents') === 'true',
             timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
           },
-          { bookmarkEveryMs, cut: faults.forWatch() }
+          { bookmarkEveryMs, cut: faults.forWatch(), protobuf: media.encoding === 'protobuf' }
         )
       }
-      const reply = dispatch(
-        { store: o.store, logs: o.logs },
-        {
-          method,
-          route,
-          query: q,
-          body,
-          contentType: String(req.headers['content-type'] ?? 'application/json'),
-          accept: String(req.headers.accept ?? 'application/json'),
-          userAgent: String(req.headers['user-agent'] ?? '')
-        }
-      )
+      const media = negotiate(accept, { protobuf, table: true })
+      if (!media) throw notAcceptable()
+      const verbRequest = (): VerbRequest => ({
+        method,
+        route: route!,
+        query: q,
+        body,
+        contentType: String(req.headers['content-type'] ?? 'application/json'),
+        accept: accept || 'application/json',
+        table: media.table,
+        userAgent: String(req.headers['user-agent'] ?? '')
+      })
+      const verb = requestAttributes(method, pathname, q).verb
+      if (!route.subresource && route.type.verbs && !route.type.verbs.includes(verb))
+        throw new ApiError(
+          405,
+          'MethodNotAllowed',
+          'the server does not allow this method on the requested resource'
+        )
+      const reply = REVIEW_GROUPS.has(route.type.group)
+        ? review(o.store, user!, verbRequest())
+        : dispatch({ store: o.store, logs: o.logs }, verbRequest())
       record(reply.status)
-      send(res, reply)
+      send(res, reply, media)
     } catch (err) {
       fail(toApiError(err, route))
     }

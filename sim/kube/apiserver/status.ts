@@ -10,6 +10,7 @@ export type Reason =
   | 'Unauthorized'
   | 'Forbidden'
   | 'MethodNotAllowed'
+  | 'NotAcceptable'
   | 'UnsupportedMediaType'
   | 'InternalError'
   | 'ServiceUnavailable'
@@ -93,6 +94,8 @@ export function reasonForCode(code: number): Reason {
       return 'Conflict'
     case 410:
       return 'Gone'
+    case 406:
+      return 'NotAcceptable'
     case 415:
       return 'UnsupportedMediaType'
     case 422:

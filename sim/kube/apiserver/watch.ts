@@ -2,9 +2,11 @@
 // from a resourceVersion, with periodic BOOKMARKs when asked, `timeoutSeconds`, the watch-list
 // initial-events bookmark, scenario cuts, and a too-old version answered the way real API
 // servers do it: an ERROR event carrying a 410 Expired Status, then the end of the stream.
+// Protobuf clients get the same events as length-framed metav1.WatchEvent messages.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ObjectStore, ResourceType, WatchEvent } from '../store.js'
 import { StoreError, apiVersionOf } from '../store.js'
+import { PROTOBUF_WATCH_MEDIA_TYPE, watchFrame } from './protobuf.js'
 import { statusFailure } from './status.js'
 
 export interface WatchParams {
@@ -21,6 +23,8 @@ export interface WatchEnv {
   bookmarkEveryMs: number
   /** Cut the stream after this many real ms (scenario fault); `reset` destroys the socket. */
   cut?: { afterMs: number; reset: boolean }
+  /** Length-framed protobuf WatchEvents instead of JSON lines. */
+  protobuf?: boolean
 }
 
 export function serveWatch(
@@ -31,7 +35,10 @@ export function serveWatch(
   p: WatchParams,
   env: WatchEnv
 ): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' })
+  res.writeHead(200, {
+    'Content-Type': env.protobuf ? PROTOBUF_WATCH_MEDIA_TYPE : 'application/json',
+    'Cache-Control': 'no-cache, private'
+  })
   res.flushHeaders()
   const timers: NodeJS.Timeout[] = []
   let stop: (() => void) | undefined
@@ -45,7 +52,9 @@ export function serveWatch(
     else res.end()
   }
   const send = (e: { type: string; object: unknown }) => {
-    if (!finished) res.write(JSON.stringify(e) + '\n')
+    if (finished) return
+    if (env.protobuf) res.write(watchFrame(e.type, e.object as Record<string, unknown>))
+    else res.write(JSON.stringify(e) + '\n')
   }
   const bookmark = (annotations?: Record<string, string>) =>
     send({

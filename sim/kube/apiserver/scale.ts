@@ -1,0 +1,116 @@
+// The scale subresource of Deployments, ReplicaSets and StatefulSets (what `kubectl scale` and
+// autoscalers use): an autoscaling/v1 Scale read from the workload, and written back (PUT, or a
+// JSON / merge / strategic patch of the Scale) as a change of spec.replicas only.
+import type { KubeObject } from '../store.js'
+import {
+  type Reply,
+  type VerbEnv,
+  type VerbRequest,
+  commit,
+  getLive,
+  managerOf,
+  parseBody,
+  writeContext
+} from './handlers.js'
+import { managedAfterUpdate } from './managed.js'
+import { jsonPatch, mergePatch } from './patch.js'
+import { ApiError } from './status.js'
+
+interface Requirement {
+  key: string
+  operator: string
+  values?: string[]
+}
+
+/** A LabelSelector as its string form (`app=x,tier in (a,b)`), requirements sorted by key. */
+export function selectorString(
+  sel: { matchLabels?: Record<string, string>; matchExpressions?: Requirement[] } | undefined
+): string {
+  const parts: Array<[string, string]> = []
+  for (const [k, v] of Object.entries(sel?.matchLabels ?? {})) parts.push([k, `${k}=${v}`])
+  for (const e of sel?.matchExpressions ?? []) {
+    const values = [...(e.values ?? [])].sort().join(',')
+    const text =
+      e.operator === 'In'
+        ? `${e.key} in (${values})`
+        : e.operator === 'NotIn'
+          ? `${e.key} notin (${values})`
+          : e.operator === 'Exists'
+            ? e.key
+            : `!${e.key}`
+    parts.push([e.key, text])
+  }
+  return parts
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(p => p[1])
+    .join(',')
+}
+
+export function scaleOf(obj: KubeObject): KubeObject {
+  const m = obj.metadata
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: m.name,
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp
+    },
+    spec: { replicas: obj.spec?.replicas ?? 1 },
+    status: { replicas: obj.status?.replicas ?? 0, selector: selectorString(obj.spec?.selector) }
+  }
+}
+
+export function getScale(env: VerbEnv, r: VerbRequest): Reply {
+  return { status: 200, body: scaleOf(getLive(env, r.route)) }
+}
+
+/** PUT or PATCH of …/scale: the new Scale's spec.replicas becomes the workload's. */
+export function writeScale(env: VerbEnv, r: VerbRequest): Reply {
+  const t = r.route.type
+  const live = getLive(env, r.route)
+  const current = scaleOf(live)
+  let next: any
+  if (r.method === 'PUT') next = parseBody(r)
+  else {
+    const ct = r.contentType.split(';')[0].trim().toLowerCase()
+    const patch = parseBody(r)
+    if (ct === 'application/json-patch+json') next = jsonPatch(current, patch)
+    else if (ct === 'application/merge-patch+json' || ct === 'application/strategic-merge-patch+json')
+      next = mergePatch(current, patch)
+    else
+      throw new ApiError(
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'
+      )
+  }
+  const replicas = next?.spec?.replicas
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)
+    throw new ApiError(
+      422,
+      'Invalid',
+      `Scale.autoscaling "${live.metadata.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
+      {
+        name: live.metadata.name,
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [{ type: 'FieldValueInvalid', field: 'spec.replicas' }]
+      }
+    )
+  const updated: KubeObject = structuredClone(live)
+  updated.spec = { ...(updated.spec ?? {}), replicas }
+  updated.metadata.resourceVersion = next?.metadata?.resourceVersion || live.metadata.resourceVersion
+  const managed = managedAfterUpdate(live, updated, managerOf(r), writeContext(env, t, 'scale'))
+  if (managed) updated.metadata.managedFields = managed
+  const written = commit(
+    env,
+    t,
+    live,
+    updated,
+    r.query.getAll('dryRun').some(v => v !== '')
+  )
+  return { status: 200, body: scaleOf(written) }
+}

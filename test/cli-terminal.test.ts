@@ -1,0 +1,165 @@
+// The CLI in a terminal, end to end on a build of the three bundles (cli.js runs index.js and
+// post.js as the runner would): `simulate` prints no workflow command and no secret, logs on
+// stderr and results on stdout, `--output json` is one JSON document; and the recipe of the README:
+// `sim up --dir DIR`, then apply / verify / drift with `--env-file DIR/.env` and no other flag.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+
+const exec = promisify(execFile)
+const work = mkdtempSync(path.join(tmpdir(), 'cli-terminal-'))
+/** The shipped bundles: those the Jest globalSetup built when it provides them, else built here. */
+const prebuilt = process.env.AKS_RDMA_TEST_DIST
+const dist = prebuilt && existsSync(path.join(prebuilt, 'cli.js')) ? prebuilt : path.join(work, 'dist')
+/** The simulated world's client secret (scenario default) and what every token looks like (a JWT). */
+const WORLD_SECRET = 'a-secret-the-world-accepts'
+const JWT = /eyJ[A-Za-z0-9_-]{10,}\./
+
+/** The environment of a person's terminal: nothing of the runner's. */
+function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(INPUT_|GITHUB_|RUNNER_|STATE_|ACTIONS_)/.test(k)) env[k] = v
+  return { ...env, XDG_CACHE_HOME: path.join(work, 'cache'), ...extra }
+}
+
+async function cli(
+  args: string[],
+  extra: Record<string, string> = {}
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await exec(process.execPath, [path.join(dist, 'cli.js'), ...args], {
+      env: terminalEnv(extra),
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024
+    })
+    return { code: 0, stdout: r.stdout, stderr: r.stderr }
+  } catch (e: any) {
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+function expectTerminalClean(text: string): void {
+  const commandLines = text.split('\n').filter(l => l.trimStart().startsWith('::'))
+  expect(commandLines).toEqual([])
+  expect(text).not.toContain(WORLD_SECRET)
+  expect(text).not.toMatch(JWT)
+  expect(text).not.toContain('PRIVATE KEY')
+}
+
+beforeAll(async () => {
+  if (dist !== prebuilt)
+    await exec(process.execPath, ['script/build.mjs', '--outdir', dist], { timeout: 120_000 })
+}, 180_000)
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe('cli in a terminal', () => {
+  it('simulate shows the log on stderr without workflow commands or secrets, results on stdout', async () => {
+    const r = await cli(['simulate', '--auth-type', 'secret', '--admin-credentials', 'true', '--verbose'])
+    expect(r.code).toBe(0)
+    expectTerminalClean(r.stdout + r.stderr)
+    expect(r.stderr).toContain('==> azure-sign-in: authenticate to Azure')
+    expect(r.stderr).toMatch(/^ {2}debug: /m) // --verbose
+    expect(r.stdout).toContain('===== outputs =====')
+    expect(r.stdout).toContain('result=success')
+    expect(r.stdout).not.toContain('==> ')
+  }, 180_000)
+
+  it('simulate --output json prints exactly one JSON document on stdout', async () => {
+    const r = await cli(['simulate', '--output', 'json', '--report', path.join(work, 'report.json')])
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc).toMatchObject({ result: 'success', exitCode: 0 })
+    expect(doc.sim.requests).toBeDefined()
+    expect(JSON.parse(readFileSync(path.join(work, 'report.json'), 'utf8'))).toEqual(doc)
+    expectTerminalClean(r.stdout + r.stderr)
+  }, 180_000)
+})
+
+describe('the simulator one flag away', () => {
+  const dir = path.join(work, 'world')
+  const envFile = path.join(dir, '.env')
+  let up: ChildProcess | undefined
+
+  beforeAll(async () => {
+    up = spawn(process.execPath, [path.join(dist, 'cli.js'), 'sim', 'up', '--dir', dir], {
+      env: terminalEnv(),
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let out = ''
+    await new Promise<void>((resolve, reject) => {
+      up!.stdout!.on('data', (b: Buffer) => {
+        out += b.toString()
+        if (/^READY$/m.test(out)) resolve()
+      })
+      up!.on('exit', code => reject(new Error(`sim up exited ${code}: ${out}`)))
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    if (up && up.exitCode === null) {
+      up.kill('SIGTERM')
+      await new Promise(r => up!.once('exit', r))
+    }
+  })
+
+  it('sim up refuses a folder that holds a running world', async () => {
+    const r = await cli(['sim', 'up', '--dir', dir])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('holds a running world')
+    expect(existsSync(envFile)).toBe(true)
+  })
+
+  it('apply, verify and drift run against it with --env-file and no other flag', async () => {
+    const apply = await cli(['apply', '--env-file', envFile])
+    expect({ code: apply.code, stderr: apply.code ? apply.stderr.slice(-3000) : '' }).toEqual({
+      code: 0,
+      stderr: ''
+    })
+    expectTerminalClean(apply.stdout + apply.stderr)
+    expect(apply.stdout).toContain('result: success')
+    const kubeconfig = /^export KUBECONFIG=(.+)$/m.exec(apply.stdout)?.[1]
+    expect(kubeconfig).toBeDefined()
+    expect(existsSync(kubeconfig!)).toBe(true) // a local run keeps it
+
+    // The user's own runner files are created when missing and respected.
+    const own = path.join(work, 'own')
+    const verify = await cli(['verify', '--env-file', envFile, '--output', 'json'], {
+      RUNNER_TEMP: path.join(own, 'temp'),
+      GITHUB_OUTPUT: path.join(own, 'outputs'),
+      GITHUB_STEP_SUMMARY: path.join(own, 'summary.md')
+    })
+    expect(verify.code).toBe(0)
+    const report = JSON.parse(verify.stdout)
+    expect(report.result).toBe('success')
+    expect(readFileSync(path.join(own, 'outputs'), 'utf8')).toContain('result')
+    expect(readFileSync(path.join(own, 'summary.md'), 'utf8')).toContain('aks-rdma-action')
+    expect(existsSync(path.join(own, 'temp', 'aks-rdma-action-report.json'))).toBe(true)
+    expectTerminalClean(verify.stdout + verify.stderr)
+
+    const drift = await cli(['drift', '--env-file', envFile])
+    expect(drift.code).toBe(0)
+    expect(drift.stdout).toContain('drifted=false')
+
+    // Drift found: exit 3 (not 1, a failed run); 0 with fail-on-drift false.
+    const drifted = await cli(['drift', '--env-file', envFile, '--node-count', '3', '--output', 'json'])
+    expect(drifted.code).toBe(3)
+    expect(JSON.parse(drifted.stdout).result).toBe('drifted')
+    expect(
+      (await cli(['drift', '--env-file', envFile, '--node-count', '3', '--fail-on-drift', 'false'])).code
+    ).toBe(0)
+  }, 300_000)
+
+  it('sim down stops it and removes its .env', async () => {
+    const r = await cli(['sim', 'down', '--dir', dir])
+    expect(r.code).toBe(0)
+    await new Promise(resolve => (up!.exitCode === null ? up!.once('exit', resolve) : resolve(undefined)))
+    expect(existsSync(envFile)).toBe(false)
+  }, 60_000)
+})

@@ -12,9 +12,12 @@ import type { Health, HealthContext, HealthVerdict, NodeProgress, NodeRule, Sour
 
 /** The RDMA pool's nodes (label kubernetes.azure.com/agentpool=<pool>, not being deleted), by name. */
 export function poolNodes(nodes: KubeObject[], pool: string): KubeObject[] {
-  return nodes
-    .filter(n => n.metadata.labels?.[LABELS.agentPool] === pool && !n.metadata.deletionTimestamp)
-    .sort((a, b) => naturalCompare(a.metadata.name, b.metadata.name))
+  const out = nodes.filter(
+    n => n.metadata.labels?.[LABELS.agentPool] === pool && !n.metadata.deletionTimestamp
+  )
+  const byName = (a: KubeObject, b: KubeObject): number => naturalCompare(a.metadata.name, b.metadata.name)
+  // Usually in order already (as listed, nodes joining at the end): one pass instead of a sort.
+  return out.every((n, i) => i === 0 || byName(out[i - 1], n) <= 0) ? out : out.sort(byName)
 }
 
 export function poolNodeSource(s: Settings): SourceSpec {

@@ -9,7 +9,7 @@ import { loadScenario, type Scenario } from '../sim/scenario.js'
 import { createWorldTls } from '../sim/tls.js'
 import { startAzureSim, type AzureSim } from '../sim/azure/index.js'
 import type { Settings } from '../src/settings/settings.js'
-import type { AzureLog } from '../src/azure/log.js'
+import type { Log } from '../src/log/index.js'
 import { createCredential, type AzureCredential } from '../src/azure/auth.js'
 import { createArmClients, pipelineOptions, type ArmClients } from '../src/azure/clients.js'
 
@@ -65,7 +65,7 @@ export class FakeBackend implements ClusterBackend {
   }
 }
 
-export interface CapturedLog extends AzureLog {
+export interface CapturedLog extends Log {
   lines: string[]
   warnings: string[]
   text(): string
@@ -83,6 +83,11 @@ export function captureLog(): CapturedLog {
       warnings.push(m)
     },
     debug: m => lines.push(`debug: ${m}`),
+    error: m => lines.push(`error: ${m}`),
+    startGroup: t => lines.push(`group: ${t}`),
+    endGroup: () => undefined,
+    progress: (_key, m) => lines.push(`info: ${m}`),
+    secret: () => undefined,
     text: () => lines.join('\n')
   }
 }

@@ -11,8 +11,8 @@ import {
   valueAt,
   valueDifferences
 } from '../src/drift/paths.js'
-import { rdmaDevicePluginManifests } from '../src/model/components/rdma-device-plugin.js'
-import { gpuOperatorValues } from '../src/model/components/gpu-operator.js'
+import { rdmaDevicePluginManifests } from '../src/components/rdma-device-plugin.js'
+import { gpuOperatorValues } from '../src/components/gpu-operator.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import * as tc from '@actions/tool-cache'
 import { ensureHelm, normaliseHelmVersion } from '../src/helm/install.js'
+import { lineLog, silentLog } from '../src/log/index.js'
 import { HELM_STANDIN_VERSION } from '../sim/helm/index.js'
 import { helmStandinBinDir } from './support/helm-standin-bin.js'
 
@@ -20,7 +21,7 @@ let server: Server
 let base: string
 let binDir: string
 const originalPath = process.env.PATH
-const quiet = { log: () => undefined, platform: 'linux', arch: 'x64' }
+const quiet = { log: silentLog, platform: 'linux', arch: 'x64' }
 
 /** Builds helm-<v>-linux-amd64.tar.gz holding linux-amd64/helm (a script printing its version). */
 function publish(version: string, opts: { badSum?: boolean } = {}): string {
@@ -75,7 +76,11 @@ describe('ensureHelm', () => {
     process.env.PATH = `${binDir}${path.delimiter}${originalPath}`
     const sha = publish('v3.18.4')
     const lines: string[] = []
-    const p = await ensureHelm('v3.18.4', { ...quiet, log: l => lines.push(l), downloadBaseUrl: base })
+    const p = await ensureHelm('v3.18.4', {
+      ...quiet,
+      log: lineLog(l => lines.push(l)),
+      downloadBaseUrl: base
+    })
     expect(p.startsWith(process.env.RUNNER_TOOL_CACHE!)).toBe(true)
     expect(path.basename(p)).toBe('helm')
     expect(execFileSync(p).toString()).toBe('v3.18.4')

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Helm, HelmCommandError, PLAN_VALUES_FILE } from '../src/helm/helm.js'
 import { canonicalJson, needsUpgrade, upgradeReason } from '../src/helm/compare.js'
+import { silentLog } from '../src/log/index.js'
 import { helmStandinBinDir } from './support/helm-standin-bin.js'
 import { startHelmWorld, type HelmWorld } from './support/helm-world.js'
 
@@ -49,7 +50,7 @@ exec "${path.join(binDir, 'helm')}" "$@"
     helmPath: wrapper,
     kubeconfig: w.kubeconfigPath,
     env: w.env as Record<string, string>,
-    log: () => undefined
+    log: silentLog
   })
 })
 afterAll(async () => {

@@ -16,6 +16,7 @@ import { ApplyConflictError } from '../src/kube/errors.js'
 import { watchUntil } from '../src/kube/watch.js'
 import type { KubeObject } from '../src/kube/types.js'
 import { acquireLease, releaseLease, LEASE_NAME } from '../src/stack/lease.js'
+import { lineLog } from '../src/log/index.js'
 
 const TOKEN = 'kube-client-test-token'
 let tls: WorldTls
@@ -257,7 +258,7 @@ describe('Lease', () => {
       const bPromise = acquireLease(w.client(), {
         holder: 'run-b',
         timeoutMs: 10_000,
-        log: l => lines.push(l)
+        log: lineLog(l => lines.push(l))
       }).then(h => {
         bHas = true
         return h

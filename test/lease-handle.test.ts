@@ -7,6 +7,7 @@
 // seen its record unchanged for a whole lease duration.
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { KubeClient } from '../src/kube/client.js'
+import { lineLog, silentLog } from '../src/log/index.js'
 import {
   acquireLease,
   LEASE_NAME,
@@ -61,7 +62,7 @@ describe('a run that holds the Lease', () => {
       holder: 'run-1',
       timeoutMs: 5000,
       leaseDurationSeconds: 3,
-      warn: l => warnings.push(l)
+      log: { ...silentLog, warning: (l: string) => void warnings.push(l) }
     })
     await h.confirm('writing ConfigMap kube-system/rdma-devices')
     expect(h.held()).toBe(true)
@@ -144,7 +145,7 @@ describe('taking over another run’s Lease: expiry as this run observed it', ()
     const h = await acquireLease(KubeClient.fromFile(w.kubeconfigPath, { retries: 1 }), {
       holder: 'run-1',
       timeoutMs: 10_000,
-      log: l => lines.push(l)
+      log: lineLog(l => void lines.push(l))
     })
     expect(leaseNow(w)?.spec).toMatchObject({ holderIdentity: 'run-1', leaseTransitions: 1 })
     expect(lines[0]).toMatch(

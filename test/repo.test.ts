@@ -1,7 +1,11 @@
 // The repository's shape: action.yml matches the input definitions (and the README tables), runs
-// on node24 with a post step, and the action bundles carry no simulator or test code.
+// on node24 with a post step, the action bundles carry no simulator or test code, and the import
+// graph has no cycle — between files, or between the folders of src/ — and no import from the
+// action into the simulator or the CLI.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import ts from 'typescript'
 import { parse } from 'yaml'
 import { INPUTS, OUTPUTS } from '../src/settings/input-definitions.js'
 
@@ -42,5 +46,90 @@ describe('repository', () => {
       ])
         expect({ bundle, marker, found: text.includes(marker) }).toEqual({ bundle, marker, found: false })
     }
+  })
+})
+
+/** Every .ts file below `dir`, relative to the repository root. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap(f => {
+    const p = path.join(dir, f)
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : []
+  })
+}
+
+/** File → the files it imports (static, dynamic and type-only imports and re-exports alike). */
+function importGraph(roots: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const file of roots.flatMap(tsFiles)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
+    graph.set(
+      file,
+      importedFiles
+        .map(i => i.fileName)
+        .filter(f => f.startsWith('.'))
+        .map(f => path.join(path.dirname(file), f.replace(/\.js$/, '.ts')))
+    )
+  }
+  return graph
+}
+
+/** The cycles a depth-first walk meets, each as `a -> b -> a`. */
+function cycles(graph: Map<string, Iterable<string>>): string[] {
+  const found: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (n: string): void => {
+    state.set(n, 'open')
+    stack.push(n)
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === 'open') found.push([...stack.slice(stack.indexOf(m)), m].join(' -> '))
+      else if (!state.has(m)) visit(m)
+    }
+    stack.pop()
+    state.set(n, 'done')
+  }
+  for (const n of graph.keys()) if (!state.has(n)) visit(n)
+  return found
+}
+
+describe('import graph', () => {
+  const graph = importGraph(['src', 'sim', 'cli'])
+
+  it('finds the imports it looks for (a sanity check of the parser)', () => {
+    expect(graph.get(path.join('src', 'stack', 'apply.ts'))).toEqual(
+      expect.arrayContaining([
+        path.join('src', 'stack', 'run.ts'),
+        path.join('src', 'components', 'index.ts')
+      ])
+    )
+  })
+
+  it('has no cycle between files', () => {
+    expect(cycles(graph)).toEqual([])
+  })
+
+  it('has no cycle between the folders of src/', () => {
+    // A folder is a directory below src/ (src/stack, src/components, src/model ...); the entry
+    // points directly in src/ (index.ts, main.ts, post.ts) sit on top of them all.
+    const folders = new Map<string, Set<string>>()
+    for (const [file, imports] of graph) {
+      const from = path.dirname(file)
+      if (!file.startsWith(`src${path.sep}`) || from === 'src') continue
+      const to = folders.get(from) ?? new Set<string>()
+      for (const i of imports)
+        if (path.dirname(i) !== from && path.dirname(i) !== 'src' && i.startsWith('src'))
+          to.add(path.dirname(i))
+      folders.set(from, to)
+    }
+    expect(cycles(folders)).toEqual([])
+  })
+
+  it('never imports the simulator or the CLI from the action', () => {
+    const outside = [...graph]
+      .filter(([file]) => file.startsWith(`src${path.sep}`))
+      .flatMap(([file, imports]) =>
+        imports.filter(i => !i.startsWith(`src${path.sep}`)).map(i => `${file} -> ${i}`)
+      )
+    expect(outside).toEqual([])
   })
 })

@@ -7,8 +7,8 @@
 import { describe, expect, it, jest } from '@jest/globals'
 import { existsSync } from 'node:fs'
 import { clientScript, perftestArgv } from '../src/benchmark/perftest-pods.js'
-import { IB_NODE_CONFIG_DONE_FILE, ibNodeConfigDaemonSet } from '../src/model/components/ib-node-config.js'
-import { rdmaDevicePluginManifests } from '../src/model/components/rdma-device-plugin.js'
+import { IB_NODE_CONFIG_DONE_FILE, ibNodeConfigDaemonSet } from '../src/components/ib-node-config.js'
+import { rdmaDevicePluginManifests } from '../src/components/rdma-device-plugin.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { PROBE_SCRIPT, parseProbeOutput } from '../src/verify/probe-output.js'
 import { probePod } from '../src/verify/probe.js'
@@ -67,7 +67,7 @@ async function judge(k: ScriptCase) {
 }
 
 suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
-  const ds = ibNodeConfigDaemonSet(settings, { 'kubernetes.azure.com/agentpool': 'rdmapool' }) as any
+  const ds = ibNodeConfigDaemonSet({ 'kubernetes.azure.com/agentpool': 'rdmapool' }) as any
   const ibPod = podOf(ds.spec.template, 'ib-node-config-x7k2p')
   const setup = ibPod.spec.initContainers[0]
   const keepalive = ibPod.spec.containers[0]

@@ -4,7 +4,7 @@
 // conflict with another field manager, then the same with force-conflicts.
 import { jest } from '@jest/globals'
 import { KubeClient } from '../src/kube/client.js'
-import { rdmaDevicePluginManifests } from '../src/model/components/rdma-device-plugin.js'
+import { rdmaDevicePluginManifests } from '../src/components/rdma-device-plugin.js'
 import { helmReleaseCounts } from '../sim/helm/index.js'
 import { applyStack } from '../src/stack/index.js'
 import type { KubeObject } from '../src/kube/types.js'

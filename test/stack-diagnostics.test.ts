@@ -1,7 +1,7 @@
 // The diagnostics of a failed step built from observed objects (no cluster): what it waited for,
 // what it last saw per node, the non-ready pods with their container states, and the matching
 // troubleshooting lines (memlock → ib-node-config; no OFED pod → NodeFeatureRule missing).
-import { buildStack } from '../src/model/stack.js'
+import { buildStack } from '../src/components/index.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { buildDiagnostic, troubleshooting, type PodReport } from '../src/stack/diagnostics.js'
 import type { KubeObject } from '../src/kube/types.js'

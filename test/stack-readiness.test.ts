@@ -1,15 +1,45 @@
-// The readiness checks as pure functions over observed objects: per-node progress, done, and the
-// fail-fast cases (no IB device after the grace period, CrashLoopBackOff, missing peermem).
-import { evaluateGpuOperator } from '../src/stack/readiness/gpu-operator.js'
-import { evaluateIbNodeConfig } from '../src/stack/readiness/ib-node-config.js'
-import { evaluateNetworkOperator } from '../src/stack/readiness/network-operator.js'
-import { evaluateNicClusterPolicy } from '../src/stack/readiness/nic-cluster-policy.js'
-import { evaluateNodeFeatureRule } from '../src/stack/readiness/node-feature-rule.js'
-import { evaluateRdmaDevicePlugin } from '../src/stack/readiness/rdma-device-plugin.js'
-import { daemonSetRolledOut, failFast } from '../src/stack/readiness/common.js'
+// The components' health rules as pure functions over observed objects (one evaluation for the
+// apply wait and verification): per-node progress, done, and the fail-fast cases (no IB device
+// after the grace period, CrashLoopBackOff, missing peermem).
+import { COMPONENTS, type ComponentName, type KubeComponent } from '../src/components/index.js'
+import { evaluateHealth } from '../src/health/evaluate.js'
+import { daemonSetRolledOut } from '../src/health/rules.js'
+import { failFast } from '../src/kube/pods.js'
 import type { KubeObject } from '../src/kube/types.js'
+import { readSettings } from '../src/settings/input-helper.js'
+import { reader, VALID_APPLY } from './support/inputs.js'
 
 const POOL = 'rdma'
+
+/** A component's health over observed objects, for settings with node-pool POOL (and `inputs`). */
+function evaluate(
+  name: ComponentName,
+  observed: Record<string, KubeObject[]>,
+  o: { elapsedMs?: number; graceMs?: number; inputs?: Record<string, string> } = {}
+) {
+  const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': POOL, ...o.inputs }), {}).settings
+  const health = (COMPONENTS[name] as KubeComponent).health(settings)
+  return evaluateHealth(health, observed, {
+    settings,
+    elapsedMs: o.elapsedMs ?? 0,
+    nfdGraceMs: o.graceMs ?? 60_000
+  })
+}
+const evaluateNetworkOperator = (deployments: KubeObject[]) => evaluate('network-operator', { deployments })
+const evaluateNodeFeatureRule = (
+  nodes: KubeObject[],
+  o: { pool: string; elapsedMs: number; graceMs: number }
+) => evaluate('node-feature-rule', { nodes }, o)
+const evaluateNicClusterPolicy = (observed: Record<string, KubeObject[]>, _o: { pool: string }) =>
+  evaluate('nic-cluster-policy', observed)
+const evaluateIbNodeConfig = (observed: Record<string, KubeObject[]>, _o: { pool: string }) =>
+  evaluate('ib-node-config', observed)
+const evaluateRdmaDevicePlugin = (
+  observed: Record<string, KubeObject[]>,
+  o: { pool: string; resourceName: string }
+) => evaluate('rdma-device-plugin', observed, { inputs: { 'rdma-resource-name': o.resourceName } })
+const evaluateGpuOperator = (observed: Record<string, KubeObject[]>, _o: { pool: string }) =>
+  evaluate('gpu-operator', observed)
 
 function node(
   name: string,
@@ -144,7 +174,9 @@ describe('nic-cluster-policy', () => {
     const v = evaluateNicClusterPolicy({ nodes, pods, policies: [policy('notReady')] }, { pool: POOL })
     expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 3 })
     expect(v.message).toBe('OFED driver ready on 1/3 nodes, policy state notReady')
-    expect(v.nodes.find(n => n.node === 'n3')?.detail).toBe('no OFED driver pod')
+    expect(v.nodes.find(n => n.node === 'n3')?.detail).toMatch(
+      /^no OFED driver pod \(-n network-operator -l nvidia.com\/ofed-driver\)/
+    )
     const all = evaluateNicClusterPolicy(
       { nodes: [node('n1', wait('false'))], pods: [pod('mofed-a', 'n1', ofed)], policies: [policy('ready')] },
       { pool: POOL }
@@ -189,7 +221,7 @@ describe('ib-node-config', () => {
       { pool: POOL }
     )
     expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
-    expect(v.nodes[1].detail).toBe('init container ib-setup not completed')
+    expect(v.nodes[1].detail).toBe('pod ib-2: init container ib-setup running, not Ready')
     pods[1] = pod('ib-2', 'n2', { init: [{ name: 'ib-setup', exitCode: 0 }] })
     const done = evaluateIbNodeConfig(
       {
@@ -224,7 +256,7 @@ describe('rdma-device-plugin', () => {
       { pool: POOL, resourceName: 'shared_ib' }
     )
     expect(v).toMatchObject({ done: false, readyNodes: 1 })
-    expect(v.nodes[1].detail).toBe('allocatable rdma/shared_ib is 0')
+    expect(v.nodes[1].detail).toBe('allocatable rdma/shared_ib = 0')
     nodes[1] = node('n2', {}, { 'rdma/shared_ib': '63' })
     expect(
       evaluateRdmaDevicePlugin(
@@ -280,7 +312,7 @@ describe('gpu-operator', () => {
       { pool: POOL }
     )
     expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
-    expect(v.nodes[1].detail).toBe('driver pod nvidia-driver-daemonset-n2 not Ready')
+    expect(v.nodes[1].detail).toBe('nvidia-peermem-ctr running, not Ready')
     const ok = evaluateGpuOperator(
       { nodes: [nodes[0]], pods: [driver('n1')], policies: [policy('ready')] },
       { pool: POOL }

@@ -10,7 +10,7 @@ import { loadScenario } from '../sim/scenario.js'
 import { createWorldTls, type WorldTls } from '../sim/tls.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
-import type { StackLog } from '../src/stack/types.js'
+import type { Log } from '../src/log/index.js'
 import { helmStandinBinDir } from './support/helm-standin-bin.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
@@ -26,7 +26,7 @@ export interface StackWorld {
   close(): Promise<void>
 }
 
-export interface CollectedLog extends StackLog {
+export interface CollectedLog extends Log {
   lines: string[]
   errors: string[]
   groups: string[]
@@ -41,6 +41,9 @@ export function collectLog(): CollectedLog {
     errors,
     groups,
     info: l => lines.push(l),
+    debug: () => undefined,
+    progress: (_key, l) => lines.push(l),
+    secret: () => undefined,
     warning: l => lines.push(`warning: ${l}`),
     error: l => {
       errors.push(l)

@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
 import type { KubeObject } from '../src/kube/types.js'
+import type { ComponentName } from '../src/components/index.js'
 import type { ClusterState } from '../src/verify/cluster-state.js'
 import { parseProbeOutput } from '../src/verify/probe-output.js'
 import { judgeFacts, nodeProbeCheck } from '../src/verify/probe-check.js'
@@ -183,51 +184,62 @@ function pod(
 
 const ibSetupDone = [{ name: 'ib-setup', state: { terminated: { exitCode: 0, reason: 'Completed' } } }]
 
+/** A DaemonSet whose controller has scheduled and readied a pod on each of `n` nodes. */
+function rolledOutDaemonSet(name: string, n: number, strategy = 'RollingUpdate'): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'kube-system', generation: 1 },
+    spec: { updateStrategy: { type: strategy } },
+    status: { observedGeneration: 1, desiredNumberScheduled: n, numberReady: n, updatedNumberScheduled: n }
+  }
+}
+
 function healthyState(nodes: KubeObject[]): ClusterState {
   const names = nodes.map(n => n.metadata.name)
   return {
     pool: 'rdmapool',
     nodes,
-    ofed: {
-      namespace: 'network-operator',
-      selector: 'nvidia.com/ofed-driver',
-      pods: names.map(n => pod(`mofed-${n}`, n))
-    },
-    ibNodeConfig: {
-      namespace: 'kube-system',
-      selector: 'app=ib-node-config',
-      pods: names.map(n => pod(`ibnc-${n}`, n, { init: ibSetupDone }))
-    },
-    devicePlugin: {
-      namespace: 'kube-system',
-      selector: 'name=rdma-shared-dp-ds',
-      pods: names.map(n => pod(`dp-${n}`, n))
-    },
-    gpuDriver: {
-      namespace: 'gpu-operator',
-      selector: 'app=nvidia-driver-daemonset',
-      pods: names.map(n =>
-        pod(`drv-${n}`, n, { specContainers: ['nvidia-driver-ctr', 'nvidia-peermem-ctr'] })
-      )
-    },
-    nicClusterPolicy: {
-      object: {
-        apiVersion: 'mellanox.com/v1alpha1',
-        kind: 'NicClusterPolicy',
-        metadata: { name: 'nic-cluster-policy' },
-        status: { state: 'ready' }
+    observed: {
+      'nic-cluster-policy': {
+        pods: names.map(n => pod(`mofed-${n}`, n)),
+        policies: [
+          {
+            apiVersion: 'mellanox.com/v1alpha1',
+            kind: 'NicClusterPolicy',
+            metadata: { name: 'nic-cluster-policy' },
+            status: { state: 'ready' }
+          }
+        ]
+      },
+      'ib-node-config': {
+        pods: names.map(n => pod(`ibnc-${n}`, n, { init: ibSetupDone })),
+        daemonsets: [rolledOutDaemonSet('ib-node-config', names.length, 'OnDelete')]
+      },
+      'rdma-device-plugin': {
+        pods: names.map(n => pod(`dp-${n}`, n)),
+        daemonsets: [rolledOutDaemonSet('rdma-shared-dp-ds', names.length)]
+      },
+      'gpu-operator': {
+        pods: names.map(n =>
+          pod(`drv-${n}`, n, { specContainers: ['nvidia-driver-ctr', 'nvidia-peermem-ctr'] })
+        ),
+        policies: [
+          {
+            apiVersion: 'nvidia.com/v1',
+            kind: 'ClusterPolicy',
+            metadata: { name: 'cluster-policy' },
+            status: { state: 'ready' }
+          }
+        ]
       }
     },
-    clusterPolicy: {
-      object: {
-        apiVersion: 'nvidia.com/v1',
-        kind: 'ClusterPolicy',
-        metadata: { name: 'cluster-policy' },
-        status: { state: 'ready' }
-      }
-    }
+    unreadable: {}
   }
 }
+
+/** What the checks read for one component. */
+const seen = (state: ClusterState, component: ComponentName) => state.observed[component]!
 
 const byName = (checks: ReturnType<typeof readOnlyChecks>) => Object.fromEntries(checks.map(c => [c.name, c]))
 
@@ -248,21 +260,23 @@ describe('read-only checks', () => {
     delete bare.metadata.labels!['feature.node.kubernetes.io/pci-15b3.present']
     delete bare.metadata.labels!['network.nvidia.com/operator.mofed.wait']
     const state = healthyState([node('n1'), bare])
-    state.ofed.pods = state.ofed.pods.filter(p => p.spec.nodeName !== 'n2')
+    seen(state, 'nic-cluster-policy').pods = seen(state, 'nic-cluster-policy').pods.filter(
+      p => p.spec.nodeName !== 'n2'
+    )
     const checks = byName(readOnlyChecks(state, settings()))
     expect(checks['nodes-ready'].status).toBe('fail')
     expect(checks['nodes-ready'].nodes!.find(n => n.node === 'n2')!.detail).toMatch(
       /pci-15b3.present=<absent> \(is the NodeFeatureRule applied\?\)/
     )
     expect(checks['nodes-ready'].nodes!.find(n => n.node === 'n1')!.status).toBe('pass')
-    expect(checks['ofed-driver'].detail).toMatch(/1 of 2 node\(s\) failing: n2: no pod/)
+    expect(checks['ofed-driver'].detail).toMatch(/1 of 2 node\(s\) failing: n2: no OFED driver pod/)
   })
 
   it('lists the non-ready appliedStates of the NicClusterPolicy', () => {
     const state = healthyState([node('n1')])
-    state.ofed.pods = []
-    state.nicClusterPolicy = {
-      object: {
+    seen(state, 'nic-cluster-policy').pods = []
+    seen(state, 'nic-cluster-policy').policies = [
+      {
         apiVersion: 'mellanox.com/v1alpha1',
         kind: 'NicClusterPolicy',
         metadata: { name: 'nic-cluster-policy' },
@@ -274,7 +288,7 @@ describe('read-only checks', () => {
           ]
         }
       }
-    }
+    ]
     const c = byName(readOnlyChecks(state, settings()))['ofed-driver']
     expect(c.status).toBe('fail')
     expect(c.detail).toMatch(
@@ -285,7 +299,7 @@ describe('read-only checks', () => {
 
   it('ib-node-config: a running ib-setup and a missing pod both fail, per node', () => {
     const state = healthyState([node('n1'), node('n2'), node('n3')])
-    state.ibNodeConfig.pods = [
+    seen(state, 'ib-node-config').pods = [
       pod('ibnc-n1', 'n1', { init: ibSetupDone }),
       pod('ibnc-n2', 'n2', { ready: false, init: [{ name: 'ib-setup', state: { running: {} } }] })
     ]
@@ -306,7 +320,7 @@ describe('read-only checks', () => {
 
   it('gpu-operator: no peermem sidecar, a not-Ready one with use-host-mofed, ClusterPolicy notReady', () => {
     const state = healthyState([node('n1'), node('n2')])
-    state.gpuDriver.pods = [
+    seen(state, 'gpu-operator').pods = [
       pod('drv-n1', 'n1', { specContainers: ['nvidia-driver-ctr'] }),
       pod('drv-n2', 'n2', {
         ready: false,
@@ -317,14 +331,14 @@ describe('read-only checks', () => {
         ]
       })
     ]
-    state.clusterPolicy = {
-      object: {
+    seen(state, 'gpu-operator').policies = [
+      {
         apiVersion: 'nvidia.com/v1',
         kind: 'ClusterPolicy',
         metadata: { name: 'cluster-policy' },
         status: { state: 'notReady' }
       }
-    }
+    ]
     const c = byName(readOnlyChecks(state, settings({ 'use-host-mofed': 'true' })))['gpu-operator']
     expect(c.status).toBe('fail')
     expect(c.detail).toMatch(/ClusterPolicy state notReady/)

@@ -19,7 +19,7 @@ import {
 import type { AuthType, AzureSettings } from '../settings/settings.js'
 import { scrub } from './arm-errors.js'
 import { isKnownAuthorityHost } from './cloud.js'
-import { coreMask, type AzureLog, type MaskFn } from './log.js'
+import type { Log } from '../log/index.js'
 
 export type AuthMethod = 'oidc' | 'secret' | 'cli'
 
@@ -36,7 +36,8 @@ export interface AzureCredential {
 }
 
 export interface CreateCredentialOptions {
-  mask?: MaskFn
+  /** Where secrets are registered so no log shows them (default: the log's secret()). */
+  mask?: Log['secret']
   /** Defaults to process.env (reads ACTIONS_ID_TOKEN_REQUEST_URL). */
   env?: NodeJS.ProcessEnv
   /** Defaults to core.getIDToken. */
@@ -209,7 +210,7 @@ export async function probeAuthority(authorityHost: string, tenantId: string): P
 class GuardedCredential implements TokenCredential {
   constructor(
     private readonly inner: TokenCredential,
-    private readonly mask: MaskFn,
+    private readonly mask: Log['secret'],
     private readonly context: () => ErrorContext
   ) {}
   async getToken(scopes: string | string[], options?: GetTokenOptions): Promise<AccessToken | null> {
@@ -233,11 +234,11 @@ class GuardedCredential implements TokenCredential {
 /** Builds the credential for `azure`, logging which method is used and why. */
 export function createCredential(
   azure: AzureSettings,
-  log: AzureLog,
+  log: Log,
   options: CreateCredentialOptions = {}
 ): AzureCredential {
   const env = options.env ?? process.env
-  const mask = options.mask ?? coreMask
+  const mask = options.mask ?? ((s: string) => log.secret(s))
   const { method, reason } = pickAuthMethod(azure, env)
   const custom = !isKnownAuthorityHost(azure.authorityHost)
   const common = {

@@ -7,7 +7,7 @@ import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 
 /** A create this run sent to ARM: saved by the main step just before the PUT. */
@@ -41,7 +41,7 @@ export interface CleanupEntry {
 }
 
 export interface CleanupOptions {
-  log: AzureLog
+  log: Log
   timeoutMs: number
   pollIntervalMs?: number
 }

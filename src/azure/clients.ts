@@ -14,7 +14,7 @@ import type {
 import type { AzureSettings } from '../settings/settings.js'
 import { asRestError } from './arm-errors.js'
 import { armScope, cloudDefaults, normalizeEndpoint } from './cloud.js'
-import { silentLog, type AzureLog } from './log.js'
+import { silentLog, type Log } from '../log/index.js'
 import { sleep } from './wait.js'
 
 export interface ArmClients {
@@ -38,7 +38,7 @@ export interface RetryTuning {
 }
 
 export interface ClientOptions extends RetryTuning {
-  log?: AzureLog
+  log?: Log
 }
 
 const RETRY_AFTER_HEADERS = ['retry-after', 'retry-after-ms', 'x-ms-retry-after-ms']
@@ -72,7 +72,7 @@ function isThrottledWithoutHint(res: PipelineResponse): boolean {
  * with jittered exponential backoff, at most `retries` times. Runs per call, around the SDK's
  * own retry policy, so the two do not multiply for the cases the SDK handles itself.
  */
-export function transientRetryPolicy(tuning: RetryTuning, log: AzureLog = silentLog): PipelinePolicy {
+export function transientRetryPolicy(tuning: RetryTuning, log: Log = silentLog): PipelinePolicy {
   const base = tuning.baseDelayMs ?? 2000
   const max = tuning.maxDelayMs ?? 60_000
   return {
@@ -121,7 +121,7 @@ export function transientRetryPolicy(tuning: RetryTuning, log: AzureLog = silent
 }
 
 /** Options shared by every pipeline (ARM clients and the identity credential). */
-export function pipelineOptions(tuning: RetryTuning, log: AzureLog = silentLog) {
+export function pipelineOptions(tuning: RetryTuning, log: Log = silentLog) {
   return {
     retryOptions: {
       maxRetries: tuning.retries,

@@ -1,40 +1,8 @@
-// Endpoints of the Azure clouds the action supports: ARM endpoint, Entra authority host and the
-// default audience of the GitHub OIDC token. The input helper resolves overrides; these are the
-// defaults per `environment`.
-import type { CloudName } from '../settings/settings.js'
+// Endpoint helpers of the Azure clouds (their defaults per `environment` are settings/clouds.ts):
+// whether an authority host is one MSAL knows, the ARM scope, trailing-slash normalisation.
+import { CLOUDS } from '../settings/clouds.js'
 
-export interface CloudDefaults {
-  armEndpoint: string
-  authorityHost: string
-  /** Audience of the GitHub ID token exchanged with Entra (identity SDK `deriveAudience`). */
-  audience: string
-}
-
-const CLOUDS: Record<CloudName, CloudDefaults> = {
-  AzureCloud: {
-    armEndpoint: 'https://management.azure.com',
-    authorityHost: 'https://login.microsoftonline.com',
-    audience: 'api://AzureADTokenExchange'
-  },
-  AzureUSGovernment: {
-    armEndpoint: 'https://management.usgovcloudapi.net',
-    authorityHost: 'https://login.microsoftonline.us',
-    audience: 'api://AzureADTokenExchangeUSGov'
-  },
-  AzureChinaCloud: {
-    armEndpoint: 'https://management.chinacloudapi.cn',
-    authorityHost: 'https://login.chinacloudapi.cn',
-    audience: 'api://AzureADTokenExchangeChina'
-  }
-}
-
-/** Accepts the canonical names and azure/login's lower-case spellings. */
-export function cloudDefaults(env: CloudName | string): CloudDefaults {
-  const key = (Object.keys(CLOUDS) as CloudName[]).find(k => k.toLowerCase() === String(env).toLowerCase())
-  if (!key)
-    throw new Error(`environment "${env}" is not supported; use one of ${Object.keys(CLOUDS).join(', ')}`)
-  return { ...CLOUDS[key] }
-}
+export { cloudDefaults, type CloudDefaults } from '../settings/clouds.js'
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '')

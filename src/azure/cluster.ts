@@ -8,16 +8,16 @@ import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { SubmittedCreate } from './cleanup.js'
-import type { AzureLog } from './log.js'
-import { desiredCluster as desiredClusterModel } from '../model/components/cluster.js'
+import type { Log } from '../log/index.js'
+import { desiredCluster as desiredClusterModel } from '../model/azure-resources.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 import { StepTimeoutError } from './wait.js'
 
-import { SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
-export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/components/cluster.js'
+import { SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
+export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
 
 export interface ClusterOptions {
-  log: AzureLog
+  log: Log
   timeoutMs: number
   /** Delay between LRO polls when ARM gives no Retry-After (default 15 s). */
   pollIntervalMs?: number

@@ -14,15 +14,16 @@ import { EXEC_CREDENTIAL_API, tokenExecEntry, type TokenAnswer } from '../kube/e
 import type { Settings } from '../settings/settings.js'
 import { armError, describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import { coreMask, type AzureLog, type MaskFn } from './log.js'
+import type { Log } from '../log/index.js'
 
 /** The AKS AAD server application every AAD cluster token must be issued for. */
 export const AKS_SERVER_APP_ID = '6dae42f8-4368-4678-94ff-3960e28e3630'
 export const AKS_SERVER_SCOPE = `${AKS_SERVER_APP_ID}/.default`
 
 export interface CredentialsOptions {
-  log: AzureLog
-  mask?: MaskFn
+  log: Log
+  /** Where secrets are registered so no log shows them (default: the log's secret()). */
+  mask?: Log['secret']
   /** Directory for the file; defaults to RUNNER_TEMP, then the OS temp dir. */
   dir?: string
   /** AAD clusters: renew the AKS token when less than this is left (default 5 min, at most half its life). */
@@ -58,7 +59,7 @@ function isAadUser(u: KubeUser): boolean {
 }
 
 /** Masks every credential-bearing value in a kubeconfig. */
-export function maskKubeconfig(doc: Kubeconfig, mask: MaskFn): void {
+export function maskKubeconfig(doc: Kubeconfig, mask: Log['secret']): void {
   for (const u of doc.users ?? []) {
     for (const k of ['token', 'client-key-data', 'client-certificate-data', 'password']) {
       const v = u.user?.[k]
@@ -108,8 +109,8 @@ export class TokenRefresher {
     private readonly file: string,
     private doc: Kubeconfig,
     private readonly userNames: string[],
-    private readonly mask: MaskFn,
-    private readonly log: AzureLog,
+    private readonly mask: Log['secret'],
+    private readonly log: Log,
     /** Renew when less than this is left (default 5 min; at most half a token's lifetime). */
     private readonly marginMs = 5 * 60_000
   ) {}
@@ -222,7 +223,7 @@ export async function writeClusterCredentials(
   credential: TokenCredential,
   o: CredentialsOptions
 ): Promise<KubeconfigResult> {
-  const mask = o.mask ?? coreMask
+  const mask = o.mask ?? ((s: string) => o.log.secret(s))
   const { resourceGroup, name, adminCredentials } = settings.cluster
   const step = `cluster credentials ${resourceGroup}/${name}`
   const kind = adminCredentials ? 'admin' : 'user'
@@ -292,7 +293,7 @@ export async function writeClusterCredentials(
 }
 
 /** Deletes a kubeconfig written by writeClusterCredentials (post step). */
-export function removeKubeconfig(file: string | undefined, log: AzureLog): void {
+export function removeKubeconfig(file: string | undefined, log: Log): void {
   if (!file || !existsSync(file)) return
   rmSync(file, { force: true })
   log.info('cluster credentials: kubeconfig removed')

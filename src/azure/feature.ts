@@ -5,12 +5,13 @@
 // step fails with what to do instead of waiting out the step timeout.
 import { describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
+import { FEATURE } from '../model/azure-resources.js'
 import { formatDuration } from '../util/duration.js'
 import { pollUntil, retryAfterMs, type Backoff } from './wait.js'
 
-export const FEATURE_NAMESPACE = 'Microsoft.ContainerService'
-export const FEATURE_NAME = 'AKSInfinibandSupport'
+export const FEATURE_NAMESPACE = FEATURE.namespace
+export const FEATURE_NAME = FEATURE.name
 
 export interface FeatureResult {
   /** True when this run registered the feature or the provider. */
@@ -21,7 +22,7 @@ export interface FeatureResult {
 }
 
 export interface FeatureOptions {
-  log: AzureLog
+  log: Log
   /** Bound of the whole step (settings.wait.stepTimeoutMs). */
   timeoutMs: number
   /** Poll backoff (default 10 s growing to 60 s). */

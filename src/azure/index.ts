@@ -3,7 +3,7 @@
 import type { Settings } from '../settings/settings.js'
 import { createCredential, type AzureCredential, type CreateCredentialOptions } from './auth.js'
 import { createArmClients, pipelineOptions, type ArmClients, type RetryTuning } from './clients.js'
-import { coreLog, type AzureLog } from './log.js'
+import { log as processLog, type Log } from '../log/index.js'
 
 export * from './arm-errors.js'
 export * from './auth.js'
@@ -13,7 +13,6 @@ export * from './cloud.js'
 export * from './cluster.js'
 export * from './credentials.js'
 export * from './feature.js'
-export * from './log.js'
 export * from './node-pool.js'
 export * from './wait.js'
 
@@ -25,7 +24,7 @@ export interface AzureConnection {
 /** Signs in (logging the method) and builds the ARM clients, retries bounded by settings.wait.retries. */
 export function connectAzure(
   settings: Settings,
-  log: AzureLog = coreLog,
+  log: Log = processLog,
   options: { tuning?: Partial<RetryTuning>; credential?: CreateCredentialOptions } = {}
 ): AzureConnection {
   const tuning: RetryTuning = { retries: settings.wait.retries, ...options.tuning }

@@ -11,8 +11,8 @@ import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isNotFound, statusOf } from './arm-errors.js'
 import type { SubmittedCreate } from './cleanup.js'
 import type { ArmClients } from './clients.js'
-import type { AzureLog } from './log.js'
-import { desiredAgentPoolProperties } from '../model/components/node-pool.js'
+import type { Log } from '../log/index.js'
+import { desiredAgentPoolProperties } from '../model/azure-resources.js'
 import { TAGS } from '../model/types.js'
 import { pollUntil, StepTimeoutError } from './wait.js'
 
@@ -28,7 +28,7 @@ export function tagValue(tags: Record<string, string> | undefined, name: string)
   return undefined
 }
 
-export { taintString } from '../model/components/node-pool.js'
+export { taintString } from '../model/azure-resources.js'
 
 /** The AgentPool body this action creates for `settings`: the desired state's, typed for the SDK. */
 export function desiredAgentPool(settings: Settings): AgentPool {
@@ -131,7 +131,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
 }
 
 export interface NodePoolOptions {
-  log: AzureLog
+  log: Log
   /** Bound of the whole step (settings.wait.stepTimeoutMs). */
   timeoutMs: number
   /** Delay between LRO polls (default 10 s); tests shorten it. */
@@ -208,7 +208,7 @@ async function readPool(clients: ArmClients, settings: Settings): Promise<AgentP
 export async function precheckNodePool(
   clients: ArmClients,
   settings: Settings,
-  o: { log: AzureLog }
+  o: { log: Log }
 ): Promise<PoolPrecheck> {
   const name = settings.nodePool.name
   const live = await readPool(clients, settings)

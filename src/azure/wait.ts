@@ -3,7 +3,7 @@
 // and the last state seen.
 import type { AbortSignalLike } from '@azure/abort-controller'
 import { formatDuration } from '../util/duration.js'
-import type { AzureLog } from './log.js'
+import type { Log } from '../log/index.js'
 
 export class StepTimeoutError extends Error {
   constructor(
@@ -49,7 +49,7 @@ export interface PollOptions<T> {
   step: string
   timeoutMs: number
   backoff: Backoff
-  log: AzureLog
+  log: Log
   /**
    * Reads the current state; `done` ends the wait with `value`. Throwing ends it with the error.
    * `retryAfterMs`: the server's Retry-After hint, used for the next delay instead of the backoff

@@ -4,6 +4,10 @@
 // both of its pairs while each neighbour has one slow and one healthy pair, which names the node.
 // Per device, NIC i on the server talks to NIC i on the client on its own port (base + i).
 
+import { naturalCompare } from '../util/compare.js'
+
+export { naturalCompare }
+
 export interface NodePair {
   /** 1-based round the pair runs in; pairs of one round share no node and run in parallel. */
   round: number
@@ -27,27 +31,6 @@ export interface DevicePair {
 }
 
 export const DEFAULT_BASE_PORT = 18515
-
-/** Sorts names so `node-2` comes before `node-10` and `mlx5_ib2` before `mlx5_ib10`, independent of locale. */
-export function naturalCompare(a: string, b: string): number {
-  const re = /(\d+)|(\D+)/g
-  const pa = a.match(re) ?? []
-  const pb = b.match(re) ?? []
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const x = pa[i]
-    const y = pb[i]
-    if (x === y) continue
-    const nx = /^\d+$/.test(x)
-    const ny = /^\d+$/.test(y)
-    if (nx && ny) {
-      const d = Number(x) - Number(y)
-      if (d !== 0) return d
-      return x.length - y.length
-    }
-    return x < y ? -1 : 1
-  }
-  return pa.length - pb.length
-}
 
 function uniqueSorted(nodes: string[]): string[] {
   return [...new Set(nodes)].sort(naturalCompare)

@@ -4,7 +4,7 @@
 // for GPUDirect, nvidia.com/gpu: 1 with --use_cuda=0 (the container's one GPU). Pods are pinned
 // to their node by required node affinity and kept apart by required pod anti-affinity; the
 // client retries the connection every 2 s while its server starts (bounded).
-import { benchmarkPlan } from '../model/checks.js'
+import { benchmarkPlan } from '../model/benchmark-plan.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import { pinToNode } from '../verify/probe.js'

@@ -5,6 +5,7 @@
 // runner can repeat it from host memory. The phase's pods are deleted before it returns.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
+import type { Log } from '../log/index.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import {
   headlineRow,
@@ -14,14 +15,9 @@ import {
   type PerftestResult
 } from '../parse/perftest.js'
 import type { Settings } from '../settings/settings.js'
-import { mapLimit } from '../verify/concurrency.js'
-import {
-  containerStatus,
-  describePod,
-  isPodTerminal,
-  oneLine,
-  unschedulableMessage
-} from '../verify/pod-status.js'
+import { mapLimit } from '../util/concurrency.js'
+import { containerStatus, describePod, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
+import { oneLine } from '../util/text.js'
 import { createPod, deletePodsQuietly, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
 import type { BenchMeasurement } from './analysis.js'
 import type { DevicePair } from './pairing.js'
@@ -42,7 +38,7 @@ export interface PhaseContext {
   concurrency: number
   /** Line rate of device pair i of a pair (Gb/s). */
   linkGbps(pair: PairSpec, device: DevicePair): number | null
-  log?: (line: string) => void
+  log?: Log
 }
 
 export interface PhaseOutcome {
@@ -86,7 +82,7 @@ async function waitFor(
         const done = pods.filter(p => names.has(p.metadata.name) && settled(p)).length
         return { done: done >= names.size, message: `${done}/${names.size} ${what}` }
       },
-      { timeoutMs: c.timeoutMs, onChange: v => c.log?.(v.message!) }
+      { timeoutMs: c.timeoutMs, onChange: v => c.log?.progress(`benchmark ${what}`, v.message!) }
     )
     objects = out.objects
   } catch (e) {
@@ -310,7 +306,7 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
     return { measurements, podsCreated }
   } finally {
     const err = await deletePodsQuietly(c.kube, selector, namespace)
-    if (err) c.log?.(`could not delete the ${phase.name} perftest pods: ${err}`)
+    if (err) c.log?.warning(`could not delete the ${phase.name} perftest pods: ${err}`)
   }
 }
 

@@ -5,6 +5,7 @@
 // used when asked for; a perftest without CUDA support is detected and the run repeated from host
 // memory, and missing nvidia_peermem is reported as host-staged. All pods are deleted afterwards.
 import type { KubeClient } from '../kube/client.js'
+import type { Log } from '../log/index.js'
 import { LABELS } from '../model/types.js'
 import type { BenchmarkPairResult, ReportBenchmark } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
@@ -37,7 +38,8 @@ export interface BenchmarkRunOptions {
   timeoutMs?: number
   /** Pod creations / log reads in flight at once (default 16). */
   concurrency?: number
-  log?: (line: string) => void
+  /** Where progress and cleanup trouble go (default: nowhere). */
+  log?: Log
 }
 
 export interface ExcludedNode {
@@ -219,13 +221,13 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
           gpusPerNode: gpus
         })
         phases++
-        o.log?.(
+        o.log?.info(
           `round ${round[0].round}/${schedule.rounds.length}: ${t.test} on ${pairs.length} pair(s)${useCuda ? ' with --use_cuda' : ''}`
         )
         let out = await runPhase(ctx, phase(useCuda), pairs)
         if (out.cudaUnsupported) {
           cudaRejected = out.cudaUnsupported
-          o.log?.(`perftest rejected --use_cuda (${cudaRejected}); repeating from host memory`)
+          o.log?.info(`perftest rejected --use_cuda (${cudaRejected}); repeating from host memory`)
           phases++
           out = await runPhase(ctx, phase(false), pairs)
           useCuda = false
@@ -235,7 +237,7 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
     }
   } finally {
     const err = await deletePodsQuietly(o.kube, selector, namespace)
-    if (err) o.log?.(`could not delete the benchmark pods (-n ${namespace} -l ${selector}): ${err}`)
+    if (err) o.log?.warning(`could not delete the benchmark pods (-n ${namespace} -l ${selector}): ${err}`)
   }
 
   const analysis = analyseBenchmark(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })

@@ -2,7 +2,7 @@
 // installed, a status other than deployed, another chart version, and every user value path that
 // differs from the desired values (compared as apply compares them: canonical JSON).
 import { upgradeReason, type Helm, type HelmReleaseStatus } from '../helm/index.js'
-import type { HelmReleaseSpec } from '../model/types.js'
+import { releaseName, type HelmReleaseSpec } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
 import { describeValues, formatPath, valueDifferences } from './paths.js'
 
@@ -16,10 +16,7 @@ export interface ReleaseDrift {
 
 const bare = (v: string): string => v.trim().replace(/^v/, '')
 
-/** `helm/<release>`: how drift names a release in a field. */
-export function releaseName(spec: HelmReleaseSpec): string {
-  return `helm/${spec.release}`
-}
+export { releaseName }
 
 export async function releaseDrift(
   helm: Helm,

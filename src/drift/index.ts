@@ -1,29 +1,28 @@
-// Drift mode: every enabled component of the desired state (buildStack) compared with the live
+// Drift mode: every enabled component of the registry compared with the live
 // one, strictly read-only — ARM GETs, Kubernetes GETs and paginated lists, dry-run applies
 // (dryRun=All) and `helm status` / `helm get values`; never a write, never a helm upgrade. Each
 // difference becomes one DriftItem naming the component, the field, both values and whether
-// apply fixes it. The read-only verification checks (node labels, readiness) run separately.
+// apply fixes it. What is compared beyond manifests and releases is each component's own (its
+// drift, or its drift extras). The read-only verification checks run separately.
 import type { AzureConnection } from '../azure/index.js'
+import { components, isKubeComponent, type Component } from '../components/index.js'
 import { ensureHelm, Helm } from '../helm/index.js'
 import { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
-import { buildStack } from '../model/stack.js'
-import type { ComponentSpec } from '../model/types.js'
+import { silentLog, type Log } from '../log/index.js'
 import type { DriftItem } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
-import { featureDrift, poolDrift } from './azure.js'
-import { releaseDrift, releaseName, type ReleaseDrift } from './helm.js'
-import { manifestDrift, objectName } from './manifests.js'
-import { clusterPolicyRdmaDrift, devicePluginPodsDrift, ofedDriverDrift } from './running.js'
+import { releaseDrift, type ReleaseDrift } from './helm.js'
+import { manifestDrift } from './manifests.js'
 
-export { objectName } from './manifests.js'
-export { releaseName } from './helm.js'
+export { objectName, releaseName } from '../model/types.js'
 
 export interface DriftContext {
   settings: Settings
   azure: AzureConnection
   kubeconfigPath: string
-  log?: (line: string) => void
+  /** Where each component's outcome goes (default: nowhere). */
+  log?: Log
 }
 
 /** Some components could not be read; `items` holds the drift found in the others. */
@@ -43,59 +42,28 @@ interface Readers {
   helm(): Promise<Helm>
 }
 
-/** Items whose field is about `object` (the object itself, or a path in it under `under`). */
-function about(items: DriftItem[], object: string, under = ''): boolean {
-  return items.some(i => i.field === object || i.field.startsWith(`${object} ${under}`))
-}
-
-async function componentDrift(c: ComponentSpec, r: Readers): Promise<DriftItem[]> {
+/** One component's drift: an Azure one compares its resource; a cluster one its manifests, its release and its extras. */
+async function componentDrift(c: Component, r: Readers): Promise<DriftItem[]> {
   const s = r.ctx.settings
-  if (c.name === 'infiniband-feature') return featureDrift(r.ctx.azure.clients, c.name)
-  if (c.name === 'node-pool') return poolDrift(r.ctx.azure.clients, s, c.name)
-  if (c.kind === 'azure' || c.kind === 'credentials') return [] // the cluster: credentials were just read from it
-
-  const out: DriftItem[] = []
-  for (const m of c.manifests ?? [])
-    out.push(...(await manifestDrift(r.kube, m, { component: c.name, force: s.stack.forceConflicts })))
+  if (!isKubeComponent(c)) return c.drift({ component: c.name, settings: s, clients: r.ctx.azure.clients })
+  const desired = c.desired(s)
+  const found: DriftItem[] = []
+  for (const m of desired.manifests ?? [])
+    found.push(...(await manifestDrift(r.kube, m, { component: c.name, force: s.stack.forceConflicts })))
   let release: ReleaseDrift | undefined
-  if (c.helm) {
-    release = await releaseDrift(await r.helm(), c.helm, c.name)
-    out.push(...release.items)
+  if (desired.helm) {
+    release = await releaseDrift(await r.helm(), desired.helm, c.name)
+    found.push(...release.items)
   }
-
-  if (c.name === 'nic-cluster-policy') {
-    const policy = c.manifests?.find(m => m.kind === 'NicClusterPolicy')
-    if (policy)
-      out.push(
-        ...(await ofedDriverDrift(r.kube, policy, {
-          component: c.name,
-          policyDrifted: about(out, objectName(policy), 'spec.ofedDriver')
-        }))
-      )
-  }
-  if (c.name === 'rdma-device-plugin') {
-    const ds = c.manifests?.find(m => m.kind === 'DaemonSet')
-    if (ds)
-      out.push(
-        ...(await devicePluginPodsDrift(r.kube, ds, {
-          component: c.name,
-          daemonSetDrifted: about(out, objectName(ds))
-        }))
-      )
-  }
-  if (c.name === 'gpu-operator' && c.helm && release?.status) {
-    const sameChart = !release.items.some(i => i.field === `${releaseName(c.helm!)} chart`)
-    if (sameChart)
-      out.push(
-        ...(await clusterPolicyRdmaDrift(r.kube, c.helm.values, {
-          component: c.name,
-          namespace: c.helm.namespace,
-          release: c.helm.release,
-          coveredValues: release.valuePaths
-        }))
-      )
-  }
-  return out
+  const extras = await c.driftExtras({
+    component: c.name,
+    settings: s,
+    kube: r.kube,
+    desired,
+    found,
+    ...(release ? { release: { status: release.status, valuePaths: release.valuePaths } } : {})
+  })
+  return [...found, ...extras]
 }
 
 /**
@@ -105,7 +73,7 @@ async function componentDrift(c: ComponentSpec, r: Readers): Promise<DriftItem[]
  */
 export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
   const s = ctx.settings
-  const log = ctx.log ?? (() => undefined)
+  const log = ctx.log ?? silentLog
   const kube = KubeClient.fromFile(ctx.kubeconfigPath, { retries: s.wait.retries, log })
   let helm: Promise<Helm> | undefined
   const readers: Readers = {
@@ -118,19 +86,19 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
   }
   const items: DriftItem[] = []
   const failures: string[] = []
-  for (const c of buildStack(s)) {
-    if (!c.enabled) continue
+  for (const c of components()) {
+    if (c.skip(s) !== undefined) continue
     try {
       const found = await componentDrift(c, readers)
       items.push(...found)
-      log(
+      log.info(
         found.length
           ? `${c.name}: ${found.length} drifted field${found.length > 1 ? 's' : ''}: ${found.map(f => f.field).join(', ')}`
           : `${c.name}: as desired`
       )
     } catch (e) {
       failures.push(`${c.name}: ${messageOf(e)}`)
-      log(`${c.name}: could not be read: ${messageOf(e)}`)
+      log.info(`${c.name}: could not be read: ${messageOf(e)}`)
     }
   }
   if (failures.length)

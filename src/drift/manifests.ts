@@ -8,7 +8,7 @@ import type { KubeClient } from '../kube/client.js'
 import { checkConverged, dryRunChanges, firstDroppedField } from '../kube/converge.js'
 import { ApplyConflictError } from '../kube/errors.js'
 import { refOf, type KubeObject } from '../kube/types.js'
-import { FIELD_MANAGER, type KubeManifest } from '../model/types.js'
+import { FIELD_MANAGER, objectName, type KubeManifest } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
 import {
   containedDifferences,
@@ -19,10 +19,7 @@ import {
   type Difference
 } from './paths.js'
 
-/** `daemonset/rdma-shared-dp-ds`: how drift names an object in a field. */
-export function objectName(m: Pick<KubeManifest, 'kind' | 'metadata'>): string {
-  return `${m.kind.toLowerCase()}/${m.metadata.name}`
-}
+export { objectName }
 
 function where(m: KubeManifest): string {
   return `${objectName(m)}${m.metadata.namespace ? ` -n ${m.metadata.namespace}` : ''}`

@@ -3,6 +3,9 @@
 // `driver.rdma.useHostMofed`), plus the helpers the drift checks share: resolving such a path
 // in another object (the dry-run result) and shortening values for the report.
 import { canonicalJson } from '../helm/index.js'
+import { shortValue } from '../util/text.js'
+
+export { MAX_VALUE_CHARS, shortValue } from '../util/text.js'
 
 /** One step of a path: a map key, a list element found by its `name`, or a list index. */
 export type Segment = { key: string } | { name: string } | { index: number }
@@ -97,14 +100,6 @@ export function valueAt(obj: unknown, path: Segment[]): unknown {
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === undefined || b === undefined) return a === b
   return canonicalJson(a) === canonicalJson(b)
-}
-
-export const MAX_VALUE_CHARS = 120
-
-/** A value as a short string for the report: strings as they are, others as JSON, long ones cut. */
-export function shortValue(v: unknown, max = MAX_VALUE_CHARS): string {
-  const text = v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v)
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
 function parseJsonDoc(v: unknown): unknown {

@@ -1,11 +1,11 @@
 // The helm command line as the action uses it: repo add/update, status and user values of a release,
 // and `upgrade --install` with values written to a private temp file (0600) and passed with `-f`,
 // never on the command line. Output is captured silently; errors carry helm's stderr, not values.
-import * as core from '@actions/core'
 import { getExecOutput } from '@actions/exec'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { log as processLog, type Log } from '../log/index.js'
 
 export interface HelmOptions {
   /** Path of the helm binary (from ensureHelm). */
@@ -14,8 +14,8 @@ export interface HelmOptions {
   kubeconfig?: string
   /** Extra environment for helm (e.g. HELM_CONFIG_HOME / HELM_CACHE_HOME to keep repos out of $HOME). */
   env?: Record<string, string>
-  /** Debug lines (default core.debug). Never receives values. */
-  log?: (line: string) => void
+  /** Debug lines (default: the process-wide log). Never receives values. */
+  log?: Log
 }
 
 export interface HelmReleaseStatus {
@@ -57,10 +57,10 @@ export class HelmCommandError extends Error {
 export const PLAN_VALUES_FILE = '<values.json>'
 
 export class Helm {
-  private readonly log: (line: string) => void
+  private readonly log: Log
 
   constructor(private readonly opts: HelmOptions) {
-    this.log = opts.log ?? ((l: string) => core.debug(l))
+    this.log = opts.log ?? processLog
   }
 
   private env(): Record<string, string> {
@@ -75,7 +75,7 @@ export class Helm {
 
   /** Runs helm; resolves with its output whatever the exit code. */
   async run(argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    this.log(`helm ${argv.join(' ')}`)
+    this.log.debug(`helm ${argv.join(' ')}`)
     return getExecOutput(this.opts.helmPath, argv, { silent: true, ignoreReturnCode: true, env: this.env() })
   }
 

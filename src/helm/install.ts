@@ -8,7 +8,7 @@ import * as tc from '@actions/tool-cache'
 import { createHash } from 'node:crypto'
 import { createReadStream, existsSync, readFileSync, chmodSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { log as logSeam } from '../log/index.js'
+import { log as processLog, type Log } from '../log/index.js'
 
 export const HELM_DOWNLOAD_BASE_URL = 'https://get.helm.sh'
 
@@ -19,8 +19,8 @@ export interface EnsureHelmOptions {
   platform?: string
   /** Node architecture (default process.arch). */
   arch?: string
-  /** Progress lines (default the Log seam's info). */
-  log?: (line: string) => void
+  /** Progress lines (default: the process-wide log). */
+  log?: Log
 }
 
 const PINNED = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/
@@ -124,7 +124,7 @@ export async function helmBinaryVersion(helmPath: string): Promise<string | unde
  * cache, then a verified download.
  */
 export async function ensureHelm(version: string, opts: EnsureHelmOptions = {}): Promise<string> {
-  const log = opts.log ?? ((l: string) => logSeam.info(l))
+  const log = opts.log ?? processLog
   const base = (opts.downloadBaseUrl ?? HELM_DOWNLOAD_BASE_URL).replace(/\/+$/, '')
   const os = helmOs(opts.platform ?? process.platform)
   const arch = helmArch(opts.arch ?? process.arch)
@@ -132,29 +132,29 @@ export async function ensureHelm(version: string, opts: EnsureHelmOptions = {}):
   let want = normaliseHelmVersion(version)
   if (want === 'latest') {
     want = await resolveLatest(base)
-    log(`helm "latest" is ${want}`)
+    log.info(`helm "latest" is ${want}`)
   }
 
   const onPath = await io.which('helm', false)
   if (onPath) {
     const have = await helmBinaryVersion(onPath)
     if (have === want) {
-      log(`Using helm ${have} from PATH (${onPath})`)
+      log.info(`Using helm ${have} from PATH (${onPath})`)
       return onPath
     }
-    log(`helm on PATH (${onPath}) is ${have ?? 'not runnable'}, not ${want}; using a pinned copy`)
+    log.info(`helm on PATH (${onPath}) is ${have ?? 'not runnable'}, not ${want}; using a pinned copy`)
   }
 
   const cached = tc.find('helm', want, arch)
   if (cached && existsSync(path.join(cached, exe))) {
-    log(`Using helm ${want} from the tool cache`)
+    log.info(`Using helm ${want} from the tool cache`)
     return path.join(cached, exe)
   }
 
   const ext = os === 'windows' ? 'zip' : 'tar.gz'
   const url = `${base}/helm-${want}-${os}-${arch}.${ext}`
   const sumUrl = `${url}.sha256sum`
-  log(`Downloading ${url}`)
+  log.info(`Downloading ${url}`)
   const sumFile = await download(sumUrl)
   const expected = parseSha256Sum(readFileSync(sumFile, 'utf8'), sumUrl)
   rmSync(sumFile, { force: true })
@@ -176,6 +176,6 @@ export async function ensureHelm(version: string, opts: EnsureHelmOptions = {}):
   const toolDir = await tc.cacheDir(inner, 'helm', want, arch)
   const helmPath = path.join(toolDir, exe)
   if (os !== 'windows') chmodSync(helmPath, 0o755)
-  log(`Installed helm ${want} (sha256 ${actual} verified) at ${helmPath}`)
+  log.info(`Installed helm ${want} (sha256 ${actual} verified) at ${helmPath}`)
   return helmPath
 }

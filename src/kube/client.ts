@@ -38,6 +38,7 @@ import {
 } from './types.js'
 import type { WatchSource } from './watch.js'
 import { useTokenSocketsDirectly } from './exec-token.js'
+import type { Log } from '../log/index.js'
 
 export interface KubeClientOptions {
   /** Retries of transient failures (settings.wait.retries). */
@@ -45,7 +46,7 @@ export interface KubeClientOptions {
   /** First backoff delay (default 200 ms). */
   backoffBaseMs?: number
   /** Where retry notices go (default: nowhere). */
-  log?: (line: string) => void
+  log?: Log
   fieldManager?: string
 }
 
@@ -73,8 +74,28 @@ export interface WriteNeed extends ConvergeCheck {
 
 const WATCH_TIMEOUT_SECONDS = 25
 
-/** KubernetesObjectApi with its discovery-based path builder made reachable (for watch paths). */
+/**
+ * KubernetesObjectApi with its discovery-based path builder made reachable (for watch paths), and
+ * one discovery request per group-version at a time: lookups that start together (several waits
+ * opening their watches at once) share the one in flight instead of each asking the server.
+ */
 class ObjectApi extends KubernetesObjectApi {
+  private readonly discovering = new Map<string, Promise<unknown>>()
+
+  override async resource(
+    ...args: Parameters<KubernetesObjectApi['resource']>
+  ): ReturnType<KubernetesObjectApi['resource']> {
+    const [apiVersion] = args
+    const pending = this.discovering.get(apiVersion)
+    if (pending) await pending.catch(() => undefined)
+    const lookup = super.resource(...args)
+    if (!pending) {
+      this.discovering.set(apiVersion, lookup)
+      lookup.finally(() => this.discovering.delete(apiVersion)).catch(() => undefined)
+    }
+    return lookup
+  }
+
   async collectionPath(
     apiVersion: string,
     kind: string,
@@ -147,7 +168,7 @@ export class KubeClient {
         retries: this.opts.retries,
         baseDelayMs: this.opts.backoffBaseMs,
         onRetry: (attempt, delay, e) =>
-          this.opts.log?.(
+          this.opts.log?.info(
             `${what}: ${messageOf(e)} (HTTP ${httpStatusOf(e) ?? '-'}); retry ${attempt}/${this.opts.retries} in ${delay}ms`
           )
       })

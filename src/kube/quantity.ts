@@ -1,5 +1,7 @@
 // Kubernetes resource quantities as numbers: `8`, `63`, `1k` (1000), `100m` (0.1), `16Gi`, `1e3`.
-// Node allocatable values are quantity strings, so `1k` means a thousand, not "one".
+// Node allocatable values are quantity strings, so `1k` means a thousand, not "one"; allocatable()
+// reads one from a node.
+import type { KubeObject } from './types.js'
 
 const DECIMAL: Record<string, number> = {
   n: 1e-9,
@@ -33,4 +35,10 @@ export function parseQuantity(text: string | number | undefined | null): number 
   if (m[3] !== undefined) return n * 10 ** Number(m[3])
   const suffix = m[2] ?? ''
   return n * (BINARY[suffix] ?? DECIMAL[suffix])
+}
+
+/** The allocatable amount of a resource on a node: the text as the node reports it and its value (`1k` → 1000; absent → 0). */
+export function allocatable(node: KubeObject, resource: string): { text: string | undefined; value: number } {
+  const text: string | undefined = node.status?.allocatable?.[resource]
+  return { text, value: parseQuantity(text) ?? 0 }
 }

@@ -61,6 +61,13 @@ export function describeRef(r: KubeRef): string {
   return `${r.kind.toLowerCase()}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''}`
 }
 
+/** A label selector text from a label map: `k=v,k2=v2`. */
+export function selectorOf(labels: Record<string, string>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',')
+}
+
 export function groupOf(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/')
   return i < 0

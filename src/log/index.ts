@@ -7,29 +7,9 @@
 import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import { PROGRESS_TAG_ENV } from './terminal-commands.js'
+import type { Log } from './types.js'
 
-export interface Annotation {
-  /** Title of the annotation (one line). */
-  title?: string
-}
-
-export interface Log {
-  info(line: string): void
-  /** Shown only when debugging (ACTIONS_STEP_DEBUG under Actions, --verbose in a terminal). */
-  debug(line: string): void
-  warning(line: string, annotation?: Annotation): void
-  error(line: string, annotation?: Annotation): void
-  startGroup(title: string): void
-  endGroup(): void
-  /**
-   * The latest state of a long wait, keyed by what waits (e.g. a step name): a terminal keeps one
-   * live line per key, updated in place; the Actions log gets it as a line. An empty line ends the
-   * key's live line (so does the end of the group it started in).
-   */
-  progress(key: string, line: string): void
-  /** A value that must never be shown: masked by the runner, redacted by the terminal. */
-  secret(value: string): void
-}
+export type { Annotation, Log } from './types.js'
 
 /** How the runner splits what a step prints into lines (.NET's ReadLine: CR, LF or CRLF). */
 const LINE_BREAK = /\r\n|\r|\n/
@@ -91,6 +71,17 @@ export const silentLog: Log = {
   endGroup: () => {},
   progress: () => {},
   secret: () => {}
+}
+
+/** A log whose info, warning and error lines (progress too) all go to `write` (tests, captures). */
+export function lineLog(write: (line: string) => void): Log {
+  return {
+    ...silentLog,
+    info: write,
+    warning: line => write(line),
+    error: line => write(line),
+    progress: (_key, line) => write(line)
+  }
 }
 
 let backend: Log = actionsLog

@@ -3,7 +3,7 @@
 // `::add-mask::`, `::stop-commands::`, with %-escaped data and properties) onto a terminal Log, so
 // no `::` command line reaches a person's terminal and every masked value is redacted there. Used
 // for what the CLI process itself writes and for the action bundles `simulate` runs.
-import type { Annotation, Log } from './index.js'
+import type { Annotation, Log } from './types.js'
 
 export interface WorkflowCommand {
   command: string

@@ -4,7 +4,7 @@
 // one live line per key on a TTY (redrawn in place, with the time since the key's first update)
 // or, without a TTY, prints a key's changes at most once per throttle window. All of it goes to
 // one stream (the CLI gives it stderr: results are the CLI's own, on stdout).
-import type { Annotation, Log } from './index.js'
+import type { Annotation, Log } from './types.js'
 
 /** What the terminal writes to (process.stderr, or a fake TTY in tests). */
 export interface TerminalStream {

@@ -1,6 +1,6 @@
-// The desired-state model: the stack is an ordered list of components, each knowing its desired
-// state (built from settings), how it is applied (an Azure operation, a helm release or
-// manifests) and its readiness condition. plan, apply, verify and drift walk this same list.
+// The shapes of the desired state, shared by every layer: a manifest, an Azure operation, a helm
+// release, the readiness prose; the labels, tags and field manager the action uses, and how an
+// object or a release is named in drift fields. The components (src/components) build them.
 
 export interface KubeManifest {
   apiVersion: string
@@ -37,30 +37,12 @@ export interface HelmReleaseSpec {
 
 export type ComponentKind = 'azure' | 'credentials' | 'helm' | 'manifests'
 
+/** When a component is ready, as a person reads it (the plan, the logs, a failed step's diagnostic). */
 export interface Readiness {
-  /** One line a person reads in the plan and the logs. */
+  /** One line. */
   summary: string
   /** The individual conditions, each checkable. */
   conditions: string[]
-}
-
-export interface ComponentSpec {
-  /** Stable identifier used in logs, the report and drift entries. */
-  name: string
-  title: string
-  kind: ComponentKind
-  /** Runs on the RDMA pool's nodes (gated per node in pipelined rollout) rather than the system pool. */
-  nodeLevel: boolean
-  azure?: AzureOperation[]
-  helm?: HelmReleaseSpec
-  /** Applied with server-side apply (field manager aks-rdma-action), in this order. */
-  manifests?: KubeManifest[]
-  readiness: Readiness
-  /** False when these settings leave the component out (it is still listed, with the reason). */
-  enabled: boolean
-  skipReason?: string
-  /** Why this differs from the guide, when it does. */
-  departsFromGuide?: string
 }
 
 export const FIELD_MANAGER = 'aks-rdma-action'
@@ -78,3 +60,13 @@ export const LABELS = {
   agentPool: 'kubernetes.azure.com/agentpool',
   ofedDriverPod: 'nvidia.com/ofed-driver'
 } as const
+
+/** `daemonset/rdma-shared-dp-ds`: how an object is named in drift fields. */
+export function objectName(m: Pick<KubeManifest, 'kind' | 'metadata'>): string {
+  return `${m.kind.toLowerCase()}/${m.metadata.name}`
+}
+
+/** `helm/<release>`: how a release is named in drift fields. */
+export function releaseName(spec: Pick<HelmReleaseSpec, 'release'>): string {
+  return `helm/${spec.release}`
+}

@@ -1,12 +1,14 @@
 // plan mode: the whole desired state as a document (Azure operations, helm commands with values,
-// manifests, readiness conditions, verification checks, benchmark plan) and its text rendering.
+// manifests, readiness conditions — the components' health rules' own text —, verification
+// checks, benchmark plan) and its text rendering.
 // Needs no credentials and makes no network call.
 import { stringify } from 'yaml'
-import { benchmarkPlan, verificationChecks, type BenchmarkPlan, type CheckSpec } from '../model/checks.js'
+import { buildStack } from '../components/index.js'
+import { benchmarkPlan, type BenchmarkPlan } from '../model/benchmark-plan.js'
 import { helmRepoAddArgv, helmUpgradeArgv } from '../model/helm-argv.js'
-import { buildStack } from '../model/stack.js'
 import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
+import { verificationChecks, type CheckSpec } from '../verify/read-only-checks.js'
 
 export interface PlanComponent {
   name: string

@@ -2,6 +2,7 @@
 // from the pure renderer in summary.ts; this file is the only one here that touches the runner.
 
 import * as core from '@actions/core'
+import { log } from '../log/index.js'
 import type { Report } from './report.js'
 import { renderSummary, type SummaryOptions } from './summary.js'
 
@@ -22,7 +23,7 @@ export async function writeJobSummary(
   sink: SummarySink = core.summary
 ): Promise<boolean> {
   if (!process.env.GITHUB_STEP_SUMMARY) {
-    core.debug('GITHUB_STEP_SUMMARY is not set; job summary skipped')
+    log.debug('GITHUB_STEP_SUMMARY is not set; job summary skipped')
     return false
   }
   const md = renderSummary(report, options)
@@ -30,7 +31,7 @@ export async function writeJobSummary(
     await sink.addRaw(md, true).write()
     return true
   } catch (err) {
-    core.warning(`Could not write the job summary: ${err instanceof Error ? err.message : String(err)}`)
+    log.warning(`Could not write the job summary: ${err instanceof Error ? err.message : String(err)}`)
     return false
   }
 }

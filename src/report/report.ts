@@ -19,9 +19,30 @@ export interface ReportStep {
   action?: StepAction
   durationMs: number
   /** ISO-8601 timestamps. */
-  startedAt?: string
-  finishedAt?: string
+  startedAt: string
+  finishedAt: string
   detail?: string
+}
+
+/** The one way a step's result is made: the step `name` ran from `startedMs` until `endMs`. */
+export function finishedStep(
+  name: string,
+  status: StepStatus,
+  startedMs: number,
+  o: { changed?: boolean; action?: StepAction; detail?: string } = {},
+  endMs = Date.now()
+): ReportStep {
+  const end = endMs
+  return {
+    name,
+    status,
+    changed: o.changed ?? false,
+    ...(o.action ? { action: o.action } : {}),
+    durationMs: end - startedMs,
+    startedAt: new Date(startedMs).toISOString(),
+    finishedAt: new Date(end).toISOString(),
+    detail: o.detail ?? ''
+  }
 }
 
 export interface NodeCheckResult {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
   connectAzure,
-  coreLog,
   ensureCluster,
   ensureInfinibandFeature,
   ensureNodePool,
@@ -65,7 +64,7 @@ async function ensureAzure(
       'infiniband-feature',
       'register Microsoft.ContainerService/AKSInfinibandSupport',
       async () => {
-        const r = await ensureInfinibandFeature(conn.clients, { log: coreLog, timeoutMs })
+        const r = await ensureInfinibandFeature(conn.clients, { log, timeoutMs })
         return {
           changed: r.changed,
           action: r.changed ? 'updated' : 'unchanged',
@@ -80,7 +79,7 @@ async function ensureAzure(
       `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`,
       async () => {
         const r = await ensureCluster(conn.clients, s, {
-          log: coreLog,
+          log,
           timeoutMs,
           onCreateSubmit: c => rememberCreateSubmitted('cluster', c)
         })
@@ -96,11 +95,11 @@ async function ensureAzure(
   const provisioned = new Promise<PoolInfo>(resolve => (info = resolve))
   const done = runStep(steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
     const r = await ensureNodePool(conn.clients, s, {
-      log: coreLog,
+      log,
       timeoutMs,
       onCreateSubmit: p => rememberCreateSubmitted('node-pool', p)
     })
-    for (const w of r.warnings) core.warning(w)
+    for (const w of r.warnings) log.warning(w)
     report.outputs['node-pool-action'] = r.action
     info({ count: r.pool.count ?? s.nodePool.count })
     return {
@@ -141,7 +140,7 @@ async function fetchCredentials(
     `${s.cluster.adminCredentials ? 'admin' : 'user'} credentials`,
     async () => {
       const r = await writeClusterCredentials(conn.clients, s, conn.auth.credential, {
-        log: coreLog,
+        log,
         dir: runnerTemp()
       })
       rememberTempPath(r.path, temp)
@@ -164,11 +163,11 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
   const mode = s.mode === 'plan' ? 'verify' : s.mode
   let verification: Awaited<ReturnType<typeof runVerification>> | undefined
   await runStep(report.steps, 'verify', 'verification checks', async () => {
-    verification = await runVerification({ settings: s, kube, mode, log: line => log.info(line) })
+    verification = await runVerification({ settings: s, kube, mode, log })
     report.checks = verification.checks
     const failed = verification.checks.filter(c => c.status === 'fail')
     for (const c of failed)
-      core.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
+      log.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
     const passingNodes =
       verification.nodes.length -
       new Set(
@@ -197,7 +196,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   try {
     let conn!: AzureConnection
     await runStep(report.steps, 'azure-sign-in', 'authenticate to Azure', async () => {
-      conn = connectAzure(s, coreLog)
+      conn = connectAzure(s, log)
       return { changed: false, detail: `credential: ${conn.auth.method}` }
     })
     const pool = s.mode === 'apply' ? await ensureAzure(s, conn, report) : undefined
@@ -217,7 +216,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
               settings: s,
               azure: conn,
               kubeconfigPath: creds.path,
-              log: line => log.info(line)
+              log
             })
           } catch (e) {
             if (e instanceof DriftError) report.drift = e.items
@@ -251,7 +250,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   } catch (e) {
     if (!(e instanceof StepError)) {
       const message = e instanceof Error ? e.message : String(e)
-      core.error(message, { title: 'aks-rdma-action failed' })
+      log.error(message, { title: 'aks-rdma-action failed' })
       report.diagnostics = [
         ...(report.diagnostics ?? []),
         { step: 'run', title: 'Unexpected error', text: message }

@@ -11,7 +11,6 @@ import {
   cleanupAzure,
   connectAzure,
   type ArmClients,
-  type AzureLog,
   type CleanupEntry,
   type SubmittedCreate,
   type SubmittedCreates
@@ -76,12 +75,6 @@ function submittedCreate(name: string): SubmittedCreate | undefined {
   }
 }
 
-const azureLog: AzureLog = {
-  info: m => log.info(m),
-  warning: m => log.warning(m),
-  debug: m => log.debug(m)
-}
-
 /** Removes the main step's files under RUNNER_TEMP (never anything outside it). */
 function removeTempPaths(kubeconfig: string): CleanupEntry[] {
   const runnerTemp = process.env.RUNNER_TEMP
@@ -124,7 +117,7 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
   const name = `${LEASE_NAMESPACE}/${LEASE_NAME}`
   if (!existsSync(kubeconfig)) return { resource: 'lease', name, result: 'skipped', reason: 'no kubeconfig' }
   try {
-    const released = await releaseLease(kubeconfig, runId, { log: line => log.info(line) })
+    const released = await releaseLease(kubeconfig, runId, { log })
     if (released) log.info('post: released the Lease this run held')
     return released
       ? { resource: 'lease', name, result: 'deleted' }
@@ -138,9 +131,9 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
 async function cleanupCloud(s: Settings, submitted: SubmittedCreates): Promise<CleanupEntry[]> {
   // Signs in only when there is something to read or delete.
   let clients: ArmClients | undefined
-  const connect = (): ArmClients => (clients ??= connectAzure(s, azureLog).clients)
+  const connect = (): ArmClients => (clients ??= connectAzure(s, log).clients)
   try {
-    return await cleanupAzure(connect, s, submitted, { log: azureLog, timeoutMs: s.wait.stepTimeoutMs })
+    return await cleanupAzure(connect, s, submitted, { log, timeoutMs: s.wait.stepTimeoutMs })
   } catch (e) {
     const reason = `cleanup failed: ${(e as Error).message}`
     log.warning(`post: ${reason}`)

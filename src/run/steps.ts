@@ -1,8 +1,7 @@
-// A step of the run: a core.startGroup around it, its start and end times, elapsed time in the
-// log, and a report step whatever happens (an error becomes a failed step, never a lost one).
-import * as core from '@actions/core'
+// A step of the run: a log group around it, its start and end times, elapsed time in the log, and
+// a report step whatever happens (an error becomes a failed step, never a lost one).
 import { log } from '../log/index.js'
-import type { ReportStep } from '../report/report.js'
+import { finishedStep, type ReportStep } from '../report/report.js'
 import { formatDuration } from '../util/duration.js'
 
 export interface StepOutcome {
@@ -28,19 +27,9 @@ export async function runStep(
   fn: () => Promise<StepOutcome>
 ): Promise<StepOutcome> {
   const started = Date.now()
-  core.startGroup(`${name}: ${title}`)
+  log.startGroup(`${name}: ${title}`)
   const finish = (status: ReportStep['status'], outcome: Partial<StepOutcome>): void => {
-    const finished = Date.now()
-    steps.push({
-      name,
-      status,
-      changed: outcome.changed ?? false,
-      ...(outcome.action ? { action: outcome.action } : {}),
-      durationMs: finished - started,
-      startedAt: new Date(started).toISOString(),
-      finishedAt: new Date(finished).toISOString(),
-      detail: outcome.detail ?? ''
-    })
+    steps.push(finishedStep(name, status, started, outcome))
   }
   try {
     const outcome = await fn()
@@ -50,9 +39,9 @@ export async function runStep(
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     finish('failure', { detail: message })
-    core.error(message, { title: `aks-rdma-action: ${name} failed` })
+    log.error(message, { title: `aks-rdma-action: ${name} failed` })
     throw e instanceof StepError ? e : new StepError(name, message)
   } finally {
-    core.endGroup()
+    log.endGroup()
   }
 }

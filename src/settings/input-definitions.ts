@@ -1,5 +1,11 @@
 // Every input of the action (and of the CLI, which takes the same names): its description,
-// default and kind. action.yml is checked against this list by a test, so the two never drift.
+// default and kind, and beside it how a given value is checked (patterns, ranges, list entries,
+// warnings). action.yml is checked against this list by a test, so the two never drift; the
+// settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
+// (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
+import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
+import type { NodeTaint } from './settings.js'
+import { echoValue } from '../util/echo.js'
 
 export type InputKind = 'string' | 'boolean' | 'enum' | 'integer' | 'number' | 'duration' | 'path' | 'secret'
 
@@ -9,6 +15,85 @@ export interface InputDefinition {
   default?: string
   kind: InputKind
   values?: readonly string[]
+  /** integer: the allowed range. */
+  min?: number
+  max?: number
+  /** path: what the YAML file holds (said when it is not a mapping). */
+  holds?: string
+  /** A comma-separated list: `check` applies to each entry. */
+  list?: boolean
+  /** What is wrong with a given value (or list entry) beyond its kind; undefined when it is fine. */
+  check?: (value: string) => string | undefined
+  /** A warning about a valid value, in full (`given`: set by the user rather than defaulted). */
+  warn?: (value: string, given: boolean) => string | undefined
+}
+
+const GUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+const POOL_RE = /^[a-z][a-z0-9]{0,11}$/
+const CLUSTER_RE = /^[a-zA-Z0-9]$|^[a-zA-Z0-9][-_a-zA-Z0-9]{0,61}[a-zA-Z0-9]$/
+const RG_RE = /^[-\w._()]{1,90}$/
+const CHART_VERSION_RE = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/
+const DOCA_VERSION_RE = /^[0-9A-Za-z][0-9A-Za-z._-]{0,127}$/
+// name[:tag][@digest] with an optional registry host (RFC-ish, as the Docker reference grammar).
+const IMAGE_RE =
+  /^(?:(?:[a-zA-Z0-9-]+\.)*[a-zA-Z0-9-]+(?::\d+)?\/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/
+const LABEL_KEY_RE =
+  /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
+const LABEL_VALUE_RE = /^(?:[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/
+// The part after `rdma/` of an extended resource name: a DNS-1123-like qualified name part.
+const RESOURCE_NAME_RE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const
+
+const matches =
+  (re: RegExp, problem: string) =>
+  (v: string): string | undefined =>
+    re.test(v) ? undefined : problem
+
+const guid = matches(GUID_RE, 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)')
+const pinned = (re: RegExp, example: string) => matches(re, `must be a pinned version such as ${example}`)
+
+/** The input `name` holds a container image pinned by tag or digest; a warning for `latest` given by the user. */
+const image = (name: string): Pick<InputDefinition, 'check' | 'warn'> => ({
+  check: v =>
+    !IMAGE_RE.test(v) || !(/:[\w][\w.-]*$/.test(v) || v.includes('@sha256:'))
+      ? 'must be an image reference pinned by tag or digest, e.g. ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3'
+      : undefined,
+  warn: (v, given) =>
+    /:latest$/.test(v) && given
+      ? `${name} ${echoValue(v)}: "latest" is not a pinned version; runs may differ over time`
+      : undefined
+})
+
+/** An https URL (the Azure SDKs refuse bearer tokens over http). */
+function httpsUrl(v: string): string | undefined {
+  try {
+    return new URL(v).protocol === 'https:'
+      ? undefined
+      : 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+  } catch {
+    return 'not a URL (e.g. https://management.azure.com)'
+  }
+}
+
+/** One `key=value` entry of node-labels, or undefined when it is not one. */
+export function parseLabel(entry: string): [string, string] | undefined {
+  const [k, v = '', extra] = entry.split('=')
+  return extra === undefined && entry.includes('=') && LABEL_KEY_RE.test(k) && LABEL_VALUE_RE.test(v)
+    ? [k, v]
+    : undefined
+}
+
+/** One `key=value:Effect` entry of node-taints, or undefined when it is not one. */
+export function parseTaint(entry: string): NodeTaint | undefined {
+  const m = /^([^=:]+)(?:=([^:]*))?:(\w+)$/.exec(entry)
+  if (
+    !m ||
+    !LABEL_KEY_RE.test(m[1]) ||
+    !LABEL_VALUE_RE.test(m[2] ?? '') ||
+    !(TAINT_EFFECTS as readonly string[]).includes(m[3])
+  )
+    return undefined
+  return { key: m[1], value: m[2] ?? '', effect: m[3] as NodeTaint['effect'] }
 }
 
 export const INPUTS: readonly InputDefinition[] = [
@@ -24,10 +109,16 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'client-id',
     kind: 'string',
-    description: 'Entra application (client) ID used for OIDC or a client secret.'
+    description: 'Entra application (client) ID used for OIDC or a client secret.',
+    check: guid
   },
-  { name: 'tenant-id', kind: 'string', description: 'Entra tenant ID.' },
-  { name: 'subscription-id', kind: 'string', description: 'Azure subscription that holds the cluster.' },
+  { name: 'tenant-id', kind: 'string', description: 'Entra tenant ID.', check: guid },
+  {
+    name: 'subscription-id',
+    kind: 'string',
+    description: 'Azure subscription that holds the cluster.',
+    check: guid
+  },
   { name: 'client-secret', kind: 'secret', description: 'Client secret (prefer OIDC). Never logged.' },
   {
     name: 'creds',
@@ -59,22 +150,38 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'arm-endpoint',
     kind: 'string',
-    description: 'Override of the Azure Resource Manager endpoint (other clouds, the simulator).'
+    description: 'Override of the Azure Resource Manager endpoint (other clouds, the simulator).',
+    check: httpsUrl
   },
   {
     name: 'authority-host',
     kind: 'string',
-    description: 'Override of the Entra authority host (other clouds, the simulator).'
+    description: 'Override of the Entra authority host (other clouds, the simulator).',
+    check: httpsUrl
   },
   // Cluster
   {
     name: 'resource-group',
     kind: 'string',
     description:
-      'Resource group of the AKS cluster (required except in plan mode, where a placeholder is used).'
+      'Resource group of the AKS cluster (required except in plan mode, where a placeholder is used).',
+    check: matches(RG_RE, '1-90 letters, digits, underscores, hyphens, periods and parentheses')
   },
-  { name: 'cluster-name', kind: 'string', description: 'Name of the AKS cluster.' },
-  { name: 'location', kind: 'string', description: 'Azure region; required with create-cluster.' },
+  {
+    name: 'cluster-name',
+    kind: 'string',
+    description: 'Name of the AKS cluster.',
+    check: matches(
+      CLUSTER_RE,
+      `must match ${CLUSTER_RE.source} (1-63 letters, digits, - and _, starting and ending with a letter or digit)`
+    )
+  },
+  {
+    name: 'location',
+    kind: 'string',
+    description: 'Azure region; required with create-cluster.',
+    check: matches(/^[a-z0-9]+$/i, 'a region name such as eastus or westeurope')
+  },
   {
     name: 'create-cluster',
     kind: 'boolean',
@@ -85,7 +192,8 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'kubernetes-version',
     kind: 'string',
-    description: 'Kubernetes version for a created cluster (e.g. 1.33).'
+    description: 'Kubernetes version for a created cluster (e.g. 1.33).',
+    check: matches(/^\d+\.\d+(?:\.\d+)?$/, 'must look like 1.33 or 1.33.2')
   },
   {
     name: 'admin-credentials',
@@ -98,19 +206,33 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'node-pool',
     kind: 'string',
     default: 'rdmapool',
-    description: 'Name of the RDMA node pool (1-12 lowercase letters and digits, starting with a letter).'
+    description: 'Name of the RDMA node pool (1-12 lowercase letters and digits, starting with a letter).',
+    check: matches(
+      POOL_RE,
+      'must match ^[a-z][a-z0-9]{0,11}$ (1-12 lowercase letters and digits, starting with a letter)'
+    )
   },
   {
     name: 'vm-size',
     kind: 'string',
     default: 'Standard_ND96isr_H100_v5',
-    description: 'RDMA-capable (InfiniBand) VM size of the pool.'
+    description: 'RDMA-capable (InfiniBand) VM size of the pool.',
+    check: v =>
+      findRdmaVmSize(v) || hasRdmaMarker(v)
+        ? undefined
+        : 'not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5, Standard_ND96asr_v4, Standard_HB120rs_v3)',
+    warn: v =>
+      findRdmaVmSize(v) || !hasRdmaMarker(v)
+        ? undefined
+        : `vm-size ${echoValue(v)}: RDMA-marked but not in the action's table of InfiniBand sizes; link rate unknown (benchmark ratios use the probed rate)`
   },
   {
     name: 'node-count',
     kind: 'integer',
     default: '2',
-    description: 'Number of nodes in the pool (1-1000; at least 2 with benchmark).'
+    description: 'Number of nodes in the pool (1-1000; at least 2 with benchmark).',
+    min: 1,
+    max: 1000
   },
   {
     name: 'os-sku',
@@ -119,9 +241,31 @@ export const INPUTS: readonly InputDefinition[] = [
     default: 'Ubuntu',
     description: 'Node OS SKU. Ubuntu means 22.04 before Kubernetes 1.35 and 24.04 from 1.35.'
   },
-  { name: 'node-labels', kind: 'string', description: 'Extra node labels, k=v,k2=v2.' },
-  { name: 'node-taints', kind: 'string', description: 'Node taints, k=v:NoSchedule,k2=v2:NoExecute.' },
-  { name: 'zones', kind: 'string', description: 'Availability zones, comma separated (e.g. 1,2).' },
+  {
+    name: 'node-labels',
+    kind: 'string',
+    description: 'Extra node labels, k=v,k2=v2.',
+    list: true,
+    check: v =>
+      parseLabel(v) ? undefined : 'each entry must be key=value with a valid Kubernetes label key and value'
+  },
+  {
+    name: 'node-taints',
+    kind: 'string',
+    description: 'Node taints, k=v:NoSchedule,k2=v2:NoExecute.',
+    list: true,
+    check: v =>
+      parseTaint(v)
+        ? undefined
+        : `each entry must be key=value:Effect with Effect one of ${TAINT_EFFECTS.join(', ')}`
+  },
+  {
+    name: 'zones',
+    kind: 'string',
+    description: 'Availability zones, comma separated (e.g. 1,2).',
+    list: true,
+    check: matches(/^[1-9]$/, 'zones are numbers such as 1, 2 or 3')
+  },
   {
     name: 'register-feature',
     kind: 'boolean',
@@ -133,65 +277,83 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'network-operator-version',
     kind: 'string',
     default: 'v26.1.0',
-    description: 'NVIDIA Network Operator chart version (pinned).'
+    description: 'NVIDIA Network Operator chart version (pinned).',
+    check: pinned(CHART_VERSION_RE, 'v26.1.0')
   },
   {
     name: 'gpu-operator-version',
     kind: 'string',
     default: 'v26.3.3',
-    description: 'NVIDIA GPU Operator chart version (pinned).'
+    description: 'NVIDIA GPU Operator chart version (pinned).',
+    check: pinned(CHART_VERSION_RE, 'v26.3.3')
   },
   {
     name: 'doca-driver-version',
     kind: 'string',
     default: 'doca3.2.0-25.10-1.2.8.0-2',
-    description: 'DOCA/OFED driver version in the NicClusterPolicy.'
+    description: 'DOCA/OFED driver version in the NicClusterPolicy.',
+    check: pinned(DOCA_VERSION_RE, 'doca3.2.0-25.10-1.2.8.0-2')
   },
   {
     name: 'rdma-device-plugin-image',
     kind: 'string',
     default: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3',
-    description: 'Image of the RDMA shared device plugin.'
+    description: 'Image of the RDMA shared device plugin.',
+    ...image('rdma-device-plugin-image')
   },
   {
     name: 'rdma-resource-name',
     kind: 'string',
     default: 'hca_shared_devices_a',
-    description: 'Extended resource name: nodes advertise rdma/<name>.'
+    description: 'Extended resource name: nodes advertise rdma/<name>.',
+    check: matches(
+      RESOURCE_NAME_RE,
+      'must be a valid extended resource name part (letters, digits, -, _ and ., up to 63, e.g. hca_shared_devices_a); nodes advertise rdma/<name>'
+    )
   },
   {
     name: 'rdma-hca-max',
     kind: 'integer',
     default: '1000',
-    description: 'Pods that may share one HCA (rdmaHcaMax).'
+    description: 'Pods that may share one HCA (rdmaHcaMax).',
+    min: 1,
+    max: 100000
   },
   {
     name: 'use-host-mofed',
     kind: 'boolean',
     default: 'false',
     description:
-      'GPU Operator driver.rdma.useHostMofed. Keep false: the Network Operator installs the driver (NVIDIA advises true only for a driver installed on the host).'
+      'GPU Operator driver.rdma.useHostMofed. Keep false: the Network Operator installs the driver (NVIDIA advises true only for a driver installed on the host).',
+    warn: v =>
+      /^(true|yes|1|on)$/i.test(v)
+        ? 'use-host-mofed: true tells the GPU Operator the OFED driver is installed on the host; here the Network Operator installs it, so nvidia-peermem will not wait for it (NVIDIA advises false)'
+        : undefined
   },
   {
     name: 'helm-version',
     kind: 'string',
     default: 'v3.19.0',
-    description: 'Pinned helm 3 release; installed and checksum-verified when the helm on PATH differs.'
+    description: 'Pinned helm 3 release; installed and checksum-verified when the helm on PATH differs.',
+    check: pinned(/^v3\.\d+\.\d+$/, 'v3.19.0 (helm 3)')
   },
   {
     name: 'network-operator-values',
     kind: 'path',
-    description: 'YAML file merged over the built-in Network Operator values.'
+    description: 'YAML file merged over the built-in Network Operator values.',
+    holds: 'helm values'
   },
   {
     name: 'gpu-operator-values',
     kind: 'path',
-    description: 'YAML file merged over the built-in GPU Operator values.'
+    description: 'YAML file merged over the built-in GPU Operator values.',
+    holds: 'helm values'
   },
   {
     name: 'nic-cluster-policy',
     kind: 'path',
-    description: 'YAML file replacing the built-in NicClusterPolicy spec.'
+    description: 'YAML file replacing the built-in NicClusterPolicy spec.',
+    holds: 'a NicClusterPolicy or its spec'
   },
   {
     name: 'force-conflicts',
@@ -212,7 +374,9 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'retries',
     kind: 'integer',
     default: '3',
-    description: 'Retries of transient API errors (5xx, 429, resets).'
+    description: 'Retries of transient API errors (5xx, 429, resets).',
+    min: 0,
+    max: 20
   },
   {
     name: 'rollout',
@@ -233,7 +397,8 @@ export const INPUTS: readonly InputDefinition[] = [
     kind: 'string',
     default: 'docker.io/mellanox/cuda-perftest:latest',
     description:
-      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs.'
+      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs.',
+    ...image('benchmark-image')
   },
   {
     name: 'benchmark-gpudirect',
@@ -252,7 +417,11 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'min-bandwidth-ratio',
     kind: 'number',
     default: '0.9',
-    description: 'Fraction of the link rate a pair must reach.'
+    description: 'Fraction of the link rate a pair must reach.',
+    check: v =>
+      /^\d*\.?\d+$/.test(v) && Number(v) > 0 && Number(v) <= 1
+        ? undefined
+        : 'must be a number greater than 0 and at most 1 (e.g. 0.9)'
   },
   {
     name: 'fail-on-drift',

@@ -20,7 +20,7 @@ export interface AzureSettings {
   clientId?: string
   tenantId?: string
   subscriptionId?: string
-  /** Never logged; masked with core.setSecret as soon as it is read. */
+  /** Never logged; registered with log.secret as soon as it is read. */
   clientSecret?: string
   audience: string
   environment: CloudName

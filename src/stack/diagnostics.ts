@@ -1,16 +1,17 @@
 // What a failed step leaves behind for a person: the step, what it waited for, what it last saw
 // (per node), the pods that are not ready (node, phase, container states, restarts, their last
 // events), the tail of failing containers' logs, and the troubleshooting line that matches
-// (memlock errors → ib-node-config did not complete; state-OFED notReady with no OFED pod →
-// NodeFeatureRule missing; ...). Structured {step, title, text} for the summary's collapsible
-// section; the executor also prints the title with core.error.
-import type { ComponentSpec } from '../model/types.js'
-import { LABELS } from '../model/types.js'
+// (memlock errors → ib-node-config did not complete, an image that cannot be pulled, and each
+// component's own hints: state-OFED notReady with no OFED pod → NodeFeatureRule missing; ...).
+// Structured {step, title, text} for the summary's collapsible section; the run also prints the
+// title as an error.
+import { COMPONENTS, isKubeComponent, type ComponentSpec } from '../components/index.js'
+import { memlockHint } from '../components/ib-node-config.js'
+import type { HealthVerdict } from '../health/types.js'
 import type { KubeClient } from '../kube/client.js'
+import { containerStatuses, failingContainer, isPodReady, type ContainerStatus } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Diagnostic } from '../report/report.js'
-import { containerStates, failingContainer, isPodReady, type ReadinessVerdict } from './readiness/common.js'
-import { notReadyStates } from './readiness/nic-cluster-policy.js'
 
 export type { Diagnostic }
 
@@ -18,8 +19,8 @@ export interface FailureInput {
   component: ComponentSpec
   /** Why the step failed (fail-fast reason, timeout or error message). */
   reason: string
-  /** The last readiness verdict, when the wait had started. */
-  verdict?: ReadinessVerdict
+  /** The last health verdict, when the wait had started. */
+  verdict?: HealthVerdict
   /** The objects observed last, by source (nodes, pods, daemonsets, policies ...). */
   snapshot?: Record<string, KubeObject[]>
   error?: unknown
@@ -39,14 +40,22 @@ const MAX_PODS = 5
 const LOG_LINES = 40
 const EVENT_LINES = 5
 
-function describeContainer(c: ReturnType<typeof containerStates>[number]): string {
-  const state =
-    c.state === 'terminated'
-      ? `terminated (exit ${c.exitCode}${c.reason ? `, ${c.reason}` : ''})`
-      : c.state === 'waiting'
-        ? `waiting (${c.reason ?? 'unknown'}${c.message ? `: ${c.message}` : ''})`
-        : c.state
-  return `${c.init ? 'init ' : ''}${c.name}: ${state}, ready=${c.ready}, restarts=${c.restarts}`
+type Container = ContainerStatus & { init: boolean }
+
+const waitingReason = (c: Container): string | undefined => c.state?.waiting?.reason
+const exitCode = (c: Container): number | undefined => c.state?.terminated?.exitCode
+
+/** `init ib-setup: terminated (exit 1, Error), ready=false, restarts=2`. */
+function describeContainer(c: Container): string {
+  const st = c.state ?? {}
+  const state = st.terminated
+    ? `terminated (exit ${st.terminated.exitCode}${st.terminated.reason ? `, ${st.terminated.reason}` : ''})`
+    : st.waiting
+      ? `waiting (${st.waiting.reason ?? 'unknown'}${st.waiting.message ? `: ${st.waiting.message}` : ''})`
+      : st.running
+        ? 'running'
+        : 'unknown'
+  return `${c.init ? 'init ' : ''}${c.name}: ${state}, ready=${c.ready === true}, restarts=${c.restartCount ?? 0}`
 }
 
 /** Pods worth reporting: failing ones first, then not-ready ones. */
@@ -58,18 +67,19 @@ export function podsToReport(pods: KubeObject[]): KubeObject[] {
 
 /** Containers whose logs explain a failure: failing, crashed or terminated non-zero, else not ready. */
 function containersForLogs(pod: KubeObject): Array<{ name: string; previous: boolean }> {
-  const states = containerStates(pod)
-  const bad = states.filter(
-    c =>
-      (c.state === 'waiting' &&
-        c.reason &&
-        c.reason !== 'PodInitializing' &&
-        c.reason !== 'ContainerCreating') ||
-      (c.state === 'terminated' && c.exitCode !== 0) ||
-      c.restarts > 0
-  )
-  const chosen = bad.length ? bad : states.filter(c => !c.ready && c.state === 'running')
-  return chosen.slice(0, 2).map(c => ({ name: c.name, previous: c.state === 'waiting' && c.restarts > 0 }))
+  const all = containerStatuses(pod)
+  const bad = all.filter(c => {
+    const reason = waitingReason(c)
+    return (
+      (reason && reason !== 'PodInitializing' && reason !== 'ContainerCreating') ||
+      (c.state?.terminated !== undefined && exitCode(c) !== 0) ||
+      (c.restartCount ?? 0) > 0
+    )
+  })
+  const chosen = bad.length ? bad : all.filter(c => c.ready !== true && c.state?.running)
+  return chosen
+    .slice(0, 2)
+    .map(c => ({ name: c.name, previous: c.state?.waiting !== undefined && (c.restartCount ?? 0) > 0 }))
 }
 
 async function reportPod(client: KubeClient | undefined, pod: KubeObject): Promise<PodReport> {
@@ -79,7 +89,7 @@ async function reportPod(client: KubeClient | undefined, pod: KubeObject): Promi
     name: pod.metadata.name,
     node: pod.spec?.nodeName,
     phase: pod.status?.phase,
-    containers: containerStates(pod).map(describeContainer),
+    containers: containerStatuses(pod).map(describeContainer),
     events: [],
     logs: []
   }
@@ -112,54 +122,25 @@ async function reportPod(client: KubeClient | undefined, pod: KubeObject): Promi
   return r
 }
 
-/** The troubleshooting lines that match what was seen. */
+/** The troubleshooting lines that match what was seen: the general ones and the component's own. */
 export function troubleshooting(input: FailureInput, pods: PodReport[]): string[] {
   const hints: string[] = []
   const logs = pods.flatMap(p => p.logs.map(l => l.text)).join('\n')
-  const name = input.component.name
   const states = pods.flatMap(p => p.containers).join('\n')
   if (/memlock|ibv_reg_mr|Cannot allocate memory|ENOMEM|RLIMIT_MEMLOCK/i.test(logs)) {
+    hints.push(memlockHint())
+  }
+  const component = COMPONENTS[input.component.name]
+  if (isKubeComponent(component))
     hints.push(
-      'memlock errors: ib-node-config did not complete on this node (memlock is not unlimited for containerd/kubelet). ' +
-        'Check `kubectl -n kube-system logs -l app=ib-node-config -c ib-setup` for FAIL: lines.'
+      ...component.hints({
+        reason: input.reason,
+        verdict: input.verdict,
+        snapshot: input.snapshot,
+        states,
+        logs
+      })
     )
-  }
-  if (name === 'nic-cluster-policy') {
-    const policy = input.snapshot?.policies?.find(p => p.metadata.name === 'nic-cluster-policy')
-    const ofedNotReady = (policy?.status?.appliedStates ?? []).some(
-      (s: any) => s.name === 'state-OFED' && s.state !== 'ready'
-    )
-    const ofedPods = input.snapshot?.pods?.length ?? 0
-    if (ofedPods === 0 && (ofedNotReady || !policy?.status)) {
-      hints.push(
-        `state-OFED is not ready and there is no OFED driver pod: the NodeFeatureRule is missing or matched no node, so nothing labels ` +
-          `${LABELS.pci15b3}=true and the Network Operator schedules no driver (check \`kubectl get nodefeaturerule nfd-network-rule\` and the node labels).`
-      )
-    }
-    const nr = notReadyStates(policy)
-    if (nr.length) hints.push(`NicClusterPolicy states not ready: ${nr.join('; ')}.`)
-  }
-  if (name === 'node-feature-rule') {
-    hints.push(
-      `Nodes are labelled by NFD from the NodeFeatureRule nfd-network-rule (PCI 15b3 devices 101c/101e); check \`kubectl get nodes -L ${LABELS.pci15b3}\` and that the VM size has InfiniBand.`
-    )
-  }
-  if (
-    name === 'gpu-operator' &&
-    /nvidia-peermem-ctr/.test(states + (input.verdict?.nodes ?? []).map(n => n.detail).join(' '))
-  ) {
-    hints.push(
-      'nvidia-peermem-ctr waits for the OFED driver (/run/mellanox/drivers/.driver-ready); check the OFED pods (-l nvidia.com/ofed-driver) and keep driver.rdma.useHostMofed false.'
-    )
-  }
-  if (
-    name === 'rdma-device-plugin' &&
-    (input.verdict?.nodes ?? []).some(n => /allocatable/.test(n.detail ?? ''))
-  ) {
-    hints.push(
-      'The device plugin runs but advertises no RDMA device: its selectors (vendor 15b3, driver mlx5_core, linkTypes infiniband) matched nothing — is the OFED driver loaded on the node?'
-    )
-  }
   if (/ImagePullBackOff|ErrImagePull|InvalidImageName/.test(states)) {
     hints.push(
       'An image cannot be pulled: check the image name and tag (pinned versions) and that the nodes can reach the registry.'
@@ -171,7 +152,7 @@ export function troubleshooting(input: FailureInput, pods: PodReport[]): string[
   return hints
 }
 
-function lastSeen(v: ReadinessVerdict | undefined): string[] {
+function lastSeen(v: HealthVerdict | undefined): string[] {
   if (!v) return ['(the wait had not started)']
   const lines = [v.message]
   for (const n of v.nodes.filter(n => !n.ready).slice(0, 20))

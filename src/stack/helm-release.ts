@@ -4,7 +4,7 @@
 import { ensureHelm, Helm, upgradeReason } from '../helm/index.js'
 import type { HelmReleaseSpec } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
-import type { StackLog } from './types.js'
+import type { Log } from '../log/index.js'
 
 export interface HelmPlan {
   needed: boolean
@@ -18,11 +18,11 @@ export interface HelmReleases {
   upgrade(spec: HelmReleaseSpec, timeoutMs: number): Promise<{ installed: boolean; revision: number }>
 }
 
-export function createHelmReleases(settings: Settings, kubeconfigPath: string, log: StackLog): HelmReleases {
+export function createHelmReleases(settings: Settings, kubeconfigPath: string, log: Log): HelmReleases {
   let helm: Promise<Helm> | undefined
   const reposAdded = new Set<string>()
   const getHelm = (): Promise<Helm> => {
-    helm ??= ensureHelm(settings.stack.helmVersion, { log: line => log.info(line) }).then(
+    helm ??= ensureHelm(settings.stack.helmVersion, { log }).then(
       helmPath => new Helm({ helmPath, kubeconfig: kubeconfigPath })
     )
     return helm

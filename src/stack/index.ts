@@ -1,6 +1,6 @@
 // The cluster stack executor's public surface: applyStack, the Lease release for the post step,
-// and the shapes they use.
-export { applyStack, CLUSTER_COMPONENTS } from './executor.js'
+// failure diagnostics, and the shapes they use.
+export { applyStack } from './apply.js'
 export {
   acquireLease,
   releaseLease,
@@ -10,11 +10,5 @@ export {
   type LeaseOptions
 } from './lease.js'
 export { buildDiagnostic, type Diagnostic } from './diagnostics.js'
-export { NODE_DEPENDENCIES, waitsOnPoolNodes, type PoolInfo } from './pipeline-gates.js'
-export {
-  READINESS,
-  type ComponentReadiness,
-  type NodeProgress,
-  type ReadinessVerdict
-} from './readiness/index.js'
-export type { ApplyStackContext, ApplyStackResult, StackLog, StepResult, StepStatus } from './types.js'
+export type { PoolInfo } from './pipeline-gates.js'
+export type { ApplyStackContext, ApplyStackResult, StackStep } from './types.js'

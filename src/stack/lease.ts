@@ -12,6 +12,7 @@ import { KubeClient } from '../kube/client.js'
 import { httpStatusOf, isConflict, isNotFound, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchUntil, WatchTimeoutError } from '../kube/watch.js'
+import { silentLog, type Log } from '../log/index.js'
 import { formatDuration } from '../util/duration.js'
 
 export const LEASE_NAME = 'aks-rdma-action'
@@ -23,8 +24,7 @@ export interface LeaseOptions {
   leaseDurationSeconds?: number
   /** How long to wait for another holder, in milliseconds. */
   timeoutMs: number
-  log?: (line: string) => void
-  warn?: (line: string) => void
+  log?: Log
 }
 
 export interface LeaseHandle {
@@ -214,6 +214,7 @@ async function tryTake(
 
 /** Takes the lease, waiting (up to opts.timeoutMs) while another run holds a live one; renews it until released. */
 export async function acquireLease(client: KubeClient, opts: LeaseOptions): Promise<LeaseHandle> {
+  const log = opts.log ?? silentLog
   const durationS = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS
   const start = Date.now()
   const deadline = start + opts.timeoutMs
@@ -230,7 +231,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
       lastHolderLogged = `${st.holder}@${st.acquiredAt}`
       // How long it has held it, as its own runner's clock stamped it (information only).
       const heldFor = st.acquiredAt ? formatDuration(Math.max(0, now - st.acquiredAt)) : 'an unknown time'
-      opts.log?.(
+      log.info(
         `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} is held by run ${st.holder} (for ${heldFor} by its runner's clock); ` +
           `waiting for it: taken over only if this run sees it go unrenewed for ${st.durationS}s`
       )
@@ -261,10 +262,10 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   }
   const acquiredAt = Date.now()
   if (acquiredAt - start > 1000 || lastHolderLogged)
-    opts.log?.(
+    log.info(
       `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`
     )
-  else opts.log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
+  else log.info(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
 
   const renewEveryMs = Math.max(200, (durationS * 1000) / 3)
   // As client-go's renew deadline: without a successful renewal for this long, this run can no
@@ -280,7 +281,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     if (!lost) {
       lost = new LeaseLostError(opts.holder, why)
       clearInterval(timer)
-      opts.warn?.(lost.message)
+      log.warning(lost.message)
       onLost(lost)
     }
     return new LeaseLostError(opts.holder, lost.why, what)
@@ -314,7 +315,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
         lose(
           `no renewal succeeded for ${formatDuration(Date.now() - lastRenewed)} (last error: ${messageOf(e)})`
         )
-      else opts.warn?.(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
+      else log.warning(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
     }
   }
   const timer = setInterval(() => void renew(), renewEveryMs)
@@ -343,16 +344,12 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
       if (released) return
       released = true
       clearInterval(timer)
-      if (!lost) await deleteIfHeld(client, opts.holder, opts.log)
+      if (!lost) await deleteIfHeld(client, opts.holder, log)
     }
   }
 }
 
-async function deleteIfHeld(
-  client: KubeClient,
-  holder: string,
-  log?: (line: string) => void
-): Promise<boolean> {
+async function deleteIfHeld(client: KubeClient, holder: string, log: Log): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const lease = await readLease(client)
     if (!lease || stateOf(lease)?.holder !== holder) return false
@@ -369,7 +366,7 @@ async function deleteIfHeld(
           }),
         true
       )
-      log?.(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} released by run ${holder}`)
+      log.info(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} released by run ${holder}`)
       return true
     } catch (e) {
       if (isNotFound(e)) return false
@@ -383,8 +380,9 @@ async function deleteIfHeld(
 export async function releaseLease(
   kubeconfigPath: string,
   holder: string,
-  opts: { retries?: number; log?: (line: string) => void } = {}
+  opts: { retries?: number; log?: Log } = {}
 ): Promise<boolean> {
-  const client = KubeClient.fromFile(kubeconfigPath, { retries: opts.retries ?? 3, log: opts.log })
-  return deleteIfHeld(client, holder, opts.log)
+  const log = opts.log ?? silentLog
+  const client = KubeClient.fromFile(kubeconfigPath, { retries: opts.retries ?? 3, log })
+  return deleteIfHeld(client, holder, log)
 }

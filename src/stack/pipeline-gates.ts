@@ -1,28 +1,9 @@
-// What the pipelined rollout's waits share besides the cluster's own objects: which step must be
-// done on a node before another can progress there (per-node dependencies), the node pool that
+// What the pipelined rollout's waits share besides the cluster's own objects: the node pool that
 // may still be provisioning (a promise of its size), and a local "signal" source that makes every
-// wait look again when one of those changes — the same watch loop, no polling.
+// wait look again when it or another step's per-node state changes — the same watch loop, no
+// polling. Which step must be done on a node before another is each component's placement.
 import type { KubeObject } from '../kube/types.js'
 import type { WatchEvent, WatchSource } from '../kube/watch.js'
-
-/**
- * Per node, the steps that must be ready on a node before this step can be there: the order the
- * guide requires, per node rather than per cluster. nic-cluster-policy needs the NodeFeatureRule's
- * label; ib-node-config and the GPU driver's nvidia-peermem need the OFED driver; the device plugin
- * needs ib-node-config. The network operator is cluster-level and comes before all of them.
- */
-export const NODE_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
-  'node-feature-rule': [],
-  'nic-cluster-policy': ['node-feature-rule'],
-  'ib-node-config': ['nic-cluster-policy'],
-  'rdma-device-plugin': ['ib-node-config'],
-  'gpu-operator': ['nic-cluster-policy']
-}
-
-/** Whether a step waits on the RDMA pool's nodes (and so may start before the pool exists). */
-export function waitsOnPoolNodes(component: string): boolean {
-  return component in NODE_DEPENDENCIES
-}
 
 /** What the pipelined waits need to know of the node pool once it is provisioned. */
 export interface PoolInfo {

@@ -2,31 +2,28 @@
 // it has been written (the network operator, cluster-level, is also awaited first: its CRDs and
 // controller serve the rest), while the RDMA node pool may still be provisioning; then all the
 // waits run at once, each still its own step with its own start, end and per-node progress. The
-// order that matters holds per node: a step counts a node only when the step it depends on there
-// (NODE_DEPENDENCIES) does, which the cluster enforces by itself (node labels and init
+// order that matters holds per node: a step counts a node only when the steps it depends on there
+// (its component's placement) do, which the cluster enforces by itself (node labels and init
 // containers). A node that fails (its OFED driver crash-loops) is reported by name and blocks
 // only the steps that depend on it on that node; the other nodes finish their sequence.
-import type { ComponentSpec } from '../model/types.js'
+import { COMPONENTS, nodeDependencies, onPoolNodes, type ComponentName } from '../components/index.js'
+import { evaluateHealth, poolNodes } from '../health/evaluate.js'
+import type { Health, HealthVerdict } from '../health/types.js'
+import { failFast, podsByNode } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchAll, WatchFailError, WatchTimeoutError, type Snapshot } from '../kube/watch.js'
-import type { Diagnostic } from '../report/report.js'
+import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
 import { formatDuration } from '../util/duration.js'
-import { StepFailure, type Applied, type Run } from './executor.js'
-import {
-  LocalSignal,
-  NODE_DEPENDENCIES,
-  PoolGate,
-  waitsOnPoolNodes,
-  type PoolInfo
-} from './pipeline-gates.js'
-import { failFast, podsByNode, rdmaNodes, READINESS, type ReadinessVerdict } from './readiness/index.js'
-import type { StepResult } from './types.js'
+import { LocalSignal, PoolGate, type PoolInfo } from './pipeline-gates.js'
+import { StepFailure, type Applied, type Run } from './run.js'
+import type { ApplyStackResult, StackStep } from './types.js'
 
 /** A wait given up because something it depends on will not come (no failure of its own). */
 class Stopped extends Error {}
 
 interface Track {
-  c: ComponentSpec
+  step: StackStep
+  health: Health
   started: number
   applied: Applied
   /** Nodes where this step fails, with the reason (fail-fast pod states). */
@@ -37,7 +34,7 @@ interface Track {
   /** The step failed as a whole (not one node): its dependents stop waiting. */
   globalFailure?: string
   stopped?: string
-  result?: StepResult
+  result?: ReportStep
   diagnostic?: Diagnostic
 }
 
@@ -53,7 +50,6 @@ function nodeList(names: Iterable<string>): string {
 export interface PipelinedOptions {
   /** Resolves once the node pool is provisioned (its size); absent when it already was. */
   nodePool?: Promise<PoolInfo>
-  nfdGraceMs: number
 }
 
 export class Pipeline {
@@ -75,30 +71,24 @@ export class Pipeline {
   }
 
   private finish(
-    t: Pick<Track, 'c' | 'started'>,
-    status: StepResult['status'],
+    t: { step: StackStep; started: number },
+    status: ReportStep['status'],
     applied: Pick<Applied, 'changed' | 'created'>,
     detail: string
-  ): StepResult {
-    const end = Date.now()
+  ): ReportStep {
     const action = applied.changed ? (applied.created ? 'created' : 'updated') : 'unchanged'
-    return {
-      name: t.c.name,
-      status,
+    return finishedStep(t.step.spec.name, status, t.started, {
       changed: applied.changed,
       ...(status === 'success' || applied.changed ? { action } : {}),
-      durationMs: end - t.started,
-      startedAt: new Date(t.started).toISOString(),
-      finishedAt: new Date(end).toISOString(),
       detail
-    }
+    })
   }
 
   /** Steps this one depends on per node, transitively, that are part of this run. */
-  private depsOf(name: string): Track[] {
+  private depsOf(name: ComponentName): Track[] {
     const out: Track[] = []
-    const visit = (n: string): void => {
-      for (const d of NODE_DEPENDENCIES[n] ?? []) {
+    const visit = (n: ComponentName): void => {
+      for (const d of nodeDependencies(COMPONENTS[n])) {
         const t = this.tracks.get(d)
         if (t && !out.includes(t)) out.push(t)
         visit(d)
@@ -109,90 +99,102 @@ export class Pipeline {
   }
 
   /** Why a step must not be written or awaited any more: a step it depends on failed as a whole. */
-  private deadDependency(name: string): string | undefined {
-    if (this.pool.state === 'failed' && waitsOnPoolNodes(name))
+  private deadDependency(name: ComponentName): string | undefined {
+    if (this.pool.state === 'failed' && onPoolNodes(COMPONENTS[name]))
       return `the node pool failed (${this.pool.reason})`
     const dead = this.depsOf(name).find(d => d.globalFailure || d.stopped)
-    return dead ? `${dead.c.name} ${dead.globalFailure ? 'failed' : 'stopped'}` : undefined
+    return dead ? `${dead.step.spec.name} ${dead.globalFailure ? 'failed' : 'stopped'}` : undefined
   }
 
-  /** Writes `c` now (in order); a pool-node step is then awaited in the background. */
-  async start(c: ComponentSpec): Promise<{ result?: StepResult; diagnostic?: Diagnostic }> {
+  /** Writes `step` now (in order); a pool-node step is then awaited in the background. */
+  async start(step: StackStep): Promise<{ result?: ReportStep; diagnostic?: Diagnostic }> {
+    const { spec, component } = step
     const started = Date.now()
-    const dead = this.deadDependency(c.name)
-    if (dead) {
-      const t = { c, started }
-      return { result: this.finish(t, 'skipped', { changed: false, created: false }, `not run: ${dead}`) }
-    }
-    this.log.startGroup(`${c.name}: ${c.title}`)
+    const dead = this.deadDependency(spec.name)
+    if (dead)
+      return {
+        result: this.finish(
+          { step, started },
+          'skipped',
+          { changed: false, created: false },
+          `not run: ${dead}`
+        )
+      }
+    this.log.startGroup(`${spec.name}: ${spec.title}`)
     let applied: Applied
     try {
       if (Date.now() >= this.run.deadline)
         throw new StepFailure('the run timeout was reached before this step started')
-      applied = await this.run.converge(c, started)
+      applied = await this.run.converge(step, started)
     } catch (e) {
-      const { reason, diagnostic } = await this.run.diagnose(c, e)
+      const { reason, diagnostic } = await this.run.diagnose(step, e)
       return {
-        result: this.finish({ c, started }, 'failure', { changed: false, created: false }, reason),
+        result: this.finish({ step, started }, 'failure', { changed: false, created: false }, reason),
         diagnostic
       }
     } finally {
       this.log.endGroup()
     }
-    const t: Track = { c, started, applied, failed: new Map(), blocked: new Map() }
-    this.tracks.set(c.name, t)
+    const health = component.health(this.run.settings)
+    const t: Track = { step, health, started, applied, failed: new Map(), blocked: new Map() }
+    this.tracks.set(spec.name, t)
     const wait = this.await(t)
-    if (!waitsOnPoolNodes(c.name)) {
+    if (!onPoolNodes(component)) {
       await wait
       return { result: t.result, diagnostic: t.diagnostic }
     }
-    this.log.info(`${c.name}: written; waiting per node in the background while the next steps are written`)
+    this.log.info(
+      `${spec.name}: written; waiting per node in the background while the next steps are written`
+    )
     this.waits.push(wait)
     return {}
   }
 
   /** Waits for every step started in the background; returns their results by name. */
-  async settle(): Promise<Map<string, { result: StepResult; diagnostic?: Diagnostic }>> {
+  async settle(): Promise<Map<string, { result: ReportStep; diagnostic?: Diagnostic }>> {
     await Promise.all(this.waits)
-    const out = new Map<string, { result: StepResult; diagnostic?: Diagnostic }>()
+    const out = new Map<string, { result: ReportStep; diagnostic?: Diagnostic }>()
     for (const t of this.tracks.values())
       if (t.result)
-        out.set(t.c.name, { result: t.result, ...(t.diagnostic ? { diagnostic: t.diagnostic } : {}) })
+        out.set(t.step.spec.name, { result: t.result, ...(t.diagnostic ? { diagnostic: t.diagnostic } : {}) })
     return out
   }
 
   /** The deadline of a step: step-timeout from when it could last start progressing. */
   private stepDeadline(t: Track): number | undefined {
-    if (!waitsOnPoolNodes(t.c.name)) return t.applied.stepDeadline
+    if (!onPoolNodes(t.step.component)) return t.applied.stepDeadline
     if (this.pool.state !== 'ready') return undefined
-    const deps = this.depsOf(t.c.name)
+    const deps = this.depsOf(t.step.spec.name)
     if (deps.some(d => d.settledAt === undefined)) return undefined
     const from = Math.max(t.started, this.pool.readyAt ?? 0, ...deps.map(d => d.settledAt!))
     return Math.min(from + this.run.settings.wait.stepTimeoutMs, this.run.deadline)
   }
 
-  private evaluate(t: Track, snap: Snapshot<string>): ReadinessVerdict {
+  private evaluate(t: Track, snap: Snapshot<string>): HealthVerdict {
     const now = Date.now()
-    const dead = this.deadDependency(t.c.name)
+    const name = t.step.spec.name
+    const dead = this.deadDependency(name)
     if (dead) throw new Stopped(dead)
     const settings = this.run.settings
-    const pool = settings.nodePool.name
-    const nodes = snap.nodes ? rdmaNodes(snap.nodes, pool) : []
+    const nodes = snap.nodes ? poolNodes(snap.nodes, settings.nodePool.name) : []
     if (nodes.length && this.firstNodeAt === undefined) this.firstNodeAt = now
     const names = new Set(nodes.map(n => n.metadata.name))
 
     // Nodes where a step this one depends on failed (or is blocked itself): this step cannot come
     // there. Each is blamed on the step that failed on it.
     const blocked = new Map<string, string>()
-    for (const d of this.depsOf(t.c.name)) {
-      for (const n of d.failed.keys()) blocked.set(n, d.c.name)
+    for (const d of this.depsOf(name)) {
+      for (const n of d.failed.keys()) blocked.set(n, d.step.spec.name)
       for (const [n, origin] of d.blocked) if (!blocked.has(n)) blocked.set(n, origin)
     }
     const view: Snapshot<string> = { ...snap }
     if (snap.pods) view.pods = snap.pods.filter(p => !blocked.has(p.spec?.nodeName))
-    const r = READINESS[t.c.name]
     const nodeClock = this.firstNodeAt === undefined ? 0 : now - this.firstNodeAt
-    const v = r.evaluate(view, { settings, elapsedMs: nodeClock, nfdGraceMs: this.o.nfdGraceMs })
+    const v = evaluateHealth(t.health, view, {
+      settings,
+      elapsedMs: nodeClock,
+      nfdGraceMs: this.run.nfdGraceMs
+    })
 
     // Fail-fast pod states, node by node: they fail that node, not the step.
     const failed = new Map<string, string>()
@@ -209,7 +211,7 @@ export class Pipeline {
     }
     if (v.fail && ![...failed.values()].includes(v.fail)) return v
 
-    if (!waitsOnPoolNodes(t.c.name)) return this.withStepTimeout(t, v, v.message, now)
+    if (!onPoolNodes(t.step.component)) return this.withStepTimeout(t, v, v.message, now)
     const ready = new Set(v.nodes.filter(n => n.ready).map(n => n.node))
     const poolReady = this.pool.state === 'ready'
     const joined = this.pool.count === undefined || nodes.length >= this.pool.count
@@ -226,7 +228,7 @@ export class Pipeline {
     let done: boolean
     if (failed.size === 0 && blocked.size === 0) done = poolReady && joined && v.done
     else {
-      const depsSettled = this.depsOf(t.c.name).every(d => d.settledAt !== undefined)
+      const depsSettled = this.depsOf(name).every(d => d.settledAt !== undefined)
       const open = [...names].filter(n => !ready.has(n) && !failed.has(n) && !blocked.has(n))
       done = poolReady && joined && depsSettled && open.length === 0
     }
@@ -234,24 +236,19 @@ export class Pipeline {
   }
 
   /** The verdict with `message`, failing once the step's deadline has passed (re-checked then). */
-  private withStepTimeout(t: Track, v: ReadinessVerdict, message: string, now: number): ReadinessVerdict {
+  private withStepTimeout(t: Track, v: HealthVerdict, message: string, now: number): HealthVerdict {
     let recheckInMs = v.recheckInMs
     const deadline = this.stepDeadline(t)
     if (!v.done && deadline !== undefined) {
-      if (now >= deadline) {
-        const which =
-          deadline >= this.run.deadline
-            ? 'the run timeout'
-            : `step-timeout ${formatDuration(this.run.settings.wait.stepTimeoutMs)}`
+      if (now >= deadline)
         return {
           ...v,
           message,
-          fail: `not ready after ${formatDuration(now - t.started)} (${which}): ${message}`
+          fail: `not ready after ${formatDuration(now - t.started)} (${this.run.limitOf(deadline)}): ${message}`
         }
-      }
       recheckInMs = Math.min(recheckInMs ?? Infinity, deadline - now)
     }
-    const out: ReadinessVerdict = { ...v, message }
+    const out: HealthVerdict = { ...v, message }
     delete out.fail
     if (recheckInMs !== undefined && recheckInMs !== Infinity) out.recheckInMs = recheckInMs
     else delete out.recheckInMs
@@ -259,24 +256,20 @@ export class Pipeline {
   }
 
   private async await(t: Track): Promise<void> {
-    const { c } = t
-    const r = READINESS[c.name]
+    const { step } = t
+    const name = step.spec.name
     const details = t.applied.details.length ? t.applied.details : ['unchanged']
-    let last: ReadinessVerdict | undefined
+    let last: HealthVerdict | undefined
     let snapshot: Record<string, KubeObject[]> | undefined
     try {
       const out = await watchAll(
-        { ...r.sources(this.run.client, this.run.settings), pipeline: this.signal.source() },
+        { ...this.run.watchSources(t.health), pipeline: this.signal.source() },
         snap => {
           snapshot = snap
           last = this.evaluate(t, snap)
           return last
         },
-        {
-          timeoutMs: Math.max(0, this.run.deadline - Date.now()),
-          onChange: v => this.log.info(`${c.name}: ${v.message} (${formatDuration(Date.now() - t.started)})`),
-          onNotice: line => this.log.info(`${c.name}: ${line}`)
-        }
+        this.run.waitOptions(step, t.started, Math.max(0, this.run.deadline - Date.now()))
       )
       t.settledAt = Date.now()
       const v = out.verdict
@@ -289,12 +282,12 @@ export class Pipeline {
         t.result = this.finish(t, 'failure', t.applied, [...details, `${reason} (${v.message})`].join('; '))
         if (t.failed.size) {
           const failure = new StepFailure(
-            `${c.name} failed on ${nodeList(t.failed.keys())} (the other nodes went on): ${own.join('; ')}`,
+            `${name} failed on ${nodeList(t.failed.keys())} (the other nodes went on): ${own.join('; ')}`,
             { ...v, fail: own[0] },
             out.snapshot
           )
-          t.diagnostic = (await this.run.diagnose(c, failure)).diagnostic
-        } else this.log.error(`${c.name}: ${reason}`)
+          t.diagnostic = (await this.run.diagnose(step, failure)).diagnostic
+        } else this.log.error(`${name}: ${reason}`)
       }
     } catch (e) {
       t.settledAt = Date.now()
@@ -306,7 +299,7 @@ export class Pipeline {
           t.applied,
           [...details, `stopped waiting: ${e.message}`].join('; ')
         )
-        this.log.info(`${c.name}: stopped waiting: ${e.message}`)
+        this.log.info(`${name}: stopped waiting: ${e.message}`)
       } else {
         t.globalFailure = e instanceof Error ? e.message : String(e)
         const failure =
@@ -317,9 +310,9 @@ export class Pipeline {
                 e.snapshot ?? snapshot
               )
             : e instanceof WatchFailError
-              ? new StepFailure(e.verdict.fail ?? 'failed', e.verdict as ReadinessVerdict, e.snapshot)
+              ? new StepFailure(e.verdict.fail ?? 'failed', e.verdict as HealthVerdict, e.snapshot)
               : e
-        const { reason, diagnostic } = await this.run.diagnose(c, failure)
+        const { reason, diagnostic } = await this.run.diagnose(step, failure)
         t.result = this.finish(t, 'failure', t.applied, [...details, reason].join('; '))
         t.diagnostic = diagnostic
       }
@@ -327,4 +320,35 @@ export class Pipeline {
       this.signal.poke()
     }
   }
+}
+
+/** The pipelined rollout: each component written in order, the waits running at once. */
+export async function applyPipelined(run: Run, steps: StackStep[]): Promise<ApplyStackResult> {
+  const pipeline = new Pipeline(run, { nodePool: run.ctx.nodePool })
+  const byName = new Map<string, { result: ReportStep; diagnostic?: Diagnostic }>()
+  let failed: string | undefined
+  for (const step of steps) {
+    const { name, enabled, skipReason } = step.spec
+    const now = Date.now()
+    if (!enabled)
+      byName.set(name, {
+        result: finishedStep(name, 'skipped', now, { detail: skipReason ?? 'disabled by the settings' }, now)
+      })
+    else if (failed)
+      byName.set(name, {
+        result: finishedStep(name, 'skipped', now, { detail: `not run: ${failed} failed` }, now)
+      })
+    else {
+      const r = await pipeline.start(step)
+      if (r.result)
+        byName.set(name, { result: r.result, ...(r.diagnostic ? { diagnostic: r.diagnostic } : {}) })
+      if (r.result?.status === 'failure') failed = name
+    }
+  }
+  for (const [name, r] of await pipeline.settle()) byName.set(name, r)
+  const results = steps.map(s => byName.get(s.spec.name)!.result)
+  const diagnostics = steps.flatMap(s => byName.get(s.spec.name)?.diagnostic ?? [])
+  const enabled = new Set<string>(steps.filter(s => s.spec.enabled).map(s => s.spec.name))
+  const ok = results.every(s => s.status === 'success' || (s.status === 'skipped' && !enabled.has(s.name)))
+  return { steps: results, diagnostics, ok }
 }

@@ -1,37 +1,17 @@
-// The executor's public shapes: one result per step (the report's step), the logger it writes
-// progress to (GitHub Actions groups by default), and what applyStack takes and returns.
-import type { Diagnostic } from '../report/report.js'
+// The executor's public shapes: what applyStack takes and returns (one report step per component,
+// the diagnostics of failed ones), and a step as the executor walks it (the component and its
+// desired state for these settings).
+import type { ComponentSpec, KubeComponent } from '../components/index.js'
+import type { Log } from '../log/index.js'
+import type { Diagnostic, ReportStep } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import type { PoolInfo } from './pipeline-gates.js'
-
-export type StepStatus = 'success' | 'failure' | 'skipped'
-
-export interface StepResult {
-  name: string
-  status: StepStatus
-  /** Something was written (an object created or changed, a helm upgrade). */
-  changed: boolean
-  action?: 'created' | 'updated' | 'unchanged'
-  durationMs: number
-  /** ISO-8601. */
-  startedAt: string
-  finishedAt: string
-  detail: string
-}
-
-/** Where progress goes; the default writes through @actions/core (::group:: lines, fine for the CLI). */
-export interface StackLog {
-  info(line: string): void
-  warning(line: string): void
-  error(line: string): void
-  startGroup(name: string): void
-  endGroup(): void
-}
 
 export interface ApplyStackContext {
   settings: Settings
   kubeconfigPath: string
-  log?: StackLog
+  /** Where progress goes (default: the process-wide log). */
+  log?: Log
   /** Absolute end of the whole run (epoch ms); default: now + settings.wait.timeoutMs. */
   deadline?: number
   /** How long the NodeFeatureRule may take to label the first node (default min(2m, step-timeout/2)). */
@@ -49,7 +29,13 @@ export interface ApplyStackContext {
 }
 
 export interface ApplyStackResult {
-  steps: StepResult[]
+  steps: ReportStep[]
   diagnostics: Diagnostic[]
   ok: boolean
+}
+
+/** One component as the executor converges it: its parts and its desired state for these settings. */
+export interface StackStep {
+  component: KubeComponent
+  spec: ComponentSpec
 }

@@ -1,107 +1,80 @@
-// One read of everything the read-only checks look at, with paginated LIST calls (500 a page,
-// following `continue`) and two GETs, never a request per node: the pool's nodes, the OFED driver,
-// ib-node-config, device plugin and GPU driver pods, and the two operator policies. A 1000-node
-// pool costs about a dozen requests.
+// One read of everything the verification checks look at: the RDMA pool's nodes and, for each
+// component with a check, the sources its health rules watch during apply — read once each
+// (components share the nodes, DaemonSet lists are shared), with paginated LIST calls (500 a
+// page, following `continue`), never a request per node. A 1000-node pool costs about a dozen
+// requests. A custom resource kind the server does not serve counts as none of them.
+import { kubeComponents, type ComponentName, type KubeComponent } from '../components/index.js'
+import { poolNodes, poolNodeSource } from '../health/evaluate.js'
+import type { SourceSpec } from '../health/types.js'
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
-import { GPU_OPERATOR_NAMESPACE } from '../model/components/gpu-operator.js'
-import { ibNodeConfigDaemonSet } from '../model/components/ib-node-config.js'
-import { NETWORK_OPERATOR_NAMESPACE } from '../model/components/network-operator.js'
-import { rdmaDevicePluginManifests } from '../model/components/rdma-device-plugin.js'
-import { LABELS } from '../model/types.js'
+import type { Snapshot } from '../kube/watch.js'
 import type { Settings } from '../settings/settings.js'
-import { selectorOf } from './workspace.js'
-
-export const GPU_DRIVER_POD_SELECTOR = 'app=nvidia-driver-daemonset'
-
-/** An object read with GET: the object, absent, or unreadable (e.g. its CRD is not installed). */
-export type Fetched = { object: KubeObject } | { absent: true } | { error: string }
-
-export interface PodSet {
-  namespace: string
-  selector: string
-  pods: KubeObject[]
-}
 
 export interface ClusterState {
   pool: string
+  /** The pool's nodes, by name. */
   nodes: KubeObject[]
-  ofed: PodSet
-  ibNodeConfig: PodSet
-  devicePlugin: PodSet
-  gpuDriver: PodSet
-  nicClusterPolicy: Fetched
-  clusterPolicy: Fetched
+  /** What each checked component's health rules read, by their source keys (besides the nodes). */
+  observed: Partial<Record<ComponentName, Snapshot<string>>>
+  /** Sources that could not be read, per component and source key, with the error. */
+  unreadable: Partial<Record<ComponentName, Record<string, string>>>
 }
 
-/** Where the stack's workloads live and how their pods are labelled (from the desired-state model). */
-export function podSources(
-  s: Settings
-): Record<'ofed' | 'ibNodeConfig' | 'devicePlugin' | 'gpuDriver', { namespace: string; selector: string }> {
-  const ibnc = ibNodeConfigDaemonSet(s, {})
-  const dp = rdmaDevicePluginManifests(s).find(m => m.kind === 'DaemonSet')!
-  const dpSpec = dp.spec as { selector: { matchLabels: Record<string, string> } }
-  const ibncSpec = ibnc.spec as { selector: { matchLabels: Record<string, string> } }
-  return {
-    ofed: { namespace: NETWORK_OPERATOR_NAMESPACE, selector: LABELS.ofedDriverPod },
-    ibNodeConfig: {
-      namespace: ibnc.metadata.namespace!,
-      selector: selectorOf(ibncSpec.selector.matchLabels)
-    },
-    devicePlugin: { namespace: dp.metadata.namespace!, selector: selectorOf(dpSpec.selector.matchLabels) },
-    gpuDriver: { namespace: GPU_OPERATOR_NAMESPACE, selector: GPU_DRIVER_POD_SELECTOR }
-  }
+/** The components verification checks for these settings. */
+export function checkedComponents(s: Settings): KubeComponent[] {
+  return kubeComponents().filter(c => c.check && !c.check.skip(s))
 }
 
-async function fetchObject(
-  kube: KubeClient,
-  apiVersion: string,
-  kind: string,
-  name: string
-): Promise<Fetched> {
+const keyOf = (src: SourceSpec): string =>
+  [src.apiVersion, src.kind, src.namespace ?? '', src.labelSelector ?? ''].join('|')
+
+type Read = { items: KubeObject[] } | { error: string }
+
+async function read(kube: KubeClient, src: SourceSpec): Promise<Read> {
   try {
-    const object = await kube.get({ apiVersion, kind, name })
-    return object ? { object } : { absent: true }
+    const { items } = await kube.list(src.apiVersion, src.kind, {
+      namespace: src.namespace,
+      labelSelector: src.labelSelector,
+      limit: 500
+    })
+    return { items }
   } catch (e) {
+    if (!src.custom) throw e
     const msg = e instanceof Error ? e.message : String(e)
-    // A kind the server does not serve (CRD not installed) means the object cannot exist.
-    if (/not serve|404|not found|Unrecognized API/i.test(msg)) return { absent: true }
+    // A kind the server does not serve (CRD not installed) means no such object exists.
+    if (/not serve|404|not found|Unrecognized API/i.test(msg)) return { items: [] }
     return { error: msg }
   }
 }
 
-async function podSet(kube: KubeClient, src: { namespace: string; selector: string }): Promise<PodSet> {
-  const { items } = await kube.list('v1', 'Pod', {
-    namespace: src.namespace,
-    labelSelector: src.selector,
-    limit: 500
-  })
-  return { ...src, pods: items }
-}
-
 export async function readClusterState(kube: KubeClient, s: Settings): Promise<ClusterState> {
-  const src = podSources(s)
-  const [nodes, ofed, ibNodeConfig, devicePlugin, gpuDriver, nicClusterPolicy, clusterPolicy] =
-    await Promise.all([
-      kube
-        .list('v1', 'Node', { labelSelector: `${LABELS.agentPool}=${s.nodePool.name}`, limit: 500 })
-        .then(r => r.items),
-      podSet(kube, src.ofed),
-      podSet(kube, src.ibNodeConfig),
-      podSet(kube, src.devicePlugin),
-      podSet(kube, src.gpuDriver),
-      fetchObject(kube, 'mellanox.com/v1alpha1', 'NicClusterPolicy', 'nic-cluster-policy'),
-      fetchObject(kube, 'nvidia.com/v1', 'ClusterPolicy', 'cluster-policy')
-    ])
-  nodes.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true }))
-  return {
+  const wanted = checkedComponents(s).map(c => ({ name: c.name, sources: c.health(s).sources }))
+  const distinct = new Map<string, SourceSpec>([[keyOf(poolNodeSource(s)), poolNodeSource(s)]])
+  for (const w of wanted) for (const src of Object.values(w.sources)) distinct.set(keyOf(src), src)
+  const reads = new Map(
+    await Promise.all([...distinct].map(async ([key, src]) => [key, await read(kube, src)] as const))
+  )
+  const listed = reads.get(keyOf(poolNodeSource(s)))!
+  const state: ClusterState = {
     pool: s.nodePool.name,
-    nodes,
-    ofed,
-    ibNodeConfig,
-    devicePlugin,
-    gpuDriver,
-    nicClusterPolicy,
-    clusterPolicy
+    nodes: poolNodes('items' in listed ? listed.items : [], s.nodePool.name),
+    observed: {},
+    unreadable: {}
   }
+  for (const w of wanted) {
+    const snap: Snapshot<string> = {}
+    const errors: Record<string, string> = {}
+    for (const [k, src] of Object.entries(w.sources)) {
+      const r = reads.get(keyOf(src))!
+      if ('items' in r) snap[k] = r.items
+      else {
+        snap[k] = []
+        errors[k] = r.error
+      }
+    }
+    state.observed[w.name] = snap
+    if (Object.keys(errors).length) state.unreadable[w.name] = errors
+  }
+  return state
 }

@@ -3,6 +3,7 @@
 // namespace and short-lived probe pods; mode `drift` creates nothing at all.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
+import type { Log } from '../log/index.js'
 import type { Settings } from '../settings/settings.js'
 import type { Check } from './check-result.js'
 import { readClusterState, type ClusterState } from './cluster-state.js'
@@ -19,7 +20,8 @@ export interface VerifyContext {
   settings: Settings
   kube: KubeClient
   mode: VerifyMode
-  log?: (line: string) => void
+  /** Where the probe's progress goes (default: nowhere). */
+  log?: Log
   /** Probe wait limit (default settings.wait.stepTimeoutMs). */
   probeTimeoutMs?: number
 }
@@ -63,7 +65,7 @@ export async function runVerification(ctx: VerifyContext): Promise<Verification>
   return { checks, state, nodes: state.nodes, facts }
 }
 
-/** The verification checks (see model/checks.ts for their names and descriptions), in that order. */
+/** The verification checks (verificationChecks in read-only-checks.ts lists them), in that order. */
 export async function runChecks(ctx: VerifyContext): Promise<Check[]> {
   return (await runVerification(ctx)).checks
 }

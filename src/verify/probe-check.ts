@@ -7,8 +7,8 @@ import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { nodeCheck, nodeResult, type Check } from './check-result.js'
 import type { NodeFacts } from './probe-output.js'
-import { allocatable } from './read-only-checks.js'
-import { isNodeReady } from './pod-status.js'
+import { isNodeReady } from '../kube/pods.js'
+import { allocatable } from '../kube/quantity.js'
 
 /** Why a node cannot be probed, or undefined when it can. */
 export function unprobeable(node: KubeObject, s: Settings): string | undefined {

@@ -2,7 +2,7 @@
 // cat /proc/modules`, so its log has three sections. ibstat goes through parseIbstat (Ethernet VFs
 // excluded), `ulimit -l` must say `unlimited`, and /proc/modules must list nvidia_peermem.
 import { infinibandPorts, parseIbstat, type IbPort } from '../parse/ibstat.js'
-import { naturalCompare } from '../benchmark/pairing.js'
+import { naturalCompare } from '../util/compare.js'
 
 export const SECTION_MARK = '---'
 

@@ -4,11 +4,13 @@
 // the action's own namespace and are deleted afterwards whatever happens (one delete-by-label).
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
+import type { Log } from '../log/index.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import type { Settings } from '../settings/settings.js'
-import { mapLimit } from './concurrency.js'
+import { mapLimit } from '../util/concurrency.js'
 import { emptyFacts, parseProbeOutput, PROBE_SCRIPT, type NodeFacts } from './probe-output.js'
-import { describePod, isPodTerminal, oneLine, unschedulableMessage } from './pod-status.js'
+import { describePod, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
+import { oneLine } from '../util/text.js'
 import {
   APP_NAME,
   createPod,
@@ -34,7 +36,8 @@ export interface ProbeOptions {
   timeoutMs?: number
   /** Pod creations / log reads in flight at once (default 16). */
   concurrency?: number
-  log?: (line: string) => void
+  /** Where the wait's progress and cleanup trouble go (default: nowhere). */
+  log?: Log
 }
 
 export function probeLabels(s: Settings): Record<string, string> {
@@ -128,7 +131,7 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
             message: `${finished}/${created.size} probe pods finished`
           }
         },
-        { timeoutMs, onChange: v => o.log?.(v.message!) }
+        { timeoutMs, onChange: v => o.log?.progress('node-probe', v.message!) }
       )
       pods = out.objects
     } catch (e) {
@@ -158,7 +161,7 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
     })
   } finally {
     const err = await deletePodsQuietly(o.kube, selector, namespace)
-    if (err) o.log?.(`could not delete the probe pods (-n ${namespace} -l ${selector}): ${err}`)
+    if (err) o.log?.warning(`could not delete the probe pods (-n ${namespace} -l ${selector}): ${err}`)
   }
   return facts
 }

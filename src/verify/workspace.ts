@@ -103,9 +103,4 @@ export async function deletePodsQuietly(
   }
 }
 
-/** A label selector text from a label map. */
-export function selectorOf(labels: Record<string, string>): string {
-  return Object.entries(labels)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',')
-}
+export { selectorOf } from '../kube/types.js'

@@ -1,11 +1,24 @@
 // Component 9: the RDMA shared device plugin (ConfigMap rdma-devices + DaemonSet
 // kube-system/rdma-shared-dp-ds). Its selector adds linkTypes ["infiniband"], without which the
 // accelerated-networking Ethernet VF is counted too. An init container holds the plugin on each
-// node until ib-node-config has finished there.
+// node until ib-node-config has finished there. Ready when every RDMA node has a Ready plugin pod
+// and advertises allocatable rdma/<rdma-resource-name> > 0, and the DaemonSet is rolled out.
+// Drift also checks that its pods run the desired image.
 import { createHash } from 'node:crypto'
-import type { Settings } from '../../settings/settings.js'
-import { LABELS, type ComponentSpec, type KubeManifest } from '../types.js'
+import type { Health } from '../health/types.js'
+import { met, missing } from '../health/types.js'
+import { allocatableOn, managedLike, noPod, podsOf, rolledOut } from '../health/rules.js'
+import { describePod, isPodReady } from '../kube/pods.js'
+import { selectorOf } from '../kube/types.js'
+import { LABELS, objectName, type KubeManifest } from '../model/types.js'
+import type { DriftItem } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
 import { IB_NODE_CONFIG_DONE_FILE, IB_NODE_CONFIG_IMAGE, rdmaNodeSelector } from './ib-node-config.js'
+import { podImages, reported } from './shared.js'
+import type { DriftExtrasContext, KubeComponent } from './types.js'
+
+/** Which devices the plugin advertises: Mellanox (15b3) mlx5 devices on an InfiniBand link only. */
+const SELECTORS = { vendors: ['15b3'], drivers: ['mlx5_core'], linkTypes: ['infiniband'] } as const
 
 export function rdmaDevicePluginConfig(s: Settings): Record<string, unknown> {
   return {
@@ -15,7 +28,7 @@ export function rdmaDevicePluginConfig(s: Settings): Record<string, unknown> {
         resourceName: s.stack.rdmaResourceName,
         resourcePrefix: 'rdma',
         rdmaHcaMax: s.stack.rdmaHcaMax,
-        selectors: { vendors: ['15b3'], drivers: ['mlx5_core'], linkTypes: ['infiniband'] }
+        selectors: { ...SELECTORS }
       }
     ]
   }
@@ -112,27 +125,88 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
   return [configMap, daemonSet]
 }
 
-export function rdmaDevicePluginComponent(s: Settings): Omit<ComponentSpec, 'enabled' | 'skipReason'> {
+const daemonSetOf = (manifests: KubeManifest[]): KubeManifest => manifests.find(m => m.kind === 'DaemonSet')!
+
+function health(s: Settings): Health {
   const resource = `rdma/${s.stack.rdmaResourceName}`
+  const ds = daemonSetOf(rdmaDevicePluginManifests(s))
+  const pods = podsOf(ds)
   return {
-    name: 'rdma-device-plugin',
-    title: `RDMA shared device plugin (${resource}, max ${s.stack.rdmaHcaMax})`,
-    kind: 'manifests',
-    nodeLevel: true,
-    manifests: rdmaDevicePluginManifests(s),
-    readiness: {
-      summary: `plugin Ready on every RDMA node and allocatable ${resource} > 0 on each`,
-      conditions: [
-        `every pod: init container ${WAIT_FOR_IB_NODE_CONFIG} completed (ib-node-config done on its node)`,
-        'daemonset/rdma-shared-dp-ds numberReady == desiredNumberScheduled == RDMA nodes',
-        `every RDMA node: status.allocatable["${resource}"] > 0`
+    summary: `plugin Ready on every RDMA node and allocatable ${resource} > 0 on each`,
+    sources: { pods, daemonsets: managedLike(ds) },
+    perNode: {
+      progress: `${resource} allocatable`,
+      rules: [
+        {
+          text: `a Ready device plugin pod (-n ${pods.namespace} -l ${pods.labelSelector}; its init container ${WAIT_FOR_IB_NODE_CONFIG} completed)`,
+          check: (_node, onNode) => {
+            if (!onNode.length) return missing(noPod('device plugin', pods))
+            const ready = onNode.find(isPodReady)
+            if (!ready)
+              return missing(
+                `device plugin pod ${onNode[0].metadata.name} not Ready (${describePod(onNode[0])})`
+              )
+            return met(`plugin pod ${ready.metadata.name} Ready`)
+          }
+        },
+        allocatableOn(resource)
       ]
     },
+    cluster: [rolledOut(ds)],
+    warnings: []
+  }
+}
+
+/** The plugin pods run the DaemonSet's desired image; nothing more when the DaemonSet itself differs. */
+async function podsImageDrift(ctx: DriftExtrasContext): Promise<DriftItem[]> {
+  const ds = daemonSetOf(ctx.desired.manifests ?? [])
+  if (reported(ctx.found, objectName(ds))) return []
+  const spec = ds.spec as {
+    selector: { matchLabels: Record<string, string> }
+    template: { spec: { containers: Array<{ name: string; image: string }> } }
+  }
+  const c = spec.template.spec.containers[0]
+  const labelSelector = selectorOf(spec.selector.matchLabels)
+  const { items: pods } = await ctx.kube.list('v1', 'Pod', {
+    namespace: ds.metadata.namespace,
+    labelSelector
+  })
+  const off = podImages(pods, c.name, image => image === c.image)
+  if (!off) return []
+  return [
+    {
+      component: ctx.component,
+      field: `pods -l ${labelSelector} spec.containers[${c.name}].image`,
+      desired: c.image,
+      actual: off.summary,
+      fixableByApply: false,
+      hint: `the DaemonSet is as desired but ${off.bad} pod(s) still run another image: check the rollout (kubectl rollout status ds/${ds.metadata.name} -n ${ds.metadata.namespace})`
+    }
+  ]
+}
+
+export const rdmaDevicePlugin: KubeComponent = {
+  name: 'rdma-device-plugin',
+  kind: 'manifests',
+  skip: () => undefined,
+  desired: s => ({
+    title: `RDMA shared device plugin (rdma/${s.stack.rdmaResourceName}, max ${s.stack.rdmaHcaMax})`,
+    manifests: rdmaDevicePluginManifests(s),
     departsFromGuide:
       'Adds linkTypes ["infiniband"] to the selector so the Ethernet VF is not advertised as an RDMA device. ' +
       `An init container (${WAIT_FOR_IB_NODE_CONFIG}, bounded) waits until the node shows ib-node-config's last file ` +
       `(${IB_NODE_CONFIG_DONE_FILE}, hostPath mounted read-only), so on every node — also one that joins later — the plugin ` +
       'starts after ib-node-config, with no action running. In pipelined rollout it is also scheduled only on nodes whose ' +
       `OFED driver is ready (${LABELS.mofedWait}=false).`
-  }
+  }),
+  health,
+  placement: { on: 'pool-nodes', after: ['ib-node-config'] },
+  driftExtras: podsImageDrift,
+  hints: view =>
+    (view.verdict?.nodes ?? []).some(n => /allocatable/.test(n.detail ?? ''))
+      ? [
+          `The device plugin runs but advertises no RDMA device: its selectors (vendor ${SELECTORS.vendors.join(', ')}, driver ${SELECTORS.drivers.join(', ')}, linkTypes ${SELECTORS.linkTypes.join(', ')}) matched nothing — is the OFED driver loaded on the node?`
+        ]
+      : [],
+  check: { name: 'rdma-device-plugin', skip: () => undefined }
 }

@@ -1,8 +1,27 @@
 // Component 8: the ib-node-config DaemonSet (guide step 3): on each RDMA node, once, loads the
 // IB userspace modules and sets an unlimited memlock for containerd and kubelet (which it
-// restarts). Re-creating its pods restarts them again, so it is only applied when it differs.
-import type { Settings } from '../../settings/settings.js'
-import { LABELS, type ComponentSpec, type KubeManifest } from '../types.js'
+// restarts). Re-creating its pods restarts them again, so it is only applied when it differs
+// (updateStrategy OnDelete). Ready when, on every RDMA node, its pod's init container ib-setup
+// completed and the pod is Ready, and the DaemonSet is rolled out; in pipelined rollout it runs on
+// a node once the OFED driver is ready there.
+import type { Health } from '../health/types.js'
+import { met, missing } from '../health/types.js'
+import { managedLike, noPod, podsOf, rolledOut } from '../health/rules.js'
+import {
+  containerStatus,
+  describeContainer,
+  describePod,
+  hasContainer,
+  initCompleted,
+  isPodReady
+} from '../kube/pods.js'
+import type { KubeObject } from '../kube/types.js'
+import { LABELS, type KubeManifest } from '../model/types.js'
+import type { Settings } from '../settings/settings.js'
+import { noDriftExtras, noHints, type KubeComponent } from './types.js'
+
+/** The init container that does the node's setup. */
+export const IB_SETUP = 'ib-setup'
 
 export const IB_NODE_CONFIG_IMAGE = 'busybox:1.36'
 
@@ -35,7 +54,7 @@ nsenter -t 1 -m -u -i -n -- sh -c 'printf "ib_umad\\nrdma_ucm\\n" > ${IB_NODE_CO
 echo "=== Setup Complete ==="
 `
 
-export function ibNodeConfigDaemonSet(s: Settings, nodeSelector: Record<string, string>): KubeManifest {
+export function ibNodeConfigDaemonSet(nodeSelector: Record<string, string>): KubeManifest {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
@@ -56,7 +75,7 @@ export function ibNodeConfigDaemonSet(s: Settings, nodeSelector: Record<string, 
           tolerations: [{ operator: 'Exists' }],
           initContainers: [
             {
-              name: 'ib-setup',
+              name: IB_SETUP,
               image: IB_NODE_CONFIG_IMAGE,
               securityContext: { privileged: true },
               command: ['sh', '-c', SETUP_SCRIPT]
@@ -82,24 +101,71 @@ export function rdmaNodeSelector(s: Settings): Record<string, string> {
     : { [LABELS.agentPool]: s.nodePool.name }
 }
 
-export function ibNodeConfigComponent(s: Settings): Omit<ComponentSpec, 'enabled' | 'skipReason'> {
+function health(s: Settings): Health {
+  const ds = ibNodeConfigDaemonSet(rdmaNodeSelector(s))
+  const pods = podsOf(ds)
+  const setupDone = (onNode: KubeObject[]) => onNode.find(p => initCompleted(p, IB_SETUP))
   return {
-    name: 'ib-node-config',
-    title: 'DaemonSet kube-system/ib-node-config (memlock, IB modules)',
-    kind: 'manifests',
-    nodeLevel: true,
-    manifests: [ibNodeConfigDaemonSet(s, rdmaNodeSelector(s))],
-    readiness: {
-      summary: 'a Ready pod on every RDMA node whose init container ib-setup completed',
-      conditions: [
-        'daemonset/ib-node-config numberReady == desiredNumberScheduled == RDMA nodes',
-        'every pod: init container ib-setup terminated with exit code 0'
+    summary: `a Ready pod on every RDMA node whose init container ${IB_SETUP} completed`,
+    sources: { pods, daemonsets: managedLike(ds) },
+    perNode: {
+      progress: `${IB_SETUP} completed`,
+      rules: [
+        {
+          text: `init container ${IB_SETUP} of its pod (-n ${pods.namespace} -l ${pods.labelSelector}) terminated with exit code 0`,
+          check: (_node, onNode) => {
+            if (!onNode.length)
+              return missing(`${noPod('ib-node-config', pods)}: memlock and IB modules not configured`)
+            const done = setupDone(onNode)
+            if (done) return met(`${IB_SETUP} completed (pod ${done.metadata.name})`)
+            const p = onNode[0]
+            const why = hasContainer(p, IB_SETUP, true)
+              ? `init container ${IB_SETUP} ${describeContainer(containerStatus(p, IB_SETUP, true))}`
+              : `pod has no ${IB_SETUP} init container`
+            return missing(`pod ${p.metadata.name}: ${why}`)
+          }
+        },
+        {
+          text: 'that pod Ready',
+          check: (_node, onNode) => {
+            const p = setupDone(onNode)!
+            return isPodReady(p) ? met() : missing(`pod ${p.metadata.name} not Ready (${describePod(p)})`)
+          }
+        }
       ]
     },
+    cluster: [rolledOut(ds)],
+    warnings: []
+  }
+}
+
+/** What memlock errors in any pod's log mean (every failed step's diagnostic looks for them). */
+export function memlockHint(): string {
+  const ds = ibNodeConfigDaemonSet({})
+  const pods = podsOf(ds)
+  return (
+    'memlock errors: ib-node-config did not complete on this node (memlock is not unlimited for containerd/kubelet). ' +
+    `Check \`kubectl -n ${pods.namespace} logs -l ${pods.labelSelector} -c ${IB_SETUP}\` for FAIL: lines.`
+  )
+}
+
+export const ibNodeConfig: KubeComponent = {
+  name: 'ib-node-config',
+  kind: 'manifests',
+  skip: () => undefined,
+  desired: s => ({
+    title: 'DaemonSet kube-system/ib-node-config (memlock, IB modules)',
+    manifests: [ibNodeConfigDaemonSet(rdmaNodeSelector(s))],
     departsFromGuide:
       'updateStrategy OnDelete and apply-only-when-changed, so a re-run never restarts kubelet and containerd again. ' +
       `Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the restarts and their checks, so that file marks a node whose setup is complete ` +
       '(the RDMA device plugin waits for it). In pipelined rollout it runs on a node only once the OFED driver is ready there ' +
       `(nodeSelector ${LABELS.mofedWait}=false).`
-  }
+  }),
+  health,
+  placement: { on: 'pool-nodes', after: ['nic-cluster-policy'] },
+  driftExtras: noDriftExtras,
+  // Memlock errors in any failing pod's log point here: memlockHint, which every step's diagnostic uses.
+  hints: noHints,
+  check: { name: 'ib-node-config', skip: () => undefined }
 }

@@ -1,0 +1,30 @@
+// Component 4: cluster credentials — a kubeconfig (user, or admin with admin-credentials) written
+// with mode 0600 under RUNNER_TEMP; AAD clusters get a bearer token for the AKS server app.
+// Applied by azure/credentials.ts; a read, so never drift.
+import { API_VERSIONS, clusterPath } from '../model/azure-resources.js'
+import type { ArmComponent } from './types.js'
+
+export const credentials: ArmComponent = {
+  name: 'credentials',
+  kind: 'credentials',
+  skip: () => undefined,
+  desired: s => {
+    const which = s.cluster.adminCredentials ? 'listClusterAdminCredential' : 'listClusterUserCredential'
+    return {
+      title: `Cluster credentials (${s.cluster.adminCredentials ? 'admin' : 'user'})`,
+      azure: [
+        {
+          method: 'POST',
+          path: `${clusterPath(s)}/${which}`,
+          apiVersion: API_VERSIONS.containerService,
+          when: 'always (a read: no change to the cluster)'
+        }
+      ]
+    }
+  },
+  readiness: () => ({
+    summary: 'the API server answers /version with the kubeconfig',
+    conditions: ['GET /version succeeds']
+  }),
+  drift: async () => []
+}

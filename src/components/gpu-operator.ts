@@ -1,0 +1,218 @@
+// Component 10: the NVIDIA GPU Operator helm release (pinned), with RDMA (nvidia-peermem) on and
+// useHostMofed from the input (default false: the Network Operator installs the OFED driver, so
+// peermem must wait for it), and its own NFD off (the Network Operator's NFD already runs). Ready
+// when ClusterPolicy `cluster-policy` is ready and, on every RDMA node, the driver pod is Ready
+// with its nvidia-peermem-ctr container (present only with driver.rdma.enabled) and the node
+// advertises nvidia.com/gpu. Drift also checks the ClusterPolicy the chart rendered.
+import type { Health } from '../health/types.js'
+import { met, missing } from '../health/types.js'
+import { allocatableOn, noPod, stateReady } from '../health/rules.js'
+import {
+  containerReady,
+  containerStatus,
+  describeContainer,
+  describePod,
+  hasContainer,
+  isPodReady
+} from '../kube/pods.js'
+import type { KubeObject } from '../kube/types.js'
+import { LABELS, releaseName } from '../model/types.js'
+import type { DriftItem } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { findRdmaVmSize } from '../settings/vm-sizes.js'
+import { deepMerge, isPlainObject } from '../util/merge.js'
+import { NVIDIA_HELM_REPO } from './network-operator.js'
+import { privilegedNamespace } from './shared.js'
+import type { Desired, DriftExtrasContext, KubeComponent } from './types.js'
+
+export const GPU_OPERATOR_NAMESPACE = 'gpu-operator'
+/** What the chart renders: the ClusterPolicy, and the driver DaemonSet's pods with the peermem sidecar. */
+export const CLUSTER_POLICY = {
+  apiVersion: 'nvidia.com/v1',
+  kind: 'ClusterPolicy',
+  name: 'cluster-policy'
+} as const
+export const DRIVER_PODS = { selector: 'app=nvidia-driver-daemonset', peermem: 'nvidia-peermem-ctr' } as const
+export const GPU_RESOURCE = 'nvidia.com/gpu'
+
+export function gpuOperatorValues(s: Settings): Record<string, unknown> {
+  return deepMerge(
+    {
+      nfd: { enabled: false },
+      driver: { rdma: { enabled: true, useHostMofed: s.stack.useHostMofed } },
+      migManager: { enabled: false },
+      vgpuDeviceManager: { enabled: false },
+      vfioManager: { enabled: false },
+      sandboxDevicePlugin: { enabled: false }
+    },
+    s.stack.gpuOperatorValues
+  )
+}
+
+function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } {
+  return {
+    title: `NVIDIA GPU Operator ${s.stack.gpuOperatorVersion}`,
+    manifests: [privilegedNamespace(GPU_OPERATOR_NAMESPACE)],
+    helm: {
+      release: 'gpu-operator',
+      chart: `${NVIDIA_HELM_REPO.name}/gpu-operator`,
+      repo: { ...NVIDIA_HELM_REPO },
+      version: s.stack.gpuOperatorVersion,
+      namespace: GPU_OPERATOR_NAMESPACE,
+      values: gpuOperatorValues(s)
+    },
+    departsFromGuide:
+      "driver.rdma.useHostMofed stays false (the guide sets true, which makes peermem skip waiting for the Network Operator's driver); the chart version is pinned."
+  }
+}
+
+const PEERMEM = DRIVER_PODS.peermem
+
+function health(s: Settings): Health {
+  const pods = {
+    name: 'driver-pods',
+    apiVersion: 'v1',
+    kind: 'Pod',
+    namespace: desired(s).helm.namespace,
+    labelSelector: DRIVER_PODS.selector
+  }
+  const hostMofedHint = s.stack.useHostMofed
+    ? ' (use-host-mofed is true: peermem looks for a host MOFED instead of the Network Operator driver)'
+    : ''
+  return {
+    summary: `cluster-policy ready; on every RDMA node the driver pod Ready with ${PEERMEM}, and allocatable ${GPU_RESOURCE} > 0`,
+    sources: {
+      pods,
+      policies: {
+        name: 'clusterpolicies',
+        apiVersion: CLUSTER_POLICY.apiVersion,
+        kind: CLUSTER_POLICY.kind,
+        custom: true
+      }
+    },
+    perNode: {
+      progress: 'GPU driver with nvidia-peermem ready',
+      rules: [
+        {
+          text: `a driver pod (-n ${pods.namespace} -l ${pods.labelSelector}) Ready, its container ${PEERMEM} Ready`,
+          check: (_node, onNode) => {
+            if (!onNode.length) return missing(noPod('GPU driver', pods))
+            const withPeermem = onNode.filter(p => hasContainer(p, PEERMEM))
+            if (!withPeermem.length)
+              return missing(`driver pod has no ${PEERMEM} container (driver.rdma.enabled is not true)`)
+            const ready = withPeermem.find(p => containerReady(p, PEERMEM))
+            if (!ready)
+              return missing(
+                `${PEERMEM} ${describeContainer(containerStatus(withPeermem[0], PEERMEM))}${hostMofedHint}`
+              )
+            if (!isPodReady(ready))
+              return missing(`driver pod ${ready.metadata.name} not Ready (${describePod(ready)})`)
+            return met(`${PEERMEM} Ready`)
+          }
+        },
+        allocatableOn(GPU_RESOURCE)
+      ]
+    },
+    cluster: [
+      stateReady({
+        key: 'policies',
+        what: `ClusterPolicy ${CLUSTER_POLICY.name}`,
+        name: CLUSTER_POLICY.name,
+        short: CLUSTER_POLICY.name,
+        problem: o => `ClusterPolicy state ${o.status?.state ?? '<none>'}`
+      })
+    ],
+    failFast: onPool => {
+      const noPeermem = onPool.find(p => (p.spec?.containers ?? []).length > 0 && !hasContainer(p, PEERMEM))
+      return noPeermem
+        ? `driver pod ${noPeermem.metadata.name} has no ${PEERMEM} container: the GPU Operator runs without ` +
+            'driver.rdma.enabled=true, so nvidia-peermem (GPUDirect RDMA) is never loaded'
+        : undefined
+    },
+    // With useHostMofed the peermem container looks for a MOFED on the host instead of the Network
+    // Operator's driver, so a Ready sidecar does not mean the module loaded (the probe checks that).
+    warnings: s.stack.useHostMofed
+      ? [
+          `use-host-mofed is true: ${PEERMEM} builds against a host MOFED, not the Network Operator driver (the node probe shows whether nvidia_peermem loaded)`
+        ]
+      : []
+  }
+}
+
+/**
+ * ClusterPolicy `cluster-policy` spec.driver.rdma as the desired chart values render it (enabled,
+ * useHostMofed) — only when the release is installed with the desired chart; value paths already
+ * reported as differing in the release (`driver.rdma.useHostMofed`, or `driver` as a whole) are
+ * not repeated.
+ */
+async function clusterPolicyDrift(ctx: DriftExtrasContext): Promise<DriftItem[]> {
+  const helm = ctx.desired.helm
+  if (!helm || !ctx.release?.status) return []
+  if (ctx.found.some(i => i.field === `${releaseName(helm)} chart`)) return []
+  const values = helm.values
+  const rdma = isPlainObject(values.driver) && isPlainObject(values.driver.rdma) ? values.driver.rdma : {}
+  const want = { enabled: rdma.enabled === true, useHostMofed: rdma.useHostMofed === true }
+  let policy: KubeObject | undefined
+  try {
+    policy = await ctx.kube.get({
+      apiVersion: CLUSTER_POLICY.apiVersion,
+      kind: CLUSTER_POLICY.kind,
+      name: CLUSTER_POLICY.name
+    })
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e)
+    if (!/not serve|404|not found|Unrecognized API/i.test(msg)) throw e
+  }
+  const where = `clusterpolicy/${CLUSTER_POLICY.name}`
+  const rerender = `the release is as desired but its ClusterPolicy was changed: helm upgrade ${helm.release} -n ${helm.namespace} --reuse-values re-renders it (apply does not upgrade an unchanged release)`
+  if (!policy)
+    return [
+      {
+        component: ctx.component,
+        field: where,
+        desired: 'present',
+        actual: 'absent',
+        fixableByApply: false,
+        hint: rerender
+      }
+    ]
+  const live = isPlainObject(policy.spec?.driver?.rdma) ? policy.spec.driver.rdma : {}
+  const out: DriftItem[] = []
+  for (const key of ['enabled', 'useHostMofed'] as const) {
+    const path = `driver.rdma.${key}`
+    if (ctx.release.valuePaths.some(c => c === path || path.startsWith(`${c}.`))) continue
+    if ((live[key] === true) === want[key]) continue
+    out.push({
+      component: ctx.component,
+      field: `${where} spec.driver.rdma.${key}`,
+      desired: String(want[key]),
+      actual: live[key] === undefined ? '(absent)' : String(live[key]),
+      fixableByApply: false,
+      hint: `${rerender}; or kubectl patch clusterpolicy ${CLUSTER_POLICY.name} --type merge -p '{"spec":{"driver":{"rdma":{"${key}":${want[key]}}}}}'`
+    })
+  }
+  return out
+}
+
+export const gpuOperator: KubeComponent = {
+  name: 'gpu-operator',
+  kind: 'helm',
+  skip: () => undefined,
+  desired,
+  health,
+  placement: { on: 'pool-nodes', after: ['nic-cluster-policy'] },
+  driftExtras: clusterPolicyDrift,
+  hints: view =>
+    [view.states, ...(view.verdict?.nodes ?? []).map(n => n.detail ?? '')].some(t => t.includes(PEERMEM))
+      ? [
+          `${PEERMEM} waits for the OFED driver (/run/mellanox/drivers/.driver-ready); check the OFED pods (-l ${LABELS.ofedDriverPod}) and keep driver.rdma.useHostMofed false.`
+        ]
+      : [],
+  check: {
+    name: 'gpu-operator',
+    skip: s => {
+      const size = findRdmaVmSize(s.nodePool.vmSize)
+      return size && size.gpus === 0 ? `${size.name} has no GPUs` : undefined
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// Component 5: the NVIDIA Network Operator helm release (pinned chart), in a namespace labelled
+// privileged. Its NFD runs with deployNodeFeatureRules false; our own rule (next component)
+// labels the InfiniBand nodes instead. Ready when its operator Deployment is available (helm
+// --wait has usually seen this already; a re-run checks it without helm). Cluster-level: the rest
+// is written only once it runs (its CRDs and controller serve them).
+import type { KubeObject } from '../kube/types.js'
+import { deepMerge } from '../util/merge.js'
+import type { Health } from '../health/types.js'
+import { privilegedNamespace } from './shared.js'
+import { noDriftExtras, noHints, type Desired, type KubeComponent } from './types.js'
+import type { Settings } from '../settings/settings.js'
+
+export const NVIDIA_HELM_REPO = { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' } as const
+export const NETWORK_OPERATOR_NAMESPACE = 'network-operator'
+
+export function networkOperatorValues(s: Settings): Record<string, unknown> {
+  return deepMerge({ nfd: { enabled: true, deployNodeFeatureRules: false } }, s.stack.networkOperatorValues)
+}
+
+function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } {
+  return {
+    title: `NVIDIA Network Operator ${s.stack.networkOperatorVersion}`,
+    manifests: [privilegedNamespace(NETWORK_OPERATOR_NAMESPACE)],
+    helm: {
+      release: 'network-operator',
+      chart: `${NVIDIA_HELM_REPO.name}/network-operator`,
+      repo: { ...NVIDIA_HELM_REPO },
+      version: s.stack.networkOperatorVersion,
+      namespace: NETWORK_OPERATOR_NAMESPACE,
+      values: networkOperatorValues(s)
+    },
+    departsFromGuide:
+      'helm upgrade --install (re-runnable) with a pinned version, and only when the deployed chart or values differ.'
+  }
+}
+
+export function deploymentAvailable(d: KubeObject): { ok: boolean; detail: string } {
+  const st = d.status ?? {}
+  const want = d.spec?.replicas ?? 1
+  const available = (st.conditions ?? []).some((c: any) => c.type === 'Available' && c.status === 'True')
+  const current = (st.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
+  const updated = st.updatedReplicas ?? 0
+  const avail = st.availableReplicas ?? 0
+  const ok = available && current && updated >= want && avail >= want
+  return { ok, detail: `${avail}/${want} available${available ? '' : ', condition Available not True'}` }
+}
+
+function health(s: Settings): Health {
+  const { release, namespace } = desired(s).helm
+  // The chart names its operator Deployment after the release.
+  const isOperator = (d: KubeObject): boolean =>
+    d.metadata.name === release || d.metadata.labels?.['app.kubernetes.io/name'] === release
+  return {
+    summary: 'release deployed and the operator Deployment available',
+    sources: { deployments: { name: 'deployments', apiVersion: 'apps/v1', kind: 'Deployment', namespace } },
+    cluster: [
+      {
+        text: `deployment/${release} -n ${namespace} Available, every replica of the current spec`,
+        check: snap => {
+          const ops = (snap.deployments ?? []).filter(isOperator)
+          const target = ops.find(d => d.metadata.name === release) ?? ops[0]
+          if (!target)
+            return {
+              ok: false,
+              message: `waiting for deployment/${release}`,
+              problem: `deployment/${release} -n ${namespace} not found`
+            }
+          const a = deploymentAvailable(target)
+          const message = `operator deployment/${target.metadata.name} ${a.ok ? 'available' : 'not yet available'} (${a.detail})`
+          return { ok: a.ok, message }
+        }
+      }
+    ],
+    warnings: []
+  }
+}
+
+export const networkOperator: KubeComponent = {
+  name: 'network-operator',
+  kind: 'helm',
+  skip: () => undefined,
+  desired,
+  health,
+  placement: { on: 'cluster' },
+  driftExtras: noDriftExtras,
+  hints: noHints,
+  check: null
+}

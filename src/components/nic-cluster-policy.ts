@@ -1,0 +1,213 @@
+// Component 7: the NicClusterPolicy `nic-cluster-policy` (the only name the Network Operator
+// reconciles), embedded and pinned rather than applied from a branch of a GitHub repository.
+// It deploys the DOCA/OFED driver on the nodes labelled pci-15b3.present=true. Ready when every
+// RDMA node has its OFED driver pods (label nvidia.com/ofed-driver, never the guide's
+// app=mofed-ubuntu22.04-ds) Ready and the label mofed.wait=false, and the policy's state is
+// `ready`. Drift also checks that the driver DaemonSets and pods run the policy's driver.
+import type { Health } from '../health/types.js'
+import { met, missing } from '../health/types.js'
+import { named, noPod, stateReady } from '../health/rules.js'
+import { describePod, isPodReady } from '../kube/pods.js'
+import type { KubeObject } from '../kube/types.js'
+import { LABELS, objectName, type KubeManifest } from '../model/types.js'
+import type { DriftItem } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { isPlainObject } from '../util/merge.js'
+import { oneLine, shortValue } from '../util/text.js'
+import { NETWORK_OPERATOR_NAMESPACE } from './network-operator.js'
+import { NODE_FEATURE_RULE } from './node-feature-rule.js'
+import { podImages, reported } from './shared.js'
+import type { DriftExtrasContext, KubeComponent } from './types.js'
+
+/** The driver pods and DaemonSets the Network Operator renders from the policy (all labelled so). */
+const OFED_PODS = { namespace: NETWORK_OPERATOR_NAMESPACE, labelSelector: LABELS.ofedDriverPod } as const
+const OFED_CONTAINER = 'mofed-container'
+/** The only name the Network Operator reconciles. */
+const POLICY_NAME = 'nic-cluster-policy'
+
+export function nicClusterPolicySpec(s: Settings): Record<string, unknown> {
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: LABELS.pci15b3, operator: 'In', values: ['true'] }] }]
+      }
+    },
+    ofedDriver: {
+      repository: 'nvcr.io/nvidia/mellanox',
+      image: 'doca-driver',
+      version: s.stack.docaDriverVersion,
+      env: [
+        { name: 'OFED_BLACKLIST_MODULES_FILE', value: '/host/etc/modprobe.d/blacklist-ofed-modules.conf' }
+      ],
+      forcePrecompiled: false,
+      upgradePolicy: {
+        autoUpgrade: true,
+        maxParallelUpgrades: 1,
+        drain: { enable: true, force: true, deleteEmptyDir: true, timeoutSeconds: 300 }
+      },
+      startupProbe: { initialDelaySeconds: 10, periodSeconds: 20 },
+      livenessProbe: { initialDelaySeconds: 30, periodSeconds: 30 },
+      readinessProbe: { initialDelaySeconds: 10, periodSeconds: 30 }
+    },
+    docaTelemetryService: {
+      repository: 'nvcr.io/nvidia/doca',
+      image: 'doca_telemetry',
+      version: '1.22.5-doca3.1.0-host'
+    }
+  }
+}
+
+/** The policy; a nic-cluster-policy file replaces the spec (a whole NicClusterPolicy or just its spec). */
+export function nicClusterPolicy(s: Settings): KubeManifest {
+  const override = s.stack.nicClusterPolicy
+  const spec = override ? (isPlainObject(override.spec) ? override.spec : override) : nicClusterPolicySpec(s)
+  return {
+    apiVersion: 'mellanox.com/v1alpha1',
+    kind: 'NicClusterPolicy',
+    metadata: { name: POLICY_NAME },
+    spec
+  }
+}
+
+/** The appliedStates that are not ready, e.g. `state-OFED notReady`. */
+export function notReadyStates(policy: KubeObject | undefined): string[] {
+  const applied: Array<{ name?: string; state?: string; message?: string }> =
+    policy?.status?.appliedStates ?? []
+  return applied
+    .filter(a => a.state !== 'ready' && a.state !== 'ignore')
+    .map(a => `${a.name} ${a.state ?? 'unknown'}${a.message ? ` (${oneLine(a.message, 80)})` : ''}`)
+}
+
+const noOfedPods = (policy: KubeObject | undefined, ofedPods: KubeObject[]): boolean =>
+  ofedPods.length === 0 &&
+  ((policy?.status?.appliedStates ?? []) as Array<{ name?: string; state?: string }>).some(
+    a => a.name === 'state-OFED' && a.state !== 'ready' && a.state !== 'ignore'
+  )
+
+function health(s: Settings): Health {
+  const policy = nicClusterPolicy(s)
+  const pods = { name: 'ofed-pods', apiVersion: 'v1', kind: 'Pod', ...OFED_PODS }
+  return {
+    summary: `an OFED driver pod (-l ${LABELS.ofedDriverPod}) Ready on every RDMA node, ${LABELS.mofedWait}=false on each, status.state ready`,
+    sources: {
+      pods,
+      policies: { name: 'nicclusterpolicies', apiVersion: policy.apiVersion, kind: policy.kind, custom: true }
+    },
+    perNode: {
+      progress: 'OFED driver ready',
+      rules: [
+        {
+          text: `its OFED driver pods (-n ${pods.namespace} -l ${pods.labelSelector}) all Ready`,
+          check: (node, onNode) => {
+            if (!onNode.length)
+              return missing(
+                noPod('OFED driver', pods) +
+                  (node.metadata.labels?.[LABELS.pci15b3] !== 'true'
+                    ? ` — node lacks ${LABELS.pci15b3}=true, so the driver DaemonSet does not select it`
+                    : '')
+              )
+            const notReady = onNode.find(p => !isPodReady(p))
+            if (notReady)
+              return missing(`OFED driver pod ${notReady.metadata.name} not Ready (${describePod(notReady)})`)
+            return met(`OFED driver pod ${onNode[0].metadata.name} Ready`)
+          }
+        },
+        {
+          text: `labelled ${LABELS.mofedWait}=false`,
+          check: node => {
+            const wait = node.metadata.labels?.[LABELS.mofedWait]
+            return wait === 'false' ? met() : missing(`${LABELS.mofedWait}=${wait ?? '<absent>'}`)
+          }
+        }
+      ]
+    },
+    cluster: [
+      stateReady({
+        key: 'policies',
+        what: `NicClusterPolicy ${policy.metadata.name}`,
+        name: policy.metadata.name,
+        short: 'policy',
+        problem: (o, snap) => {
+          const list = notReadyStates(o).join(', ')
+          const hint = noOfedPods(o, snap.pods ?? [])
+            ? ` — no OFED driver pods at all: is the NodeFeatureRule (pci-15b3.present) missing?`
+            : ''
+          return `NicClusterPolicy state ${o.status?.state ?? '<none>'}${o.status?.reason ? ` (${oneLine(o.status.reason, 120)})` : ''}${list ? `: ${list}` : ''}${hint}`
+        }
+      })
+    ],
+    warnings: []
+  }
+}
+
+/**
+ * The OFED driver DaemonSets and their pods run the policy's driver:
+ * `<repository>/<image>:<version>-<os><ver>-<arch>`. Nothing more is said when the policy's
+ * ofedDriver already differs (the operator follows it).
+ */
+async function ofedDriverDrift(ctx: DriftExtrasContext): Promise<DriftItem[]> {
+  const { component } = ctx
+  const policy = ctx.desired.manifests?.find(m => m.kind === 'NicClusterPolicy')
+  const spec = policy?.spec
+  const ofed = isPlainObject(spec) && isPlainObject(spec.ofedDriver) ? spec.ofedDriver : undefined
+  if (!policy || !ofed || reported(ctx.found, objectName(policy), 'spec.ofedDriver')) return []
+  const prefix = `${ofed.repository}/${ofed.image}:${ofed.version}-`
+  const ok = (image: string | undefined): boolean => typeof image === 'string' && image.startsWith(prefix)
+  const { items: sets } = await ctx.kube.list('apps/v1', 'DaemonSet', OFED_PODS)
+  const out: DriftItem[] = []
+  for (const ds of sets) {
+    const containers: Array<{ name: string; image: string }> = ds.spec?.template?.spec?.containers ?? []
+    const c = containers.find(x => x.name === OFED_CONTAINER) ?? containers[0]
+    if (!c || ok(c.image)) continue
+    out.push({
+      component,
+      field: `daemonset/${ds.metadata.name} spec.template.spec.containers[${c.name}].image`,
+      desired: `${prefix}…`,
+      actual: shortValue(c.image),
+      fixableByApply: false,
+      hint: `the policy is as desired but the Network Operator did not render it: check its logs (kubectl logs -n ${OFED_PODS.namespace} deploy/network-operator); a hand edit of the DaemonSet is reverted by the operator`
+    })
+  }
+  if (out.length) return out
+  const { items: pods } = await ctx.kube.list('v1', 'Pod', OFED_PODS)
+  const off = podImages(pods, OFED_CONTAINER, ok)
+  if (off)
+    out.push({
+      component,
+      field: `pods -l ${LABELS.ofedDriverPod} spec.containers[${OFED_CONTAINER}].image`,
+      desired: `${prefix}…`,
+      actual: off.summary,
+      fixableByApply: false,
+      hint: 'the driver DaemonSets update OnDelete: the Network Operator replaces these pods node by node when ofedDriver.upgradePolicy.autoUpgrade is true; otherwise drain the node and delete its driver pod'
+    })
+  return out
+}
+
+export const nicClusterPolicyComponent: KubeComponent = {
+  name: 'nic-cluster-policy',
+  kind: 'manifests',
+  skip: () => undefined,
+  desired: s => ({
+    title: `NicClusterPolicy ${POLICY_NAME} (DOCA driver ${s.stack.docaDriverVersion})`,
+    manifests: [nicClusterPolicy(s)],
+    departsFromGuide:
+      'Waits on the label nvidia.com/ofed-driver (on every OFED pod) instead of app=mofed-ubuntu22.04-ds, which matches no pod since Network Operator v24.4; the policy is embedded and pinned instead of kubectl apply -k of a moving branch.'
+  }),
+  health,
+  placement: { on: 'pool-nodes', after: ['node-feature-rule'] },
+  driftExtras: ofedDriverDrift,
+  hints: view => {
+    const out: string[] = []
+    const policy = named(view.snapshot?.policies, POLICY_NAME)
+    const ofedPods = view.snapshot?.pods ?? []
+    if (ofedPods.length === 0 && (noOfedPods(policy, ofedPods) || !policy?.status))
+      out.push(
+        `state-OFED is not ready and there is no OFED driver pod: the NodeFeatureRule is missing or matched no node, so nothing labels ` +
+          `${LABELS.pci15b3}=true and the Network Operator schedules no driver (check \`kubectl get nodefeaturerule ${NODE_FEATURE_RULE}\` and the node labels).`
+      )
+    const nr = notReadyStates(policy)
+    if (nr.length) out.push(`NicClusterPolicy states not ready: ${nr.join('; ')}.`)
+    return out
+  },
+  check: { name: 'ofed-driver', skip: () => undefined }
+}

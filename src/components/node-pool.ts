@@ -1,0 +1,88 @@
+// Component 3: the RDMA node pool (ND-series, Ubuntu, GPU driver None), created with
+// If-None-Match: * when absent and reused without a write when its immutable fields match.
+// Applied by azure/node-pool.ts; drift compares the live pool field by field (a GET).
+import type { AgentPool } from '@azure/arm-containerservice'
+import { armError, comparePool, describeArmError, desiredAgentPool, isNotFound } from '../azure/index.js'
+import { API_VERSIONS, clusterPath, desiredAgentPoolProperties } from '../model/azure-resources.js'
+import { LABELS } from '../model/types.js'
+import type { DriftItem } from '../report/report.js'
+import type { ArmComponent } from './types.js'
+
+export const nodePool: ArmComponent = {
+  name: 'node-pool',
+  kind: 'azure',
+  skip: () => undefined,
+  desired: s => {
+    const path = `${clusterPath(s)}/agentPools/${s.nodePool.name}`
+    return {
+      title: `Node pool ${s.nodePool.name} (${s.nodePool.count} × ${s.nodePool.vmSize})`,
+      azure: [
+        { method: 'GET', path, apiVersion: API_VERSIONS.containerService, when: 'always' },
+        {
+          method: 'PUT',
+          path,
+          apiVersion: API_VERSIONS.containerService,
+          headers: { 'If-None-Match': '*' },
+          body: { properties: desiredAgentPoolProperties(s) },
+          when: 'pool absent (present: immutable fields vmSize, osType, osSKU, gpuProfile.driver compared; no write)'
+        }
+      ],
+      departsFromGuide:
+        'gpuProfile.driver: None instead of the retired --skip-gpu-driver-install tag (rejected since August 2025).'
+    }
+  },
+  readiness: s => ({
+    summary: `provisioningState Succeeded and ${s.nodePool.count} nodes labelled ${LABELS.agentPool}=${s.nodePool.name}`,
+    conditions: [
+      'agentPool provisioningState == Succeeded',
+      `nodes -l ${LABELS.agentPool}=${s.nodePool.name} registered`
+    ]
+  }),
+  // The pool as apply would create it vs the live one; a missing pool is the only thing apply fixes.
+  drift: async ({ component, clients, settings }) => {
+    const { resourceGroup, name: clusterName } = settings.cluster
+    const name = settings.nodePool.name
+    const desired = desiredAgentPool(settings)
+    let live: AgentPool
+    try {
+      live = await clients.containerService.agentPools.get(resourceGroup, clusterName, name)
+    } catch (e) {
+      if (isNotFound(e) && armError(e).code !== 'ResourceGroupNotFound')
+        return [
+          {
+            component,
+            field: 'agentPool',
+            desired: `present (${desired.count} × ${desired.vmSize})`,
+            actual: 'absent',
+            fixableByApply: true,
+            hint: `apply creates pool ${name}`
+          }
+        ]
+      throw new Error(`reading node pool ${name} failed: ${describeArmError(e)}`)
+    }
+    const out: DriftItem[] = comparePool(desired, live).map(d => ({
+      component,
+      field: d.field,
+      desired: d.desired,
+      actual: d.actual,
+      fixableByApply: false,
+      hint: d.immutable
+        ? d.fix
+        : `apply never changes an existing pool; ${d.fix}${d.field === 'count' ? `, or set node-count: ${d.actual}` : ''}`
+    }))
+    const state = live.provisioningState ?? 'Succeeded'
+    if (state.toLowerCase() !== 'succeeded')
+      out.push({
+        component,
+        field: 'provisioningState',
+        desired: 'Succeeded',
+        actual: state,
+        fixableByApply: false,
+        hint:
+          state.toLowerCase() === 'failed'
+            ? `delete the failed pool (az aks nodepool delete --name ${name}) or fix the cause, then apply`
+            : `an operation is in progress on pool ${name}; run drift again when it settles`
+      })
+    return out
+  }
+}

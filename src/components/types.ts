@@ -1,0 +1,123 @@
+// What a component is: one module owns its desired state, how it is applied, when it is ready
+// (the health rules the apply wait, verification and the plan share), where and after what it is
+// ready (per node), what drift compares beyond its manifests and release, and the troubleshooting
+// lines of a failed step. Every part is required — a component states "none" explicitly — so the
+// compiler rejects a module that leaves one out.
+import type { ArmClients } from '../azure/index.js'
+import type { HelmReleaseStatus } from '../helm/index.js'
+import type { Health, HealthVerdict } from '../health/types.js'
+import type { KubeClient } from '../kube/client.js'
+import type { KubeObject } from '../kube/types.js'
+import type {
+  AzureOperation,
+  ComponentKind,
+  HelmReleaseSpec,
+  KubeManifest,
+  Readiness
+} from '../model/types.js'
+import type { DriftItem } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import type { ComponentName } from './order.js'
+
+export type { ComponentName } from './order.js'
+
+/** A component's desired state built from the settings: what plan prints, apply converges, drift compares. */
+export interface Desired {
+  title: string
+  /** ARM operations (the Azure components). */
+  azure?: AzureOperation[]
+  helm?: HelmReleaseSpec
+  /** Applied with server-side apply (field manager aks-rdma-action), in this order. */
+  manifests?: KubeManifest[]
+  /** Why this differs from the guide, when it does. */
+  departsFromGuide?: string
+}
+
+interface Common {
+  name: ComponentName
+  desired(s: Settings): Desired
+  /** Why these settings leave it out (it is still listed, with the reason); undefined when it runs. */
+  skip(s: Settings): string | undefined
+}
+
+/** What drift compares for an Azure component (ARM reads only). */
+export interface ArmDriftContext {
+  component: ComponentName
+  settings: Settings
+  clients: ArmClients
+}
+
+/**
+ * An Azure component: applied through ARM by azure/ (the run flow calls it), ready when that
+ * operation reports so (its readiness is prose: the operation's own wait checks it).
+ */
+export interface ArmComponent extends Common {
+  kind: Extract<ComponentKind, 'azure' | 'credentials'>
+  desired(s: Settings): Desired & { azure: AzureOperation[] }
+  readiness(s: Settings): Readiness
+  /** The live resource compared with the desired one. */
+  drift(ctx: ArmDriftContext): Promise<DriftItem[]>
+}
+
+/** Where a cluster component is ready: on the cluster, or on every node of the RDMA pool after other components there. */
+export type Placement = { on: 'cluster' } | { on: 'pool-nodes'; after: readonly ComponentName[] }
+
+/** What drift found for a cluster component before its extras run, and how to read more. */
+export interface DriftExtrasContext {
+  component: ComponentName
+  settings: Settings
+  kube: KubeClient
+  desired: Desired
+  /** The differences found in its manifests and its release. */
+  found: DriftItem[]
+  /** Its release as read (absent: not installed, or no release). */
+  release?: { status?: HelmReleaseStatus; valuePaths: string[] }
+}
+
+/** What a failed step's diagnostic saw, for the component's troubleshooting lines. */
+export interface DiagnosticView {
+  reason: string
+  verdict?: HealthVerdict
+  /** The objects observed last, by source (nodes, pods, daemonsets, policies ...). */
+  snapshot?: Record<string, KubeObject[]>
+  /** The reported pods' container states, one per line. */
+  states: string
+  /** Their log tails. */
+  logs: string
+}
+
+/** The verification check that applies a component's health rules to one read of the cluster. */
+export interface VerifyCheck {
+  name: string
+  /** Why the check does not apply to these settings (e.g. a VM size without GPUs). */
+  skip(s: Settings): string | undefined
+}
+
+/** A component on the cluster: a helm release and/or manifests, converged by src/stack. */
+export interface KubeComponent extends Common {
+  kind: Extract<ComponentKind, 'helm' | 'manifests'>
+  /** When it is ready: what it watches and its rules, per node and on the cluster. */
+  health(s: Settings): Health
+  placement: Placement
+  /** Drift beyond its manifests and its release: what actually runs. */
+  driftExtras(ctx: DriftExtrasContext): Promise<DriftItem[]>
+  /** Troubleshooting lines matching what a failed step saw. */
+  hints(view: DiagnosticView): string[]
+  /** The verification check over its health rules; null: verification does not check it on its own. */
+  check: VerifyCheck | null
+}
+
+export type Component = ArmComponent | KubeComponent
+
+/** A component with its desired state for given settings, as plan, apply and drift use it. */
+export interface ComponentSpec extends Desired {
+  name: ComponentName
+  kind: ComponentKind
+  readiness: Readiness
+  /** False when these settings leave the component out (it is still listed, with the reason). */
+  enabled: boolean
+  skipReason?: string
+}
+
+export const noDriftExtras = async (): Promise<DriftItem[]> => []
+export const noHints = (): string[] => []

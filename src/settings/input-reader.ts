@@ -1,0 +1,172 @@
+// Reads inputs by their definitions (input-definitions.ts): a value as given or its default, turned
+// into its kind (enum, boolean, integer in range, duration, list, YAML file) and checked by the
+// definition's own check; every problem is collected (naming the input, the value given — never a
+// secret's, and a long one cut short — and what is allowed), with the warnings and the values to
+// mask. Lists are capped (LIST_LIMITS) and name only their first few bad entries. No network access.
+import { existsSync, readFileSync } from 'node:fs'
+import { parse as parseYaml } from 'yaml'
+import { parseDuration } from '../util/duration.js'
+import { echoValue, truncate } from '../util/echo.js'
+import { INPUTS, type InputDefinition } from './input-definitions.js'
+
+export type InputReader = (name: string) => string | undefined
+
+/**
+ * Most entries a list input may hold. zones: an Azure region has three availability zones. AKS
+ * documents no count limit for a pool's labels or taints (the REST definition has no maxItems);
+ * 100 each is far above real use and keeps the pool's PUT body and every node's kubelet flags small.
+ */
+export const LIST_LIMITS: Readonly<Record<string, number>> = {
+  'node-labels': 100,
+  'node-taints': 100,
+  zones: 3
+}
+
+/** Bad entries of one list input reported one by one; the rest are counted. */
+const LIST_PROBLEMS_SHOWN = 3
+
+export class Inputs {
+  readonly problems: string[] = []
+  readonly warnings: string[] = []
+  /** Values that must be masked in logs (client secret, creds secret). */
+  readonly secrets: string[] = []
+  private readonly defs = new Map(INPUTS.map(d => [d.name, d]))
+
+  constructor(private readonly read: InputReader) {}
+
+  def(name: string): InputDefinition {
+    const d = this.defs.get(name)
+    if (!d) throw new Error(`no input named ${name}`)
+    return d
+  }
+
+  /** The value as given (trimmed; empty counts as not given). */
+  raw(name: string): string | undefined {
+    const v = this.read(name)?.trim()
+    return v === undefined || v === '' ? undefined : v
+  }
+
+  private shown(name: string, v: string): string {
+    return this.def(name).kind === 'secret' ? '(hidden)' : echoValue(v)
+  }
+
+  problem(text: string): void {
+    this.problems.push(text)
+  }
+
+  /** Applies the input's own check and warning to `value`; false when it has a problem. */
+  check(name: string, value: string): boolean {
+    const d = this.def(name)
+    const problem = d.check?.(value)
+    if (problem) {
+      this.problem(`${name} ${this.shown(name, value)}: ${problem}`)
+      return false
+    }
+    const warning = d.warn?.(value, this.raw(name) !== undefined)
+    if (warning) this.warnings.push(warning)
+    return true
+  }
+
+  /** A string input as given, checked; undefined when not given. */
+  optional(name: string): string | undefined {
+    const v = this.raw(name)
+    if (v !== undefined) this.check(name, v)
+    return v
+  }
+
+  /** A string input as given or its default, checked. */
+  str(name: string): string {
+    const v = this.raw(name) ?? this.def(name).default!
+    this.check(name, v)
+    return v
+  }
+
+  enumOf<T extends string>(name: string): T {
+    const d = this.def(name)
+    const v = this.raw(name) ?? d.default!
+    const match = d.values!.find(a => a.toLowerCase() === v.toLowerCase())
+    if (!match) this.problem(`${name} ${this.shown(name, v)}: must be one of ${d.values!.join(', ')}`)
+    return (match ?? d.default) as T
+  }
+
+  bool(name: string): boolean {
+    const v = this.raw(name) ?? this.def(name).default!
+    if (/^(true|yes|1|on)$/i.test(v)) {
+      this.check(name, v)
+      return true
+    }
+    if (/^(false|no|0|off)$/i.test(v)) return false
+    this.problem(`${name} ${this.shown(name, v)}: must be true or false`)
+    return this.def(name).default === 'true'
+  }
+
+  int(name: string): number {
+    const d = this.def(name)
+    const v = this.raw(name) ?? d.default!
+    if (!/^\d+$/.test(v) || Number(v) < d.min! || Number(v) > d.max!) {
+      this.problem(`${name} ${this.shown(name, v)}: must be an integer from ${d.min} to ${d.max}`)
+      return Number(d.default)
+    }
+    return Number(v)
+  }
+
+  number(name: string): number {
+    const v = this.str(name)
+    return Number(v)
+  }
+
+  /** Milliseconds. */
+  duration(name: string): number {
+    const v = this.raw(name) ?? this.def(name).default!
+    const ms = parseDuration(v)
+    if (ms === undefined || ms <= 0) {
+      this.problem(`${name} ${this.shown(name, v)}: must be a duration such as 90s, 25m, 1h or 1h30m`)
+      return parseDuration(this.def(name).default!)!
+    }
+    return ms
+  }
+
+  /**
+   * The entries of a comma-separated list input that pass its check. Over its limit (LIST_LIMITS)
+   * it says so once; only the first few bad entries are named, the others counted.
+   */
+  list(name: string): string[] {
+    const entries = (this.raw(name) ?? '')
+      .split(',')
+      .map(s => s.trim())
+      .filter(Boolean)
+    const limit = LIST_LIMITS[name]
+    if (limit !== undefined && entries.length > limit)
+      this.problem(`${name}: ${entries.length} entries; at most ${limit}`)
+    const before = this.problems.length
+    const good = entries.filter(entry => this.check(name, entry))
+    const bad = this.problems.length - before
+    if (bad > LIST_PROBLEMS_SHOWN) {
+      this.problems.splice(before + LIST_PROBLEMS_SHOWN)
+      this.problem(`${name}: ${bad - LIST_PROBLEMS_SHOWN} more invalid entries`)
+    }
+    return good
+  }
+
+  /** A YAML mapping read from the file the input names; undefined when not given (or wrong). */
+  yamlFile(name: string): Record<string, unknown> | undefined {
+    const file = this.raw(name)
+    if (!file) return undefined
+    const at = `${name} ${echoValue(file, 200)}`
+    if (!existsSync(file)) {
+      this.problem(`${at}: file not found (give a path relative to the workspace)`)
+      return undefined
+    }
+    try {
+      const doc = parseYaml(readFileSync(file, 'utf8'))
+      if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+        this.problem(`${at}: must be a YAML mapping (${this.def(name).holds})`)
+        return undefined
+      }
+      return doc as Record<string, unknown>
+    } catch (e) {
+      this.problem(`${at}: not valid YAML: ${truncate((e as Error).message.split('\n')[0], 200)}`)
+      return undefined
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// applyStack: the cluster half of `apply`. Walks the cluster components of the registry
+// (network-operator → gpu-operator; the Azure ones come before, in the run flow) with the rollout
+// the settings ask for — sequential (sequential.ts) or pipelined (pipelined.ts) — over one Run
+// (run.ts), and always releases the Lease the run took.
+import { kubeComponents, specOf } from '../components/index.js'
+import { log as processLog } from '../log/index.js'
+import { applyPipelined } from './pipelined.js'
+import { Run } from './run.js'
+import { applySequential } from './sequential.js'
+import type { ApplyStackContext, ApplyStackResult, StackStep } from './types.js'
+
+/**
+ * Converges the cluster components of the stack on the cluster of `kubeconfigPath`. Sequential
+ * rollout waits for each to be ready on every RDMA node before the next; pipelined rollout writes
+ * them in order and waits for all at once, per node.
+ */
+export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResult> {
+  const run = new Run(ctx, ctx.settings, ctx.log ?? processLog)
+  const steps: StackStep[] = kubeComponents().map(component => ({
+    component,
+    spec: specOf(component, ctx.settings)
+  }))
+  try {
+    return ctx.settings.wait.rollout === 'pipelined'
+      ? await applyPipelined(run, steps)
+      : await applySequential(run, steps)
+  } finally {
+    await run.releaseLease()
+  }
+}

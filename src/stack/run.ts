@@ -1,0 +1,214 @@
+// What both rollouts share for one apply of the stack, Kubernetes-controller style: observe a
+// component's live state and diff it with the desired state (reading only), take the Lease on the
+// first write (a converged re-run takes none), act only where they differ (server-side apply, helm
+// upgrade --install), watch the component's health sources, and turn a failure into its
+// diagnostic. The sequential strategy (sequential.ts) and the pipelined one (pipelined.ts) are
+// built on it; apply.ts picks one.
+import type { Health, HealthVerdict } from '../health/types.js'
+import { healthSources } from '../health/evaluate.js'
+import { KubeClient } from '../kube/client.js'
+import { ApplyConflictError, KubeRequestError, messageOf } from '../kube/errors.js'
+import { describeRef, refOf, type KubeObject } from '../kube/types.js'
+import type { WatchSource } from '../kube/watch.js'
+import type { Log } from '../log/index.js'
+import type { KubeManifest } from '../model/types.js'
+import type { Diagnostic } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { formatDuration } from '../util/duration.js'
+import { buildDiagnostic } from './diagnostics.js'
+import { createHelmReleases, type HelmReleases } from './helm-release.js'
+import { acquireLease, type LeaseHandle } from './lease.js'
+import type { ApplyStackContext, StackStep } from './types.js'
+
+interface ManifestPlan {
+  manifest: KubeManifest
+  needed: boolean
+  reason?: string
+  live?: KubeObject
+}
+
+interface StepPlan {
+  manifests: ManifestPlan[]
+  helm?: { needed: boolean; reason: string }
+}
+
+const anyNeeded = (p: StepPlan): boolean => p.manifests.some(m => m.needed) || (p.helm?.needed ?? false)
+
+/** A step that failed, with what its wait saw last. */
+export class StepFailure extends Error {
+  constructor(
+    message: string,
+    readonly verdict?: HealthVerdict,
+    readonly snapshot?: Record<string, KubeObject[]>
+  ) {
+    super(message)
+  }
+}
+
+/** What converging one component wrote (nothing when it was up to date). */
+export interface Applied {
+  changed: boolean
+  created: boolean
+  details: string[]
+  /** The step's deadline, moved when the Lease had to be waited for. */
+  stepDeadline: number
+}
+
+export class Run {
+  private lease?: LeaseHandle
+  readonly client: KubeClient
+  private readonly helm: HelmReleases
+  readonly deadline: number
+  /** How long the NodeFeatureRule may take to label the first node. */
+  readonly nfdGraceMs: number
+
+  constructor(
+    readonly ctx: ApplyStackContext,
+    readonly settings: Settings,
+    readonly log: Log
+  ) {
+    this.deadline = ctx.deadline ?? Date.now() + settings.wait.timeoutMs
+    this.nfdGraceMs = ctx.nfdGraceMs ?? Math.min(120_000, settings.wait.stepTimeoutMs / 2)
+    this.client = KubeClient.fromFile(ctx.kubeconfigPath, {
+      retries: settings.wait.retries,
+      backoffBaseMs: ctx.retryBaseDelayMs,
+      log
+    })
+    this.helm = createHelmReleases(settings, ctx.kubeconfigPath, log)
+  }
+
+  /** The lease, taken on first need; true when this call had to take it (and so maybe waited). */
+  private async ensureLease(): Promise<boolean> {
+    if (this.lease) return false
+    this.lease = await acquireLease(this.client, {
+      holder: this.settings.runId,
+      leaseDurationSeconds: this.ctx.leaseDurationSeconds,
+      timeoutMs: Math.max(0, this.deadline - Date.now()),
+      log: this.log
+    })
+    return true
+  }
+
+  async releaseLease(): Promise<void> {
+    try {
+      await this.lease?.release()
+    } catch (e) {
+      this.log.warning(`releasing the Lease failed: ${messageOf(e)} (it expires on its own)`)
+    }
+  }
+
+  /** Desired vs live, reading only. */
+  private async observe({ spec }: StackStep): Promise<StepPlan> {
+    const manifests: ManifestPlan[] = []
+    for (const m of spec.manifests ?? []) {
+      const need = await this.client.needsApply(m as KubeObject, {
+        force: this.settings.stack.forceConflicts
+      })
+      // Fails before any write (and before the Lease): the fix is the force-conflicts input.
+      if (need.conflict) throw need.conflict
+      manifests.push({ manifest: m, needed: !need.converged, reason: need.reason, live: need.live })
+    }
+    const helm = spec.helm ? await this.helm.plan(spec.helm) : undefined
+    return { manifests, ...(helm ? { helm } : {}) }
+  }
+
+  /** Writes what differs; returns what was done. */
+  private async act(
+    { spec }: StackStep,
+    plan: StepPlan,
+    stepDeadline: number
+  ): Promise<{ created: boolean; details: string[] }> {
+    const details: string[] = []
+    let created = false
+    for (const p of plan.manifests.filter(x => x.needed)) {
+      const what = describeRef(refOf(p.manifest as KubeObject))
+      const res = await this.client.applyManifest(p.manifest as KubeObject, {
+        force: this.settings.stack.forceConflicts,
+        live: p.live ?? null
+      })
+      const verb = res.created ? 'created' : res.changed ? 'updated' : 'unchanged'
+      if (res.created) created = true
+      const line = `${what} ${verb}${!res.created && p.reason ? ` (${p.reason})` : ''}`
+      details.push(line)
+      this.log.info(`${spec.name}: ${line}`)
+    }
+    if (spec.helm && plan.helm?.needed) {
+      const timeoutMs = Math.max(1000, stepDeadline - Date.now())
+      const r = await this.helm.upgrade(spec.helm, timeoutMs)
+      if (r.installed) created = true
+      details.push(
+        `helm ${r.installed ? 'install' : 'upgrade'} ${spec.helm.release} ${spec.helm.version} (${plan.helm.reason})`
+      )
+    }
+    return { created, details }
+  }
+
+  /** Observe, take the Lease on first need, write what differs (no waiting for readiness). */
+  async converge(step: StackStep, started: number): Promise<Applied> {
+    let stepDeadline = Math.min(started + this.settings.wait.stepTimeoutMs, this.deadline)
+    let plan = await this.observe(step)
+    if (anyNeeded(plan)) {
+      if (await this.ensureLease()) {
+        // Another run may have converged it while this one waited for the Lease.
+        plan = await this.observe(step)
+        stepDeadline = Math.min(Date.now() + this.settings.wait.stepTimeoutMs, this.deadline)
+      }
+      if (anyNeeded(plan)) {
+        const done = await this.act(step, plan, stepDeadline)
+        return { changed: true, created: done.created, details: done.details, stepDeadline }
+      }
+    }
+    this.log.info(`${step.spec.name}: up to date, nothing to change`)
+    return { changed: false, created: false, details: [], stepDeadline }
+  }
+
+  /** What a wait on `h` watches: its sources (and the pool's nodes) as list+watch sources. */
+  watchSources(h: Health): Record<string, WatchSource> {
+    const out: Record<string, WatchSource> = {}
+    for (const [key, src] of Object.entries(healthSources(h, this.settings)))
+      out[key] = this.client.watchSource(src.apiVersion, src.kind, {
+        namespace: src.namespace,
+        labelSelector: src.labelSelector,
+        name: src.name
+      })
+    return out
+  }
+
+  /** The watch options every wait shares: its deadline, progress lines keyed by the step, notices. */
+  waitOptions(step: StackStep, started: number, timeoutMs: number) {
+    const name = step.spec.name
+    return {
+      timeoutMs,
+      onChange: (v: HealthVerdict) =>
+        this.log.progress(name, `${name}: ${v.message} (${formatDuration(Date.now() - started)})`),
+      onNotice: (line: string) => this.log.info(`${name}: ${line}`)
+    }
+  }
+
+  /** Which limit a deadline is: the run's timeout or the step's. */
+  limitOf(deadline: number): string {
+    return deadline >= this.deadline
+      ? 'the run timeout'
+      : `step-timeout ${formatDuration(this.settings.wait.stepTimeoutMs)}`
+  }
+
+  /** The reason and the diagnostic of a failed step (logged as an error and its details). */
+  async diagnose({ spec }: StackStep, e: unknown): Promise<{ reason: string; diagnostic: Diagnostic }> {
+    const ours = e instanceof StepFailure || e instanceof ApplyConflictError || e instanceof KubeRequestError
+    const reason = ours ? (e as Error).message : messageOf(e)
+    const diagnostic = await buildDiagnostic(this.client, {
+      component: spec,
+      reason,
+      verdict: e instanceof StepFailure ? e.verdict : undefined,
+      snapshot: e instanceof StepFailure ? e.snapshot : undefined,
+      error: e
+    }).catch(err => ({
+      step: spec.name,
+      title: `${spec.name}: ${reason}`,
+      text: `${reason}\n(diagnostics incomplete: ${messageOf(err)})`
+    }))
+    this.log.error(diagnostic.title)
+    this.log.info(diagnostic.text)
+    return { reason, diagnostic }
+  }
+}

@@ -107,6 +107,12 @@ export const SCENARIO_SCHEMA = {
             bootDelay: duration
           }
         },
+        deletion: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['polls'],
+          properties: { polls: count, duration }
+        },
         tokens: {
           type: 'object',
           additionalProperties: false,

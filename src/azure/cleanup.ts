@@ -10,21 +10,8 @@ import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 
-/** A create this run sent to ARM: saved by the main step just before the PUT. */
-export interface SubmittedCreate {
-  resourceGroup: string
-  cluster: string
-  /** The node pool's name (pool creates only). */
-  pool?: string
-  /** The created-by tag value the create carried (this run's id). */
-  createdBy: string
-}
-
-/** What the main step submitted creates for (read back from the saved state in post). */
-export interface SubmittedCreates {
-  cluster?: SubmittedCreate
-  nodePool?: SubmittedCreate
-}
+export type { SubmittedCreate, SubmittedCreates } from './submitted.js'
+import type { SubmittedCreates } from './submitted.js'
 
 export type CleanupResource = 'cluster' | 'node-pool' | 'kubeconfig' | 'lease'
 

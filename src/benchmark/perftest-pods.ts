@@ -3,8 +3,11 @@
 // so all NICs run at once and each has its own log). Containers request rdma/<resource>: 1 and,
 // for GPUDirect, nvidia.com/gpu: 1 with --use_cuda=0 (the container's one GPU). Pods are pinned
 // to their node by required node affinity and kept apart by required pod anti-affinity; the
-// client retries the connection every 2 s while its server starts (bounded).
+// client retries the connection every 2 s while its server starts (bounded). Resources and
+// tolerations come from the workload snippet users get (model/workload.ts), so every benchmark
+// proves that snippet works.
 import { benchmarkPlan } from '../model/benchmark-plan.js'
+import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import { pinToNode } from '../verify/probe.js'
@@ -120,13 +123,12 @@ export interface PerftestPodInput {
 export function perftestPod(i: PerftestPodInput): KubeObject {
   const s = i.settings
   const node = i.role === 'server' ? i.pair.server : i.pair.client
-  const resource = `rdma/${s.stack.rdmaResourceName}`
   const pairLabels = { [PHASE_LABEL]: i.phase.name, [PAIR_LABEL]: i.pair.id }
   const containers = i.devices.map(d => {
     const device = i.role === 'server' ? d.serverDevice : d.clientDevice
     const cuda = i.phase.useCuda && (i.phase.gpusPerNode === null || d.index < i.phase.gpusPerNode)
     const argv = perftestArgv(s, i.phase.test, i.role, device, d.port, cuda, i.serverIp)
-    const limits: Record<string, string> = { [resource]: '1', ...(cuda ? { 'nvidia.com/gpu': '1' } : {}) }
+    const limits = workloadResources(s, cuda ? 1 : 0)
     return {
       name: containerName(d.index),
       image: s.benchmark.image,
@@ -150,7 +152,7 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
       automountServiceAccountToken: false,
       terminationGracePeriodSeconds: 1,
       activeDeadlineSeconds: i.deadlineSeconds ?? 1800,
-      tolerations: [{ operator: 'Exists' }],
+      tolerations: poolTolerations(s),
       affinity: {
         ...pinToNode(node),
         podAntiAffinity: {

@@ -134,6 +134,16 @@ export const SCENARIO_SCHEMA = {
           properties: { mofed: duration, gpuDriver: duration, default: duration }
         },
         faults: { type: 'array', items: kubeFault },
+        throttle: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['qps', 'burst'],
+          properties: {
+            qps: { type: 'number', exclusiveMinimum: 0 },
+            burst: { type: 'integer', minimum: 1 },
+            retryAfter: { type: 'integer', minimum: 0, maximum: 60 }
+          }
+        },
         // Each grant's user and RBAC rules: checked by accessProblems (kube/apiserver/access.ts).
         access: { type: 'array' }
       }

@@ -82,6 +82,9 @@ export interface Scenario {
     timeScale: number
     delays: Record<string, string>
     faults: FaultSpec[]
+    /** Server-side throttling: beyond `qps` (after a `burst`), requests are answered 429 with
+     *  `Retry-After: retryAfter` seconds (default 1), for every client; discovery is exempt. */
+    throttle?: { qps: number; burst: number; retryAfter?: number }
     /** Identities with fewer rights than cluster-admin: each `{user, rules}` keeps only its RBAC
      *  rules (plus discovery and self-reviews); every other request is answered 403 Forbidden.
      *  `user`: `clusterUser` (the user credential, the action's default), `clusterAdmin` (the admin

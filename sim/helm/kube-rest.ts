@@ -46,7 +46,9 @@ export class KubeApiError extends Error {
   constructor(
     readonly code: number,
     readonly reason: string,
-    message: string
+    message: string,
+    /** Seconds the server asked to wait before retrying (429 / 5xx with Retry-After). */
+    readonly retryAfterSeconds?: number
   ) {
     super(message)
   }
@@ -97,7 +99,23 @@ export class KubeRest {
     return `${base}${ns}/${info.plural}${name ? `/${encodeURIComponent(name)}` : ''}`
   }
 
+  /**
+   * One request; a 429 (or 5xx) with Retry-After is retried after that many seconds, up to 10
+   * times, as client-go's request loop does for helm.
+   */
   async request(method: string, path: string, body?: unknown): Promise<any> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.requestOnce(method, path, body)
+      } catch (e) {
+        const wait = e instanceof KubeApiError ? e.retryAfterSeconds : undefined
+        if (wait === undefined || attempt >= 10) throw e
+        await new Promise(r => setTimeout(r, wait * 1000))
+      }
+    }
+  }
+
+  private async requestOnce(method: string, path: string, body?: unknown): Promise<any> {
     const url = new URL(path, this.server)
     const opts: https.RequestOptions = {
       method,
@@ -112,12 +130,20 @@ export class KubeRest {
       opts.headers = { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': payload.length }
     }
     const lib = url.protocol === 'http:' ? http : https
-    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const { status, text, retryAfter } = await new Promise<{
+      status: number
+      text: string
+      retryAfter?: string
+    }>((resolve, reject) => {
       const req = lib.request(opts as https.RequestOptions, res => {
         const chunks: Buffer[] = []
         res.on('data', c => chunks.push(c))
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            retryAfter: res.headers['retry-after'] as string | undefined
+          })
         )
         res.on('error', reject)
       })
@@ -135,7 +161,11 @@ export class KubeRest {
     }
     if (status < 200 || status > 299) {
       const message = parsed?.message ?? `the server responded with status ${status}: ${text.slice(0, 200)}`
-      throw new KubeApiError(status, parsed?.reason ?? 'Unknown', message)
+      const after =
+        (status === 429 || status >= 500) && retryAfter && /^\d+$/.test(retryAfter)
+          ? Number(retryAfter)
+          : undefined
+      throw new KubeApiError(status, parsed?.reason ?? 'Unknown', message, after)
     }
     return parsed
   }

@@ -90,6 +90,7 @@ export async function startKubeSim(o: {
     ...(o.scenario.kube.access ? { access: o.scenario.kube.access } : {}),
     ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
     faults: (o.scenario.kube.faults ?? []).filter(f => f.api || f.watch),
+    ...(o.scenario.kube.throttle ? { throttle: o.scenario.kube.throttle } : {}),
     logs: (ns, pod, container, opts) => controllers.logs(ns, pod, container, opts)
   })
   const cluster = new SimCluster({

@@ -1,18 +1,27 @@
 // Kubernetes access through @kubernetes/client-node 2: server-side apply (field manager
 // aks-rdma-action) with conflict errors that name the other manager, dry-run apply, reads,
 // paginated lists (500 a page, following `continue`), pod logs and events, and watch sources
-// for watch.ts. Transient failures (5xx, 429, resets) are retried with exponential backoff up to
-// settings.wait.retries; everything else fails at once.
+// for watch.ts. Every request (watch starts included) first takes a token of the API server's
+// client-side rate limit (rate-limit.ts). Reads and lists come back as the server's JSON, not
+// client-node's typed models (a 1000-node list is parsed once, not walked field by field).
+// Transient failures (5xx, 429 with its Retry-After, resets) are retried with exponential
+// backoff up to settings.wait.retries; everything else fails at once.
 import {
+  ApiException,
   AppsV1Api,
   CoordinationV1Api,
   CoreV1Api,
-  CustomObjectsApi,
+  createConfiguration,
+  HttpMethod,
   KubeConfig,
   KubernetesObjectApi,
   PatchStrategy,
+  ServerConfiguration,
   Watch,
-  type KubernetesObject
+  type Configuration,
+  type KubernetesObject,
+  type RequestContext,
+  type ResponseContext
 } from '@kubernetes/client-node'
 import { FIELD_MANAGER } from '../model/types.js'
 import { checkConverged, dryRunChanges, type ConvergeCheck } from './converge.js'
@@ -29,7 +38,6 @@ import {
 import { withRetry } from './retry.js'
 import {
   describeRef,
-  groupOf,
   refOf,
   type KubeObject,
   type KubeRef,
@@ -39,6 +47,7 @@ import {
 import type { WatchSource } from './watch.js'
 import { useTokenSocketsDirectly } from './exec-token.js'
 import type { Log } from '../log/index.js'
+import { bucketFor, DEFAULT_RATE_LIMIT, type RateLimit, type TokenBucket } from './rate-limit.js'
 
 export interface KubeClientOptions {
   /** Retries of transient failures (settings.wait.retries). */
@@ -48,6 +57,8 @@ export interface KubeClientOptions {
   /** Where retry notices go (default: nowhere). */
   log?: Log
   fieldManager?: string
+  /** Client-side rate limit (default DEFAULT_RATE_LIMIT, shared per API server). */
+  rateLimit?: RateLimit
 }
 
 export interface ApplyResult {
@@ -115,6 +126,51 @@ class ObjectApi extends KubernetesObjectApi {
   forgetDiscovery(apiVersion: string): void {
     delete this.apiVersionResourceCache[apiVersion]
   }
+
+  /** A GET whose answer is the server's JSON as parsed, without client-node's typed models. */
+  async getJson<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
+    let ctx = this.configuration.baseServer.makeRequestContext(path, HttpMethod.GET)
+    ctx.setHeaderParam('Accept', 'application/json')
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined && v !== '') ctx.setQueryParam(k, String(v))
+    await this.configuration.authMethods.default?.applySecurityAuthentication(ctx)
+    for (const m of this.configuration.middleware) ctx = await m.pre(ctx).toPromise()
+    const res = await this.configuration.httpApi.send(ctx).toPromise()
+    if (res.httpStatusCode < 200 || res.httpStatusCode > 299)
+      throw new ApiException(
+        res.httpStatusCode,
+        'Unsuccessful HTTP Request',
+        await res.getBodyAsAny(),
+        res.headers
+      )
+    return JSON.parse(await res.body.text()) as T
+  }
+}
+
+const USER_AGENT = 'aks-rdma-action'
+
+/**
+ * An API client of `kc`'s current cluster whose every request first takes a token of `bucket`
+ * (what kc.makeApiClient builds, plus the rate limit).
+ */
+function limitedApiClient<T>(kc: KubeConfig, type: new (config: Configuration) => T, bucket: TokenBucket): T {
+  const cluster = kc.getCurrentCluster()
+  if (!cluster) throw new Error('No active cluster!')
+  const config = createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kc },
+    promiseMiddleware: [
+      {
+        pre: async (ctx: RequestContext) => {
+          ctx.setHeaderParam('User-Agent', USER_AGENT)
+          await bucket.take()
+          return ctx
+        },
+        post: async (r: ResponseContext) => r
+      }
+    ]
+  })
+  return new type(config)
 }
 
 /** Plain JSON (timestamps as strings, list metadata `continue` restored) of a client-node model. */
@@ -131,7 +187,8 @@ export class KubeClient {
   readonly core: CoreV1Api
   readonly apps: AppsV1Api
   readonly coordination: CoordinationV1Api
-  readonly custom: CustomObjectsApi
+  /** The API server's client-side rate limit (shared by every client of it in this process). */
+  readonly bucket: TokenBucket
   private readonly objects: ObjectApi
   private readonly fieldManager: string
 
@@ -139,11 +196,12 @@ export class KubeClient {
     readonly kc: KubeConfig,
     readonly opts: KubeClientOptions
   ) {
-    this.core = kc.makeApiClient(CoreV1Api)
-    this.apps = kc.makeApiClient(AppsV1Api)
-    this.coordination = kc.makeApiClient(CoordinationV1Api)
-    this.custom = kc.makeApiClient(CustomObjectsApi)
-    this.objects = kc.makeApiClient(ObjectApi)
+    const server = kc.getCurrentCluster()?.server ?? ''
+    this.bucket = bucketFor(server, opts.rateLimit ?? DEFAULT_RATE_LIMIT)
+    this.core = limitedApiClient(kc, CoreV1Api, this.bucket)
+    this.apps = limitedApiClient(kc, AppsV1Api, this.bucket)
+    this.coordination = limitedApiClient(kc, CoordinationV1Api, this.bucket)
+    this.objects = limitedApiClient(kc, ObjectApi, this.bucket)
     this.fieldManager = opts.fieldManager ?? FIELD_MANAGER
   }
 
@@ -181,13 +239,15 @@ export class KubeClient {
   /** The object, or undefined when it does not exist. */
   async get(ref: KubeRef): Promise<KubeObject | undefined> {
     try {
-      const header = {
-        apiVersion: ref.apiVersion,
-        kind: ref.kind,
-        metadata: { name: ref.name, namespace: ref.namespace }
-      }
-      const obj = await this.request(`get ${describeRef(ref)}`, () => this.objects.read(header as any), true)
-      return plain(obj)
+      const obj = await this.request(
+        `get ${describeRef(ref)}`,
+        async () => {
+          const { path } = await this.objects.collectionPath(ref.apiVersion, ref.kind, ref.namespace)
+          return this.objects.getJson<KubeObject>(`${path}/${encodeURIComponent(ref.name)}`)
+        },
+        true
+      )
+      return { ...obj, apiVersion: obj.apiVersion ?? ref.apiVersion, kind: obj.kind ?? ref.kind }
     } catch (e) {
       if (isNotFound(e)) return undefined
       throw new KubeRequestError(`get ${describeRef(ref)}`, httpStatusOf(e), messageOf(e), e)
@@ -291,53 +351,24 @@ export class KubeClient {
     opts: ListOptions,
     continueToken?: string
   ): Promise<ListResult & { continue?: string }> {
-    const limit = opts.limit ?? 500
-    const { group, version } = groupOf(apiVersion)
-    const what = `list ${kind}${opts.namespace ? ` -n ${opts.namespace}` : ''}${opts.labelSelector ? ` -l ${opts.labelSelector}` : ''}`
-    let raw: any
-    if (group === '') {
-      raw = await this.request(what, () =>
-        this.objects.list(
-          apiVersion,
-          kind,
-          opts.namespace,
-          undefined,
-          undefined,
-          undefined,
-          opts.fieldSelector,
-          opts.labelSelector,
-          limit,
-          continueToken
-        )
-      )
-    } else {
-      const { plural, namespaced } = await this.request(`discover ${kind} ${apiVersion}`, () =>
-        this.objects.collectionPath(apiVersion, kind, opts.namespace)
-      )
-      const common = {
-        group,
-        version,
-        plural,
+    const what = `list ${kind}${opts.namespace ? ` -n ${opts.namespace}` : ''}${opts.labelSelector ? ` -l ${opts.labelSelector}` : ''}${opts.fieldSelector ? ` --field-selector ${opts.fieldSelector}` : ''}`
+    const list = await this.request(what, async () => {
+      const { path } = await this.objects.collectionPath(apiVersion, kind, opts.namespace)
+      return this.objects.getJson<{
+        items?: KubeObject[]
+        metadata?: { resourceVersion?: string; continue?: string }
+      }>(path, {
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
-        limit,
-        _continue: continueToken
-      }
-      raw = await this.request(what, () =>
-        namespaced && opts.namespace
-          ? this.custom.listNamespacedCustomObject({ ...common, namespace: opts.namespace })
-          : this.custom.listClusterCustomObject(common)
-      )
+        limit: opts.limit ?? 500,
+        continue: continueToken
+      })
+    })
+    const items = list.items ?? []
+    for (const i of items) {
+      i.apiVersion ??= apiVersion
+      i.kind ??= kind
     }
-    const list = plain<{ items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
-      raw
-    )
-    const itemKind = kind
-    const items = (list.items ?? []).map(i => ({
-      ...i,
-      apiVersion: i.apiVersion ?? apiVersion,
-      kind: i.kind ?? itemKind
-    }))
     return {
       items,
       resourceVersion: list.metadata?.resourceVersion ?? '',
@@ -420,6 +451,7 @@ export class KubeClient {
           labelSelector: opts.labelSelector,
           fieldSelector: opts.fieldSelector
         }
+        await this.bucket.take()
         const controller = await new Watch(this.kc).watch(
           path,
           query,

@@ -16,6 +16,7 @@ import { type TokenUser, type UserInfo, authenticate } from './authn.js'
 import { installCrdController } from './crds.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js'
 import { KubeFaults } from './faults.js'
+import { ServerThrottle, type ThrottleSpec } from './throttle.js'
 import { openApiV2Doc, openApiV3Doc, openApiV3Index } from './openapi.js'
 import { OPENAPI_V2_PROTOBUF, openApiV2Media, openApiV2Protobuf } from './openapi-v2-proto.js'
 import {
@@ -66,6 +67,8 @@ export interface ApiServerOptions {
   access?: AccessGrant[]
   /** scenario.kube.faults entries with `api` or `watch`. */
   faults?: FaultSpec[]
+  /** scenario.kube.throttle: 429 with Retry-After beyond this rate. */
+  throttle?: ThrottleSpec
   /** pods/log provider (the simulated controllers supply it). */
   logs?: LogProvider
 }
@@ -214,6 +217,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     restricted: restrictedUsers(o.access)
   }
   const faults = new KubeFaults(o.faults ?? [], o.clock)
+  const throttle = o.throttle ? new ServerThrottle(o.throttle) : undefined
   const sockets = new Set<Socket>()
   const bookmarkEveryMs = Math.min(10_000, Math.max(50, o.clock.real(60_000)))
   let host = '127.0.0.1'
@@ -268,6 +272,14 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
           req.resume()
           return fail(forbidden(user, attrs))
         }
+      }
+      if (throttle && split && split.rest.length && !throttle.admit()) {
+        req.resume()
+        return fail(
+          new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', {
+            retryAfterSeconds: throttle.retryAfterSeconds
+          })
+        )
       }
       const fault = faults.forRequest(method, pathname)
       if (fault?.reset) {

@@ -1,8 +1,10 @@
-// The benchmark runner against the simulated cluster: pair scope over all NICs with GPUDirect;
-// a degraded NIC named node/mlx5_ibN; a degraded node named an outlier in fleet scope; 64 nodes
-// in a fixed number of rounds; a perftest image without CUDA detected and replaced by a
-// host-memory run; missing nvidia_peermem reported as host-staged; and no benchmark pod left
-// behind, also when the run times out.
+// The benchmark runner against the simulated cluster: pair scope over all NICs with GPUDirect,
+// each NIC with its NIC-local GPU on both sides (the CUDA devices in every measurement); a wrong
+// NIC↔GPU pairing fails on ND H100 v5 as it would on hardware; a degraded NIC named
+// node/mlx5_ibN; a degraded node named an outlier in fleet scope; 64 nodes in a fixed number of
+// rounds; a perftest image without CUDA detected and replaced by a host-memory run; missing
+// nvidia_peermem reported as host-staged; and no benchmark pod left behind, also when the run
+// times out.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runBenchmark } from '../src/benchmark/runner.js'
 import { runVerification } from '../src/verify/index.js'
@@ -49,13 +51,19 @@ describe('pair scope on a healthy A100 pool', () => {
       expect(p.ratio!).toBeGreaterThanOrEqual(minimum)
     }
     for (const p of lat) expect(p).toMatchObject({ verdict: 'pass', tTypicalUs: expect.any(Number) })
+    // Each NIC with the GPU local to it (ND A100 v4: NIC i and GPU i share a PCIe switch) on both sides.
+    expect(run.pairs.map(p => p.cuda)).toEqual(
+      [...bw, ...lat].map(p => ({ server: Number(p.device!.slice(-1)), client: Number(p.device!.slice(-1)) }))
+    )
     // the outputs: the slowest pair's bandwidth and the worst typical latency
     expect(run.bandwidthGbps).toBe(Math.min(...bw.map(p => p.bwAvgGbps!)).toFixed(2))
     expect(run.latencyUs).toBe(Math.max(...lat.map(p => p.tTypicalUs!)).toFixed(2))
     expect(run.outliers).toEqual([])
     expect(workPods(w)).toHaveLength(0)
-    // One server and one client pod per test (8 containers each), then one delete per phase + cleanup.
+    // One server and one client pod per test (one container each, holding the node's 8 GPUs).
     expect(requestStats(w).byResource['POST pods']).toBe(4)
+    // One log read per client pod, whatever the NIC count.
+    expect(w.recorder.records.filter(r => r.path.endsWith('/log'))).toHaveLength(2)
   })
 
   it('probes by itself when given no facts', async () => {
@@ -159,6 +167,56 @@ describe('GPUDirect', () => {
       expect(
         run.pairs.filter(p => p.test === 'ib_write_bw').map(p => [p.verdict, p.ratio! < minimum])
       ).toEqual(Array(8).fill(['fail', true]))
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('GPU–NIC locality on ND H100 v5', () => {
+  it('each NIC with its NIC-local GPU passes; the same run with the GPUs paired wrongly fails', async () => {
+    const w = await startRdmaWorld({
+      nodes: 2,
+      vmSize: 'Standard_ND96isr_H100_v5',
+      inputs: { 'benchmark-scope': 'pair' }
+    })
+    try {
+      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      const f = v.facts!.get(w.rdmaNodes()[0])!
+      // Azure's ND H100 v5 layout: GPUs 0001/0002/0003/0008 with NICs 0101–0104 on NUMA 0, the rest on NUMA 1.
+      expect(f.gpus.map(g => [g.pciAddress, g.numaNode])).toEqual([
+        ['0001:00:00.0', 0],
+        ['0002:00:00.0', 0],
+        ['0003:00:00.0', 0],
+        ['0008:00:00.0', 0],
+        ['0009:00:00.0', 1],
+        ['000a:00:00.0', 1],
+        ['000b:00:00.0', 1],
+        ['000c:00:00.0', 1]
+      ])
+      expect(f.nics.map(n => [n.device, n.pciAddress, n.localGpu])).toEqual(
+        f.activeDevices.map((d, i) => [d, `010${i + 1}:00:00.0`, i])
+      )
+      const good = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+      expect(good.verdict).toBe('pass')
+      expect(good.lineRateGbps).toBe(400)
+      const gdr = good.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(gdr.map(p => p.cuda)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(i => ({ server: i, client: i })))
+      expect(gdr.every(p => p.ratio! >= 0.9)).toBe(true)
+
+      // Pair each NIC with the next GPU instead (another PCIe switch, or the other socket).
+      const wrong = new Map(
+        [...v.facts!].map(([node, x]) => [
+          node,
+          { ...x, nics: x.nics.map(n => ({ ...n, localGpu: ((n.localGpu ?? 0) + 1) % 8 })) }
+        ])
+      )
+      const bad = await runBenchmark({ settings: w.settings, kube: w.kube, facts: wrong })
+      expect(bad.verdict).toBe('fail')
+      const slow = bad.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(slow.every(p => p.verdict === 'fail' && p.ratio! < 0.9)).toBe(true)
+      expect(slow.map(p => p.cuda)).toEqual([1, 2, 3, 4, 5, 6, 7, 0].map(i => ({ server: i, client: i })))
+      expect(workPods(w)).toHaveLength(0)
     } finally {
       await w.close()
     }

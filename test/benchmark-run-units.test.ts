@@ -1,20 +1,28 @@
 // The benchmark runner's building blocks without a cluster: the perftest pod manifests (one
-// container per device pair on its own port, resources, pinning, anti-affinity, client retry),
-// the argv built from the model's plan, CUDA-rejection detection from perftest's usage output,
-// measurements from perftest text, and naming a slow end of a pair from the probe's port rates.
+// container per node side running a perftest per device pair on its own port, holding the node's
+// GPUs with each NIC's local GPU as its CUDA device, pinning, anti-affinity, client retry), the
+// argv built from the model's plan, device sections of a container's log, CUDA-rejection
+// detection from perftest's usage output, measurements from perftest text (with the CUDA devices
+// used), and naming a slow end of a pair from the probe's port rates.
 import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
 import { parsePerftest } from '../src/parse/perftest.js'
 import { devicePairs } from '../src/benchmark/pairing.js'
 import {
-  clientScript,
+  outputFile,
   perftestArgv,
   perftestPod,
+  SECTION_MARK,
+  sideScript,
+  splitSections,
   type PairSpec,
   type PhaseSpec
 } from '../src/benchmark/perftest-pods.js'
 import { isCudaRejection, measurementFrom } from '../src/benchmark/phase.js'
+import { pairDevices } from '../src/benchmark/runner.js'
 import { fleetLineRate, refineOutliers, slowPorts } from '../src/benchmark/link-rate.js'
+import { benchmarkPlan } from '../src/model/benchmark-plan.js'
+import { workloadResources } from '../src/model/workload.js'
 import type { NodeFacts } from '../src/verify/probe-output.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
@@ -23,37 +31,39 @@ function settings(over: Record<string, string> = {}): Settings {
 }
 
 const devs = (n: number) => Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
+// NIC i's local GPU is CUDA device 7 - i on the server and i on the client (any mapping the probe finds).
 const pair: PairSpec = {
   id: 'p1',
   server: 'node-a',
   client: 'node-b',
-  devices: devicePairs(devs(8), devs(8))
+  devices: devicePairs(devs(8), devs(8)).map(d => ({ ...d, cuda: { server: 7 - d.index, client: d.index } })),
+  gpus: { server: 8, client: 8 }
 }
-const bw: PhaseSpec = { name: 'bw-r1', test: 'ib_write_bw', round: 1, useCuda: true, gpusPerNode: 8 }
+const bw: PhaseSpec = { name: 'bw-r1', test: 'ib_write_bw', round: 1, useCuda: true }
 
 describe('perftest pods', () => {
-  it('a server pod runs every device pair in its own container on port 18515+i, with GPU and RDMA resources', () => {
-    const s = settings()
+  it("a server pod is one container holding the node's GPUs, one perftest per NIC on port 18515+i with its NIC-local GPU", () => {
+    const s = settings({ 'vm-size': 'Standard_ND96isr_H100_v5' })
     const pod = perftestPod({ settings: s, phase: bw, pair, role: 'server', devices: pair.devices })
-    expect(pod.spec.containers).toHaveLength(8)
-    const c3 = pod.spec.containers[3]
-    expect(c3.name).toBe('d3')
-    expect(c3.command).toEqual([
-      'ib_write_bw',
-      '-d',
-      'mlx5_ib3',
-      '-p',
-      '18518',
-      '-s',
-      '8388608',
-      '-n',
-      '2000',
-      '-F',
-      '--report_gbits',
-      '--use_cuda=0'
-    ])
-    expect(c3.resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '1' })
-    expect(c3.securityContext).toBeUndefined()
+    expect(pod.spec.containers).toHaveLength(1)
+    const c = pod.spec.containers[0]
+    expect(c.name).toBe('perftest')
+    const script: string = c.command[2]
+    expect(c.command.slice(0, 2)).toEqual(['sh', '-c'])
+    expect(script).toContain(
+      `sh -c 'ib_write_bw -d mlx5_ib3 -p 18518 -s 8388608 -n 2000 -F --report_gbits --use_cuda=4 > ${outputFile(3)} 2>&1; echo "exit=$?" >> ${outputFile(3)}' &`
+    )
+    expect(script.match(/ &$/gm)).toHaveLength(8)
+    expect(script).toContain(`wait\necho '${SECTION_MARK} d0 mlx5_ib0'\ncat ${outputFile(0)}`)
+    expect(c.env).toEqual([{ name: 'CUDA_DEVICE_ORDER', value: 'PCI_BUS_ID' }])
+    // The workload snippet with all 8 GPUs: what the summary shows users.
+    expect(c.resources.limits).toEqual(workloadResources(s, 8))
+    expect(c.resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '8' })
+    expect(benchmarkPlan(s).resources).toEqual(c.resources.limits)
+    expect(c.ports.map((p: { containerPort: number }) => p.containerPort)).toEqual(
+      Array.from({ length: 8 }, (_, i) => 18515 + i)
+    )
+    expect(c.securityContext).toBeUndefined()
     expect(pod.spec.restartPolicy).toBe('Never')
     expect(
       pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
@@ -64,7 +74,26 @@ describe('perftest pods', () => {
     expect(anti.labelSelector.matchLabels['aks-rdma-action/pair']).toBe('p1')
   })
 
-  it('a client connects to the server pod IP and retries, bounded, while the server starts', () => {
+  it('a client connects to the server pod IP with its own NIC-local GPU and retries, bounded, while the server starts', () => {
+    const pod = perftestPod({
+      settings: settings(),
+      phase: bw,
+      pair,
+      role: 'client',
+      devices: pair.devices.slice(6, 7),
+      serverIp: '10.244.1.7'
+    })
+    expect(
+      pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+        .matchFields[0].values
+    ).toEqual(['node-b'])
+    const script: string = pod.spec.containers[0].command[2]
+    expect(script.split('\n')[0]).toMatch(
+      /^sh -c 'for attempt in 1 2 3 .* 15; do if ib_write_bw -d mlx5_ib6 -p 18521 .*--report_gbits --use_cuda=6 10\.244\.1\.7 > \/tmp\/aks-rdma-perftest-d6\.log 2>&1; then echo exit=0 >> \S+; exit 0; fi; sleep 2; done; echo exit=1 >> \S+; exit 1' &$/
+    )
+  })
+
+  it('host memory: no GPU, no --use_cuda; a device without a NIC-local GPU on a side runs from host memory', () => {
     const s = settings({ 'benchmark-gpudirect': 'false' })
     const pod = perftestPod({
       settings: s,
@@ -74,22 +103,10 @@ describe('perftest pods', () => {
       devices: pair.devices.slice(0, 1),
       serverIp: '10.244.1.7'
     })
-    expect(
-      pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
-        .matchFields[0].values
-    ).toEqual(['node-b'])
-    const [sh, dashC, script] = pod.spec.containers[0].command
-    expect([sh, dashC]).toEqual(['sh', '-c'])
-    expect(script).toMatch(
-      /^for attempt in 1 2 3 .* 15; do ib_write_bw -d mlx5_ib0 -p 18515 .*--report_gbits 10\.244\.1\.7 && exit 0; sleep 2; done; exit 1$/
-    )
-    expect(script).not.toMatch(/use_cuda/)
+    expect(pod.spec.containers[0].command[2]).not.toMatch(/use_cuda/)
     expect(pod.spec.containers[0].resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1' })
-  })
-
-  it('latency uses the plan`s small messages; devices beyond the GPU count run from host memory', () => {
-    const s = settings()
-    expect(perftestArgv(s, 'ib_write_lat', 'client', 'mlx5_ib0', 18515, false, '10.0.0.2')).toEqual([
+    expect(pod.spec.containers[0].env).toBeUndefined()
+    expect(perftestArgv(s, 'ib_write_lat', 'client', 'mlx5_ib0', 18515, undefined, '10.0.0.2')).toEqual([
       'ib_write_lat',
       '-d',
       'mlx5_ib0',
@@ -102,16 +119,57 @@ describe('perftest pods', () => {
       '-F',
       '10.0.0.2'
     ])
-    const pod = perftestPod({
-      settings: s,
-      phase: { ...bw, gpusPerNode: 1 },
-      pair,
-      role: 'server',
-      devices: pair.devices.slice(0, 2)
+    const facts = (node: string, local: Array<number | null>): NodeFacts => ({
+      node,
+      ibPorts: [],
+      activeDevices: devs(local.length),
+      rateGbps: {},
+      memlock: 'unlimited',
+      memlockUnlimited: true,
+      peermemLoaded: true,
+      gpus: [],
+      nics: local.map((g, i) => ({
+        device: `mlx5_ib${i}`,
+        pciAddress: '',
+        numaNode: 0,
+        upstream: ['', ''],
+        localGpu: g,
+        locality: g === null ? null : 'numa'
+      })),
+      error: null,
+      ibstatError: null
     })
-    expect(pod.spec.containers[0].command).toContain('--use_cuda=0')
-    expect(pod.spec.containers[1].command).not.toContain('--use_cuda=0')
-    expect(clientScript(['a'], 2)).toBe('for attempt in 1 2; do a && exit 0; sleep 2; done; exit 1')
+    expect(pairDevices(facts('a', [1, 0]), facts('b', [null, 3])).map(d => d.cuda)).toEqual([
+      undefined,
+      { server: 0, client: 3 }
+    ])
+  })
+
+  it('refuses a word that could break out of the script', () => {
+    expect(() =>
+      sideScript('server', [{ index: 0, device: "x'; reboot; '", argv: ['ib_write_bw'] }])
+    ).toThrow(/unsafe word/)
+    expect(() =>
+      sideScript('server', [{ index: 0, device: 'mlx5_ib0', argv: ['ib_write_bw', '$(id)'] }])
+    ).toThrow(/unsafe word/)
+  })
+
+  it('splits a container log into device sections with their exit codes', () => {
+    const log = [
+      `${SECTION_MARK} d0 mlx5_ib0`,
+      'line a',
+      'exit=0',
+      `${SECTION_MARK} d10 mlx5_ib10`,
+      "Couldn't connect to 10.0.0.1:18525",
+      'exit=1',
+      ''
+    ].join('\n')
+    expect(splitSections(log)).toEqual(
+      new Map([
+        [0, { text: 'line a', exitCode: 0 }],
+        [10, { text: "Couldn't connect to 10.0.0.1:18525", exitCode: 1 }]
+      ])
+    )
   })
 })
 
@@ -144,25 +202,29 @@ describe('perftest output', () => {
       ' 8388608    2000             196.80             196.55\t\t   0.002929',
       '---------------------------------------------------------------------------------------'
     ].join('\n')
-    const m = measurementFrom(
-      pair,
-      pair.devices[2],
-      'ib_write_bw',
-      200,
-      parsePerftest(text, { tool: 'ib_write_bw' })
-    )
+    const m = measurementFrom(pair, pair.devices[2], bw, 200, parsePerftest(text, { tool: 'ib_write_bw' }))
     expect(m).toMatchObject({
       server: 'node-a',
       client: 'node-b',
       device: 'mlx5_ib2',
+      cuda: { server: 5, client: 2 },
       bwAvgGbps: 196.55,
       bwPeakGbps: 196.8,
       linkGbps: 200
     })
+    expect(
+      measurementFrom(
+        pair,
+        pair.devices[2],
+        { ...bw, useCuda: false },
+        200,
+        parsePerftest(text, { tool: 'ib_write_bw' })
+      ).cuda
+    ).toBeNull()
     const failed = measurementFrom(
       pair,
       pair.devices[0],
-      'ib_write_bw',
+      bw,
       200,
       parsePerftest(
         "Couldn't connect to 10.0.0.1:18515\nUnable to open file descriptor for socket connection Unable to init the socket connection\n",
@@ -177,6 +239,8 @@ describe('perftest output', () => {
 describe('line rate and outlier naming', () => {
   const facts = (node: string, rates: number[]): NodeFacts => ({
     node,
+    gpus: [],
+    nics: [],
     ibPorts: [],
     activeDevices: rates.map((_, i) => `mlx5_ib${i}`),
     rateGbps: Object.fromEntries(rates.map((r, i) => [`mlx5_ib${i}`, r])),

@@ -6,12 +6,12 @@
 // Harness and fake root: test/support/real-shell.ts.
 import { describe, expect, it, jest } from '@jest/globals'
 import { existsSync } from 'node:fs'
-import { clientScript, perftestArgv } from '../src/benchmark/perftest-pods.js'
+import { perftestArgv, sideScript, splitSections } from '../src/benchmark/perftest-pods.js'
 import { IB_NODE_CONFIG_DONE_FILE, ibNodeConfigDaemonSet } from '../src/components/ib-node-config.js'
 import { rdmaDevicePluginManifests } from '../src/components/rdma-device-plugin.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { PROBE_SCRIPT, parseProbeOutput } from '../src/verify/probe-output.js'
-import { probePod } from '../src/verify/probe.js'
+import { probeDaemonSet } from '../src/verify/probe.js'
 import { buildNodeHardware, type NodeHardware } from '../sim/kube/hardware.js'
 import { DEFAULT_SCENARIO } from '../sim/scenario.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
@@ -63,6 +63,7 @@ async function judge(k: ScriptCase) {
   expect(real.flakyRuns).toEqual(sim.flakyRuns)
   expect(real.state).toEqual(sim.state)
   expect(real.files).toEqual(sim.files)
+  expect(real.terminationLog).toEqual(sim.terminationLog)
   return real
 }
 
@@ -170,10 +171,11 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     ])
   })
 
-  const probe = probePod(settings, NODE) as any
-  const probeContainer = probe.spec.containers[0]
+  const probeDs = probeDaemonSet(settings, [NODE]) as any
+  const probe = podOf(probeDs.spec.template, 'rdma-probe-x7k2p')
+  const probeContainer = probe.spec.initContainers[0]
 
-  it('node probe on a set-up node (the facts read from both logs agree)', async () => {
+  it('node probe on a set-up node: the same termination message from both shells, and the NIC-local GPUs', async () => {
     expect(shScript(probeContainer)).toBe(PROBE_SCRIPT)
     const hw = node(h => {
       h.ofedReady = true
@@ -190,9 +192,20 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       rdmaDevices: true
     })
     expect(real.code).toBe(0)
-    const facts = parseProbeOutput(NODE, real.log)
+    expect(real.terminationLog).toBeDefined()
+    // The message fits the kubelet's 4096 bytes with room to spare on an 8-NIC, 8-GPU node.
+    expect(Buffer.byteLength(real.terminationLog!)).toBeLessThan(3000)
+    expect(real.log).toBe(real.terminationLog)
+    const facts = parseProbeOutput(NODE, real.terminationLog!)
     expect(facts).toMatchObject({ error: null, memlock: '8192', peermemLoaded: true })
     expect(facts.activeDevices).toHaveLength(8)
+    expect(facts.gpus.map(g => g.pciAddress)).toEqual(hw.gpus.map(g => g.pciAddress))
+    // Each NIC with the GPU behind its own PCIe switch (which the VM does not show; NUMA rank finds it).
+    expect(facts.nics.map(n => n.localGpu)).toEqual(
+      facts.nics.map(
+        n => hw.gpus.find(g => g.pcieSwitch === hw.nics.find(x => x.name === n.device)!.pcieSwitch)!.index
+      )
+    )
   })
 
   it('node probe where memlock is unlimited (when this machine lets the shell raise it)', async () => {
@@ -211,31 +224,59 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       hw,
       rdmaDevices: true
     })
-    expect(parseProbeOutput(NODE, real.log).memlockUnlimited).toBe(true)
+    expect(parseProbeOutput(NODE, real.terminationLog!).memlockUnlimited).toBe(true)
   })
 
-  it('perftest client: retries until its server answers, arguments intact', async () => {
-    const argv = perftestArgv(settings, 'ib_write_bw', 'client', 'mlx5_ib0', 18515, true, '10.244.1.7')
-    const script = clientScript(argv, 4)
+  it('perftest client: retries until its server answers, arguments intact, its output in its own section', async () => {
+    const argv = perftestArgv(settings, 'ib_write_bw', 'client', 'mlx5_ib3', 18518, 3, '10.244.1.7')
+    expect(argv).toContain('--use_cuda=3')
+    const script = sideScript('client', [{ index: 3, device: 'mlx5_ib3', argv }], 4)
+    const container = { name: 'perftest', image: settings.benchmark.image, command: ['sh', '-c', script] }
     const real = await judge({
       script,
       pod: { metadata: { name: 'perftest-client' }, spec: {} },
-      container: { name: 'd0', image: settings.benchmark.image, command: ['sh', '-c', script] },
+      container,
       hw: node(),
       rdmaDevices: true,
-      flaky: { name: 'ib_write_bw', failures: 2, err: "Couldn't connect to 10.244.1.7:18515\n" }
+      flaky: { name: 'ib_write_bw', failures: 2, err: "Couldn't connect to 10.244.1.7:18518\n" }
     })
     expect(real.code).toBe(0)
     expect(real.flakyRuns).toEqual(Array(3).fill(argv.slice(1)))
     expect(real.sleeps).toEqual(['2', '2'])
+    expect(splitSections(real.log)).toEqual(new Map([[3, { text: '', exitCode: 0 }]]))
     const gaveUp = await judge({
       script,
       pod: { metadata: { name: 'perftest-client' }, spec: {} },
-      container: { name: 'd0', image: settings.benchmark.image, command: ['sh', '-c', script] },
+      container,
       hw: node(),
       rdmaDevices: true,
-      flaky: { name: 'ib_write_bw', failures: 9, err: "Couldn't connect to 10.244.1.7:18515\n" }
+      flaky: { name: 'ib_write_bw', failures: 9, err: "Couldn't connect to 10.244.1.7:18518\n" }
     })
-    expect(gaveUp).toMatchObject({ code: 1, sleeps: ['2', '2', '2', '2'] })
+    expect(gaveUp).toMatchObject({ code: 0, sleeps: ['2', '2', '2', '2'] })
+    expect(splitSections(gaveUp.log)).toEqual(
+      new Map([[3, { text: "Couldn't connect to 10.244.1.7:18518", exitCode: 1 }]])
+    )
+  })
+
+  it('perftest server: every device at once, each output apart with its exit code', async () => {
+    const runs = [0, 1].map(i => ({
+      index: i,
+      device: `mlx5_ib${i}`,
+      argv: perftestArgv(settings, 'ib_write_bw', 'server', `mlx5_ib${i}`, 18515 + i, i)
+    }))
+    const script = sideScript('server', runs)
+    // No perftest on this machine's PATH, nor in the simulator's bare shell: each run fails alike.
+    const real = await judge({
+      script,
+      pod: { metadata: { name: 'perftest-server' }, spec: {} },
+      container: { name: 'perftest', image: settings.benchmark.image, command: ['sh', '-c', script] },
+      hw: node(),
+      rdmaDevices: true
+    })
+    expect(real.code).toBe(0)
+    const sections = splitSections(real.log)
+    expect([...sections.keys()]).toEqual([0, 1])
+    for (const x of sections.values())
+      expect(x).toEqual({ text: 'sh: 1: ib_write_bw: not found', exitCode: 127 })
   })
 })

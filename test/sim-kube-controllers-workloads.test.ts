@@ -43,11 +43,11 @@ function pod(
   name: string,
   node: string,
   command: string[],
-  o: { rdma?: boolean; gpu?: boolean; image?: string; ipcLock?: boolean } = {}
+  o: { rdma?: boolean; gpu?: boolean | number; image?: string; ipcLock?: boolean } = {}
 ): KubeObject {
   const limits: Record<string, string> = {}
   if (o.rdma !== false) limits['rdma/hca_shared_devices_a'] = '1'
-  if (o.gpu) limits['nvidia.com/gpu'] = '1'
+  if (o.gpu) limits['nvidia.com/gpu'] = String(o.gpu === true ? 1 : o.gpu)
   return w.create({
     apiVersion: 'v1',
     kind: 'Pod',
@@ -278,21 +278,26 @@ describe('perftest pods', () => {
     w = makeWorld()
     w.cluster.addPool(gpuPool('gpu', 2))
     readyNodes()
+    // All 8 GPUs: CUDA device 0 is the GPU at 0001:00:00.0, behind mlx5_ib0's own PCIe switch.
     const gdr = await perftest(
       'ib_write_bw',
       ['-d', 'mlx5_ib0', '-s', '8388608', '--report_gbits', '--use_cuda=0'],
       0,
       1,
-      { gpu: true }
+      { gpu: 8 }
     )
     expect(gdr.client).toMatch(/device name = \[NVIDIA H100 80GB HBM3\]/)
+    expect(gdr.client).toContain(
+      'CUDA device 0: PCIe address is 0001:00:00\nCUDA device 1: PCIe address is 0002:00:00'
+    )
+    expect(bwRows(gdr.client)[0][3] / 400).toBeGreaterThan(0.95)
     for (const h of w.hardware.all()) w.hardware.update(h.nodeName, x => (x.nvidiaPeermemLoaded = false))
     const staged = await perftest(
       'ib_write_bw',
       ['-d', 'mlx5_ib0', '-s', '8388608', '--report_gbits', '--use_cuda=0'],
       0,
       1,
-      { gpu: true }
+      { gpu: 8 }
     )
     const ratio = bwRows(staged.client)[0][3] / bwRows(gdr.client)[0][3]
     expect(ratio).toBeGreaterThan(0.5)
@@ -308,6 +313,36 @@ describe('perftest pods', () => {
     expect(logOf('nocuda')).toContain(
       'Usage:\n  ib_write_bw            start a server and wait for connection'
     )
+  })
+
+  it('GPUDirect follows the ND H100 v5 PCIe topology: the NIC-local GPU at line rate, another switch or socket markedly slower', async () => {
+    w = makeWorld()
+    w.cluster.addPool(gpuPool('gpu', 2))
+    readyNodes()
+    const gbps = async (device: string, cuda: number, gpus: number | boolean = 8) => {
+      const r = await perftest(
+        'ib_write_bw',
+        ['-d', device, '-s', '8388608', '--report_gbits', `--use_cuda=${cuda}`],
+        0,
+        1,
+        { gpu: gpus }
+      )
+      return bwRows(r.client)[0][3]
+    }
+    // mlx5_ib5 (0106:00:00.0, NUMA 1) shares its switch with GPU 5 (000a:00:00.0).
+    const local = await gbps('mlx5_ib5', 5)
+    const sameSocket = await gbps('mlx5_ib5', 4)
+    const otherSocket = await gbps('mlx5_ib5', 1)
+    expect(local / 400).toBeGreaterThan(0.95)
+    expect(sameSocket / 400).toBeLessThan(0.9 * 0.75)
+    expect(otherSocket).toBeLessThan(sameSocket)
+    // A container given one GPU sees it as CUDA device 0: which GPU that is, the device plugin
+    // decides — over eight NICs, most land on a GPU behind another switch and fail 0.9 × 400.
+    const oneGpu = await Promise.all(Array.from({ length: 8 }, (_, i) => gbps(`mlx5_ib${i}`, 0, 1)))
+    expect(oneGpu.filter(x => x < 0.9 * 400).length).toBeGreaterThanOrEqual(4)
+    // A device index the container does not have is perftest's own error.
+    const none = await perftest('ib_write_bw', ['-d', 'mlx5_ib0', '--use_cuda=3'], 0, 1, { gpu: 1 })
+    expect(none.server).toMatch(/No such device ID \(3\) exists in system/)
   })
 
   it('fails with perftest’s own errors: no rdma resource, no IB device, memlock, nobody listening', async () => {

@@ -1,5 +1,6 @@
-// The verification checks' judgement, without a cluster: probe output parsing (real ibstat
-// fixtures), per-node probe verdicts, and the read-only checks over hand-built cluster states
+// The verification checks' judgement, without a cluster: probe output parsing (the port data of
+// real ibstat fixtures, Azure's ND H100 v5 PCI topology), the GPU local to each NIC, the probe
+// DaemonSet, per-node probe verdicts, and the read-only checks over hand-built cluster states
 // (missing NFD label, NicClusterPolicy notReady, ib-setup still running, `1k` quantities,
 // peermem sidecar missing, CPU-only sizes).
 import { readFileSync } from 'node:fs'
@@ -9,9 +10,12 @@ import type { Settings } from '../src/settings/settings.js'
 import type { KubeObject } from '../src/kube/types.js'
 import type { ComponentName } from '../src/components/index.js'
 import type { ClusterState } from '../src/verify/cluster-state.js'
-import { parseProbeOutput } from '../src/verify/probe-output.js'
+import { poolTolerations } from '../src/model/workload.js'
+import { parseIbstat } from '../src/parse/ibstat.js'
+import { localGpuOf, parseProbeOutput, PROBE_HEADER, PROBE_SCRIPT } from '../src/verify/probe-output.js'
 import { judgeFacts, nodeProbeCheck } from '../src/verify/probe-check.js'
-import { probePod } from '../src/verify/probe.js'
+import { probeDaemonSet } from '../src/verify/probe.js'
+import { cudaOrder, pairNicsWithGpus } from '../src/verify/topology.js'
 import { readOnlyChecks } from '../src/verify/read-only-checks.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
@@ -21,15 +25,45 @@ function settings(over: Record<string, string> = {}): Settings {
   return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
 }
 
-const MODULES_WITH_PEERMEM =
-  'nvidia_peermem 16384 0 - Live 0x0000000000000000 (POE)\nib_umad 40960 0 - Live 0x0000000000000000 (OE)\nmlx5_core 2121728 1 mlx5_ib, Live 0x0000000000000000 (OE)\n'
-const MODULES_NO_PEERMEM =
-  'ib_umad 40960 0 - Live 0x0000000000000000 (OE)\nmlx5_core 2121728 1 mlx5_ib, Live 0x0000000000000000 (OE)\n'
+/**
+ * A probe's termination message for the ports an ibstat fixture shows (real port data; the probe
+ * reads the same facts from sysfs), with the given memlock, nvidia_peermem count and topology lines.
+ */
+function probeText(
+  ibstatFixture: string,
+  o: { memlock?: string; peermem?: string; topology?: string[]; end?: boolean } = {}
+): string {
+  const ports = parseIbstat(fixture(ibstatFixture)).ports.map(
+    p =>
+      `port ${p.ca} ${p.port} ${p.linkLayer ?? ''}|${p.state === 'Active' ? '4: ACTIVE' : '1: DOWN'}|${p.physicalState === 'LinkUp' ? '5: LinkUp' : '2: Polling'}|${p.rateGbps ?? 10} Gb/sec (4X)`
+  )
+  return [
+    PROBE_HEADER,
+    ...(o.topology ?? []),
+    ...ports,
+    `memlock ${o.memlock ?? 'unlimited'}`,
+    `peermem ${o.peermem ?? '1'}`,
+    ...(o.end === false ? [] : ['end'])
+  ].join('\n')
+}
+
+/** ND H100 v5 as Azure's VMs show it: each device on its own Hyper-V bus, NUMA 0 / 1 (ndv5 topology). */
+const NDV5_GPUS = ['0001', '0002', '0003', '0008', '0009', '000a', '000b', '000c']
+const hyperv = (domain: string) =>
+  `pci${domain}:00 ${domain.padStart(8, '0')}-${domain}-0000-3130-444531454238`
+const NDV5_TOPOLOGY = [
+  ...NDV5_GPUS.map((d, i) => `gpu ${d}:00:00.0 0x030200 ${i < 4 ? 0 : 1} ${hyperv(d)}`),
+  // An NVSwitch is an NVIDIA function too, but no GPU.
+  'gpu 0010:00:00.0 0x068000 0 pci0010:00 00000010-0010-0000-3130-444531454238',
+  ...Array.from(
+    { length: 8 },
+    (_, i) => `nic mlx5_${i} 010${i + 1}:00:00.0 ${i < 4 ? 0 : 1} ${hyperv(`010${i + 1}`)}`
+  )
+]
 
 describe('probe output', () => {
   it('reads 8 active HDR IB devices, skipping the Ethernet VF, plus memlock and peermem', () => {
-    const text = `${fixture('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt')}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`
-    const f = parseProbeOutput('n1', text)
+    const f = parseProbeOutput('n1', probeText('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt'))
     expect(f.error).toBeNull()
     expect(f.activeDevices).toEqual([
       'mlx5_1',
@@ -47,10 +81,7 @@ describe('probe output', () => {
   })
 
   it('sorts devices naturally (mlx5_9 before mlx5_10) and keeps the Down Ethernet ports out', () => {
-    const f = parseProbeOutput(
-      'n1',
-      `${fixture('05-ibstat-h100-ndr400-ib-plus-eth-some-down.txt')}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`
-    )
+    const f = parseProbeOutput('n1', probeText('05-ibstat-h100-ndr400-ib-plus-eth-some-down.txt'))
     expect(f.activeDevices).toEqual([
       'mlx5_0',
       'mlx5_3',
@@ -66,35 +97,41 @@ describe('probe output', () => {
 
   it('a RoCE host has no InfiniBand ports and fails the probe', () => {
     const s = settings()
-    const f = parseProbeOutput(
-      'roce',
-      `${fixture('06-ibstat-h100-roce400-ethernet-all-active.txt')}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`
-    )
+    const f = parseProbeOutput('roce', probeText('06-ibstat-h100-roce400-ethernet-all-active.txt'))
     expect(f.ibPorts).toHaveLength(0)
     const r = judgeFacts(f, s)
     expect(r.status).toBe('fail')
     expect(r.detail).toMatch(/no InfiniBand ports/)
   })
 
-  it('output cut short is an error, never a healthy node', () => {
-    const f = parseProbeOutput('n1', fixture('01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt'))
-    expect(f.error).toMatch(/incomplete/)
-    expect(judgeFacts(f, settings()).status).toBe('fail')
+  it("a message cut short (over 4096 bytes) or not the probe's is an error, never a healthy node", () => {
+    const cut = parseProbeOutput(
+      'n1',
+      probeText('01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt', { end: false })
+    )
+    expect(cut.error).toMatch(/incomplete/)
+    expect(judgeFacts(cut, settings()).status).toBe('fail')
+    expect(parseProbeOutput('n1', '').error).toMatch(/unreadable \(empty\)/)
+    expect(parseProbeOutput('n1', 'sh: 1: ls: not found\n').error).toMatch(/unreadable: sh: 1: ls: not found/)
   })
 
   it('fails memlock 8192 and a missing nvidia_peermem, naming both', () => {
     const f = parseProbeOutput(
       'n1',
-      `${fixture('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt')}\n---\n8192\n---\n${MODULES_NO_PEERMEM}`
+      probeText('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt', { memlock: '8192', peermem: '0' })
     )
     const r = judgeFacts(f, settings({ 'vm-size': 'Standard_ND96asr_v4' }))
     expect(r.status).toBe('fail')
     expect(r.detail).toMatch(/ulimit -l = 8192/)
     expect(r.detail).toMatch(/nvidia_peermem not loaded/)
+    expect(
+      parseProbeOutput('n1', probeText('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt', { peermem: '?' }))
+        .peermemLoaded
+    ).toBeNull()
   })
 
   it('does not ask a CPU-only size for nvidia_peermem, and warns on a port below the size link rate', () => {
-    const text = `${fixture('01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt')}\n---\nunlimited\n---\n${MODULES_NO_PEERMEM}`
+    const text = probeText('01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt', { peermem: '0' })
     expect(
       judgeFacts(parseProbeOutput('hb', text), settings({ 'vm-size': 'Standard_HB120rs_v3' })).status
     ).toBe('pass')
@@ -103,23 +140,100 @@ describe('probe output', () => {
     expect(slow.detail).toMatch(/mlx5_ib0 at 200 Gb\/s/)
   })
 
-  it('the probe pod is pinned, tolerant, requests the RDMA resource and never restarts', () => {
-    const s = settings()
-    const pod = probePod(s, 'aks-rdmapool-1234-vmss000003')
-    expect(pod.spec.restartPolicy).toBe('Never')
+  it("finds the GPU local to each NIC: Azure ND H100 v5 by NUMA rank, exactly the pairs of Azure's topology file", () => {
+    const f = parseProbeOutput(
+      'n1',
+      probeText('08-ibstatus-azure-a100-8x-hdr200-all-active.txt', { topology: NDV5_TOPOLOGY })
+    )
+    expect(f.gpus.map(g => [g.cudaIndex, g.pciAddress])).toEqual(NDV5_GPUS.map((d, i) => [i, `${d}:00:00.0`]))
+    // mlx5_0..7 at 0101..0108: 0101–0104 with 0001/0002/0003/0008, 0105–0108 with 0009/000a/000b/000c.
     expect(
-      pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+      f.nics.filter(n => /^mlx5_[0-7]$/.test(n.device)).map(n => [n.device, n.localGpu, n.locality])
+    ).toEqual(Array.from({ length: 8 }, (_, i) => [`mlx5_${i}`, i, 'numa']))
+    expect(localGpuOf(f, 'mlx5_5')).toBe(5)
+  })
+
+  it('prefers a PCIe switch both sit below, where the host shows one; falls back to overall order', () => {
+    const gpus = [
+      {
+        pciAddress: '0000:1b:00.0',
+        numaNode: 0,
+        upstream: ['0000:1a:00.0', '0000:19:00.0'] as [string, string]
+      },
+      {
+        pciAddress: '0000:3b:00.0',
+        numaNode: 0,
+        upstream: ['0000:3a:00.0', '0000:39:00.0'] as [string, string]
+      }
+    ]
+    const nics = [
+      // Behind the second GPU's switch, though lower in PCI order.
+      {
+        device: 'mlx5_0',
+        pciAddress: '0000:0c:00.0',
+        numaNode: 0,
+        upstream: ['0000:3a:02.0', '0000:39:00.0'] as [string, string]
+      },
+      {
+        device: 'mlx5_1',
+        pciAddress: '0000:0d:00.0',
+        numaNode: 0,
+        upstream: ['0000:1a:02.0', '0000:19:00.0'] as [string, string]
+      }
+    ]
+    const paired = pairNicsWithGpus(nics, cudaOrder(gpus))
+    expect(paired.map(n => [n.device, n.localGpu, n.locality])).toEqual([
+      ['mlx5_0', 1, 'pcie-switch'],
+      ['mlx5_1', 0, 'pcie-switch']
+    ])
+    // No NUMA information and no shared bridge: k-th NIC with k-th GPU, and none left for a third NIC.
+    const flat = pairNicsWithGpus(
+      [...nics, { device: 'mlx5_2', pciAddress: '0000:0e:00.0', numaNode: -1, upstream: ['a', 'b'] }].map(
+        n => ({
+          ...n,
+          numaNode: -1,
+          upstream: ['x', 'y'] as [string, string]
+        })
+      ),
+      cudaOrder(gpus)
+    )
+    expect(flat.map(n => [n.device, n.localGpu, n.locality])).toEqual([
+      ['mlx5_0', 0, 'order'],
+      ['mlx5_1', 1, 'order'],
+      ['mlx5_2', null, null]
+    ])
+  })
+
+  it('drops device names that could not go into a script unquoted', () => {
+    const text = probeText('01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt').replace(
+      'memlock',
+      "port mlx5'$(reboot) 1 InfiniBand|4: ACTIVE|5: LinkUp|200 Gb/sec\nmemlock"
+    )
+    expect(parseProbeOutput('n1', text).activeDevices).toEqual(['mlx5_ib0'])
+  })
+
+  it("the probe is one DaemonSet over the nodes, with the pool's tolerations, the RDMA resource, and its result in a termination message", () => {
+    const s = settings({ 'node-taints': 'sku=gpu:NoSchedule' })
+    const ds = probeDaemonSet(s, ['aks-rdmapool-1234-vmss000003', 'aks-rdmapool-1234-vmss000004'])
+    expect(ds.kind).toBe('DaemonSet')
+    const spec = ds.spec.template.spec
+    expect(spec.nodeSelector).toEqual({ 'kubernetes.azure.com/agentpool': 'rdmapool' })
+    expect(
+      spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
         .matchFields[0]
     ).toEqual({
       key: 'metadata.name',
       operator: 'In',
-      values: ['aks-rdmapool-1234-vmss000003']
+      values: ['aks-rdmapool-1234-vmss000003', 'aks-rdmapool-1234-vmss000004']
     })
-    expect(pod.spec.tolerations).toEqual([{ operator: 'Exists' }])
-    const c = pod.spec.containers[0]
-    expect(c.resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1' })
-    expect(c.securityContext?.privileged).toBeUndefined()
-    expect(c.command.join(' ')).toMatch(/ibstat; echo ---; ulimit -l; echo ---; cat \/proc\/modules/)
+    expect(spec.tolerations).toEqual(poolTolerations(s))
+    expect(spec.tolerations).toEqual([{ key: 'sku', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }])
+    const probe = spec.initContainers[0]
+    expect(probe.resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1' })
+    expect(probe.securityContext?.privileged).toBeUndefined()
+    expect(probe.terminationMessagePath).toBe('/dev/termination-log')
+    expect(probe.command).toEqual(['sh', '-c', PROBE_SCRIPT])
+    expect(spec.containers[0].command).toEqual(['sh', '-c', 'sleep infinity'])
   })
 })
 
@@ -362,10 +476,7 @@ describe('read-only checks', () => {
 
   it('node-probe names nodes that could not be probed', () => {
     const s = settings({ 'vm-size': 'Standard_ND96asr_v4' })
-    const f = parseProbeOutput(
-      'n1',
-      `${fixture('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt')}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`
-    )
+    const f = parseProbeOutput('n1', probeText('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt'))
     const c = nodeProbeCheck(
       [node('n1'), node('n2')],
       new Map([['n1', f]]),

@@ -1,8 +1,9 @@
 // Verification against the simulated cluster: a healthy stack passes every check and the probe
-// reads the real ibstat / ulimit / /proc/modules of each node; broken worlds fail the right check
-// on the right node (no NodeFeatureRule, a node without InfiniBand, no ib-node-config, no
-// nvidia_peermem); probe pods are always deleted; verify mode writes nothing but its own pods and
-// namespace; drift mode writes nothing at all.
+// (one DaemonSet, results in its pods' termination messages) reads each node's sysfs ports and
+// PCI topology, ulimit -l and /proc/modules; broken worlds fail the right check on the right node
+// (no NodeFeatureRule, a node without InfiniBand, no ib-node-config, no nvidia_peermem); the probe
+// DaemonSet and its pods are always deleted; verify mode writes nothing but its namespace and the
+// probe DaemonSet (one create, one delete, whatever the node count); drift mode writes nothing.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runVerification, runChecks, type Check } from '../src/verify/index.js'
 import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from './verify-sim-world.js'
@@ -50,15 +51,32 @@ describe('a healthy stack', () => {
       'mlx5_ib6',
       'mlx5_ib7'
     ])
+    // The GPU local to each NIC, from the node's PCI topology (ND A100 v4: 4 NUMA nodes of 2 pairs).
+    expect(f.gpus.map(g => g.pciAddress)).toEqual([
+      '0001:00:00.0',
+      '0002:00:00.0',
+      '0003:00:00.0',
+      '0004:00:00.0',
+      '0005:00:00.0',
+      '0006:00:00.0',
+      '0007:00:00.0',
+      '0008:00:00.0'
+    ])
+    expect(f.nics.map(n => [n.device, n.localGpu, n.locality])).toEqual(
+      f.activeDevices.map((d, i) => [d, i, 'numa'])
+    )
     expect(workPods(w)).toHaveLength(0)
-    // verify mode: writes only its namespace and its own pods.
+    // verify mode: writes only its namespace and the probe DaemonSet (created once, deleted once).
     const writes = w.recorder.records.filter(r => r.service === 'kube' && r.mutating)
-    expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'pods']))
+    expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'daemonsets']))
+    expect(writes.filter(r => r.resource === 'daemonsets').map(r => r.method)).toEqual(['POST', 'DELETE'])
     expect(
       writes
-        .filter(r => r.resource === 'pods')
-        .every(r => r.path.startsWith('/api/v1/namespaces/aks-rdma-verify/'))
+        .filter(r => r.resource === 'daemonsets')
+        .every(r => r.path.startsWith('/apis/apps/v1/namespaces/aks-rdma-verify/'))
     ).toBe(true)
+    // No pod log is read: the results come with the pods.
+    expect(w.recorder.records.filter(r => r.path.endsWith('/log'))).toHaveLength(0)
   })
 
   it('drift mode runs only the read-only checks and writes nothing', async () => {
@@ -160,7 +178,7 @@ describe('broken worlds', () => {
 })
 
 describe('large pools', () => {
-  it('200 nodes are verified with a handful of list requests; one probe pod per node, all deleted', async () => {
+  it('200 nodes are verified with a handful of requests: one probe DaemonSet, no request per node', async () => {
     const w = await startRdmaWorld({ nodes: 200, vmSize: 'Standard_HB120rs_v3' })
     try {
       const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
@@ -172,8 +190,11 @@ describe('large pools', () => {
       expect(checks['node-probe'].nodes).toHaveLength(200)
       const stats = requestStats(w)
       expect(stats.lists).toBeLessThan(20)
-      expect(stats.byResource['POST pods']).toBe(200)
-      expect(stats.byResource['GET pods']).toBeLessThan(200 + 20) // one log read per probe
+      expect(stats.total).toBeLessThan(30)
+      expect(stats.byResource['POST pods']).toBeUndefined()
+      expect(stats.byResource['POST daemonsets']).toBe(1)
+      expect(stats.byResource['DELETE daemonsets']).toBe(1)
+      expect(stats.byResource['GET pods']).toBeLessThan(5) // the probe pods' list and watch
       expect(workPods(w)).toHaveLength(0)
     } finally {
       await w.close()

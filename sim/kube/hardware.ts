@@ -1,8 +1,11 @@
 // Simulated node hardware: what each Azure VM size carries (GPUs, InfiniBand VFs and their link
-// rate, the accelerated-networking Ethernet VF), the scenario's per-node overrides (link rate,
-// degraded or missing NICs, failing OFED builds), and the mutable per-node state the cluster
-// stack changes (OFED loaded, memlock, modules, peermem, restarts, device plugins) with a
-// timeline of when each step happened in simulated milliseconds.
+// rate, the accelerated-networking Ethernet VF), its PCIe topology (each IB NIC shares a PCIe
+// switch with one GPU — GPUDirect across switches is slower — and the pairs are split over the
+// NUMA nodes; the PCI addresses are Azure's, e.g. ND H100 v5's GPUs 0001/0002/0003/0008 and
+// 0009/000a/000b/000c with NICs 0101–0108 as in Azure's ndv5 topology file), the scenario's
+// per-node overrides (link rate, degraded or missing NICs, failing OFED builds), and the mutable
+// per-node state the cluster stack changes (OFED loaded, memlock, modules, peermem, restarts,
+// device plugins) with a timeline of when each step happened in simulated milliseconds.
 import type { Scenario } from '../scenario.js'
 
 export interface VmSizeSpec {
@@ -17,7 +20,14 @@ export interface VmSizeSpec {
   vcpus: number
   memoryGiB: number
   arch: 'amd64' | 'arm64'
+  /** NUMA nodes the GPU/NIC pairs are split over (default 2). */
+  numaNodes?: number
+  /** PCI domains of the GPUs in address order (default 0001, 0002, …). */
+  gpuDomains?: number[]
 }
+
+/** Azure's ND H100/H200 v5 GPU PCI domains (the ndv5 topology file), in PCI order. */
+const NDV5_GPU_DOMAINS = [0x1, 0x2, 0x3, 0x8, 0x9, 0xa, 0xb, 0xc]
 
 const A100_40 = { gpuName: 'NVIDIA A100-SXM4-40GB', gpuDeviceId: '20b0' }
 const A100_80 = { gpuName: 'NVIDIA A100-SXM4-80GB', gpuDeviceId: '20b2' }
@@ -34,7 +44,8 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     ibDeviceId: '101c',
     vcpus: 96,
     memoryGiB: 900,
-    arch: 'amd64'
+    arch: 'amd64',
+    numaNodes: 4
   },
   Standard_ND96amsr_A100_v4: {
     gpus: 8,
@@ -44,7 +55,8 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     ibDeviceId: '101c',
     vcpus: 96,
     memoryGiB: 1900,
-    arch: 'amd64'
+    arch: 'amd64',
+    numaNodes: 4
   },
   Standard_ND96isr_H100_v5: {
     gpus: 8,
@@ -54,7 +66,8 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     ibDeviceId: '101e',
     vcpus: 96,
     memoryGiB: 1900,
-    arch: 'amd64'
+    arch: 'amd64',
+    gpuDomains: NDV5_GPU_DOMAINS
   },
   Standard_ND96isr_H200_v5: {
     gpus: 8,
@@ -64,7 +77,8 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     ibDeviceId: '101e',
     vcpus: 96,
     memoryGiB: 1850,
-    arch: 'amd64'
+    arch: 'amd64',
+    gpuDomains: NDV5_GPU_DOMAINS
   },
   Standard_ND96isrf_H200_v5: {
     gpus: 8,
@@ -74,7 +88,8 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     ibDeviceId: '101e',
     vcpus: 96,
     memoryGiB: 1850,
-    arch: 'amd64'
+    arch: 'amd64',
+    gpuDomains: NDV5_GPU_DOMAINS
   },
   Standard_ND128isr_NDR_GB200_v6: {
     gpus: 4,
@@ -199,6 +214,18 @@ export interface RdmaNic {
   lid: number
   smLid: number
   firmware: string
+  numaNode: number
+  /** The PCIe switch the NIC sits behind (shared with one GPU); null for the Ethernet VF. */
+  pcieSwitch: number | null
+}
+
+/** One GPU as the host sees it. */
+export interface GpuDevice {
+  /** Position in PCI address order (what nvidia-smi and CUDA_DEVICE_ORDER=PCI_BUS_ID number). */
+  index: number
+  pciAddress: string
+  numaNode: number
+  pcieSwitch: number
 }
 
 export interface PciDevice {
@@ -237,6 +264,7 @@ export interface NodeHardware {
   osImage: string
   kernel: string
   nics: RdmaNic[]
+  gpus: GpuDevice[]
   pci: PciDevice[]
   ofedFails: boolean
   ofedReady: boolean
@@ -336,6 +364,9 @@ export function buildNodeHardware(o: {
   const ibCount = ov.noInfiniband ? 0 : spec.ibNics
   const ibDev = spec.ibDeviceId ?? '101c'
   const fw = ibDev === '101e' ? '28.39.1002' : '20.31.1014'
+  const numaNodes = spec.numaNodes ?? 2
+  const numaOf = (k: number, of: number) =>
+    Math.min(numaNodes - 1, Math.floor((k * numaNodes) / Math.max(1, of)))
   for (let i = 0; i < ibCount; i++) {
     let gbps = ov.ibLinkGbps ?? spec.ibGbps
     for (const d of ov.degraded) if (d.nic === undefined || d.nic === i) gbps = d.gbps
@@ -355,7 +386,9 @@ export function buildNodeHardware(o: {
       portGuid: guid(seed + ':port'),
       lid: 100 + ((o.ordinal * 8 + i) % 60000),
       smLid: 549,
-      firmware: fw
+      firmware: fw,
+      numaNode: numaOf(i, spec.ibNics),
+      pcieSwitch: i
     })
     pci.push({
       address: addr,
@@ -383,7 +416,9 @@ export function buildNodeHardware(o: {
     portGuid: guid(ethSeed + ':port'),
     lid: 0,
     smLid: 0,
-    firmware: '16.30.1284'
+    firmware: '16.30.1284',
+    numaNode: 0,
+    pcieSwitch: null
   })
   pci.push({
     address: ethAddr,
@@ -393,9 +428,12 @@ export function buildNodeHardware(o: {
     subsystem_vendor: '15b3',
     subsystem_device: '0190'
   })
+  const gpus: GpuDevice[] = []
   for (let g = 0; g < spec.gpus; g++) {
+    const address = `${hex(spec.gpuDomains?.[g] ?? 0x1 + g, 4)}:00:00.0`
+    gpus.push({ index: g, pciAddress: address, numaNode: numaOf(g, spec.gpus), pcieSwitch: g })
     pci.push({
-      address: `${hex(0x1 + g, 4)}:00:00.0`,
+      address,
       vendor: '10de',
       device: spec.gpuDeviceId ?? '20b0',
       class: '0302',
@@ -424,6 +462,7 @@ export function buildNodeHardware(o: {
     osImage: os.osImage,
     kernel: os.kernel,
     nics,
+    gpus,
     pci,
     ofedFails: ov.ofedFails,
     ofedReady: false,
@@ -439,6 +478,14 @@ export function buildNodeHardware(o: {
     rdmaMatchedDevices: {},
     timeline: {}
   }
+}
+
+/** How a GPU reaches a NIC: behind the same PCIe switch, through the same socket, or across sockets. */
+export type GpuNicPath = 'switch' | 'numa' | 'cross-numa'
+
+export function gpuNicPath(gpu: GpuDevice, nic: RdmaNic): GpuNicPath {
+  if (nic.pcieSwitch !== null && gpu.pcieSwitch === nic.pcieSwitch) return 'switch'
+  return gpu.numaNode === nic.numaNode ? 'numa' : 'cross-numa'
 }
 
 export function ibNics(hw: NodeHardware): RdmaNic[] {

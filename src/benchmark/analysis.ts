@@ -12,6 +12,8 @@ export interface BenchMeasurement {
   device: string | null
   /** perftest tool, e.g. ib_write_bw or ib_read_lat. */
   test: string
+  /** GPUDirect: the CUDA device (the NIC-local GPU) each side registered; null or absent: host memory. */
+  cuda?: { server: number; client: number } | null
   bwAvgGbps: number | null
   bwPeakGbps: number | null
   /** Port rate from ibstat (Gb/s); null when unknown. */
@@ -308,6 +310,7 @@ export function toReportBenchmark(
       client: m.client,
       test: m.test,
       device: m.device,
+      ...(m.cuda ? { cuda: m.cuda } : {}),
       bwAvgGbps: m.bwAvgGbps,
       bwPeakGbps: m.bwPeakGbps,
       linkGbps: m.linkGbps,

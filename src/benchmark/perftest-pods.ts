@@ -1,11 +1,14 @@
 // The perftest pods of one node pair in one phase: a server pod on the server node and a client
-// pod on the client node, each with one container per IB device pair (device i on port 18515+i,
-// so all NICs run at once and each has its own log). Containers request rdma/<resource>: 1 and,
-// for GPUDirect, nvidia.com/gpu: 1 with --use_cuda=0 (the container's one GPU). Pods are pinned
-// to their node by required node affinity and kept apart by required pod anti-affinity; the
-// client retries the connection every 2 s while its server starts (bounded). Resources and
-// tolerations come from the workload snippet users get (model/workload.ts), so every benchmark
-// proves that snippet works.
+// pod on the client node, each ONE container that runs a perftest per IB device pair at once
+// (device i on port 18515+i, each with its own output file, printed section by section when all
+// have ended), so one log read gives every device's result. With GPUDirect the container holds
+// all of the node's GPUs and each perftest registers the memory of the GPU local to its NIC
+// (--use_cuda=<index>, CUDA_DEVICE_ORDER=PCI_BUS_ID: the index is the GPU's rank in PCI order,
+// as the probe read the topology) — not whichever GPU the device plugin would hand a one-GPU
+// container. Pods are pinned to their node by required node affinity and kept apart by required
+// pod anti-affinity; the client retries the connection every 2 s while its server starts
+// (bounded). Resources and tolerations come from the workload snippet users get
+// (model/workload.ts), so every benchmark proves that snippet works.
 import { benchmarkPlan } from '../model/benchmark-plan.js'
 import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
@@ -18,19 +21,31 @@ export const BENCHMARK_COMPONENT = 'rdma-benchmark'
 export const PHASE_LABEL = 'aks-rdma-action/phase'
 export const PAIR_LABEL = 'aks-rdma-action/pair'
 export const ROLE_LABEL = 'aks-rdma-action/role'
+/** The one container of a benchmark pod. */
+export const PERFTEST_CONTAINER = 'perftest'
 
 /** Client connection attempts (2 s apart) before it gives up on its server. */
 export const CLIENT_CONNECT_ATTEMPTS = 15
 
+/** The line that starts device i's section of a benchmark container's log. */
+export const SECTION_MARK = '@@@ aks-rdma-action perftest'
+
 export type PerftestTest = 'ib_write_bw' | 'ib_write_lat'
 export type Role = 'server' | 'client'
+
+/** A device pair of a node pair, with the CUDA devices (NIC-local GPUs) it uses for GPUDirect. */
+export interface PairDevice extends DevicePair {
+  cuda?: { server: number; client: number }
+}
 
 export interface PairSpec {
   /** Stable id of the pair within the phase, e.g. `p3`. */
   id: string
   server: string
   client: string
-  devices: DevicePair[]
+  devices: PairDevice[]
+  /** GPUs each side's container holds (all of its node's) when a device uses GPU memory. */
+  gpus: { server: number; client: number }
 }
 
 export interface PhaseSpec {
@@ -38,9 +53,8 @@ export interface PhaseSpec {
   name: string
   test: PerftestTest
   round: number
+  /** GPU memory (--use_cuda) where a device has its NIC-local GPUs; host memory otherwise. */
   useCuda: boolean
-  /** GPUs a node has (containers beyond it get no GPU and run from host memory); null = unknown. */
-  gpusPerNode: number | null
 }
 
 export function benchmarkLabels(s: Settings): Record<string, string> {
@@ -51,19 +65,19 @@ export function benchmarkLabels(s: Settings): Record<string, string> {
   }
 }
 
-/** The container name of device pair i (`d0`, `d1`, …). */
-export function containerName(index: number): string {
-  return `d${index}`
+/** The CUDA device a side of a device pair uses in this phase, if it uses GPU memory. */
+export function cudaOf(phase: PhaseSpec, d: PairDevice, role: Role): number | undefined {
+  return phase.useCuda && d.cuda ? d.cuda[role] : undefined
 }
 
-/** perftest argv of one side: the model's benchmark plan with device, port, CUDA and server IP filled in. */
+/** perftest argv of one side: the model's benchmark plan with device, port, CUDA device and server IP filled in. */
 export function perftestArgv(
   s: Settings,
   test: PerftestTest,
   role: Role,
   device: string,
   port: number,
-  cuda: boolean,
+  cuda: number | undefined,
   serverIp?: string
 ): string[] {
   const plan = benchmarkPlan(s).tests.find(t => t.tool === test)
@@ -77,23 +91,85 @@ export function perftestArgv(
     else if (a === '<server-pod-ip>') continue
     else out.push(a)
   }
-  if (cuda) out.push('--use_cuda=0')
+  if (cuda !== undefined) out.push(`--use_cuda=${cuda}`)
   if (role === 'client') {
     if (!serverIp) throw new Error('a perftest client needs the server pod IP')
     out.push(serverIp)
   }
   return out
 }
+/** Words that may go into the scripts unquoted (device names, numbers, IPs, flags). */
+const SAFE_WORD = /^[A-Za-z0-9_./=:,@%+-]+$/
 
-function shellQuote(a: string): string {
-  return /^[A-Za-z0-9_./=:,@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`
+function word(a: string): string {
+  if (!SAFE_WORD.test(a)) throw new Error(`unsafe word in a perftest command: ${JSON.stringify(a)}`)
+  return a
 }
 
-/** The client's script: run perftest until it connects (the server may still be starting), bounded. */
-export function clientScript(argv: string[], attempts = CLIENT_CONNECT_ATTEMPTS): string {
-  const cmd = argv.map(shellQuote).join(' ')
-  const tries = Array.from({ length: attempts }, (_, k) => k + 1).join(' ')
-  return `for attempt in ${tries}; do ${cmd} && exit 0; sleep 2; done; exit 1`
+/** Device i's output file inside the container. */
+export function outputFile(index: number): string {
+  return `/tmp/aks-rdma-perftest-d${index}.log`
+}
+
+export interface SideRun {
+  index: number
+  device: string
+  argv: string[]
+}
+
+/**
+ * The container's script: every device's perftest at once in the background, each into its own
+ * file ending with `exit=<code>` (a client retries until its server answers, bounded), then, once
+ * all have ended, each file after its section mark.
+ */
+export function sideScript(role: Role, runs: SideRun[], attempts = CLIENT_CONNECT_ATTEMPTS): string {
+  const lines: string[] = []
+  for (const r of runs) {
+    const cmd = r.argv.map(word).join(' ')
+    const f = outputFile(r.index)
+    const tries = Array.from({ length: attempts }, (_, k) => k + 1).join(' ')
+    const inner =
+      role === 'server'
+        ? `${cmd} > ${f} 2>&1; echo "exit=$?" >> ${f}`
+        : `for attempt in ${tries}; do if ${cmd} > ${f} 2>&1; then echo exit=0 >> ${f}; exit 0; fi; sleep 2; done; echo exit=1 >> ${f}; exit 1`
+    lines.push(`sh -c '${inner}' &`)
+  }
+  lines.push('wait')
+  for (const r of runs)
+    lines.push(`echo '${SECTION_MARK} d${r.index} ${word(r.device)}'`, `cat ${outputFile(r.index)}`)
+  return lines.join('\n')
+}
+
+export interface DeviceSection {
+  /** The device's perftest output. */
+  text: string
+  /** Its exit code (the client's after its last attempt); null when the section has none. */
+  exitCode: number | null
+}
+
+/** Splits a benchmark container's log into its devices' sections (by device pair index). */
+export function splitSections(log: string): Map<number, DeviceSection> {
+  const out = new Map<number, DeviceSection>()
+  let cur: { index: number; lines: string[] } | undefined
+  const close = () => {
+    if (!cur) return
+    const exit = [...cur.lines].reverse().find(l => /^exit=\d+$/.test(l.trim()))
+    const lines = cur.lines.filter(l => !/^exit=\d+$/.test(l.trim()))
+    while (lines.length && !lines[lines.length - 1].trim()) lines.pop()
+    out.set(cur.index, {
+      text: lines.join('\n'),
+      exitCode: exit ? Number(exit.trim().slice(5)) : null
+    })
+  }
+  for (const line of log.replace(/\r\n?/g, '\n').split('\n')) {
+    const m = line.startsWith(SECTION_MARK) ? /^ d(\d+)\b/.exec(line.slice(SECTION_MARK.length)) : null
+    if (m) {
+      close()
+      cur = { index: Number(m[1]), lines: [] }
+    } else cur?.lines.push(line)
+  }
+  close()
+  return out
 }
 
 function podName(s: Settings, phase: PhaseSpec, pair: PairSpec, role: Role, attempt: number): string {
@@ -111,8 +187,8 @@ export interface PerftestPodInput {
   phase: PhaseSpec
   pair: PairSpec
   role: Role
-  /** Device pairs to run (a retried client may run only some). */
-  devices: DevicePair[]
+  /** Device pairs to run (a client may run only those whose server started). */
+  devices: PairDevice[]
   serverIp?: string
   attempt?: number
   namespace?: string
@@ -124,21 +200,17 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
   const s = i.settings
   const node = i.role === 'server' ? i.pair.server : i.pair.client
   const pairLabels = { [PHASE_LABEL]: i.phase.name, [PAIR_LABEL]: i.pair.id }
-  const containers = i.devices.map(d => {
+  const runs: SideRun[] = i.devices.map(d => {
     const device = i.role === 'server' ? d.serverDevice : d.clientDevice
-    const cuda = i.phase.useCuda && (i.phase.gpusPerNode === null || d.index < i.phase.gpusPerNode)
-    const argv = perftestArgv(s, i.phase.test, i.role, device, d.port, cuda, i.serverIp)
-    const limits = workloadResources(s, cuda ? 1 : 0)
     return {
-      name: containerName(d.index),
-      image: s.benchmark.image,
-      ...(i.role === 'server' ? { command: argv } : { command: ['sh', '-c', clientScript(argv)] }),
-      ...(i.role === 'server'
-        ? { ports: [{ name: `perftest-${d.index}`, containerPort: d.port, protocol: 'TCP' }] }
-        : {}),
-      resources: { requests: limits, limits }
+      index: d.index,
+      device,
+      argv: perftestArgv(s, i.phase.test, i.role, device, d.port, cudaOf(i.phase, d, i.role), i.serverIp)
     }
   })
+  const cuda = i.devices.some(d => cudaOf(i.phase, d, i.role) !== undefined)
+  const resources = workloadResources(s, cuda ? i.pair.gpus[i.role] : 0)
+  const tolerations = poolTolerations(s)
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -150,9 +222,10 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
     spec: {
       restartPolicy: 'Never',
       automountServiceAccountToken: false,
+      enableServiceLinks: false,
       terminationGracePeriodSeconds: 1,
       activeDeadlineSeconds: i.deadlineSeconds ?? 1800,
-      tolerations: poolTolerations(s),
+      ...(tolerations.length ? { tolerations } : {}),
       affinity: {
         ...pinToNode(node),
         podAntiAffinity: {
@@ -164,7 +237,24 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
           ]
         }
       },
-      containers
+      containers: [
+        {
+          name: PERFTEST_CONTAINER,
+          image: s.benchmark.image,
+          command: ['sh', '-c', sideScript(i.role, runs)],
+          ...(cuda ? { env: [{ name: 'CUDA_DEVICE_ORDER', value: 'PCI_BUS_ID' }] } : {}),
+          ...(i.role === 'server'
+            ? {
+                ports: i.devices.map(d => ({
+                  name: `perftest-${d.index}`,
+                  containerPort: d.port,
+                  protocol: 'TCP'
+                }))
+              }
+            : {}),
+          resources: { requests: resources, limits: resources }
+        }
+      ]
     }
   }
 }

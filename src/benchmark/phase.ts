@@ -1,8 +1,9 @@
 // Runs one benchmark phase (one test in one round): every pair's server pod first; once each is
-// running (its pod IP known) the client pods connect to it; then every client container's log is
-// parsed into a measurement. A server that dies at once with perftest's usage text about
-// --use_cuda means the image's perftest has no CUDA support: the phase stops and says so, so the
-// runner can repeat it from host memory. The phase's pods are deleted before it returns.
+// running (its pod IP known) the client pods connect to it; then each client pod's log (one read
+// per pod) is split into its devices' sections, each parsed into a measurement that names the
+// CUDA devices used. A server that ends at once with perftest's usage text about --use_cuda means
+// the image's perftest has no CUDA support: the phase stops and says so, so the runner can repeat
+// it from host memory. The phase's pods are deleted before it returns.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
@@ -16,16 +17,18 @@ import {
 } from '../parse/perftest.js'
 import type { Settings } from '../settings/settings.js'
 import { mapLimit } from '../util/concurrency.js'
-import { containerStatus, describePod, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
+import { describePod, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
 import { oneLine } from '../util/text.js'
 import { createPod, deletePodsQuietly, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
 import type { BenchMeasurement } from './analysis.js'
-import type { DevicePair } from './pairing.js'
 import {
   benchmarkLabels,
-  containerName,
+  cudaOf,
+  PERFTEST_CONTAINER,
   perftestPod,
   PHASE_LABEL,
+  splitSections,
+  type PairDevice,
   type PairSpec,
   type PhaseSpec
 } from './perftest-pods.js'
@@ -37,7 +40,7 @@ export interface PhaseContext {
   timeoutMs: number
   concurrency: number
   /** Line rate of device pair i of a pair (Gb/s). */
-  linkGbps(pair: PairSpec, device: DevicePair): number | null
+  linkGbps(pair: PairSpec, device: PairDevice): number | null
   log?: Log
 }
 
@@ -49,7 +52,7 @@ export interface PhaseOutcome {
   podsCreated: number
 }
 
-/** Every container started (or the pod ended / cannot be scheduled): the server side is settled. */
+/** Its container started (or the pod ended / cannot be scheduled): the server side is settled. */
 function serverSettled(pod: KubeObject): boolean {
   if (isPodTerminal(pod) || unschedulableMessage(pod)) return true
   const statuses: Array<{ state?: { running?: unknown; terminated?: unknown } }> =
@@ -92,10 +95,17 @@ async function waitFor(
   return new Map(objects.filter(p => names.has(p.metadata.name)).map(p => [p.metadata.name, p]))
 }
 
+/** The CUDA devices a device pair used in this phase (GPUDirect), or null (host memory). */
+function cudaUsed(phase: PhaseSpec, d: PairDevice): { server: number; client: number } | null {
+  const server = cudaOf(phase, d, 'server')
+  const client = cudaOf(phase, d, 'client')
+  return server !== undefined && client !== undefined ? { server, client } : null
+}
+
 function errorMeasurement(
   pair: PairSpec,
-  d: DevicePair,
-  test: string,
+  d: PairDevice,
+  phase: PhaseSpec,
   link: number | null,
   error: string
 ): BenchMeasurement {
@@ -103,7 +113,8 @@ function errorMeasurement(
     server: pair.server,
     client: pair.client,
     device: d.serverDevice,
-    test,
+    test: phase.test,
+    cuda: cudaUsed(phase, d),
     bwAvgGbps: null,
     bwPeakGbps: null,
     linkGbps: link,
@@ -111,15 +122,22 @@ function errorMeasurement(
   }
 }
 
-/** A measurement from a client's perftest log. */
+/** A measurement from one device's section of a client's log. */
 export function measurementFrom(
   pair: PairSpec,
-  d: DevicePair,
-  test: string,
+  d: PairDevice,
+  phase: PhaseSpec,
   link: number | null,
   parsed: PerftestResult
 ): BenchMeasurement {
-  const base = { server: pair.server, client: pair.client, device: d.serverDevice, test, linkGbps: link }
+  const base = {
+    server: pair.server,
+    client: pair.client,
+    device: d.serverDevice,
+    test: phase.test,
+    cuda: cudaUsed(phase, d),
+    linkGbps: link
+  }
   if (parsed.error)
     return {
       ...base,
@@ -174,6 +192,10 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
       return { error: `pod not created: ${oneLine(e instanceof Error ? e.message : String(e))}` }
     }
   }
+  const fail = (pair: PairSpec, d: PairDevice, why: string) =>
+    measurements.push(errorMeasurement(pair, d, phase, c.linkGbps(pair, d), why))
+  const log = (name: string) =>
+    c.kube.podLog(namespace, name, { container: PERFTEST_CONTAINER, tailLines: 20_000 })
   try {
     // 1. Servers.
     const serverNames = new Map<string, PairSpec>()
@@ -190,11 +212,7 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
         })
       )
       if (typeof name === 'string') serverNames.set(name, pair)
-      else
-        for (const d of pair.devices)
-          measurements.push(
-            errorMeasurement(pair, d, phase.test, c.linkGbps(pair, d), `server ${name.error}`)
-          )
+      else for (const d of pair.devices) fail(pair, d, `server ${name.error}`)
     })
     const servers = await waitFor(
       c,
@@ -205,15 +223,14 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
     )
 
     // 2. Servers that could not start: CUDA rejection stops the phase; anything else fails that device.
-    const live: Array<{ pair: PairSpec; ip: string; devices: DevicePair[] }> = []
+    const live: Array<{ pair: PairSpec; ip: string; devices: PairDevice[] }> = []
     let cudaUnsupported: string | undefined
     await mapLimit([...serverNames], c.concurrency, async ([name, pair]) => {
       const pod = servers.get(name)
-      const fail = (d: DevicePair, why: string) =>
-        measurements.push(errorMeasurement(pair, d, phase.test, c.linkGbps(pair, d), why))
       if (!pod || !serverSettled(pod)) {
         for (const d of pair.devices)
           fail(
+            pair,
             d,
             `server pod did not start within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
           )
@@ -221,20 +238,17 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
       }
       const unsched = unschedulableMessage(pod)
       if (unsched) {
-        for (const d of pair.devices) fail(d, `server pod unschedulable: ${oneLine(unsched)}`)
+        for (const d of pair.devices) fail(pair, d, `server pod unschedulable: ${oneLine(unsched)}`)
         return
       }
-      const ok: DevicePair[] = []
+      if (!isPodTerminal(pod) && pod.status?.podIP) {
+        live.push({ pair, ip: pod.status.podIP as string, devices: pair.devices })
+        return
+      }
+      // The server container ended before any client came: its sections say why.
+      const sections = splitSections(await log(name))
       for (const d of pair.devices) {
-        const st = containerStatus(pod, containerName(d.index))
-        if (st?.state?.running && pod.status?.podIP) {
-          ok.push(d)
-          continue
-        }
-        const text = await c.kube.podLog(namespace, name, {
-          container: containerName(d.index),
-          tailLines: 500
-        })
+        const text = sections.get(d.index)?.text ?? ''
         const parsed = parsePerftest(text, { tool: phase.test })
         if (phase.useCuda && isCudaRejection(text, parsed)) {
           cudaUnsupported ??=
@@ -242,16 +256,16 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
           continue
         }
         fail(
+          pair,
           d,
           `server ${parsed.error ? `${parsed.error.kind}: ${parsed.error.message}` : `exited (${describePod(pod)})`}`
         )
       }
-      if (ok.length) live.push({ pair, ip: pod.status!.podIP as string, devices: ok })
     })
     if (cudaUnsupported) return { measurements: [], cudaUnsupported, podsCreated }
 
     // 3. Clients, each connecting to its server's pod IP.
-    const clientNames = new Map<string, { pair: PairSpec; devices: DevicePair[] }>()
+    const clientNames = new Map<string, { pair: PairSpec; devices: PairDevice[] }>()
     await mapLimit(live, c.concurrency, async l => {
       const pod = perftestPod({
         settings: s,
@@ -265,11 +279,7 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
       })
       const name = await create(pod)
       if (typeof name === 'string') clientNames.set(name, { pair: l.pair, devices: l.devices })
-      else
-        for (const d of l.devices)
-          measurements.push(
-            errorMeasurement(l.pair, d, phase.test, c.linkGbps(l.pair, d), `client ${name.error}`)
-          )
+      else for (const d of l.devices) fail(l.pair, d, `client ${name.error}`)
     })
     const clients = await waitFor(
       c,
@@ -279,30 +289,41 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
       `${phase.name} perftest clients finished`
     )
 
-    // 4. One measurement per client container.
-    const reads = [...clientNames].flatMap(([name, v]) => v.devices.map(d => ({ name, pair: v.pair, d })))
-    const results = await mapLimit(reads, c.concurrency, async ({ name, pair, d }) => {
-      const link = c.linkGbps(pair, d)
+    // 4. One log read per client pod, one measurement per device section.
+    await mapLimit([...clientNames], c.concurrency, async ([name, { pair, devices }]) => {
       const pod = clients.get(name)
       if (!pod || !clientSettled(pod)) {
-        return errorMeasurement(
-          pair,
-          d,
-          phase.test,
-          link,
-          `client did not finish within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
-        )
+        for (const d of devices)
+          fail(
+            pair,
+            d,
+            `client did not finish within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
+          )
+        return
       }
       const unsched = unschedulableMessage(pod)
-      if (unsched)
-        return errorMeasurement(pair, d, phase.test, link, `client pod unschedulable: ${oneLine(unsched)}`)
-      const text = await c.kube.podLog(namespace, name, {
-        container: containerName(d.index),
-        tailLines: 2000
-      })
-      return measurementFrom(pair, d, phase.test, link, parsePerftest(text, { tool: phase.test }))
+      if (unsched) {
+        for (const d of devices) fail(pair, d, `client pod unschedulable: ${oneLine(unsched)}`)
+        return
+      }
+      const sections = splitSections(await log(name))
+      for (const d of devices) {
+        const section = sections.get(d.index)
+        if (!section) {
+          fail(pair, d, `no output for ${d.clientDevice} in the client's log (${describePod(pod)})`)
+          continue
+        }
+        measurements.push(
+          measurementFrom(
+            pair,
+            d,
+            phase,
+            c.linkGbps(pair, d),
+            parsePerftest(section.text, { tool: phase.test })
+          )
+        )
+      }
     })
-    measurements.push(...results)
     return { measurements, podsCreated }
   } finally {
     const err = await deletePodsQuietly(c.kube, selector, namespace)

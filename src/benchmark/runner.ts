@@ -1,9 +1,10 @@
 // The RDMA benchmark: perftest between RDMA nodes, every IB device of a node in parallel (device i
 // ↔ device i, port 18515+i), in pair scope (two nodes) or fleet scope (every node, in a fixed
 // number of rounds of disjoint pairs). Each result is judged as a fraction of the line rate the
-// node probes read from ibstat; slow nodes, NICs and links are named. GPUDirect (--use_cuda) is
-// used when asked for; a perftest without CUDA support is detected and the run repeated from host
-// memory, and missing nvidia_peermem is reported as host-staged. All pods are deleted afterwards.
+// node probes read from sysfs; slow nodes, NICs and links are named. GPUDirect (--use_cuda) is
+// used when asked for, each NIC with the GPU local to it on both sides (the probe's topology);
+// a perftest without CUDA support is detected and the run repeated from host memory, and missing
+// nvidia_peermem is reported as host-staged. All pods are deleted afterwards.
 import type { KubeClient } from '../kube/client.js'
 import type { Log } from '../log/index.js'
 import { LABELS } from '../model/types.js'
@@ -11,7 +12,7 @@ import type { BenchmarkPairResult, ReportBenchmark } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { unprobeable } from '../verify/probe-check.js'
-import type { NodeFacts } from '../verify/probe-output.js'
+import { localGpuOf, type NodeFacts } from '../verify/probe-output.js'
 import { probeNodes } from '../verify/probe.js'
 import { deletePodsQuietly, ensureWorkNamespace, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
 import {
@@ -22,7 +23,13 @@ import {
 } from './analysis.js'
 import { fleetLineRate, refineOutliers, slowPorts } from './link-rate.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from './pairing.js'
-import { benchmarkLabels, type PairSpec, type PerftestTest, type PhaseSpec } from './perftest-pods.js'
+import {
+  benchmarkLabels,
+  type PairDevice,
+  type PairSpec,
+  type PerftestTest,
+  type PhaseSpec
+} from './perftest-pods.js'
 import { runPhase } from './phase.js'
 
 export type GpuDirectState = 'on' | 'host-staged' | 'unsupported' | 'off'
@@ -130,8 +137,16 @@ async function probeIfNeeded(
     nodes,
     namespace: o.namespace,
     timeoutMs: o.timeoutMs,
-    concurrency: o.concurrency,
     log: o.log
+  })
+}
+
+/** Device pairs of a node pair, each with the CUDA devices local to its NICs (when both sides have one). */
+export function pairDevices(server: NodeFacts, client: NodeFacts): PairDevice[] {
+  return devicePairs(server.activeDevices, client.activeDevices).map(d => {
+    const sg = localGpuOf(server, d.serverDevice)
+    const cg = localGpuOf(client, d.clientDevice)
+    return sg !== null && cg !== null ? { ...d, cuda: { server: sg, client: cg } } : d
   })
 }
 
@@ -187,8 +202,9 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
   }
   const line = fleetLineRate(eligible, s)
   const size = findRdmaVmSize(s.nodePool.vmSize)
-  const gpus = size ? size.gpus : null
+  const gpus = size ? size.gpus : Math.max(0, ...eligible.map(f => f.gpus.length))
   let useCuda = s.benchmark.gpudirect && gpus !== 0
+  let hostOnlyDevices = 0
   let cudaRejected: string | undefined
   const measurements: BenchMeasurement[] = []
   let phases = 0
@@ -206,19 +222,25 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
       log: o.log
     }
     for (const round of schedule.rounds) {
-      const pairs: PairSpec[] = round.map((p, k) => ({
-        id: `p${k + 1}`,
-        server: p.server,
-        client: p.client,
-        devices: devicePairs(byNode.get(p.server)!.activeDevices, byNode.get(p.client)!.activeDevices)
-      }))
+      const pairs: PairSpec[] = round.map((p, k) => {
+        const server = byNode.get(p.server)!
+        const client = byNode.get(p.client)!
+        const devices = pairDevices(server, client)
+        if (useCuda) hostOnlyDevices += devices.filter(d => !d.cuda).length
+        return {
+          id: `p${k + 1}`,
+          server: p.server,
+          client: p.client,
+          devices,
+          gpus: { server: server.gpus.length, client: client.gpus.length }
+        }
+      })
       for (const t of TESTS) {
         const phase = (cuda: boolean): PhaseSpec => ({
           name: `${t.short}-r${round[0].round}${cuda || !useCuda ? '' : '-host'}`,
           test: t.test,
           round: round[0].round,
-          useCuda: cuda,
-          gpusPerNode: gpus
+          useCuda: cuda
         })
         phases++
         o.log?.info(
@@ -255,6 +277,10 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
   let verdict: BenchmarkVerdict = analysis.verdict
   const notes: string[] = []
   if (gd.state === 'unsupported') notes.push('GPUDirect unsupported by the image')
+  if (useCuda && hostOnlyDevices)
+    notes.push(
+      `${hostOnlyDevices} device measurement(s) from host memory: no GPU local to the NIC on one side (see the probe's GPUs)`
+    )
   if (excluded.length)
     notes.push(`${excluded.length} node(s) not measured: ${excluded.map(e => e.node).join(', ')}`)
   if (verdict === 'pass' && notes.length) verdict = 'warn'

@@ -126,7 +126,7 @@ export function renderPlanText(plan: PlanDocument): string {
   out.push('')
   out.push('Verification checks:')
   for (const ch of plan.verification)
-    out.push(`  - ${ch.name}: ${ch.description}${ch.readOnly ? '' : ' (creates short-lived pods)'}`)
+    out.push(`  - ${ch.name}: ${ch.description}${ch.readOnly ? '' : ' (creates a short-lived DaemonSet)'}`)
   out.push('')
   const b = plan.benchmark
   if (!b.enabled) out.push('Benchmark: off (benchmark: false)')
@@ -140,6 +140,7 @@ export function renderPlanText(plan: PlanDocument): string {
     )
     for (const t of b.tests)
       out.push(`  ${t.tool} server: ${t.serverArgs.join(' ')}\n  ${t.tool} client: ${t.clientArgs.join(' ')}`)
+    out.push(`  GPU memory: ${b.gpuPlacement}`)
     out.push(`  pass: ${b.passRule}`)
   }
   return out.join('\n') + '\n'

@@ -63,6 +63,11 @@ export interface BenchmarkPairResult {
   client: string
   test: string
   device: string | null
+  /**
+   * GPUDirect measurements only: the CUDA device indexes (CUDA_DEVICE_ORDER=PCI_BUS_ID) of the
+   * GPU local to the NIC on each side, whose memory perftest registered. Absent: host memory.
+   */
+  cuda?: { server: number; client: number }
   bwAvgGbps: number | null
   bwPeakGbps: number | null
   linkGbps: number | null

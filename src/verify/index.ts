@@ -1,6 +1,7 @@
 // Verification: the read-only checks over one paginated read of the cluster, then (outside drift
-// mode) the node probe. Mode `verify` changes no stack resource: it only creates its own
-// namespace and short-lived probe pods; mode `drift` creates nothing at all.
+// mode) the node probe (one DaemonSet over the probe-able nodes). Mode `verify` changes no stack
+// resource: it only creates its own namespace and the short-lived probe DaemonSet; mode `drift`
+// creates nothing at all.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'

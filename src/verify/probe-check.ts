@@ -9,6 +9,39 @@ import { nodeCheck, nodeResult, type Check } from './check-result.js'
 import type { NodeFacts } from './probe-output.js'
 import { isNodeReady } from '../kube/pods.js'
 import { allocatable } from '../kube/quantity.js'
+import { poolTolerations } from '../model/workload.js'
+
+/**
+ * The taints a DaemonSet's pods tolerate without being told (the DaemonSet controller adds them):
+ * a cordoned or pressured node is still probed.
+ */
+const DAEMONSET_TOLERATED = new Set([
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+  'node.kubernetes.io/disk-pressure',
+  'node.kubernetes.io/memory-pressure',
+  'node.kubernetes.io/pid-pressure',
+  'node.kubernetes.io/unschedulable',
+  'node.kubernetes.io/network-unavailable'
+])
+
+/** The node's first NoSchedule/NoExecute taint that the pool's tolerations (node-taints) do not cover. */
+export function untoleratedTaint(node: KubeObject, s: Settings): string | undefined {
+  const tolerations = poolTolerations(s)
+  const taints: Array<{ key: string; value?: string; effect: string }> = node.spec?.taints ?? []
+  const t = taints.find(
+    t =>
+      (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&
+      !DAEMONSET_TOLERATED.has(t.key) &&
+      !tolerations.some(
+        x =>
+          x.key === t.key &&
+          (!x.effect || x.effect === t.effect) &&
+          (x.operator === 'Exists' || (x.value ?? '') === (t.value ?? ''))
+      )
+  )
+  return t ? `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}` : undefined
+}
 
 /** Why a node cannot be probed, or undefined when it can. */
 export function unprobeable(node: KubeObject, s: Settings): string | undefined {
@@ -16,6 +49,9 @@ export function unprobeable(node: KubeObject, s: Settings): string | undefined {
   const resource = `rdma/${s.stack.rdmaResourceName}`
   const a = allocatable(node, resource)
   if (a.value <= 0) return `no allocatable ${resource} for the probe pod to request`
+  const taint = untoleratedTaint(node, s)
+  if (taint)
+    return `taint ${taint} is not in node-taints, so workloads with the pool's tolerations (and the probe) cannot run there`
   return undefined
 }
 

@@ -1,30 +1,77 @@
-// What one node probe printed, read into facts: the pod runs `ibstat; echo ---; ulimit -l; echo ---;
-// cat /proc/modules`, so its log has three sections. ibstat goes through parseIbstat (Ethernet VFs
-// excluded), `ulimit -l` must say `unlimited`, and /proc/modules must list nvidia_peermem.
-import { infinibandPorts, parseIbstat, type IbPort } from '../parse/ibstat.js'
+// What one node probe found, read into facts. The probe's init container writes a compact summary
+// of the node to its termination message (/dev/termination-log, at most 4096 bytes — about 2.5 KB
+// on an 8-NIC, 8-GPU node), so one paginated list of the probe pods carries every node's result:
+//   aks-rdma-probe 2
+//   nic <device> <pci address> <numa node> <parent dir> <grandparent dir>      (each RDMA device)
+//   port <device> <port> <link layer>|<state>|<phys state>|<rate>              (its sysfs port files)
+//   gpu <pci address> <class> <numa node> <parent dir> <grandparent dir>       (each NVIDIA function)
+//   memlock <ulimit -l>
+//   peermem <lines of /proc/modules naming nvidia_peermem, or ?>
+//   end
+// Port states are read as ibstatus reads them (the same sysfs files); Ethernet ports are not
+// InfiniBand ports. The GPU local to each IB NIC comes from topology.ts.
+import { normalizeLinkLayer, normalizePhysicalState, normalizeState, type IbPort } from '../parse/ibstat.js'
 import { naturalCompare } from '../util/compare.js'
+import { cudaOrder, pairNicsWithGpus, type GpuInfo, type NicInfo, type PciDeviceInfo } from './topology.js'
 
-export const SECTION_MARK = '---'
+export const PROBE_HEADER = 'aks-rdma-probe 2'
+export const TERMINATION_LOG = '/dev/termination-log'
 
-/** The shell script of the probe container (busybox/bash `sh -c`). */
-export const PROBE_SCRIPT = `ibstat; echo ${SECTION_MARK}; ulimit -l; echo ${SECTION_MARK}; cat /proc/modules`
+/**
+ * The probe init container's script (POSIX sh with ls, cat, readlink, dirname, basename, grep):
+ * writes the summary to the termination log, then prints it to the container log too.
+ */
+export const PROBE_SCRIPT = [
+  `T=${TERMINATION_LOG}`,
+  ': > $T',
+  `echo '${PROBE_HEADER}' >> $T`,
+  'for d in $(ls /sys/class/infiniband); do',
+  '  p=/sys/class/infiniband/$d',
+  '  f=$(readlink -f $p/device)',
+  '  u=$(dirname $f)',
+  '  echo "nic $d $(basename $f) $(cat $f/numa_node) $(basename $u) $(basename $(dirname $u))" >> $T',
+  '  for n in $(ls $p/ports); do',
+  '    q=$p/ports/$n',
+  '    echo "port $d $n $(cat $q/link_layer)|$(cat $q/state)|$(cat $q/phys_state)|$(cat $q/rate)" >> $T',
+  '  done',
+  'done',
+  'for a in $(ls /sys/bus/pci/devices); do',
+  '  f=$(readlink -f /sys/bus/pci/devices/$a)',
+  '  if [ "$(cat $f/vendor)" = 0x10de ]; then',
+  '    u=$(dirname $f)',
+  '    echo "gpu $a $(cat $f/class) $(cat $f/numa_node) $(basename $u) $(basename $(dirname $u))" >> $T',
+  '  fi',
+  'done',
+  'echo "memlock $(ulimit -l)" >> $T',
+  'if cat /proc/modules > /dev/null 2>&1; then',
+  `  echo "peermem $(cat /proc/modules | grep -c '^nvidia_peermem ')" >> $T`,
+  'else',
+  '  echo "peermem ?" >> $T',
+  'fi',
+  'echo end >> $T',
+  'cat $T'
+].join('\n')
 
 export interface NodeFacts {
   node: string
-  /** The InfiniBand ports ibstat printed (Ethernet excluded), whatever their state. */
+  /** The InfiniBand ports the node shows (Ethernet excluded), whatever their state. */
   ibPorts: IbPort[]
   /** IB devices with an Active port, naturally sorted (mlx5_ib2 before mlx5_ib10): what the benchmark measures. */
   activeDevices: string[]
-  /** Port rate of each IB device (Gb/s) as ibstat printed it. */
+  /** Port rate of each IB device (Gb/s) as sysfs gives it. */
   rateGbps: Record<string, number | null>
   /** `ulimit -l` output, e.g. `unlimited` or `8192`. */
   memlock: string | null
   memlockUnlimited: boolean
   /** nvidia_peermem listed in /proc/modules; null when the module list could not be read. */
   peermemLoaded: boolean | null
+  /** NVIDIA GPUs (display and 3D controllers) in CUDA order. */
+  gpus: GpuInfo[]
+  /** The IB NICs with the GPU local to each. */
+  nics: NicInfo[]
   /** The probe could not run or its output was unreadable (the node has no usable facts). */
   error: string | null
-  /** ibstat's own failure (no devices, ibpanic), kept next to the ports it did print. */
+  /** Kept for the report's shape: the probe reads sysfs, so there is no tool failure to quote. */
   ibstatError: string | null
 }
 
@@ -37,44 +84,99 @@ export function emptyFacts(node: string, error: string): NodeFacts {
     memlock: null,
     memlockUnlimited: false,
     peermemLoaded: null,
+    gpus: [],
+    nics: [],
     error,
     ibstatError: null
   }
 }
 
+/** The CUDA index of the GPU local to an IB device, or null. */
+export function localGpuOf(f: NodeFacts, device: string): number | null {
+  return f.nics.find(n => n.device === device)?.localGpu ?? null
+}
+
+/** Device names as they may appear in the benchmark's scripts (anything else is refused). */
+const SAFE_NAME = /^[A-Za-z0-9_.:-]{1,64}$/
+
+function numa(text: string | undefined): number {
+  const n = Number(text)
+  return text !== undefined && text !== '' && Number.isInteger(n) ? n : -1
+}
+
+function rateOf(text: string): number | null {
+  const m = /(\d+(?:\.\d+)?)/.exec(text)
+  return m ? Number(m[1]) : null
+}
+
+/** Reads a probe's termination message (see the header for the format). */
 export function parseProbeOutput(node: string, text: string): NodeFacts {
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
-  const marks = lines.map((l, i) => (l.trim() === SECTION_MARK ? i : -1)).filter(i => i >= 0)
-  if (marks.length < 2) {
+  const start = lines.findIndex(l => l.trim() === PROBE_HEADER)
+  if (start < 0) {
     const first = lines.find(l => l.trim())?.trim()
-    return emptyFacts(
-      node,
-      `probe output incomplete (${marks.length + 1} of 3 sections)${first ? `: ${first}` : ''}`
-    )
+    return emptyFacts(node, `probe output unreadable${first ? `: ${first.slice(0, 200)}` : ' (empty)'}`)
   }
-  const ibstatText = lines.slice(0, marks[0]).join('\n')
-  const ulimitText = lines
-    .slice(marks[0] + 1, marks[1])
-    .join('\n')
-    .trim()
-  const modulesText = lines.slice(marks[1] + 1).join('\n')
-
-  const ib = parseIbstat(ibstatText)
-  const ibPorts = infinibandPorts(ib)
+  const body = lines.slice(start + 1)
+  if (!body.some(l => l.trim() === 'end'))
+    return emptyFacts(node, 'probe output incomplete (no end line: cut short or over 4096 bytes)')
+  const nicDirs = new Map<string, PciDeviceInfo>()
+  const ports: IbPort[] = []
+  const gpuDirs: PciDeviceInfo[] = []
+  let memlock: string | null = null
+  let peermem: boolean | null = null
+  for (const line of body) {
+    const f = line.split(' ')
+    switch (f[0]) {
+      case 'nic':
+        if (SAFE_NAME.test(f[1] ?? ''))
+          nicDirs.set(f[1], {
+            pciAddress: f[2] ?? '',
+            numaNode: numa(f[3]),
+            upstream: [f[4] ?? '', f[5] ?? '']
+          })
+        break
+      case 'port': {
+        if (!SAFE_NAME.test(f[1] ?? '')) break
+        const [ll, state, phys, rate] = f.slice(3).join(' ').split('|')
+        ports.push({
+          ca: f[1],
+          port: Number(f[2]) || 1,
+          state: normalizeState(state ?? ''),
+          physicalState: phys ? normalizePhysicalState(phys) : null,
+          rateGbps: rateOf(rate ?? ''),
+          linkLayer: normalizeLinkLayer(ll ?? '')
+        })
+        break
+      }
+      case 'gpu':
+        // 0x0300xx VGA and 0x0302xx 3D controllers; NVSwitches (0x0680xx) and audio functions are not GPUs.
+        if (/^0x030[02]/.test(f[2] ?? ''))
+          gpuDirs.push({ pciAddress: f[1] ?? '', numaNode: numa(f[3]), upstream: [f[4] ?? '', f[5] ?? ''] })
+        break
+      case 'memlock':
+        memlock = f.slice(1).join(' ').trim() || null
+        break
+      case 'peermem':
+        peermem = f[1] === '?' || f[1] === undefined ? null : Number(f[1]) > 0
+        break
+    }
+  }
+  const ibPorts = ports.filter(p => p.linkLayer !== 'Ethernet')
   const rateGbps: Record<string, number | null> = {}
   for (const p of ibPorts) if (!(p.ca in rateGbps) || p.port === 1) rateGbps[p.ca] = p.rateGbps
   const activeDevices = [...new Set(ibPorts.filter(p => p.state === 'Active').map(p => p.ca))].sort(
     naturalCompare
   )
-  const memlock =
-    ulimitText
-      .split('\n')
-      .map(l => l.trim())
-      .find(l => l !== '') ?? null
-  const modules = modulesText
-    .split('\n')
-    .map(l => l.trim().split(/\s+/)[0])
-    .filter(Boolean)
+  const ibDevices = [...new Set(ibPorts.map(p => p.ca))]
+  const gpus = cudaOrder(gpuDirs)
+  const nics = pairNicsWithGpus(
+    ibDevices.map(device => ({
+      device,
+      ...(nicDirs.get(device) ?? { pciAddress: '', numaNode: -1, upstream: ['', ''] as [string, string] })
+    })),
+    gpus
+  )
   return {
     node,
     ibPorts,
@@ -82,8 +184,10 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
     rateGbps,
     memlock,
     memlockUnlimited: memlock === 'unlimited',
-    peermemLoaded: modules.length ? modules.includes('nvidia_peermem') : null,
+    peermemLoaded: peermem,
+    gpus,
+    nics,
     error: null,
-    ibstatError: ib.error?.message ?? null
+    ibstatError: null
   }
 }

@@ -1,30 +1,44 @@
-// The node probe: one short-lived pod per RDMA node (pinned by node affinity on metadata.name, the
-// way DaemonSets pin, so the scheduler still checks the rdma/<resource> request), tolerating every
-// taint, requesting rdma/<resource>: 1 and running ibstat / ulimit -l / /proc/modules. Pods live in
-// the action's own namespace and are deleted afterwards whatever happens (one delete-by-label).
+// The node probe: ONE DaemonSet the action writes, with a pod on every RDMA node to probe (the
+// pool's node selector, required node affinity on those nodes' names, the pool's tolerations —
+// the workload snippet's — and rdma/<resource>: 1, as any workload asks). Each pod's init
+// container reads the node (sysfs ports and PCI topology, ulimit -l, /proc/modules) and leaves a
+// compact summary in its termination message (probe-output.ts); a second container only holds
+// the pod (DaemonSet pods must keep running). The results come back through one paginated list
+// and watch of the DaemonSet's pods, and one delete of the DaemonSet removes everything (its
+// pods are garbage-collected). A 1000-node probe costs about six requests.
 import type { KubeClient } from '../kube/client.js'
+import { isConflict, isNotFound } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
+import { LABELS } from '../model/types.js'
+import { poolTolerations } from '../model/workload.js'
 import type { Settings } from '../settings/settings.js'
-import { mapLimit } from '../util/concurrency.js'
-import { emptyFacts, parseProbeOutput, PROBE_SCRIPT, type NodeFacts } from './probe-output.js'
-import { describePod, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
+import { containerStatus, FAIL_FAST_REASONS, unschedulableMessage } from '../kube/pods.js'
 import { oneLine } from '../util/text.js'
 import {
+  emptyFacts,
+  parseProbeOutput,
+  PROBE_SCRIPT,
+  TERMINATION_LOG,
+  type NodeFacts
+} from './probe-output.js'
+import {
   APP_NAME,
-  createPod,
-  deletePodsQuietly,
   dnsName,
   ensureWorkNamespace,
   runLabel,
+  runTag,
   selectorOf,
   WORK_LABELS,
   WORK_NAMESPACE
 } from './workspace.js'
 
 export const PROBE_COMPONENT = 'rdma-probe'
+/** The init container that probes the node. */
 export const PROBE_CONTAINER = 'probe'
+/** The container that keeps the DaemonSet's pod running once the probe is done. */
+export const HOLD_CONTAINER = 'hold'
 
 export interface ProbeOptions {
   kube: KubeClient
@@ -34,8 +48,6 @@ export interface ProbeOptions {
   namespace?: string
   /** How long the pods may take to finish (default settings.wait.stepTimeoutMs). */
   timeoutMs?: number
-  /** Pod creations / log reads in flight at once (default 16). */
-  concurrency?: number
   /** Where the wait's progress and cleanup trouble go (default: nowhere). */
   log?: Log
 }
@@ -48,48 +60,160 @@ export function probeLabels(s: Settings): Record<string, string> {
   }
 }
 
-/** Required node affinity on the node's name: the scheduler places it (resource fit included) on that node only. */
-export function pinToNode(node: string): Record<string, unknown> {
+/** The probe DaemonSet's name: one per run. */
+export function probeName(s: Settings): string {
+  return dnsName(['rdma-probe', runTag(s.runId)])
+}
+
+/** Required node affinity on node names: the scheduler places a pod (resource fit included) on those nodes only. */
+export function pinToNodes(nodes: string[]): Record<string, unknown> {
   return {
     nodeAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: {
-        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }]
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: nodes }] }]
       }
     }
   }
 }
 
-export function probePod(s: Settings, node: string, namespace = WORK_NAMESPACE): KubeObject {
+/** Required node affinity on one node's name. */
+export function pinToNode(node: string): Record<string, unknown> {
+  return pinToNodes([node])
+}
+
+/** The probe DaemonSet over `nodes` (names) of the RDMA pool. */
+export function probeDaemonSet(s: Settings, nodes: string[], namespace = WORK_NAMESPACE): KubeObject {
   const resource = `rdma/${s.stack.rdmaResourceName}`
+  const resources = { requests: { [resource]: '1' }, limits: { [resource]: '1' } }
+  const labels = probeLabels(s)
+  const tolerations = poolTolerations(s)
   return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: dnsName(['rdma-probe', node]),
-      namespace,
-      labels: { ...probeLabels(s), [WORK_LABELS.node]: node }
-    },
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: probeName(s), namespace, labels },
     spec: {
-      restartPolicy: 'Never',
-      affinity: pinToNode(node),
-      tolerations: [{ operator: 'Exists' }],
-      automountServiceAccountToken: false,
-      terminationGracePeriodSeconds: 1,
-      activeDeadlineSeconds: 600,
-      containers: [
-        {
-          name: PROBE_CONTAINER,
-          image: s.benchmark.image,
-          command: ['sh', '-c', PROBE_SCRIPT],
-          resources: { requests: { [resource]: '1' }, limits: { [resource]: '1' } }
+      selector: { matchLabels: labels },
+      updateStrategy: { type: 'OnDelete' },
+      template: {
+        metadata: { labels },
+        spec: {
+          nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
+          affinity: pinToNodes(nodes),
+          ...(tolerations.length ? { tolerations } : {}),
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          terminationGracePeriodSeconds: 1,
+          initContainers: [
+            {
+              name: PROBE_CONTAINER,
+              image: s.benchmark.image,
+              command: ['sh', '-c', PROBE_SCRIPT],
+              terminationMessagePath: TERMINATION_LOG,
+              terminationMessagePolicy: 'File',
+              resources
+            }
+          ],
+          containers: [
+            {
+              name: HOLD_CONTAINER,
+              image: s.benchmark.image,
+              command: ['sh', '-c', 'sleep infinity'],
+              resources
+            }
+          ]
         }
-      ]
+      }
     }
   }
 }
 
+/** The node a DaemonSet pod is for: where it is bound, else the node its affinity names. */
+export function podTargetNode(pod: KubeObject): string | undefined {
+  if (pod.spec?.nodeName) return pod.spec.nodeName
+  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms as Array<{ matchFields?: Array<{ key: string; values?: string[] }> }> | undefined
+  const f = terms?.[0]?.matchFields?.find(x => x.key === 'metadata.name')
+  return f?.values?.length === 1 ? f.values[0] : undefined
+}
+
+interface Terminated {
+  exitCode?: number
+  reason?: string
+  message?: string
+}
+
+/** The probe container's end: its termination (or the last one, when it is being restarted). */
+function probeEnd(pod: KubeObject): Terminated | undefined {
+  const st = containerStatus(pod, PROBE_CONTAINER, true) as
+    { state?: { terminated?: Terminated }; lastState?: { terminated?: Terminated } } | undefined
+  return st?.state?.terminated ?? st?.lastState?.terminated
+}
+
+/** Why the probe container will not run (image pull failing, config error), if so. */
+function probeStuck(pod: KubeObject): string | undefined {
+  const w = containerStatus(pod, PROBE_CONTAINER, true)?.state?.waiting
+  return w?.reason && FAIL_FAST_REASONS.has(w.reason)
+    ? `${w.reason}${w.message ? ` (${oneLine(w.message, 160)})` : ''}`
+    : undefined
+}
+
+function settled(pod: KubeObject): boolean {
+  return !!probeEnd(pod) || !!probeStuck(pod) || unschedulableMessage(pod) !== undefined
+}
+
+/** The facts a settled (or unsettled, at the deadline) probe pod gives for its node. */
+export function factsFromPod(node: string, pod: KubeObject | undefined, timeoutMs: number): NodeFacts {
+  if (!pod) return emptyFacts(node, `no probe pod on the node within ${Math.round(timeoutMs / 1000)}s`)
+  const unsched = unschedulableMessage(pod)
+  if (unsched) return emptyFacts(node, `probe pod unschedulable: ${oneLine(unsched)}`)
+  const stuck = probeStuck(pod)
+  if (stuck) return emptyFacts(node, `probe container not started: ${stuck}`)
+  const end = probeEnd(pod)
+  if (!end)
+    return emptyFacts(
+      node,
+      `probe did not finish within ${Math.round(timeoutMs / 1000)}s (pod ${pod.status?.phase ?? 'Pending'})`
+    )
+  const facts = parseProbeOutput(node, end.message ?? '')
+  if (end.exitCode !== 0)
+    facts.error = `probe exited ${end.exitCode ?? '?'}${end.reason ? ` (${end.reason})` : ''}${facts.error ? `; ${facts.error}` : ''}`
+  return facts
+}
+
 interface ProbeVerdict extends Verdict {
   finished: number
+}
+
+async function createDaemonSet(kube: KubeClient, ds: KubeObject): Promise<KubeObject> {
+  const namespace = ds.metadata.namespace!
+  const create = () =>
+    kube.request(`create daemonset/${ds.metadata.name} -n ${namespace}`, () =>
+      kube.apps.createNamespacedDaemonSet({ namespace, body: ds as never })
+    )
+  try {
+    return JSON.parse(JSON.stringify(await create())) as KubeObject
+  } catch (e) {
+    if (!isConflict((e as { cause?: unknown }).cause ?? e)) throw e
+    // Left by an interrupted earlier attempt of this run: replace it.
+    await deleteDaemonSet(kube, ds.metadata.name, namespace)
+    return JSON.parse(JSON.stringify(await create())) as KubeObject
+  }
+}
+
+/** Deletes the probe DaemonSet; its pods go with it (background garbage collection). */
+export async function deleteDaemonSet(kube: KubeClient, name: string, namespace: string): Promise<void> {
+  try {
+    await kube.request(`delete daemonset/${name} -n ${namespace}`, () =>
+      kube.apps.deleteNamespacedDaemonSet({
+        name,
+        namespace,
+        gracePeriodSeconds: 0,
+        propagationPolicy: 'Background'
+      })
+    )
+  } catch (e) {
+    if (!isNotFound((e as { cause?: unknown }).cause ?? e)) throw e
+  }
 }
 
 /** Probes the nodes; every node gets facts (with `error` set when its probe did not produce any). */
@@ -98,37 +222,25 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
   const namespace = o.namespace ?? WORK_NAMESPACE
   const facts = new Map<string, NodeFacts>()
   if (!o.nodes.length) return facts
-  const selector = selectorOf(probeLabels(s))
+  const wanted = new Set(o.nodes)
   const timeoutMs = o.timeoutMs ?? s.wait.stepTimeoutMs
-  const limit = o.concurrency ?? 16
   await ensureWorkNamespace(o.kube, namespace)
-  // A pod left by an interrupted earlier attempt of this run would block the name.
-  await deletePodsQuietly(o.kube, selector, namespace)
+  const ds = await createDaemonSet(o.kube, probeDaemonSet(s, [...wanted], namespace))
+  const uid = ds.metadata.uid
+  const ours = (p: KubeObject) =>
+    (p.metadata.ownerReferences ?? []).some(r => r.uid === uid) && wanted.has(podTargetNode(p) ?? '')
   try {
-    const created = new Map<string, string>() // pod name → node
-    await mapLimit(o.nodes, limit, async node => {
-      try {
-        const pod = await createPod(o.kube, probePod(s, node, namespace))
-        created.set(pod.metadata.name, node)
-      } catch (e) {
-        facts.set(
-          node,
-          emptyFacts(node, `probe pod not created: ${oneLine(e instanceof Error ? e.message : String(e))}`)
-        )
-      }
-    })
-    const settled = (p: KubeObject) => isPodTerminal(p) || unschedulableMessage(p) !== undefined
     let pods: KubeObject[]
     try {
       const out = await watchUntil(
-        o.kube.watchSource('v1', 'Pod', { namespace, labelSelector: selector }),
+        o.kube.watchSource('v1', 'Pod', { namespace, labelSelector: selectorOf(probeLabels(s)) }),
         (objects): ProbeVerdict => {
-          const mine = objects.filter(p => created.has(p.metadata.name))
-          const finished = mine.filter(settled).length
+          let finished = 0
+          for (const p of objects) if (ours(p) && settled(p)) finished++
           return {
-            done: finished >= created.size,
+            done: finished >= wanted.size,
             finished,
-            message: `${finished}/${created.size} probe pods finished`
+            message: `${finished}/${wanted.size} nodes probed`
           }
         },
         { timeoutMs, onChange: v => o.log?.progress('node-probe', v.message!) }
@@ -138,30 +250,17 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
       if (!(e instanceof WatchTimeoutError)) throw e
       pods = (e.snapshot as Record<string, KubeObject[]>).only ?? []
     }
-    const byName = new Map(pods.map(p => [p.metadata.name, p]))
-    await mapLimit([...created], limit, async ([name, node]) => {
-      const pod = byName.get(name)
-      if (!pod) return facts.set(node, emptyFacts(node, `probe pod ${name} disappeared`))
-      const unsched = unschedulableMessage(pod)
-      if (unsched) return facts.set(node, emptyFacts(node, `probe pod unschedulable: ${oneLine(unsched)}`))
-      if (!isPodTerminal(pod)) {
-        return facts.set(
-          node,
-          emptyFacts(
-            node,
-            `probe pod did not finish within ${Math.round(timeoutMs / 1000)}s (${describePod(pod)})`
-          )
-        )
-      }
-      const text = await o.kube.podLog(namespace, name, { container: PROBE_CONTAINER, tailLines: 100_000 })
-      const parsed = parseProbeOutput(node, text)
-      if (parsed.error && pod.status?.phase === 'Failed')
-        parsed.error = `probe pod ${describePod(pod)}; ${parsed.error}`
-      return facts.set(node, parsed)
-    })
+    const byNode = new Map<string, KubeObject>()
+    for (const p of pods) if (ours(p)) byNode.set(podTargetNode(p)!, p)
+    for (const node of wanted) facts.set(node, factsFromPod(node, byNode.get(node), timeoutMs))
   } finally {
-    const err = await deletePodsQuietly(o.kube, selector, namespace)
-    if (err) o.log?.warning(`could not delete the probe pods (-n ${namespace} -l ${selector}): ${err}`)
+    try {
+      await deleteDaemonSet(o.kube, ds.metadata.name, namespace)
+    } catch (e) {
+      o.log?.warning(
+        `could not delete the probe DaemonSet (kubectl delete daemonset ${ds.metadata.name} -n ${namespace}): ${e instanceof Error ? e.message : String(e)}`
+      )
+    }
   }
   return facts
 }

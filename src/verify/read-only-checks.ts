@@ -17,7 +17,7 @@ import type { ClusterState } from './cluster-state.js'
 export interface CheckSpec {
   name: string
   description: string
-  /** Reads state only (drift runs it); false: creates short-lived probe pods. */
+  /** Reads state only (drift runs it); false: creates the short-lived probe DaemonSet. */
   readOnly: boolean
 }
 
@@ -110,7 +110,7 @@ export function verificationChecks(s: Settings): CheckSpec[] {
     {
       name: 'node-probe',
       readOnly: false,
-      description: `a short-lived pod per RDMA node (requests ${resource}: 1): IB ports Active with their rate (ibstat), ulimit -l unlimited, nvidia_peermem loaded`
+      description: `one short-lived DaemonSet with a pod per RDMA node (the pool's tolerations, requests ${resource}: 1; results in each pod's termination message): IB ports Active with their rate (sysfs), ulimit -l unlimited, nvidia_peermem loaded, the GPU local to each NIC (PCI topology, NUMA)`
     }
   ]
 }

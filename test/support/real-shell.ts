@@ -7,9 +7,12 @@
 // implementations through test/support/host-tool-stub.ts, so both runs see identical tools and
 // differ only in the shell. Real coreutils (ls, cat, grep, seq, mkdir) do the rest.
 //
-// The fake root: the script's absolute host paths (/etc/, /dev/, /proc/, /sys/, /host/) get the
-// fake root's path put in front of them, in the test only (the shipped text is checked to be
-// what remains once that prefix is taken out again). A prefix rather than chroot/unshare: user
+// The fake root: the script's absolute host paths (/etc/, /dev/, /proc/, /sys/, /host/, /tmp/)
+// get the fake root's path put in front of them, in the test only (the shipped text is checked to
+// be what remains once that prefix is taken out again). The node's /sys is the simulator's sysfs
+// tree (sim/kube/workloads/sysfs.ts) built on disk, symbolic links included, so real ls, cat,
+// readlink, dirname and basename read what the simulator's do. What the container writes outside
+// the host (its termination log, /tmp) is the container's own in both runs. A prefix rather than chroot/unshare: user
 // namespaces are often refused (Ubuntu 24.04 runners restrict them), and a prefix keeps every
 // shell construct as it ships. `host` in the fake root links to the fake root itself, as the
 // device plugin's hostPath mount of /etc/modules-load.d at /host/etc/modules-load.d does.
@@ -35,6 +38,7 @@ import type { NodeHardware } from '../../sim/kube/hardware.js'
 import { hostPathOf } from '../../sim/kube/workloads/index.js'
 import { hostCommands, procModules, type PodView } from '../../sim/kube/workloads/host-tools.js'
 import { type Command, Shell } from '../../sim/kube/workloads/shell.js'
+import { sysfsTree } from '../../sim/kube/workloads/sysfs.js'
 
 /** The node tools answered by the simulator's implementations in both runs. */
 export const NODE_TOOLS = [
@@ -78,6 +82,8 @@ export interface ScriptRun {
   state: Pick<NodeHardware, 'ibModulesLoaded' | 'memlockUnlimited' | 'kubeletRestarts' | 'containerdRestarts'>
   /** Host files under /etc afterwards. */
   files: Record<string, string>
+  /** What the container left in its termination log (/dev/termination-log), if anything. */
+  terminationLog?: string
 }
 
 function stateOf(hw: NodeHardware): ScriptRun['state'] {
@@ -103,10 +109,14 @@ export async function runInSimShell(k: ScriptCase): Promise<ScriptRun> {
     init: false,
     spec: k.container
   }
+  const own = new Map<string, string>()
   const readFile = (p: string): string | undefined => {
+    if (own.has(p)) return own.get(p)
     const host = hostPathOf(k.pod, c, p)
     return host === undefined ? undefined : hw.files[host]
   }
+  const local = (p: string) =>
+    p === '/dev/termination-log' || p.startsWith('/tmp/') || !privileged(k.container)
   const view: PodView = {
     hw,
     podName: k.pod.metadata.name,
@@ -148,17 +158,24 @@ export async function runInSimShell(k: ScriptCase): Promise<ScriptRun> {
     },
     aborted: () => false,
     fileExists: p => readFile(p) !== undefined,
-    ...(privileged(k.container)
-      ? {
-          writeFile: (p: string, content: string, append: boolean) => {
-            hw.files[p] = (append ? (hw.files[p] ?? '') : '') + content
-          }
-        }
-      : {})
+    writeFile: (p: string, content: string, append: boolean) => {
+      if (local(p)) own.set(p, (append ? (own.get(p) ?? '') : '') + content)
+      else hw.files[p] = (append ? (hw.files[p] ?? '') : '') + content
+    }
   })
   const code = await shell.run(k.script)
   const files = Object.fromEntries(Object.entries(hw.files).filter(([p]) => p.startsWith('/etc/')))
-  return { code, log, calls, sleeps, flakyRuns, state: stateOf(hw), files }
+  const terminationLog = own.get('/dev/termination-log')
+  return {
+    code,
+    log,
+    calls,
+    sleeps,
+    flakyRuns,
+    state: stateOf(hw),
+    files,
+    ...(terminationLog !== undefined ? { terminationLog } : {})
+  }
 }
 
 // ---- the real shell ---------------------------------------------------------------------------
@@ -191,7 +208,7 @@ function hostToolStub(): Promise<string> {
 }
 
 /** Host path prefixes the shipped scripts use, which the real run redirects into the fake root. */
-const HOST_PREFIXES = ['/etc/', '/dev/', '/proc/', '/sys/', '/host/']
+const HOST_PREFIXES = ['/etc/', '/dev/', '/proc/', '/sys/', '/host/', '/tmp/']
 
 /** The script with `root` in front of every absolute host path (only where a path starts). */
 export function underRoot(script: string, root: string): string {
@@ -243,8 +260,26 @@ export async function runInRealShell(
     mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
     writeFileSync(path.join(root, p), content)
   }
-  for (const d of ['etc/security/limits.d', 'etc/systemd/system', 'etc/modules-load.d', 'proc', 'sys'])
+  for (const d of [
+    'etc/security/limits.d',
+    'etc/systemd/system',
+    'etc/modules-load.d',
+    'proc',
+    'sys',
+    'dev',
+    'tmp'
+  ])
     mkdirSync(path.join(root, d), { recursive: true })
+  // The node's sysfs: files, and links pointing inside the fake root.
+  const sys = sysfsTree(k.hw)
+  for (const [p, content] of sys.files) {
+    mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
+    writeFileSync(path.join(root, p), content)
+  }
+  for (const [p, target] of sys.links) {
+    mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
+    symlinkSync(path.join(root, target), path.join(root, p))
+  }
   writeFileSync(path.join(root, 'proc/modules'), procModules(k.hw))
   if (k.rdmaDevices || privileged(k.container)) {
     mkdirSync(path.join(root, 'dev/infiniband'), { recursive: true })
@@ -331,7 +366,9 @@ export async function runInRealShell(
   })
   closeSync(fd)
   const after = JSON.parse(readFileSync(path.join(rec, 'node.json'), 'utf8')) as NodeHardware
+  const termLog = path.join(root, 'dev/termination-log')
   return {
+    ...(existsSync(termLog) ? { terminationLog: readFileSync(termLog, 'utf8').split(root).join('') } : {}),
     code,
     log: readFileSync(logPath, 'utf8').split(root).join(''),
     calls: lines(path.join(rec, 'calls')).map(l => JSON.parse(l) as string[]),

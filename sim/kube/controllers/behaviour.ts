@@ -43,6 +43,8 @@ export interface PodBehaviour {
   onNodeChange?(): void
   /** The pod is gone (deleted, or its node removed). */
   onStop?(): void
+  /** What the container left at its terminationMessagePath when it ended (the kubelet caps it at 4096 bytes). */
+  terminationMessage?(c: ContainerView): string | undefined
 }
 
 export interface BehaviourEnv {

@@ -12,12 +12,20 @@ interface ContainerRt extends ContainerView {
   state: 'waiting' | 'running' | 'terminated'
   reason?: string
   message?: string
+  /** The terminated state's message (termination log, or the log's tail with FallbackToLogsOnError). */
+  terminationMessage?: string
   exitCode?: number
   startedAt?: string
   finishedAt?: string
   ready: boolean
   restartCount: number
-  lastTerminated?: { exitCode: number; reason: string; startedAt?: string; finishedAt: string }
+  lastTerminated?: {
+    exitCode: number
+    reason: string
+    message?: string
+    startedAt?: string
+    finishedAt: string
+  }
   containerID?: string
   /** A pending gate re-check for this container. */
   gate?: () => void
@@ -366,6 +374,24 @@ export class Kubelet {
     c.finishedAt = isoNow(this.ctx)
     c.ready = false
     c.gate = undefined
+    c.terminationMessage = this.terminationMessage(rt, c, exitCode)
+  }
+
+  /**
+   * As the kubelet reads it: the termination message file (at most 4096 bytes); with
+   * terminationMessagePolicy FallbackToLogsOnError and an empty file after a failure, the log's
+   * last 80 lines (at most 2048 bytes).
+   */
+  private terminationMessage(rt: PodRt, c: ContainerRt, exitCode: number): string | undefined {
+    const file = rt.behaviour.terminationMessage?.(c)
+    if (file) return Buffer.from(file).subarray(0, 4096).toString('utf8')
+    if (c.spec.terminationMessagePolicy === 'FallbackToLogsOnError' && exitCode !== 0) {
+      const log = this.ctx.logs.read(rt.ns, rt.name, c.name) ?? ''
+      const tail = log.split('\n').slice(-81).join('\n')
+      const bytes = Buffer.from(tail)
+      return bytes.subarray(Math.max(0, bytes.length - 2048)).toString('utf8') || undefined
+    }
+    return undefined
   }
 
   /** Runs `pass` once `check` holds: now, on a node change, or on a periodic re-check. */
@@ -509,6 +535,7 @@ export class Kubelet {
     c.lastTerminated = {
       exitCode: c.exitCode ?? 1,
       reason: c.reason ?? 'Error',
+      ...(c.terminationMessage ? { message: c.terminationMessage } : {}),
       startedAt: c.startedAt,
       finishedAt: c.finishedAt ?? isoNow(this.ctx)
     }
@@ -652,6 +679,7 @@ export class Kubelet {
         terminated: {
           exitCode: c.exitCode,
           reason: c.reason,
+          ...(c.terminationMessage ? { message: c.terminationMessage } : {}),
           startedAt: c.startedAt,
           finishedAt: c.finishedAt,
           containerID: c.containerID

@@ -5,6 +5,7 @@
 // hostPath mounts.
 import type { NodeHardware, RdmaNic } from '../hardware.js'
 import type { Command, CommandResult } from './shell.js'
+import { listDir, readSysfs, resolvePath, sysfsTree, type SysfsTree } from './sysfs.js'
 
 /** What a container can see of its node. */
 export interface PodView {
@@ -14,6 +15,11 @@ export interface PodView {
   rdmaDevices: boolean
   /** GPUs visible (nvidia.com/gpu allocated, or privileged). */
   gpus: boolean
+  /**
+   * Which of the node's GPUs (hardware indexes) the container was given; CUDA numbers them in
+   * PCI order. Undefined: every GPU when `gpus`, else none.
+   */
+  gpuIndexes?: number[]
   /** Privileged containers reach the host (nsenter -t 1): systemctl, modprobe and host files change the node. */
   host?: { mutate(fn: (hw: NodeHardware) => void): void; now(): number }
   /** A host file the container reaches (a hostPath mount, or any host file when privileged). */
@@ -386,24 +392,6 @@ function grep(args: string[], stdin: string): CommandResult {
   return { out: hits.map(l => l + '\n').join(''), code: hits.length ? 0 : 1 }
 }
 
-function sysfs(view: PodView, path: string): string | undefined {
-  const m = /^\/sys\/class\/infiniband\/([^/]+)\/ports\/1\/(link_layer|rate|state|phys_state)$/.exec(path)
-  if (!m) return undefined
-  const n = findNic(view.hw, m[1])
-  if (!n) return undefined
-  const up = portUp(n)
-  switch (m[2]) {
-    case 'link_layer':
-      return n.linkLayer + '\n'
-    case 'rate':
-      return `${up ? n.gbps : 10} Gb/sec (${width(up ? n.gbps : 10)})\n`
-    case 'state':
-      return up ? '4: ACTIVE\n' : '1: DOWN\n'
-    default:
-      return up ? '5: LinkUp\n' : '2: Polling\n'
-  }
-}
-
 function osRelease(hw: NodeHardware): string {
   const v = hw.osVersion
   const pretty = hw.osImage
@@ -414,6 +402,8 @@ function osRelease(hw: NodeHardware): string {
 /** The command table of a container on `view`'s node. */
 export function hostCommands(view: PodView): Record<string, Command> {
   const hw = view.hw
+  let tree: SysfsTree | undefined
+  const sys = (): SysfsTree => (tree ??= sysfsTree(hw))
   const cat: Command = args => {
     let out = ''
     let code = 0
@@ -425,7 +415,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
       else if (p === '/proc/sys/kernel/osrelease') out += hw.kernel + '\n'
       else if (view.readFile?.(p) !== undefined) out += view.readFile(p)
       else {
-        const s = sysfs(view, p)
+        const s = p.startsWith('/sys/') ? readSysfs(sys(), p) : undefined
         if (s !== undefined) out += s
         else {
           err += `cat: ${p}: No such file or directory\n`
@@ -459,13 +449,12 @@ export function hostCommands(view: PodView): Record<string, Command> {
     wc: (argv, stdin) => ({ out: `${stdin.split('\n').length - (stdin.endsWith('\n') ? 1 : 0)}\n`, code: 0 }),
     ls: argv => {
       const p = argv.filter(a => !a.startsWith('-'))[1] ?? '.'
-      if (p.replace(/\/$/, '') === '/sys/class/infiniband')
-        return {
-          out: sortedNics(hw)
-            .map(n => n.name + '\n')
-            .join(''),
-          code: 0
-        }
+      if (p.startsWith('/sys/')) {
+        const names = listDir(sys(), p)
+        return names
+          ? { out: names.map(n => n + '\n').join(''), code: 0 }
+          : { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
+      }
       if (p.startsWith('/dev/infiniband')) {
         if (!view.rdmaDevices && !view.host)
           return { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
@@ -499,6 +488,27 @@ export function hostCommands(view: PodView): Record<string, Command> {
       code: 0
     }),
     hostname: () => ({ out: view.podName + '\n', code: 0 }),
+    readlink: argv => {
+      const p = argv.slice(1).find(a => !a.startsWith('-'))
+      if (!p) return { err: 'readlink: missing operand\n', code: 1 }
+      const r = p.startsWith('/sys/')
+        ? resolvePath(sys(), p)
+        : view.readFile?.(p) !== undefined
+          ? p
+          : undefined
+      return r ? { out: r + '\n', code: 0 } : { code: 1 }
+    },
+    dirname: argv => {
+      if (argv.length < 2) return { err: 'dirname: missing operand\n', code: 1 }
+      const p = (argv[1] ?? '').replace(/\/+$/, '')
+      const i = p.lastIndexOf('/')
+      return { out: (i < 0 ? '.' : i === 0 ? '/' : p.slice(0, i)) + '\n', code: 0 }
+    },
+    basename: argv => {
+      if (argv.length < 2) return { err: 'basename: missing operand\n', code: 1 }
+      const p = (argv[1] ?? '').replace(/\/+$/, '')
+      return { out: (p.slice(p.lastIndexOf('/') + 1) || '/') + '\n', code: 0 }
+    },
     pgrep: argv => ({
       out: argv.includes('kubelet') ? '2816\n' : argv.includes('containerd') ? '1043\n' : '',
       code: argv.includes('kubelet') || argv.includes('containerd') ? 0 : 1

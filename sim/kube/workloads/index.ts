@@ -1,7 +1,12 @@
 // What runs in pods that are not part of the operator stack — the action's verification probes
 // and benchmarks, and any other container with a command: the container's script runs in the
-// simulated shell against the node's tools (ibstat, ibv_devinfo, ulimit -l, /proc/modules, …)
-// and perftest; it logs, takes simulated time, and exits with the script's status.
+// simulated shell against the node's tools (ibstat, ibv_devinfo, ulimit -l, /proc/modules, sysfs,
+// …) and perftest; it logs, takes simulated time, and exits with the script's status. Each
+// container has its own files (/tmp, its termination log — what the kubelet reports as the
+// terminated state's message — and, unless privileged, anything else it writes), and the GPUs
+// the device plugin gave it: a container asking for N nvidia.com/gpu gets N of the node's free
+// GPUs in no particular order (as the kubelet's device manager hands them out), all of them when
+// it asks for all.
 import {
   commandText,
   type BehaviourEnv,
@@ -11,7 +16,7 @@ import {
 } from '../controllers/behaviour.js'
 import { TK } from '../controllers/context.js'
 import { extendedRequests } from '../controllers/placement.js'
-import type { NodeHardware } from '../hardware.js'
+import { unitHash, type NodeHardware } from '../hardware.js'
 import { hostCommands, type PodView } from './host-tools.js'
 import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
@@ -35,6 +40,42 @@ export function hostPathOf(pod: any, c: ContainerView, path: string): string | u
   }
   if (best) return best.host + path.slice(best.mount.length)
   return c.spec.securityContext?.privileged ? path : undefined
+}
+
+/** The GPUs each running container holds, per node (hardware indexes). */
+export class GpuAllocations {
+  private readonly byNode = new Map<string, Map<string, number[]>>()
+
+  /**
+   * Gives the container `count` of the node's free GPUs, picked in an order seeded by `seed`
+   * (arbitrary but reproducible, like the device manager's choice); fewer when fewer are free.
+   */
+  allocate(node: string, holder: string, gpuCount: number, count: number, seed: string): number[] {
+    const held = this.byNode.get(node) ?? new Map<string, number[]>()
+    this.byNode.set(node, held)
+    const busy = new Set([...held.values()].flat())
+    const free = Array.from({ length: gpuCount }, (_, i) => i).filter(i => !busy.has(i))
+    free.sort((a, b) => unitHash(`${seed}/${a}`) - unitHash(`${seed}/${b}`))
+    const got = free.slice(0, Math.max(0, count))
+    held.set(holder, got)
+    return got
+  }
+
+  /** Frees what a container held on the node; a key ending in `/` (a pod's) frees all its containers'. */
+  release(node: string, holder: string): void {
+    const held = this.byNode.get(node)
+    if (!held) return
+    for (const k of [...held.keys()])
+      if (k === holder || (holder.endsWith('/') && k.startsWith(holder))) held.delete(k)
+  }
+}
+
+/** nvidia.com/gpu the container itself asks for (limits, else requests). */
+export function containerGpus(c: ContainerView): number {
+  const r = c.spec.resources ?? {}
+  const v = r.limits?.['nvidia.com/gpu'] ?? r.requests?.['nvidia.com/gpu']
+  const n = Number(v ?? 0)
+  return Number.isFinite(n) ? n : 0
 }
 
 /** What a container can see: RDMA devices with an rdma/* resource (or privileged), GPUs likewise. */
@@ -94,23 +135,67 @@ function containerEnv(env: BehaviourEnv, c: ContainerView): Record<string, strin
   return out
 }
 
+/** Where the kubelet reads a container's termination message. */
+export function terminationMessagePath(c: ContainerView): string {
+  return c.spec.terminationMessagePath ?? '/dev/termination-log'
+}
+
 /** Runs containers that have a command through the simulated shell. */
-export function shellWorkloads(net: PerftestNetwork): BehaviourFactory {
+export function shellWorkloads(
+  net: PerftestNetwork,
+  gpuAllocations = new GpuAllocations()
+): BehaviourFactory {
   return (env: BehaviourEnv): PodBehaviour | undefined => {
     const all = [...(env.pod.spec.initContainers ?? []), ...(env.pod.spec.containers ?? [])]
     const hasCommand = all.some((c: any) => (c.command?.length ?? 0) + (c.args?.length ?? 0) > 0)
     if (!hasCommand) return undefined
     const ctx = env.ctx
-    const start = (c: ContainerView, done: (code: number) => void): void => {
+    const podKey = `${env.pod.metadata.uid ?? env.pod.metadata.name}/`
+    /** Each container's own files (init containers keep theirs for their termination message). */
+    const containerFiles = new Map<string, Map<string, string>>()
+    const filesOf = (c: ContainerView): Map<string, string> => {
+      const key = `${c.init ? 'init:' : ''}${c.name}`
+      let f = containerFiles.get(key)
+      if (!f) containerFiles.set(key, (f = new Map()))
+      return f
+    }
+    const start = (c: ContainerView, exited: (code: number) => void): void => {
+      const holder = `${podKey}${c.init ? 'init:' : ''}${c.name}`
+      // The device manager takes a container's GPUs back when it ends.
+      const done = (code: number): void => {
+        gpuAllocations.release(env.nodeName, holder)
+        exited(code)
+      }
       const { script, argv } = containerScript(c.spec)
       if (script === undefined && argv === undefined) {
         if (c.init) done(0)
         return
       }
-      const view = podView(env, c)
-      if (!view) {
+      const base = podView(env, c)
+      if (!base) {
         done(1)
         return
+      }
+      const own = filesOf(c)
+      own.clear()
+      const termPath = terminationMessagePath(c)
+      // Container-local: its termination log, /tmp, and whatever an unprivileged container writes.
+      const local = (path: string) => path === termPath || path.startsWith('/tmp/') || !base.host
+      const wantGpus = containerGpus(c)
+      const view: PodView = {
+        ...base,
+        readFile: path => own.get(path) ?? base.readFile?.(path),
+        ...(wantGpus > 0 && !base.host
+          ? {
+              gpuIndexes: gpuAllocations.allocate(
+                env.nodeName,
+                holder,
+                base.hw.gpus.length,
+                wantGpus,
+                `${podKey}${c.name}`
+              )
+            }
+          : {})
       }
       const commands = hostCommands(view)
       const perftest = perftestCommand({
@@ -135,14 +220,13 @@ export function shellWorkloads(net: PerftestNetwork): BehaviourFactory {
           ms === Infinity ? new Promise<void>(() => {}) : new Promise<void>(r => ctx.timers.after(ms, r)),
         aborted: () => !env.alive(),
         fileExists: path => view.readFile?.(path) !== undefined,
-        ...(view.host
-          ? {
-              writeFile: (path: string, content: string, append: boolean) =>
-                ctx.hardware.update(view.hw.nodeName, h => {
-                  h.files[path] = (append ? (h.files[path] ?? '') : '') + content
-                })
-            }
-          : {})
+        writeFile: (path: string, content: string, append: boolean) => {
+          if (local(path)) own.set(path, (append ? (own.get(path) ?? '') : '') + content)
+          else
+            ctx.hardware.update(view.hw.nodeName, h => {
+              h.files[path] = (append ? (h.files[path] ?? '') : '') + content
+            })
+        }
       })
       const p = script !== undefined ? shell.run(script) : shell.runArgv(argv!)
       p.then(
@@ -158,6 +242,9 @@ export function shellWorkloads(net: PerftestNetwork): BehaviourFactory {
     return {
       kind: 'shell',
       run: start,
+      terminationMessage: c =>
+        containerFiles.get(`${c.init ? 'init:' : ''}${c.name}`)?.get(terminationMessagePath(c)),
+      onStop: () => gpuAllocations.release(env.nodeName, podKey),
       runInit(c, done) {
         const ibSetup = /modprobe\s+ib_umad/.test(commandText(c.spec))
         start(c, code => {

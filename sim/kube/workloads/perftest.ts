@@ -1,11 +1,14 @@
 // perftest (ib_write_bw / ib_read_bw / ib_send_bw and the _lat variants) inside simulated pods:
 // option parsing, the server/client rendezvous over pod IPs, the link model (min of the two
-// ports' rates × efficiency, degraded NICs, host staging without nvidia_peermem, bidirectional),
-// and output in perftest's real layout (headers, address lines, BW and latency tables) — or its
-// real error texts (no devices, missing device, port down, MR allocation, refused connection,
-// unknown option in a perftest built without CUDA).
-import type { NodeHardware, RdmaNic } from '../hardware.js'
-import { unitHash } from '../hardware.js'
+// ports' rates × efficiency, degraded NICs, host staging without nvidia_peermem, bidirectional,
+// and for GPU memory the PCIe path from the GPU to the NIC: full speed behind the NIC's own PCIe
+// switch, markedly slower through the socket (another switch on the same NUMA node) and slower
+// still across sockets), and output in perftest's real layout (headers, address lines, BW and
+// latency tables, the CUDA device it picked among those the container was given) — or its real
+// error texts (no devices, missing device, port down, MR allocation, refused connection, no CUDA
+// device, unknown option in a perftest built without CUDA).
+import type { GpuDevice, NodeHardware, RdmaNic } from '../hardware.js'
+import { gpuNicPath, unitHash } from '../hardware.js'
 import type { Command, CommandResult, ShellIo } from './shell.js'
 import type { PodView } from './host-tools.js'
 
@@ -31,6 +34,8 @@ export interface PerftestOptions {
   port: number
   bidirectional: boolean
   cuda?: number
+  /** --use_cuda_bus_id: the GPU by PCI address instead of by index. */
+  cudaBusId?: string
   cudaDmabuf: boolean
   host?: string
   rdmaCm: boolean
@@ -147,7 +152,10 @@ export function parsePerftest(argv: string[], cudaBuilt: boolean): PerftestOptio
     if (flag === '--use_cuda' || flag === '--use_cuda_dmabuf' || flag === '--use_cuda_bus_id') {
       if (!cudaBuilt) throw new PerftestUsageError(`${tool}: unrecognized option '${a}'`)
       if (flag === '--use_cuda_dmabuf') o.cudaDmabuf = true
-      else o.cuda = Number(inline ?? (argv[i + 1] && /^\d+$/.test(argv[i + 1]) ? argv[++i] : '0'))
+      else if (flag === '--use_cuda_bus_id') {
+        o.cudaBusId = inline ?? argv[++i] ?? ''
+        o.cuda = 0
+      } else o.cuda = Number(inline ?? (argv[i + 1] && /^\d+$/.test(argv[i + 1]) ? argv[++i] : '0'))
       continue
     }
     if (BOOL_FLAGS[flag]) {
@@ -278,12 +286,30 @@ function addresses(
   return out
 }
 
-function cudaLines(o: PerftestOptions, hw: NodeHardware, size: number, seed: string): string[] {
-  const dev = Math.min(o.cuda ?? 0, Math.max(0, hw.spec.gpus - 1))
+/** The GPUs a container sees, in CUDA order (PCI bus order). */
+export function visibleGpus(view: PodView): GpuDevice[] {
+  const all = view.hw.gpus
+  const given = view.gpuIndexes ?? (view.gpus ? all.map(g => g.index) : [])
+  return all
+    .filter(g => given.includes(g.index))
+    .sort((a, b) => (a.pciAddress < b.pciAddress ? -1 : a.pciAddress > b.pciAddress ? 1 : 0))
+}
+
+function busId(g: GpuDevice): string {
+  return g.pciAddress.toUpperCase().replace(/\.\d$/, '')
+}
+
+function cudaLines(
+  o: PerftestOptions,
+  hw: NodeHardware,
+  gpus: GpuDevice[],
+  size: number,
+  seed: string
+): string[] {
+  const dev = o.cuda ?? 0
   const buf = hex(0x7f0000000000 + Math.floor(unitHash(seed) * 0xfffff) * 0x200000, 16)
   const lines = ['initializing CUDA', 'Listing all CUDA devices in system:']
-  for (let g = 0; g < Math.max(1, hw.spec.gpus); g++)
-    lines.push(`CUDA device ${g}: PCIe address is ${hex(0x1 + g, 2).toUpperCase()}:00`)
+  gpus.forEach((g, k) => lines.push(`CUDA device ${k}: PCIe address is ${busId(g)}`))
   lines.push(
     '',
     `Picking device No. ${dev}`,
@@ -297,11 +323,25 @@ function cudaLines(o: PerftestOptions, hw: NodeHardware, size: number, seed: str
   return lines
 }
 
+/** Bandwidth factor of GPU memory reached over the GPU's PCIe path to the NIC. */
+export const GPU_PATH_BANDWIDTH = { switch: 1, numa: 0.62, 'cross-numa': 0.4 } as const
+/** Added latency (µs) of GPU memory over that path. */
+const GPU_PATH_LATENCY = { switch: 0, numa: 0.35, 'cross-numa': 0.9 } as const
+
 export interface PeerSide {
   hw: NodeHardware
   nic: RdmaNic
   /** GPU memory used without nvidia_peermem (and without DMA-BUF): staged through host memory. */
   hostStaged: boolean
+  /** The GPU whose memory is registered (--use_cuda), if any. */
+  gpu?: GpuDevice
+  /** The GPUs the container sees, in CUDA order. */
+  visibleGpus?: GpuDevice[]
+}
+
+/** How GPU memory on this side reaches its NIC (undefined: host memory or host-staged). */
+function gpuPath(side: PeerSide) {
+  return side.gpu && !side.hostStaged ? gpuNicPath(side.gpu, side.nic) : undefined
 }
 
 export interface BwRow {
@@ -324,13 +364,15 @@ export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: strin
   const k = (2716 * link) / 200 / Math.min(o.qps, 4)
   const mppsCap = link >= 400 ? 4.1 : link >= 200 ? 2.86 : 2.4
   const staged = a.hostStaged || b.hostStaged ? 0.55 : 1
+  const paths = [gpuPath(a), gpuPath(b)].map(p => (p ? GPU_PATH_BANDWIDTH[p] : 1))
+  const pcie = Math.min(...paths)
   const read = o.tool === 'ib_read_bw' ? 0.995 : 1
   return sizesOf(o).map(bytes => {
     const jitter = 1 + (unitHash(`${seed}/${bytes}`) - 0.5) * 0.004
     const mpps = mppsCap * (1 - (0.04 * Math.log2(bytes)) / 23)
     const byLink = ((link * eff * bytes) / (bytes + k)) * jitter * read
     const byRate = (bytes * 8 * mpps * 1e6) / 1e9
-    let avg = Math.min(byLink, byRate) * staged
+    let avg = Math.min(byLink, byRate) * staged * pcie
     if (o.bidirectional) avg *= 2 * 0.52
     const noPeak = o.duration !== undefined || (o.iters ?? 5000) > 20000
     const peak = noPeak
@@ -338,7 +380,7 @@ export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: strin
       : Math.max(
           avg,
           Math.min(
-            link * eff * staged * (o.bidirectional ? 1.04 : 1),
+            link * eff * staged * pcie * (o.bidirectional ? 1.04 : 1),
             avg * (1 + 0.2 * (1 - Math.min(1, avg / (link * eff))))
           )
         )
@@ -376,9 +418,10 @@ export function latRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: stri
           ? 1.5
           : 1.6
   const staged = a.hostStaged || b.hostStaged ? 2.1 : 0
+  const pcie = Math.max(...[gpuPath(a), gpuPath(b)].map(p => (p ? GPU_PATH_LATENCY[p] : 0)))
   return sizesOf(o).map(bytes => {
     const u = unitHash(`${seed}/${bytes}`)
-    const t = base + staged + (bytes * 8) / (link * 1000) + (bytes > 128 ? 0.4 : 0)
+    const t = base + staged + pcie + (bytes * 8) / (link * 1000) + (bytes > 128 ? 0.4 : 0)
     return {
       bytes,
       iters: o.iters ?? 1000,
@@ -498,6 +541,22 @@ function prepare(o: PerftestOptions, env: PerftestEnv): { err: string } | { side
   if (!nic) return { err: `IB device ${o.device} not found\n Unable to find the Infiniband/RoCE device\n` }
   if (nic.gbps <= 0) return { err: " Port number 1 state is Down\n Couldn't set the link layer\n" }
   const gpuMem = o.cuda !== undefined || o.cudaDmabuf
+  const gpus = visibleGpus(env.view)
+  let gpu: GpuDevice | undefined
+  if (gpuMem) {
+    if (!gpus.length)
+      return { err: 'initializing CUDA\nThere are no available device(s) that support CUDA\n' }
+    const byBus = o.cudaBusId
+      ? gpus.findIndex(g => g.pciAddress.toLowerCase().startsWith(o.cudaBusId!.toLowerCase()))
+      : undefined
+    const want = byBus ?? o.cuda ?? 0
+    if (want < 0 || want >= gpus.length)
+      return {
+        err: `initializing CUDA\nThere are ${gpus.length} devices supporting CUDA, picking first...\nNo such device ID (${want}) exists in system\n`
+      }
+    gpu = gpus[want]
+    o.cuda = want
+  }
   const hostStaged = gpuMem && !o.cudaDmabuf && !hw.nvidiaPeermemLoaded
   const pinsHost = !gpuMem || hostStaged
   if (pinsHost && !hw.memlockUnlimited && !env.ipcLock && memlockNeedKiB(o) > 8192) {
@@ -505,7 +564,7 @@ function prepare(o: PerftestOptions, env: PerftestEnv): { err: string } | { side
       err: "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n Couldn't create IB resources\n"
     }
   }
-  return { side: { hw, nic, hostStaged } }
+  return { side: { hw, nic, hostStaged, ...(gpu ? { gpu, visibleGpus: gpus } : {}) } }
 }
 
 function results(o: PerftestOptions, client: PeerSide, server: PeerSide, seed: string): string[] {
@@ -541,7 +600,9 @@ export function perftestCommand(env: PerftestEnv): Command {
       return { err: prep.err, code: 1 }
     }
     const cuda =
-      o.cuda !== undefined ? cudaLines(o, prep.side.hw, Math.max(...sizesOf(o)), argv.join(' ')) : []
+      o.cuda !== undefined
+        ? cudaLines(o, prep.side.hw, prep.side.visibleGpus ?? [], Math.max(...sizesOf(o)), argv.join(' '))
+        : []
     if (!o.host) {
       // Server: listen and wait for a client.
       const ip = env.podIP()
@@ -585,7 +646,13 @@ export function perftestCommand(env: PerftestEnv): Command {
     if (cuda.length) io.out(cuda.join('\n') + '\n')
     const serverCuda =
       server.o.cuda !== undefined
-        ? cudaLines(server.o, server.side.hw, Math.max(...sizesOf(o)), seed + 'srv')
+        ? cudaLines(
+            server.o,
+            server.side.hw,
+            server.side.visibleGpus ?? [],
+            Math.max(...sizesOf(o)),
+            seed + 'srv'
+          )
         : []
     if (client.nic.linkLayer !== server.side.nic.linkLayer || client.nic.linkLayer === 'Ethernet') {
       const hdr = header(o, client.nic, false)

@@ -33,7 +33,8 @@ const realClock: TokenBucketClock = {
 export class TokenBucket {
   private tokens: number
   private last: number
-  /** Requests that had to wait, and for how long in all (for the log and tests). */
+  /** Tokens taken (one per request), and the requests that had to wait and for how long in all. */
+  taken = 0
   waited = { requests: 0, ms: 0 }
 
   constructor(
@@ -55,6 +56,7 @@ export class TokenBucket {
     this.tokens = Math.min(this.limit.burst, this.tokens + ((now - this.last) * this.limit.qps) / 1000)
     this.last = now
     this.tokens -= 1
+    this.taken++
     if (this.tokens >= 0) return 0
     const wait = Math.ceil((-this.tokens * 1000) / this.limit.qps)
     this.waited.requests++

@@ -52,8 +52,17 @@ export async function runMain(opts: MainOptions = {}): Promise<number> {
     return EXIT.success
   }
 
+  // The first line comes before the Azure SDK and the Kubernetes client are loaded (the flow's
+  // chunk, which only the modes that reach Azure and the cluster import).
+  log.info(runHeader(settings))
   const { runFlow } = await import('./run/flow.js')
   return runFlow(settings)
+}
+
+/** The run's first log line: what it is about to do, to what. */
+export function runHeader(s: SettingsResult['settings']): string {
+  const c = s.cluster
+  return `aks-rdma-action ${s.mode}: cluster ${c.resourceGroup}/${c.name}, node pool ${s.nodePool.name} (${s.nodePool.vmSize} × ${s.nodePool.count})`
 }
 
 /** Entry point of `npx @github/local-action . src/main.ts .env` (it imports run and awaits it). */

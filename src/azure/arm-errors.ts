@@ -1,10 +1,10 @@
 // Reading ARM errors: RestError checks by shape (not instanceof: duplicate copies of
-// ts-http-runtime break it), the ARM error code and message, and scrubbing of anything that
-// looks like a token from text we show.
-import { isRestError, type RestError } from '@azure/core-rest-pipeline'
+// ts-http-runtime break it — and no import of the SDK, so the components that quote ARM errors
+// load without it), the ARM error code and message, and scrubbing of anything that looks like a
+// token from text we show.
+import type { RestError } from '@azure/core-rest-pipeline'
 
 export function asRestError(e: unknown): RestError | undefined {
-  if (isRestError(e)) return e
   if (typeof e === 'object' && e !== null && (e as { name?: string }).name === 'RestError')
     return e as RestError
   return undefined

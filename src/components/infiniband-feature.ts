@@ -1,7 +1,7 @@
 // Component 1: the subscription feature Microsoft.ContainerService/AKSInfinibandSupport, which
 // places a pool's machines on the same physical InfiniBand network, then the provider
 // re-registration. Applied by azure/feature.ts; drift reads both states (GETs only).
-import { describeArmError } from '../azure/index.js'
+import { describeArmError } from '../azure/arm-errors.js'
 import { API_VERSIONS, FEATURE, featurePath, subscriptionPath } from '../model/azure-resources.js'
 import type { DriftItem } from '../report/report.js'
 import type { ArmComponent } from './types.js'

@@ -2,7 +2,8 @@
 // If-None-Match: * when absent and reused without a write when its immutable fields match.
 // Applied by azure/node-pool.ts; drift compares the live pool field by field (a GET).
 import type { AgentPool } from '@azure/arm-containerservice'
-import { armError, comparePool, describeArmError, desiredAgentPool, isNotFound } from '../azure/index.js'
+import { armError, describeArmError, isNotFound } from '../azure/arm-errors.js'
+import { comparePool, desiredAgentPool } from '../azure/node-pool.js'
 import { API_VERSIONS, clusterPath, desiredAgentPoolProperties } from '../model/azure-resources.js'
 import { LABELS } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'

@@ -7,19 +7,11 @@
 import * as core from '@actions/core'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import {
-  cleanupAzure,
-  connectAzure,
-  type ArmClients,
-  type CleanupEntry,
-  type SubmittedCreate,
-  type SubmittedCreates
-} from '../azure/index.js'
+import type { ArmClients, CleanupEntry, SubmittedCreate, SubmittedCreates } from '../azure/index.js'
 import { log } from '../log/index.js'
 import { code, escapeCell } from '../report/summary.js'
 import { InputError, readSettings } from '../settings/input-helper.js'
 import type { Settings } from '../settings/settings.js'
-import { LEASE_NAME, LEASE_NAMESPACE, releaseLease } from '../stack/lease.js'
 import { actionInputReader } from './inputs.js'
 
 export type { CleanupEntry } from '../azure/index.js'
@@ -114,6 +106,8 @@ function removeTempPaths(kubeconfig: string): CleanupEntry[] {
 }
 
 async function releaseRunLease(kubeconfig: string, runId: string): Promise<CleanupEntry> {
+  // The Kubernetes client loads only when there is a kubeconfig to use.
+  const { LEASE_NAME, LEASE_NAMESPACE, releaseLease } = await import('../stack/lease.js')
   const name = `${LEASE_NAMESPACE}/${LEASE_NAME}`
   if (!existsSync(kubeconfig)) return { resource: 'lease', name, result: 'skipped', reason: 'no kubeconfig' }
   try {
@@ -129,7 +123,8 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
 }
 
 async function cleanupCloud(s: Settings, submitted: SubmittedCreates): Promise<CleanupEntry[]> {
-  // Signs in only when there is something to read or delete.
+  // The Azure SDK loads here, and signs in only when there is something to read or delete.
+  const { cleanupAzure, connectAzure } = await import('../azure/index.js')
   let clients: ArmClients | undefined
   const connect = (): ArmClients => (clients ??= connectAzure(s, log).clients)
   try {

@@ -19,10 +19,15 @@ import { removeWorldFiles, startWorld } from './world.js'
 
 export const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
 
-/** The running bundle (dist/cli.js) and the helm stand-in command line that re-enters it. */
+/**
+ * The running bundle (dist/cli.js) and the helm stand-in command line that re-enters it. This
+ * module runs from one of the bundle's chunks (dist/chunks/), next to which the entries are.
+ */
 function selfPaths(): { distDir: string; helmCommand: string[] } {
-  const self = fileURLToPath(import.meta.url)
-  return { distDir: path.dirname(self), helmCommand: [process.execPath, self, '__helm'] }
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  const distDir = path.basename(here) === 'chunks' ? path.dirname(here) : here
+  const self = path.join(distDir, 'cli.js')
+  return { distDir, helmCommand: [process.execPath, self, '__helm'] }
 }
 
 /** The pid of the `sim up` process serving DIR, when it is still alive. */

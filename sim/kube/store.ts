@@ -147,6 +147,11 @@ export class ObjectStore {
     return clone(o)
   }
 
+  /** Every stored object of a type, not copied: for reading only (scans over the whole store). */
+  scan(t: ResourceType): Iterable<KubeObject> {
+    return this.bucket(t).values()
+  }
+
   tryGet(t: ResourceType, ns: string | undefined, name: string): KubeObject | undefined {
     const o = this.bucket(t).get(this.key(t.namespaced ? ns : undefined, name))
     return o ? clone(o) : undefined
@@ -168,10 +173,17 @@ export class ObjectStore {
       .filter(([, o]) => !t.namespaced || !opts.namespace || o.metadata.namespace === opts.namespace)
       .filter(([, o]) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    // As the API server does, every page of a list reports the resourceVersion of its first page
+    // (carried in the continue token), so a watch from it misses nothing that changed meanwhile.
     let start = 0
+    let resourceVersion = this.currentResourceVersion
     if (opts.continue) {
-      const after = Buffer.from(opts.continue, 'base64url').toString()
-      start = all.findIndex(([k]) => k > after)
+      const token = JSON.parse(Buffer.from(opts.continue, 'base64url').toString()) as {
+        rv: string
+        after: string
+      }
+      resourceVersion = token.rv
+      start = all.findIndex(([k]) => k > token.after)
       if (start < 0) start = all.length
     }
     const limit = opts.limit && opts.limit > 0 ? opts.limit : all.length
@@ -179,8 +191,12 @@ export class ObjectStore {
     const more = start + limit < all.length
     return {
       items: page.map(([, o]) => clone(o)),
-      resourceVersion: this.currentResourceVersion,
-      continue: more ? Buffer.from(page[page.length - 1][0]).toString('base64url') : undefined,
+      resourceVersion,
+      continue: more
+        ? Buffer.from(JSON.stringify({ rv: resourceVersion, after: page[page.length - 1][0] })).toString(
+            'base64url'
+          )
+        : undefined,
       remainingItemCount: more ? all.length - start - limit : undefined
     }
   }

@@ -376,7 +376,11 @@ export class KubeClient {
     }
   }
 
-  /** Every object of a kind matching the options, page by page (limit 500 + continue). */
+  /**
+   * Every object of a kind matching the options, page by page (limit 500 + continue). The result's
+   * resourceVersion is the first page's (the snapshot the pages belong to): a watch from it replays
+   * whatever changed while the later pages were read.
+   */
   async list(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ListResult> {
     const items: KubeObject[] = []
     let token: string | undefined
@@ -384,7 +388,7 @@ export class KubeClient {
     do {
       const page = await this.listPage(apiVersion, kind, opts, token)
       items.push(...page.items)
-      resourceVersion = page.resourceVersion || resourceVersion
+      resourceVersion ||= page.resourceVersion
       token = page.continue
     } while (token)
     return { items, resourceVersion }

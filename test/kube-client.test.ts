@@ -191,6 +191,45 @@ describe('server-side apply', () => {
   })
 })
 
+describe('paginated lists and watches', () => {
+  let w: World
+  beforeAll(async () => {
+    w = await startWorld()
+  })
+  afterAll(() => w.close())
+
+  it("every page carries the first page's resourceVersion: a watch from it sees what changed between pages", async () => {
+    const c = w.client()
+    for (const n of ['pg-b0', 'pg-b1', 'pg-b2', 'pg-b3']) await c.applyManifest(configMap({ n }, n))
+    const opts = { namespace: 'kube-system', labelSelector: 'aks-rdma-action/managed=true', limit: 2 }
+    const first = await c.listPage('v1', 'ConfigMap', opts)
+    // Created while the pages are read, sorted before the continue key: no later page holds it.
+    await c.applyManifest(configMap({ n: 'new' }, 'pg-a-new'))
+    const second = await c.listPage('v1', 'ConfigMap', opts, first.continue)
+    expect(second.resourceVersion).toBe(first.resourceVersion)
+    const names = [...first.items, ...second.items].map(i => i.metadata.name)
+    expect(names).not.toContain('pg-a-new')
+    // A watch from that version replays the create (list() hands its watch the same version).
+    const added: string[] = []
+    let handle: { stop(): void } | undefined
+    await new Promise<void>((resolve, reject) => {
+      void c
+        .watchSource('v1', 'ConfigMap', opts)
+        .watch(
+          first.resourceVersion,
+          ev => {
+            if (ev.type === 'ADDED') added.push(ev.object.metadata.name)
+            if (added.includes('pg-a-new')) resolve()
+          },
+          err => (err ? reject(err) : resolve())
+        )
+        .then(h => (handle = h), reject)
+    })
+    handle?.stop()
+    expect(added).toContain('pg-a-new')
+  })
+})
+
 describe('transient failures', () => {
   it('retries injected 500s on PATCH and succeeds', async () => {
     const w = await startWorld([{ api: 'PATCH *', status: 500, times: 2 }])

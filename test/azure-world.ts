@@ -151,7 +151,8 @@ export function settingsFor(
       name: 'aks-rdma',
       location: 'eastus',
       create: false,
-      adminCredentials: false
+      adminCredentials: false,
+      exportKubeconfig: true
     },
     nodePool: {
       name: 'rdma',

@@ -201,6 +201,13 @@ export const INPUTS: readonly InputDefinition[] = [
     default: 'false',
     description: 'Use cluster admin credentials instead of user credentials.'
   },
+  {
+    name: 'export-kubeconfig',
+    kind: 'boolean',
+    default: 'true',
+    description:
+      'Export KUBECONFIG (the kubeconfig-path file) for the later steps of the job, as azure/aks-set-context does; the post step still removes the file at the end of the job.'
+  },
   // Node pool
   {
     name: 'node-pool',

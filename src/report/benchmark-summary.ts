@@ -117,12 +117,9 @@ function cellOf(ms: BenchmarkPairResult[], node: string, o: Outliers): Cell {
   const explained = (m: BenchmarkPairResult) => m.verdict === 'fail' && blamed(o, partnerOf(m, node), device)
   const own = ms.filter(m => !explained(m))
   const basis = own.length ? own : ms
+  // ⚠️ only when every result of this NIC was with a partner named slow (so its own rate is unknown).
   const mark =
-    blamed(o, node, device) || own.some(m => m.verdict === 'fail')
-      ? FAIL
-      : ms.some(m => m.verdict === 'fail')
-        ? PARTNER
-        : PASS
+    blamed(o, node, device) || own.some(m => m.verdict === 'fail') ? FAIL : own.length ? PASS : PARTNER
   return {
     gbps: minOf(basis.map(m => m.bwAvgGbps)),
     ratio: minOf(basis.map(m => m.ratio)),
@@ -423,7 +420,7 @@ export function benchmarkSection(b: ReportBenchmark, o: BenchmarkSummaryOptions)
     parts.push(heading, gridTable(g, listed, names, verdicts, o))
     const legend = [`${PASS} pass`, `${FAIL} below the pass mark`]
     if ([...g.cells.values()].some(r => [...r.values()].some(c => c.mark === PARTNER)))
-      legend.push(`${PARTNER} slow only with a partner named slow`)
+      legend.push(`${PARTNER} measured only with partners named slow`)
     parts.push(`_${legend.join(' · ')}; a cell is the NIC's lowest result, leaving out partners named slow._`)
     if (listed.length < g.nodes.length) {
       const rest = g.nodes.filter(n => !listed.includes(n))

@@ -8,7 +8,7 @@ import type { ReportWorkload } from './report.js'
 
 /** The snippet as YAML (two-space indent, as in the README). */
 export function workloadYaml(podSnippet: Record<string, unknown>): string {
-  return stringify(podSnippet, { indent: 2, lineWidth: 0 }).trimEnd()
+  return stringify(podSnippet, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false }).trimEnd()
 }
 
 export function workloadSection(w: ReportWorkload, benchmarked: boolean): string {

@@ -107,7 +107,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     String(desired.count ?? ''),
     String(live.count ?? ''),
     desired.count === live.count,
-    `az aks nodepool scale --name ${poolName} --node-count ${desired.count}`
+    `\`az aks nodepool scale --name ${poolName} --node-count ${desired.count}\``
   )
   const dl = fmtMap(desired.nodeLabels)
   const ll = fmtMap(live.nodeLabels)
@@ -116,7 +116,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     dl,
     ll,
     dl === ll,
-    `az aks nodepool update --name ${poolName} --labels ${dl === '(none)' ? '""' : dl.replace(/,/g, ' ')}`
+    `\`az aks nodepool update --name ${poolName} --labels ${dl === '(none)' ? '""' : dl.replace(/,/g, ' ')}\``
   )
   const dt = fmtList(desired.nodeTaints)
   const lt = fmtList(live.nodeTaints)
@@ -125,7 +125,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     dt,
     lt,
     dt === lt,
-    `az aks nodepool update --name ${poolName} --node-taints ${dt === '(none)' ? '""' : dt}`
+    `\`az aks nodepool update --name ${poolName} --node-taints ${dt === '(none)' ? '""' : dt}\``
   )
   return out
 }

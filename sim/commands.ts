@@ -2,7 +2,7 @@
 // `--env-file`, print the environment a client needs as NAME=value lines, then READY, and run until
 // `sim down` or a signal; refuses a folder that holds a live world), `sim down` (stops it and
 // removes everything it wrote: .env with the client secret, the admin kubeconfig, the CA, the helm
-// stand-in; the folder too when that leaves it empty), and `simulate`.
+// and az stand-ins and their state; the folder too when that leaves it empty), and `simulate`.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'

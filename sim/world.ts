@@ -53,8 +53,9 @@ export interface World {
 export const WORLD_FILES = ['ca.pem', 'kubeconfig', 'bin', 'helm', 'azure'] as const
 
 /**
- * Removes what a world wrote into `dir` (its CA, the admin kubeconfig, the helm stand-in and its
- * repositories), plus `extra` names, then `dir` itself when nothing else is left in it.
+ * Removes what a world wrote into `dir` (its CA, the admin kubeconfig, the helm and az stand-ins, helm's
+ * repositories and az's configuration folder), plus `extra` names, then `dir` itself when nothing else
+ * is left in it.
  */
 export function removeWorldFiles(dir: string, extra: string[] = []): void {
   for (const name of [...WORLD_FILES, ...extra])

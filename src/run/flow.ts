@@ -262,7 +262,10 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
               log
             })
           } catch (e) {
-            if (e instanceof DriftError) report.drift = e.items
+            if (e instanceof DriftError) {
+              report.drift = e.items
+              for (const line of driftLines(e.items)) log.info(line)
+            }
             throw e
           }
           const n = report.drift.length

@@ -53,7 +53,7 @@ describe('cli', () => {
     expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
     expect(r.stdout).toContain('1. infiniband-feature')
     expect(r.stdout).toContain('10. gpu-operator')
-    expect(r.stdout).toContain('helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.3.3')
+    expect(r.stdout).toContain('helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0')
   })
 
   it('plan --output json parses and lists the ten components in order', async () => {

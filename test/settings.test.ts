@@ -42,9 +42,9 @@ describe('settings from inputs', () => {
       zones: []
     })
     expect(settings.stack).toMatchObject({
-      networkOperatorVersion: 'v26.1.0',
-      gpuOperatorVersion: 'v26.3.3',
-      docaDriverVersion: 'doca3.2.0-25.10-1.2.8.0-2',
+      networkOperatorVersion: 'v26.4.0',
+      gpuOperatorVersion: 'v26.7.0',
+      docaDriverVersion: 'doca3.4.0-26.04-0.8.6.0-0',
       rdmaResourceName: 'hca_shared_devices_a',
       rdmaHcaMax: 1000,
       useHostMofed: false

@@ -240,7 +240,10 @@ export interface NodeHardware {
   pci: PciDevice[]
   ofedFails: boolean
   ofedReady: boolean
+  /** Containers' memlock limit is unlimited (they inherit containerd's, set when containerd restarts). */
   memlockUnlimited: boolean
+  /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
+  kubeletMemlockUnlimited: boolean
   ibModulesLoaded: boolean
   gpuDriverReady: boolean
   nvidiaPeermemLoaded: boolean
@@ -428,6 +431,7 @@ export function buildNodeHardware(o: {
     ofedFails: ov.ofedFails,
     ofedReady: false,
     memlockUnlimited: false,
+    kubeletMemlockUnlimited: false,
     ibModulesLoaded: false,
     gpuDriverReady: false,
     nvidiaPeermemLoaded: false,

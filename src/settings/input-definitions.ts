@@ -3,6 +3,7 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
+import { RDMA_DEVICE_PLUGIN_IMAGE } from '../model/images.js'
 import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
 import { echoValue } from '../util/echo.js'
@@ -276,29 +277,30 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'network-operator-version',
     kind: 'string',
-    default: 'v26.1.0',
+    default: 'v26.4.0',
     description: 'NVIDIA Network Operator chart version (pinned).',
-    check: pinned(CHART_VERSION_RE, 'v26.1.0')
+    check: pinned(CHART_VERSION_RE, 'v26.4.0')
   },
   {
     name: 'gpu-operator-version',
     kind: 'string',
-    default: 'v26.3.3',
+    default: 'v26.7.0',
     description: 'NVIDIA GPU Operator chart version (pinned).',
-    check: pinned(CHART_VERSION_RE, 'v26.3.3')
+    check: pinned(CHART_VERSION_RE, 'v26.7.0')
   },
   {
     name: 'doca-driver-version',
     kind: 'string',
-    default: 'doca3.2.0-25.10-1.2.8.0-2',
+    default: 'doca3.4.0-26.04-0.8.6.0-0',
     description: 'DOCA/OFED driver version in the NicClusterPolicy.',
-    check: pinned(DOCA_VERSION_RE, 'doca3.2.0-25.10-1.2.8.0-2')
+    check: pinned(DOCA_VERSION_RE, 'doca3.4.0-26.04-0.8.6.0-0')
   },
   {
     name: 'rdma-device-plugin-image',
     kind: 'string',
-    default: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3',
-    description: 'Image of the RDMA shared device plugin.',
+    default: RDMA_DEVICE_PLUGIN_IMAGE,
+    description:
+      'Image of the RDMA shared device plugin. The default is the build NVIDIA ships with Network Operator v26.4.0, pinned by the digest NVIDIA publishes for it.',
     ...image('rdma-device-plugin-image')
   },
   {

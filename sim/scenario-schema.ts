@@ -91,7 +91,16 @@ export const SCENARIO_SCHEMA = {
               osSKU: { enum: ['Ubuntu', 'Ubuntu2204', 'Ubuntu2404', 'AzureLinux'] },
               gpuDriver: { enum: ['Install', 'None'] },
               provisioningState: { enum: ['Succeeded', 'Failed', 'Creating', 'Updating', 'Deleting'] },
-              tags: { type: 'object', additionalProperties: { type: 'string' } }
+              tags: { type: 'object', additionalProperties: { type: 'string' } },
+              nodeTaints: {
+                type: 'array',
+                maxItems: 100,
+                items: {
+                  type: 'string',
+                  pattern: '^[A-Za-z0-9./_-]+(=[A-Za-z0-9._-]*)?:(NoSchedule|PreferNoSchedule|NoExecute)$'
+                }
+              },
+              nodeLabels: { type: 'object', additionalProperties: { type: 'string' } }
             }
           }
         },

@@ -62,6 +62,10 @@ export interface Scenario {
       gpuDriver?: string
       provisioningState?: string
       tags?: Record<string, string>
+      /** AKS taints of the pool's nodes (`key=value:Effect`), as `nodeTaints` in ARM. */
+      nodeTaints?: string[]
+      /** Extra labels of the pool's nodes, as `nodeLabels` in ARM. */
+      nodeLabels?: Record<string, string>
     }>
     poolProvisioning: {
       polls: number

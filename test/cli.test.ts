@@ -109,6 +109,26 @@ describe('cli', () => {
     expect(r.stdout + r.stderr).not.toContain('nor-me')
   })
 
+  it('a VM size the stack cannot finish on exits 2 with the reason, before any network call', async () => {
+    const r = await cli([
+      'apply',
+      '--resource-group',
+      'rg',
+      '--cluster-name',
+      'aks1',
+      '--vm-size',
+      'Standard_ND40rs_v2'
+    ])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
+    expect(r.stderr).toContain(
+      'vm-size "Standard_ND40rs_v2": not supported: Standard_ND40rs_v2 carries ConnectX-5 InfiniBand (VF PCI device 1018)'
+    )
+    const amd = await cli(['plan', '--vm-size', 'Standard_ND96isr_MI300X_v5'])
+    expect(amd.code).toBe(2)
+    expect(amd.stderr).toContain('has AMD MI300X GPUs: the NVIDIA GPU Operator cannot drive them')
+  })
+
   it('unknown options and commands are usage errors (exit 2)', async () => {
     expect((await cli(['plan', '--no-such-input', 'x'])).code).toBe(2)
     expect((await cli(['destroy'])).code).toBe(2)

@@ -9,11 +9,12 @@ import { met, missing } from '../health/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import { describeTaint, taintNote, untoleratedTaints } from '../model/tolerations.js'
 import type { Settings } from '../settings/settings.js'
+import { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 import { formatDuration } from '../util/duration.js'
 import { NFD_WORKER_VALUES, nfdWorkerTolerations } from './network-operator.js'
 import { noDriftExtras, type KubeComponent } from './types.js'
 
-export const IB_VF_DEVICES = ['101c', '101e'] as const
+export { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 export const NODE_FEATURE_RULE = 'nfd-network-rule'
 
 export function nodeFeatureRule(): KubeManifest {

@@ -4,7 +4,7 @@
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
 import { RDMA_DEVICE_PLUGIN_IMAGE } from '../model/images.js'
-import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
+import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
 import { echoValue } from '../util/echo.js'
 
@@ -217,15 +217,9 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'vm-size',
     kind: 'string',
     default: 'Standard_ND96isr_H100_v5',
-    description: 'RDMA-capable (InfiniBand) VM size of the pool.',
-    check: v =>
-      findRdmaVmSize(v) || hasRdmaMarker(v)
-        ? undefined
-        : 'not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5, Standard_ND96asr_v4, Standard_HB120rs_v3)',
-    warn: v =>
-      findRdmaVmSize(v) || !hasRdmaMarker(v)
-        ? undefined
-        : `vm-size ${echoValue(v)}: RDMA-marked but not in the action's table of InfiniBand sizes; link rate unknown (benchmark ratios use the probed rate)`
+    description:
+      'VM size of the RDMA pool: one with NVIDIA GPUs and ConnectX-6/7 InfiniBand (the README lists them; others are refused with the reason).',
+    check: vmSizeProblem
   },
   {
     name: 'node-count',

@@ -18,7 +18,8 @@ import {
 import { nodeMatchesPod, untoleratedTaint } from './placement.js'
 import type { Reconciler } from './queue.js'
 
-const AUTO_TOLERATIONS = [
+/** What the DaemonSet controller adds to every DaemonSet pod (only node.kubernetes.io/* ones). */
+export const AUTO_TOLERATIONS = [
   { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
@@ -190,6 +191,16 @@ export class DaemonSetController implements Reconciler {
         })
         return
       } catch (e) {
+        if (e instanceof StoreError && e.code === 403) {
+          // Refused by admission (e.g. an unknown priorityClassName): retried on the next change.
+          this.ctx.events.record(ds, {
+            type: 'Warning',
+            reason: 'FailedCreate',
+            message: `Error creating: ${e.message}`,
+            component: 'daemonset-controller'
+          })
+          return
+        }
         if (!(e instanceof StoreError && e.code === 409)) throw e
       }
     }

@@ -128,7 +128,12 @@ export const SCENARIO_SCHEMA = {
           properties: { oidcLifetime: duration, accessTokenLifetime: duration }
         },
         clientSecret: text,
-        faults: { type: 'array', items: azureFault }
+        faults: { type: 'array', items: azureFault },
+        deny: {
+          type: 'array',
+          maxItems: 100,
+          items: { type: 'string', pattern: '^[A-Za-z0-9.*]+(/[A-Za-z0-9.*]+)+$' }
+        }
       }
     },
     kube: {

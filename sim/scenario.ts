@@ -81,6 +81,11 @@ export interface Scenario {
     tokens: { oidcLifetime: string; accessTokenLifetime: string }
     clientSecret: string
     faults: FaultSpec[]
+    /**
+     * Azure RBAC actions the action's identity lacks (`Microsoft.ContainerService/managedClusters/agentPools/write`,
+     * globs with `*`): ARM answers their requests 403 AuthorizationFailed, as it does.
+     */
+    deny?: string[]
   }
   kube: {
     timeScale: number

@@ -119,6 +119,30 @@ describe('nodes from agent pools', () => {
     expect(byPool('new').metadata.labels![VERSION]).toBe('24.04')
   })
 
+  it('a DaemonSet whose pods name an unknown priority class creates none and reports FailedCreate', async () => {
+    w = makeWorld()
+    w.cluster.addPool(gpuPool('gpu', 1))
+    w.create({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'kube-system' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { priorityClassName: 'node-critical-typo', containers: [{ name: 'c', image: 'busybox' }] }
+        }
+      }
+    })
+    const event = await w.waitFor('FailedCreate', () =>
+      w.list('events', { namespace: 'kube-system' }).find(e => e.reason === 'FailedCreate')
+    )
+    expect(event.message).toBe(
+      `Error creating: pods "${event.message.match(/pods "([^"]+)"/)[1]}" is forbidden: no PriorityClass with name node-critical-typo was found`
+    )
+    expect(w.list('pods', { namespace: 'kube-system', labelSelector: 'app=agent' })).toEqual([])
+  })
+
   it('joins nodes over joinSpread, scales up and down, and removes pools with their pods', async () => {
     w = makeWorld({ nodes: { joinSpread: '60s' } })
     w.cluster.addPool(gpuPool('gpu', 4))

@@ -7,7 +7,7 @@
 // with its nvidia-peermem-ctr container (present only with driver.rdma.enabled) and the node
 // advertises nvidia.com/gpu. Drift also checks the ClusterPolicy the chart rendered.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
 import { allocatableOn, noPod, stateReady } from '../health/rules.js'
 import {
   containerReady,
@@ -108,13 +108,13 @@ function health(s: Settings): Health {
           text: `a driver pod (-n ${pods.namespace} -l ${pods.labelSelector}) Ready, its container ${PEERMEM} Ready`,
           check: (node, onNode) => {
             if (!onNode.length)
-              return missing(
-                noPod('GPU driver', pods) +
-                  taintNote(
-                    node,
-                    tolerations,
-                    'the GPU Operator operands (gpu-operator values daemonsets.tolerations)'
-                  )
+              return missingOrBlocked(
+                noPod('GPU driver', pods),
+                taintNote(
+                  node,
+                  tolerations,
+                  'the GPU Operator operands (gpu-operator values daemonsets.tolerations)'
+                )
               )
             const withPeermem = onNode.filter(p => hasContainer(p, PEERMEM))
             if (!withPeermem.length)

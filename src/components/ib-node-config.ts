@@ -10,8 +10,8 @@
 // when, on every RDMA node, its pod's init container ib-setup completed and the pod is Ready, and
 // the DaemonSet is rolled out.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
-import { managedLike, noPod, podsOf, rolledOut } from '../health/rules.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
+import { managedLike, noPod, podsOf, rolledOut, toleratesPool } from '../health/rules.js'
 import {
   containerStatus,
   describeContainer,
@@ -188,9 +188,9 @@ function health(s: Settings): Health {
           text: `init container ${IB_SETUP} of its pod (-n ${pods.namespace} -l ${pods.labelSelector}) terminated with exit code 0`,
           check: (node, onNode) => {
             if (!onNode.length)
-              return missing(
-                `${noPod('ib-node-config', pods)}: memlock and IB modules not configured` +
-                  taintNote(node, tolerations, 'ib-node-config (its DaemonSet tolerations)')
+              return missingOrBlocked(
+                `${noPod('ib-node-config', pods)}: memlock and IB modules not configured`,
+                taintNote(node, tolerations, 'ib-node-config (its DaemonSet tolerations)')
               )
             const done = setupDone(onNode)
             if (done) return met(`${IB_SETUP} completed (pod ${done.metadata.name})`)
@@ -213,7 +213,7 @@ function health(s: Settings): Health {
         }
       ]
     },
-    cluster: [rolledOut(ds)],
+    cluster: [rolledOut(ds), toleratesPool(ds, 'ib-node-config')],
     warnings: []
   }
 }

@@ -7,7 +7,7 @@
 // app=mofed-ubuntu22.04-ds) Ready and the label mofed.wait=false, and the policy's state is
 // `ready`. Drift also checks that the driver DaemonSets and pods run the policy's driver.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
 import { named, noPod, stateReady } from '../health/rules.js'
 import { describePod, isPodReady } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
@@ -124,12 +124,14 @@ function health(s: Settings): Health {
           text: `its OFED driver pods (-n ${pods.namespace} -l ${pods.labelSelector}) all Ready`,
           check: (node, onNode) => {
             if (!onNode.length)
-              return missing(
-                noPod('OFED driver', pods) +
-                  (node.metadata.labels?.[LABELS.pci15b3] !== 'true'
-                    ? ` — node lacks ${LABELS.pci15b3}=true, so the driver DaemonSet does not select it`
-                    : taintNote(node, tolerations, 'the NicClusterPolicy (spec.tolerations)'))
-              )
+              return node.metadata.labels?.[LABELS.pci15b3] !== 'true'
+                ? missing(
+                    `${noPod('OFED driver', pods)} — node lacks ${LABELS.pci15b3}=true, so the driver DaemonSet does not select it`
+                  )
+                : missingOrBlocked(
+                    noPod('OFED driver', pods),
+                    taintNote(node, tolerations, 'the NicClusterPolicy (spec.tolerations)')
+                  )
             const notReady = onNode.find(p => !isPodReady(p))
             if (notReady)
               return missing(`OFED driver pod ${notReady.metadata.name} not Ready (${describePod(notReady)})`)

@@ -2,12 +2,12 @@
 // 101c ConnectX-6 VF, 101e ConnectX mlx5Gen VF) feature.node.kubernetes.io/pci-15b3.present=true.
 // The guide disables the chart's rules and adds none, so the OFED driver is never scheduled.
 // Ready when every node of the pool carries the label; none after a grace period means the pool's
-// nodes have no InfiniBand device, and the step fails with that.
+// nodes have no InfiniBand device, and the step fails with that. A node whose taint the NFD worker
+// does not tolerate is never labelled: the step fails at once, naming the taint.
 import type { Health } from '../health/types.js'
-import type { KubeObject } from '../kube/types.js'
-import { met, missing } from '../health/types.js'
+import { met, missingOrBlocked } from '../health/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
-import { describeTaint, taintNote, untoleratedTaints } from '../model/tolerations.js'
+import { taintNote } from '../model/tolerations.js'
 import type { Settings } from '../settings/settings.js'
 import { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 import { formatDuration } from '../util/duration.js'
@@ -49,21 +49,6 @@ const labelled = (n: { metadata: { labels?: Record<string, string> } }): boolean
 
 const NFD_WORKER = `the NFD worker (network-operator values ${NFD_WORKER_VALUES}.tolerations)`
 
-/** Every pool node keeps the NFD worker off with a taint: nothing will ever be labelled. */
-export function untoleratedPoolMessage(
-  pool: string,
-  nodes: KubeObject[],
-  tolerations: unknown[]
-): string | undefined {
-  const bad = nodes.map(n => untoleratedTaints(n, tolerations, { daemonSet: true }))
-  if (!nodes.length || bad.some(b => b.length === 0)) return undefined
-  const taints = [...new Set(bad.flat().map(describeTaint))].join(', ')
-  return (
-    `no node of pool ${pool} can run ${NFD_WORKER}: taint ${taints} is not tolerated, so NFD never labels ${LABELS.pci15b3} ` +
-    'and nothing after it is scheduled. Add the taint to node-taints (the stack then tolerates it), or remove it from the pool.'
-  )
-}
-
 function health(s: Settings): Health {
   const tolerations = nfdWorkerTolerations(s)
   return {
@@ -77,7 +62,7 @@ function health(s: Settings): Health {
           check: node =>
             labelled(node)
               ? met()
-              : missing(`no ${LABELS.pci15b3}=true label${taintNote(node, tolerations, NFD_WORKER)}`)
+              : missingOrBlocked(`no ${LABELS.pci15b3}=true label`, taintNote(node, tolerations, NFD_WORKER))
         }
       ]
     },
@@ -86,8 +71,6 @@ function health(s: Settings): Health {
         text: "a first node labelled within the grace period (none: no Mellanox IB device on the pool's nodes)",
         check: (_snap, pool, ctx) => {
           if (pool.length === 0 || pool.some(labelled)) return { ok: true, message: '' }
-          const tainted = untoleratedPoolMessage(ctx.settings.nodePool.name, pool, tolerations)
-          if (tainted && ctx.elapsedMs >= ctx.nfdGraceMs) return { ok: true, message: '', fail: tainted }
           if (ctx.elapsedMs >= ctx.nfdGraceMs)
             return {
               ok: true,

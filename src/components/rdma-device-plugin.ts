@@ -7,8 +7,8 @@
 // Drift also checks that its pods run the desired image.
 import { createHash } from 'node:crypto'
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
-import { allocatableOn, managedLike, noPod, podsOf, rolledOut } from '../health/rules.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
+import { allocatableOn, managedLike, noPod, podsOf, rolledOut, toleratesPool } from '../health/rules.js'
 import { describePod, isPodReady } from '../kube/pods.js'
 import { selectorOf } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
@@ -152,9 +152,9 @@ function health(s: Settings): Health {
           text: `a Ready device plugin pod (-n ${pods.namespace} -l ${pods.labelSelector}; its init container ${WAIT_FOR_IB_NODE_CONFIG} completed)`,
           check: (node, onNode) => {
             if (!onNode.length)
-              return missing(
-                noPod('device plugin', pods) +
-                  taintNote(node, tolerations, 'the RDMA device plugin (its DaemonSet tolerations)')
+              return missingOrBlocked(
+                noPod('device plugin', pods),
+                taintNote(node, tolerations, 'the RDMA device plugin (its DaemonSet tolerations)')
               )
             const ready = onNode.find(isPodReady)
             if (!ready)
@@ -167,7 +167,7 @@ function health(s: Settings): Health {
         allocatableOn(resource)
       ]
     },
-    cluster: [rolledOut(ds)],
+    cluster: [rolledOut(ds), toleratesPool(ds, 'the RDMA device plugin')],
     warnings: []
   }
 }

@@ -74,8 +74,28 @@ export function untoleratedTaints(
 }
 
 /**
- * ` — node taint sku=gpu:NoSchedule is not tolerated by <what>` when the node carries taints the
- * workload does not tolerate; empty otherwise. `fix` says where the toleration goes.
+ * Taints Kubernetes and AKS put on and take off nodes by themselves (a node not ready yet, being
+ * cordoned, scaled down): they pass, so they never make a workload's absence final.
+ */
+function transient(t: Taint): boolean {
+  return (
+    t.key.startsWith('node.kubernetes.io/') ||
+    t.key.startsWith('node.cloudprovider.kubernetes.io/') ||
+    t.key === 'ToBeDeletedByClusterAutoscaler' ||
+    t.key === 'DeletionCandidateOfClusterAutoscaler'
+  )
+}
+
+/** The user's taints on the node that a DaemonSet pod with `tolerations` does not tolerate: it never lands there. */
+export function blockingTaints(node: KubeObject, tolerations: readonly unknown[] | undefined): Taint[] {
+  return untoleratedTaints(node, tolerations, { daemonSet: true }).filter(t => !transient(t))
+}
+
+/**
+ * ` — node taint sku=gpu:NoSchedule is not tolerated by <what>` when the node carries taints (set
+ * by the user, not the transient ones Kubernetes manages) the workload does not tolerate: its pod
+ * will never be placed there, however long one waits. Empty otherwise. `fix` says where the
+ * toleration goes.
  */
 export function taintNote(
   node: KubeObject,
@@ -83,7 +103,7 @@ export function taintNote(
   what: string,
   fix = 'add the taint to node-taints so the stack tolerates it'
 ): string {
-  const bad = untoleratedTaints(node, tolerations, { daemonSet: true })
+  const bad = blockingTaints(node, tolerations)
   if (!bad.length) return ''
   const list = bad.map(describeTaint).join(', ')
   return ` — node taint${bad.length > 1 ? 's' : ''} ${list} ${bad.length > 1 ? 'are' : 'is'} not tolerated by ${what}, so it is never scheduled there (${fix})`

@@ -64,6 +64,11 @@ describe('Azure permissions', () => {
     })
   })
 
+  it("the README's permissions table is this list", () => {
+    const readme = readFileSync(path.resolve(process.cwd(), 'README.md'), 'utf8')
+    for (const p of AZURE_PERMISSIONS) expect(readme).toContain(`| \`${p.action}\` | ${p.when} | ${p.role} |`)
+  })
+
   it('a denied pool create fails naming the action, the scope and the role to grant; nothing is written', async () => {
     world = await startWorld({
       azure: { deny: ['Microsoft.ContainerService/managedClusters/agentPools/write'] }

@@ -35,7 +35,7 @@ export const AZURE_PERMISSIONS: readonly AzurePermission[] = [
   },
   {
     action: 'Microsoft.ContainerService/managedClusters/agentPools/read',
-    when: 'apply, drift: read the RDMA pool and list the cluster's pools',
+    when: "apply, drift: read the RDMA pool and list the cluster's pools",
     role: 'Azure Kubernetes Service Agent Pool Manager Role (or Azure Kubernetes Service Contributor Role) on the cluster'
   },
   {

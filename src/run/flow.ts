@@ -12,8 +12,10 @@ import {
   ensureCluster,
   ensureInfinibandFeature,
   ensureNodePool,
+  precheckNodePool,
   writeClusterCredentials,
   type AzureConnection,
+  type PoolPrecheck,
   type TokenRefresher
 } from '../azure/index.js'
 import { detectDrift, DriftError } from '../drift/index.js'
@@ -49,9 +51,24 @@ interface PoolInFlight {
 }
 
 /**
- * Azure steps of apply mode: feature, cluster, node pool. Sequential rollout waits for the pool
- * here; pipelined rollout only starts it and returns it in flight (the cluster and its system pool
- * exist, so credentials and the system-level components need not wait for it).
+ * Before any write, ARM or Kubernetes, in both rollouts: whether the node pool exists and can be
+ * used (one GET). An incompatible or failed pool fails the node-pool step here, so a refusal
+ * writes nothing at all; otherwise the finding is handed to ensureNodePool (no second read).
+ */
+async function precheckPool(s: Settings, conn: AzureConnection, report: Report): Promise<PoolPrecheck> {
+  try {
+    return await precheckNodePool(conn.clients, s, { log })
+  } catch (e) {
+    // The refusal is the node-pool step's failure, reported as such (and nothing was written).
+    await runStep(report.steps, 'node-pool', `node pool ${s.nodePool.name}`, () => Promise.reject(e))
+    throw e
+  }
+}
+
+/**
+ * Azure steps of apply mode: the pool's precheck, feature, cluster, node pool. Sequential rollout
+ * waits for the pool here; pipelined rollout only starts it and returns it in flight (the cluster
+ * and its system pool exist, so credentials and the system-level components need not wait for it).
  */
 async function ensureAzure(
   s: Settings,
@@ -59,6 +76,7 @@ async function ensureAzure(
   report: Report
 ): Promise<PoolInFlight | undefined> {
   const timeoutMs = s.wait.stepTimeoutMs
+  const precheck = await precheckPool(s, conn, report)
   if (s.registerFeature)
     await runStep(
       report.steps,
@@ -101,6 +119,7 @@ async function ensureAzure(
     const r = await ensureNodePool(conn.clients, s, {
       log,
       timeoutMs,
+      precheck,
       onCreateSubmit: p => rememberCreateSubmitted('node-pool', p)
     })
     for (const w of r.warnings) log.warning(w)

@@ -21,7 +21,7 @@ import {
   isPodReady
 } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
-import { BUSYBOX_IMAGE } from '../model/images.js'
+import { BUSYBOX_IMAGE } from '../settings/images.js'
 import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'

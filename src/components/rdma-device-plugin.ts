@@ -14,7 +14,7 @@ import { selectorOf } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
-import { RDMA_DEVICE_PLUGIN_COMMAND } from '../model/images.js'
+import { RDMA_DEVICE_PLUGIN_COMMAND } from '../settings/images.js'
 import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
 import {
   IB_NODE_CONFIG_DONE_FILE,

@@ -2,7 +2,6 @@
 // toleration and one per taint of the node-taints input), and the check a diagnostic uses to say
 // which of a node's taints a workload does not tolerate (as the scheduler and the DaemonSet
 // controller decide it, with the tolerations a DaemonSet's pods get automatically).
-import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import { poolTolerations, type Toleration } from './workload.js'
 
@@ -14,6 +13,12 @@ export function nodeAgentTolerations(s: Settings): Toleration[] {
   const out: Toleration[] = [GPU_TOLERATION]
   for (const t of poolTolerations(s)) if (!out.some(o => JSON.stringify(o) === JSON.stringify(t))) out.push(t)
   return out
+}
+
+/** A node as read from the API (its spec carries the taints). */
+export interface NodeLike {
+  metadata: unknown
+  spec?: any
 }
 
 export interface Taint {
@@ -59,7 +64,7 @@ export function describeTaint(t: Taint): string {
  * DaemonSet's pods also get the automatic node.kubernetes.io/* tolerations).
  */
 export function untoleratedTaints(
-  node: KubeObject,
+  node: NodeLike,
   tolerations: readonly unknown[] | undefined,
   o: { daemonSet: boolean }
 ): Taint[] {
@@ -87,7 +92,7 @@ function transient(t: Taint): boolean {
 }
 
 /** The user's taints on the node that a DaemonSet pod with `tolerations` does not tolerate: it never lands there. */
-export function blockingTaints(node: KubeObject, tolerations: readonly unknown[] | undefined): Taint[] {
+export function blockingTaints(node: NodeLike, tolerations: readonly unknown[] | undefined): Taint[] {
   return untoleratedTaints(node, tolerations, { daemonSet: true }).filter(t => !transient(t))
 }
 
@@ -98,7 +103,7 @@ export function blockingTaints(node: KubeObject, tolerations: readonly unknown[]
  * toleration goes.
  */
 export function taintNote(
-  node: KubeObject,
+  node: NodeLike,
   tolerations: readonly unknown[] | undefined,
   what: string,
   fix = 'add the taint to node-taints so the stack tolerates it'

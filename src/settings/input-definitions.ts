@@ -3,7 +3,7 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { RDMA_DEVICE_PLUGIN_IMAGE } from '../model/images.js'
+import { RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
 import { echoValue } from '../util/echo.js'

@@ -1,6 +1,7 @@
-// The container images the action runs on every RDMA node, pinned by digest from published sources
-// (each digest with its source in docs/IMAGES.md; a test checks them against copies of those
-// sources in test/fixtures/upstream/). A tag alone can be re-pushed: these run privileged.
+// The container images the action runs on every RDMA node (the device plugin's is an input's
+// default), pinned by digest from published sources (each digest with its source in
+// docs/IMAGES.md; a test checks them against copies of those sources in test/fixtures/upstream/).
+// A tag alone can be re-pushed: these run privileged.
 
 /**
  * busybox 1.37.0 (multi-arch index: amd64 and arm64 among its platforms) as docker-library's

@@ -16,6 +16,7 @@ import { driftLines } from '../src/drift/render.js'
 import { gpuOperatorValues } from '../src/components/gpu-operator.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+import { RDMA_DEVICE_PLUGIN_IMAGE } from '../src/settings/images.js'
 
 const settings = (over: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, ...over })).settings
@@ -59,7 +60,7 @@ describe('containedDifferences (what a manifest sets, against the live object)',
     expect(d.map(x => formatPath(x.path))).toEqual([
       'spec.template.spec.containers[k8s-rdma-shared-dp-ds].image'
     ])
-    expect(d[0].desired).toBe('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3')
+    expect(d[0].desired).toBe(RDMA_DEVICE_PLUGIN_IMAGE)
     expect(d[0].actual).toBe('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0')
     expect(valueAt(live, d[0].path)).toBe('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0')
   })

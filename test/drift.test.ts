@@ -211,7 +211,7 @@ describe('one thing changed behind the action’s back', () => {
         'gpu-operator',
         'nvidia/gpu-operator',
         '--version',
-        'v26.3.3',
+        'v26.7.0',
         '-n',
         'gpu-operator',
         '--reuse-values',

@@ -29,6 +29,7 @@ export function tagValue(tags: Record<string, string> | undefined, name: string)
 }
 
 export { taintString } from '../model/azure-resources.js'
+import { taintString } from '../model/azure-resources.js'
 
 /** The AgentPool body this action creates for `settings`: the desired state's, typed for the SDK. */
 export function desiredAgentPool(settings: Settings): AgentPool {
@@ -186,6 +187,23 @@ function incompatiblePool(settings: Settings, live: AgentPool): NodePoolError | 
   )
 }
 
+/**
+ * The refusal of an existing pool whose nodes carry NoSchedule/NoExecute taints the inputs do not
+ * list: the stack tolerates exactly node-taints, so none of its pods would ever run there.
+ */
+export function untoleratedPoolTaints(settings: Settings, live: AgentPool): NodePoolError | undefined {
+  const name = settings.nodePool.name
+  const given = new Set(settings.nodePool.taints.map(taintString))
+  const missing = (live.nodeTaints ?? []).filter(t => /:(NoSchedule|NoExecute)$/.test(t) && !given.has(t))
+  if (!missing.length) return undefined
+  const all = [...new Set([...settings.nodePool.taints.map(taintString), ...missing])].join(',')
+  return new NodePoolError(
+    `node pool ${name}: its nodes carry taint${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that node-taints does not list; ` +
+      "the stack's pods tolerate exactly node-taints, so they would never be scheduled there (nothing was changed).\n" +
+      `Fix: set node-taints: ${all}, or remove the taint from the pool (az aks nodepool update --name ${name} --node-taints ...).`
+  )
+}
+
 /** Reads the pool: undefined when it (or its cluster) does not exist. */
 async function readPool(clients: ArmClients, settings: Settings): Promise<AgentPool | undefined> {
   const { resourceGroup, name: cluster } = settings.cluster
@@ -216,7 +234,7 @@ export async function precheckNodePool(
     o.log.info(`node pool ${name}: absent; it will be created`)
     return { state: 'absent' }
   }
-  const refused = incompatiblePool(settings, live)
+  const refused = incompatiblePool(settings, live) ?? untoleratedPoolTaints(settings, live)
   if (refused) throw refused
   if ((live.provisioningState ?? '').toLowerCase() === 'failed') {
     const pe = live.status?.provisioningError
@@ -340,7 +358,7 @@ export async function ensureNodePool(
 
   async function reuse(found: AgentPool): Promise<NodePoolResult> {
     let pool = found
-    const refused = incompatiblePool(settings, pool)
+    const refused = incompatiblePool(settings, pool) ?? untoleratedPoolTaints(settings, pool)
     if (refused) throw refused
     const state = (pool.provisioningState ?? 'Succeeded').toLowerCase()
     if (state === 'failed') throw await failure(undefined)

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
+  checkOtherGpuPools,
   connectAzure,
   ensureCluster,
   ensureInfinibandFeature,
@@ -134,6 +135,9 @@ async function ensureAzure(
   let info!: (p: PoolInfo) => void
   const provisioned = new Promise<PoolInfo>(resolve => (info = resolve))
   const done = runStep(steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
+    // Other GPU pools with the AKS-managed driver: the stack stays off them; say so.
+    const others = await checkOtherGpuPools(conn.clients, s)
+    if (others) log.warning(others)
     const r = await ensureNodePool(conn.clients, s, {
       log,
       timeoutMs,

@@ -11,11 +11,16 @@ import type { Scenario } from '../scenario.js'
 export interface VmSizeSpec {
   gpus: number
   gpuName?: string
-  /** PCI device id of the GPU (vendor 10de). */
+  /** PCI vendor of the GPUs: 10de (NVIDIA, the default) or 1002 (AMD). */
+  gpuVendor?: '10de' | '1002'
+  /** PCI device id of the GPU. */
   gpuDeviceId?: string
   ibNics: number
   ibGbps: number
-  /** PCI device id of the InfiniBand VF (vendor 15b3): 101c (ConnectX-6) or 101e (ConnectX-7 / mlx5Gen). */
+  /**
+   * PCI device id of the InfiniBand VF (vendor 15b3): 1018 (ConnectX-5), 101c (ConnectX-6) or 101e
+   * (ConnectX-7 and later, the mlx5Gen VF).
+   */
   ibDeviceId?: string
   vcpus: number
   memoryGiB: number
@@ -34,7 +39,10 @@ const A100_80 = { gpuName: 'NVIDIA A100-SXM4-80GB', gpuDeviceId: '20b2' }
 const H100 = { gpuName: 'NVIDIA H100 80GB HBM3', gpuDeviceId: '2330' }
 const H200 = { gpuName: 'NVIDIA H200', gpuDeviceId: '2335' }
 
-/** RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. */
+/**
+ * RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. Agrees with the action's table
+ * (src/settings/vm-sizes.ts: GPUs, their vendor, the IB VF device; a test checks it).
+ */
 export const VM_SIZES: Record<string, VmSizeSpec> = {
   Standard_ND96asr_v4: {
     gpus: 8,
@@ -113,13 +121,37 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     memoryGiB: 900,
     arch: 'arm64'
   },
+  Standard_ND96isr_MI300X_v5: {
+    gpus: 8,
+    gpuName: 'AMD Instinct MI300X',
+    gpuVendor: '1002',
+    gpuDeviceId: '74a1',
+    ibNics: 8,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 96,
+    memoryGiB: 1850,
+    arch: 'amd64'
+  },
+  Standard_ND96asr_MI200_v4: {
+    gpus: 8,
+    gpuName: 'AMD Instinct MI250X',
+    gpuVendor: '1002',
+    gpuDeviceId: '740c',
+    ibNics: 8,
+    ibGbps: 200,
+    ibDeviceId: '101c',
+    vcpus: 96,
+    memoryGiB: 900,
+    arch: 'amd64'
+  },
   Standard_ND40rs_v2: {
     gpus: 8,
     gpuName: 'Tesla V100-SXM2-32GB',
     gpuDeviceId: '1db5',
     ibNics: 1,
     ibGbps: 100,
-    ibDeviceId: '101c',
+    ibDeviceId: '1018',
     vcpus: 40,
     memoryGiB: 672,
     arch: 'amd64'
@@ -155,7 +187,7 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     gpus: 0,
     ibNics: 1,
     ibGbps: 100,
-    ibDeviceId: '101c',
+    ibDeviceId: '1018',
     vcpus: 44,
     memoryGiB: 352,
     arch: 'amd64'
@@ -268,7 +300,10 @@ export interface NodeHardware {
   pci: PciDevice[]
   ofedFails: boolean
   ofedReady: boolean
+  /** Containers' memlock limit is unlimited (they inherit containerd's, set when containerd restarts). */
   memlockUnlimited: boolean
+  /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
+  kubeletMemlockUnlimited: boolean
   ibModulesLoaded: boolean
   gpuDriverReady: boolean
   nvidiaPeermemLoaded: boolean
@@ -434,10 +469,10 @@ export function buildNodeHardware(o: {
     gpus.push({ index: g, pciAddress: address, numaNode: numaOf(g, spec.gpus), pcieSwitch: g })
     pci.push({
       address,
-      vendor: '10de',
+      vendor: spec.gpuVendor ?? '10de',
       device: spec.gpuDeviceId ?? '20b0',
       class: '0302',
-      subsystem_vendor: '10de',
+      subsystem_vendor: spec.gpuVendor ?? '10de',
       subsystem_device: '1463'
     })
   }
@@ -467,6 +502,7 @@ export function buildNodeHardware(o: {
     ofedFails: ov.ofedFails,
     ofedReady: false,
     memlockUnlimited: false,
+    kubeletMemlockUnlimited: false,
     ibModulesLoaded: false,
     gpuDriverReady: false,
     nvidiaPeermemLoaded: false,

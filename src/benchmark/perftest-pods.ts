@@ -210,7 +210,6 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
   })
   const cuda = i.devices.some(d => cudaOf(i.phase, d, i.role) !== undefined)
   const resources = workloadResources(s, cuda ? i.pair.gpus[i.role] : 0)
-  const tolerations = poolTolerations(s)
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -225,7 +224,7 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
       enableServiceLinks: false,
       terminationGracePeriodSeconds: 1,
       activeDeadlineSeconds: i.deadlineSeconds ?? 1800,
-      ...(tolerations.length ? { tolerations } : {}),
+      tolerations: poolTolerations(s),
       affinity: {
         ...pinToNode(node),
         podAntiAffinity: {

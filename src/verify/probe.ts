@@ -86,7 +86,6 @@ export function probeDaemonSet(s: Settings, nodes: string[], namespace = WORK_NA
   const resource = `rdma/${s.stack.rdmaResourceName}`
   const resources = { requests: { [resource]: '1' }, limits: { [resource]: '1' } }
   const labels = probeLabels(s)
-  const tolerations = poolTolerations(s)
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
@@ -99,7 +98,7 @@ export function probeDaemonSet(s: Settings, nodes: string[], namespace = WORK_NA
         spec: {
           nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
           affinity: pinToNodes(nodes),
-          ...(tolerations.length ? { tolerations } : {}),
+          tolerations: poolTolerations(s),
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           terminationGracePeriodSeconds: 1,

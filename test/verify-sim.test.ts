@@ -6,6 +6,7 @@
 // probe DaemonSet (one create, one delete, whatever the node count); drift mode writes nothing.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runVerification, runChecks, type Check } from '../src/verify/index.js'
+import { probeDaemonSet, removeStaleProbes } from '../src/verify/probe.js'
 import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from './verify-sim-world.js'
 
 jest.setTimeout(180_000)
@@ -77,6 +78,27 @@ describe('a healthy stack', () => {
     ).toBe(true)
     // No pod log is read: the results come with the pods.
     expect(w.recorder.records.filter(r => r.path.endsWith('/log'))).toHaveLength(0)
+  })
+
+  it('deletes a probe DaemonSet a killed earlier run left, never a recent one of another run', async () => {
+    const t = w.sim.store.type('apps', 'daemonsets')!
+    // Another run's probe (no node matches it: it stands in for the object, not for a running probe).
+    const ds = probeDaemonSet({ ...w.settings, runId: 'other-run' }, [w.rdmaNodes()[0]])
+    ds.spec.template.spec.nodeSelector = { 'kubernetes.azure.com/agentpool': 'none' }
+    const other = w.sim.store.create(t, ds as never)
+    const names = () => w.sim.store.list(t, { namespace: 'aks-rdma-verify' }).items.map(d => d.metadata.name)
+    // Just created: a concurrent run's, kept (only this run's own probe comes and goes).
+    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    expect(v.checks.find(c => c.name === 'node-probe')!.status).toBe('pass')
+    expect(names()).toEqual([other.metadata.name])
+    // Older than any probe may last (2 × step-timeout, at least an hour): a killed run's, deleted.
+    w.recorder.reset()
+    const later = Date.now() + Math.max(3_600_000, 2 * w.settings.wait.stepTimeoutMs) + 60_000
+    expect(await removeStaleProbes(w.kube, w.settings, 'aks-rdma-verify', undefined, later)).toEqual([
+      other.metadata.name
+    ])
+    expect(names()).toEqual([])
+    expect(w.recorder.records.filter(r => r.mutating).map(r => r.method)).toEqual(['DELETE'])
   })
 
   it('drift mode runs only the read-only checks and writes nothing', async () => {

@@ -5,7 +5,8 @@
 // compact summary in its termination message (probe-output.ts); a second container only holds
 // the pod (DaemonSet pods must keep running). The results come back through one paginated list
 // and watch of the DaemonSet's pods, and one delete of the DaemonSet removes everything (its
-// pods are garbage-collected). A 1000-node probe costs about six requests.
+// pods are garbage-collected); a probe DaemonSet an earlier, killed run left is deleted first. A
+// 1000-node probe costs about seven requests.
 import type { KubeClient } from '../kube/client.js'
 import { isConflict, isNotFound } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
@@ -215,6 +216,33 @@ export async function deleteDaemonSet(kube: KubeClient, name: string, namespace:
   }
 }
 
+/**
+ * Deletes the probe DaemonSets an earlier run left behind (its process killed before its own
+ * delete): those of other runs created longer ago than any probe may last. One list, and a delete
+ * only when there is such a leftover.
+ */
+export async function removeStaleProbes(
+  kube: KubeClient,
+  s: Settings,
+  namespace: string,
+  log?: Log,
+  now = Date.now()
+): Promise<string[]> {
+  const { [WORK_LABELS.run]: _own, ...anyRun } = probeLabels(s)
+  const { items } = await kube.list('apps/v1', 'DaemonSet', { namespace, labelSelector: selectorOf(anyRun) })
+  const maxAge = Math.max(3_600_000, 2 * s.wait.stepTimeoutMs)
+  const stale = items.filter(
+    d =>
+      d.metadata.labels?.[WORK_LABELS.run] !== runLabel(s.runId) &&
+      now - Date.parse(d.metadata.creationTimestamp ?? '') > maxAge
+  )
+  for (const d of stale) {
+    log?.info(`node-probe: deleting daemonset/${d.metadata.name} left by an earlier run`)
+    await deleteDaemonSet(kube, d.metadata.name, namespace)
+  }
+  return stale.map(d => d.metadata.name)
+}
+
 /** Probes the nodes; every node gets facts (with `error` set when its probe did not produce any). */
 export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts>> {
   const s = o.settings
@@ -224,6 +252,7 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
   const wanted = new Set(o.nodes)
   const timeoutMs = o.timeoutMs ?? s.wait.stepTimeoutMs
   await ensureWorkNamespace(o.kube, namespace)
+  await removeStaleProbes(o.kube, s, namespace, o.log)
   const ds = await createDaemonSet(o.kube, probeDaemonSet(s, [...wanted], namespace))
   const uid = ds.metadata.uid
   const ours = (p: KubeObject) =>

@@ -211,12 +211,14 @@ describe('large pools', () => {
         })
       expect(checks['node-probe'].nodes).toHaveLength(200)
       const stats = requestStats(w)
+      // Nothing here grows with the node count (a request per node would be 200 of them); the
+      // bounds leave room for a watch re-established on a loaded machine.
       expect(stats.lists).toBeLessThan(20)
-      expect(stats.total).toBeLessThan(30)
+      expect(stats.total).toBeLessThan(40)
       expect(stats.byResource['POST pods']).toBeUndefined()
       expect(stats.byResource['POST daemonsets']).toBe(1)
       expect(stats.byResource['DELETE daemonsets']).toBe(1)
-      expect(stats.byResource['GET pods']).toBeLessThan(5) // the probe pods' list and watch
+      expect(stats.byResource['GET pods']).toBeLessThan(10) // the probe pods' list and watch
       expect(workPods(w)).toHaveLength(0)
     } finally {
       await w.close()

@@ -191,7 +191,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     })
     expect(real.code).toBe(0)
     const facts = parseProbeOutput(NODE, real.log)
-    expect(facts).toMatchObject({ error: null, memlock: '8192', peermemLoaded: true })
+    expect(facts).toMatchObject({ error: null, memlock: String(hw.memlockDefaultKiB), peermemLoaded: true })
     expect(facts.activeDevices).toHaveLength(8)
   })
 

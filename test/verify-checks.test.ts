@@ -93,6 +93,100 @@ describe('probe output', () => {
     expect(r.detail).toMatch(/nvidia_peermem not loaded/)
   })
 
+  it('a Down InfiniBand port fails the node, naming the node and the NIC (an Ethernet port Down does not)', () => {
+    const s = settings({ 'vm-size': 'Standard_ND96asr_v4' })
+    const ib = fixture('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt')
+    // mlx5_4's IB port loses its link, as a cable or switch port fault shows it.
+    const blocks = ib.split(/(?=^CA ')/m)
+    const i = blocks.findIndex(b => b.startsWith("CA 'mlx5_4'"))
+    blocks[i] = blocks[i]
+      .replace('State: Active', 'State: Down')
+      .replace('Physical state: LinkUp', 'Physical state: Polling')
+    const down = parseProbeOutput(
+      'aks-rdmapool-0',
+      `${blocks.join('')}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`
+    )
+    expect(down.ibPorts.find(p => p.ca === 'mlx5_4')).toMatchObject({
+      state: 'Down',
+      physicalState: 'Polling'
+    })
+    const r = judgeFacts(down, s)
+    expect(r).toEqual({ node: 'aks-rdmapool-0', status: 'fail', detail: 'mlx5_4 port 1 Down/Polling' })
+    const healthy = parseProbeOutput('aks-rdmapool-1', `${ib}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`)
+    const c = nodeProbeCheck(
+      [node('aks-rdmapool-0'), node('aks-rdmapool-1')],
+      new Map([
+        ['aks-rdmapool-0', down],
+        ['aks-rdmapool-1', healthy]
+      ]),
+      new Map(),
+      s
+    )
+    expect(c.status).toBe('fail')
+    expect(c.detail).toBe('1 of 2 node(s) failing: aks-rdmapool-0: mlx5_4 port 1 Down/Polling')
+    expect(c.nodes!.map(n => [n.node, n.status])).toEqual([
+      ['aks-rdmapool-0', 'fail'],
+      ['aks-rdmapool-1', 'pass']
+    ])
+    // The only fixture with Down ports has them on Ethernet: not an InfiniBand failure.
+    const ethDown = parseProbeOutput(
+      'n',
+      `${fixture('05-ibstat-h100-ndr400-ib-plus-eth-some-down.txt')}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`
+    )
+    expect(judgeFacts(ethDown, settings({ 'vm-size': 'Standard_ND96isr_H100_v5' })).status).toBe('pass')
+  })
+
+  it('judges what rdma/<resource> gave the probe pod: an Ethernet device or a missing IB device fails', () => {
+    const s = settings({ 'vm-size': 'Standard_ND96asr_v4' })
+    const ibstat = fixture('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt')
+    const devinfo = (names: Array<[string, string]>) =>
+      names
+        .map(([ca, layer]) =>
+          [
+            `hca_id:\t${ca}`,
+            '\ttransport:\t\t\tInfiniBand (0)',
+            '\tvendor_id:\t\t\t0x02c9',
+            '\tphys_port_cnt:\t\t\t1',
+            '\t\tport:\t1',
+            '\t\t\tstate:\t\t\tPORT_ACTIVE (4)',
+            `\t\t\tlink_layer:\t\t${layer}`,
+            ''
+          ].join('\n')
+        )
+        .join('\n')
+    const ib = Array.from({ length: 8 }, (_, i) => [`mlx5_${i + 1}`, 'InfiniBand'] as [string, string])
+    const probe = (verbs: string) =>
+      parseProbeOutput('n1', `${ibstat}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}\n---\n${verbs}`)
+
+    const good = probe(devinfo(ib))
+    expect(good.podDevices).toHaveLength(8)
+    expect(judgeFacts(good, s).status).toBe('pass')
+
+    // The guide's selectors (vendors + drivers, no linkTypes) also hand out the Ethernet VF mlx5_0.
+    const withEth = judgeFacts(probe(devinfo([['mlx5_0', 'Ethernet'], ...ib])), s)
+    expect(withEth.status).toBe('fail')
+    expect(withEth.detail).toBe(
+      "rdma/hca_shared_devices_a gives pods the Ethernet device mlx5_0: the device plugin's selectors also match the accelerated-networking VF (select linkTypes: [infiniband])"
+    )
+
+    // Selectors that miss devices (e.g. a deviceIDs list without this VF): the pod cannot open them.
+    const missing = judgeFacts(probe(devinfo(ib.slice(0, 6))), s)
+    expect(missing.status).toBe('fail')
+    expect(missing.detail).toBe(
+      "mlx5_7, mlx5_8 not in what rdma/hca_shared_devices_a gives pods (ibv_devinfo in the probe pod does not list them): the device plugin's selectors do not match them"
+    )
+    const none = judgeFacts(probe('No IB devices found'), s)
+    expect(none.status).toBe('fail')
+    expect(none.detail).toMatch(
+      /^mlx5_1, mlx5_2, .*, mlx5_8 not in what rdma\/hca_shared_devices_a gives pods/
+    )
+
+    // An older probe's output (three sections) says nothing about the allocation.
+    expect(
+      parseProbeOutput('n1', `${ibstat}\n---\nunlimited\n---\n${MODULES_WITH_PEERMEM}`).podDevices
+    ).toBeUndefined()
+  })
+
   it('does not ask a CPU-only size for nvidia_peermem, and warns on a port below the size link rate', () => {
     const text = `${fixture('01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt')}\n---\nunlimited\n---\n${MODULES_NO_PEERMEM}`
     expect(
@@ -119,7 +213,9 @@ describe('probe output', () => {
     const c = pod.spec.containers[0]
     expect(c.resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1' })
     expect(c.securityContext?.privileged).toBeUndefined()
-    expect(c.command.join(' ')).toMatch(/ibstat; echo ---; ulimit -l; echo ---; cat \/proc\/modules/)
+    expect(c.command.join(' ')).toMatch(
+      /ibstat; echo ---; ulimit -l; echo ---; cat \/proc\/modules; echo ---; ibv_devinfo$/
+    )
   })
 })
 

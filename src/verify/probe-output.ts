@@ -1,13 +1,21 @@
 // What one node probe printed, read into facts: the pod runs `ibstat; echo ---; ulimit -l; echo ---;
-// cat /proc/modules`, so its log has three sections. ibstat goes through parseIbstat (Ethernet VFs
-// excluded), `ulimit -l` must say `unlimited`, and /proc/modules must list nvidia_peermem.
-import { infinibandPorts, parseIbstat, type IbPort } from '../parse/ibstat.js'
+// cat /proc/modules; echo ---; ibv_devinfo`, so its log has four sections. ibstat (sysfs: every
+// RDMA device of the node) goes through parseIbstat (Ethernet VFs excluded), `ulimit -l` must say
+// `unlimited`, /proc/modules must list nvidia_peermem, and ibv_devinfo lists the devices the pod
+// can open — those whose /dev/infiniband files the device plugin gave it for rdma/<resource>.
+import { infinibandPorts, parseIbstat, type IbPort, type LinkLayer } from '../parse/ibstat.js'
 import { naturalCompare } from '../util/compare.js'
 
 export const SECTION_MARK = '---'
 
 /** The shell script of the probe container (busybox/bash `sh -c`). */
-export const PROBE_SCRIPT = `ibstat; echo ${SECTION_MARK}; ulimit -l; echo ${SECTION_MARK}; cat /proc/modules`
+export const PROBE_SCRIPT = `ibstat; echo ${SECTION_MARK}; ulimit -l; echo ${SECTION_MARK}; cat /proc/modules; echo ${SECTION_MARK}; ibv_devinfo`
+
+/** A device the probe pod can open (ibv_devinfo), with its port's link layer. */
+export interface PodDevice {
+  ca: string
+  linkLayer: LinkLayer | null
+}
 
 export interface NodeFacts {
   node: string
@@ -22,6 +30,11 @@ export interface NodeFacts {
   memlockUnlimited: boolean
   /** nvidia_peermem listed in /proc/modules; null when the module list could not be read. */
   peermemLoaded: boolean | null
+  /**
+   * The devices the pod could open, i.e. what rdma/<resource> gave it (ibv_devinfo: only devices
+   * whose /dev/infiniband files are in the container); absent when the probe printed no such section.
+   */
+  podDevices?: PodDevice[]
   /** The probe could not run or its output was unreadable (the node has no usable facts). */
   error: string | null
   /** ibstat's own failure (no devices, ibpanic), kept next to the ports it did print. */
@@ -57,7 +70,8 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
     .slice(marks[0] + 1, marks[1])
     .join('\n')
     .trim()
-  const modulesText = lines.slice(marks[1] + 1).join('\n')
+  const modulesText = lines.slice(marks[1] + 1, marks[2]).join('\n')
+  const verbsText = marks.length > 2 ? lines.slice(marks[2] + 1).join('\n') : undefined
 
   const ib = parseIbstat(ibstatText)
   const ibPorts = infinibandPorts(ib)
@@ -83,7 +97,16 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
     memlock,
     memlockUnlimited: memlock === 'unlimited',
     peermemLoaded: modules.length ? modules.includes('nvidia_peermem') : null,
+    ...(verbsText === undefined ? {} : { podDevices: podDevices(verbsText) }),
     error: null,
     ibstatError: ib.error?.message ?? null
   }
+}
+
+/** The devices ibv_devinfo listed (one per device, its first port's link layer); none for `No IB devices found`. */
+function podDevices(text: string): PodDevice[] {
+  const seen = new Map<string, PodDevice>()
+  for (const p of parseIbstat(text).ports)
+    if (!seen.has(p.ca)) seen.set(p.ca, { ca: p.ca, linkLayer: p.linkLayer })
+  return [...seen.values()].sort((a, b) => naturalCompare(a.ca, b.ca))
 }

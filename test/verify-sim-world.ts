@@ -167,12 +167,7 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     )
   const vmSize = o.vmSize ?? 'Standard_ND96asr_v4'
   const scenario = loadScenario(undefined, { kube: { timeScale: 0.002 }, ...o.scenario })
-  const recorder = new SimRecorder()
-  const clock = new SimClock(scenario.kube.timeScale)
-  const sim = await startKubeSim({ scenario, clock, recorder, tls })
-  const dir = mkdtempSync(path.join(tmpdir(), 'verify-world-'))
-  const kubeconfigPath = path.join(dir, 'kubeconfig')
-  writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
+  // Settings first: bad inputs fail before any world starts (nothing left running).
   const settings = readSettings(
     reader({
       ...VALID_APPLY,
@@ -184,6 +179,12 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     })
   ).settings
   settings.runId = `test-${Math.random().toString(36).slice(2, 8)}`
+  const recorder = new SimRecorder()
+  const clock = new SimClock(scenario.kube.timeScale)
+  const sim = await startKubeSim({ scenario, clock, recorder, tls })
+  const dir = mkdtempSync(path.join(tmpdir(), 'verify-world-'))
+  const kubeconfigPath = path.join(dir, 'kubeconfig')
+  writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: 2, backoffBaseMs: 20 })
 
   try {

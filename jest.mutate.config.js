@@ -16,6 +16,7 @@ export default {
     '<rootDir>/test/action-inputs.test.ts',
     '<rootDir>/test/components.test.ts',
     '<rootDir>/test/component-manifests.test.ts',
+    '<rootDir>/test/component-plan.test.ts',
     '<rootDir>/test/component-drift-extras.test.ts',
     '<rootDir>/test/plan.test.ts',
     '<rootDir>/test/stack-readiness.test.ts',

@@ -34,7 +34,9 @@ export default {
     '<rootDir>/test/parse-perftest-forms.test.ts',
     '<rootDir>/test/cleanup-decisions.test.ts',
     '<rootDir>/test/drift-units.test.ts',
-    '<rootDir>/test/drift-manifest-decisions.test.ts'
+    '<rootDir>/test/drift-manifest-decisions.test.ts',
+    '<rootDir>/test/drift-paths-edges.test.ts',
+    '<rootDir>/test/link-rate.test.ts'
   ],
   testTimeout: 30000
 }

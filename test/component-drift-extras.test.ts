@@ -21,7 +21,8 @@ import type { DriftItem } from '../src/report/report.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
+// Built inside each test (never while the file loads): the mutation run switches mutants on per test.
+const settings = () => readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
 
 /** Reads served from `objects` (by kind, namespace, a label selector of k=v or k terms); writes throw. */
 function cluster(objects: KubeObject[], o: { getError?: Error } = {}): { kube: KubeClient; reads: string[] } {
@@ -84,10 +85,10 @@ async function extras(
   release?: { valuePaths: string[] }
 ) {
   const c = COMPONENTS[name] as KubeComponent
-  const desired = c.desired(settings)
+  const desired = c.desired(settings())
   return c.driftExtras({
     component: name,
-    settings,
+    settings: settings(),
     kube,
     desired,
     found,
@@ -133,25 +134,26 @@ describe('podImages and reported', () => {
 })
 
 describe('rdma-device-plugin: the pods run the desired image', () => {
-  const ds = (COMPONENTS['rdma-device-plugin'] as KubeComponent)
-    .desired(settings)
-    .manifests!.find(m => m.kind === 'DaemonSet')!
-  const container = (ds.spec as any).template.spec.containers[0]
-  const labels = (ds.spec as any).selector.matchLabels
+  const ds = () =>
+    (COMPONENTS['rdma-device-plugin'] as KubeComponent)
+      .desired(settings())
+      .manifests!.find(m => m.kind === 'DaemonSet')!
+  const container = () => (ds().spec as any).template.spec.containers[0]
+  const labels = () => (ds().spec as any).selector.matchLabels
 
   it('names the pods still on another image, and says how to look at the rollout', async () => {
     const c = cluster([
-      pod('a', 'kube-system', 'n1', labels, { [container.name]: container.image }),
-      pod('b', 'kube-system', 'n2', labels, {
-        [container.name]: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
+      pod('a', 'kube-system', 'n1', labels(), { [container().name]: container().image }),
+      pod('b', 'kube-system', 'n2', labels(), {
+        [container().name]: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
       }),
-      pod('c', 'default', 'n3', labels, { [container.name]: 'elsewhere:1' })
+      pod('c', 'default', 'n3', labels(), { [container().name]: 'elsewhere:1' })
     ])
     expect(await extras('rdma-device-plugin', c.kube)).toEqual([
       {
         component: 'rdma-device-plugin',
-        field: `pods -l name=rdma-shared-dp-ds spec.containers[${container.name}].image`,
-        desired: container.image,
+        field: `pods -l name=rdma-shared-dp-ds spec.containers[${container().name}].image`,
+        desired: container().image,
         actual: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2 on 1/2 pods (n2)',
         fixableByApply: false,
         hint: 'the DaemonSet is as desired but 1 pod(s) still run another image: check the rollout (kubectl rollout status ds/rdma-shared-dp-ds -n kube-system)'
@@ -161,9 +163,9 @@ describe('rdma-device-plugin: the pods run the desired image', () => {
   })
 
   it('says nothing when every pod is on the image, or when the DaemonSet itself already differs', async () => {
-    const same = cluster([pod('a', 'kube-system', 'n1', labels, { [container.name]: container.image })])
+    const same = cluster([pod('a', 'kube-system', 'n1', labels(), { [container().name]: container().image })])
     expect(await extras('rdma-device-plugin', same.kube)).toEqual([])
-    const off = cluster([pod('b', 'kube-system', 'n2', labels, { [container.name]: 'old:1' })])
+    const off = cluster([pod('b', 'kube-system', 'n2', labels(), { [container().name]: 'old:1' })])
     expect(
       await extras('rdma-device-plugin', off.kube, [{ field: 'daemonset/rdma-shared-dp-ds' } as DriftItem])
     ).toEqual([])
@@ -172,7 +174,7 @@ describe('rdma-device-plugin: the pods run the desired image', () => {
 })
 
 describe('nic-cluster-policy: the OFED driver runs the policy’s version', () => {
-  const version = settings.stack.docaDriverVersion
+  const version = 'doca3.2.0-25.10-1.2.8.0-2' // the input's default
   const good = `nvcr.io/nvidia/mellanox/doca-driver:${version}-ubuntu22.04-amd64`
   const ofedDs = (image: string, name = 'mofed-ubuntu22.04-abc-ds'): KubeObject => ({
     apiVersion: 'apps/v1',
@@ -343,7 +345,7 @@ describe('the Azure components’ drift (GETs only)', () => {
       containerService: { agentPools: { get: get(o.pool, () => undefined) } }
     } as unknown as ArmClients
   }
-  const drift = (name: ComponentName, clients: ArmClients, s = settings) =>
+  const drift = (name: ComponentName, clients: ArmClients, s = settings()) =>
     (COMPONENTS[name] as ArmComponent).drift({ component: name, settings: s, clients })
 
   it('the feature and the provider: Registered (any case) or drift that apply fixes', async () => {
@@ -395,7 +397,7 @@ describe('the Azure components’ drift (GETs only)', () => {
       {
         component: 'node-pool',
         field: 'agentPool',
-        desired: `present (${settings.nodePool.count} × ${settings.nodePool.vmSize})`,
+        desired: `present (${settings().nodePool.count} × ${settings().nodePool.vmSize})`,
         actual: 'absent',
         fixableByApply: true,
         hint: 'apply creates pool rdmapool'
@@ -408,8 +410,8 @@ describe('the Azure components’ drift (GETs only)', () => {
       )
     ).rejects.toThrow(/^reading node pool rdmapool failed: HTTP 404 ResourceGroupNotFound/)
     const asDesired = {
-      vmSize: settings.nodePool.vmSize,
-      count: settings.nodePool.count,
+      vmSize: settings().nodePool.vmSize,
+      count: settings().nodePool.count,
       osType: 'Linux',
       osSKU: 'Ubuntu',
       mode: 'User',
@@ -432,7 +434,7 @@ describe('the Azure components’ drift (GETs only)', () => {
     )
     const scaled = await drift('node-pool', arm({ pool: { ...asDesired, count: 3 } }))
     expect(scaled.find(i => i.field === 'count')).toMatchObject({
-      desired: String(settings.nodePool.count),
+      desired: String(settings().nodePool.count),
       actual: '3',
       fixableByApply: false,
       hint: expect.stringMatching(/^apply never changes an existing pool; .*, or set node-count: 3$/)

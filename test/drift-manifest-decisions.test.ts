@@ -14,9 +14,11 @@ import type { KubeObject } from '../src/kube/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const settings = readSettings(reader({ ...VALID_APPLY })).settings
-const [configMap, daemonSet] = rdmaDevicePluginManifests(settings) as KubeObject[]
-const rule = nodeFeatureRule() as KubeObject
+// Built inside each test (never while the file loads): the mutation run switches mutants on per test.
+const settings = () => readSettings(reader({ ...VALID_APPLY })).settings
+const configMap = () => rdmaDevicePluginManifests(settings())[0] as KubeObject
+const daemonSet = () => rdmaDevicePluginManifests(settings())[1] as KubeObject
+const rule = () => nodeFeatureRule() as KubeObject
 
 /** What the action's own apply leaves: the manifest, server defaults, and its managedFields entry. */
 function asApplied(m: KubeObject, fieldsV1: unknown = { 'f:metadata': {} }): KubeObject {
@@ -65,7 +67,7 @@ const component = 'rdma-device-plugin'
 describe('manifestDrift', () => {
   it('an absent object is drift that apply fixes by creating it (namespaced, and cluster-scoped)', async () => {
     const a = api(undefined)
-    expect(await manifestDrift(a.kube, configMap, { component, force: false })).toEqual([
+    expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
       {
         component,
         field: 'configmap/rdma-devices',
@@ -78,23 +80,23 @@ describe('manifestDrift', () => {
     expect(a.calls).toEqual(['GET ConfigMap/rdma-devices'])
     const b = api(undefined)
     expect(
-      (await manifestDrift(b.kube, rule, { component: 'node-feature-rule', force: false }))[0].hint
+      (await manifestDrift(b.kube, rule(), { component: 'node-feature-rule', force: false }))[0].hint
     ).toBe('apply creates nodefeaturerule/nfd-network-rule')
   })
 
   it('an object as applied costs one GET and is no drift', async () => {
-    const a = api(asApplied(daemonSet))
-    expect(await manifestDrift(a.kube, daemonSet, { component, force: false })).toEqual([])
+    const a = api(asApplied(daemonSet()))
+    expect(await manifestDrift(a.kube, daemonSet(), { component, force: false })).toEqual([])
     expect(a.calls).toEqual(['GET DaemonSet/rdma-shared-dp-ds'])
   })
 
   it('a field changed behind the action’s back: that field only, as apply would set it', async () => {
-    const live = asApplied(daemonSet)
+    const live = asApplied(daemonSet())
     live.spec.template.spec.containers[0].image = 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
     live.metadata.labels!.team = 'gpu' // not the action's: never reported
     const a = api(live, m => ({ ...live, spec: m.spec }))
-    const items = await manifestDrift(a.kube, daemonSet, { component, force: true })
-    const c = daemonSet.spec.template.spec.containers[0]
+    const items = await manifestDrift(a.kube, daemonSet(), { component, force: true })
+    const c = daemonSet().spec.template.spec.containers[0]
     expect(items).toEqual([
       {
         component,
@@ -112,18 +114,18 @@ describe('manifestDrift', () => {
   })
 
   it('a difference the server irons out (a defaulted value) is no drift', async () => {
-    const live = asApplied(configMap)
+    const live = asApplied(configMap())
     live.data['config.json'] = live.data['config.json'] + ' '
     const a = api(live, () => live)
-    expect(await manifestDrift(a.kube, configMap, { component, force: false })).toEqual([])
+    expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([])
     expect(a.calls).toHaveLength(2)
   })
 
   it('a changed label the action sets is reported under metadata', async () => {
-    const live = asApplied(daemonSet)
+    const live = asApplied(daemonSet())
     live.metadata.labels!['aks-rdma-action/managed'] = 'false'
     const a = api(live, m => ({ ...live, metadata: { ...live.metadata, labels: m.metadata.labels } }))
-    expect(await manifestDrift(a.kube, daemonSet, { component, force: false })).toEqual([
+    expect(await manifestDrift(a.kube, daemonSet(), { component, force: false })).toEqual([
       {
         component,
         field: 'daemonset/rdma-shared-dp-ds metadata.labels[aks-rdma-action/managed]',
@@ -136,14 +138,14 @@ describe('manifestDrift', () => {
   })
 
   it('a field the action applied before and no longer sets: apply removes it', async () => {
-    const live = asApplied(configMap, { 'f:data': { 'f:config.json': {}, 'f:old.json': {} } })
+    const live = asApplied(configMap(), { 'f:data': { 'f:config.json': {}, 'f:old.json': {} } })
     live.data['old.json'] = '{}'
     const a = api(live, () => {
       const out = structuredClone(live)
       delete out.data['old.json']
       return out
     })
-    expect(await manifestDrift(a.kube, configMap, { component, force: false })).toEqual([
+    expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
       {
         component,
         field: 'configmap/rdma-devices data.old.json',
@@ -156,10 +158,10 @@ describe('manifestDrift', () => {
   })
 
   it('a difference only a dry run sees, with no field to name: the object as a whole', async () => {
-    const live = asApplied(configMap)
+    const live = asApplied(configMap())
     live.metadata.managedFields = [] // applied by someone else: not yet by the action
     const a = api(live, () => ({ ...live, metadata: { ...live.metadata, generation: 2 } }))
-    expect(await manifestDrift(a.kube, configMap, { component, force: false })).toEqual([
+    expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
       {
         component,
         field: 'configmap/rdma-devices',
@@ -172,7 +174,7 @@ describe('manifestDrift', () => {
   })
 
   it('a field another manager holds: drift that apply fixes only with force-conflicts', async () => {
-    const live = asApplied(configMap)
+    const live = asApplied(configMap())
     live.data['config.json'] = '{"configList":[]}'
     const conflict = new ApplyConflictError(
       'configmap/rdma-devices',
@@ -182,7 +184,7 @@ describe('manifestDrift', () => {
     const a = api(live, () => {
       throw conflict
     })
-    const [item, ...rest] = await manifestDrift(a.kube, configMap, { component, force: false })
+    const [item, ...rest] = await manifestDrift(a.kube, configMap(), { component, force: false })
     expect(rest).toEqual([])
     expect(item).toMatchObject({
       component,
@@ -197,12 +199,12 @@ describe('manifestDrift', () => {
   })
 
   it('a conflict with nothing to name: the object as held by another manager', async () => {
-    const live = asApplied(configMap)
+    const live = asApplied(configMap())
     live.metadata.managedFields = []
     const a = api(live, () => {
       throw new ApplyConflictError('configmap/rdma-devices', [] as never, 'conflict')
     })
-    expect(await manifestDrift(a.kube, configMap, { component, force: false })).toEqual([
+    expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
       {
         component,
         field: 'configmap/rdma-devices',
@@ -217,11 +219,11 @@ describe('manifestDrift', () => {
   })
 
   it('any other failure of the dry run is not drift: it propagates', async () => {
-    const live = asApplied(configMap)
+    const live = asApplied(configMap())
     live.data['config.json'] = '{}'
     const a = api(live, () => {
       throw new Error('HTTP 500')
     })
-    await expect(manifestDrift(a.kube, configMap, { component, force: false })).rejects.toThrow('HTTP 500')
+    await expect(manifestDrift(a.kube, configMap(), { component, force: false })).rejects.toThrow('HTTP 500')
   })
 })

@@ -26,8 +26,9 @@ import type { KubeObject } from '../src/kube/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
-const ctx = { settings, elapsedMs: 0, nfdGraceMs: 0 }
+// Built inside each test (never at load): the mutation run switches mutants on per test.
+const settings = () => readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
+const ctx = () => ({ settings: settings(), elapsedMs: 0, nfdGraceMs: 0 })
 
 const node = (name: string, pool = 'rdmapool', extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -66,7 +67,7 @@ describe('the pool’s nodes', () => {
   })
 
   it('the pool’s node source, and a health’s sources with it when it is per node', () => {
-    expect(poolNodeSource(settings)).toEqual({
+    expect(poolNodeSource(settings())).toEqual({
       name: 'nodes',
       apiVersion: 'v1',
       kind: 'Node',
@@ -80,8 +81,8 @@ describe('the pool’s nodes', () => {
       cluster: [],
       warnings: []
     }
-    expect(healthSources(perNode, settings)).toEqual({ nodes: poolNodeSource(settings), pods })
-    expect(healthSources({ ...perNode, perNode: undefined }, settings)).toEqual({ pods })
+    expect(healthSources(perNode, settings())).toEqual({ nodes: poolNodeSource(settings()), pods })
+    expect(healthSources({ ...perNode, perNode: undefined }, settings())).toEqual({ pods })
   })
 })
 
@@ -119,7 +120,7 @@ describe('evaluateHealth', () => {
     const v = evaluateHealth(
       h,
       { nodes: [node('n1'), node('n2'), node('n3')], pods: [pod('p1', 'n1'), pod('p3', 'n3'), pod('stray')] },
-      ctx
+      ctx()
     )
     expect(v.nodes).toEqual([
       { node: 'n1', ready: false, detail: 'second miss' },
@@ -131,7 +132,7 @@ describe('evaluateHealth', () => {
     const ok = evaluateHealth(
       h2,
       { nodes: [node('n1'), node('n3')], pods: [pod('p1', 'n1'), pod('p3', 'n3')] },
-      ctx
+      ctx()
     )
     expect(ok).toEqual({
       done: true,
@@ -148,7 +149,7 @@ describe('evaluateHealth', () => {
     const quiet = evaluateHealth(
       { ...h, perNode: { progress: 'p', rules: [{ text: 'x', check: () => met() }] } },
       { nodes: [node('n1')] },
-      ctx
+      ctx()
     )
     expect(quiet.nodes).toEqual([{ node: 'n1', ready: true }])
   })
@@ -161,12 +162,12 @@ describe('evaluateHealth', () => {
       cluster: [cluster(true, 'policy ready'), cluster(true, ''), cluster(true, 'daemonset 2/2 ready')],
       warnings: []
     }
-    expect(evaluateHealth(h, {}, ctx)).toMatchObject({
+    expect(evaluateHealth(h, {}, ctx())).toMatchObject({
       done: false,
       message: 'waiting for nodes of the pool to join, policy ready, daemonset 2/2 ready',
       totalNodes: 0
     })
-    expect(evaluateHealth(h, { nodes: [node('n1')] }, ctx)).toMatchObject({
+    expect(evaluateHealth(h, { nodes: [node('n1')] }, ctx())).toMatchObject({
       done: true,
       message: 'p on 1/1 nodes, policy ready, daemonset 2/2 ready'
     })
@@ -174,7 +175,7 @@ describe('evaluateHealth', () => {
 
   it('cluster-level: done when every rule holds; problems in full; the earliest re-check; a give-up wins', () => {
     const h = (rules: ClusterRule[]): Health => ({ summary: 's', sources: {}, cluster: rules, warnings: [] })
-    expect(evaluateHealth(h([cluster(true, 'a'), cluster(true, 'b')]), {}, ctx)).toEqual({
+    expect(evaluateHealth(h([cluster(true, 'a'), cluster(true, 'b')]), {}, ctx())).toEqual({
       done: true,
       message: 'a, b',
       readyNodes: 0,
@@ -189,7 +190,7 @@ describe('evaluateHealth', () => {
         cluster(true, 'c', { recheckInMs: 100 })
       ]),
       {},
-      ctx
+      ctx()
     )
     expect(waiting).toMatchObject({
       done: false,
@@ -200,11 +201,11 @@ describe('evaluateHealth', () => {
     const gaveUp = evaluateHealth(
       h([cluster(false, 'a', { fail: 'nothing will come', recheckInMs: 5 })]),
       {},
-      ctx
+      ctx()
     )
     expect(gaveUp.fail).toBe('nothing will come')
     expect(gaveUp.recheckInMs).toBeUndefined()
-    const doneNoRecheck = evaluateHealth(h([cluster(true, 'a', { recheckInMs: 5 })]), {}, ctx)
+    const doneNoRecheck = evaluateHealth(h([cluster(true, 'a', { recheckInMs: 5 })]), {}, ctx())
     expect(doneNoRecheck.recheckInMs).toBeUndefined()
   })
 
@@ -227,15 +228,15 @@ describe('evaluateHealth', () => {
         pods.length ? `own reason for ${pods.map(p => p.metadata.name).join(',')}` : undefined,
       warnings: []
     }
-    const onPool = evaluateHealth(h, { nodes: [node('n1')], pods: [crashing('bad', 'n1')] }, ctx)
+    const onPool = evaluateHealth(h, { nodes: [node('n1')], pods: [crashing('bad', 'n1')] }, ctx())
     expect(onPool.fail).toBe('pod ns/bad on node n1: container c is in CrashLoopBackOff, 3 restarts')
     const own = evaluateHealth(
       h,
       { nodes: [node('n1')], pods: [pod('ok', 'n1'), crashing('elsewhere', 'n9')] },
-      ctx
+      ctx()
     )
     expect(own.fail).toBe('own reason for ok')
-    const none = evaluateHealth(h, { nodes: [node('n1')], pods: [crashing('elsewhere', 'n9')] }, ctx)
+    const none = evaluateHealth(h, { nodes: [node('n1')], pods: [crashing('elsewhere', 'n9')] }, ctx())
     expect(none.fail).toBe('cluster reason')
   })
 
@@ -334,7 +335,7 @@ describe('the shared rules', () => {
     expect(r.text).toBe(
       'daemonset/plugin -n kube-system: numberReady == desiredNumberScheduled ≥ RDMA nodes, every pod of the current spec'
     )
-    expect(r.check({ daemonsets: [] }, [node('n1')], ctx)).toEqual({
+    expect(r.check({ daemonsets: [] }, [node('n1')], ctx())).toEqual({
       ok: false,
       message: 'daemonset DaemonSet not found',
       problem: 'daemonset/plugin -n kube-system: DaemonSet not found'
@@ -344,7 +345,7 @@ describe('the shared rules', () => {
       metadata: { ...ds.metadata, generation: 0 },
       status: { desiredNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1 }
     }
-    expect(r.check({ daemonsets: [done] }, [node('n1')], ctx)).toEqual({
+    expect(r.check({ daemonsets: [done] }, [node('n1')], ctx())).toEqual({
       ok: true,
       message: 'daemonset 1/1 ready, 1/1 updated'
     })
@@ -365,27 +366,27 @@ describe('the shared rules', () => {
       metadata: { name: 'nic-cluster-policy' },
       status: state ? { state } : {}
     })
-    expect(rule.check({ policies: [policy('ready')] }, [], ctx)).toEqual({
+    expect(rule.check({ policies: [policy('ready')] }, [], ctx())).toEqual({
       ok: true,
       message: 'policy state ready'
     })
-    expect(rule.check({ policies: [policy('notReady')] }, [], ctx)).toEqual({
+    expect(rule.check({ policies: [policy('notReady')] }, [], ctx())).toEqual({
       ok: false,
       message: 'policy state notReady',
       problem: 'state is notReady'
     })
-    expect(rule.check({ policies: [policy()] }, [], ctx)).toMatchObject({
+    expect(rule.check({ policies: [policy()] }, [], ctx())).toMatchObject({
       ok: false,
       message: 'policy state (none yet)'
     })
-    expect(rule.check({ policies: [] }, [], ctx)).toEqual({
+    expect(rule.check({ policies: [] }, [], ctx())).toEqual({
       ok: false,
       message: 'policy not found',
       problem: 'NicClusterPolicy nic-cluster-policy not found'
     })
     expect(
       rule.check({ policies: [policy('ready')] }, [], {
-        ...ctx,
+        ...ctx(),
         unreadable: { policies: 'HTTP 403\nforbidden' }
       })
     ).toEqual({
@@ -393,7 +394,7 @@ describe('the shared rules', () => {
       message: 'policy could not be read',
       problem: 'NicClusterPolicy nic-cluster-policy could not be read: HTTP 403 forbidden'
     })
-    expect(rule.check({ policies: [policy('ready')] }, [], { ...ctx, unreadable: { other: 'x' } }).ok).toBe(
+    expect(rule.check({ policies: [policy('ready')] }, [], { ...ctx(), unreadable: { other: 'x' } }).ok).toBe(
       true
     )
   })
@@ -406,8 +407,8 @@ describe('the shared rules', () => {
       ...node('n1'),
       status: { allocatable: v === undefined ? {} : { 'rdma/shared_ib': v } }
     })
-    expect(rule.check(n('1k'), [], ctx)).toEqual({ ok: true, note: 'allocatable rdma/shared_ib = 1k' })
-    expect(rule.check(n('0'), [], ctx)).toEqual({ ok: false, detail: 'allocatable rdma/shared_ib = 0' })
-    expect(rule.check(n(), [], ctx)).toEqual({ ok: false, detail: 'allocatable rdma/shared_ib = <absent>' })
+    expect(rule.check(n('1k'), [], ctx())).toEqual({ ok: true, note: 'allocatable rdma/shared_ib = 1k' })
+    expect(rule.check(n('0'), [], ctx())).toEqual({ ok: false, detail: 'allocatable rdma/shared_ib = 0' })
+    expect(rule.check(n(), [], ctx())).toEqual({ ok: false, detail: 'allocatable rdma/shared_ib = <absent>' })
   })
 })

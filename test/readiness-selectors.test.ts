@@ -21,9 +21,11 @@ import { reader, VALID_APPLY } from './support/inputs.js'
 const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
 const KERNEL = '5.15.0-1079-azure'
 const NODES = ['aks-rdmapool-12345678-vmss000000', 'aks-rdmapool-12345678-vmss000001']
-const settings = readSettings(
-  reader({ ...VALID_APPLY, 'node-pool': 'rdmapool', 'vm-size': 'Standard_ND96asr_v4', 'node-count': '2' })
-).settings
+// Built inside each test (never while the file loads): the mutation run switches mutants on per test.
+const settings = () =>
+  readSettings(
+    reader({ ...VALID_APPLY, 'node-pool': 'rdmapool', 'vm-size': 'Standard_ND96asr_v4', 'node-count': '2' })
+  ).settings
 
 /**
  * The pod template labels of the Network Operator's OFED driver DaemonSet (a Go template, so read
@@ -96,7 +98,9 @@ function readyPod(
 
 /** The action's own DaemonSet of a component, rolled out on both nodes. */
 function ownDaemonSet(c: KubeComponent): KubeObject {
-  const ds = structuredClone(c.desired(settings).manifests!.find(m => m.kind === 'DaemonSet')!) as KubeObject
+  const ds = structuredClone(
+    c.desired(settings()).manifests!.find(m => m.kind === 'DaemonSet')!
+  ) as KubeObject
   ds.metadata.generation = 1
   ds.status = {
     observedGeneration: 1,
@@ -196,11 +200,11 @@ function observe(objects: KubeObject[], src: SourceSpec): KubeObject[] {
 }
 
 function evaluate(c: KubeComponent, objects: KubeObject[]) {
-  const h = c.health(settings)
+  const h = c.health(settings())
   const snapshot = Object.fromEntries(
-    Object.entries(healthSources(h, settings)).map(([k, src]) => [k, observe(objects, src)])
+    Object.entries(healthSources(h, settings())).map(([k, src]) => [k, observe(objects, src)])
   )
-  return evaluateHealth(h, snapshot, { settings, elapsedMs: 0, nfdGraceMs: 60_000 })
+  return evaluateHealth(h, snapshot, { settings: settings(), elapsedMs: 0, nfdGraceMs: 60_000 })
 }
 
 describe('readiness selectors against pods shaped like the real operators’', () => {
@@ -218,7 +222,7 @@ describe('readiness selectors against pods shaped like the real operators’', (
   it('every cluster component finds every RDMA node ready through its own selectors', () => {
     const objects = cluster()
     const verdicts = kubeComponents()
-      .filter(c => c.skip(settings) === undefined)
+      .filter(c => c.skip(settings()) === undefined)
       .map(c => {
         const v = evaluate(c, objects)
         return { component: c.name, done: v.done, fail: v.fail, notReady: v.nodes.filter(n => !n.ready) }
@@ -238,7 +242,7 @@ describe('readiness selectors against pods shaped like the real operators’', (
   it('each pod source selects the operator’s pods on every node, and its rules quote that very selector', () => {
     const objects = cluster()
     for (const c of kubeComponents()) {
-      const h = c.health(settings)
+      const h = c.health(settings())
       for (const [key, src] of Object.entries(h.sources)) {
         if (src.kind !== 'Pod') continue
         const picked = observe(objects, src)

@@ -105,6 +105,15 @@ export async function cli(argv: string[]): Promise<number> {
       stderr: s => process.stderr.write(s)
     })
   }
+  if (argv[0] === '__az') {
+    // The az stand-in the simulator puts first on PATH (not a user command).
+    const refused = needsModernNode('__az')
+    if (refused !== undefined) return refused
+    return (await import('../sim/az/index.js')).azStandin(argv.slice(1), process.env, {
+      stdout: s => process.stdout.write(s),
+      stderr: s => process.stderr.write(s)
+    })
+  }
   if (argv.length === 0) {
     process.stderr.write(mainHelp())
     return EXIT.usage

@@ -2,7 +2,7 @@
 // `--env-file`, print the environment a client needs as NAME=value lines, then READY, and run until
 // `sim down` or a signal; refuses a folder that holds a live world), `sim down` (stops it and
 // removes everything it wrote: .env with the client secret, the admin kubeconfig, the CA, the helm
-// stand-in; the folder too when that leaves it empty), and `simulate`.
+// and az stand-ins and their state; the folder too when that leaves it empty), and `simulate`.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
@@ -19,10 +19,14 @@ import { removeWorldFiles, startWorld } from './world.js'
 
 export const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
 
-/** The running bundle (dist/cli.js) and the helm stand-in command line that re-enters it. */
-function selfPaths(): { distDir: string; helmCommand: string[] } {
+/** The running bundle (dist/cli.js) and the helm and az stand-in command lines that re-enter it. */
+function selfPaths(): { distDir: string; helmCommand: string[]; azCommand: string[] } {
   const self = fileURLToPath(import.meta.url)
-  return { distDir: path.dirname(self), helmCommand: [process.execPath, self, '__helm'] }
+  return {
+    distDir: path.dirname(self),
+    helmCommand: [process.execPath, self, '__helm'],
+    azCommand: [process.execPath, self, '__az']
+  }
 }
 
 /** The pid of the `sim up` process serving DIR, when it is still alive. */
@@ -101,7 +105,8 @@ export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<
     process.stderr.write(bad.map(p => `sim up: ${p}\n`).join(''))
     return 2
   }
-  const world = await startWorld({ scenarioFile: o.scenario, dir, helmCommand: selfPaths().helmCommand })
+  const { helmCommand, azCommand } = selfPaths()
+  const world = await startWorld({ scenarioFile: o.scenario, dir, helmCommand, azCommand })
   writeFileSync(path.join(dir, 'pid'), String(process.pid))
   const env = world.env()
   const inputs: Record<string, string> = {
@@ -209,7 +214,7 @@ export async function simulateCommand(o: SimulateCommandOptions, session: Termin
     process.stderr.write(problems.map(p => `simulate: ${p}\n`).join(''))
     return 2
   }
-  const { distDir, helmCommand } = selfPaths()
+  const { distDir, helmCommand, azCommand } = selfPaths()
   // In a terminal the children tag their progress lines so they can be kept live (see src/log).
   const progressTag = session.terminal ? `@@aks-rdma-progress-${randomBytes(6).toString('hex')}@@` : undefined
   const result = await simulate({
@@ -220,6 +225,7 @@ export async function simulateCommand(o: SimulateCommandOptions, session: Termin
     concurrent,
     distDir,
     helmCommand,
+    azCommand,
     print: text => session.result(text),
     note: line => session.info(line),
     actionLog: quiet => session.childOutput(quiet ? { masksOnly: true } : { progressTag }),

@@ -1,7 +1,8 @@
 // Runs the action's main step and then its post step as the runner would: inputs as INPUT_*,
-// GITHUB_STEP_SUMMARY / GITHUB_OUTPUT / GITHUB_STATE files, RUNNER_TEMP, the post step seeing the
-// main step's saved state as STATE_* variables (also after a cancelled main step: the runner
-// sends SIGINT, then runs the post step). Returns what a workflow would see: both exit codes.
+// GITHUB_STEP_SUMMARY / GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV files, RUNNER_TEMP, the post step
+// seeing the main step's saved state as STATE_* variables and what it exported (GITHUB_ENV) as its
+// environment (also after a cancelled main step: the runner sends SIGINT, then runs the post step).
+// Returns what a workflow would see: both exit codes, the outputs and what later steps get.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,6 +17,8 @@ export interface ActionRun {
   log: string
   postLog: string
   state: Record<string, string>
+  /** Variables exported for the job's later steps (GITHUB_ENV). */
+  exported: Record<string, string>
   runnerTemp: string
 }
 
@@ -71,7 +74,8 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
   const files = {
     summary: path.join(root, 'summary.md'),
     output: path.join(root, 'output'),
-    state: path.join(root, 'state')
+    state: path.join(root, 'state'),
+    env: path.join(root, 'env')
   }
   for (const f of Object.values(files)) writeFileSync(f, '')
   const base: NodeJS.ProcessEnv = {}
@@ -91,12 +95,18 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_OUTPUT: files.output,
     GITHUB_STATE: files.state,
+    GITHUB_ENV: files.env,
     RUNNER_TEMP: runnerTemp,
     RUNNER_TOOL_CACHE: path.join(root, 'tool-cache')
   }
   const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog, o.cancelMain)
   const state = parseFileCommands(readFileSync(files.state, 'utf8'))
-  const postEnv = { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) }
+  const exported = parseFileCommands(readFileSync(files.env, 'utf8'))
+  const postEnv = {
+    ...env,
+    ...exported,
+    ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]))
+  }
   const post = await runNode(path.join(o.distDir, 'post.js'), postEnv, o.onLog)
   return {
     exitCode: main.code,
@@ -106,6 +116,7 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
     log: main.log,
     postLog: post.log,
     state,
+    exported,
     runnerTemp
   }
 }

@@ -91,7 +91,16 @@ export const SCENARIO_SCHEMA = {
               osSKU: { enum: ['Ubuntu', 'Ubuntu2204', 'Ubuntu2404', 'AzureLinux'] },
               gpuDriver: { enum: ['Install', 'None'] },
               provisioningState: { enum: ['Succeeded', 'Failed', 'Creating', 'Updating', 'Deleting'] },
-              tags: { type: 'object', additionalProperties: { type: 'string' } }
+              tags: { type: 'object', additionalProperties: { type: 'string' } },
+              nodeTaints: {
+                type: 'array',
+                maxItems: 100,
+                items: {
+                  type: 'string',
+                  pattern: '^[A-Za-z0-9./_-]+(=[A-Za-z0-9._-]*)?:(NoSchedule|PreferNoSchedule|NoExecute)$'
+                }
+              },
+              nodeLabels: { type: 'object', additionalProperties: { type: 'string' } }
             }
           }
         },
@@ -119,7 +128,12 @@ export const SCENARIO_SCHEMA = {
           properties: { oidcLifetime: duration, accessTokenLifetime: duration }
         },
         clientSecret: text,
-        faults: { type: 'array', items: azureFault }
+        faults: { type: 'array', items: azureFault },
+        deny: {
+          type: 'array',
+          maxItems: 100,
+          items: { type: 'string', pattern: '^[A-Za-z0-9.*]+(/[A-Za-z0-9.*]+)+$' }
+        }
       }
     },
     kube: {

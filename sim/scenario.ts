@@ -62,6 +62,10 @@ export interface Scenario {
       gpuDriver?: string
       provisioningState?: string
       tags?: Record<string, string>
+      /** AKS taints of the pool's nodes (`key=value:Effect`), as `nodeTaints` in ARM. */
+      nodeTaints?: string[]
+      /** Extra labels of the pool's nodes, as `nodeLabels` in ARM. */
+      nodeLabels?: Record<string, string>
     }>
     poolProvisioning: {
       polls: number
@@ -77,6 +81,11 @@ export interface Scenario {
     tokens: { oidcLifetime: string; accessTokenLifetime: string }
     clientSecret: string
     faults: FaultSpec[]
+    /**
+     * Azure RBAC actions the action's identity lacks (`Microsoft.ContainerService/managedClusters/agentPools/write`,
+     * globs with `*`): ARM answers their requests 403 AuthorizationFailed, as it does.
+     */
+    deny?: string[]
   }
   kube: {
     timeScale: number

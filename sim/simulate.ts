@@ -4,6 +4,7 @@
 // world's request counts and what the post step did, removes each run's runner folder (its
 // report is in simulate's own), stops the world and exits non-zero when either step failed (on
 // GitHub, a failed post step is a failed job too).
+import { execFile } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -21,6 +22,8 @@ export interface SimulateOptions {
   concurrent: number
   distDir: string
   helmCommand: string[]
+  /** The az stand-in's command line; with `auth-type: cli` it is signed in first, as azure/login would. */
+  azCommand?: string[]
   /** Results: the job summary, the outputs, the report path (the CLI: stdout). */
   print: (text: string) => void
   /** simulate's own lines (setup, run n of N); default: print. */
@@ -102,11 +105,36 @@ export function jobExitCode(runs: ActionRun[]): number {
   return runs.reduce((worst, r) => Math.max(worst, r.exitCode, r.postExitCode), 0)
 }
 
+/** `az login --service-principal …` and `az account set` through the world's az stand-in (a child process). */
+async function azLogin(world: World, env: Record<string, string>): Promise<void> {
+  const az = path.join(world.helmBinDir, 'az')
+  const a = world.scenario.azure
+  const run = (args: string[]) =>
+    new Promise<void>((resolve, reject) =>
+      execFile(az, args, { env: { ...process.env, ...env } }, (e, _out, err) =>
+        e ? reject(new Error(`az ${args[0]}: ${String(err).trim() || e.message}`)) : resolve()
+      )
+    )
+  await run([
+    'login',
+    '--service-principal',
+    '--username',
+    a.clientId,
+    '--tenant',
+    a.tenantId,
+    `--password=${a.clientSecret}`,
+    '--output',
+    'none'
+  ])
+  await run(['account', 'set', '--subscription', a.subscriptionId])
+}
+
 export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
   const world = await startWorld({
     scenarioFile: o.scenarioFile,
     scenarioOverrides: o.scenarioOverrides,
-    helmCommand: o.helmCommand
+    helmCommand: o.helmCommand,
+    azCommand: o.azCommand
   })
   /** The runner folders (RUNNER_TEMP, the runner's files) of every run, removed at the end. */
   const runFolders: string[] = []
@@ -118,6 +146,11 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     // The action gets its kubeconfig from ARM, like in production: no KUBECONFIG from the world.
     delete (env as Record<string, string>).KUBECONFIG
     const note = o.note ?? ((line: string) => o.print(line + '\n'))
+    if (inputs['auth-type'] === 'cli') {
+      if (!o.azCommand) throw new Error('simulate: auth-type cli needs the az stand-in')
+      note('simulate: signing in the az stand-in (az login --service-principal), as azure/login would')
+      await azLogin(world, env)
+    }
     const sink = (quiet: boolean): ActionLogSink | undefined =>
       o.actionLog ? o.actionLog(quiet) : quiet ? undefined : { write: t => o.print(t), end: () => {} }
     let runCounter = 0

@@ -1,6 +1,7 @@
 // A whole simulated world: one CA, the Azure half (Entra, GitHub OIDC, ARM) and the Kubernetes
 // half (API server, nodes, controllers, operators), joined through ClusterBackend, plus the files
-// a client needs (CA, admin kubeconfig, a `helm` stand-in first on PATH, a local-action .env).
+// a client needs (CA, admin kubeconfig, `helm` and `az` stand-ins first on PATH — the az stand-in's
+// configuration folder has AzureCloud pointing at this world, signed out — a local-action .env).
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -11,6 +12,7 @@ import {
   DEFAULT_RESOURCE_GROUP,
   type AzureSim
 } from './azure/index.js'
+import { AZ_STANDIN_SUBSCRIPTIONS_ENV, AzProfile } from './az/index.js'
 import { SimClock, SimRecorder } from './contracts.js'
 import { HELM_STANDIN_TIME_SCALE_ENV } from './helm/index.js'
 import { startKubeSim, type KubeSim } from './kube/index.js'
@@ -25,6 +27,8 @@ export interface WorldOptions {
   dir?: string
   /** The command line that runs the helm stand-in (e.g. [node, dist/cli.js, '__helm']). */
   helmCommand: string[]
+  /** The command line that runs the az stand-in (e.g. [node, dist/cli.js, '__az']); none when absent. */
+  azCommand?: string[]
 }
 
 export interface World {
@@ -46,11 +50,12 @@ export interface World {
 }
 
 /** What a world writes into its folder (besides `sim up`'s `.env` and `pid`). */
-export const WORLD_FILES = ['ca.pem', 'kubeconfig', 'bin', 'helm'] as const
+export const WORLD_FILES = ['ca.pem', 'kubeconfig', 'bin', 'helm', 'azure'] as const
 
 /**
- * Removes what a world wrote into `dir` (its CA, the admin kubeconfig, the helm stand-in and its
- * repositories), plus `extra` names, then `dir` itself when nothing else is left in it.
+ * Removes what a world wrote into `dir` (its CA, the admin kubeconfig, the helm and az stand-ins, helm's
+ * repositories and az's configuration folder), plus `extra` names, then `dir` itself when nothing else
+ * is left in it.
  */
 export function removeWorldFiles(dir: string, extra: string[] = []): void {
   for (const name of [...WORLD_FILES, ...extra])
@@ -94,8 +99,20 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const helmPath = path.join(helmBinDir, 'helm')
   writeFileSync(helmPath, `#!/bin/sh\nexec ${o.helmCommand.map(shellQuote).join(' ')} "$@"\n`)
   chmodSync(helmPath, 0o755)
+  const azConfigDir = path.join(dir, 'azure')
+  if (o.azCommand) {
+    const azPath = path.join(helmBinDir, 'az')
+    writeFileSync(azPath, `#!/bin/sh\nexec ${o.azCommand.map(shellQuote).join(' ')} "$@"\n`)
+    chmodSync(azPath, 0o755)
+  }
 
   const az = azure
+  // The az stand-in's AzureCloud is this world (its Entra and ARM), as `az cloud update` would set it.
+  new AzProfile({ AZURE_CONFIG_DIR: azConfigDir }).registerCloud({
+    name: 'AzureCloud',
+    activeDirectory: az.authorityHost,
+    resourceManager: `${az.armEndpoint.replace(/\/+$/, '')}/`
+  })
   const cluster = () => {
     const bound = az.clusterName()
     return {
@@ -125,6 +142,8 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       ACTIONS_ID_TOKEN_REQUEST_URL: az.oidcRequestUrl,
       ACTIONS_ID_TOKEN_REQUEST_TOKEN: az.oidcRequestToken,
       KUBECONFIG: adminKubeconfigPath,
+      AZURE_CONFIG_DIR: azConfigDir,
+      [AZ_STANDIN_SUBSCRIPTIONS_ENV]: scenario.azure.subscriptionId,
       PATH: `${helmBinDir}${path.delimiter}${process.env.PATH ?? ''}`
     }),
     inputs: () => ({

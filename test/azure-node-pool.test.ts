@@ -145,6 +145,29 @@ describe('ensureNodePool', () => {
     expect(world.recorder.counts().arm.mutating).toBe(0)
   })
 
+  it('refuses an existing pool whose taints node-taints does not list (the stack would never run there), before any write', async () => {
+    world = await startWorld({
+      azure: {
+        existingPools: [
+          { ...compatiblePool, nodeTaints: ['sku=gpu:NoSchedule', 'soft=yes:PreferNoSchedule'] }
+        ]
+      }
+    })
+    const { clients, settings, log } = armFixture(world, { nodePool: { labels: {} } })
+    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    expect(err.message).toContain(
+      "node pool rdma: its nodes carry taint sku=gpu:NoSchedule that node-taints does not list; the stack's pods tolerate exactly node-taints"
+    )
+    expect(err.message).toContain('Fix: set node-taints: sku=gpu:NoSchedule')
+    expect(world.recorder.counts().arm.mutating).toBe(0)
+    // Listed: reused (PreferNoSchedule only warns as any other taint difference does).
+    const listed = armFixture(world, {
+      nodePool: { labels: {}, taints: [{ key: 'sku', value: 'gpu', effect: 'NoSchedule' }] }
+    })
+    const r = await ensureNodePool(listed.clients, listed.settings, { log: listed.log, ...OPTS })
+    expect(r.action).toBe('reused')
+  })
+
   it('refuses an incompatible pool before any write, listing each difference and the fix', async () => {
     world = await startWorld({
       azure: {

@@ -151,7 +151,8 @@ export function settingsFor(
       name: 'aks-rdma',
       location: 'eastus',
       create: false,
-      adminCredentials: false
+      adminCredentials: false,
+      exportKubeconfig: true
     },
     nodePool: {
       name: 'rdma',
@@ -164,9 +165,9 @@ export function settingsFor(
     },
     registerFeature: true,
     stack: {
-      networkOperatorVersion: 'v26.1.0',
-      gpuOperatorVersion: 'v26.3.3',
-      docaDriverVersion: 'doca3.2.0-25.10-1.2.8.0-2',
+      networkOperatorVersion: 'v26.4.0',
+      gpuOperatorVersion: 'v26.7.0',
+      docaDriverVersion: 'doca3.4.0-26.04-0.8.6.0-0',
       rdmaDevicePluginImage: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3',
       rdmaResourceName: 'rdma/ib',
       rdmaHcaMax: 64,

@@ -146,11 +146,22 @@ describe('the simulator one flag away', () => {
     const drift = await cli(['drift', '--env-file', envFile])
     expect(drift.code).toBe(0)
     expect(drift.stdout).toContain('drifted=false')
+    // export-kubeconfig false: the kubeconfig is kept and named, but no `export KUBECONFIG` line.
+    const noExport = await cli(['verify', '--env-file', envFile, '--export-kubeconfig', 'false'])
+    expect(noExport.code).toBe(0)
+    expect(noExport.stdout).toMatch(/^ {2}kubeconfig-path=/m)
+    expect(noExport.stdout).not.toContain('export KUBECONFIG')
 
     // Drift found: exit 3 (not 1, a failed run); 0 with fail-on-drift false.
     const drifted = await cli(['drift', '--env-file', envFile, '--node-count', '3', '--output', 'json'])
     expect(drifted.code).toBe(3)
     expect(JSON.parse(drifted.stdout).result).toBe('drifted')
+    // The terminal shows what drifted, desired against actual, not only the summary.
+    // (Inside the step's heading, indented.)
+    expect(drifted.stderr).toMatch(
+      /^ +node-pool: count\n +desired: 3\n +actual: {2}2\n +fix: +apply never changes/m
+    )
+    expect(drifted.stderr).toMatch(/^ *warning: drift: 1 drifted field/m)
     expect(
       (await cli(['drift', '--env-file', envFile, '--node-count', '3', '--fail-on-drift', 'false'])).code
     ).toBe(0)

@@ -53,7 +53,7 @@ describe('cli', () => {
     expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
     expect(r.stdout).toContain('1. infiniband-feature')
     expect(r.stdout).toContain('10. gpu-operator')
-    expect(r.stdout).toContain('helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.3.3')
+    expect(r.stdout).toContain('helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0')
   })
 
   it('plan --output json parses and lists the ten components in order', async () => {
@@ -107,6 +107,26 @@ describe('cli', () => {
     expect(r.stderr).toContain('creds (hidden)')
     expect(r.stdout + r.stderr).not.toContain('do-not-print-me')
     expect(r.stdout + r.stderr).not.toContain('nor-me')
+  })
+
+  it('a VM size the stack cannot finish on exits 2 with the reason, before any network call', async () => {
+    const r = await cli([
+      'apply',
+      '--resource-group',
+      'rg',
+      '--cluster-name',
+      'aks1',
+      '--vm-size',
+      'Standard_ND40rs_v2'
+    ])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
+    expect(r.stderr).toContain(
+      'vm-size "Standard_ND40rs_v2": not supported: Standard_ND40rs_v2 carries ConnectX-5 InfiniBand (VF PCI device 1018)'
+    )
+    const amd = await cli(['plan', '--vm-size', 'Standard_ND96isr_MI300X_v5'])
+    expect(amd.code).toBe(2)
+    expect(amd.stderr).toContain('has AMD MI300X GPUs: the NVIDIA GPU Operator cannot drive them')
   })
 
   it('unknown options and commands are usage errors (exit 2)', async () => {

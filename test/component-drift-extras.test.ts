@@ -19,6 +19,7 @@ import type { KubeClient } from '../src/kube/client.js'
 import type { KubeObject } from '../src/kube/types.js'
 import type { DriftItem } from '../src/report/report.js'
 import { readSettings } from '../src/settings/input-helper.js'
+import { INPUTS } from '../src/settings/input-definitions.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
 // Built inside each test (never while the file loads): the mutation run switches mutants on per test.
@@ -174,7 +175,7 @@ describe('rdma-device-plugin: the pods run the desired image', () => {
 })
 
 describe('nic-cluster-policy: the OFED driver runs the policy’s version', () => {
-  const version = 'doca3.2.0-25.10-1.2.8.0-2' // the input's default
+  const version = INPUTS.find(i => i.name === 'doca-driver-version')!.default!
   const good = `nvcr.io/nvidia/mellanox/doca-driver:${version}-ubuntu22.04-amd64`
   const ofedDs = (image: string, name = 'mofed-ubuntu22.04-abc-ds'): KubeObject => ({
     apiVersion: 'apps/v1',

@@ -11,6 +11,12 @@ import { COMPONENTS, type KubeComponent } from '../src/components/index.js'
 import type { KubeObject } from '../src/kube/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
+import { GPU_TOLERATION } from '../src/model/tolerations.js'
+import {
+  BUSYBOX_IMAGE,
+  RDMA_DEVICE_PLUGIN_COMMAND,
+  RDMA_DEVICE_PLUGIN_IMAGE
+} from '../src/settings/images.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
 const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
@@ -33,15 +39,29 @@ const manifest = (name: keyof typeof COMPONENTS, kind: string, s = settings()) =
   structuredClone(desired(name, s).manifests!.find(m => m.kind === kind)) as KubeObject
 
 describe("Azure's manifests, as they are", () => {
-  it('the NicClusterPolicy is aks-rdma-infiniband’s base, its driver version the input', () => {
+  it('the NicClusterPolicy is aks-rdma-infiniband’s base: confined to the pool, the driver version the input', () => {
     const [base] = upstream('azure-aks-rdma-infiniband__configs_nicclusterpolicy_base_nic.yaml')
-    expect(manifest('nic-cluster-policy', 'NicClusterPolicy')).toEqual(base)
+    const want = (version: string) => {
+      const w = structuredClone(base)
+      // Only the RDMA pool's nodes, not any node another pool labels pci-15b3.present.
+      w.spec.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.push(
+        {
+          key: 'kubernetes.azure.com/agentpool',
+          operator: 'In',
+          values: ['rdmapool']
+        }
+      )
+      w.spec.ofedDriver.version = version
+      // The telemetry service of the DOCA release the pinned driver belongs to.
+      w.spec.docaTelemetryService.version = '1.25.5-doca3.4.0-host'
+      return w
+    }
+    const s = settings()
+    expect(manifest('nic-cluster-policy', 'NicClusterPolicy', s)).toEqual(want(s.stack.docaDriverVersion))
     const pinned = settings({ 'doca-driver-version': 'doca3.1.0-25.07-0.9.7.0-0' })
-    const other = manifest('nic-cluster-policy', 'NicClusterPolicy', pinned)
-    expect(other).toEqual({
-      ...base,
-      spec: { ...base.spec, ofedDriver: { ...base.spec.ofedDriver, version: 'doca3.1.0-25.07-0.9.7.0-0' } }
-    })
+    expect(manifest('nic-cluster-policy', 'NicClusterPolicy', pinned)).toEqual(
+      want('doca3.1.0-25.07-0.9.7.0-0')
+    )
     expect(desired('nic-cluster-policy', pinned).title).toBe(
       'NicClusterPolicy nic-cluster-policy (DOCA driver doca3.1.0-25.07-0.9.7.0-0)'
     )
@@ -56,7 +76,12 @@ describe("Azure's manifests, as they are", () => {
     const [values] = upstream('azure-aks-rdma-infiniband__configs_values_gpu-operator_values.yaml')
     const { dcgmExporter: _monitor, ...rest } = values
     const helm = desired('gpu-operator').helm!
-    expect(helm.values).toEqual({ ...rest, driver: { rdma: { enabled: true, useHostMofed: false } } })
+    expect(helm.values).toEqual({
+      ...rest,
+      driver: { rdma: { enabled: true, useHostMofed: false } },
+      // Its node agents tolerate the GPU taint AKS GPU pools may carry.
+      daemonsets: { tolerations: [GPU_TOLERATION] }
+    })
     expect(desired('gpu-operator', settings({ 'use-host-mofed': 'true' })).helm!.values.driver).toEqual({
       rdma: { enabled: true, useHostMofed: true }
     })
@@ -64,19 +89,29 @@ describe("Azure's manifests, as they are", () => {
       release: 'gpu-operator',
       chart: 'nvidia/gpu-operator',
       namespace: 'gpu-operator',
-      version: 'v26.3.3'
+      version: settings().stack.gpuOperatorVersion
     })
   })
 
   it('the Network Operator values are Azure’s, with its NFD on (the NodeFeatureRule needs it)', () => {
     const [values] = upstream('azure-aks-rdma-infiniband__configs_values_network-operator_values.yaml')
     const helm = desired('network-operator').helm!
-    expect(helm.values).toEqual({ ...values, nfd: { ...values.nfd, enabled: true } })
+    expect(helm.values).toEqual({
+      ...values,
+      nfd: { ...values.nfd, enabled: true },
+      // NFD's workers only on the RDMA pool, tolerating its GPU taint.
+      'node-feature-discovery': {
+        worker: {
+          nodeSelector: { 'kubernetes.azure.com/agentpool': 'rdmapool' },
+          tolerations: [GPU_TOLERATION]
+        }
+      }
+    })
     expect(helm).toMatchObject({
       release: 'network-operator',
       chart: 'nvidia/network-operator',
       namespace: 'network-operator',
-      version: 'v26.1.0'
+      version: settings().stack.networkOperatorVersion
     })
   })
 
@@ -146,10 +181,14 @@ describe("the guide's manifests, with the action's departures", () => {
       'kubernetes.azure.com/agentpool': 'rdmapool',
       'network.nvidia.com/operator.mofed.wait': 'false'
     }
+    want.spec.template.spec.priorityClassName = 'system-node-critical'
+    want.spec.template.spec.tolerations = [GPU_TOLERATION]
+    want.spec.template.spec.containers[0].image = RDMA_DEVICE_PLUGIN_IMAGE
+    want.spec.template.spec.containers[0].command = RDMA_DEVICE_PLUGIN_COMMAND
     want.spec.template.spec.initContainers = [
       {
         name: 'wait-for-ib-node-config',
-        image: 'busybox:1.36',
+        image: BUSYBOX_IMAGE,
         command: ['sh', '-c', expect.stringContaining('/host/etc/modules-load.d/ib-umad.conf')],
         volumeMounts: [{ name: 'ib-node-config-done', mountPath: '/host/etc/modules-load.d', readOnly: true }]
       }
@@ -193,21 +232,57 @@ describe("the guide's manifests, with the action's departures", () => {
 
   it('ib-node-config is the guide’s, updated OnDelete, after OFED, its modules-load file written last', () => {
     const ds = manifest('ib-node-config', 'DaemonSet')
-    const want = structuredClone(guideIb)
-    want.metadata.labels = { app: 'ib-node-config', 'aks-rdma-action/managed': 'true' }
-    want.spec.updateStrategy = { type: 'OnDelete' }
-    want.spec.template.spec.nodeSelector = {
-      'kubernetes.azure.com/agentpool': 'rdmapool',
-      'network.nvidia.com/operator.mofed.wait': 'false'
-    }
-    const script = (text: string) => text.split('\n').filter(l => l.trim() !== '')
-    const guideLines = script(guideIb.spec.template.spec.initContainers[0].command[2])
-    const modulesLoad = guideLines.find(l => l.includes('/etc/modules-load.d/ib-umad.conf'))!
-    const complete = guideLines[guideLines.length - 1]
-    const moved = [...guideLines.filter(l => l !== modulesLoad && l !== complete), modulesLoad, complete]
-    const actual = ds.spec.template.spec.initContainers[0].command[2]
-    expect(script(actual)).toEqual(moved)
-    want.spec.template.spec.initContainers[0].command[2] = actual
-    expect(ds).toEqual(want)
+    const spec = ds.spec.template.spec
+    const guide = guideIb.spec.template.spec
+    // Around the setup: labels, OnDelete, priority, the pool's GPU taint, and a wait for the OFED driver.
+    expect(ds.metadata.labels).toEqual({ app: 'ib-node-config', 'aks-rdma-action/managed': 'true' })
+    expect(ds.spec.updateStrategy).toEqual({ type: 'OnDelete' })
+    expect(ds.spec.selector).toEqual(guideIb.spec.selector)
+    expect({ ...spec, initContainers: undefined, containers: undefined, volumes: undefined }).toEqual({
+      ...guide,
+      initContainers: undefined,
+      containers: undefined,
+      priorityClassName: 'system-node-critical',
+      tolerations: [GPU_TOLERATION]
+    })
+    expect(spec.containers).toEqual([{ ...guide.containers[0], image: BUSYBOX_IMAGE }])
+    expect(spec.volumes).toEqual([
+      { name: 'ofed-driver-state', hostPath: { path: '/run/mellanox/drivers', type: 'DirectoryOrCreate' } }
+    ])
+    expect(spec.initContainers.map((c: { name: string }) => c.name)).toEqual([
+      'wait-for-ofed-driver',
+      'ib-setup'
+    ])
+    expect(spec.initContainers[0]).toMatchObject({
+      image: BUSYBOX_IMAGE,
+      volumeMounts: [{ name: 'ofed-driver-state', mountPath: '/host/run/mellanox/drivers', readOnly: true }]
+    })
+    expect(spec.initContainers[0].command[2]).toContain('[ -f /host/run/mellanox/drivers/.driver-ready ]')
+    // The setup: the guide's container (privileged, on the host through nsenter), whose script writes
+    // the modules-load file last, after memlock and the restarts: the device plugin waits for it.
+    const setup = spec.initContainers[1]
+    expect({ ...setup, command: undefined }).toEqual({
+      ...guide.initContainers[0],
+      command: undefined,
+      image: BUSYBOX_IMAGE
+    })
+    const lines = setup.command[2]
+      .split('\n')
+      .map((l: string) => l.trim())
+      .filter((l: string) => l !== '')
+    expect(lines.slice(-2)).toEqual([
+      `nsenter -t 1 -m -u -i -n -- sh -c 'printf "ib_umad\\nrdma_ucm\\n" > /etc/modules-load.d/ib-umad.conf'`,
+      'echo "=== Setup Complete ==="'
+    ])
+    for (const step of [
+      'LimitMEMLOCK=infinity',
+      'for svc in containerd kubelet; do',
+      'systemctl restart $svc',
+      'modprobe ib_umad'
+    ])
+      expect({ step, found: lines.slice(0, -2).some((l: string) => l.includes(step)) }).toEqual({
+        step,
+        found: true
+      })
   })
 })

@@ -17,7 +17,11 @@ import {
 import { evaluateHealth } from '../src/health/evaluate.js'
 import type { KubeObject } from '../src/kube/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
+import { INPUTS } from '../src/settings/input-definitions.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+
+/** An input's default (the pinned versions move with the releases). */
+const byDefault = (name: string) => INPUTS.find(i => i.name === name)!.default!
 
 const SUB = '/subscriptions/00000000-0000-0000-0000-000000000000'
 const CLUSTER = `${SUB}/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/aks1`
@@ -170,11 +174,11 @@ describe('the cluster components in the plan', () => {
     const p = plan()
     expect(kubeComponents().map(c => [c.name, p[c.name].title, onPoolNodes(c), nodeDependencies(c)])).toEqual(
       [
-        ['network-operator', 'NVIDIA Network Operator v26.1.0', false, []],
+        ['network-operator', `NVIDIA Network Operator ${byDefault('network-operator-version')}`, false, []],
         ['node-feature-rule', 'NodeFeatureRule nfd-network-rule (InfiniBand VFs 101c/101e)', true, []],
         [
           'nic-cluster-policy',
-          'NicClusterPolicy nic-cluster-policy (DOCA driver doca3.2.0-25.10-1.2.8.0-2)',
+          `NicClusterPolicy nic-cluster-policy (DOCA driver ${byDefault('doca-driver-version')})`,
           true,
           ['node-feature-rule']
         ],
@@ -186,11 +190,16 @@ describe('the cluster components in the plan', () => {
         ],
         [
           'rdma-device-plugin',
-          'RDMA shared device plugin (rdma/hca_shared_devices_a, max 1000)',
+          `RDMA shared device plugin (rdma/hca_shared_devices_a, max ${byDefault('rdma-hca-max')})`,
           true,
           ['ib-node-config']
         ],
-        ['gpu-operator', 'NVIDIA GPU Operator v26.3.3', true, ['nic-cluster-policy']]
+        [
+          'gpu-operator',
+          `NVIDIA GPU Operator ${byDefault('gpu-operator-version')}`,
+          true,
+          ['nic-cluster-policy']
+        ]
       ]
     )
     expect(

@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals'
 import { rdmaDevicePluginManifests } from '../src/components/rdma-device-plugin.js'
 import { nodeFeatureRule } from '../src/components/node-feature-rule.js'
 import { manifestDrift } from '../src/drift/manifests.js'
+import { shortValue } from '../src/drift/paths.js'
 import type { KubeClient } from '../src/kube/client.js'
 import { ApplyConflictError } from '../src/kube/errors.js'
 import type { KubeObject } from '../src/kube/types.js'
@@ -101,7 +102,7 @@ describe('manifestDrift', () => {
       {
         component,
         field: `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
-        desired: c.image,
+        desired: shortValue(c.image),
         actual: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
         fixableByApply: true,
         hint: 'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system'
@@ -194,7 +195,7 @@ describe('manifestDrift', () => {
       fixableByApply: false
     })
     expect(item.hint).toBe(
-      `apply fails on a conflict (${conflict.message}); set force-conflicts: true to take the fields over`
+      `apply fails on a conflict (${conflict.message}); set \`force-conflicts: true\` to take the fields over`
     )
   })
 
@@ -212,7 +213,7 @@ describe('manifestDrift', () => {
         actual: 'held by another manager',
         fixableByApply: false,
         hint: expect.stringMatching(
-          /^apply fails on a conflict \(configmap\/rdma-devices: server-side apply conflict: conflict\. .*\); set force-conflicts: true to take the fields over$/
+          /^apply fails on a conflict \(configmap\/rdma-devices: server-side apply conflict: conflict\. .*\); set `force-conflicts: true` to take the fields over$/
         )
       }
     ])

@@ -27,7 +27,7 @@ class ReadOnlyKubeConfig extends KubeConfig {
 
 let w: RdmaWorld
 beforeAll(async () => {
-  w = await startRdmaWorld({ nodes: 2, vmSize: 'Standard_HB120rs_v3', stack: { gpuOperator: false } })
+  w = await startRdmaWorld({ nodes: 2, stack: { gpuOperator: false } })
 })
 afterAll(async () => {
   await w?.close()

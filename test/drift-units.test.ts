@@ -12,9 +12,11 @@ import {
   valueDifferences
 } from '../src/drift/paths.js'
 import { rdmaDevicePluginManifests } from '../src/components/rdma-device-plugin.js'
+import { driftLines } from '../src/drift/render.js'
 import { gpuOperatorValues } from '../src/components/gpu-operator.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+import { RDMA_DEVICE_PLUGIN_IMAGE } from '../src/settings/images.js'
 
 const settings = (over: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, ...over })).settings
@@ -58,7 +60,7 @@ describe('containedDifferences (what a manifest sets, against the live object)',
     expect(d.map(x => formatPath(x.path))).toEqual([
       'spec.template.spec.containers[k8s-rdma-shared-dp-ds].image'
     ])
-    expect(d[0].desired).toBe('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3')
+    expect(d[0].desired).toBe(RDMA_DEVICE_PLUGIN_IMAGE)
     expect(d[0].actual).toBe('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0')
     expect(valueAt(live, d[0].path)).toBe('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0')
   })
@@ -132,5 +134,34 @@ describe('describeValues', () => {
     expect(describeValues('privileged', undefined)).toEqual({ desired: 'privileged', actual: '(absent)' })
     expect(shortValue('x'.repeat(500)).length).toBe(120)
     expect(shortValue({ a: 1 })).toBe('{"a":1}')
+  })
+})
+
+describe('driftLines (the log of drift mode)', () => {
+  it('prints each field with desired, actual and the fix; continuation lines indented under their label', () => {
+    expect(
+      driftLines([
+        {
+          component: 'rdma-device-plugin',
+          field: 'configmap/rdma-devices -n kube-system data[config.json]',
+          desired: '{\n  "a": 1\n}',
+          actual: '(absent)',
+          fixableByApply: true,
+          hint: 'apply sets it on configmap/rdma-devices -n kube-system'
+        },
+        { component: 'node-pool', field: 'vmSize', desired: 'A', actual: 'B', fixableByApply: false }
+      ])
+    ).toEqual([
+      '  rdma-device-plugin: configmap/rdma-devices -n kube-system data[config.json]',
+      '    desired: {',
+      '               "a": 1',
+      '             }',
+      '    actual:  (absent)',
+      '    fix:     mode: apply fixes this (apply sets it on configmap/rdma-devices -n kube-system)',
+      '  node-pool: vmSize',
+      '    desired: A',
+      '    actual:  B',
+      '    fix:     manual fix needed'
+    ])
   })
 })

@@ -5,7 +5,8 @@
 // device plugin pod on another image, a hand-edited ClusterPolicy, a field taken by another field
 // manager, a deleted NodeFeatureRule, the pool size — each found as exactly one item with the right
 // component and field and zero writes; apply fixes what it can and the next drift run is clean,
-// except the pool size, which apply never changes.
+// except the pool size, which apply never changes. Drift mode's step ends as a warning and its log
+// prints each drifted field with the desired and the actual value and the fix.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -210,7 +211,7 @@ describe('one thing changed behind the action’s back', () => {
         'gpu-operator',
         'nvidia/gpu-operator',
         '--version',
-        'v26.3.3',
+        'v26.7.0',
         '-n',
         'gpu-operator',
         '--reuse-values',
@@ -431,5 +432,20 @@ describe('one thing changed behind the action’s back', () => {
     expect(d.report.result).toBe('drifted')
     expect(d.report.outputs.drifted).toBe('true')
     expect(d.report.drift).toEqual(expected)
+    // The drift step shows ⚠️ (a warning, not a success), and the log says what the summary says.
+    expect(d.report.steps.find(x => x.name === 'drift')).toMatchObject({
+      status: 'warning',
+      detail: '1 drifted field'
+    })
+    const log = flowLog.join('')
+    expect(log).toMatch(/^::warning[^\n]*::drift: 1 drifted field/m)
+    expect(log).toContain(
+      [
+        '  node-pool: count',
+        '    desired: 2',
+        '    actual:  3',
+        '    fix:     apply never changes an existing pool; `az aks nodepool scale --name rdma --node-count 2`, or set node-count: 3'
+      ].join('\n')
+    )
   })
 })

@@ -24,8 +24,10 @@ describe('fleetLineRate', () => {
   })
   it('no rate printed: the size’s nominal rate, or none for a size the table does not know', () => {
     expect(fleetLineRate([facts('a', { mlx5_ib0: null })], settings('Standard_ND96isr_H100_v5'))).toBe(400)
-    expect(fleetLineRate([], settings('Standard_HB120rs_v3'))).toBe(200)
-    expect(fleetLineRate([], settings('Standard_ND96isr_B300_v7'))).toBeNull()
+    expect(fleetLineRate([], settings('Standard_ND96asr_v4'))).toBe(200)
+    const unknown = settings('Standard_ND96asr_v4')
+    unknown.nodePool.vmSize = 'Standard_ND96isr_B300_v7' // not in the table
+    expect(fleetLineRate([], unknown)).toBeNull()
   })
 })
 

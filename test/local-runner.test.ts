@@ -16,7 +16,7 @@ describe('local runner', () => {
     expect(env.RUNNER_TEMP).toBe(path.join(f.runDir!, 'runner-temp'))
     expect(statSync(env.RUNNER_TEMP!).isDirectory()).toBe(true)
     expect(env.RUNNER_TOOL_CACHE).toBe(path.join(home, 'cache', 'aks-rdma-action', 'tool-cache'))
-    for (const file of [env.GITHUB_OUTPUT!, env.GITHUB_STEP_SUMMARY!, env.GITHUB_STATE!]) {
+    for (const file of [env.GITHUB_OUTPUT!, env.GITHUB_STEP_SUMMARY!, env.GITHUB_STATE!, env.GITHUB_ENV!]) {
       expect(path.dirname(file)).toBe(f.runDir)
       expect(readFileSync(file, 'utf8')).toBe('')
     }
@@ -30,7 +30,8 @@ describe('local runner', () => {
       RUNNER_TOOL_CACHE: path.join(dir, 'tools'),
       GITHUB_OUTPUT: path.join(dir, 'outputs'),
       GITHUB_STEP_SUMMARY: path.join(dir, 'sub', 'summary.md'),
-      GITHUB_STATE: path.join(dir, 'state')
+      GITHUB_STATE: path.join(dir, 'state'),
+      GITHUB_ENV: path.join(dir, 'env')
     }
     const before = { ...env }
     const f = prepareLocalRunner(env)
@@ -39,7 +40,7 @@ describe('local runner', () => {
     expect(existsSync(path.join(dir, 'not', 'yet'))).toBe(true)
     expect(existsSync(path.join(dir, 'sub', 'summary.md'))).toBe(true)
     expect(readFileSync(path.join(dir, 'outputs'), 'utf8')).toBe('earlier=1\n')
-    expect(f.offsets).toEqual({ output: 10, summary: 0, state: 0 })
+    expect(f.offsets).toEqual({ output: 10, summary: 0, state: 0, env: 0 })
   })
 
   it('exit codes: drift found is 3, a failure 1, success and drift without fail-on-drift 0', () => {

@@ -18,7 +18,7 @@ const settingsOf = (over: Record<string, string> = {}) =>
 
 function ncpSchemaValidator() {
   const docs = parseAllDocuments(
-    readFileSync(path.join(UPSTREAM, 'network-operator-v26.1.0-crd-nicclusterpolicies.yaml'), 'utf8')
+    readFileSync(path.join(UPSTREAM, 'network-operator-v26.4.0-crd-nicclusterpolicies.yaml'), 'utf8')
   )
   const crd = docs.map(d => d.toJS()).find(d => d?.kind === 'CustomResourceDefinition')
   const schema = crd.spec.versions.find((v: { name: string }) => v.name === 'v1alpha1').schema.openAPIV3Schema
@@ -71,7 +71,7 @@ describe('plan', () => {
     const ncp = buildPlan(settingsOf()).components.find(c => c.name === 'nic-cluster-policy')!
       .manifests![0] as any
     const broken = structuredClone(ncp)
-    delete broken.spec.ofedDriver.version
+    broken.spec.ofedDriver.forcePrecompiled = 'no'
     expect(validateNcp(broken)).toBe(false)
   })
 
@@ -107,8 +107,8 @@ describe('plan', () => {
       expect(ds.spec.template.spec.nodeSelector['kubernetes.azure.com/agentpool']).toBe('rdmapool')
     }
     // Pinned versions everywhere.
-    expect(byName['network-operator'].helm!.version).toBe('v26.1.0')
-    expect(byName['gpu-operator'].helm!.version).toBe('v26.3.3')
+    expect(byName['network-operator'].helm!.version).toBe('v26.4.0')
+    expect(byName['gpu-operator'].helm!.version).toBe('v26.7.0')
     expect((byName['network-operator'].helm!.values as any).nfd.deployNodeFeatureRules).toBe(false)
     expect(byName['network-operator'].manifests![0].metadata.labels).toEqual({
       'pod-security.kubernetes.io/enforce': 'privileged'
@@ -133,7 +133,7 @@ describe('plan', () => {
   it('renders text with helm argv, manifests, readiness, checks and the benchmark plan', () => {
     const text = renderPlanText(buildPlan(settingsOf()))
     expect(text).toContain(
-      'helm upgrade --install network-operator nvidia/network-operator --version v26.1.0 --namespace network-operator'
+      'helm upgrade --install network-operator nvidia/network-operator --version v26.4.0 --namespace network-operator'
     )
     expect(text).toContain('kind: NicClusterPolicy')
     expect(text).toContain('ready when:')
@@ -143,15 +143,54 @@ describe('plan', () => {
     expect(md).toContain('| 7 | `nic-cluster-policy` |')
   })
 
-  it('pipelined rollout gates node-level DaemonSets on the node OFED label; sequential does not', () => {
-    const ds = (rollout: string) =>
-      buildPlan(settingsOf({ rollout })).components.find(c => c.name === 'ib-node-config')!
-        .manifests![0] as any
-    expect(ds('pipelined').spec.template.spec.nodeSelector['network.nvidia.com/operator.mofed.wait']).toBe(
-      'false'
-    )
-    expect(
-      ds('sequential').spec.template.spec.nodeSelector['network.nvidia.com/operator.mofed.wait']
-    ).toBeUndefined()
+  it('ib-node-config waits for the OFED driver in an init container (never placed by mofed.wait); the device plugin is placed by it in pipelined rollout', () => {
+    const ds = (rollout: string, name: string) =>
+      buildPlan(settingsOf({ rollout }))
+        .components.find(c => c.name === name)!
+        .manifests!.find(m => m.kind === 'DaemonSet') as any
+    const MOFED_WAIT = 'network.nvidia.com/operator.mofed.wait'
+    for (const rollout of ['pipelined', 'sequential']) {
+      const ib = ds(rollout, 'ib-node-config').spec.template.spec
+      expect(ib.nodeSelector).toEqual({ 'kubernetes.azure.com/agentpool': 'rdmapool' })
+      expect(ib.initContainers.map((c: any) => c.name)).toEqual(['wait-for-ofed-driver', 'ib-setup'])
+      expect(ib.initContainers[0].volumeMounts).toEqual([
+        { name: 'ofed-driver-state', mountPath: '/host/run/mellanox/drivers', readOnly: true }
+      ])
+    }
+    expect(ds('pipelined', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBe('false')
+    expect(ds('sequential', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBeUndefined()
+  })
+
+  it('node agents are system-node-critical and tolerate the pool taints; plan shows every toleration', () => {
+    const s = settingsOf({ 'node-taints': 'sku=gpu:NoSchedule' })
+    const plan = buildPlan(s)
+    const byName = Object.fromEntries(plan.components.map(c => [c.name, c]))
+    const pool = { key: 'sku', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }
+    const gpu = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }
+    for (const name of ['ib-node-config', 'rdma-device-plugin']) {
+      const spec = (byName[name].manifests!.find(m => m.kind === 'DaemonSet') as any).spec.template.spec
+      expect(spec.priorityClassName).toBe('system-node-critical')
+      expect(spec.tolerations).toEqual([gpu, pool])
+    }
+    const no = byName['network-operator'].helm!.values as any
+    expect(no['node-feature-discovery'].worker).toEqual({
+      nodeSelector: { 'kubernetes.azure.com/agentpool': 'rdmapool' },
+      tolerations: [gpu, pool]
+    })
+    expect((byName['gpu-operator'].helm!.values as any).daemonsets.tolerations).toEqual([gpu, pool])
+    const ncp = byName['nic-cluster-policy'].manifests![0] as any
+    expect(ncp.spec.tolerations).toEqual([pool])
+    expect(ncp.spec.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+      {
+        matchExpressions: [
+          { key: 'feature.node.kubernetes.io/pci-15b3.present', operator: 'In', values: ['true'] },
+          { key: 'kubernetes.azure.com/agentpool', operator: 'In', values: ['rdmapool'] }
+        ]
+      }
+    ])
+    const text = renderPlanText(plan)
+    expect(text.match(/key: sku/g)?.length).toBeGreaterThanOrEqual(5)
+    // Without taints the policy carries no tolerations field (as Azure's own policy).
+    expect((buildPlan(settingsOf()).components[6].manifests![0] as any).spec.tolerations).toBeUndefined()
   })
 })

@@ -1,6 +1,6 @@
 // The components' readiness selectors against pods shaped like the real operators': the Network
-// Operator's OFED driver pods get the labels of its DaemonSet template (v26.1.0, rendered for an
-// Ubuntu 22.04 node), the GPU Operator's driver pods those of its driver DaemonSet asset (v26.3.3),
+// Operator's OFED driver pods get the labels of its DaemonSet template (v26.4.0, rendered for an
+// Ubuntu 22.04 node), the GPU Operator's driver pods those of its driver DaemonSet asset (v26.7.0),
 // the action's own DaemonSets' pods their templates' labels. Each health source picks its objects
 // by namespace and label selector as the API server does, and every component's health rules must
 // then find every RDMA node ready — so a selector that matches no real pod (the guide's
@@ -33,7 +33,7 @@ const settings = () =>
  */
 function ofedPodLabels(): Record<string, string> {
   const text = readFileSync(
-    path.join(UPSTREAM, 'network-operator-v26.1.0-manifest-ofed-driver-ds.yaml'),
+    path.join(UPSTREAM, 'network-operator-v26.4.0-manifest-ofed-driver-ds.yaml'),
     'utf8'
   )
   const block = /\n {2}template:\n {4}metadata:\n {6}labels:\n((?: {8}.+\n)+)/.exec(text)
@@ -44,6 +44,9 @@ function ofedPodLabels(): Record<string, string> {
       .replace(/\{\{ \.RuntimeSpec\.OSVer \}\}/g, '22.04')
       .replace(/\{\{ \.RuntimeSpec\.KernelHash \}\}/g, kernelHash(KERNEL))
       .replace(/\{\{ \.RuntimeSpec\.Kernel \}\}/g, KERNEL)
+      // The suffix is empty for the NicClusterPolicy's own driver DaemonSets; the owner is its kind.
+      .replace(/\{\{ \.NameSuffix \}\}/g, '')
+      .replace(/\{\{ \.DSOwner \}\}/g, 'NicClusterPolicy')
   const labels: Record<string, string> = {}
   for (const line of block[1].trimEnd().split('\n')) {
     const m = /^\s+([^:]+):\s*(.*)$/.exec(line)!
@@ -55,7 +58,7 @@ function ofedPodLabels(): Record<string, string> {
 /** The GPU Operator's driver DaemonSet asset (plain YAML): its pod template labels. */
 function gpuDriverPodLabels(): Record<string, string> {
   const ds = parse(
-    readFileSync(path.join(UPSTREAM, 'gpu-operator-v26.3.3-asset-driver-daemonset.yaml'), 'utf8')
+    readFileSync(path.join(UPSTREAM, 'gpu-operator-v26.7.0-asset-driver-daemonset.yaml'), 'utf8')
   )
   return ds.spec.template.metadata.labels
 }
@@ -213,7 +216,8 @@ describe('readiness selectors against pods shaped like the real operators’', (
     expect(labels).toEqual({
       app: `mofed-ubuntu22.04-${kernelHash(KERNEL)}`,
       kernel: KERNEL,
-      'nvidia.com/ofed-driver': ''
+      'nvidia.com/ofed-driver': '',
+      'ds-owner': 'NicClusterPolicy'
     })
     expect(matchesLabels(parseLabelSelector('app=mofed-ubuntu22.04-ds'), labels)).toBe(false)
     expect(gpuDriverPodLabels()).toMatchObject({ app: 'nvidia-driver-daemonset' })

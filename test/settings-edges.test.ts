@@ -8,11 +8,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { InputError, readSettings, type SettingsResult } from '../src/settings/input-helper.js'
-import { parseLabel, parseTaint } from '../src/settings/input-definitions.js'
+import { INPUTS, parseLabel, parseTaint } from '../src/settings/input-definitions.js'
 import { echoValue } from '../src/util/echo.js'
 import { AZURE_IDS, reader, VALID_APPLY } from './support/inputs.js'
 
 const GUID = '01234567-89ab-cdef-0123-456789ABCDEF'
+/** An input's default (the versions it pins move with the releases). */
+const byDefault = (name: string) => INPUTS.find(i => i.name === name)!.default!
 
 function read(
   over: Record<string, string>,
@@ -80,17 +82,41 @@ describe('each checked input, just inside and just outside', () => {
     ['network-operator-version', '26.1.0', undefined],
     ['network-operator-version', 'v26.1.0-rc.1', undefined],
     ['network-operator-version', 'v26.10.12', undefined],
-    ['network-operator-version', 'v26.1', 'must be a pinned version such as v26.1.0'],
-    ['network-operator-version', 'xv26.1.0', 'must be a pinned version such as v26.1.0'],
+    [
+      'network-operator-version',
+      'v26.1',
+      `must be a pinned version such as ${byDefault('network-operator-version')}`
+    ],
+    [
+      'network-operator-version',
+      'xv26.1.0',
+      `must be a pinned version such as ${byDefault('network-operator-version')}`
+    ],
     ['network-operator-version', 'v26.1.0 ', undefined],
-    ['network-operator-version', 'v26.1.0-', 'must be a pinned version such as v26.1.0'],
-    ['network-operator-version', 'v26.1.0-rc_1', 'must be a pinned version such as v26.1.0'],
-    ['gpu-operator-version', 'latest', 'must be a pinned version such as v26.3.3'],
+    [
+      'network-operator-version',
+      'v26.1.0-',
+      `must be a pinned version such as ${byDefault('network-operator-version')}`
+    ],
+    [
+      'network-operator-version',
+      'v26.1.0-rc_1',
+      `must be a pinned version such as ${byDefault('network-operator-version')}`
+    ],
+    [
+      'gpu-operator-version',
+      'latest',
+      `must be a pinned version such as ${byDefault('gpu-operator-version')}`
+    ],
     ['doca-driver-version', 'doca3.2.0-25.10-1.2.8.0-2', undefined],
     ['doca-driver-version', 'a'.repeat(128), undefined],
-    ['doca-driver-version', 'a'.repeat(129), 'must be a pinned version such as doca3.2.0-25.10-1.2.8.0-2'],
-    ['doca-driver-version', '-doca', 'must be a pinned version such as doca3.2.0-25.10-1.2.8.0-2'],
-    ['doca-driver-version', 'doca 3', 'must be a pinned version such as doca3.2.0-25.10-1.2.8.0-2'],
+    [
+      'doca-driver-version',
+      'a'.repeat(129),
+      `must be a pinned version such as ${byDefault('doca-driver-version')}`
+    ],
+    ['doca-driver-version', '-doca', `must be a pinned version such as ${byDefault('doca-driver-version')}`],
+    ['doca-driver-version', 'doca 3', `must be a pinned version such as ${byDefault('doca-driver-version')}`],
     ['helm-version', 'v3.19.0', undefined],
     ['helm-version', 'v4.0.0', 'must be a pinned version such as v3.19.0 (helm 3)'],
     ['helm-version', 'v3.19', 'must be a pinned version such as v3.19.0 (helm 3)'],
@@ -370,7 +396,7 @@ describe('the rest of the settings', () => {
     })
   })
 
-  it('warnings: step-timeout over timeout, latest images, use-host-mofed, an unlisted RDMA size', () => {
+  it('warnings: step-timeout over timeout, latest images, use-host-mofed; the VM sizes the stack finishes on', () => {
     expect(read({ timeout: '10m', 'step-timeout': '20m' }).warnings).toEqual([
       'step-timeout is longer than timeout; the whole-run timeout applies first'
     ])
@@ -384,12 +410,17 @@ describe('the rest of the settings', () => {
       'use-host-mofed: true tells the GPU Operator the OFED driver is installed on the host; here the Network Operator installs it, so nvidia-peermem will not wait for it (NVIDIA advises false)'
     ])
     expect(read({ 'use-host-mofed': 'false' }).warnings).toEqual([])
-    expect(read({ 'vm-size': 'Standard_ND96isr_B300_v7' }).warnings).toEqual([
-      `vm-size "Standard_ND96isr_B300_v7": RDMA-marked but not in the action's table of InfiniBand sizes; link rate unknown (benchmark ratios use the probed rate)`
-    ])
     expect(read({ 'vm-size': 'standard_nd96asr_v4' }).settings.nodePool.vmSize).toBe('Standard_ND96asr_v4')
+    const supported =
+      'Supported: Standard_ND96asr_v4, Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5, Standard_ND96isr_H200_v5, Standard_ND96isrf_H200_v5, Standard_ND128isr_NDR_GB200_v6, Standard_ND128isr_GB300_v6'
+    expect(problems({ 'vm-size': 'Standard_ND96isr_B300_v7' })).toEqual([
+      `vm-size "Standard_ND96isr_B300_v7": not in the action's table of sizes with NVIDIA GPUs and ConnectX-6/7 InfiniBand VFs (the only ones the stack is known to finish on). ${supported}`
+    ])
     expect(problems({ 'vm-size': 'Standard_ND96is_H100_v5' })).toEqual([
-      'vm-size "Standard_ND96is_H100_v5": not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5, Standard_ND96asr_v4, Standard_HB120rs_v3)'
+      `vm-size "Standard_ND96is_H100_v5": not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5). ${supported}`
+    ])
+    expect(problems({ 'vm-size': 'Standard_HB120rs_v3' })).toEqual([
+      `vm-size "Standard_HB120rs_v3": not supported: Standard_HB120rs_v3 has no GPU: the GPU Operator step would wait for allocatable nvidia.com/gpu forever (this action sets up RDMA GPU nodes). ${supported}`
     ])
   })
 

@@ -4,7 +4,8 @@ import { writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { InputError, readSettings } from '../src/settings/input-helper.js'
-import { hasRdmaMarker } from '../src/settings/vm-sizes.js'
+import { hasRdmaMarker, RDMA_VM_SIZES } from '../src/settings/vm-sizes.js'
+import { vmSizeSpec } from '../sim/kube/hardware.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
 function problemsOf(values: Record<string, string>): string[] {
@@ -42,9 +43,9 @@ describe('settings from inputs', () => {
       zones: []
     })
     expect(settings.stack).toMatchObject({
-      networkOperatorVersion: 'v26.1.0',
-      gpuOperatorVersion: 'v26.3.3',
-      docaDriverVersion: 'doca3.2.0-25.10-1.2.8.0-2',
+      networkOperatorVersion: 'v26.4.0',
+      gpuOperatorVersion: 'v26.7.0',
+      docaDriverVersion: 'doca3.4.0-26.04-0.8.6.0-0',
       rdmaResourceName: 'hca_shared_devices_a',
       rdmaHcaMax: 1000,
       useHostMofed: false
@@ -162,9 +163,67 @@ describe('settings from inputs', () => {
     expectProblem({ ...VALID_APPLY, ...over }, input, text)
   })
 
-  it('warns for an RDMA-marked size missing from the table', () => {
-    const { warnings } = readSettings(reader({ ...VALID_APPLY, 'vm-size': 'Standard_ND192isr_Z900_v9' }), {})
-    expect(warnings.join('\n')).toMatch(/RDMA-marked but not in the action's table/)
+  it('accepts exactly the sizes with NVIDIA GPUs and ConnectX-6/7 InfiniBand VFs, refusing the others with the reason', () => {
+    const accepted = RDMA_VM_SIZES.filter(v => problemsOf({ ...VALID_APPLY, 'vm-size': v.name }).length === 0)
+    expect(accepted.map(v => v.name)).toEqual([
+      'Standard_ND96asr_v4',
+      'Standard_ND96amsr_A100_v4',
+      'Standard_ND96isr_H100_v5',
+      'Standard_ND96isr_H200_v5',
+      'Standard_ND96isrf_H200_v5',
+      'Standard_ND128isr_NDR_GB200_v6',
+      'Standard_ND128isr_GB300_v6'
+    ])
+    const why: Array<[string, RegExp]> = [
+      [
+        'Standard_HB120rs_v3',
+        /has no GPU: the GPU Operator step would wait for allocatable nvidia\.com\/gpu forever/
+      ],
+      ['Standard_HX176rs', /has no GPU/],
+      ['Standard_HC44rs', /has no GPU/],
+      ['Standard_ND96isr_MI300X_v5', /has AMD MI300X GPUs: the NVIDIA GPU Operator cannot drive them/],
+      ['Standard_ND96asr_MI200_v4', /has AMD MI200 GPUs/],
+      [
+        'Standard_ND40rs_v2',
+        /carries ConnectX-5 InfiniBand \(VF PCI device 1018\), which the NodeFeatureRule \(101c\/101e[^)]*\) does not match/
+      ],
+      ['Standard_ND192isr_Z900_v9', /not in the action's table of sizes with NVIDIA GPUs and ConnectX-6\/7/],
+      ['Standard_D4s_v5', /not an InfiniBand \(RDMA\) size/]
+    ]
+    for (const [size, text] of why) {
+      const [p] = problemsOf({ ...VALID_APPLY, 'vm-size': size })
+      expect(p).toMatch(/^vm-size /)
+      expect(p).toMatch(text)
+      expect(p).toContain(
+        'Supported: Standard_ND96asr_v4, Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5'
+      )
+    }
+    // Case-insensitive names are normalised to the table's spelling.
+    expect(
+      readSettings(reader({ ...VALID_APPLY, 'vm-size': 'standard_nd96isr_h100_v5' }), {}).settings.nodePool
+        .vmSize
+    ).toBe('Standard_ND96isr_H100_v5')
+  })
+
+  it("the simulator's hardware table agrees with the action's (GPUs, their vendor, the IB VF device, rate)", () => {
+    for (const v of RDMA_VM_SIZES) {
+      const hw = vmSizeSpec(v.name)
+      expect({
+        size: v.name,
+        gpus: hw.gpus,
+        vendor: hw.gpus ? (hw.gpuVendor ?? '10de') : undefined,
+        vf: hw.ibDeviceId,
+        gbps: hw.ibGbps,
+        nics: hw.ibNics
+      }).toEqual({
+        size: v.name,
+        gpus: v.gpus,
+        vendor: v.gpuVendor === 'AMD' ? '1002' : v.gpuVendor === 'NVIDIA' ? '10de' : undefined,
+        vf: v.vfDevice,
+        gbps: v.linkGbps,
+        nics: v.ibNics
+      })
+    }
   })
 
   it('knows the RDMA marker', () => {

@@ -15,6 +15,7 @@ import { writeFileSync } from 'node:fs'
 import { loadScenario, ScenarioError } from '../sim/scenario.js'
 import { applyStack } from '../src/stack/index.js'
 import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from './stack-support.js'
+import { KUBERNETES_PERMISSION } from '../src/model/permissions.js'
 
 jest.setTimeout(120_000)
 
@@ -218,7 +219,8 @@ describe('a user credential that may only read', () => {
     const failed = res.steps.find(s => s.status === 'failure')
     expect(failed?.name).toBe('network-operator')
     expect(failed?.detail).toBe(
-      'apply namespace/network-operator: HTTP 403: namespaces "network-operator" is forbidden: User "clusterUser" cannot patch resource "namespaces" in API group "" in the namespace "network-operator"'
+      'apply namespace/network-operator: HTTP 403: namespaces "network-operator" is forbidden: User "clusterUser" cannot patch resource "namespaces" in API group "" in the namespace "network-operator"' +
+        ` — missing Kubernetes permission: clusterUser may not patch namespaces. ${KUBERNETES_PERMISSION}`
     )
     expect(log.errors.join('\n')).toContain(
       'User "clusterUser" cannot patch resource "namespaces" in API group "" in the namespace "network-operator"'

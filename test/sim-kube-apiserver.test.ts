@@ -28,7 +28,7 @@ import {
 
 const NCP_CRD = path.resolve(
   process.cwd(),
-  'test/fixtures/upstream/network-operator-v26.1.0-crd-nicclusterpolicies.yaml'
+  'test/fixtures/upstream/network-operator-v26.4.0-crd-nicclusterpolicies.yaml'
 )
 
 let w: TestWorld
@@ -212,6 +212,32 @@ describe('core verbs', () => {
         resource: 'configmaps'
       })
     ])
+  })
+
+  it('admits pods by priority class as the Priority plugin does: built-in classes, an unknown class is 403', async () => {
+    const classes = w.store.list(w.type('scheduling.k8s.io', 'priorityclasses')).items
+    expect(classes.map(c => [c.metadata.name, c.value])).toEqual([
+      ['system-cluster-critical', 2000000000],
+      ['system-node-critical', 2000001000]
+    ])
+    const pod = (name: string, priorityClassName: string) => ({
+      metadata: { name },
+      spec: { priorityClassName, containers: [{ name: 'c', image: 'busybox' }] }
+    })
+    const ok = await core.createNamespacedPod({
+      namespace: 'default',
+      body: pod('critical', 'system-node-critical')
+    })
+    expect(ok.spec).toMatchObject({ priority: 2000001000, preemptionPolicy: 'PreemptLowerPriority' })
+    const refused = await expectStatus(
+      core.createNamespacedPod({ namespace: 'default', body: pod('unknown', 'no-such-class') }),
+      403,
+      'Forbidden'
+    )
+    expect(refused.message).toBe(
+      'pods "unknown" is forbidden: no PriorityClass with name no-such-class was found'
+    )
+    expect(w.store.tryGet(w.type('', 'pods'), 'default', 'unknown')).toBeUndefined()
   })
 
   it('patches with merge, JSON and strategic merge patches (containers merge by name)', async () => {

@@ -184,8 +184,11 @@ export function namespace(w: World, name: string): void {
     w.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
 }
 
-/** What `helm install network-operator` leaves behind that the simulation keys on. */
-export function installNetworkOperator(w: World): void {
+/** What `helm install network-operator` leaves behind that the simulation keys on: the operator and NFD's worker. */
+export function installNetworkOperator(
+  w: World,
+  o: { version?: string; workerTolerations?: unknown[]; workerNodeSelector?: Record<string, string> } = {}
+): void {
   namespace(w, 'network-operator')
   w.create({
     apiVersion: 'apps/v1',
@@ -198,7 +201,51 @@ export function installNetworkOperator(w: World): void {
         metadata: { labels: { 'app.kubernetes.io/name': 'network-operator' } },
         spec: {
           containers: [
-            { name: 'network-operator', image: 'nvcr.io/nvidia/cloud-native/network-operator:v26.1.0' }
+            {
+              name: 'network-operator',
+              image: `nvcr.io/nvidia/cloud-native/network-operator:${o.version ?? 'v26.4.0'}`
+            }
+          ]
+        }
+      }
+    }
+  })
+  // The chart's NFD worker: its config whitelists display classes only, labelling by vendor.
+  w.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'network-operator-node-feature-discovery-worker-conf', namespace: 'network-operator' },
+    data: {
+      'nfd-worker.conf':
+        'sources:\n  pci:\n    deviceClassWhitelist: ["0300", "0302"]\n    deviceLabelFields: [vendor]\n'
+    }
+  })
+  const sel = { 'app.kubernetes.io/name': 'node-feature-discovery', role: 'worker' }
+  w.create({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'network-operator-node-feature-discovery-worker', namespace: 'network-operator' },
+    spec: {
+      selector: { matchLabels: sel },
+      template: {
+        metadata: { labels: sel },
+        spec: {
+          tolerations: o.workerTolerations ?? [
+            { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
+            { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }
+          ],
+          ...(o.workerNodeSelector ? { nodeSelector: o.workerNodeSelector } : {}),
+          containers: [
+            {
+              name: 'worker',
+              image: 'nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.0'
+            }
+          ],
+          volumes: [
+            {
+              name: 'nfd-worker-conf',
+              configMap: { name: 'network-operator-node-feature-discovery-worker-conf' }
+            }
           ]
         }
       }
@@ -220,7 +267,7 @@ export function installGpuOperator(
       selector: { matchLabels: { app: 'gpu-operator' } },
       template: {
         metadata: { labels: { app: 'gpu-operator' } },
-        spec: { containers: [{ name: 'gpu-operator', image: 'nvcr.io/nvidia/gpu-operator:v26.3.3' }] }
+        spec: { containers: [{ name: 'gpu-operator', image: 'nvcr.io/nvidia/gpu-operator:v26.7.0' }] }
       }
     }
   })

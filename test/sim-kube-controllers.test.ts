@@ -5,7 +5,14 @@ import { parse } from 'yaml'
 import { createWorldTls } from '../sim/tls.js'
 import { kernelHash } from '../sim/kube/controllers/network-operator.js'
 import { fnv32a, safeEncode } from '../sim/kube/hardware.js'
-import { gpuPool, isReady, makeWorld, systemPool, type World } from './sim-kube-controllers.helpers.js'
+import {
+  gpuPool,
+  installNetworkOperator,
+  isReady,
+  makeWorld,
+  systemPool,
+  type World
+} from './sim-kube-controllers.helpers.js'
 
 let w: World
 afterEach(() => w?.close())
@@ -27,7 +34,7 @@ function ds(name: string, spec: Record<string, unknown> = {}, template: Record<s
 }
 
 describe('nodes from agent pools', () => {
-  it('creates AKS-shaped nodes with labels, capacity, nodeInfo and NFD base labels (no pci-15b3)', () => {
+  it('creates AKS-shaped nodes with labels, taints, capacity and nodeInfo (NFD labels come from NFD)', () => {
     w = makeWorld()
     w.cluster.addPool(gpuPool('gpu', 2, { labels: { team: 'ml' }, taints: ['sku=gpu:NoSchedule'] }))
     w.cluster.addPool(systemPool(1))
@@ -43,11 +50,7 @@ describe('nodes from agent pools', () => {
     expect(l['kubernetes.io/hostname']).toBe(n.metadata.name)
     expect(l['kubernetes.azure.com/accelerator']).toBe('nvidia')
     expect(l.team).toBe('ml')
-    expect(l['feature.node.kubernetes.io/system-os_release.ID']).toBe('ubuntu')
-    expect(l['feature.node.kubernetes.io/system-os_release.VERSION_ID']).toBe('22.04')
-    expect(l['feature.node.kubernetes.io/kernel-version.full']).toBe('5.15.0-1079-azure')
-    expect(l['feature.node.kubernetes.io/pci-10de.present']).toBe('true')
-    expect(l['feature.node.kubernetes.io/pci-15b3.present']).toBeUndefined()
+    expect(Object.keys(l).filter(k => k.startsWith('feature.node.kubernetes.io/'))).toEqual([])
     expect(n.spec.taints).toEqual([{ key: 'sku', value: 'gpu', effect: 'NoSchedule' }])
     expect(n.status.nodeInfo.osImage).toBe('Ubuntu 22.04.5 LTS')
     expect(n.status.nodeInfo.kernelVersion).toBe('5.15.0-1079-azure')
@@ -56,10 +59,51 @@ describe('nodes from agent pools', () => {
     expect(n.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True')
     const sys = nodes.find(x => x.metadata.name.startsWith('aks-system-'))!
     expect(sys.metadata.labels!['kubernetes.azure.com/accelerator']).toBeUndefined()
-    expect(sys.metadata.labels!['feature.node.kubernetes.io/pci-10de.present']).toBeUndefined()
   })
 
-  it('follows the AKS OS rule: Ubuntu is 24.04 from Kubernetes 1.35; Ubuntu2204 pins 22.04', () => {
+  it('NFD labels a node only while its worker runs there: a taint the worker does not tolerate leaves it unlabelled', async () => {
+    w = makeWorld()
+    w.cluster.addPool(gpuPool('gpu', 2, { taints: ['sku=gpu:NoSchedule'] }))
+    w.cluster.addPool(gpuPool('open', 1))
+    w.cluster.addPool(systemPool(1))
+    installNetworkOperator(w)
+    const labels = (pool: string) =>
+      w.list('nodes', { labelSelector: `agentpool=${pool}` }).map(n => n.metadata.labels!)
+    await w.waitFor('untainted nodes labelled', () =>
+      [...labels('open'), ...labels('system')].every(l => l['feature.node.kubernetes.io/kernel-version.full'])
+    )
+    const [open] = labels('open')
+    expect(open['feature.node.kubernetes.io/system-os_release.ID']).toBe('ubuntu')
+    expect(open['feature.node.kubernetes.io/system-os_release.VERSION_ID']).toBe('22.04')
+    expect(open['feature.node.kubernetes.io/kernel-version.full']).toBe('5.15.0-1079-azure')
+    expect(open['feature.node.kubernetes.io/pci-10de.present']).toBe('true')
+    expect(open['feature.node.kubernetes.io/pci-15b3.present']).toBeUndefined()
+    expect(labels('system')[0]['feature.node.kubernetes.io/pci-10de.present']).toBeUndefined()
+    expect(labels('system')[0]['feature.node.kubernetes.io/pci-1414.present']).toBe('true')
+    // The tainted pool: no worker pod (the DaemonSet controller leaves it out), so no labels.
+    const workers = w.list('pods', { namespace: 'network-operator', labelSelector: 'role=worker' })
+    expect(workers.map(p => p.spec.nodeName).filter(n => n.startsWith('aks-gpu-'))).toEqual([])
+    for (const l of labels('gpu')) expect(l['feature.node.kubernetes.io/kernel-version.full']).toBeUndefined()
+    // A worker that tolerates the taint labels them.
+    w.store.mutate(
+      w.t('daemonsets', 'apps'),
+      'network-operator',
+      'network-operator-node-feature-discovery-worker',
+      o => {
+        o.spec.template.spec.tolerations.push({
+          key: 'sku',
+          operator: 'Equal',
+          value: 'gpu',
+          effect: 'NoSchedule'
+        })
+      }
+    )
+    await w.waitFor('tainted nodes labelled', () =>
+      labels('gpu').every(l => l['feature.node.kubernetes.io/pci-10de.present'] === 'true')
+    )
+  })
+
+  it('follows the AKS OS rule: Ubuntu is 24.04 from Kubernetes 1.35; Ubuntu2204 pins 22.04', async () => {
     w = makeWorld()
     w.cluster.addPool(gpuPool('new', 1, { kubernetesVersion: '1.35' }))
     w.cluster.addPool(gpuPool('pinned', 1, { kubernetesVersion: '1.35', osSku: 'Ubuntu2204' }))
@@ -67,11 +111,36 @@ describe('nodes from agent pools', () => {
     const byPool = (p: string) => w.list('nodes', { labelSelector: `agentpool=${p}` })[0]
     expect(byPool('new').status.nodeInfo.osImage).toMatch(/^Ubuntu 24\.04/)
     expect(byPool('new').status.nodeInfo.kernelVersion).toBe('6.8.0-1021-azure')
-    expect(byPool('new').metadata.labels!['feature.node.kubernetes.io/system-os_release.VERSION_ID']).toBe(
-      '24.04'
-    )
     expect(byPool('pinned').status.nodeInfo.osImage).toBe('Ubuntu 22.04.5 LTS')
     expect(byPool('explicit').status.nodeInfo.osImage).toMatch(/^Ubuntu 24\.04/)
+    installNetworkOperator(w)
+    const VERSION = 'feature.node.kubernetes.io/system-os_release.VERSION_ID'
+    await w.waitFor('NFD labels', () => byPool('new').metadata.labels![VERSION])
+    expect(byPool('new').metadata.labels![VERSION]).toBe('24.04')
+  })
+
+  it('a DaemonSet whose pods name an unknown priority class creates none and reports FailedCreate', async () => {
+    w = makeWorld()
+    w.cluster.addPool(gpuPool('gpu', 1))
+    w.create({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'kube-system' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { priorityClassName: 'node-critical-typo', containers: [{ name: 'c', image: 'busybox' }] }
+        }
+      }
+    })
+    const event = await w.waitFor('FailedCreate', () =>
+      w.list('events', { namespace: 'kube-system' }).find(e => e.reason === 'FailedCreate')
+    )
+    expect(event.message).toBe(
+      `Error creating: pods "${event.message.match(/pods "([^"]+)"/)[1]}" is forbidden: no PriorityClass with name node-critical-typo was found`
+    )
+    expect(w.list('pods', { namespace: 'kube-system', labelSelector: 'app=agent' })).toEqual([])
   })
 
   it('joins nodes over joinSpread, scales up and down, and removes pools with their pods', async () => {

@@ -1,5 +1,5 @@
 // Test helper for the stack suites: a simulated cluster (startKubeSim) with a system pool and an
-// RDMA pool, its admin kubeconfig in a file, the helm stand-in first on PATH with isolated helm
+// RDMA pool (optionally tainted), its admin kubeconfig in a file, the helm stand-in first on PATH with isolated helm
 // directories, settings for the executor, and a log that collects lines instead of printing.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -72,7 +72,7 @@ export async function useHelmStandin(): Promise<void> {
 }
 
 export async function startStackWorld(
-  opts: { nodes?: number; scenario?: Record<string, unknown> } = {}
+  opts: { nodes?: number; scenario?: Record<string, unknown>; taints?: string[] } = {}
 ): Promise<StackWorld> {
   tls ??= createWorldTls()
   const scenario = loadScenario(undefined, { kube: { timeScale: TIME_SCALE }, ...(opts.scenario ?? {}) })
@@ -93,7 +93,8 @@ export async function startStackWorld(
     count: opts.nodes ?? 2,
     osSku: 'Ubuntu',
     mode: 'User',
-    kubernetesVersion: '1.33'
+    kubernetesVersion: '1.33',
+    ...(opts.taints ? { taints: opts.taints } : {})
   })
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-world-'))
   const kubeconfigPath = path.join(dir, 'kubeconfig')

@@ -172,12 +172,13 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     reader({
       ...VALID_APPLY,
       mode: 'verify',
-      'vm-size': vmSize,
       'node-count': String(o.nodes),
       'step-timeout': '10m',
       ...o.inputs
     })
   ).settings
+  // Set after reading: the input refuses sizes without NVIDIA GPUs (HB120rs_v3), still simulated here.
+  settings.nodePool.vmSize = vmSize
   settings.runId = `test-${Math.random().toString(36).slice(2, 8)}`
   const recorder = new SimRecorder()
   const clock = new SimClock(scenario.kube.timeScale)

@@ -1,8 +1,11 @@
 // Checks the workflow files (the examples in workflows/ and the project's own .github/workflows/)
 // with GitHub's own parser (@actions/workflow-parser), action.yml with the same package's action
-// parser, and what each file must do: OIDC permissions, the action pinned by major tag, every
+// parser, and what each file must do: OIDC permissions, every other action pinned by a full commit
+// SHA with its release in a comment (this action's placeholder reference says how to pin it), every
 // `with:` key a real input (enum values valid), every output it reads a real output, and the
-// behaviour each example promises (create + clean up, drift with a per-cluster concurrency group).
+// behaviour each example promises (create + clean up on a dispatch or a label only, in a protected
+// environment whose name is the federated subject — its `if:` evaluated with GitHub's expression
+// evaluator —, drift with a per-cluster concurrency group).
 import { describe, expect, test } from '@jest/globals'
 import {
   convertWorkflowTemplate,
@@ -11,6 +14,7 @@ import {
   type WorkflowTemplate
 } from '@actions/workflow-parser'
 import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index'
+import { data, Evaluator, Lexer, Parser } from '@actions/expressions'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
@@ -110,6 +114,46 @@ function outputRefs(text: string, id: string): string[] {
 
 const literal = (v: unknown): string => String(v)
 
+/** A remote action reference (`owner/repo[/path]@ref`), not a local path or a container. */
+const isRemoteAction = (uses: string): boolean => !uses.startsWith('./') && !uses.startsWith('docker://')
+
+/** Every `uses:` line of a file: the reference and the comment after it. */
+function usesLines(text: string): Array<{ line: number; uses: string; comment: string }> {
+  return text.split('\n').flatMap((l, i) => {
+    const m = /^\s*(?:-\s+)?uses:\s*(\S+)(?:\s+#\s*(.*))?$/.exec(l)
+    return m ? [{ line: i + 1, uses: m[1], comment: m[2] ?? '' }] : []
+  })
+}
+
+/**
+ * Problems with how a file pins its actions: each remote action other than this one's placeholder is
+ * `owner/repo[/path]@<40 hex>` with its release in a comment (`# v1.2.3`); the placeholder says how to pin it.
+ */
+function pinProblems(text: string): string[] {
+  const out: string[] = []
+  for (const { line, uses, comment } of usesLines(text)) {
+    if (!isRemoteAction(uses)) continue
+    if (uses === ACTION_REF) {
+      if (!/pin .*commit SHA .*README/.test(comment))
+        out.push(`line ${line}: ${uses} without its pinning note`)
+      continue
+    }
+    if (!/^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40}$/.test(uses))
+      out.push(`line ${line}: ${uses} is not pinned by a full commit SHA`)
+    else if (!/^v\d+\.\d+\.\d+$/.test(comment)) out.push(`line ${line}: ${uses} has no # vX.Y.Z comment`)
+  }
+  return out
+}
+
+/** Evaluates a job's `if:` (GitHub's expression evaluator) for a `github` context. */
+function jobRuns(condition: string, github: Record<string, unknown>): boolean {
+  const lexed = new Lexer(condition).lex()
+  const expr = new Parser(lexed.tokens, ['github'], []).parse()
+  const context = JSON.parse(JSON.stringify({ github }), data.reviver) as data.Dictionary
+  // The conditions compare and combine (==, &&, ||): the result is a boolean.
+  return new Evaluator(expr, context).evaluate().coerceString() === 'true'
+}
+
 describe('every workflow file parses with @actions/workflow-parser', () => {
   test('the example and project workflow folders are not empty', () => {
     expect(exampleFiles.map(f => path.basename(f))).toEqual([
@@ -205,7 +249,7 @@ describe('every use of the action passes real inputs and reads real outputs', ()
 
 describe('the example workflows', () => {
   test.each(exampleFiles.map(f => [rel(f), f]))(
-    '%s uses OIDC and pins the action by its major tag',
+    '%s uses OIDC and names this action by its placeholder',
     (_name, file) => {
       const doc = load(file)
       expect(doc.permissions).toEqual({ 'id-token': 'write', contents: 'read' })
@@ -223,6 +267,38 @@ describe('the example workflows', () => {
       expect(head.every(l => l.startsWith('#'))).toBe(true)
     }
   )
+
+  test.each([...exampleFiles, ...ownFiles].map(f => [rel(f), f]))(
+    '%s pins every other action by commit SHA, its release in a comment',
+    (_name, file) => {
+      const text = readFileSync(file, 'utf8')
+      expect(pinProblems(text)).toEqual([])
+      expect(
+        usesLines(text).filter(u => isRemoteAction(u.uses) && u.uses !== ACTION_REF).length
+      ).toBeGreaterThan(0)
+    }
+  )
+
+  test('the pinning rule catches a tag, a short SHA, a missing release comment and a bare placeholder', () => {
+    const sha = '3d3c42e5aac5ba805825da76410c181273ba90b1'
+    expect(
+      pinProblems(
+        [
+          '      - uses: actions/checkout@v5',
+          '      - uses: actions/checkout@3d3c42e # v7.0.1',
+          `      - uses: actions/checkout@${sha}`,
+          `      - uses: actions/checkout@${sha} # v7.0.1`,
+          '      - uses: ./',
+          `        uses: ${ACTION_REF}`
+        ].join('\n')
+      )
+    ).toEqual([
+      'line 1: actions/checkout@v5 is not pinned by a full commit SHA',
+      'line 2: actions/checkout@3d3c42e is not pinned by a full commit SHA',
+      `line 3: actions/checkout@${sha} has no # vX.Y.Z comment`,
+      `line 6: ${ACTION_REF} without its pinning note`
+    ])
+  })
 
   test.each(exampleFiles.map(f => [rel(f), f]))(
     '%s uploads the report even when the run fails',
@@ -284,7 +360,6 @@ describe('the example workflows', () => {
 
   test('ephemeral-cluster.yml creates a cluster and always deletes it', () => {
     const doc = load(path.join(EXAMPLES, 'ephemeral-cluster.yml'))
-    expect(Object.keys(doc.on)).toEqual(expect.arrayContaining(['pull_request', 'workflow_dispatch']))
     const [{ step, jobDoc }] = actionSteps(doc)
     expect(step.with?.['create-cluster']).toBe(true)
     expect(step.with?.cleanup).toBe('cluster')
@@ -294,8 +369,41 @@ describe('the example workflows', () => {
     // Not `continue-on-error` or an `if:` that could skip the action and so its post step.
     expect(step.if).toBeUndefined()
     expect(jobDoc['timeout-minutes']).toBeGreaterThanOrEqual(120)
-    // Fork pull requests get no OIDC token: the job does not run for them.
-    expect(String(jobDoc.if)).toContain('github.event.pull_request.head.repo.full_name == github.repository')
+  })
+
+  test('ephemeral-cluster.yml runs only by hand or on its label, in the environment its federated subject names', () => {
+    const file = path.join(EXAMPLES, 'ephemeral-cluster.yml')
+    const doc = load(file)
+    // Triggers: workflow_dispatch, and pull requests only when labelled (never every push).
+    expect(Object.keys(doc.on).sort()).toEqual(['pull_request', 'workflow_dispatch'])
+    expect(doc.on.pull_request).toEqual({ types: ['labeled'] })
+    const [{ jobDoc }] = actionSteps(doc)
+    // A protected environment; the federated credential's subject is that environment's.
+    expect(jobDoc.environment).toBe('aks-rdma-e2e')
+    const header = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(l => l.startsWith('#'))
+      .join('\n')
+    expect(header).toContain(`repo:<owner>/<repo>:environment:${jobDoc.environment}`)
+    expect(header).toMatch(/required reviewers/)
+    // Who runs: evaluated as GitHub evaluates the job's `if:`.
+    const pr = (label: string, headRepo: string) => ({
+      event_name: 'pull_request',
+      repository: 'org/repo',
+      event: {
+        action: 'labeled',
+        label: { name: label },
+        pull_request: { number: 7, head: { repo: { full_name: headRepo } } }
+      }
+    })
+    const runs = (github: Record<string, unknown>) => jobRuns(String(jobDoc.if), github)
+    expect(runs({ event_name: 'workflow_dispatch', repository: 'org/repo', event: {} })).toBe(true)
+    expect(runs(pr('rdma-e2e', 'org/repo'))).toBe(true)
+    expect(runs(pr('documentation', 'org/repo'))).toBe(false) // another label
+    expect(runs(pr('rdma-e2e', 'someone/fork'))).toBe(false) // a fork gets no OIDC token
+    // One run per pull request or branch, queued on the job (a skipped run takes no place).
+    expect(doc.concurrency).toBeUndefined()
+    expect(jobDoc.concurrency['cancel-in-progress']).toBe(false)
   })
 
   test('drift-check.yml runs on a schedule, read-only, per-cluster concurrency, failing on drift', () => {

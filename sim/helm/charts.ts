@@ -1,6 +1,6 @@
 // The simulated `nvidia` chart repository: which charts and versions it serves, their metadata and
-// their default values (a trimmed copy of the upstream values.yaml of network-operator v26.1.0 and
-// gpu-operator v26.3.3, with per-version image tags; see notes per version).
+// their default values (a trimmed copy of the upstream values.yaml of network-operator v26.1.0 –
+// v26.4.0 and gpu-operator v26.3.3 / v26.7.0, with per-version image tags; see notes per version).
 import type { Values } from './values.js'
 
 export const NVIDIA_REPO_URL = 'https://helm.ngc.nvidia.com/nvidia'
@@ -28,12 +28,12 @@ interface GpuComponentVersions {
   devicePlugin: string
 }
 
-// v26.3.3 and the v26.7.0 driver are from the fact sheet (§1.3, §3.6); the rest of v26.7.0 and all of
-// v25.10.1 are simulated values.
+// v26.3.3 and v26.7.0 are the upstream charts' values (test/fixtures/upstream/gpu-operator-v26.7.0-values.yaml
+// for the latter); v25.10.1 is simulated.
 const GPU_COMPONENTS: Record<string, GpuComponentVersions> = {
   'v25.10.1': { driver: '580.95.05', toolkit: 'v1.18.1', devicePlugin: 'v0.18.1' },
   'v26.3.3': { driver: '580.126.20', toolkit: 'v1.19.1', devicePlugin: 'v0.19.3' },
-  'v26.7.0': { driver: '595.91.07', toolkit: 'v1.19.1', devicePlugin: 'v0.19.3' }
+  'v26.7.0': { driver: '595.91.07', toolkit: 'v1.20.0', devicePlugin: 'v0.20.0' }
 }
 
 const tolerateGpu = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }
@@ -120,7 +120,7 @@ const image = (repository: string, img: string, version: string, extra: Values =
 })
 
 function gpuOperatorDefaults(version: string): Values {
-  const c = GPU_COMPONENTS[version] ?? GPU_COMPONENTS['v26.3.3']
+  const c = GPU_COMPONENTS[version] ?? GPU_COMPONENTS['v26.7.0']
   return {
     platform: { openshift: false },
     nfd: { enabled: true, nodefeaturerules: false },

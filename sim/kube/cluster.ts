@@ -220,22 +220,11 @@ export class SimCluster implements ClusterBackend {
       'node.kubernetes.io/instance-type': pool.vmSize,
       'topology.kubernetes.io/region': location,
       'topology.kubernetes.io/zone': '0',
-      // What NFD's default sources report on every node (the PCI source whitelists classes 0300/0302 only).
-      'feature.node.kubernetes.io/system-os_release.ID': hw.osId,
-      'feature.node.kubernetes.io/system-os_release.VERSION_ID': hw.osVersion,
-      'feature.node.kubernetes.io/system-os_release.VERSION_ID.major': hw.osVersion.split('.')[0],
-      'feature.node.kubernetes.io/system-os_release.VERSION_ID.minor': hw.osVersion.split('.')[1],
-      'feature.node.kubernetes.io/kernel-version.full': hw.kernel,
-      'feature.node.kubernetes.io/kernel-version.major': hw.kernel.split('.')[0],
-      'feature.node.kubernetes.io/kernel-version.minor': hw.kernel.split('.')[1],
-      'feature.node.kubernetes.io/kernel-version.revision': hw.kernel.split('.')[2].split('-')[0],
-      'feature.node.kubernetes.io/pci-1414.present': 'true',
       ...(pool.labels ?? {})
     }
-    if (spec.gpus > 0) {
-      labels['kubernetes.azure.com/accelerator'] = 'nvidia'
-      labels['feature.node.kubernetes.io/pci-10de.present'] = 'true'
-    }
+    // (NFD's labels — OS, kernel, pci-<vendor>.present — come from an NFD worker running on the node.)
+    if (spec.gpus > 0)
+      labels['kubernetes.azure.com/accelerator'] = spec.gpuVendor === '1002' ? 'amd' : 'nvidia'
     const cpuMilli = spec.vcpus * 1000
     const memKi = spec.memoryGiB * 1024 * 1024
     const reservedCpu = Math.min(cpuMilli - 100, 60 + spec.vcpus * 10)

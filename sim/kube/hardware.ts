@@ -8,11 +8,16 @@ import type { Scenario } from '../scenario.js'
 export interface VmSizeSpec {
   gpus: number
   gpuName?: string
-  /** PCI device id of the GPU (vendor 10de). */
+  /** PCI vendor of the GPUs: 10de (NVIDIA, the default) or 1002 (AMD). */
+  gpuVendor?: '10de' | '1002'
+  /** PCI device id of the GPU. */
   gpuDeviceId?: string
   ibNics: number
   ibGbps: number
-  /** PCI device id of the InfiniBand VF (vendor 15b3): 101c (ConnectX-6) or 101e (ConnectX-7 / mlx5Gen). */
+  /**
+   * PCI device id of the InfiniBand VF (vendor 15b3): 1018 (ConnectX-5), 101c (ConnectX-6) or 101e
+   * (ConnectX-7 and later, the mlx5Gen VF).
+   */
   ibDeviceId?: string
   vcpus: number
   memoryGiB: number
@@ -24,7 +29,10 @@ const A100_80 = { gpuName: 'NVIDIA A100-SXM4-80GB', gpuDeviceId: '20b2' }
 const H100 = { gpuName: 'NVIDIA H100 80GB HBM3', gpuDeviceId: '2330' }
 const H200 = { gpuName: 'NVIDIA H200', gpuDeviceId: '2335' }
 
-/** RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. */
+/**
+ * RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. Agrees with the action's table
+ * (src/settings/vm-sizes.ts: GPUs, their vendor, the IB VF device; a test checks it).
+ */
 export const VM_SIZES: Record<string, VmSizeSpec> = {
   Standard_ND96asr_v4: {
     gpus: 8,
@@ -98,13 +106,37 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     memoryGiB: 900,
     arch: 'arm64'
   },
+  Standard_ND96isr_MI300X_v5: {
+    gpus: 8,
+    gpuName: 'AMD Instinct MI300X',
+    gpuVendor: '1002',
+    gpuDeviceId: '74a1',
+    ibNics: 8,
+    ibGbps: 400,
+    ibDeviceId: '101e',
+    vcpus: 96,
+    memoryGiB: 1850,
+    arch: 'amd64'
+  },
+  Standard_ND96asr_MI200_v4: {
+    gpus: 8,
+    gpuName: 'AMD Instinct MI250X',
+    gpuVendor: '1002',
+    gpuDeviceId: '740c',
+    ibNics: 8,
+    ibGbps: 200,
+    ibDeviceId: '101c',
+    vcpus: 96,
+    memoryGiB: 900,
+    arch: 'amd64'
+  },
   Standard_ND40rs_v2: {
     gpus: 8,
     gpuName: 'Tesla V100-SXM2-32GB',
     gpuDeviceId: '1db5',
     ibNics: 1,
     ibGbps: 100,
-    ibDeviceId: '101c',
+    ibDeviceId: '1018',
     vcpus: 40,
     memoryGiB: 672,
     arch: 'amd64'
@@ -140,7 +172,7 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     gpus: 0,
     ibNics: 1,
     ibGbps: 100,
-    ibDeviceId: '101c',
+    ibDeviceId: '1018',
     vcpus: 44,
     memoryGiB: 352,
     arch: 'amd64'
@@ -245,8 +277,10 @@ export interface NodeHardware {
    * LimitMEMLOCK=infinity: the image's default (see defaultMemlockKiB).
    */
   memlockDefaultKiB: number
-  /** Containers started from now on get an unlimited memlock (containerd restarted with the drop-in). */
+  /** Containers' memlock limit is unlimited (they inherit containerd's, set when containerd restarts). */
   memlockUnlimited: boolean
+  /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
+  kubeletMemlockUnlimited: boolean
   ibModulesLoaded: boolean
   gpuDriverReady: boolean
   nvidiaPeermemLoaded: boolean
@@ -412,10 +446,10 @@ export function buildNodeHardware(o: {
   for (let g = 0; g < spec.gpus; g++) {
     pci.push({
       address: `${hex(0x1 + g, 4)}:00:00.0`,
-      vendor: '10de',
+      vendor: spec.gpuVendor ?? '10de',
       device: spec.gpuDeviceId ?? '20b0',
       class: '0302',
-      subsystem_vendor: '10de',
+      subsystem_vendor: spec.gpuVendor ?? '10de',
       subsystem_device: '1463'
     })
   }
@@ -445,6 +479,7 @@ export function buildNodeHardware(o: {
     ofedReady: false,
     memlockDefaultKiB: defaultMemlockKiB(os.kernel),
     memlockUnlimited: false,
+    kubeletMemlockUnlimited: false,
     ibModulesLoaded: false,
     gpuDriverReady: false,
     nvidiaPeermemLoaded: false,

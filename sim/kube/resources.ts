@@ -1,6 +1,7 @@
 // The built-in resource types the simulated API server serves (core, apps, batch, coordination,
 // rbac, node, apiextensions), and registerBuiltins() which puts them into a store together with
-// the namespaces every fresh cluster has.
+// the namespaces and PriorityClasses every fresh cluster has, and the store's admission.
+import { installAdmission } from './admission.js'
 import type { ObjectStore, ResourceType } from './store.js'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
@@ -97,6 +98,7 @@ export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kub
 /** Registers every built-in type and creates the namespaces a fresh cluster has (when absent). */
 export function registerBuiltins(store: ObjectStore): void {
   for (const type of BUILTIN_TYPES) store.registerType(type)
+  installAdmission(store)
   const ns = store.type('', 'namespaces')!
   for (const name of INITIAL_NAMESPACES) {
     if (!store.tryGet(ns, undefined, name)) {

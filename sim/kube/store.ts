@@ -56,7 +56,8 @@ export interface WatchEvent {
 export class StoreError extends Error {
   constructor(
     readonly code: number,
-    readonly reason: 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'Gone' | 'BadRequest',
+    readonly reason:
+      'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'Gone' | 'BadRequest' | 'Forbidden',
     message: string
   ) {
     super(message)
@@ -93,7 +94,13 @@ export class ObjectStore {
   private readonly objects = new Map<string, Map<string, KubeObject>>() // typeKey -> ns/name -> obj
   private readonly history: HistoryEntry[] = []
   private readonly listeners = new Set<Listener>()
+  /** Admission run on every create before the object is stored (may change it or refuse it). */
+  private admit: ((t: ResourceType, obj: KubeObject) => void) | undefined
   constructor(private readonly historyLimit = 50_000) {}
+
+  setAdmission(fn: (t: ResourceType, obj: KubeObject) => void): void {
+    this.admit = fn
+  }
 
   registerType(t: ResourceType): void {
     this.typesByKey.set(typeKey(t), t)
@@ -208,6 +215,7 @@ export class ObjectStore {
         'AlreadyExists',
         `${t.plural}${t.group ? '.' + t.group : ''} "${obj.metadata.name}" already exists`
       )
+    this.admit?.(t, obj)
     obj.metadata.uid = randomUUID()
     obj.metadata.resourceVersion = String(++this.rv)
     obj.metadata.generation = 1

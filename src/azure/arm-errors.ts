@@ -2,6 +2,7 @@
 // ts-http-runtime break it), the ARM error code and message, and scrubbing of anything that
 // looks like a token from text we show.
 import { isRestError, type RestError } from '@azure/core-rest-pipeline'
+import { azurePermissionHint } from '../model/permissions.js'
 
 export function asRestError(e: unknown): RestError | undefined {
   if (isRestError(e)) return e
@@ -38,10 +39,14 @@ export function scrub(text: string, secrets: Array<string | undefined> = []): st
   return out
 }
 
-/** A one-line summary of an unknown error for messages: `code: message`. */
+/**
+ * A one-line summary of an unknown error for messages: `code: message`; a refusal for want of a
+ * permission (AuthorizationFailed) also says which role to grant.
+ */
 export function describeArmError(e: unknown): string {
   // Not an HTTP error (e.g. a sign-in failure already explained): its message says it all.
   if (!asRestError(e)) return scrub(e instanceof Error ? e.message : String(e))
   const { code, message, status } = armError(e)
-  return `${status ? `HTTP ${status} ` : ''}${code}: ${message}`
+  const hint = /^AuthorizationFailed$/i.test(code) ? azurePermissionHint(message) : undefined
+  return `${status ? `HTTP ${status} ` : ''}${code}: ${message}${hint ? ` — ${hint}` : ''}`
 }

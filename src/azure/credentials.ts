@@ -249,7 +249,7 @@ export async function writeClusterCredentials(
       }
     }
     throw new Error(
-      `${step}: listing ${kind} credentials failed: ${describeArmError(e)}${armError(e).status === 403 ? ` (the identity needs Microsoft.ContainerService/managedClusters/list${adminCredentials ? 'ClusterAdmin' : 'ClusterUser'}Credential/action)` : ''}`
+      `${step}: listing ${kind} credentials failed: ${describeArmError(e)}${armError(e).status === 403 && !/^AuthorizationFailed$/i.test(armError(e).code) ? ` (the identity needs Microsoft.ContainerService/managedClusters/list${adminCredentials ? 'ClusterAdmin' : 'ClusterUser'}Credential/action)` : ''}`
     )
   }
   const value = result.kubeconfigs?.[0]?.value

@@ -14,6 +14,7 @@ export * from './cluster.js'
 export * from './credentials.js'
 export * from './feature.js'
 export * from './node-pool.js'
+export * from './other-pools.js'
 export * from './wait.js'
 
 export interface AzureConnection {

@@ -29,6 +29,7 @@ export function tagValue(tags: Record<string, string> | undefined, name: string)
 }
 
 export { taintString } from '../model/azure-resources.js'
+import { taintString } from '../model/azure-resources.js'
 
 /** The AgentPool body this action creates for `settings`: the desired state's, typed for the SDK. */
 export function desiredAgentPool(settings: Settings): AgentPool {
@@ -107,7 +108,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     String(desired.count ?? ''),
     String(live.count ?? ''),
     desired.count === live.count,
-    `az aks nodepool scale --name ${poolName} --node-count ${desired.count}`
+    `\`az aks nodepool scale --name ${poolName} --node-count ${desired.count}\``
   )
   const dl = fmtMap(desired.nodeLabels)
   const ll = fmtMap(live.nodeLabels)
@@ -116,7 +117,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     dl,
     ll,
     dl === ll,
-    `az aks nodepool update --name ${poolName} --labels ${dl === '(none)' ? '""' : dl.replace(/,/g, ' ')}`
+    `\`az aks nodepool update --name ${poolName} --labels ${dl === '(none)' ? '""' : dl.replace(/,/g, ' ')}\``
   )
   const dt = fmtList(desired.nodeTaints)
   const lt = fmtList(live.nodeTaints)
@@ -125,7 +126,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     dt,
     lt,
     dt === lt,
-    `az aks nodepool update --name ${poolName} --node-taints ${dt === '(none)' ? '""' : dt}`
+    `\`az aks nodepool update --name ${poolName} --node-taints ${dt === '(none)' ? '""' : dt}\``
   )
   return out
 }
@@ -186,6 +187,23 @@ function incompatiblePool(settings: Settings, live: AgentPool): NodePoolError | 
   )
 }
 
+/**
+ * The refusal of an existing pool whose nodes carry NoSchedule/NoExecute taints the inputs do not
+ * list: the stack tolerates exactly node-taints, so none of its pods would ever run there.
+ */
+export function untoleratedPoolTaints(settings: Settings, live: AgentPool): NodePoolError | undefined {
+  const name = settings.nodePool.name
+  const given = new Set(settings.nodePool.taints.map(taintString))
+  const missing = (live.nodeTaints ?? []).filter(t => /:(NoSchedule|NoExecute)$/.test(t) && !given.has(t))
+  if (!missing.length) return undefined
+  const all = [...new Set([...settings.nodePool.taints.map(taintString), ...missing])].join(',')
+  return new NodePoolError(
+    `node pool ${name}: its nodes carry taint${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that node-taints does not list; ` +
+      "the stack's pods tolerate exactly node-taints, so they would never be scheduled there (nothing was changed).\n" +
+      `Fix: set node-taints: ${all}, or remove the taint from the pool (az aks nodepool update --name ${name} --node-taints ...).`
+  )
+}
+
 /** Reads the pool: undefined when it (or its cluster) does not exist. */
 async function readPool(clients: ArmClients, settings: Settings): Promise<AgentPool | undefined> {
   const { resourceGroup, name: cluster } = settings.cluster
@@ -216,7 +234,7 @@ export async function precheckNodePool(
     o.log.info(`node pool ${name}: absent; it will be created`)
     return { state: 'absent' }
   }
-  const refused = incompatiblePool(settings, live)
+  const refused = incompatiblePool(settings, live) ?? untoleratedPoolTaints(settings, live)
   if (refused) throw refused
   if ((live.provisioningState ?? '').toLowerCase() === 'failed') {
     const pe = live.status?.provisioningError
@@ -340,7 +358,7 @@ export async function ensureNodePool(
 
   async function reuse(found: AgentPool): Promise<NodePoolResult> {
     let pool = found
-    const refused = incompatiblePool(settings, pool)
+    const refused = incompatiblePool(settings, pool) ?? untoleratedPoolTaints(settings, pool)
     if (refused) throw refused
     const state = (pool.provisioningState ?? 'Succeeded').toLowerCase()
     if (state === 'failed') throw await failure(undefined)

@@ -1,11 +1,13 @@
 // Component 10: the NVIDIA GPU Operator helm release (pinned), with RDMA (nvidia-peermem) on and
 // useHostMofed from the input (default false: the Network Operator installs the OFED driver, so
-// peermem must wait for it), and its own NFD off (the Network Operator's NFD already runs). Ready
+// peermem must wait for it), and its own NFD off (the Network Operator's NFD already runs; it
+// labels only the RDMA pool, so the operator — which finds GPU nodes by NFD's pci-10de label —
+// deploys its operands there only). Its operands tolerate the pool's taints (daemonsets.tolerations). Ready
 // when ClusterPolicy `cluster-policy` is ready and, on every RDMA node, the driver pod is Ready
 // with its nvidia-peermem-ctr container (present only with driver.rdma.enabled) and the node
 // advertises nvidia.com/gpu. Drift also checks the ClusterPolicy the chart rendered.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
 import { allocatableOn, noPod, stateReady } from '../health/rules.js'
 import {
   containerReady,
@@ -17,6 +19,7 @@ import {
 } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS, releaseName } from '../model/types.js'
+import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
 import type { DriftItem } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
@@ -39,6 +42,7 @@ export function gpuOperatorValues(s: Settings): Record<string, unknown> {
   return deepMerge(
     {
       nfd: { enabled: false },
+      daemonsets: { tolerations: nodeAgentTolerations(s) },
       driver: { rdma: { enabled: true, useHostMofed: s.stack.useHostMofed } },
       migManager: { enabled: false },
       vgpuDeviceManager: { enabled: false },
@@ -68,7 +72,14 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
 
 const PEERMEM = DRIVER_PODS.peermem
 
+/** The operands' tolerations as the values give them (a values file may replace them). */
+function operandTolerations(s: Settings): unknown[] {
+  const ds = gpuOperatorValues(s).daemonsets
+  return isPlainObject(ds) && Array.isArray(ds.tolerations) ? ds.tolerations : []
+}
+
 function health(s: Settings): Health {
+  const tolerations = operandTolerations(s)
   const pods = {
     name: 'driver-pods',
     apiVersion: 'v1',
@@ -95,8 +106,16 @@ function health(s: Settings): Health {
       rules: [
         {
           text: `a driver pod (-n ${pods.namespace} -l ${pods.labelSelector}) Ready, its container ${PEERMEM} Ready`,
-          check: (_node, onNode) => {
-            if (!onNode.length) return missing(noPod('GPU driver', pods))
+          check: (node, onNode) => {
+            if (!onNode.length)
+              return missingOrBlocked(
+                noPod('GPU driver', pods),
+                taintNote(
+                  node,
+                  tolerations,
+                  'the GPU Operator operands (gpu-operator values daemonsets.tolerations)'
+                )
+              )
             const withPeermem = onNode.filter(p => hasContainer(p, PEERMEM))
             if (!withPeermem.length)
               return missing(`driver pod has no ${PEERMEM} container (driver.rdma.enabled is not true)`)

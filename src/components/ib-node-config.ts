@@ -1,12 +1,17 @@
 // Component 8: the ib-node-config DaemonSet (guide step 3): on each RDMA node, once, loads the
 // IB userspace modules and sets an unlimited memlock for containerd and kubelet (which it
-// restarts). Re-creating its pods restarts them again, so it is only applied when it differs
-// (updateStrategy OnDelete). Ready when, on every RDMA node, its pod's init container ib-setup
-// completed and the pod is Ready, and the DaemonSet is rolled out; in pipelined rollout it runs on
-// a node once the OFED driver is ready there.
+// restarts only when their running processes lack it). Its script stops at the first failure and
+// verifies the result — the running containerd's and kubelet's memlock limit unlimited, the IB
+// modules loaded — before it exits 0. An init container first waits, on the node, for the OFED
+// driver's ready file (as the device plugin's waits for ib-node-config's last file): its pods are
+// not placed by the mofed.wait label, so a flip of that label (driver restart, upgrade) never
+// deletes and recreates them, and a re-run on a configured node restarts nothing. Applied only when
+// it differs (updateStrategy OnDelete); system-node-critical; tolerates the pool's taints. Ready
+// when, on every RDMA node, its pod's init container ib-setup completed and the pod is Ready, and
+// the DaemonSet is rolled out.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
-import { managedLike, noPod, podsOf, rolledOut } from '../health/rules.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
+import { managedLike, noPod, podsOf, rolledOut, toleratesPool } from '../health/rules.js'
 import {
   containerStatus,
   describeContainer,
@@ -16,64 +21,124 @@ import {
   isPodReady
 } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
+import { BUSYBOX_IMAGE } from '../settings/images.js'
+import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { noDriftExtras, noHints, type KubeComponent } from './types.js'
 
 /** The init container that does the node's setup. */
 export const IB_SETUP = 'ib-setup'
+/** The init container before it, waiting for the OFED driver on the node. */
+export const WAIT_FOR_OFED_DRIVER = 'wait-for-ofed-driver'
 
-export const IB_NODE_CONFIG_IMAGE = 'busybox:1.36'
+export const IB_NODE_CONFIG_IMAGE = BUSYBOX_IMAGE
+/** Node agents the pool cannot do without: evicted last, scheduled first. */
+export const NODE_CRITICAL = 'system-node-critical'
+
+const DS_NAME = 'ib-node-config'
+const DS_NAMESPACE = 'kube-system'
 
 /**
  * The host file ib-node-config writes LAST (after memlock, the restarts of containerd and kubelet
- * and their checks): the modules to load at boot. Its presence on a node means the node's setup is
- * complete, so the RDMA device plugin's init container waits for it (the per-node order
- * ib-node-config → device plugin, which needs no action running). Nodes set up by the guide's own
- * DaemonSet have it too.
+ * and the checks of the result): the modules to load at boot. Its presence on a node means the
+ * node's setup is complete, so the RDMA device plugin's init container waits for it (the per-node
+ * order ib-node-config → device plugin, which needs no action running). Nodes set up by the
+ * guide's own DaemonSet have it too.
  */
 export const IB_NODE_CONFIG_DONE_FILE = '/etc/modules-load.d/ib-umad.conf'
 
-// The guide's script, with the modules-load file moved to the end (see IB_NODE_CONFIG_DONE_FILE).
-const SETUP_SCRIPT = `echo "=== IB Node Configuration ==="
-nsenter -t 1 -m -u -i -n -- modprobe ib_umad
-nsenter -t 1 -m -u -i -n -- modprobe rdma_ucm 2>/dev/null || true
-nsenter -t 1 -m -u -i -n -- modprobe ib_ucm 2>/dev/null || true
-nsenter -t 1 -m -u -i -n -- lsmod | grep ib_umad && echo "OK: ib_umad" || echo "FAIL: ib_umad"
-nsenter -t 1 -m -u -i -n -- ls /dev/infiniband/rdma_cm && echo "OK: rdma_cm device" || echo "WARN: no rdma_cm device"
-nsenter -t 1 -m -u -i -n -- sh -c 'printf "* - memlock unlimited\\nroot - memlock unlimited\\n" > /etc/security/limits.d/99-ib-memlock.conf'
-nsenter -t 1 -m -u -i -n -- sh -c 'mkdir -p /etc/systemd/system/containerd.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/containerd.service.d/memlock.conf'
-nsenter -t 1 -m -u -i -n -- sh -c 'mkdir -p /etc/systemd/system/kubelet.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/kubelet.service.d/memlock.conf'
-nsenter -t 1 -m -u -i -n -- systemctl daemon-reload
-nsenter -t 1 -m -u -i -n -- systemctl restart containerd
-nsenter -t 1 -m -u -i -n -- systemctl restart kubelet
-sleep 10
-nsenter -t 1 -m -u -i -n -- systemctl is-active containerd && echo "OK: containerd active" || echo "FAIL: containerd"
-nsenter -t 1 -m -u -i -n -- systemctl is-active kubelet && echo "OK: kubelet active" || echo "FAIL: kubelet"
-nsenter -t 1 -m -u -i -n -- sh -c 'printf "ib_umad\\nrdma_ucm\\n" > ${IB_NODE_CONFIG_DONE_FILE}'
+/** The file the OFED driver container writes once the driver is loaded (in /run: gone after a reboot). */
+export const OFED_READY_FILE = '/run/mellanox/drivers/.driver-ready'
+const OFED_READY_DIR = OFED_READY_FILE.slice(0, OFED_READY_FILE.lastIndexOf('/'))
+const OFED_READY_MOUNT = `/host${OFED_READY_DIR}`
+/** How long one run of the wait init container waits before it exits 1 (kubelet then retries it). */
+export const OFED_WAIT_SECONDS = 600
+const OFED_WAIT_INTERVAL_SECONDS = 5
+
+const WAIT_FOR_OFED_SCRIPT = `for i in $(seq 1 ${OFED_WAIT_SECONDS / OFED_WAIT_INTERVAL_SECONDS}); do
+  if [ -f /host${OFED_READY_FILE} ]; then echo "the OFED driver is ready on this node"; exit 0; fi
+  if [ "$i" = "1" ]; then echo "waiting for the OFED driver on this node (${OFED_READY_FILE})"; fi
+  sleep ${OFED_WAIT_INTERVAL_SECONDS}
+done
+echo "the OFED driver is not ready on this node after ${OFED_WAIT_SECONDS}s (no ${OFED_READY_FILE}); check the OFED driver pod on this node (-n network-operator -l ${LABELS.ofedDriverPod})"
+exit 1
+`
+
+const HOST = 'nsenter -t 1 -m -u -i -n --'
+const MEMLOCK_UNLIMITED = '"^Max locked memory *unlimited *unlimited"'
+
+/**
+ * The node's setup (the guide's, made to fail loudly and to restart only what needs it): set -e
+ * stops at the first failing command; containerd and kubelet are restarted only when their running
+ * process's memlock limit is not unlimited, so a re-run restarts nothing; the result is verified
+ * (both services active with memlock unlimited, ib_umad and rdma_ucm loaded) before the modules
+ * file is written last (see IB_NODE_CONFIG_DONE_FILE).
+ */
+const SETUP_SCRIPT = `set -e
+echo "=== IB Node Configuration ==="
+${HOST} modprobe ib_umad
+${HOST} modprobe rdma_ucm
+if ${HOST} ls /dev/infiniband/rdma_cm; then echo "OK: rdma_cm device"; else echo "WARN: no rdma_cm device"; fi
+${HOST} sh -c 'printf "* - memlock unlimited\\nroot - memlock unlimited\\n" > /etc/security/limits.d/99-ib-memlock.conf'
+${HOST} sh -c 'mkdir -p /etc/systemd/system/containerd.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/containerd.service.d/memlock.conf'
+${HOST} sh -c 'mkdir -p /etc/systemd/system/kubelet.service.d && printf "[Service]\\nLimitMEMLOCK=infinity\\n" > /etc/systemd/system/kubelet.service.d/memlock.conf'
+${HOST} systemctl daemon-reload
+restarted=no
+for svc in containerd kubelet; do
+  pid=$(${HOST} systemctl show -p MainPID --value $svc)
+  if ${HOST} cat /proc/$pid/limits | grep -q ${MEMLOCK_UNLIMITED}; then
+    echo "OK: $svc already runs with memlock unlimited (pid $pid), not restarted"
+  else
+    echo "restarting $svc (pid $pid) for memlock unlimited"
+    ${HOST} systemctl restart $svc
+    restarted=yes
+  fi
+done
+if [ "$restarted" = "yes" ]; then sleep 10; fi
+for svc in containerd kubelet; do
+  if ${HOST} systemctl is-active $svc; then echo "OK: $svc active"; else echo "FAIL: $svc is not active"; exit 1; fi
+  pid=$(${HOST} systemctl show -p MainPID --value $svc)
+  if ${HOST} cat /proc/$pid/limits | grep -q ${MEMLOCK_UNLIMITED}; then
+    echo "OK: $svc runs with memlock unlimited (pid $pid)"
+  else
+    echo "FAIL: $svc (pid $pid) runs without memlock unlimited"; exit 1
+  fi
+done
+for m in ib_umad rdma_ucm; do
+  if ${HOST} lsmod | grep -q "^$m "; then echo "OK: $m loaded"; else echo "FAIL: $m not loaded"; exit 1; fi
+done
+${HOST} sh -c 'printf "ib_umad\\nrdma_ucm\\n" > ${IB_NODE_CONFIG_DONE_FILE}'
 echo "=== Setup Complete ==="
 `
 
-export function ibNodeConfigDaemonSet(nodeSelector: Record<string, string>): KubeManifest {
+export function ibNodeConfigDaemonSet(s: Settings): KubeManifest {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
     metadata: {
-      name: 'ib-node-config',
-      namespace: 'kube-system',
-      labels: { app: 'ib-node-config', [LABELS.managed]: 'true' }
+      name: DS_NAME,
+      namespace: DS_NAMESPACE,
+      labels: { app: DS_NAME, [LABELS.managed]: 'true' }
     },
     spec: {
-      selector: { matchLabels: { app: 'ib-node-config' } },
-      // Never roll pods on its own: each new pod restarts kubelet and containerd on its node.
+      selector: { matchLabels: { app: DS_NAME } },
+      // Never roll pods on its own: a new pod re-runs the setup on its node.
       updateStrategy: { type: 'OnDelete' },
       template: {
-        metadata: { labels: { app: 'ib-node-config' } },
+        metadata: { labels: { app: DS_NAME } },
         spec: {
           hostPID: true,
-          nodeSelector,
-          tolerations: [{ operator: 'Exists' }],
+          priorityClassName: NODE_CRITICAL,
+          nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
+          tolerations: nodeAgentTolerations(s),
           initContainers: [
+            {
+              name: WAIT_FOR_OFED_DRIVER,
+              image: IB_NODE_CONFIG_IMAGE,
+              command: ['sh', '-c', WAIT_FOR_OFED_SCRIPT],
+              volumeMounts: [{ name: 'ofed-driver-state', mountPath: OFED_READY_MOUNT, readOnly: true }]
+            },
             {
               name: IB_SETUP,
               image: IB_NODE_CONFIG_IMAGE,
@@ -87,6 +152,9 @@ export function ibNodeConfigDaemonSet(nodeSelector: Record<string, string>): Kub
               image: IB_NODE_CONFIG_IMAGE,
               command: ['sh', '-c', 'echo IB node config active; sleep infinity']
             }
+          ],
+          volumes: [
+            { name: 'ofed-driver-state', hostPath: { path: OFED_READY_DIR, type: 'DirectoryOrCreate' } }
           ]
         }
       }
@@ -94,7 +162,11 @@ export function ibNodeConfigDaemonSet(nodeSelector: Record<string, string>): Kub
   }
 }
 
-/** The node selector: the pool, and in pipelined rollout also the node's OFED driver being ready. */
+/**
+ * The device plugin's node selector: the pool, and in pipelined rollout also the node's OFED
+ * driver being ready (as the Network Operator places its own plugin: it restarts after a driver
+ * reload and finds the devices again).
+ */
 export function rdmaNodeSelector(s: Settings): Record<string, string> {
   return s.wait.rollout === 'pipelined'
     ? { [LABELS.agentPool]: s.nodePool.name, [LABELS.mofedWait]: 'false' }
@@ -102,8 +174,9 @@ export function rdmaNodeSelector(s: Settings): Record<string, string> {
 }
 
 function health(s: Settings): Health {
-  const ds = ibNodeConfigDaemonSet(rdmaNodeSelector(s))
+  const ds = ibNodeConfigDaemonSet(s)
   const pods = podsOf(ds)
+  const tolerations = nodeAgentTolerations(s)
   const setupDone = (onNode: KubeObject[]) => onNode.find(p => initCompleted(p, IB_SETUP))
   return {
     summary: `a Ready pod on every RDMA node whose init container ${IB_SETUP} completed`,
@@ -113,15 +186,21 @@ function health(s: Settings): Health {
       rules: [
         {
           text: `init container ${IB_SETUP} of its pod (-n ${pods.namespace} -l ${pods.labelSelector}) terminated with exit code 0`,
-          check: (_node, onNode) => {
+          check: (node, onNode) => {
             if (!onNode.length)
-              return missing(`${noPod('ib-node-config', pods)}: memlock and IB modules not configured`)
+              return missingOrBlocked(
+                `${noPod('ib-node-config', pods)}: memlock and IB modules not configured`,
+                taintNote(node, tolerations, 'ib-node-config (its DaemonSet tolerations)')
+              )
             const done = setupDone(onNode)
             if (done) return met(`${IB_SETUP} completed (pod ${done.metadata.name})`)
             const p = onNode[0]
-            const why = hasContainer(p, IB_SETUP, true)
-              ? `init container ${IB_SETUP} ${describeContainer(containerStatus(p, IB_SETUP, true))}`
-              : `pod has no ${IB_SETUP} init container`
+            const waiting = containerStatus(p, WAIT_FOR_OFED_DRIVER, true)
+            const why = !hasContainer(p, IB_SETUP, true)
+              ? `pod has no ${IB_SETUP} init container`
+              : hasContainer(p, WAIT_FOR_OFED_DRIVER, true) && waiting?.state?.terminated?.exitCode !== 0
+                ? `waiting for the OFED driver on the node (init container ${WAIT_FOR_OFED_DRIVER} ${describeContainer(waiting)})`
+                : `init container ${IB_SETUP} ${describeContainer(containerStatus(p, IB_SETUP, true))}`
             return missing(`pod ${p.metadata.name}: ${why}`)
           }
         },
@@ -134,18 +213,16 @@ function health(s: Settings): Health {
         }
       ]
     },
-    cluster: [rolledOut(ds)],
+    cluster: [rolledOut(ds), toleratesPool(ds, 'ib-node-config')],
     warnings: []
   }
 }
 
 /** What memlock errors in any pod's log mean (every failed step's diagnostic looks for them). */
 export function memlockHint(): string {
-  const ds = ibNodeConfigDaemonSet({})
-  const pods = podsOf(ds)
   return (
     'memlock errors: ib-node-config did not complete on this node (memlock is not unlimited for containerd/kubelet). ' +
-    `Check \`kubectl -n ${pods.namespace} logs -l ${pods.labelSelector} -c ${IB_SETUP}\` for FAIL: lines.`
+    `Check \`kubectl -n ${DS_NAMESPACE} logs -l app=${DS_NAME} -c ${IB_SETUP}\` for FAIL: lines.`
   )
 }
 
@@ -155,12 +232,15 @@ export const ibNodeConfig: KubeComponent = {
   skip: () => undefined,
   desired: s => ({
     title: 'DaemonSet kube-system/ib-node-config (memlock, IB modules)',
-    manifests: [ibNodeConfigDaemonSet(rdmaNodeSelector(s))],
+    manifests: [ibNodeConfigDaemonSet(s)],
     departsFromGuide:
-      'updateStrategy OnDelete and apply-only-when-changed, so a re-run never restarts kubelet and containerd again. ' +
-      `Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the restarts and their checks, so that file marks a node whose setup is complete ` +
-      '(the RDMA device plugin waits for it). In pipelined rollout it runs on a node only once the OFED driver is ready there ' +
-      `(nodeSelector ${LABELS.mofedWait}=false).`
+      'Its script stops at the first failure (set -e) and verifies the result (containerd and kubelet running with memlock unlimited, ' +
+      'ib_umad and rdma_ucm loaded) before exiting 0; it restarts containerd and kubelet only when their running process lacks ' +
+      `the limit, so a re-run restarts nothing. Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the checks, so that file marks a node ` +
+      `whose setup is complete (the RDMA device plugin waits for it). An init container (${WAIT_FOR_OFED_DRIVER}, bounded) waits for the ` +
+      `OFED driver's ${OFED_READY_FILE} on the node instead of a ${LABELS.mofedWait}=false nodeSelector, so a flip of that label never ` +
+      'deletes and recreates its pods. updateStrategy OnDelete and apply-only-when-changed; priorityClassName system-node-critical; ' +
+      'busybox pinned by digest.'
   }),
   health,
   placement: { on: 'pool-nodes', after: ['nic-cluster-policy'] },

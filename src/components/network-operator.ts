@@ -1,11 +1,16 @@
 // Component 5: the NVIDIA Network Operator helm release (pinned chart), in a namespace labelled
 // privileged. Its NFD runs with deployNodeFeatureRules false; our own rule (next component)
-// labels the InfiniBand nodes instead. Ready when its operator Deployment is available (helm
-// --wait has usually seen this already; a re-run checks it without helm). Cluster-level: the rest
-// is written only once it runs (its CRDs and controller serve them).
+// labels the InfiniBand nodes instead. The NFD worker runs on the RDMA pool only (nodeSelector on
+// the pool label) and tolerates the pool's taints: NFD labels nothing elsewhere, so neither the
+// OFED driver nor the GPU Operator (which finds GPU nodes by NFD's pci-10de label) acts on other
+// pools. Ready when its operator Deployment is available (helm --wait has usually seen this
+// already; a re-run checks it without helm). Cluster-level: the rest is written only once it runs
+// (its CRDs and controller serve them).
 import type { KubeObject } from '../kube/types.js'
-import { deepMerge } from '../util/merge.js'
+import { deepMerge, isPlainObject } from '../util/merge.js'
 import type { Health } from '../health/types.js'
+import { LABELS } from '../model/types.js'
+import { nodeAgentTolerations } from '../model/tolerations.js'
 import { privilegedNamespace } from './shared.js'
 import { noDriftExtras, noHints, type Desired, type KubeComponent } from './types.js'
 import type { Settings } from '../settings/settings.js'
@@ -13,8 +18,29 @@ import type { Settings } from '../settings/settings.js'
 export const NVIDIA_HELM_REPO = { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' } as const
 export const NETWORK_OPERATOR_NAMESPACE = 'network-operator'
 
+/** Where the chart (v26.4.0) takes the NFD worker's pod settings: its node-feature-discovery subchart. */
+export const NFD_WORKER_VALUES = 'node-feature-discovery.worker'
+
 export function networkOperatorValues(s: Settings): Record<string, unknown> {
-  return deepMerge({ nfd: { enabled: true, deployNodeFeatureRules: false } }, s.stack.networkOperatorValues)
+  return deepMerge(
+    {
+      nfd: { enabled: true, deployNodeFeatureRules: false },
+      'node-feature-discovery': {
+        worker: {
+          nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
+          tolerations: nodeAgentTolerations(s)
+        }
+      }
+    },
+    s.stack.networkOperatorValues
+  )
+}
+
+/** The NFD worker's tolerations as the values give them (a values file may replace them). */
+export function nfdWorkerTolerations(s: Settings): unknown[] {
+  const nfd = networkOperatorValues(s)['node-feature-discovery']
+  const worker = isPlainObject(nfd) && isPlainObject(nfd.worker) ? nfd.worker : {}
+  return Array.isArray(worker.tolerations) ? worker.tolerations : []
 }
 
 function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } {
@@ -30,7 +56,9 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
       values: networkOperatorValues(s)
     },
     departsFromGuide:
-      'helm upgrade --install (re-runnable) with a pinned version, and only when the deployed chart or values differ.'
+      'helm upgrade --install (re-runnable) with a pinned version, and only when the deployed chart or values differ. ' +
+      `The NFD worker runs only on pool ${s.nodePool.name} and tolerates its taints (${NFD_WORKER_VALUES}.nodeSelector / .tolerations): ` +
+      'the guide leaves it tolerating nvidia.com/gpu only, so a tainted pool is never labelled.'
   }
 }
 

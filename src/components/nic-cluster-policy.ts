@@ -1,15 +1,19 @@
 // Component 7: the NicClusterPolicy `nic-cluster-policy` (the only name the Network Operator
 // reconciles), embedded and pinned rather than applied from a branch of a GitHub repository.
-// It deploys the DOCA/OFED driver on the nodes labelled pci-15b3.present=true. Ready when every
+// It deploys the DOCA/OFED driver (and DOCA telemetry) on the RDMA pool's nodes labelled
+// pci-15b3.present=true only (nodeAffinity on both labels), tolerating the pool's taints
+// (spec.tolerations; the operator skips nodes whose taints the policy does not tolerate). Ready when every
 // RDMA node has its OFED driver pods (label nvidia.com/ofed-driver, never the guide's
 // app=mofed-ubuntu22.04-ds) Ready and the label mofed.wait=false, and the policy's state is
 // `ready`. Drift also checks that the driver DaemonSets and pods run the policy's driver.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
 import { named, noPod, stateReady } from '../health/rules.js'
 import { describePod, isPodReady } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
+import { GPU_TOLERATION, taintNote } from '../model/tolerations.js'
+import { poolTolerations } from '../model/workload.js'
 import type { DriftItem } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { isPlainObject } from '../util/merge.js'
@@ -25,13 +29,29 @@ const OFED_CONTAINER = 'mofed-container'
 /** The only name the Network Operator reconciles. */
 const POLICY_NAME = 'nic-cluster-policy'
 
+/** The DOCA telemetry service NVIDIA pairs with Network Operator v26.4.0 (its hack/release.yaml). */
+export const DOCA_TELEMETRY = {
+  repository: 'nvcr.io/nvidia/doca',
+  image: 'doca_telemetry',
+  version: '1.25.5-doca3.4.0-host'
+} as const
+
 export function nicClusterPolicySpec(s: Settings): Record<string, unknown> {
+  const tolerations = poolTolerations(s)
   return {
     nodeAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: {
-        nodeSelectorTerms: [{ matchExpressions: [{ key: LABELS.pci15b3, operator: 'In', values: ['true'] }] }]
+        nodeSelectorTerms: [
+          {
+            matchExpressions: [
+              { key: LABELS.pci15b3, operator: 'In', values: ['true'] },
+              { key: LABELS.agentPool, operator: 'In', values: [s.nodePool.name] }
+            ]
+          }
+        ]
       }
     },
+    ...(tolerations.length ? { tolerations } : {}),
     ofedDriver: {
       repository: 'nvcr.io/nvidia/mellanox',
       image: 'doca-driver',
@@ -49,11 +69,7 @@ export function nicClusterPolicySpec(s: Settings): Record<string, unknown> {
       livenessProbe: { initialDelaySeconds: 30, periodSeconds: 30 },
       readinessProbe: { initialDelaySeconds: 10, periodSeconds: 30 }
     },
-    docaTelemetryService: {
-      repository: 'nvcr.io/nvidia/doca',
-      image: 'doca_telemetry',
-      version: '1.22.5-doca3.1.0-host'
-    }
+    docaTelemetryService: { ...DOCA_TELEMETRY }
   }
 }
 
@@ -84,8 +100,16 @@ const noOfedPods = (policy: KubeObject | undefined, ofedPods: KubeObject[]): boo
     a => a.name === 'state-OFED' && a.state !== 'ready' && a.state !== 'ignore'
   )
 
+/** What the operator gives the driver pods: the policy's tolerations and nvidia.com/gpu. */
+function policyTolerations(policy: KubeManifest): unknown[] {
+  const spec = policy.spec
+  const own = isPlainObject(spec) && Array.isArray(spec.tolerations) ? spec.tolerations : []
+  return [...own, GPU_TOLERATION]
+}
+
 function health(s: Settings): Health {
   const policy = nicClusterPolicy(s)
+  const tolerations = policyTolerations(policy)
   const pods = { name: 'ofed-pods', apiVersion: 'v1', kind: 'Pod', ...OFED_PODS }
   return {
     summary: `an OFED driver pod (-l ${LABELS.ofedDriverPod}) Ready on every RDMA node, ${LABELS.mofedWait}=false on each, status.state ready`,
@@ -100,12 +124,14 @@ function health(s: Settings): Health {
           text: `its OFED driver pods (-n ${pods.namespace} -l ${pods.labelSelector}) all Ready`,
           check: (node, onNode) => {
             if (!onNode.length)
-              return missing(
-                noPod('OFED driver', pods) +
-                  (node.metadata.labels?.[LABELS.pci15b3] !== 'true'
-                    ? ` — node lacks ${LABELS.pci15b3}=true, so the driver DaemonSet does not select it`
-                    : '')
-              )
+              return node.metadata.labels?.[LABELS.pci15b3] !== 'true'
+                ? missing(
+                    `${noPod('OFED driver', pods)} — node lacks ${LABELS.pci15b3}=true, so the driver DaemonSet does not select it`
+                  )
+                : missingOrBlocked(
+                    noPod('OFED driver', pods),
+                    taintNote(node, tolerations, 'the NicClusterPolicy (spec.tolerations)')
+                  )
             const notReady = onNode.find(p => !isPodReady(p))
             if (notReady)
               return missing(`OFED driver pod ${notReady.metadata.name} not Ready (${describePod(notReady)})`)
@@ -191,7 +217,8 @@ export const nicClusterPolicyComponent: KubeComponent = {
     title: `NicClusterPolicy ${POLICY_NAME} (DOCA driver ${s.stack.docaDriverVersion})`,
     manifests: [nicClusterPolicy(s)],
     departsFromGuide:
-      'Waits on the label nvidia.com/ofed-driver (on every OFED pod) instead of app=mofed-ubuntu22.04-ds, which matches no pod since Network Operator v24.4; the policy is embedded and pinned instead of kubectl apply -k of a moving branch.'
+      'Waits on the label nvidia.com/ofed-driver (on every OFED pod) instead of app=mofed-ubuntu22.04-ds, which matches no pod since Network Operator v24.4; the policy is embedded and pinned instead of kubectl apply -k of a moving branch. ' +
+      `Its nodeAffinity also requires ${LABELS.agentPool}=${s.nodePool.name} (the driver never lands on another pool) and it tolerates the pool's taints (spec.tolerations).`
   }),
   health,
   placement: { on: 'pool-nodes', after: ['node-feature-rule'] },

@@ -2,15 +2,19 @@
 // 101c ConnectX-6 VF, 101e ConnectX mlx5Gen VF) feature.node.kubernetes.io/pci-15b3.present=true.
 // The guide disables the chart's rules and adds none, so the OFED driver is never scheduled.
 // Ready when every node of the pool carries the label; none after a grace period means the pool's
-// nodes have no InfiniBand device, and the step fails with that.
+// nodes have no InfiniBand device, and the step fails with that. A node whose taint the NFD worker
+// does not tolerate is never labelled: the step fails at once, naming the taint.
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
+import { met, missingOrBlocked } from '../health/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
+import { taintNote } from '../model/tolerations.js'
 import type { Settings } from '../settings/settings.js'
+import { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 import { formatDuration } from '../util/duration.js'
+import { NFD_WORKER_VALUES, nfdWorkerTolerations } from './network-operator.js'
 import { noDriftExtras, type KubeComponent } from './types.js'
 
-export const IB_VF_DEVICES = ['101c', '101e'] as const
+export { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 export const NODE_FEATURE_RULE = 'nfd-network-rule'
 
 export function nodeFeatureRule(): KubeManifest {
@@ -43,7 +47,10 @@ export function noInfinibandMessage(pool: string, total: number, graceMs: number
 const labelled = (n: { metadata: { labels?: Record<string, string> } }): boolean =>
   n.metadata.labels?.[LABELS.pci15b3] === 'true'
 
+const NFD_WORKER = `the NFD worker (network-operator values ${NFD_WORKER_VALUES}.tolerations)`
+
 function health(s: Settings): Health {
+  const tolerations = nfdWorkerTolerations(s)
   return {
     summary: `every node of pool ${s.nodePool.name} labelled ${LABELS.pci15b3}=true`,
     sources: {},
@@ -52,7 +59,10 @@ function health(s: Settings): Health {
       rules: [
         {
           text: `labelled ${LABELS.pci15b3}=true`,
-          check: node => (labelled(node) ? met() : missing(`no ${LABELS.pci15b3}=true label`))
+          check: node =>
+            labelled(node)
+              ? met()
+              : missingOrBlocked(`no ${LABELS.pci15b3}=true label`, taintNote(node, tolerations, NFD_WORKER))
         }
       ]
     },

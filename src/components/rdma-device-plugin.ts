@@ -1,19 +1,27 @@
 // Component 9: the RDMA shared device plugin (ConfigMap rdma-devices + DaemonSet
 // kube-system/rdma-shared-dp-ds). Its selector adds linkTypes ["infiniband"], without which the
 // accelerated-networking Ethernet VF is counted too. An init container holds the plugin on each
-// node until ib-node-config has finished there. Ready when every RDMA node has a Ready plugin pod
+// node until ib-node-config has finished there. system-node-critical; tolerates the pool's taints;
+// images pinned by digest. Ready when every RDMA node has a Ready plugin pod
 // and advertises allocatable rdma/<rdma-resource-name> > 0, and the DaemonSet is rolled out.
 // Drift also checks that its pods run the desired image.
 import { createHash } from 'node:crypto'
 import type { Health } from '../health/types.js'
-import { met, missing } from '../health/types.js'
-import { allocatableOn, managedLike, noPod, podsOf, rolledOut } from '../health/rules.js'
+import { met, missing, missingOrBlocked } from '../health/types.js'
+import { allocatableOn, managedLike, noPod, podsOf, rolledOut, toleratesPool } from '../health/rules.js'
 import { describePod, isPodReady } from '../kube/pods.js'
 import { selectorOf } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
-import { IB_NODE_CONFIG_DONE_FILE, IB_NODE_CONFIG_IMAGE, rdmaNodeSelector } from './ib-node-config.js'
+import { RDMA_DEVICE_PLUGIN_COMMAND } from '../settings/images.js'
+import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
+import {
+  IB_NODE_CONFIG_DONE_FILE,
+  IB_NODE_CONFIG_IMAGE,
+  NODE_CRITICAL,
+  rdmaNodeSelector
+} from './ib-node-config.js'
 import { podImages, reported } from './shared.js'
 import type { DriftExtrasContext, KubeComponent } from './types.js'
 
@@ -88,8 +96,9 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
         },
         spec: {
           hostNetwork: true,
+          priorityClassName: NODE_CRITICAL,
           nodeSelector: rdmaNodeSelector(s),
-          tolerations: [{ operator: 'Exists' }],
+          tolerations: nodeAgentTolerations(s),
           initContainers: [
             {
               name: WAIT_FOR_IB_NODE_CONFIG,
@@ -102,6 +111,7 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
             {
               name: 'k8s-rdma-shared-dp-ds',
               image: s.stack.rdmaDevicePluginImage,
+              command: [...RDMA_DEVICE_PLUGIN_COMMAND],
               securityContext: { privileged: true },
               volumeMounts: [
                 { name: 'device-plugin', mountPath: '/var/lib/kubelet/device-plugins' },
@@ -131,6 +141,7 @@ function health(s: Settings): Health {
   const resource = `rdma/${s.stack.rdmaResourceName}`
   const ds = daemonSetOf(rdmaDevicePluginManifests(s))
   const pods = podsOf(ds)
+  const tolerations = nodeAgentTolerations(s)
   return {
     summary: `plugin Ready on every RDMA node and allocatable ${resource} > 0 on each`,
     sources: { pods, daemonsets: managedLike(ds) },
@@ -139,8 +150,12 @@ function health(s: Settings): Health {
       rules: [
         {
           text: `a Ready device plugin pod (-n ${pods.namespace} -l ${pods.labelSelector}; its init container ${WAIT_FOR_IB_NODE_CONFIG} completed)`,
-          check: (_node, onNode) => {
-            if (!onNode.length) return missing(noPod('device plugin', pods))
+          check: (node, onNode) => {
+            if (!onNode.length)
+              return missingOrBlocked(
+                noPod('device plugin', pods),
+                taintNote(node, tolerations, 'the RDMA device plugin (its DaemonSet tolerations)')
+              )
             const ready = onNode.find(isPodReady)
             if (!ready)
               return missing(
@@ -152,7 +167,7 @@ function health(s: Settings): Health {
         allocatableOn(resource)
       ]
     },
-    cluster: [rolledOut(ds)],
+    cluster: [rolledOut(ds), toleratesPool(ds, 'the RDMA device plugin')],
     warnings: []
   }
 }

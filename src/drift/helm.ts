@@ -24,7 +24,7 @@ export async function releaseDrift(
   component: string
 ): Promise<ReleaseDrift> {
   const name = releaseName(spec)
-  const upgrade = `apply runs helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version}`
+  const upgrade = `apply runs \`helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version}\``
   const status = await helm.status(spec.release, spec.namespace)
   if (!status)
     return {

@@ -95,7 +95,7 @@ export async function manifestDrift(
     dry = (await kube.dryRunApply(m as KubeObject, { force: o.force, live })).object
   } catch (e) {
     if (!(e instanceof ApplyConflictError)) throw e
-    const hint = `apply fails on a conflict (${e.message}); set force-conflicts: true to take the fields over`
+    const hint = `apply fails on a conflict (${e.message}); set \`force-conflicts: true\` to take the fields over`
     const shown = diffs.length
       ? diffs
       : [{ path: [], desired: 'as applied', actual: 'held by another manager' }]

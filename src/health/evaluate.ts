@@ -57,7 +57,13 @@ function nodeProgress(
   const summaries: string[] = []
   for (const r of rules) {
     const f = r.check(node, pods, ctx)
-    if (!f.ok) return { node: node.metadata.name, ready: false, detail: f.detail }
+    if (!f.ok)
+      return {
+        node: node.metadata.name,
+        ready: false,
+        detail: f.detail,
+        ...(f.blocked ? { blocked: true } : {})
+      }
     if (f.note) notes.push(f.note)
     if (f.note && r.summarize) summaries.push(f.note)
   }
@@ -86,7 +92,12 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
     const nodes = pool.map(n => nodeProgress(rules, n, byNode.get(n.metadata.name) ?? [], ctx, values))
     const names = new Set(pool.map(n => n.metadata.name))
     const onPool = (snap.pods ?? []).filter(p => names.has(p.spec?.nodeName))
-    fail = failFast(onPool) ?? h.failFast?.(onPool) ?? fail
+    const stuck = nodes.find(n => n.blocked)
+    fail =
+      failFast(onPool) ??
+      h.failFast?.(onPool) ??
+      (stuck ? `${stuck.node}: ${stuck.detail}` : undefined) ??
+      fail
     const ready = nodes.filter(n => n.ready).length
     const total = nodes.length
     const base =

@@ -3,6 +3,7 @@
 // DaemonSet rolled out, a named object's status.state, an allocatable resource on every node.
 import { allocatable } from '../kube/quantity.js'
 import { selectorOf, type KubeObject } from '../kube/types.js'
+import { blockingTaints, describeTaint } from '../model/tolerations.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import { oneLine } from '../util/text.js'
 import { met, missing, type ClusterRule, type NodeRule, type SourceSpec } from './types.js'
@@ -124,6 +125,31 @@ export function allocatableOn(resource: string): NodeRule {
       return a.value > 0
         ? met(`allocatable ${resource} = ${a.text}`)
         : missing(`allocatable ${resource} = ${a.text ?? '<absent>'}`)
+    }
+  }
+}
+
+/**
+ * The DaemonSet `ds` as it runs (observed in the source `daemonsets`) tolerates every taint of the
+ * pool's nodes; otherwise its pods never land there and the step fails at once, naming them.
+ */
+export function toleratesPool(ds: KubeManifest, what: string): ClusterRule {
+  const where = `daemonset/${ds.metadata.name} -n ${ds.metadata.namespace}`
+  return {
+    text: `${where} tolerates the taints of every RDMA node`,
+    check: (snap, pool) => {
+      const live = named(snap.daemonsets, ds.metadata.name)
+      if (!live) return { ok: true, message: '' }
+      const tolerations: unknown[] = live.spec?.template?.spec?.tolerations ?? []
+      const off = pool
+        .map(n => ({ node: n.metadata.name, taints: blockingTaints(n, tolerations).map(describeTaint) }))
+        .filter(x => x.taints.length)
+      if (!off.length) return { ok: true, message: '' }
+      const taints = [...new Set(off.flatMap(x => x.taints))].join(', ')
+      const problem =
+        `${where} does not tolerate node taint ${taints} of ${off.length} node(s) (${off.map(x => x.node).join(', ')}): ` +
+        `${what} is never scheduled there (add the taint to node-taints so the stack tolerates it)`
+      return { ok: false, message: 'taint not tolerated', problem, fail: problem }
     }
   }
 }

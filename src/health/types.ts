@@ -28,11 +28,19 @@ export interface HealthContext {
   unreadable?: Readonly<Record<string, string>>
 }
 
-/** One rule on one node: met (with an optional note of what was found) or what is missing. */
-export type Finding = { ok: true; note?: string } | { ok: false; detail: string }
+/**
+ * One rule on one node: met (with an optional note of what was found) or what is missing;
+ * `blocked` when waiting cannot help (a taint the workload does not tolerate keeps it off the node).
+ */
+export type Finding = { ok: true; note?: string } | { ok: false; detail: string; blocked?: boolean }
 
 export const met = (note?: string): Finding => (note ? { ok: true, note } : { ok: true })
 export const missing = (detail: string): Finding => ({ ok: false, detail })
+/** Missing, and it will stay so: the step fails at once with `detail`. */
+export const blocked = (detail: string): Finding => ({ ok: false, detail, blocked: true })
+/** `blocked` when `note` (why it can never come) is set, else `missing`. */
+export const missingOrBlocked = (detail: string, note: string): Finding =>
+  note ? blocked(detail + note) : missing(detail)
 
 /** A condition on every RDMA node. `pods` are the component's pods on that node. */
 export interface NodeRule {
@@ -83,6 +91,8 @@ export interface NodeProgress {
   ready: boolean
   /** What is missing on this node when it is not ready. */
   detail?: string
+  /** It will not come by waiting (the step fails at once). */
+  blocked?: boolean
   /** What was found on it when it is. */
   notes?: string[]
 }

@@ -1,6 +1,8 @@
 // What a failed Kubernetes request means: its HTTP status and Status body (from client-node's
 // ApiException, a watch error or a network error), whether it is transient (5xx, 429, resets) and
 // so worth retrying, and the server-side apply conflict error that names the other field manager.
+// A refused request (403) also says what to grant.
+import { KUBERNETES_PERMISSION, kubernetesPermissionHint } from '../model/permissions.js'
 
 export interface KubeStatus {
   kind?: string
@@ -157,7 +159,10 @@ export class KubeRequestError extends Error {
     readonly serverMessage: string,
     cause?: unknown
   ) {
-    super(`${what}: ${status !== undefined ? `HTTP ${status}: ` : ''}${serverMessage}`, { cause })
+    // A 403 names what the identity may not do; say also what to grant.
+    const grant =
+      status === 403 ? ` — ${kubernetesPermissionHint(serverMessage) ?? KUBERNETES_PERMISSION}` : ''
+    super(`${what}: ${status !== undefined ? `HTTP ${status}: ` : ''}${serverMessage}${grant}`, { cause })
     this.name = 'KubeRequestError'
   }
 }

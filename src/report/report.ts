@@ -6,7 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
 export type ReportResult = 'success' | 'failure' | 'drifted'
-export type StepStatus = 'success' | 'failure' | 'skipped' | 'cancelled' | 'running'
+/** `warning`: the step did its work and found something to look at (drift mode's drift). */
+export type StepStatus = 'success' | 'warning' | 'failure' | 'skipped' | 'cancelled' | 'running'
 export type StepAction = 'created' | 'updated' | 'deleted' | 'unchanged'
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped'
 
@@ -75,6 +76,8 @@ export interface BenchmarkPairResult {
   verdict?: 'pass' | 'fail'
   /** Why it failed (perftest error, below line rate, below median). */
   reasons?: string[]
+  /** GPUDirect: the CUDA device index each side used (`--use_cuda=<index>`); absent from host memory. */
+  cuda?: { server: number; client: number }
 }
 
 export interface BenchmarkNodeResult {
@@ -108,10 +111,28 @@ export interface DriftItem {
   hint?: string
 }
 
+/** What fixes a drifted field, in words (the summary's Fix column and the log say the same). */
+export function driftFix(d: DriftItem): string {
+  return d.fixableByApply
+    ? `mode: apply fixes this${d.hint ? ` (${d.hint})` : ''}`
+    : (d.hint ?? 'manual fix needed')
+}
+
 export interface Diagnostic {
   step: string
   title: string
   text: string
+}
+
+/** How a workload uses the RDMA pool: the pod snippet the summary of a successful run ends with. */
+export interface ReportWorkload {
+  pool: string
+  /** `rdma/<name>`: the extended resource the device plugin advertises. */
+  rdmaResource: string
+  /** GPUs each node of the pool has (the snippet requests them all); null when unknown. */
+  gpusPerNode: number | null
+  /** The pod spec fragment (src/model/workload.ts workloadPodSnippet), as the benchmark pods use it. */
+  podSnippet: Record<string, unknown>
 }
 
 export interface Report {
@@ -123,6 +144,7 @@ export interface Report {
   benchmark?: ReportBenchmark
   drift?: DriftItem[]
   diagnostics?: Diagnostic[]
+  workload?: ReportWorkload
 }
 
 /** A report with nothing in it yet. */

@@ -1,23 +1,39 @@
 // Renders a Report as GitHub-flavoured Markdown for the job summary, for a person scanning it: the
-// verdict first, then steps (with start/end offsets and a timeline so parallel work is visible), checks
-// (failing nodes listed, healthy ones only counted), benchmark (worst first, outliers marked), drift and
-// failure diagnostics folded in <details>. Pure: no I/O. Every table cell is escaped, and the output stays
-// under the 1 MiB job-summary limit however large the fleet (lists are capped and say what they omit).
+// verdict first (naming a slow node and NIC), then steps (with start/end offsets and a timeline so
+// parallel work is visible), checks (failing nodes listed, healthy ones only counted), the benchmark
+// (a node × NIC grid and a chart, benchmark-summary.ts), drift (fixes whole, their commands as code),
+// failure diagnostics folded in <details>, and, after a successful run, the pod snippet a workload uses
+// (workload-summary.ts). Pure: no I/O. Every table cell is escaped, and the output stays under the
+// 1 MiB job-summary limit however large the fleet (lists are capped and say what they omit).
 
 import { formatDuration } from '../util/duration.js'
-import type { BenchmarkNodeResult, BenchmarkPairResult, CheckStatus, Report, ReportStep } from './report.js'
+import { benchmarkSection, outlierReasons } from './benchmark-summary.js'
+import {
+  cellWithCode,
+  code,
+  DEFAULT_CELL_CHARS,
+  escapeCell,
+  escapeInline,
+  fence,
+  table,
+  truncate
+} from './markdown.js'
+import { driftFix, type CheckStatus, type Report, type ReportStep } from './report.js'
+import { workloadSection } from './workload-summary.js'
+
+export { code, escapeCell, escapeInline } from './markdown.js'
 
 export interface SummaryOptions {
-  /** Failing nodes listed per check and nodes listed in the per-node benchmark view. */
+  /** Failing nodes listed per check and nodes in the benchmark grid. */
   maxNodes?: number
-  /** Benchmark measurements listed (failing and slowest first). */
+  /** Node pairs listed in the benchmark's per-pair table (failing and slowest first). */
   maxPairs?: number
   /** Drift rows listed. */
   maxDrift?: number
   /** Diagnostics shown, and bytes kept from each (its tail: errors come last). */
   maxDiagnostics?: number
   maxDiagnosticBytes?: number
-  /** Longest table cell in characters. */
+  /** Longest table cell in characters (a drift fix is never cut). */
   maxCellChars?: number
   /** Hard ceiling for the whole document in bytes (GitHub rejects > 1 MiB). */
   maxBytes?: number
@@ -31,7 +47,7 @@ const DEFAULTS: Required<SummaryOptions> = {
   maxDrift: 100,
   maxDiagnostics: 10,
   maxDiagnosticBytes: 16 * 1024,
-  maxCellChars: 300,
+  maxCellChars: DEFAULT_CELL_CHARS,
   maxBytes: 1_000_000,
   title: 'aks-rdma-action'
 }
@@ -41,71 +57,17 @@ export const SUMMARY_LIMIT_BYTES = 1024 * 1024
 const CHECK_ICON: Record<CheckStatus, string> = { pass: '✅', fail: '❌', warn: '⚠️', skipped: '⏭️' }
 const STEP_ICON: Record<ReportStep['status'], string> = {
   success: '✅',
+  warning: '⚠️',
   failure: '❌',
   skipped: '⏭️',
   cancelled: '🚫',
   running: '⏳'
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text
-}
-
-/** Escapes text for inline Markdown: HTML-significant characters and Markdown punctuation, newlines → space. */
-export function escapeInline(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]~|#]/g, c => `\\${c}`)
-    .replace(/\r?\n/g, ' ')
-}
-
-/** Escapes text for a GFM table cell: pipes and backslashes escaped, newlines → `<br>`, length capped. */
-export function escapeCell(text: string, maxChars = DEFAULTS.maxCellChars): string {
-  const t = truncate(text.replace(/\r\n?/g, '\n').trim(), maxChars)
-  return t
-    .split('\n')
-    .map(line =>
-      line
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/[\\`*_[\]~|]/g, c => `\\${c}`)
-    )
-    .join('<br>')
-}
-
-/** A name in a code span (pipes escaped for tables); falls back to escaped text when it holds a backtick. */
-export function code(text: string): string {
-  if (/[`\r\n]/.test(text) || text === '') return escapeCell(text)
-  return `\`${text.replace(/\|/g, '\\|')}\``
-}
-
-function table(headers: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.map(c => (c === '' ? ' ' : c)).join(' | ')} |`
-  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n')
-}
-
 /** Offset from the first step's start, to the second (`+0s`, `+1m35s`). */
 function offset(ms: number): string {
   const rounded = Math.max(0, Math.round(ms / 1000)) * 1000
   return rounded === 0 ? '+0s' : `+${formatDuration(rounded)}`
-}
-
-function gbps(n: number | null | undefined): string {
-  return n === null || n === undefined ? '—' : n.toFixed(2)
-}
-
-function percent(ratio: number | null | undefined): string {
-  return ratio === null || ratio === undefined ? '—' : `${Math.round(ratio * 1000) / 10}%`
-}
-
-/** A 10-cell bar of a 0..1 ratio. */
-function bar(ratio: number | null | undefined): string {
-  if (ratio === null || ratio === undefined) return ''
-  const filled = Math.max(0, Math.min(10, Math.round(ratio * 10)))
-  return '█'.repeat(filled) + '░'.repeat(10 - filled)
 }
 
 function verdictLine(report: Report, title: string): string {
@@ -118,13 +80,8 @@ function verdictLine(report: Report, title: string): string {
     reasons.push(`failed step${failedSteps.length > 1 ? 's' : ''}: ${failedSteps.join(', ')}`)
   const failedChecks = report.checks.filter(c => c.status === 'fail')
   if (failedChecks.length) reasons.push(`${failedChecks.length} of ${report.checks.length} checks failed`)
-  const outliers = report.benchmark?.outliers ?? []
-  if (outliers.length) {
-    const shown = outliers.slice(0, 5).join(', ')
-    reasons.push(
-      `benchmark outliers: ${shown}${outliers.length > 5 ? ` and ${outliers.length - 5} more` : ''}`
-    )
-  }
+  const slow = report.benchmark ? outlierReasons(report.benchmark) : undefined
+  if (slow) reasons.push(slow)
   if (report.drift?.length)
     reasons.push(`${report.drift.length} drifted field${report.drift.length > 1 ? 's' : ''}`)
   const head = `## ${icon} ${escapeInline(title)} ${code(report.mode)} ${word}`
@@ -206,117 +163,6 @@ function checksSection(report: Report, o: Required<SummaryOptions>): string | nu
   return parts.join('\n\n')
 }
 
-function pairLabel(p: BenchmarkPairResult): string {
-  return `${code(p.server)} → ${code(p.client)}`
-}
-
-function latencyOf(p: BenchmarkPairResult): number | null {
-  return p.tTypicalUs ?? p.tAvgUs ?? null
-}
-
-function pairSeverity(p: BenchmarkPairResult): number {
-  return p.verdict === 'fail' ? 0 : 1
-}
-
-function benchmarkSection(report: Report, o: Required<SummaryOptions>): string | null {
-  const b = report.benchmark
-  if (!b) return null
-  const parts: string[] = ['### Benchmark']
-  const facts: string[] = []
-  if (b.scope) facts.push(`scope **${b.scope}**`)
-  if (b.minBandwidthRatio !== undefined)
-    facts.push(`pass ≥ ${Math.round(b.minBandwidthRatio * 100)}% of line rate`)
-  const medians = Object.entries(b.medianGbps ?? {})
-  if (medians.length)
-    facts.push(`median ${medians.map(([t, v]) => `${escapeInline(t)} ${v.toFixed(2)} Gb/s`).join(', ')}`)
-  if (facts.length) parts.push(facts.join(' · '))
-  if (b.outliers.length) {
-    const shown = b.outliers.slice(0, o.maxNodes)
-    parts.push(
-      `⚠️ **Outliers:** ${shown.map(code).join(', ')}${b.outliers.length > shown.length ? ` and ${b.outliers.length - shown.length} more` : ''}`
-    )
-  }
-  const sorted = [...b.pairs].sort(
-    (x, y) =>
-      pairSeverity(x) - pairSeverity(y) ||
-      (x.ratio ?? Infinity) - (y.ratio ?? Infinity) ||
-      (x.bwAvgGbps ?? Infinity) - (y.bwAvgGbps ?? Infinity)
-  )
-  const listed = sorted.slice(0, o.maxPairs)
-  const rows = listed.map(p => [
-    pairLabel(p),
-    p.device ? code(p.device) : '—',
-    escapeCell(p.test, o.maxCellChars),
-    gbps(p.bwAvgGbps),
-    percent(p.ratio),
-    latencyOf(p) === null ? '—' : latencyOf(p)!.toFixed(2),
-    p.verdict === 'fail'
-      ? `❌ ${escapeCell((p.reasons ?? []).join('; ') || 'fail', o.maxCellChars)}`
-      : p.verdict === 'pass'
-        ? '✅'
-        : '—'
-  ])
-  parts.push(
-    table(
-      [
-        'Pair (server → client)',
-        'Device',
-        'Test',
-        'Bandwidth (Gb/s)',
-        '% of line rate',
-        'Latency (µs)',
-        'Verdict'
-      ],
-      rows
-    )
-  )
-  if (sorted.length > listed.length) {
-    const omitted = sorted.slice(listed.length)
-    const failing = omitted.filter(p => p.verdict === 'fail').length
-    parts.push(
-      `_${omitted.length} more measurement${omitted.length > 1 ? 's' : ''} not listed (${failing ? `${failing} failing` : 'all passing'}); the JSON report has every one._`
-    )
-  }
-  if (b.nodes && b.nodes.length > 0 && (b.scope === 'fleet' || b.nodes.length > 2))
-    parts.push(nodeView(b.nodes, o))
-  return parts.join('\n\n')
-}
-
-function nodeSeverity(n: BenchmarkNodeResult): number {
-  return n.verdict === 'fail' ? 0 : n.verdict === 'warn' ? 1 : 2
-}
-
-function nodeView(nodes: BenchmarkNodeResult[], o: Required<SummaryOptions>): string {
-  const sorted = [...nodes].sort(
-    (a, b) =>
-      nodeSeverity(a) - nodeSeverity(b) ||
-      (a.ratio ?? a.bandwidthGbps ?? Infinity) - (b.ratio ?? b.bandwidthGbps ?? Infinity) ||
-      a.node.localeCompare(b.node)
-  )
-  const listed = sorted.slice(0, o.maxNodes)
-  const rows = listed.map(n => [
-    `${n.verdict === 'fail' ? '⚠️ ' : ''}${code(n.node)}`,
-    gbps(n.bandwidthGbps),
-    n.ratio === null ? '—' : `\`${bar(n.ratio)}\` ${percent(n.ratio)}`,
-    `${n.failing}/${n.measurements}`,
-    n.badDevices.length ? n.badDevices.map(code).join(', ') : '—',
-    `${n.verdict === 'fail' ? '❌' : n.verdict === 'warn' ? '⚠️' : '✅'} ${escapeCell(n.detail, o.maxCellChars)}`
-  ])
-  const parts = [
-    `#### Per node (worst first)\n\n${table(['Node', 'Min bandwidth (Gb/s)', 'Min % of line rate', 'Failing', 'Bad NICs', 'Verdict'], rows)}`
-  ]
-  if (sorted.length > listed.length) {
-    const rest = sorted.slice(listed.length)
-    const failing = rest.filter(n => n.verdict !== 'pass').length
-    const ratios = rest.map(n => n.ratio).filter((r): r is number => r !== null)
-    const low = ratios.length ? `, lowest ${percent(Math.min(...ratios))} of line rate` : ''
-    parts.push(
-      `_${rest.length} more node${rest.length > 1 ? 's' : ''} not listed (${failing ? `${failing} not passing` : 'all passing'}${low})._`
-    )
-  }
-  return parts.join('\n\n')
-}
-
 function driftSection(report: Report, o: Required<SummaryOptions>): string | null {
   const drift = report.drift ?? []
   if (!drift.length) return null
@@ -326,12 +172,8 @@ function driftSection(report: Report, o: Required<SummaryOptions>): string | nul
     code(d.field),
     escapeCell(d.desired, o.maxCellChars),
     escapeCell(d.actual, o.maxCellChars),
-    escapeCell(
-      d.fixableByApply
-        ? `mode: apply fixes this${d.hint ? ` (${d.hint})` : ''}`
-        : (d.hint ?? 'manual fix needed'),
-      o.maxCellChars
-    )
+    // Whole, with its commands as code spans: a fix cut short is no fix.
+    cellWithCode(driftFix(d))
   ])
   const parts = [`### Drift\n\n${table(['Component', 'Field', 'Desired', 'Actual', 'Fix'], rows)}`]
   if (drift.length > listed.length)
@@ -350,12 +192,6 @@ function tail(text: string, max: number): string {
   const nl = cut.indexOf('\n')
   if (nl >= 0 && nl < 200) cut = cut.slice(nl + 1)
   return `[… ${buf.length - Buffer.byteLength(cut)} earlier bytes cut]\n${cut}`
-}
-
-function fence(text: string): string {
-  const runs = text.match(/`+/g) ?? []
-  const longest = runs.reduce((m, r) => Math.max(m, r.length), 0)
-  return '`'.repeat(Math.max(3, longest + 1))
 }
 
 function diagnosticsSection(report: Report, o: Required<SummaryOptions>): string | null {
@@ -379,9 +215,13 @@ function assemble(report: Report, o: Required<SummaryOptions>): string[] {
     outputsSection(report, o),
     stepsSection(report, o),
     checksSection(report, o),
-    benchmarkSection(report, o),
+    report.benchmark ? benchmarkSection(report.benchmark, o) : null,
     driftSection(report, o),
-    diagnosticsSection(report, o)
+    diagnosticsSection(report, o),
+    // A successful run ends with how a workload uses the pool.
+    report.result === 'success' && report.workload
+      ? workloadSection(report.workload, (report.benchmark?.pairs.length ?? 0) > 0)
+      : null
   ].filter((s): s is string => s !== null)
 }
 

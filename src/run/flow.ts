@@ -1,32 +1,57 @@
 // The apply / verify / drift flow: Azure (sign-in, feature, cluster, node pool, credentials), then
 // the stack, then verification and benchmarks; always ending with the report, the job summary and
 // the outputs, whatever failed on the way. Only orchestrates: each part lives in its own module.
-// Pipelined rollout runs the node pool's creation alongside the credentials and the stack.
+// Pipelined rollout runs the node pool's creation alongside the credentials and the stack. The
+// kubeconfig is exported as KUBECONFIG for the job's later steps (export-kubeconfig), and a
+// successful apply or verify report carries the pod snippet a workload on the pool uses.
 import * as core from '@actions/core'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
+  checkOtherGpuPools,
   connectAzure,
   ensureCluster,
   ensureInfinibandFeature,
   ensureNodePool,
+  precheckNodePool,
   writeClusterCredentials,
   type AzureConnection,
+  type PoolPrecheck,
   type TokenRefresher
 } from '../azure/index.js'
 import { detectDrift, DriftError } from '../drift/index.js'
+import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
 import { log } from '../log/index.js'
-import { deriveResult, emptyReport, writeReportFile, type Report } from '../report/report.js'
+import { workloadPodSnippet } from '../model/workload.js'
+import {
+  deriveResult,
+  emptyReport,
+  writeReportFile,
+  type Report,
+  type ReportWorkload
+} from '../report/report.js'
 import { writeJobSummary } from '../report/job-summary.js'
 import type { Settings } from '../settings/settings.js'
+import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { applyStack, type PoolInfo } from '../stack/index.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
 import { setOutput } from './outputs.js'
 import { rememberCreateSubmitted, rememberRun, rememberTempPath, STATE } from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
+
+/** How a workload uses the pool: the snippet the benchmark pods are built from, for the whole node's GPUs. */
+function workloadOf(s: Settings): ReportWorkload {
+  const gpus = findRdmaVmSize(s.nodePool.vmSize)?.gpus ?? null
+  return {
+    pool: s.nodePool.name,
+    rdmaResource: `rdma/${s.stack.rdmaResourceName}`,
+    gpusPerNode: gpus,
+    podSnippet: workloadPodSnippet(s, gpus ?? 1)
+  }
+}
 
 export interface FlowResult {
   exitCode: number
@@ -48,9 +73,24 @@ interface PoolInFlight {
 }
 
 /**
- * Azure steps of apply mode: feature, cluster, node pool. Sequential rollout waits for the pool
- * here; pipelined rollout only starts it and returns it in flight (the cluster and its system pool
- * exist, so credentials and the system-level components need not wait for it).
+ * Before any write, ARM or Kubernetes, in both rollouts: whether the node pool exists and can be
+ * used (one GET). An incompatible or failed pool fails the node-pool step here, so a refusal
+ * writes nothing at all; otherwise the finding is handed to ensureNodePool (no second read).
+ */
+async function precheckPool(s: Settings, conn: AzureConnection, report: Report): Promise<PoolPrecheck> {
+  try {
+    return await precheckNodePool(conn.clients, s, { log })
+  } catch (e) {
+    // The refusal is the node-pool step's failure, reported as such (and nothing was written).
+    await runStep(report.steps, 'node-pool', `node pool ${s.nodePool.name}`, () => Promise.reject(e))
+    throw e
+  }
+}
+
+/**
+ * Azure steps of apply mode: the pool's precheck, feature, cluster, node pool. Sequential rollout
+ * waits for the pool here; pipelined rollout only starts it and returns it in flight (the cluster
+ * and its system pool exist, so credentials and the system-level components need not wait for it).
  */
 async function ensureAzure(
   s: Settings,
@@ -58,6 +98,7 @@ async function ensureAzure(
   report: Report
 ): Promise<PoolInFlight | undefined> {
   const timeoutMs = s.wait.stepTimeoutMs
+  const precheck = await precheckPool(s, conn, report)
   if (s.registerFeature)
     await runStep(
       report.steps,
@@ -94,9 +135,13 @@ async function ensureAzure(
   let info!: (p: PoolInfo) => void
   const provisioned = new Promise<PoolInfo>(resolve => (info = resolve))
   const done = runStep(steps, 'node-pool', `node pool ${s.nodePool.name}`, async () => {
+    // Other GPU pools with the AKS-managed driver: the stack stays off them; say so.
+    const others = await checkOtherGpuPools(conn.clients, s)
+    if (others) log.warning(others)
     const r = await ensureNodePool(conn.clients, s, {
       log,
       timeoutMs,
+      precheck,
       onCreateSubmit: p => rememberCreateSubmitted('node-pool', p)
     })
     for (const w of r.warnings) log.warning(w)
@@ -146,6 +191,8 @@ async function fetchCredentials(
       rememberTempPath(r.path, temp)
       core.saveState(STATE.kubeconfig, r.path)
       process.env.KUBECONFIG = r.path // for helm and any other child process
+      // For the later steps of the job too (GITHUB_ENV), as azure/aks-set-context does.
+      if (s.cluster.exportKubeconfig) core.exportVariable('KUBECONFIG', r.path)
       report.outputs['kubeconfig-path'] = r.path
       r.refresher?.start()
       result = { path: r.path, refresher: r.refresher }
@@ -219,11 +266,18 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
               log
             })
           } catch (e) {
-            if (e instanceof DriftError) report.drift = e.items
+            if (e instanceof DriftError) {
+              report.drift = e.items
+              for (const line of driftLines(e.items)) log.info(line)
+            }
             throw e
           }
           const n = report.drift.length
-          return { changed: false, detail: n ? `${n} drifted field${n > 1 ? 's' : ''}` : 'no drift' }
+          // Desired and actual in the log too, not only in the job summary.
+          for (const line of driftLines(report.drift)) log.info(line)
+          return n
+            ? { status: 'warning', changed: false, detail: `${n} drifted field${n > 1 ? 's' : ''}` }
+            : { changed: false, detail: 'no drift' }
         }
       ).catch(e => {
         // The step is recorded as failed; the read-only checks still run.
@@ -260,6 +314,8 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
     refresher?.stop()
   }
   report.result = deriveResult(report)
+  if (report.result === 'success' && (s.mode === 'apply' || s.mode === 'verify'))
+    report.workload = workloadOf(s)
   report.outputs.result = report.result
   report.outputs.drifted = String(report.result === 'drifted')
   report.outputs['report-path'] = reportPath

@@ -1,13 +1,16 @@
 // Runs apply / verify / drift from a terminal the way the runner runs the action: the main step
 // with the runner's files and folders, then the post step with the state the main step saved; then
 // prints the result. What it writes, keeps and removes (the README's "Running it locally"):
-// - RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_STATE: the user's when set (a folder
+// - RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_STATE, GITHUB_ENV: the user's when set (a folder
 //   or file that is missing is created; files are appended to, as the runner's are), otherwise in
 //   a new run folder $TMPDIR/aks-rdma-action-XXXXXX; RUNNER_TOOL_CACHE (helm when it is
 //   downloaded): the user's, otherwise ~/.cache/aks-rdma-action/tool-cache.
+// - What the action exported for the job's later steps (GITHUB_ENV: KUBECONFIG unless
+//   export-kubeconfig is false) the post step sees, as on the runner, and the result ends with it
+//   as `export NAME=…` lines for the shell (only for a file still there).
 // - Of a run folder it created, a run keeps only what it names at the end, and why: the job
-//   summary and the report (to read), the kubeconfig (for kubectl and helm, printed as
-//   `export KUBECONFIG=…`) unless the cleanup input had the post step delete what the run created
+//   summary and the report (to read), the kubeconfig (for kubectl and helm) unless the cleanup
+//   input had the post step delete what the run created
 //   (then, as on the runner, the post step removed the kubeconfig too). Everything else it created
 //   there (the state and outputs files, other runner-temp files) is removed, and the whole folder
 //   when nothing is worth keeping (bad inputs, a run that wrote nothing).
@@ -44,8 +47,10 @@ export interface LocalRunnerFiles {
   output: string
   summary: string
   state: string
+  /** Variables the action exports for the job's later steps (core.exportVariable). */
+  env: string
   /** Size of each file before the run: only what the run appends is read back. */
-  offsets: Record<'output' | 'summary' | 'state', number>
+  offsets: Record<'output' | 'summary' | 'state' | 'env', number>
 }
 
 function ensureFile(file: string): number {
@@ -72,6 +77,7 @@ export function prepareLocalRunner(env: NodeJS.ProcessEnv = process.env): LocalR
   env.GITHUB_OUTPUT ||= inRunDir('outputs')
   env.GITHUB_STEP_SUMMARY ||= inRunDir('summary.md')
   env.GITHUB_STATE ||= inRunDir('state')
+  env.GITHUB_ENV ||= inRunDir('env')
   return {
     runDir,
     runnerTemp: env.RUNNER_TEMP,
@@ -79,10 +85,12 @@ export function prepareLocalRunner(env: NodeJS.ProcessEnv = process.env): LocalR
     output: env.GITHUB_OUTPUT,
     summary: env.GITHUB_STEP_SUMMARY,
     state: env.GITHUB_STATE,
+    env: env.GITHUB_ENV,
     offsets: {
       output: ensureFile(env.GITHUB_OUTPUT),
       summary: ensureFile(env.GITHUB_STEP_SUMMARY),
-      state: ensureFile(env.GITHUB_STATE)
+      state: ensureFile(env.GITHUB_STATE),
+      env: ensureFile(env.GITHUB_ENV)
     }
   }
 }
@@ -166,6 +174,9 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
 
   const state = parseFileCommands(readFrom(files.state, files.offsets.state))
   for (const [k, v] of Object.entries(state)) env[`STATE_${k}`] = v
+  // What the main step exported reaches the post step, as on the runner.
+  const exported = parseFileCommands(readFrom(files.env, files.offsets.env))
+  for (const [k, v] of Object.entries(exported)) env[k] = v
   const cleanup = core.getInput('cleanup') || 'none'
   // The run's files stay unless the run was asked to clean up: the post step then finds none to remove.
   if (cleanup === 'none') env[`STATE_${STATE.tempPaths}`] = '[]'
@@ -188,8 +199,9 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   if (existsSync(files.summary)) lines.push(`job summary: ${files.summary}`)
   if (reportPath && existsSync(reportPath)) lines.push(`report: ${reportPath}`)
   if (kept) lines.push(kept)
-  const kubeconfig = outputs['kubeconfig-path']
-  if (kubeconfig && existsSync(kubeconfig)) lines.push(`export KUBECONFIG=${shellWord(kubeconfig)}`)
+  // What the runner would hand to the job's later steps, for this shell (a removed file is not offered).
+  for (const [k, v] of Object.entries(exported))
+    if (k !== 'KUBECONFIG' || existsSync(v)) lines.push(`export ${k}=${shellWord(v)}`)
   opts.print(lines.join('\n') + '\n')
   return exit
 }

@@ -1,10 +1,13 @@
 // A step of the run: a log group around it, its start and end times, elapsed time in the log, and
-// a report step whatever happens (an error becomes a failed step, never a lost one).
+// a report step whatever happens (an error becomes a failed step, never a lost one; a step that
+// found something to look at, such as drift, ends as a warning).
 import { log } from '../log/index.js'
 import { finishedStep, type ReportStep } from '../report/report.js'
 import { formatDuration } from '../util/duration.js'
 
 export interface StepOutcome {
+  /** `warning`: done, but it found something to look at (shown ⚠️; logged as a warning). Default success. */
+  status?: 'success' | 'warning'
   changed: boolean
   action?: ReportStep['action']
   detail: string
@@ -33,8 +36,10 @@ export async function runStep(
   }
   try {
     const outcome = await fn()
-    finish('success', outcome)
-    log.info(`${name}: ${outcome.detail} (${formatDuration(Date.now() - started)})`)
+    finish(outcome.status ?? 'success', outcome)
+    const line = `${name}: ${outcome.detail} (${formatDuration(Date.now() - started)})`
+    if (outcome.status === 'warning') log.warning(line)
+    else log.info(line)
     return outcome
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)

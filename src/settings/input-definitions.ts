@@ -3,7 +3,8 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { findRdmaVmSize, hasRdmaMarker } from './vm-sizes.js'
+import { RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
+import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
 import { echoValue } from '../util/echo.js'
 
@@ -201,6 +202,13 @@ export const INPUTS: readonly InputDefinition[] = [
     default: 'false',
     description: 'Use cluster admin credentials instead of user credentials.'
   },
+  {
+    name: 'export-kubeconfig',
+    kind: 'boolean',
+    default: 'true',
+    description:
+      'Export KUBECONFIG (the kubeconfig-path file) for the later steps of the job, as azure/aks-set-context does; the post step still removes the file at the end of the job.'
+  },
   // Node pool
   {
     name: 'node-pool',
@@ -216,15 +224,9 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'vm-size',
     kind: 'string',
     default: 'Standard_ND96isr_H100_v5',
-    description: 'RDMA-capable (InfiniBand) VM size of the pool.',
-    check: v =>
-      findRdmaVmSize(v) || hasRdmaMarker(v)
-        ? undefined
-        : 'not an InfiniBand (RDMA) size: Azure marks them with an "r" among the feature letters (e.g. Standard_ND96isr_H100_v5, Standard_ND96asr_v4, Standard_HB120rs_v3)',
-    warn: v =>
-      findRdmaVmSize(v) || !hasRdmaMarker(v)
-        ? undefined
-        : `vm-size ${echoValue(v)}: RDMA-marked but not in the action's table of InfiniBand sizes; link rate unknown (benchmark ratios use the probed rate)`
+    description:
+      'VM size of the RDMA pool: one with NVIDIA GPUs and ConnectX-6/7 InfiniBand (the README lists them; others are refused with the reason).',
+    check: vmSizeProblem
   },
   {
     name: 'node-count',
@@ -276,29 +278,30 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'network-operator-version',
     kind: 'string',
-    default: 'v26.1.0',
+    default: 'v26.4.0',
     description: 'NVIDIA Network Operator chart version (pinned).',
-    check: pinned(CHART_VERSION_RE, 'v26.1.0')
+    check: pinned(CHART_VERSION_RE, 'v26.4.0')
   },
   {
     name: 'gpu-operator-version',
     kind: 'string',
-    default: 'v26.3.3',
+    default: 'v26.7.0',
     description: 'NVIDIA GPU Operator chart version (pinned).',
-    check: pinned(CHART_VERSION_RE, 'v26.3.3')
+    check: pinned(CHART_VERSION_RE, 'v26.7.0')
   },
   {
     name: 'doca-driver-version',
     kind: 'string',
-    default: 'doca3.2.0-25.10-1.2.8.0-2',
+    default: 'doca3.4.0-26.04-0.8.6.0-0',
     description: 'DOCA/OFED driver version in the NicClusterPolicy.',
-    check: pinned(DOCA_VERSION_RE, 'doca3.2.0-25.10-1.2.8.0-2')
+    check: pinned(DOCA_VERSION_RE, 'doca3.4.0-26.04-0.8.6.0-0')
   },
   {
     name: 'rdma-device-plugin-image',
     kind: 'string',
-    default: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3',
-    description: 'Image of the RDMA shared device plugin.',
+    default: RDMA_DEVICE_PLUGIN_IMAGE,
+    description:
+      'Image of the RDMA shared device plugin. The default is the build NVIDIA ships with Network Operator v26.4.0, pinned by the digest NVIDIA publishes for it.',
     ...image('rdma-device-plugin-image')
   },
   {

@@ -143,7 +143,8 @@ function clusterSettings(i: Inputs, mode: Mode): ClusterSettings {
     location,
     create,
     kubernetesVersion: i.optional('kubernetes-version'),
-    adminCredentials: false
+    adminCredentials: false,
+    exportKubeconfig: i.bool('export-kubeconfig')
   }
 }
 

@@ -35,6 +35,8 @@ export interface ClusterSettings {
   create: boolean
   kubernetesVersion?: string
   adminCredentials: boolean
+  /** Export KUBECONFIG (the written kubeconfig) to the later steps of the job. */
+  exportKubeconfig: boolean
 }
 
 export interface NodePoolSettings {

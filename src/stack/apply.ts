@@ -1,9 +1,10 @@
 // applyStack: the cluster half of `apply`. Walks the cluster components of the registry
 // (network-operator → gpu-operator; the Azure ones come before, in the run flow) with the rollout
 // the settings ask for — sequential (sequential.ts) or pipelined (pipelined.ts) — over one Run
-// (run.ts), and always releases the Lease the run took.
+// (run.ts), and always releases the Lease the run took. A run that lost its Lease fails.
 import { kubeComponents, specOf } from '../components/index.js'
 import { log as processLog } from '../log/index.js'
+import { finishedStep } from '../report/report.js'
 import { applyPipelined } from './pipelined.js'
 import { Run } from './run.js'
 import { applySequential } from './sequential.js'
@@ -21,10 +22,30 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
     spec: specOf(component, ctx.settings)
   }))
   try {
-    return ctx.settings.wait.rollout === 'pipelined'
-      ? await applyPipelined(run, steps)
-      : await applySequential(run, steps)
+    const result =
+      ctx.settings.wait.rollout === 'pipelined'
+        ? await applyPipelined(run, steps)
+        : await applySequential(run, steps)
+    return withLeaseVerdict(run, result)
   } finally {
     await run.releaseLease()
+  }
+}
+
+/**
+ * A run that lost its Lease on the way has not converged the cluster on its own, whatever its
+ * steps say (another run was changing it meanwhile): it fails, naming the loss.
+ */
+function withLeaseVerdict(run: Run, result: ApplyStackResult): ApplyStackResult {
+  const lost = run.lostLease
+  if (!lost) return result
+  const now = Date.now()
+  return {
+    steps: [...result.steps, finishedStep('lease', 'failure', now, { detail: lost.message }, now)],
+    ok: false,
+    diagnostics: [
+      ...result.diagnostics,
+      { step: 'lease', title: 'The run lost its Lease', text: lost.message }
+    ]
   }
 }

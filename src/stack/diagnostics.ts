@@ -7,6 +7,7 @@
 // title as an error.
 import { COMPONENTS, isKubeComponent, type ComponentSpec } from '../components/index.js'
 import { memlockHint } from '../components/ib-node-config.js'
+import { KUBERNETES_PERMISSION, kubernetesPermissionHint } from '../model/permissions.js'
 import type { HealthVerdict } from '../health/types.js'
 import type { KubeClient } from '../kube/client.js'
 import { containerStatuses, failingContainer, isPodReady, type ContainerStatus } from '../kube/pods.js'
@@ -130,6 +131,9 @@ export function troubleshooting(input: FailureInput, pods: PodReport[]): string[
   if (/memlock|ibv_reg_mr|Cannot allocate memory|ENOMEM|RLIMIT_MEMLOCK/i.test(logs)) {
     hints.push(memlockHint())
   }
+  // The API server refused a request for want of a permission: what to grant.
+  if (/\bis forbidden: User "/.test(input.reason) && !/missing Kubernetes permission/.test(input.reason))
+    hints.push(kubernetesPermissionHint(input.reason) ?? KUBERNETES_PERMISSION)
   const component = COMPONENTS[input.component.name]
   if (isKubeComponent(component))
     hints.push(

@@ -17,7 +17,7 @@ import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { buildDiagnostic } from './diagnostics.js'
 import { createHelmReleases, type HelmReleases } from './helm-release.js'
-import { acquireLease, type LeaseHandle } from './lease.js'
+import { acquireLease, type LeaseHandle, type LeaseLostError } from './lease.js'
 import type { ApplyStackContext, StackStep } from './types.js'
 
 interface ManifestPlan {
@@ -56,6 +56,8 @@ export interface Applied {
 
 export class Run {
   private lease?: LeaseHandle
+  /** Set once the Lease this run took was found lost (another holder, deleted, renewals failing). */
+  lostLease?: LeaseLostError
   readonly client: KubeClient
   private readonly helm: HelmReleases
   readonly deadline: number
@@ -86,6 +88,7 @@ export class Run {
       timeoutMs: Math.max(0, this.deadline - Date.now()),
       log: this.log
     })
+    void this.lease.whenLost().then(e => (this.lostLease = e))
     return true
   }
 
@@ -122,6 +125,8 @@ export class Run {
     let created = false
     for (const p of plan.manifests.filter(x => x.needed)) {
       const what = describeRef(refOf(p.manifest as KubeObject))
+      // Another run may have taken the Lease over since the last write: never write over it.
+      await this.lease?.confirm(`writing ${what}`)
       const res = await this.client.applyManifest(p.manifest as KubeObject, {
         force: this.settings.stack.forceConflicts,
         live: p.live ?? null
@@ -133,6 +138,7 @@ export class Run {
       this.log.info(`${spec.name}: ${line}`)
     }
     if (spec.helm && plan.helm?.needed) {
+      await this.lease?.confirm(`helm upgrade --install ${spec.helm.release}`)
       const timeoutMs = Math.max(1000, stepDeadline - Date.now())
       const r = await this.helm.upgrade(spec.helm, timeoutMs)
       if (r.installed) created = true

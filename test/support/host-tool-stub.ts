@@ -3,11 +3,13 @@
 // `node host-tool-stub.mjs <tool> <args…>`, it answers with the simulator's own implementation
 // of the tool (sim/kube/workloads/host-tools.ts) for the fake node whose state is a JSON file
 // ($FAKE_NODE), reading host files from the fake root ($FAKE_ROOT), saving the state the tool
-// changed (modules loaded, restarts, memlock) and appending `[tool, ...args]` to $FAKE_CALLS.
+// changed (modules loaded, restarts, memlock) and the /proc files that follow from it, and
+// appending `[tool, ...args]` to $FAKE_CALLS.
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { NodeHardware } from '../../sim/kube/hardware.js'
 import { hostCommands, type PodView } from '../../sim/kube/workloads/host-tools.js'
+import { writeHostProcFiles } from './fake-proc.js'
 
 interface ViewFlags {
   podName: string
@@ -56,6 +58,7 @@ async function main(): Promise<number> {
   err += r.err ?? ''
   const { files: _files, ...state } = hw
   writeFileSync(statePath, JSON.stringify(state))
+  writeHostProcFiles(root, hw)
   if (out) process.stdout.write(out)
   if (err) process.stderr.write(err)
   return r.code

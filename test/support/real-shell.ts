@@ -33,8 +33,9 @@ import path from 'node:path'
 import type { ContainerView } from '../../sim/kube/controllers/behaviour.js'
 import type { NodeHardware } from '../../sim/kube/hardware.js'
 import { hostPathOf } from '../../sim/kube/workloads/index.js'
-import { hostCommands, procModules, type PodView } from '../../sim/kube/workloads/host-tools.js'
+import { hostCommands, type PodView } from '../../sim/kube/workloads/host-tools.js'
 import { type Command, Shell } from '../../sim/kube/workloads/shell.js'
+import { writeHostProcFiles } from './fake-proc.js'
 
 /** The node tools answered by the simulator's implementations in both runs. */
 export const NODE_TOOLS = [
@@ -78,7 +79,14 @@ export interface ScriptRun {
   /** Runs of the flaky program, with their arguments. */
   flakyRuns: string[][]
   /** Node state afterwards. */
-  state: Pick<NodeHardware, 'ibModulesLoaded' | 'memlockUnlimited' | 'kubeletRestarts' | 'containerdRestarts'>
+  state: Pick<
+    NodeHardware,
+    | 'ibModulesLoaded'
+    | 'memlockUnlimited'
+    | 'kubeletMemlockUnlimited'
+    | 'kubeletRestarts'
+    | 'containerdRestarts'
+  >
   /** Host files under /etc afterwards. */
   files: Record<string, string>
 }
@@ -87,6 +95,7 @@ function stateOf(hw: NodeHardware): ScriptRun['state'] {
   return {
     ibModulesLoaded: hw.ibModulesLoaded,
     memlockUnlimited: hw.memlockUnlimited,
+    kubeletMemlockUnlimited: hw.kubeletMemlockUnlimited,
     kubeletRestarts: hw.kubeletRestarts,
     containerdRestarts: hw.containerdRestarts
   }
@@ -231,6 +240,11 @@ function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
 }
 
+/** One entry per line written, empty lines (a run without arguments) included. */
+function runLines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(0, -1) : []
+}
+
 /** The memlock limit the real shell runs with (what containerd gives the container). */
 export function memlockOf(hw: NodeHardware): string {
   return hw.memlockUnlimited ? 'unlimited' : String(hw.memlockDefaultKiB)
@@ -254,7 +268,7 @@ export async function runInRealShell(
   }
   for (const d of ['etc/security/limits.d', 'etc/systemd/system', 'etc/modules-load.d', 'proc', 'sys'])
     mkdirSync(path.join(root, d), { recursive: true })
-  writeFileSync(path.join(root, 'proc/modules'), procModules(k.hw))
+  writeHostProcFiles(root, k.hw)
   const devices = allocated(k)
   if (devices.length) {
     mkdirSync(path.join(root, 'dev/infiniband'), { recursive: true })
@@ -347,7 +361,7 @@ export async function runInRealShell(
     log: readFileSync(logPath, 'utf8').split(root).join(''),
     calls: lines(path.join(rec, 'calls')).map(l => JSON.parse(l) as string[]),
     sleeps: lines(path.join(rec, 'sleep')),
-    flakyRuns: lines(path.join(rec, 'flaky')).map(l => l.split(' ')),
+    flakyRuns: runLines(path.join(rec, 'flaky')).map(l => (l === '' ? [] : l.split(' '))),
     state: stateOf(after),
     files: walk(root, path.join(root, 'etc'), {}),
     rewritten,

@@ -87,6 +87,8 @@ export class ClusterModel {
       })
       if (p.gpuDriver) props.gpuProfile = { driver: p.gpuDriver }
       if (p.tags) props.tags = { ...p.tags }
+      if (p.nodeTaints?.length) props.nodeTaints = [...p.nodeTaints]
+      if (p.nodeLabels) props.nodeLabels = { ...p.nodeLabels }
       this.putPool(p.name, props)
     }
   }

@@ -1,11 +1,14 @@
-// ARM request routing: api-version and bearer checks, then subscription → resource group →
+// ARM request routing: bearer checks, Azure RBAC (scenario azure.deny), api-version, then subscription → resource group →
 // cluster resolution, then the handler for the path. Paths and names compare case-insensitively,
 // as in ARM. Operation status resources (`.../locations/{loc}/operations/{id}`) and operation
 // results (`.../operationresults/{id}`) are served here too.
 import type { EntraStandIn } from '../entra.js'
 import { json, type SimHttpRequest, type SimHttpResponse } from '../http.js'
 import { AgentPools } from './agent-pools.js'
+import { ARM_AUDIENCES } from '../entra.js'
+import { header } from '../http.js'
 import { checkArmAuth } from './auth.js'
+import { authorize } from './authorization.js'
 import { Clusters } from './clusters.js'
 import type { ArmContext, ClusterRoute } from './context.js'
 import { armError, resourceGroupNotFound, subscriptionNotFound } from './errors.js'
@@ -26,6 +29,10 @@ const CLUSTER_RE = new RegExp(
   `^/subscriptions/${SEG}/resourceGroups/${SEG}/providers/Microsoft\\.ContainerService/managedClusters/${SEG}(?:/(listClusterUserCredential|listClusterAdminCredential|agentPools)(?:/${SEG})?)?$`,
   'i'
 )
+
+function bearerOf(req: SimHttpRequest): string {
+  return /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '')?.[1] ?? ''
+}
 
 /** POSTs that only read (credentials); every other PUT/POST/PATCH/DELETE counts as mutating. */
 export function isArmReadOnlyPost(path: string): boolean {
@@ -52,6 +59,11 @@ export class ArmService {
     this.ctx.ops.settleAll()
     const refused = checkArmAuth(req, this.entra, this.ctx.time, this.ctx.base())
     if (refused) return refused
+    const claims = this.entra.checkAccessToken(bearerOf(req), ARM_AUDIENCES).claims
+    const forbidden = authorize(req, this.ctx.scenario.azure.deny, {
+      objectId: String(claims?.oid ?? claims?.appid ?? this.ctx.scenario.azure.clientId)
+    })
+    if (forbidden) return forbidden
     const apiVersion = req.query.get('api-version')
     if (!apiVersion) {
       return armError(

@@ -1,5 +1,6 @@
 // The DaemonSet controller: one pod per eligible node (nodeSelector, required node affinity,
-// tolerations versus taints), pods `<ds>-xxxxx` owned by the DaemonSet and labelled with
+// tolerations versus taints; a pod already on a node stays through a NoSchedule taint it does not
+// tolerate and goes only for a NoExecute one, as shouldContinueRunning has it), pods `<ds>-xxxxx` owned by the DaemonSet and labelled with
 // controller-revision-hash / pod-template-generation, RollingUpdate (maxUnavailable) or OnDelete
 // on template changes, pods removed from nodes that stop matching, and the status counters.
 import { fnv32a, safeEncode } from '../hardware.js'
@@ -15,10 +16,11 @@ import {
   typeFromKey,
   type SimContext
 } from './context.js'
-import { nodeMatchesPod, untoleratedTaint } from './placement.js'
+import { nodeMatchesPod, tolerates, untoleratedTaint, type Taint } from './placement.js'
 import type { Reconciler } from './queue.js'
 
-const AUTO_TOLERATIONS = [
+/** What the DaemonSet controller adds to every DaemonSet pod (only node.kubernetes.io/* ones). */
+export const AUTO_TOLERATIONS = [
   { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
@@ -87,9 +89,18 @@ export class DaemonSetController implements Reconciler {
       this.ctx.queue.add(this, `${ds.metadata.namespace}/${ds.metadata.name}`)
   }
 
-  /** Whether the DaemonSet's pods belong on `node`. */
+  /** Whether the DaemonSet's pods belong on `node` (a new one is created there). */
   static shouldRun(podSpec: any, node: KubeObject): boolean {
     return nodeMatchesPod(podSpec, node) && !untoleratedTaint(podSpec, node)
+  }
+
+  /** Whether a pod already on `node` may stay: only a NoExecute taint it does not tolerate evicts it. */
+  static shouldContinueRunning(podSpec: any, node: KubeObject): boolean {
+    const taints: Taint[] = node.spec?.taints ?? []
+    return (
+      nodeMatchesPod(podSpec, node) &&
+      !taints.some(t => t.effect === 'NoExecute' && !tolerates(podSpec.tolerations, t))
+    )
   }
 
   reconcile(key: string): void {
@@ -104,6 +115,9 @@ export class DaemonSetController implements Reconciler {
     const should = new Set(
       nodes.filter(n => DaemonSetController.shouldRun(spec, n)).map(n => n.metadata.name)
     )
+    const mayStay = new Set(
+      nodes.filter(n => DaemonSetController.shouldContinueRunning(spec, n)).map(n => n.metadata.name)
+    )
     const byNode = new Map<string, KubeObject[]>()
     for (const p of this.ctx.cache.ownedPods(ds.metadata.uid!)) {
       if (!isControlledBy(p, ds.metadata.uid)) continue
@@ -113,7 +127,7 @@ export class DaemonSetController implements Reconciler {
     const del = (p: KubeObject) => deleteIfPresent(this.ctx, podT, ns, p.metadata.name)
     // Pods on nodes that should not run them, failed pods, duplicates.
     for (const [node, pods] of byNode) {
-      if (!should.has(node)) {
+      if (!mayStay.has(node)) {
         pods.forEach(del)
         byNode.delete(node)
         continue
@@ -190,6 +204,16 @@ export class DaemonSetController implements Reconciler {
         })
         return
       } catch (e) {
+        if (e instanceof StoreError && e.code === 403) {
+          // Refused by admission (e.g. an unknown priorityClassName): retried on the next change.
+          this.ctx.events.record(ds, {
+            type: 'Warning',
+            reason: 'FailedCreate',
+            message: `Error creating: ${e.message}`,
+            component: 'daemonset-controller'
+          })
+          return
+        }
         if (!(e instanceof StoreError && e.code === 409)) throw e
       }
     }

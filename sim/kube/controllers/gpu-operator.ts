@@ -1,4 +1,4 @@
-// The NVIDIA GPU Operator (v26.3 behaviour), active once ClusterPolicy `cluster-policy` and the
+// The NVIDIA GPU Operator (v26.3–v26.7 behaviour, the same for what this models), active once ClusterPolicy `cluster-policy` and the
 // operator Deployment exist: labels GPU nodes (pci-10de.present) with nvidia.com/gpu.deploy.*,
 // renders nvidia-driver-daemonset (with the nvidia-peermem-ctr sidecar only when
 // driver.rdma.enabled, USE_HOST_MOFED and the /usr/src host path when useHostMofed), the

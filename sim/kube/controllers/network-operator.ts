@@ -1,9 +1,13 @@
-// The NVIDIA Network Operator (v26.1 behaviour): reconciles only the NicClusterPolicy named
+// The NVIDIA Network Operator (v26.1–v26.4 behaviour): reconciles only the NicClusterPolicy named
 // `nic-cluster-policy` (others get state `ignore`). From spec.ofedDriver it renders one
 // `mofed-<os><ver>-<kernelHash>-ds` DaemonSet per (OS, version, kernel) among nodes labelled
-// pci-15b3.present, keeps `network.nvidia.com/operator.mofed.wait` true until the node's OFED
-// pod is Ready, renders the RDMA shared device plugin and DOCA telemetry DaemonSets when their
-// sections are set, and reports status.state / appliedStates.
+// pci-15b3.present that match the policy's nodeAffinity and whose NoSchedule/NoExecute taints the
+// policy tolerates (spec.tolerations, plus nvidia.com/gpu and what the DaemonSet controller adds:
+// the operator's own taint filter), keeps `network.nvidia.com/operator.mofed.wait` true until the
+// node's OFED pod is Ready, renders the RDMA shared device plugin and DOCA telemetry DaemonSets when
+// their sections are set, and reports status.state / appliedStates. From v26.4.0 its DaemonSets
+// and pods also carry `ds-owner: NicClusterPolicy` (the name suffix is empty for the
+// NicClusterPolicy; it is `-<name>` only for a NicNodePolicy, which the simulator does not serve).
 import { fnv32a, safeEncode } from '../hardware.js'
 import type { KubeObject } from '../store.js'
 import {
@@ -16,8 +20,9 @@ import {
   typeFromKey,
   type SimContext
 } from './context.js'
+import { AUTO_TOLERATIONS } from './daemonset.js'
 import { NETWORK_OPERATOR_NS } from './nfd.js'
-import { matchesRequiredAffinity } from './placement.js'
+import { matchesRequiredAffinity, untoleratedTaint } from './placement.js'
 import type { Reconciler } from './queue.js'
 
 export const NCP_NAME = 'nic-cluster-policy'
@@ -50,6 +55,19 @@ function imagePath(c: { repository?: string; image?: string; version?: string })
 }
 
 const GPU_TOLERATION = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }
+const NETWORK_UNAVAILABLE = {
+  key: 'node.kubernetes.io/network-unavailable',
+  operator: 'Exists',
+  effect: 'NoSchedule'
+}
+
+/** `v26.4.0` → [26, 4, 0]; compares release versions numerically. */
+function atLeast(version: string | undefined, min: [number, number]): boolean {
+  const m = /^v?(\d+)\.(\d+)/.exec(version ?? '')
+  if (!m) return false
+  const [maj, minor] = [Number(m[1]), Number(m[2])]
+  return maj > min[0] || (maj === min[0] && minor >= min[1])
+}
 
 export class NetworkOperator implements Reconciler {
   readonly name = 'network-operator'
@@ -74,6 +92,21 @@ export class NetworkOperator implements Reconciler {
       !!typeFromKey(this.ctx, TK.nicClusterPolicies) &&
       this.ctx.cache.list(TK.deployments, NETWORK_OPERATOR_NS).length > 0
     )
+  }
+
+  /** The operator's release, from its Deployment's image tag (`…/network-operator:v26.4.0`). */
+  private version(): string | undefined {
+    for (const d of this.ctx.cache.list(TK.deployments, NETWORK_OPERATOR_NS))
+      for (const c of d.spec?.template?.spec?.containers ?? []) {
+        const m = /\/network-operator:(v?\d[^@\s]*)/.exec(String(c.image ?? ''))
+        if (m) return m[1]
+      }
+    return undefined
+  }
+
+  /** Labels v26.4.0 adds to the DaemonSets it renders for the NicClusterPolicy (and their pods). */
+  private ownerLabel(): Record<string, string> {
+    return atLeast(this.version(), [26, 4]) ? { 'ds-owner': 'NicClusterPolicy' } : {}
   }
 
   reconcile(): void {
@@ -127,6 +160,21 @@ export class NetworkOperator implements Reconciler {
       )
   }
 
+  /**
+   * The operator's taint filter: nodes whose NoSchedule/NoExecute taints the driver pods would not
+   * tolerate (the policy's tolerations, nvidia.com/gpu and the DaemonSet controller's own) get no
+   * driver DaemonSet at all.
+   */
+  private toleratedBy(ncp: KubeObject, n: KubeObject): boolean {
+    const tolerations = [
+      ...(ncp.spec?.tolerations ?? []),
+      GPU_TOLERATION,
+      ...AUTO_TOLERATIONS,
+      NETWORK_UNAVAILABLE
+    ]
+    return !untoleratedTaint({ tolerations }, n)
+  }
+
   private ensure(t: ReturnType<typeof typeFromKey>, obj: KubeObject): void {
     if (!t) return
     const cur = this.ctx.cache.get(
@@ -159,7 +207,8 @@ export class NetworkOperator implements Reconciler {
   private ofed(ncp: KubeObject): AppliedState {
     const dsT = typeFromKey(this.ctx, TK.daemonsets)!
     const spec = ncp.spec?.ofedDriver
-    const nodes = this.mellanoxNodes(ncp)
+    const labelled = this.mellanoxNodes(ncp)
+    const nodes = labelled.filter(n => this.toleratedBy(ncp, n))
     const existing = this.ctx.cache
       .list(TK.daemonsets, NETWORK_OPERATOR_NS)
       .filter(
@@ -213,7 +262,10 @@ export class NetworkOperator implements Reconciler {
       return {
         name: 'state-OFED',
         state: 'notReady',
-        message: `no Mellanox hardware is found: no node has the label ${PCI_15B3_LABEL}=true (is a NodeFeatureRule for PCI vendor 15b3 applied?)`
+        message:
+          labelled.length > 0
+            ? `no nodes with Mellanox NICs and matching tolerations found: ${labelled.length} node(s) labelled ${PCI_15B3_LABEL}=true carry taints the policy does not tolerate (spec.tolerations)`
+            : `no Mellanox hardware is found: no node has the label ${PCI_15B3_LABEL}=true (is a NodeFeatureRule for PCI vendor 15b3 applied?)`
       }
     }
     const ready = [...wanted].every(n => dsReady(this.ctx.cache.get(TK.daemonsets, NETWORK_OPERATOR_NS, n)))
@@ -261,14 +313,14 @@ export class NetworkOperator implements Reconciler {
       metadata: {
         name,
         namespace: NETWORK_OPERATOR_NS,
-        labels: { app, 'nvidia.com/ofed-driver': '', 'mofed-ds-format-version': '1' },
+        labels: { app, 'nvidia.com/ofed-driver': '', 'mofed-ds-format-version': '1', ...this.ownerLabel() },
         ownerReferences: [ownerRef(ncp)]
       },
       spec: {
         updateStrategy: { type: 'OnDelete' },
         selector: { matchLabels: { app } },
         template: {
-          metadata: { labels: { app, kernel: g.kernel, 'nvidia.com/ofed-driver': '' } },
+          metadata: { labels: { app, kernel: g.kernel, 'nvidia.com/ofed-driver': '', ...this.ownerLabel() } },
           spec: {
             priorityClassName: 'system-node-critical',
             tolerations: [...(ncp.spec?.tolerations ?? []), GPU_TOLERATION],
@@ -354,13 +406,13 @@ export class NetworkOperator implements Reconciler {
       metadata: {
         name: 'rdma-shared-dp-ds',
         namespace: NETWORK_OPERATOR_NS,
-        labels: { app: 'rdma-shared-dp' },
+        labels: { app: 'rdma-shared-dp', ...this.ownerLabel() },
         ownerReferences: [ownerRef(ncp)]
       },
       spec: {
         selector: { matchLabels: { app: 'rdma-shared-dp' } },
         template: {
-          metadata: { labels: { app: 'rdma-shared-dp' } },
+          metadata: { labels: { app: 'rdma-shared-dp', ...this.ownerLabel() } },
           spec: {
             priorityClassName: 'system-node-critical',
             hostNetwork: true,

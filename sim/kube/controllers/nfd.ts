@@ -1,10 +1,15 @@
-// Node Feature Discovery as the Network Operator chart deploys it: active once the operator's
-// Deployment exists in `network-operator`; evaluates every NodeFeatureRule against each node's
-// hardware (pci.device vendor/device/class, kernel, OS) and applies the rule's labels, removing
-// them again when the rule goes away. Without a rule, nothing sets pci-15b3.present.
+// Node Feature Discovery as the charts deploy it: a node is labelled only while an NFD worker pod
+// (label role=worker of app.kubernetes.io/name=node-feature-discovery, any namespace) is Ready on
+// it — so a taint its worker does not tolerate, or a worker nodeSelector that leaves the node out,
+// leaves the node unlabelled, as on a real cluster. On such a node it applies the default
+// sources' labels (OS release, kernel version, pci-<vendor>.present for the device classes the
+// worker's nfd-worker.conf whitelists) and every NodeFeatureRule's labels (pci.device
+// vendor/device/class, kernel, OS), removing rule labels again when the rule goes away. Without a
+// rule, nothing sets pci-15b3.present (the chart's whitelist is display classes only).
+import { parse } from 'yaml'
 import type { NodeHardware } from '../hardware.js'
 import type { KubeObject } from '../store.js'
-import { setNodeLabels, TK, type SimContext } from './context.js'
+import { isPodReady, setNodeLabels, TK, type SimContext } from './context.js'
 import type { Reconciler } from './queue.js'
 
 export const NFD_LABELS_ANNOTATION = 'nfd.node.kubernetes.io/feature-labels'
@@ -108,6 +113,64 @@ function qualify(key: string): string {
   return key.includes('/') ? key : LABEL_NS + key
 }
 
+/** An NFD worker pod (the subchart's worker DaemonSet). */
+export function isNfdWorker(p: KubeObject): boolean {
+  return (
+    p.metadata.labels?.role === 'worker' &&
+    p.metadata.labels?.['app.kubernetes.io/name'] === 'node-feature-discovery'
+  )
+}
+
+interface PciSource {
+  deviceClassWhitelist: string[]
+  deviceLabelFields: string[]
+}
+/** NFD's own defaults when the worker has no configuration. */
+const PCI_DEFAULTS: PciSource = {
+  deviceClassWhitelist: ['03', '0b40', '12'],
+  deviceLabelFields: ['class', 'vendor']
+}
+
+/** The pci source settings of the worker's nfd-worker.conf (the ConfigMap its pod mounts). */
+function pciSource(ctx: SimContext, worker: KubeObject): PciSource {
+  const vol = (worker.spec?.volumes ?? []).find((v: any) => v.configMap?.name)
+  const cm = vol ? ctx.cache.get(TK.configmaps, worker.metadata.namespace, vol.configMap.name) : undefined
+  const text = cm?.data?.['nfd-worker.conf']
+  if (typeof text !== 'string') return PCI_DEFAULTS
+  try {
+    const pci = parse(text)?.sources?.pci ?? {}
+    return {
+      deviceClassWhitelist: (pci.deviceClassWhitelist ?? PCI_DEFAULTS.deviceClassWhitelist).map(String),
+      deviceLabelFields: (pci.deviceLabelFields ?? PCI_DEFAULTS.deviceLabelFields).map(String)
+    }
+  } catch {
+    return PCI_DEFAULTS
+  }
+}
+
+/** The default sources' labels: OS release, kernel version, and pci-<fields>.present for whitelisted classes. */
+export function sourceLabels(hw: NodeHardware, pci: PciSource = PCI_DEFAULTS): Record<string, string> {
+  const [maj, min, rest] = hw.kernel.split('.')
+  const out: Record<string, string> = {
+    [LABEL_NS + 'system-os_release.ID']: hw.osId,
+    [LABEL_NS + 'system-os_release.VERSION_ID']: hw.osVersion,
+    [LABEL_NS + 'system-os_release.VERSION_ID.major']: hw.osVersion.split('.')[0],
+    [LABEL_NS + 'system-os_release.VERSION_ID.minor']: hw.osVersion.split('.')[1],
+    [LABEL_NS + 'kernel-version.full']: hw.kernel,
+    [LABEL_NS + 'kernel-version.major']: maj,
+    [LABEL_NS + 'kernel-version.minor']: min,
+    [LABEL_NS + 'kernel-version.revision']: rest.split('-')[0]
+  }
+  for (const d of hw.pci) {
+    if (!pci.deviceClassWhitelist.some(c => d.class.startsWith(c))) continue
+    const parts = pci.deviceLabelFields.map(f =>
+      f === 'class' ? d.class : f === 'vendor' ? d.vendor : f === 'device' ? d.device : ''
+    )
+    out[`${LABEL_NS}pci-${parts.filter(Boolean).join('_')}.present`] = 'true'
+  }
+  return out
+}
+
 /** The labels every NodeFeatureRule yields for a node. */
 export function labelsFromRules(rules: KubeObject[], hw: NodeHardware): Record<string, string> {
   const feats = featuresOf(hw)
@@ -126,20 +189,20 @@ export class NfdController implements Reconciler {
   constructor(private readonly ctx: SimContext) {
     ctx.cache.onEvent((e, tk) => {
       if (tk === TK.nodeFeatureRules) ctx.queue.add(this, '*')
-      else if (tk === TK.deployments && e.object.metadata.namespace === NETWORK_OPERATOR_NS)
+      else if (tk === TK.pods && isNfdWorker(e.object) && e.object.spec?.nodeName)
+        ctx.queue.add(this, e.object.spec.nodeName)
+      else if (tk === TK.configmaps && e.object.data?.['nfd-worker.conf'] !== undefined)
         ctx.queue.add(this, '*')
-      else if (tk === TK.nodes && e.type === 'ADDED') ctx.queue.add(this, e.object.metadata.name)
     })
     ctx.queue.add(this, '*')
   }
 
-  /** NFD runs once the Network Operator (its chart's Deployment) is installed. */
-  active(): boolean {
-    return this.ctx.cache.list(TK.deployments, NETWORK_OPERATOR_NS).length > 0
+  /** The Ready NFD worker pod on a node, if any. */
+  private workerOn(node: string): KubeObject | undefined {
+    return this.ctx.cache.podsOnNode(node).find(p => isNfdWorker(p) && isPodReady(p))
   }
 
   reconcile(key: string): void {
-    if (!this.active()) return
     const rules = this.ctx.cache.list(TK.nodeFeatureRules)
     const nodes =
       key === '*'
@@ -148,7 +211,10 @@ export class NfdController implements Reconciler {
     for (const node of nodes) {
       const hw = this.ctx.hardware.get(node.metadata.name)
       if (!hw) continue
-      const want = labelsFromRules(rules, hw)
+      // Nothing labels a node without a running worker (labels it gave before stay, as with NFD).
+      const worker = this.workerOn(node.metadata.name)
+      if (!worker) continue
+      const want = { ...sourceLabels(hw, pciSource(this.ctx, worker)), ...labelsFromRules(rules, hw) }
       const managed = (node.metadata.annotations?.[NFD_LABELS_ANNOTATION] ?? '')
         .split(',')
         .filter(Boolean)

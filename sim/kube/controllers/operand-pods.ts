@@ -29,6 +29,9 @@ function update(env: BehaviourEnv, fn: (hw: NodeHardware) => void): void {
 
 // ---- DOCA / MOFED driver ----
 
+/** The file the driver container writes once the driver is loaded (in /run: gone after a reboot). */
+export const OFED_READY_FILE = '/run/mellanox/drivers/.driver-ready'
+
 export const mofedBehaviour: BehaviourFactory = env => {
   const c0 = (env.pod.spec.containers ?? []).find(
     (c: any) => c.name === 'mofed-container' || /\/doca-driver:|\/mofed:/.test(c.image ?? '')
@@ -77,6 +80,7 @@ export const mofedBehaviour: BehaviourFactory = env => {
       if (c.name !== c0.name) return
       update(env, hw => {
         hw.ofedReady = true
+        hw.files[OFED_READY_FILE] = ''
         hw.timeline.ofedReadyAt = hw.timeline.ofedReadyAt ?? env.ctx.clock.now()
       })
       log(
@@ -94,6 +98,7 @@ export const mofedBehaviour: BehaviourFactory = env => {
       // Terminating the container restores the inbox driver; nvidia_peermem goes with OFED's ib_core.
       update(env, hw => {
         hw.ofedReady = false
+        delete hw.files[OFED_READY_FILE]
         hw.nvidiaPeermemLoaded = false
       })
     }

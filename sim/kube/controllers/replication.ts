@@ -50,6 +50,16 @@ function createPodFrom(
       })
       return
     } catch (e) {
+      if (e instanceof StoreError && e.code === 403) {
+        // Refused by admission (e.g. an unknown priorityClassName), as the real controllers report it.
+        ctx.events.record(owner, {
+          type: 'Warning',
+          reason: 'FailedCreate',
+          message: `Error creating: ${e.message}`,
+          component: owner.kind === 'Job' ? 'job-controller' : 'replicaset-controller'
+        })
+        return
+      }
       if (!(e instanceof StoreError && e.code === 409)) throw e
     }
   }

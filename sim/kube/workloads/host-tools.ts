@@ -27,6 +27,50 @@ export interface PodView {
 }
 
 const MEMLOCK_DROPIN = '/etc/systemd/system/containerd.service.d/memlock.conf'
+const KUBELET_MEMLOCK_DROPIN = '/etc/systemd/system/kubelet.service.d/memlock.conf'
+
+/** The main PID of a host service: a new one after each restart. */
+export function servicePid(hw: NodeHardware, unit: 'containerd' | 'kubelet'): number {
+  return unit === 'kubelet' ? 2816 + hw.kubeletRestarts * 97 : 1043 + hw.containerdRestarts * 89
+}
+
+/** /proc files of the host that depend on the node's state (its modules, its services' limits). */
+export function hostProcFiles(hw: NodeHardware): Record<string, string> {
+  return {
+    '/proc/modules': procModules(hw),
+    [`/proc/${servicePid(hw, 'containerd')}/limits`]: procLimits(hw.memlockUnlimited, hw.memlockDefaultKiB),
+    [`/proc/${servicePid(hw, 'kubelet')}/limits`]: procLimits(
+      hw.kubeletMemlockUnlimited,
+      hw.memlockDefaultKiB
+    )
+  }
+}
+
+/** `systemctl show [-p NAME | --property=NAME] [--value] UNIT`: MainPID and LimitMEMLOCK. */
+function systemctlShow(hw: NodeHardware, args: string[]): CommandResult {
+  let prop: string | undefined
+  let valueOnly = false
+  const units: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === '-p' || a === '--property') prop = args[++i]
+    else if (a.startsWith('--property=')) prop = a.slice('--property='.length)
+    else if (a === '--value') valueOnly = true
+    else if (!a.startsWith('-')) units.push(a.replace(/\.service$/, ''))
+  }
+  const unit = units[0]
+  if (unit !== 'containerd' && unit !== 'kubelet') return { out: valueOnly ? '0\n' : `MainPID=0\n`, code: 0 }
+  const dropin = hw.files[unit === 'kubelet' ? KUBELET_MEMLOCK_DROPIN : MEMLOCK_DROPIN] ?? ''
+  const props: Record<string, string> = {
+    MainPID: String(servicePid(hw, unit)),
+    LimitMEMLOCK: /LimitMEMLOCK=infinity/.test(dropin) ? 'infinity' : '8388608'
+  }
+  const names = prop ? prop.split(',') : Object.keys(props)
+  return {
+    out: names.map(n => (valueOnly ? `${props[n] ?? ''}\n` : `${n}=${props[n] ?? ''}\n`)).join(''),
+    code: 0
+  }
+}
 
 /** Commands that act on the host itself (only for privileged containers). */
 function hostLevelCommands(view: PodView): Record<string, Command> {
@@ -37,6 +81,7 @@ function hostLevelCommands(view: PodView): Record<string, Command> {
       const verb = argv[1]
       const unit = (argv[2] ?? '').replace(/\.service$/, '')
       if (verb === 'daemon-reload') return { code: 0 }
+      if (verb === 'show') return systemctlShow(hw, argv.slice(2))
       if (verb === 'is-active')
         return {
           out: unit === 'containerd' || unit === 'kubelet' ? 'active\n' : 'inactive\n',
@@ -44,7 +89,10 @@ function hostLevelCommands(view: PodView): Record<string, Command> {
         }
       if (verb === 'restart') {
         host.mutate(h => {
-          if (unit === 'kubelet') h.kubeletRestarts++
+          if (unit === 'kubelet') {
+            h.kubeletRestarts++
+            h.kubeletMemlockUnlimited = /LimitMEMLOCK=infinity/.test(h.files[KUBELET_MEMLOCK_DROPIN] ?? '')
+          }
           if (unit === 'containerd') {
             h.containerdRestarts++
             // Containers inherit containerd's limits: the drop-in takes effect on restart.
@@ -336,9 +384,13 @@ export function lsmod(hw: NodeHardware): string {
   )
 }
 
-export function procLimits(hw: NodeHardware): string {
-  const bytes = String(hw.memlockDefaultKiB * 1024)
-  const mem = hw.memlockUnlimited ? ['unlimited', 'unlimited'] : [bytes, bytes]
+/**
+ * /proc/<pid>/limits of a process whose memlock limit is unlimited, or else the image's default
+ * (a service whose unit sets no LimitMEMLOCK: see defaultMemlockKiB).
+ */
+export function procLimits(unlimited: boolean, defaultKiB: number): string {
+  const bytes = String(defaultKiB * 1024)
+  const mem = unlimited ? ['unlimited', 'unlimited'] : [bytes, bytes]
   const row = (name: string, soft: string, hard: string, units: string) =>
     `${name.padEnd(26)}${soft.padEnd(21)}${hard.padEnd(21)}${units}\n`
   return (
@@ -432,8 +484,16 @@ export function hostCommands(view: PodView): Record<string, Command> {
     let err = ''
     for (const p of args.slice(1)) {
       if (p === '/proc/modules') out += procModules(hw)
-      else if (/^\/proc\/[^/]+\/limits$/.test(p)) out += procLimits(hw)
-      else if (p === '/etc/os-release') out += osRelease(hw)
+      else if (/^\/proc\/[^/]+\/limits$/.test(p)) {
+        // The host's kubelet runs with its own limit; containerd's is what every container inherits.
+        const pid = p.split('/')[2]
+        out += procLimits(
+          view.host && pid === String(servicePid(hw, 'kubelet'))
+            ? hw.kubeletMemlockUnlimited
+            : hw.memlockUnlimited,
+          hw.memlockDefaultKiB
+        )
+      } else if (p === '/etc/os-release') out += osRelease(hw)
       else if (p === '/proc/sys/kernel/osrelease') out += hw.kernel + '\n'
       else if (view.readFile?.(p) !== undefined) out += view.readFile(p)
       else {
@@ -513,7 +573,11 @@ export function hostCommands(view: PodView): Record<string, Command> {
     }),
     hostname: () => ({ out: view.podName + '\n', code: 0 }),
     pgrep: argv => ({
-      out: argv.includes('kubelet') ? '2816\n' : argv.includes('containerd') ? '1043\n' : '',
+      out: argv.includes('kubelet')
+        ? `${servicePid(hw, 'kubelet')}\n`
+        : argv.includes('containerd')
+          ? `${servicePid(hw, 'containerd')}\n`
+          : '',
       code: argv.includes('kubelet') || argv.includes('containerd') ? 0 : 1
     }),
     date: () => ({ out: new Date().toUTCString() + '\n', code: 0 }),

@@ -1,6 +1,9 @@
 // A small POSIX-shell subset that runs a simulated container's command: words with quotes,
 // $VAR / ${VAR} / $? / $(cmd) expansion, `;` `&&` `||` `|` `&` and newlines, redirections to
-// /dev/null and 2>&1, `VAR=x` / export, if/then/else/fi, for/while/until loops, and builtins
+// /dev/null and 2>&1, `VAR=x` / export, if/then/else/fi, for/while/until loops, `set -e` (errexit
+// with POSIX's exceptions: conditions of if/while/until, every command of an && / || list but the
+// last, every command of a pipeline but its status; an assignment takes the status of its last
+// command substitution, which inherits errexit), and builtins
 // (echo, printf, sleep, exit, true, false, wait, set, cd, test / [ with file tests through the
 // container's view of files). Everything else is looked up in a
 // command table (the simulated host tools); sleeps and async commands take simulated time.
@@ -36,6 +39,8 @@ export interface ShellOptions {
   fileExists?(path: string): boolean
   /** Set when the container is gone; the shell stops at the next command. */
   aborted?: () => boolean
+  /** Start with errexit on (a command substitution of a shell running with `set -e`). */
+  errexit?: boolean
 }
 
 type Tok = { kind: 'word'; raw: string } | { kind: 'op'; op: string }
@@ -290,8 +295,30 @@ export class Shell {
   private readonly env: Record<string, string>
   private lastCode = 0
   private readonly background: Array<Promise<unknown>> = []
+  /** `set -e`: a failing command outside a condition ends the shell with its status. */
+  private errexit: boolean
+  /** The status of the last command substitution of the command being expanded. */
+  private substCode: number | undefined
   constructor(private readonly o: ShellOptions) {
     this.env = { ...o.env }
+    this.errexit = o.errexit ?? false
+  }
+
+  /** errexit: stop with `code` when it is a failure and the command is not in a condition. */
+  private checkErrexit(code: number, cond: boolean): void {
+    if (this.errexit && !cond && code !== 0) throw new ExitSignal(code)
+  }
+
+  /** `set` options: -e / +e and -o errexit / +o errexit (other options are accepted and ignored). */
+  private setOptions(args: string[]): void {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]
+      if ((a === '-o' || a === '+o') && args[i + 1] === 'errexit') {
+        this.errexit = a === '-o'
+        i++
+      } else if (/^[-+][a-zA-Z]+$/.test(a) && a.includes('e')) this.errexit = a[0] === '-'
+      else if (a === '--') break
+    }
   }
 
   /** Runs a script; resolves to its exit status. */
@@ -319,27 +346,31 @@ export class Shell {
     return r
   }
 
-  private async exec(n: Node, stdin: string, io: ShellIo): Promise<number> {
+  /**
+   * Runs a node. `cond`: it is (part of) a condition — an if/while/until test, a command of an
+   * && / || list other than the last, or a pipeline's part — where errexit does not apply.
+   */
+  private async exec(n: Node, stdin: string, io: ShellIo, cond = false): Promise<number> {
     if (this.o.aborted?.()) throw new ExitSignal(137)
     switch (n.t) {
       case 'seq':
         for (const item of n.items) {
           if (item.bg) {
-            const p = this.exec(item.node, '', io).catch(e => {
+            const p = this.exec(item.node, '', io, cond).catch(e => {
               if (!(e instanceof ExitSignal)) throw e
             })
             this.background.push(p)
             this.lastCode = 0
-          } else this.lastCode = await this.exec(item.node, stdin, io)
+          } else this.lastCode = await this.exec(item.node, stdin, io, cond)
         }
         return this.lastCode
       case 'and':
-        this.lastCode = await this.exec(n.left, stdin, io)
-        if (this.lastCode === 0) this.lastCode = await this.exec(n.right, stdin, io)
+        this.lastCode = await this.exec(n.left, stdin, io, true)
+        if (this.lastCode === 0) this.lastCode = await this.exec(n.right, stdin, io, cond)
         return this.lastCode
       case 'or':
-        this.lastCode = await this.exec(n.left, stdin, io)
-        if (this.lastCode !== 0) this.lastCode = await this.exec(n.right, stdin, io)
+        this.lastCode = await this.exec(n.left, stdin, io, true)
+        if (this.lastCode !== 0) this.lastCode = await this.exec(n.right, stdin, io, cond)
         return this.lastCode
       case 'pipe': {
         let data = stdin
@@ -348,24 +379,25 @@ export class Shell {
           const last = k === n.parts.length - 1
           let buf = ''
           const pio: ShellIo = last ? io : { out: t => (buf += t), err: t => io.err(t) }
-          code = await this.exec(n.parts[k], data, pio)
+          code = await this.exec(n.parts[k], data, pio, true)
           data = buf
         }
         this.lastCode = code
+        this.checkErrexit(code, cond)
         return code
       }
       case 'if': {
-        const c = await this.exec(n.cond, stdin, io)
-        if (c === 0) return this.exec(n.then, stdin, io)
-        if (n.else) return this.exec(n.else, stdin, io)
+        const c = await this.exec(n.cond, stdin, io, true)
+        if (c === 0) return this.exec(n.then, stdin, io, cond)
+        if (n.else) return this.exec(n.else, stdin, io, cond)
         this.lastCode = 0
         return 0
       }
       case 'loop': {
         for (let guard = 0; guard < 100_000; guard++) {
-          const c = await this.exec(n.cond, stdin, io)
+          const c = await this.exec(n.cond, stdin, io, true)
           if ((n.kind === 'while') !== (c === 0)) break
-          await this.exec(n.body, stdin, io)
+          await this.exec(n.body, stdin, io, cond)
         }
         this.lastCode = 0
         return 0
@@ -375,17 +407,21 @@ export class Shell {
         for (const w of n.words) items.push(...(await this.expandWord(w, true)))
         for (const v of items) {
           this.env[n.name] = v
-          await this.exec(n.body, stdin, io)
+          await this.exec(n.body, stdin, io, cond)
         }
         return this.lastCode
       }
-      case 'simple':
-        return this.simple(n, stdin, io)
+      case 'simple': {
+        const code = await this.simple(n, stdin, io)
+        this.checkErrexit(code, cond)
+        return code
+      }
     }
   }
 
   private async simple(n: Extract<Node, { t: 'simple' }>, stdin: string, io: ShellIo): Promise<number> {
     const words: string[] = []
+    this.substCode = undefined
     let leading = true
     for (const w of n.words) {
       // Assignments (leading NAME=value words) are expanded without field splitting.
@@ -402,9 +438,10 @@ export class Shell {
     }
     const argv = words.slice(k)
     if (argv.length === 0) {
+      // No command: the status of the last command substitution (POSIX), else 0.
       Object.assign(this.env, assigns)
-      this.lastCode = 0
-      return 0
+      this.lastCode = this.substCode ?? 0
+      return this.lastCode
     }
     let out = io.out
     let err = io.err
@@ -471,6 +508,8 @@ export class Shell {
       case 'false':
         return 1
       case 'set':
+        this.setOptions(args)
+        return 0
       case 'cd':
       case 'trap':
       case 'ulimit':
@@ -497,7 +536,7 @@ export class Shell {
       case 'bash':
       case 'ash': {
         const c = args.indexOf('-c')
-        if (c >= 0) return new Shell({ ...this.o, env: this.env }).run(args[c + 1] ?? '')
+        if (c >= 0) return new Shell({ ...this.o, env: this.env, errexit: false }).run(args[c + 1] ?? '')
         return 0
       }
       case 'test':
@@ -543,9 +582,10 @@ export class Shell {
         const sub = new Shell({
           ...this.o,
           env: this.env,
+          errexit: this.errexit,
           io: { out: t => (buf += t), err: t => this.o.io.err(t) }
         })
-        await sub.run(inner)
+        this.substCode = await sub.run(inner)
         return [buf.replace(/\n+$/, ''), j + 1]
       }
       if (s[at + 1] === '{') {

@@ -34,16 +34,17 @@ export default {
     'src/drift/paths.ts',
     'src/drift/manifests.ts'
   ],
+  // Left out of the sandbox (anchored: test/fixtures/reports is a fixture folder).
   ignorePatterns: [
-    'dist',
-    'bench',
-    'workflows',
-    'notes',
-    'reports',
-    '.ci',
-    '.github',
-    'coverage',
-    'CHANGELOG.md'
+    '/dist',
+    '/bench',
+    '/workflows',
+    '/notes',
+    '/reports',
+    '/.ci',
+    '/.github',
+    '/coverage',
+    '/CHANGELOG.md'
   ],
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },

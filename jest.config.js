@@ -14,6 +14,8 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: ['TS151001'] } }]
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // A mutation run's sandbox (npm run mutate) is a copy of the project: never part of this suite.
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
   testTimeout: 60000,
   maxWorkers: availableParallelism()
 }

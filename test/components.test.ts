@@ -18,13 +18,14 @@ import { LABELS } from '../src/model/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
+// Built inside each test (never while the file loads): the mutation run switches mutants on per test.
+const settings = () => readSettings(reader({ ...VALID_APPLY }), {}).settings
 
 describe('registry', () => {
   it('holds every component of the stack order, under its own name, in that order', () => {
     expect(Object.keys(COMPONENTS)).toEqual([...COMPONENT_ORDER])
     for (const [name, c] of Object.entries(COMPONENTS)) expect(c.name).toBe(name)
-    expect(buildStack(settings).map(c => c.name)).toEqual([...COMPONENT_ORDER])
+    expect(buildStack(settings()).map(c => c.name)).toEqual([...COMPONENT_ORDER])
   })
 
   it('is checked by the compiler: a component lacking a part, or a registry lacking one, does not compile', () => {
@@ -57,9 +58,9 @@ describe('health sources come from the rendered manifests', () => {
   for (const name of ['ib-node-config', 'rdma-device-plugin'] as const) {
     it(`${name}: watches its DaemonSet's pods and the DaemonSet itself`, () => {
       const c = COMPONENTS[name]
-      const ds = c.desired(settings).manifests!.find(m => m.kind === 'DaemonSet')!
+      const ds = c.desired(settings()).manifests!.find(m => m.kind === 'DaemonSet')!
       const spec = ds.spec as any
-      const sources = healthSources(c.health(settings), settings)
+      const sources = healthSources(c.health(settings()), settings())
       expect(sources.pods).toMatchObject({
         kind: 'Pod',
         namespace: ds.metadata.namespace,
@@ -79,22 +80,22 @@ describe('health sources come from the rendered manifests', () => {
   }
 
   it('the policies and namespaces watched are the ones the components render', () => {
-    const ncp = COMPONENTS['nic-cluster-policy'].desired(settings).manifests![0]
-    expect(COMPONENTS['nic-cluster-policy'].health(settings).sources.policies).toMatchObject({
+    const ncp = COMPONENTS['nic-cluster-policy'].desired(settings()).manifests![0]
+    expect(COMPONENTS['nic-cluster-policy'].health(settings()).sources.policies).toMatchObject({
       apiVersion: ncp.apiVersion,
       kind: ncp.kind
     })
-    const gpu = COMPONENTS['gpu-operator'].desired(settings).helm!
-    expect(COMPONENTS['gpu-operator'].health(settings).sources.pods.namespace).toBe(gpu.namespace)
-    const netop = COMPONENTS['network-operator'].desired(settings).helm!
-    expect(COMPONENTS['network-operator'].health(settings).sources.deployments.namespace).toBe(
+    const gpu = COMPONENTS['gpu-operator'].desired(settings()).helm!
+    expect(COMPONENTS['gpu-operator'].health(settings()).sources.pods.namespace).toBe(gpu.namespace)
+    const netop = COMPONENTS['network-operator'].desired(settings()).helm!
+    expect(COMPONENTS['network-operator'].health(settings()).sources.deployments.namespace).toBe(
       netop.namespace
     )
   })
 
   it('every pool-node component also watches the pool nodes; a cluster-level one does not', () => {
     for (const c of kubeComponents()) {
-      const nodes = healthSources(c.health(settings), settings).nodes
+      const nodes = healthSources(c.health(settings()), settings()).nodes
       if (c.placement.on === 'pool-nodes')
         expect(nodes).toMatchObject({
           kind: 'Node',
@@ -107,9 +108,9 @@ describe('health sources come from the rendered manifests', () => {
 
 describe('the plan prints the rules', () => {
   it("each cluster component's readiness conditions are its health rules' text", () => {
-    const stack = buildStack(settings)
+    const stack = buildStack(settings())
     for (const c of kubeComponents()) {
-      const h = c.health(settings)
+      const h = c.health(settings())
       const spec = stack.find(x => x.name === c.name)!
       expect(spec.readiness.summary).toBe(h.summary)
       for (const r of [...(h.perNode?.rules ?? []), ...h.cluster])

@@ -42,21 +42,21 @@ describe('formatPath', () => {
 })
 
 describe('containedDifferences (what a manifest sets, against the live object)', () => {
-  const ds = rdmaDevicePluginManifests(settings())[1]
+  const ds = () => rdmaDevicePluginManifests(settings())[1]
 
   it('finds nothing when the live object holds every set field, whatever else it has', () => {
-    const live = structuredClone(ds) as any
+    const live = structuredClone(ds()) as any
     live.status = { numberReady: 2 }
     live.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent'
     live.spec.template.spec.dnsPolicy = 'ClusterFirst'
     live.spec.template.spec.containers.push({ name: 'sidecar', image: 'x' })
-    expect(containedDifferences(ds.spec, live.spec)).toEqual([])
+    expect(containedDifferences(ds().spec, live.spec)).toEqual([])
   })
 
   it('names a changed container image by the container name, once', () => {
-    const live = structuredClone(ds) as any
+    const live = structuredClone(ds()) as any
     live.spec.template.spec.containers[0].image = 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0'
-    const d = containedDifferences(ds.spec, live.spec, [{ key: 'spec' }])
+    const d = containedDifferences(ds().spec, live.spec, [{ key: 'spec' }])
     expect(d.map(x => formatPath(x.path))).toEqual([
       'spec.template.spec.containers[k8s-rdma-shared-dp-ds].image'
     ])
@@ -66,11 +66,11 @@ describe('containedDifferences (what a manifest sets, against the live object)',
   })
 
   it('reports a missing named element, a missing key and an unnamed list of another length whole', () => {
-    const live = structuredClone(ds) as any
+    const live = structuredClone(ds()) as any
     live.spec.template.spec.volumes = live.spec.template.spec.volumes.filter((v: any) => v.name !== 'devs')
     delete live.spec.template.spec.hostNetwork
     live.spec.template.spec.tolerations = []
-    const d = containedDifferences(ds.spec, live.spec)
+    const d = containedDifferences(ds().spec, live.spec)
     expect(d.map(x => formatPath(x.path)).sort()).toEqual([
       'template.spec.hostNetwork',
       'template.spec.tolerations',
@@ -81,15 +81,15 @@ describe('containedDifferences (what a manifest sets, against the live object)',
 })
 
 describe('valueDifferences (helm values)', () => {
-  const desired = JSON.parse(JSON.stringify(gpuOperatorValues(settings())))
+  const desired = () => JSON.parse(JSON.stringify(gpuOperatorValues(settings())))
 
   it('lists the changed leaf paths, extra and missing keys included, and none when equal', () => {
-    expect(valueDifferences(desired, structuredClone(desired))).toEqual([])
-    const live = structuredClone(desired)
+    expect(valueDifferences(desired(), structuredClone(desired()))).toEqual([])
+    const live = structuredClone(desired())
     live.driver.rdma.useHostMofed = true
     live.toolkit = { enabled: false }
     delete live.nfd
-    expect(valueDifferences(desired, live).map(d => [formatPath(d.path), d.desired, d.actual])).toEqual([
+    expect(valueDifferences(desired(), live).map(d => [formatPath(d.path), d.desired, d.actual])).toEqual([
       ['driver.rdma.useHostMofed', false, true],
       ['nfd', { enabled: false }, undefined],
       ['toolkit', undefined, { enabled: false }]
@@ -105,13 +105,13 @@ describe('valueDifferences (helm values)', () => {
       () => undefined
     ]
     for (const change of cases) {
-      const live = structuredClone(desired)
+      const live = structuredClone(desired())
       change(live)
       const upgrade = upgradeReason(
-        { version: 'v26.3.3', values: desired },
+        { version: 'v26.3.3', values: desired() },
         { chartVersion: 'v26.3.3', status: 'deployed', values: live }
       )
-      expect(valueDifferences(desired, live).length > 0).toBe(upgrade !== undefined)
+      expect(valueDifferences(desired(), live).length > 0).toBe(upgrade !== undefined)
     }
   })
 })

@@ -334,7 +334,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     expect(Buffer.byteLength(real.terminationLog!)).toBeLessThan(3000)
     expect(real.log).toBe(real.terminationLog)
     const facts = parseProbeOutput(NODE, real.terminationLog!)
-    expect(facts).toMatchObject({ error: null, memlock: '8192', peermemLoaded: true })
+    expect(facts).toMatchObject({ error: null, memlock: String(hw.memlockDefaultKiB), peermemLoaded: true })
     expect(facts.activeDevices).toHaveLength(8)
     expect(facts.gpus.map(g => g.pciAddress)).toEqual(hw.gpus.map(g => g.pciAddress))
     // Each NIC with the GPU behind its own PCIe switch (which the VM does not show; NUMA rank finds it).

@@ -310,16 +310,21 @@ describe('ib-node-config', () => {
 })
 
 describe('GPU Operator', () => {
-  async function stack(gpuSpec: Record<string, unknown>) {
+  async function stack(gpuSpec: Record<string, unknown>, o: { ofed?: boolean; ready?: boolean } = {}) {
     w = makeWorld()
     w.cluster.addPool(systemPool(1))
     w.cluster.addPool(gpuPool('gpu', 2))
     installNetworkOperator(w)
     applyNfdRule(w)
-    applyNicClusterPolicy(w)
+    if (o.ofed !== false) applyNicClusterPolicy(w)
     installGpuOperator(w, gpuSpec)
-    await w.waitFor('cluster policy ready', () => cp()?.status?.state === 'ready', 20_000)
+    if (o.ready !== false)
+      await w.waitFor('cluster policy ready', () => cp()?.status?.state === 'ready', 20_000)
   }
+  const driverPods = () =>
+    w.list('pods', { namespace: 'gpu-operator', labelSelector: 'app=nvidia-driver-daemonset' })
+  const peermemStatus = (p: any) =>
+    p.status?.containerStatuses?.find((c: any) => c.name === 'nvidia-peermem-ctr')
 
   it('driver.rdma.enabled: peermem sidecar loads nvidia_peermem after OFED; GPUs advertised', async () => {
     await stack({ driver: { rdma: { enabled: true } } })
@@ -353,19 +358,62 @@ describe('GPU Operator', () => {
     ).toBe(true)
   })
 
-  it('guide bug: useHostMofed=true makes the sidecar "ready" on inbox mlx5_core, but nvidia_peermem never loads', async () => {
-    await stack({ driver: { rdma: { enabled: true, useHostMofed: true } } })
-    const driver = w.get('daemonsets', 'gpu-operator', 'nvidia-driver-daemonset', 'apps')!
+  it('guide bug: with useHostMofed=true the sidecar does not wait for the DOCA driver; modprobe fails, it crash-loops, never Ready', async () => {
+    await stack({ driver: { rdma: { enabled: true, useHostMofed: true } } }, { ready: false })
+    const driver = await w.waitFor('the driver DaemonSet', () =>
+      w.get('daemonsets', 'gpu-operator', 'nvidia-driver-daemonset', 'apps')
+    )
     const side = driver.spec.template.spec.containers.find((c: any) => c.name === 'nvidia-peermem-ctr')
     expect(side.env).toEqual([{ name: 'USE_HOST_MOFED', value: 'true' }])
     expect(
       driver.spec.template.spec.volumes.find((v: any) => v.name === 'mlnx-ofed-usr-src').hostPath.path
     ).toBe('/usr/src')
-    const pods = w.list('pods', { namespace: 'gpu-operator', labelSelector: 'app=nvidia-driver-daemonset' })
-    expect(pods.every(isReady)).toBe(true)
+    // Once the DOCA driver is up everywhere, the sidecar still fails each restart: built against
+    // the host's /usr/src (no OFED sources), the module has no peer-memory client to register.
+    await w.waitFor('OFED ready and a restart after it', () => {
+      const pods = driverPods()
+      return (
+        pods.length === 2 &&
+        w.hardware.all().every(h => h.pool !== 'gpu' || h.ofedReady) &&
+        pods.every(p => (peermemStatus(p)?.restartCount ?? 0) >= 3)
+      )
+    })
+    for (const p of driverPods()) {
+      const st = peermemStatus(p)
+      expect(st.ready).toBe(false)
+      expect(st.lastState.terminated.exitCode).toBe(1)
+      expect(p.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('False')
+    }
     for (const h of w.hardware.all().filter(x => x.pool === 'gpu')) expect(h.nvidiaPeermemLoaded).toBe(false)
-    expect(w.controllers.logs('gpu-operator', pods[0].metadata.name, 'nvidia-peermem-ctr')).toMatch(
-      /modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument/
+    const log = w.controllers.logs('gpu-operator', driverPods()[0].metadata.name, 'nvidia-peermem-ctr')
+    expect(log).toMatch(
+      /modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\nfailed to load nvidia-peermem module/
+    )
+    expect(cp()!.status.state).toBe('notReady')
+  })
+
+  it('without the DOCA driver the sidecar waits (useHostMofed false) or fails at once (true)', async () => {
+    // No NicClusterPolicy: the DOCA driver never comes; only the inbox mlx5_core is loaded.
+    await stack({ driver: { rdma: { enabled: true } } }, { ofed: false, ready: false })
+    await w.waitFor('GPU drivers ready', () =>
+      w.hardware.all().every(h => h.pool !== 'gpu' || h.gpuDriverReady)
+    )
+    await sleepReal(w.clock.real(60_000)) // simulated: six of the sidecar's 10 s checks
+    for (const p of driverPods()) {
+      expect(peermemStatus(p)).toMatchObject({ ready: false, restartCount: 0, state: { running: {} } })
+      expect(w.controllers.logs('gpu-operator', p.metadata.name, 'nvidia-peermem-ctr')).toMatch(
+        /^waiting for mellanox ofed and nvidia drivers to be installed/
+      )
+    }
+    w.close()
+    await stack({ driver: { rdma: { enabled: true, useHostMofed: true } } }, { ofed: false, ready: false })
+    await w.waitFor(
+      'the sidecar restarted',
+      () => driverPods().length === 2 && driverPods().every(p => (peermemStatus(p)?.restartCount ?? 0) >= 1)
+    )
+    expect(w.hardware.all().some(h => h.ofedReady)).toBe(false)
+    expect(w.controllers.logs('gpu-operator', driverPods()[0].metadata.name, 'nvidia-peermem-ctr')).toMatch(
+      /Invalid argument/
     )
   })
 

@@ -33,6 +33,10 @@ function readyNodes(o: { memlock?: boolean; peermem?: boolean } = {}) {
       x.gpuDriverReady = true
       x.memlockUnlimited = o.memlock ?? true
       x.nvidiaPeermemLoaded = o.peermem ?? true
+      // What the device plugin's selectors (vendors 15b3, linkTypes infiniband) matched.
+      x.rdmaMatchedDevices['rdma/hca_shared_devices_a'] = x.nics
+        .filter(n => n.linkLayer === 'InfiniBand')
+        .map(n => n.name)
     })
     setExtendedResource(w.controllers.ctx, h.nodeName, 'rdma/hca_shared_devices_a', 1000)
     setExtendedResource(w.controllers.ctx, h.nodeName, 'nvidia.com/gpu', h.spec.gpus)
@@ -162,7 +166,7 @@ describe('probe pods', () => {
     expect(devinfo).toMatch(/state:\s+PORT_ACTIVE \(4\)/)
   })
 
-  it('reflect a node without the setup: memlock 8192, no nvidia_peermem, no IB VFs on a noInfiniband node', async () => {
+  it('reflect a node without the setup: memlock at the image default (64 KiB on Ubuntu 22.04), no nvidia_peermem, no IB VFs on a noInfiniband node', async () => {
     w = makeWorld({ nodes: { noInfiniband: [1] } })
     w.cluster.addPool(gpuPool('gpu', 2))
     readyNodes({ memlock: false, peermem: false })
@@ -170,7 +174,7 @@ describe('probe pods', () => {
     pod('p1', node(1), ['sh', '-c', 'ibstat -l; ibv_devinfo | grep -c "link_layer:.*InfiniBand"'])
     pod('p2', node(0), ['sh', '-c', 'ibv_devinfo'], { rdma: false })
     await w.waitFor('done', () => ['p0', 'p1', 'p2'].every(done))
-    expect(logOf('p0')).toBe('8192\n0\nmissing\n')
+    expect(logOf('p0')).toBe('64\n0\nmissing\n')
     expect(logOf('p1')).toBe('mlx5_an0\n0\n')
     expect(phase('p1')).toBe('Failed') // grep -c found nothing: exit 1
     expect(logOf('p2')).toBe('No IB devices found\n')
@@ -357,7 +361,10 @@ describe('perftest pods', () => {
     expect(noRes.client).toMatch(/Did not detect devices/)
     pod('noib', node(2), ['ib_write_bw', '-d', 'mlx5_ib0'])
     await w.waitFor('noib', () => done('noib'))
-    expect(logOf('noib')).toBe('IB device mlx5_ib0 not found\n Unable to find the Infiniband/RoCE device\n')
+    // The device plugin matched no device there: the pod has none.
+    expect(logOf('noib')).toBe(
+      ' Did not detect devices \n If device exists, check if driver is up\n Unable to find the Infiniband/RoCE device\n'
+    )
     pod('lonely', node(0), ['ib_write_bw', '-d', 'mlx5_ib0', '10.244.9.9'])
     await w.waitFor('lonely', () => done('lonely'))
     expect(logOf('lonely')).toMatch(

@@ -7,8 +7,9 @@ import { buildDiagnostic, troubleshooting, type PodReport } from '../src/stack/d
 import type { KubeObject } from '../src/kube/types.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
-const settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-const component = (name: string) => buildStack(settings).find(c => c.name === name)!
+// Built inside each test (never while the file loads): the mutation run switches mutants on per test.
+const settings = () => readSettings(reader({ ...VALID_APPLY }), {}).settings
+const component = (name: string) => buildStack(settings()).find(c => c.name === name)!
 
 const crashingPod: KubeObject = {
   apiVersion: 'v1',

@@ -19,6 +19,7 @@ import { cudaOrder, pairNicsWithGpus } from '../src/verify/topology.js'
 import { readOnlyChecks } from '../src/verify/read-only-checks.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
+const A07 = '07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt'
 const fixture = (name: string) => readFileSync(resolve(process.cwd(), 'test/fixtures/ibstat', name), 'utf8')
 
 function settings(over: Record<string, string> = {}): Settings {
@@ -35,9 +36,18 @@ function settings(over: Record<string, string> = {}): Settings {
  */
 function probeText(
   ibstatFixture: string,
-  o: { memlock?: string; peermem?: string; topology?: string[]; end?: boolean } = {}
+  o: {
+    memlock?: string
+    peermem?: string
+    topology?: string[]
+    end?: boolean
+    /** ibstat text to use instead of the fixture's. */
+    ibstat?: string
+    /** The devices the pod can open (the `verbs` line); none printed when absent. */
+    verbs?: string[]
+  } = {}
 ): string {
-  const ports = parseIbstat(fixture(ibstatFixture)).ports.map(
+  const ports = parseIbstat(o.ibstat ?? fixture(ibstatFixture)).ports.map(
     p =>
       `port ${p.ca} ${p.port} ${p.linkLayer ?? ''}|${p.state === 'Active' ? '4: ACTIVE' : '1: DOWN'}|${p.physicalState === 'LinkUp' ? '5: LinkUp' : '2: Polling'}|${p.rateGbps ?? 10} Gb/sec (4X)`
   )
@@ -45,6 +55,7 @@ function probeText(
     PROBE_HEADER,
     ...(o.topology ?? []),
     ...ports,
+    ...(o.verbs ? [['verbs', ...o.verbs].join(' ')] : []),
     `memlock ${o.memlock ?? 'unlimited'}`,
     `peermem ${o.peermem ?? '1'}`,
     ...(o.end === false ? [] : ['end'])
@@ -132,6 +143,75 @@ describe('probe output', () => {
       parseProbeOutput('n1', probeText('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt', { peermem: '?' }))
         .peermemLoaded
     ).toBeNull()
+  })
+
+  it('a Down InfiniBand port fails the node, naming the node and the NIC (an Ethernet port Down does not)', () => {
+    const s = settings({ 'vm-size': 'Standard_ND96asr_v4' })
+    const ib = fixture(A07)
+    // mlx5_4's IB port loses its link, as a cable or switch port fault shows it.
+    const blocks = ib.split(/(?=^CA ')/m)
+    const i = blocks.findIndex(b => b.startsWith("CA 'mlx5_4'"))
+    blocks[i] = blocks[i]
+      .replace('State: Active', 'State: Down')
+      .replace('Physical state: LinkUp', 'Physical state: Polling')
+    const down = parseProbeOutput('aks-rdmapool-0', probeText(A07, { ibstat: blocks.join('') }))
+    expect(down.ibPorts.find(p => p.ca === 'mlx5_4')).toMatchObject({
+      state: 'Down',
+      physicalState: 'Polling'
+    })
+    const r = judgeFacts(down, s)
+    expect(r).toEqual({ node: 'aks-rdmapool-0', status: 'fail', detail: 'mlx5_4 port 1 Down/Polling' })
+    const healthy = parseProbeOutput('aks-rdmapool-1', probeText(A07))
+    const c = nodeProbeCheck(
+      [node('aks-rdmapool-0'), node('aks-rdmapool-1')],
+      new Map([
+        ['aks-rdmapool-0', down],
+        ['aks-rdmapool-1', healthy]
+      ]),
+      new Map(),
+      s
+    )
+    expect(c.status).toBe('fail')
+    expect(c.detail).toBe('1 of 2 node(s) failing: aks-rdmapool-0: mlx5_4 port 1 Down/Polling')
+    expect(c.nodes!.map(n => [n.node, n.status])).toEqual([
+      ['aks-rdmapool-0', 'fail'],
+      ['aks-rdmapool-1', 'pass']
+    ])
+    // The only fixture with Down ports has them on Ethernet: not an InfiniBand failure.
+    const ethDown = parseProbeOutput('n', probeText('05-ibstat-h100-ndr400-ib-plus-eth-some-down.txt'))
+    expect(judgeFacts(ethDown, settings({ 'vm-size': 'Standard_ND96isr_H100_v5' })).status).toBe('pass')
+  })
+
+  it('judges what rdma/<resource> gave the probe pod: an Ethernet device or a missing IB device fails', () => {
+    const s = settings({ 'vm-size': 'Standard_ND96asr_v4' })
+    const ib = Array.from({ length: 8 }, (_, i) => `mlx5_${i + 1}`)
+    const probe = (verbs: string[]) => parseProbeOutput('n1', probeText(A07, { verbs }))
+
+    const good = probe(ib)
+    expect(good.podDevices).toHaveLength(8)
+    expect(judgeFacts(good, s).status).toBe('pass')
+
+    // The guide's selectors (vendors + drivers, no linkTypes) also hand out the Ethernet VF mlx5_0.
+    const withEth = judgeFacts(probe(['mlx5_0', ...ib]), s)
+    expect(withEth.status).toBe('fail')
+    expect(withEth.detail).toBe(
+      "rdma/hca_shared_devices_a gives pods the Ethernet device mlx5_0: the device plugin's selectors also match the accelerated-networking VF (select linkTypes: [infiniband])"
+    )
+
+    // Selectors that miss devices (e.g. a deviceIDs list without this VF): the pod cannot open them.
+    const missing = judgeFacts(probe(ib.slice(0, 6)), s)
+    expect(missing.status).toBe('fail')
+    expect(missing.detail).toBe(
+      "mlx5_7, mlx5_8 not in what rdma/hca_shared_devices_a gives pods (the probe pod's /dev/infiniband has no uverbs file for them): the device plugin's selectors do not match them"
+    )
+    const none = judgeFacts(probe([]), s)
+    expect(none.status).toBe('fail')
+    expect(none.detail).toMatch(
+      /^mlx5_1, mlx5_2, .*, mlx5_8 not in what rdma\/hca_shared_devices_a gives pods/
+    )
+
+    // A message without the verbs line says nothing about the allocation.
+    expect(parseProbeOutput('n1', probeText(A07)).podDevices).toBeUndefined()
   })
 
   it('does not ask a CPU-only size for nvidia_peermem, and warns on a port below the size link rate', () => {

@@ -2,22 +2,27 @@
 // pool and an RDMA pool, the cluster stack brought up the way apply does it — the two operator
 // charts through the helm stand-in (in-process) and the model's manifests server-side applied —
 // with parts left out on request (no NodeFeatureRule, no ib-node-config, no GPU Operator,
-// use-host-mofed), then settled: waits until every RDMA node got as far as that stack can take it.
+// use-host-mofed), then settled by the action's own health rules (the ones its apply wait and
+// verification use): every installed component ready, given up (a crash loop), or no longer
+// changing. A world that does not settle fails with what those rules say, component by component,
+// never with a bare timeout, so an action bug shows in the action's words.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { stringify } from 'yaml'
 import { KubeClient } from '../src/kube/client.js'
-import { parseQuantity } from '../src/kube/quantity.js'
 import type { KubeObject } from '../src/kube/types.js'
-import { buildStack } from '../src/components/index.js'
+import { buildStack, COMPONENTS, type ComponentName, type KubeComponent } from '../src/components/index.js'
+import { evaluateHealth, healthSources } from '../src/health/evaluate.js'
+import type { HealthVerdict } from '../src/health/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
 import { SimClock, SimRecorder } from '../sim/contracts.js'
 import { helmStandin, HELM_STANDIN_TIME_SCALE_ENV } from '../sim/helm/index.js'
-import { startKubeSim, type KubeSim, type NodeState } from '../sim/kube/index.js'
+import { startKubeSim, type KubeSim } from '../sim/kube/index.js'
 import { loadScenario } from '../sim/scenario.js'
 import { createWorldTls, type WorldTls } from '../sim/tls.js'
+import { parseDuration } from '../src/util/duration.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
 
 let tls: WorldTls | undefined
@@ -39,6 +44,8 @@ export interface RdmaWorldOptions {
   stack?: StackParts
   /** Nodes only: no operator, no manifest. */
   bare?: boolean
+  /** Changes a manifest of the action's before it is applied (a guide-style variant of it). */
+  alter?: (manifest: KubeObject) => void
 }
 
 export interface RdmaWorld {
@@ -61,6 +68,85 @@ async function until(what: string, ok: () => boolean, limitMs = 60_000): Promise
   }
 }
 
+/** The cluster components a world applies, in stack order. */
+const WORLD_COMPONENTS: ComponentName[] = [
+  'network-operator',
+  'node-feature-rule',
+  'nic-cluster-policy',
+  'ib-node-config',
+  'rdma-device-plugin',
+  'gpu-operator'
+]
+
+/** One evaluation of a component's health rules over a fresh read of what they watch. */
+async function healthNow(
+  kube: KubeClient,
+  c: KubeComponent,
+  settings: Settings,
+  elapsedMs: number
+): Promise<HealthVerdict> {
+  const h = c.health(settings)
+  const snapshot: Record<string, KubeObject[]> = {}
+  for (const [key, src] of Object.entries(healthSources(h, settings))) {
+    try {
+      snapshot[key] = (
+        await kube.list(src.apiVersion, src.kind, {
+          namespace: src.namespace,
+          labelSelector: src.labelSelector
+        })
+      ).items
+    } catch (e) {
+      if (!src.custom) throw e
+      snapshot[key] = [] // a custom resource whose CRD is not there yet
+    }
+  }
+  return evaluateHealth(h, snapshot, { settings, elapsedMs, nfdGraceMs: 120_000 })
+}
+
+function describeVerdict(v: HealthVerdict): string {
+  const nodes = v.nodes.filter(n => !n.ready).map(n => `${n.node}: ${n.detail}`)
+  return [v.fail ?? v.message, ...(v.problems ?? []), ...nodes].join('; ')
+}
+
+/**
+ * Waits until every installed component is ready or has given up by the action's health rules,
+ * or until none of their verdicts changed for `quietSimMs` of simulated time (what this stack
+ * can give a node has arrived). A world that keeps changing past `limitMs` throws with the verdicts.
+ */
+async function settleByHealth(o: {
+  kube: KubeClient
+  settings: Settings
+  installed: KubeComponent[]
+  clock: SimClock
+  quietSimMs: number
+  limitMs: number
+}): Promise<void> {
+  const start = o.clock.now()
+  const end = Date.now() + o.limitMs
+  const gaveUp = new Set<string>()
+  let last = ''
+  let lastChange = o.clock.now()
+  for (;;) {
+    const verdicts = new Map<string, HealthVerdict>()
+    for (const c of o.installed)
+      verdicts.set(c.name, await healthNow(o.kube, c, o.settings, o.clock.now() - start))
+    for (const [name, v] of verdicts) if (v.fail) gaveUp.add(name)
+    const open = [...verdicts].filter(([name, v]) => !v.done && !gaveUp.has(name))
+    if (!open.length) return
+    const signature = JSON.stringify(open.map(([name, v]) => [name, v.message, v.nodes, v.problems]))
+    if (signature !== last) {
+      last = signature
+      lastChange = o.clock.now()
+    } else if (o.clock.now() - lastChange >= o.quietSimMs) return
+    if (Date.now() > end)
+      throw new Error(
+        `test world: the stack did not settle within ${Math.round(o.limitMs / 1000)}s; the action's health rules say:\n` +
+          [...verdicts].map(([name, v]) => `  ${name}: ${v.done ? 'ready' : describeVerdict(v)}`).join('\n')
+      )
+    await sleep(50)
+  }
+}
+
 function nodeObjects(sim: KubeSim): KubeObject[] {
   return sim.store.list(sim.store.type('', 'nodes')!, {}).items as unknown as KubeObject[]
 }
@@ -73,14 +159,15 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     gpuOperator: true,
     ...o.stack
   }
+  const included = (name: ComponentName): boolean =>
+    !(
+      (name === 'node-feature-rule' && !parts.nodeFeatureRule) ||
+      (name === 'ib-node-config' && !parts.ibNodeConfig) ||
+      (name === 'gpu-operator' && !parts.gpuOperator)
+    )
   const vmSize = o.vmSize ?? 'Standard_ND96asr_v4'
   const scenario = loadScenario(undefined, { kube: { timeScale: 0.002 }, ...o.scenario })
-  const recorder = new SimRecorder()
-  const clock = new SimClock(scenario.kube.timeScale)
-  const sim = await startKubeSim({ scenario, clock, recorder, tls })
-  const dir = mkdtempSync(path.join(tmpdir(), 'verify-world-'))
-  const kubeconfigPath = path.join(dir, 'kubeconfig')
-  writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
+  // Settings first: bad inputs fail before any world starts (nothing left running).
   const settings = readSettings(
     reader({
       ...VALID_APPLY,
@@ -93,6 +180,12 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
   // Set after reading: the input refuses sizes without NVIDIA GPUs (HB120rs_v3), still simulated here.
   settings.nodePool.vmSize = vmSize
   settings.runId = `test-${Math.random().toString(36).slice(2, 8)}`
+  const recorder = new SimRecorder()
+  const clock = new SimClock(scenario.kube.timeScale)
+  const sim = await startKubeSim({ scenario, clock, recorder, tls })
+  const dir = mkdtempSync(path.join(tmpdir(), 'verify-world-'))
+  const kubeconfigPath = path.join(dir, 'kubeconfig')
+  writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: 2, backoffBaseMs: 20 })
 
   try {
@@ -129,26 +222,14 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     }
     await helm('repo', 'add', 'nvidia', 'https://helm.ngc.nvidia.com/nvidia')
     for (const c of o.bare ? [] : buildStack(settings)) {
-      if (c.name === 'node-feature-rule' && !parts.nodeFeatureRule) continue
-      if (c.name === 'ib-node-config' && !parts.ibNodeConfig) continue
-      if (c.name === 'gpu-operator' && !parts.gpuOperator) continue
-      if (
-        ![
-          'network-operator',
-          'node-feature-rule',
-          'nic-cluster-policy',
-          'ib-node-config',
-          'rdma-device-plugin',
-          'gpu-operator'
-        ].includes(c.name)
-      )
-        continue
+      if (!WORLD_COMPONENTS.includes(c.name) || !included(c.name)) continue
       for (const m of c.manifests ?? []) {
         // Without ib-node-config the world is a guide-style cluster that skipped its step 3: the
         // device plugin as the guide deploys it, without the action's wait for ib-node-config.
         const manifest = structuredClone(m) as KubeObject
         if (!parts.ibNodeConfig && manifest.kind === 'DaemonSet' && c.name === 'rdma-device-plugin')
           delete manifest.spec.template.spec.initContainers
+        o.alter?.(manifest)
         await kube.applyManifest(manifest)
       }
       if (c.helm) {
@@ -182,32 +263,21 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
       .filter(([, st]) => st.pool === settings.nodePool.name)
       .map(([n]) => n)
       .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-  // Settle: every RDMA node reached the furthest state this stack can give it.
-  const noIb = new Set((scenario.nodes.noInfiniband ?? []) as number[])
-  const gpus = (sim.hardware.all().find(h => h.pool === settings.nodePool.name)?.spec.gpus ?? 0) > 0
-  const settled = (name: string, st: NodeState): boolean => {
-    if (o.bare || !parts.nodeFeatureRule || noIb.has(st.rdmaIndex)) return true
-    if (!st.ofedReady) return false
-    if (parts.ibNodeConfig && !st.memlockUnlimited) return false
-    const node = nodeObjects(sim).find(n => n.metadata.name === name)!
-    if (!((parseQuantity(node.status?.allocatable?.[`rdma/${settings.stack.rdmaResourceName}`]) ?? 0) > 0))
-      return false
-    if (gpus && parts.gpuOperator) {
-      if (!st.gpuDriverReady) return false
-      if (!settings.stack.useHostMofed && !st.nvidiaPeermemLoaded) return false
-      if (!node.status?.allocatable?.['nvidia.com/gpu']) return false
-    }
-    return true
-  }
+  // Settle by the action's own health rules over the components this world installed.
+  const installed = o.bare
+    ? []
+    : WORLD_COMPONENTS.filter(n => included(n)).map(n => COMPONENTS[n] as KubeComponent)
+  const delays = Object.values(scenario.kube.delays).map(d => parseDuration(String(d)) ?? 0)
   try {
-    await until(
-      'the stack to settle on every RDMA node',
-      () =>
-        Object.entries(sim.nodeStates()).every(
-          ([n, st]) => st.pool !== settings.nodePool.name || settled(n, st)
-        ),
-      120_000
-    )
+    await settleByHealth({
+      kube,
+      settings,
+      installed,
+      clock,
+      // Longer than any one step can take on a node (the OFED build, a crash loop's back-off).
+      quietSimMs: 2 * Math.max(300_000, ...delays),
+      limitMs: 120_000
+    })
     // A little more simulated time so late status writes (policy states, pod readiness) land.
     await sleep(clock.real(30_000) + 50)
   } catch (e) {

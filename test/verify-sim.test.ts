@@ -157,25 +157,32 @@ describe('broken worlds', () => {
     }
   })
 
-  it('without ib-node-config: memlock 8192 in the probe', async () => {
+  it('without ib-node-config: memlock stays at the image default (64 KiB on Ubuntu 22.04) in the probe', async () => {
     const w = await startRdmaWorld({ nodes: 2, stack: { ibNodeConfig: false } })
     try {
       const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
       expect(checks['ib-node-config'].status).toBe('fail')
       expect(checks['ib-node-config'].detail).toMatch(/no ib-node-config pod/)
       expect(checks['node-probe'].status).toBe('fail')
-      expect(checks['node-probe'].nodes!.every(n => /ulimit -l = 8192/.test(n.detail))).toBe(true)
+      expect(checks['node-probe'].nodes!.every(n => /ulimit -l = 64 /.test(n.detail))).toBe(true)
       expect(checks['ofed-driver'].status).toBe('pass')
     } finally {
       await w.close()
     }
   })
 
-  it('use-host-mofed true: a warning on the GPU Operator, and the probe finds no nvidia_peermem', async () => {
+  it('use-host-mofed true: nvidia-peermem-ctr crash-loops on every node, and the probe finds no nvidia_peermem', async () => {
     const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
     try {
       const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
-      expect(checks['gpu-operator'].status).not.toBe('pass')
+      expect(checks['gpu-operator'].status).toBe('fail')
+      for (const n of checks['gpu-operator'].nodes!)
+        expect(n).toMatchObject({
+          status: 'fail',
+          detail: expect.stringMatching(
+            /^nvidia-peermem-ctr (waiting: CrashLoopBackOff|terminated: exit 1 \(Error\)|running, not Ready)/
+          )
+        })
       expect(checks['gpu-operator'].detail).toMatch(/use-host-mofed is true/)
       expect(checks['node-probe'].status).toBe('fail')
       expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)

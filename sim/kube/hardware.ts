@@ -300,6 +300,11 @@ export interface NodeHardware {
   pci: PciDevice[]
   ofedFails: boolean
   ofedReady: boolean
+  /**
+   * RLIMIT_MEMLOCK (KiB) containers get while containerd runs without ib-node-config's
+   * LimitMEMLOCK=infinity: the image's default (see defaultMemlockKiB).
+   */
+  memlockDefaultKiB: number
   /** Containers' memlock limit is unlimited (they inherit containerd's, set when containerd restarts). */
   memlockUnlimited: boolean
   /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
@@ -367,6 +372,16 @@ export function nodeOs(osSku: string, kubernetesVersion: string): NodeOs {
   return v2404
     ? { osVersion: '24.04', osImage: 'Ubuntu 24.04.2 LTS', kernel: '6.8.0-1021-azure' }
     : { osVersion: '22.04', osImage: 'Ubuntu 22.04.5 LTS', kernel: '5.15.0-1079-azure' }
+}
+
+/**
+ * The memlock limit (KiB) a service — containerd, so every container — gets when its unit sets no
+ * LimitMEMLOCK: the kernel's default, 64 KiB before Linux 5.16 (Ubuntu 22.04's 5.15, whose
+ * systemd 249 keeps it) and 8 MiB from 5.16 (Ubuntu 24.04's 6.8, systemd 255).
+ */
+export function defaultMemlockKiB(kernel: string): number {
+  const [maj, min] = kernel.split(/[.-]/).map(Number)
+  return maj > 5 || (maj === 5 && min >= 16) ? 8192 : 64
 }
 
 /** The scenario's hardware overrides for one RDMA node index. */
@@ -501,6 +516,7 @@ export function buildNodeHardware(o: {
     pci,
     ofedFails: ov.ofedFails,
     ofedReady: false,
+    memlockDefaultKiB: defaultMemlockKiB(os.kernel),
     memlockUnlimited: false,
     kubeletMemlockUnlimited: false,
     ibModulesLoaded: false,

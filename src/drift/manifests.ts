@@ -85,7 +85,7 @@ export async function manifestDrift(
   const diffs = differences(m, live)
   const item = (d: Difference, fixable: boolean, hint: string): DriftItem => ({
     component: o.component,
-    field: `${name} ${formatPath(d.path)}`,
+    field: d.path.length ? `${name} ${formatPath(d.path)}` : name,
     ...describeValues(d.desired, d.actual),
     fixableByApply: fixable,
     hint

@@ -76,6 +76,7 @@ export function judgeFacts(f: NodeFacts, s: Settings): NodeCheckResult {
         warnings.push(`${p.ca} at ${p.rateGbps} Gb/s (${size.name} links run at ${size.linkGbps})`)
     }
   }
+  problems.push(...allocationProblems(f, s))
   if (!f.memlockUnlimited)
     problems.push(
       `ulimit -l = ${f.memlock ?? '<none>'} (expected unlimited: ib-node-config memlock not in effect)`
@@ -88,6 +89,29 @@ export function judgeFacts(f: NodeFacts, s: Settings): NodeCheckResult {
   const rates = [...new Set(f.activeDevices.map(d => f.rateGbps[d]).filter((r): r is number => r !== null))]
   const ok = `${f.activeDevices.length} IB port(s) Active at ${rates.join('/') || '?'} Gb/s; memlock unlimited${gpus ? '; nvidia_peermem loaded' : ''}`
   return nodeResult(f.node, problems, ok, warnings)
+}
+
+/**
+ * What rdma/<resource> gave the pod, against the node's InfiniBand ports: an Ethernet device among
+ * them (the device plugin's selectors also match the accelerated-networking VF, e.g. no
+ * `linkTypes: [infiniband]`), or an IB device the pod cannot open (its selectors miss it).
+ */
+export function allocationProblems(f: NodeFacts, s: Settings): string[] {
+  if (!f.podDevices) return []
+  const resource = `rdma/${s.stack.rdmaResourceName}`
+  const out: string[] = []
+  const ethernet = f.podDevices.filter(d => d.linkLayer === 'Ethernet').map(d => d.ca)
+  if (ethernet.length)
+    out.push(
+      `${resource} gives pods the Ethernet device${ethernet.length > 1 ? 's' : ''} ${ethernet.join(', ')}: the device plugin's selectors also match the accelerated-networking VF (select linkTypes: [infiniband])`
+    )
+  const open = new Set(f.podDevices.map(d => d.ca))
+  const missed = [...new Set(f.ibPorts.map(p => p.ca))].filter(ca => !open.has(ca))
+  if (missed.length)
+    out.push(
+      `${missed.join(', ')} not in what ${resource} gives pods (the probe pod's /dev/infiniband has no uverbs file for ${missed.length > 1 ? 'them' : 'it'}): the device plugin's selectors do not match ${missed.length > 1 ? 'them' : 'it'}`
+    )
+  return out
 }
 
 export function nodeProbeCheck(

@@ -5,12 +5,21 @@
 //   nic <device> <pci address> <numa node> <parent dir> <grandparent dir>      (each RDMA device)
 //   port <device> <port> <link layer>|<state>|<phys state>|<rate>              (its sysfs port files)
 //   gpu <pci address> <class> <numa node> <parent dir> <grandparent dir>       (each NVIDIA function)
+//   verbs <device> …      (the devices the pod can open: /dev/infiniband holds their uverbs file)
 //   memlock <ulimit -l>
 //   peermem <lines of /proc/modules naming nvidia_peermem, or ?>
 //   end
 // Port states are read as ibstatus reads them (the same sysfs files); Ethernet ports are not
-// InfiniBand ports. The GPU local to each IB NIC comes from topology.ts.
-import { normalizeLinkLayer, normalizePhysicalState, normalizeState, type IbPort } from '../parse/ibstat.js'
+// InfiniBand ports. The GPU local to each IB NIC comes from topology.ts. sysfs lists every RDMA
+// device of the node; /dev/infiniband only what the RDMA device plugin allocated for the pod's
+// rdma/<resource> (the devices that resource's selectors matched), which the `verbs` line names.
+import {
+  normalizeLinkLayer,
+  normalizePhysicalState,
+  normalizeState,
+  type IbPort,
+  type LinkLayer
+} from '../parse/ibstat.js'
 import { naturalCompare } from '../util/compare.js'
 import { cudaOrder, pairNicsWithGpus, type GpuInfo, type NicInfo, type PciDeviceInfo } from './topology.js'
 
@@ -25,9 +34,14 @@ export const PROBE_SCRIPT = [
   `T=${TERMINATION_LOG}`,
   ': > $T',
   `echo '${PROBE_HEADER}' >> $T`,
+  "o=''",
   'for d in $(ls /sys/class/infiniband); do',
   '  p=/sys/class/infiniband/$d',
   '  f=$(readlink -f $p/device)',
+  '  v=$(ls $f/infiniband_verbs)',
+  '  if [ -n "$v" ]; then',
+  '    if ls /dev/infiniband/$v > /dev/null 2>&1; then o="$o $d"; fi',
+  '  fi',
   '  u=$(dirname $f)',
   '  echo "nic $d $(basename $f) $(cat $f/numa_node) $(basename $u) $(basename $(dirname $u))" >> $T',
   '  for n in $(ls $p/ports); do',
@@ -35,6 +49,7 @@ export const PROBE_SCRIPT = [
   '    echo "port $d $n $(cat $q/link_layer)|$(cat $q/state)|$(cat $q/phys_state)|$(cat $q/rate)" >> $T',
   '  done',
   'done',
+  'echo "verbs$o" >> $T',
   'for a in $(ls /sys/bus/pci/devices); do',
   '  f=$(readlink -f /sys/bus/pci/devices/$a)',
   '  if [ "$(cat $f/vendor)" = 0x10de ]; then',
@@ -51,6 +66,12 @@ export const PROBE_SCRIPT = [
   'echo end >> $T',
   'cat $T'
 ].join('\n')
+
+/** A device the probe pod can open (its uverbs file is in /dev/infiniband), with its port's link layer. */
+export interface PodDevice {
+  ca: string
+  linkLayer: LinkLayer | null
+}
 
 export interface NodeFacts {
   node: string
@@ -69,6 +90,11 @@ export interface NodeFacts {
   gpus: GpuInfo[]
   /** The IB NICs with the GPU local to each. */
   nics: NicInfo[]
+  /**
+   * The devices the pod could open, i.e. what rdma/<resource> gave it; absent when the probe
+   * printed no `verbs` line.
+   */
+  podDevices?: PodDevice[]
   /** The probe could not run or its output was unreadable (the node has no usable facts). */
   error: string | null
   /** Kept for the report's shape: the probe reads sysfs, so there is no tool failure to quote. */
@@ -125,6 +151,7 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
   const gpuDirs: PciDeviceInfo[] = []
   let memlock: string | null = null
   let peermem: boolean | null = null
+  let verbs: string[] | undefined
   for (const line of body) {
     const f = line.split(' ')
     switch (f[0]) {
@@ -153,6 +180,9 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
         // 0x0300xx VGA and 0x0302xx 3D controllers; NVSwitches (0x0680xx) and audio functions are not GPUs.
         if (/^0x030[02]/.test(f[2] ?? ''))
           gpuDirs.push({ pciAddress: f[1] ?? '', numaNode: numa(f[3]), upstream: [f[4] ?? '', f[5] ?? ''] })
+        break
+      case 'verbs':
+        verbs = f.slice(1).filter(d => SAFE_NAME.test(d))
         break
       case 'memlock':
         memlock = f.slice(1).join(' ').trim() || null
@@ -187,7 +217,15 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
     peermemLoaded: peermem,
     gpus,
     nics,
+    ...(verbs ? { podDevices: podDevices(verbs, ports) } : {}),
     error: null,
     ibstatError: null
   }
+}
+
+/** The devices the pod can open with their first port's link layer, sorted. */
+function podDevices(devices: string[], ports: IbPort[]): PodDevice[] {
+  return [...new Set(devices)]
+    .sort(naturalCompare)
+    .map(ca => ({ ca, linkLayer: ports.find(p => p.ca === ca)?.linkLayer ?? null }))
 }

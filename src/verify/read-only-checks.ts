@@ -110,7 +110,7 @@ export function verificationChecks(s: Settings): CheckSpec[] {
     {
       name: 'node-probe',
       readOnly: false,
-      description: `one short-lived DaemonSet with a pod per RDMA node (the pool's tolerations, requests ${resource}: 1; results in each pod's termination message): IB ports Active with their rate (sysfs), ulimit -l unlimited, nvidia_peermem loaded, the GPU local to each NIC (PCI topology, NUMA)`
+      description: `one short-lived DaemonSet with a pod per RDMA node (the pool's tolerations, requests ${resource}: 1; results in each pod's termination message): IB ports Active with their rate (sysfs), ulimit -l unlimited, nvidia_peermem loaded, ${resource} gives pods every IB device and no Ethernet one (/dev/infiniband), the GPU local to each NIC (PCI topology, NUMA)`
     }
   ]
 }

@@ -13,7 +13,8 @@ import { writeHostProcFiles } from './fake-proc.js'
 
 interface ViewFlags {
   podName: string
-  rdmaDevices: boolean
+  /** Names of the devices whose /dev/infiniband files the container has. */
+  verbsDevices: string[]
   gpus: boolean
   privileged: boolean
 }
@@ -40,7 +41,7 @@ async function main(): Promise<number> {
   const view: PodView = {
     hw,
     podName: flags.podName,
-    rdmaDevices: flags.rdmaDevices,
+    verbsDevices: hw.nics.filter(n => (flags.verbsDevices ?? []).includes(n.name)),
     gpus: flags.gpus,
     readFile: p => (existsSync(path.join(root, p)) ? readFileSync(path.join(root, p), 'utf8') : undefined),
     ...(flags.privileged ? { host: { mutate: fn => fn(hw), now: () => 0 } } : {})

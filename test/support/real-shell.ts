@@ -61,7 +61,10 @@ export interface ScriptCase {
   pod: any
   container: any
   hw: NodeHardware
-  /** The container may use the node's RDMA devices (an rdma/* resource, privileged, /dev mount). */
+  /**
+   * The container requests the action's rdma/* resource: it gets the node's InfiniBand devices (what
+   * the action's device plugin config selects); a privileged container gets every device.
+   */
   rdmaDevices: boolean
   /** After the Nth sleep, this host file appears (another pod finished its work meanwhile). */
   onSleep?: { after: number; hostPath: string; content: string }
@@ -108,6 +111,12 @@ function privileged(c: any): boolean {
   return !!c.securityContext?.privileged
 }
 
+/** The devices whose /dev/infiniband files the container has (see ScriptCase.rdmaDevices). */
+function allocated(k: ScriptCase): NodeHardware['nics'] {
+  if (privileged(k.container)) return k.hw.nics
+  return k.rdmaDevices ? k.hw.nics.filter(n => n.linkLayer === 'InfiniBand') : []
+}
+
 // ---- the simulator's shell -------------------------------------------------------------------
 
 export async function runInSimShell(k: ScriptCase): Promise<ScriptRun> {
@@ -129,7 +138,7 @@ export async function runInSimShell(k: ScriptCase): Promise<ScriptRun> {
   const view: PodView = {
     hw,
     podName: k.pod.metadata.name,
-    rdmaDevices: k.rdmaDevices,
+    verbsDevices: hw.nics.filter(n => allocated(k).some(a => a.name === n.name)),
     gpus: privileged(k.container),
     readFile,
     ...(privileged(k.container) ? { host: { mutate: fn => fn(hw), now: () => 0 } } : {})
@@ -255,7 +264,7 @@ function runLines(file: string): string[] {
 
 /** The memlock limit the real shell runs with (what containerd gives the container). */
 export function memlockOf(hw: NodeHardware): string {
-  return hw.memlockUnlimited ? 'unlimited' : '8192'
+  return hw.memlockUnlimited ? 'unlimited' : String(hw.memlockDefaultKiB)
 }
 
 export async function runInRealShell(
@@ -295,10 +304,12 @@ export async function runInRealShell(
     symlinkSync(path.join(root, target), path.join(root, p))
   }
   writeHostProcFiles(root, k.hw)
-  if (k.rdmaDevices || privileged(k.container)) {
+  const devices = allocated(k)
+  if (devices.length) {
     mkdirSync(path.join(root, 'dev/infiniband'), { recursive: true })
-    const devs = ['rdma_cm', ...k.hw.nics.map((_, i) => `uverbs${i}`)]
-    if (k.hw.ibModulesLoaded) devs.push(...k.hw.nics.map((_, i) => `umad${i}`))
+    const index = (n: (typeof devices)[number]) => k.hw.nics.findIndex(x => x.name === n.name)
+    const devs = ['rdma_cm', ...devices.map(n => `uverbs${index(n)}`)]
+    if (k.hw.ibModulesLoaded) devs.push(...devices.map(n => `umad${index(n)}`))
     for (const d of devs) writeFileSync(path.join(root, 'dev/infiniband', d), '')
   }
   symlinkSync('.', path.join(root, 'host'))
@@ -359,7 +370,7 @@ export async function runInRealShell(
     FAKE_CALLS: path.join(rec, 'calls'),
     FAKE_VIEW: JSON.stringify({
       podName: k.pod.metadata.name,
-      rdmaDevices: k.rdmaDevices,
+      verbsDevices: allocated(k).map(n => n.name),
       gpus: privileged(k.container),
       privileged: privileged(k.container)
     }),

@@ -35,6 +35,12 @@ export interface PodBehaviour {
   onReady?(c: ContainerView): void
   /** Containers that run to completion: call done(exitCode) when finished. */
   run?(c: ContainerView, done: (exitCode: number) => void): void
+  /**
+   * A main container whose process may exit by itself while it runs (a sidecar whose command fails
+   * once what it waited for is there): called at each start, before onStart, with the way to end
+   * that run; the kubelet restarts it with back-off as the pod's restartPolicy says.
+   */
+  attachExit?(c: ContainerView, exit: (code: number) => void): void
   /** Text that makes the container crash (CrashLoopBackOff) after starting, logged each time. */
   crashLog?(c: ContainerView): string | undefined
   /** The readiness probe message when a gate keeps failing. */

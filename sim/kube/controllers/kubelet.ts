@@ -437,6 +437,14 @@ export class Kubelet {
       this.containerStarted(rt, c)
       rt.phase = 'Running'
       this.markDirty(rt)
+      if (rt.behaviour.attachExit) {
+        const run = c.restartCount
+        rt.behaviour.attachExit(c, code => {
+          if (rt.stopped || c.state !== 'running' || c.restartCount !== run) return
+          this.terminate(rt, c, code)
+          this.containerExited(rt, c)
+        })
+      }
       rt.behaviour.onStart?.(c)
       const crash =
         (rt.fault?.kind === 'CrashLoopBackOff' && c === rt.main[0] ? this.faultCrashLog(rt, c) : undefined) ??

@@ -262,10 +262,12 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
 
 // ---- GPU Operator operands ----
 
+const PEERMEM_CTR = 'nvidia-peermem-ctr'
+
 export const nvidiaDriverBehaviour: BehaviourFactory = env => {
   const names = (env.pod.spec.containers ?? []).map((c: any) => c.name)
   if (!names.includes('nvidia-driver-ctr')) return undefined
-  const peermem = (env.pod.spec.containers ?? []).find((c: any) => c.name === 'nvidia-peermem-ctr')
+  const peermem = (env.pod.spec.containers ?? []).find((c: any) => c.name === PEERMEM_CTR)
   const useHostMofed = (peermem?.env ?? []).some(
     (e: any) => e.name === 'USE_HOST_MOFED' && String(e.value) === 'true'
   )
@@ -274,31 +276,40 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
       .split(':')
       .pop()
       ?.split('-')[0] ?? '580.126.20'
-  let peermemStarted = false
-  const loadPeermem = (): void => {
+  // The peermem sidecar runs `nvidia-driver reload_nvidia_peermem` (FACTS §3.6): it waits, then
+  // loads the module once. Without USE_HOST_MOFED it waits for the DOCA driver's
+  // /run/mellanox/drivers/.driver-ready and the GPU driver; with USE_HOST_MOFED=true only for
+  // `lsmod | grep mlx5_core` — the inbox driver, loaded on every Azure VM from boot — and the GPU
+  // driver, so it does not wait for the Network Operator's driver at all (FACTS §1.1 bug 4). The
+  // module was then built against the host's /usr/src, which holds no OFED sources, so it has no
+  // peer-memory client to register with either ib_core: modprobe fails with Invalid argument
+  // (FACTS §1.2), the script exits 1 and the kubelet restarts it with back-off (CrashLoopBackOff).
+  let peermemRunning = false
+  let exitPeermem: ((code: number) => void) | undefined
+  const peermemStep = (): void => {
     const hw = env.hw()
-    if (!hw || !peermemStarted) return
+    if (!hw || !peermemRunning || !env.alive()) return
+    const waiting = useHostMofed ? !hw.gpuDriverReady : !(hw.ofedReady && hw.gpuDriverReady)
+    if (waiting || hw.nvidiaPeermemLoaded) return
     if (useHostMofed) {
-      env.log('nvidia-peermem-ctr', "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument")
-      env.log('nvidia-peermem-ctr', 'failed to load nvidia-peermem module')
+      peermemRunning = false
+      env.log(PEERMEM_CTR, "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument")
+      env.log(PEERMEM_CTR, 'failed to load nvidia-peermem module')
+      exitPeermem?.(1)
       return
     }
-    if (hw.nvidiaPeermemLoaded || !hw.ofedReady || !hw.gpuDriverReady) return
     update(env, h => {
       h.nvidiaPeermemLoaded = true
       h.timeline.peermemReadyAt = h.timeline.peermemReadyAt ?? env.ctx.clock.now()
     })
-    env.log('nvidia-peermem-ctr', 'successfully loaded nvidia-peermem module')
-  }
-  const gate = (c: ContainerView): boolean => {
-    const hw = env.hw()
-    if (!hw) return false
-    if (c.name === 'nvidia-peermem-ctr') return hw.gpuDriverReady && (useHostMofed || hw.ofedReady)
-    return true
+    env.log(PEERMEM_CTR, 'successfully loaded nvidia-peermem module, now waiting for signal')
   }
   return {
     kind: 'nvidia-driver',
     delayClass: 'gpuDriver',
+    attachExit(c, exit) {
+      if (c.name === PEERMEM_CTR) exitPeermem = exit
+    },
     onInitComplete(c) {
       if (c.name === 'k8s-driver-manager') {
         env.log(
@@ -334,17 +345,23 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
             'Installing NVIDIA driver kernel modules...'
           ].join('\n')
         )
-      } else if (c.name === 'nvidia-peermem-ctr') {
-        peermemStarted = true
-        if (!gate(c)) env.log(c.name, 'waiting for mellanox ofed and nvidia drivers to be installed')
+      } else if (c.name === PEERMEM_CTR) {
+        peermemRunning = true
+        const hw = env.hw()
+        if (useHostMofed ? !hw?.gpuDriverReady : !(hw?.ofedReady && hw.gpuDriverReady))
+          env.log(c.name, 'waiting for mellanox ofed and nvidia drivers to be installed')
+        // The script's first check comes a moment after the start.
+        env.ctx.timers.after(1000, peermemStep)
       }
     },
-    readyGate: gate,
+    // The startup probe, probe_nvidia_peermem: with mlx5_core loaded (always: the inbox driver),
+    // the container is Ready only once the module is.
+    readyGate: c => c.name !== PEERMEM_CTR || !!env.hw()?.nvidiaPeermemLoaded,
     readyDelay(c) {
-      return c.name === 'nvidia-peermem-ctr' ? 1000 : undefined
+      return c.name === PEERMEM_CTR ? 1000 : undefined
     },
     probeFailure(c) {
-      return c.name === 'nvidia-peermem-ctr' ? 'nvidia-peermem module not loaded' : undefined
+      return c.name === PEERMEM_CTR ? 'nvidia-peermem module is not loaded' : undefined
     },
     onReady(c) {
       if (c.name === 'nvidia-driver-ctr') {
@@ -365,21 +382,11 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
             'Done, now waiting for signal'
           ].join('\n')
         )
-      } else if (c.name === 'nvidia-peermem-ctr') loadPeermem()
+      }
     },
-    onNodeChange() {
-      // reload_nvidia_peermem: puts the module back when an OFED reload dropped it.
-      const hw = env.hw()
-      if (
-        !useHostMofed &&
-        peermemStarted &&
-        hw?.ofedReady &&
-        hw.gpuDriverReady &&
-        !hw.nvidiaPeermemLoaded &&
-        env.alive()
-      )
-        loadPeermem()
-    },
+    // What the sidecar waits for arrived; or an OFED reload dropped the module (its liveness probe
+    // then restarts it, and it loads the module again).
+    onNodeChange: peermemStep,
     onStop() {
       update(env, h => {
         h.gpuDriverReady = false

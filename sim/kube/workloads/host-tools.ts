@@ -11,8 +11,14 @@ import { listDir, readSysfs, resolvePath, sysfsTree, type SysfsTree } from './sy
 export interface PodView {
   hw: NodeHardware
   podName: string
-  /** /dev/infiniband is mounted (an rdma/* resource was allocated, or the container is privileged). */
-  rdmaDevices: boolean
+  /**
+   * The RDMA devices whose /dev/infiniband files (uverbsN, umadN) the container has: what the RDMA
+   * device plugin allocated for its rdma/* requests — the devices each requested resource's
+   * selectors matched — or every device when it is privileged or mounts the host's /dev. The verbs
+   * tools (ibv_devices, ibv_devinfo, perftest) see only these; sysfs (ibstat, ibstatus, rdma link,
+   * /sys/class/infiniband) lists every device of the node, as in the shared RDMA netns mode.
+   */
+  verbsDevices: RdmaNic[]
   /** GPUs visible (nvidia.com/gpu allocated, or privileged). */
   gpus: boolean
   /**
@@ -38,8 +44,11 @@ export function servicePid(hw: NodeHardware, unit: 'containerd' | 'kubelet'): nu
 export function hostProcFiles(hw: NodeHardware): Record<string, string> {
   return {
     '/proc/modules': procModules(hw),
-    [`/proc/${servicePid(hw, 'containerd')}/limits`]: procLimits(hw.memlockUnlimited),
-    [`/proc/${servicePid(hw, 'kubelet')}/limits`]: procLimits(hw.kubeletMemlockUnlimited)
+    [`/proc/${servicePid(hw, 'containerd')}/limits`]: procLimits(hw.memlockUnlimited, hw.memlockDefaultKiB),
+    [`/proc/${servicePid(hw, 'kubelet')}/limits`]: procLimits(
+      hw.kubeletMemlockUnlimited,
+      hw.memlockDefaultKiB
+    )
   }
 }
 
@@ -249,8 +258,13 @@ function devinfoBlock(n: RdmaNic): string {
   ].join('\n')
 }
 
+/** The devices the verbs library finds: those with a uverbs file in the container, sorted. */
+function verbsNics(view: PodView): RdmaNic[] {
+  return sortedNics(view.hw).filter(n => view.verbsDevices.includes(n))
+}
+
 export function ibvDevinfo(view: PodView, args: string[]): CommandResult {
-  const nics = view.rdmaDevices ? sortedNics(view.hw) : []
+  const nics = verbsNics(view)
   if (nics.length === 0) return { out: 'No IB devices found\n', code: 255 }
   if (args.includes('-l') || args.includes('--list')) {
     return {
@@ -262,7 +276,7 @@ export function ibvDevinfo(view: PodView, args: string[]): CommandResult {
   const eq = args.find(a => a.startsWith('--ib-dev='))
   const dev = di >= 0 ? args[di + 1] : eq?.split('=')[1]
   if (dev) {
-    const n = findNic(view.hw, dev)
+    const n = nics.find(x => x.name === dev)
     if (!n) return { err: `IB device '${dev}' wasn't found\n`, code: 255 }
     return { out: devinfoBlock(n) + '\n', code: 0 }
   }
@@ -270,7 +284,7 @@ export function ibvDevinfo(view: PodView, args: string[]): CommandResult {
 }
 
 export function ibvDevices(view: PodView): CommandResult {
-  const nics = view.rdmaDevices ? sortedNics(view.hw) : []
+  const nics = verbsNics(view)
   const rows = nics.map(n => `    ${n.name.padEnd(16)}\t${n.nodeGuid.slice(2).padStart(16, '0')}\n`).join('')
   return {
     out: `    device          \t   node GUID\n    ------          \t----------------\n${rows}`,
@@ -376,9 +390,13 @@ export function lsmod(hw: NodeHardware): string {
   )
 }
 
-/** /proc/<pid>/limits of a process whose memlock limit is (or is not) unlimited. */
-export function procLimits(unlimited: boolean): string {
-  const mem = unlimited ? ['unlimited', 'unlimited'] : ['8388608', '8388608']
+/**
+ * /proc/<pid>/limits of a process whose memlock limit is unlimited, or else the image's default
+ * (a service whose unit sets no LimitMEMLOCK: see defaultMemlockKiB).
+ */
+export function procLimits(unlimited: boolean, defaultKiB: number): string {
+  const bytes = String(defaultKiB * 1024)
+  const mem = unlimited ? ['unlimited', 'unlimited'] : [bytes, bytes]
   const row = (name: string, soft: string, hard: string, units: string) =>
     `${name.padEnd(26)}${soft.padEnd(21)}${hard.padEnd(21)}${units}\n`
   return (
@@ -462,7 +480,8 @@ export function hostCommands(view: PodView): Record<string, Command> {
         out += procLimits(
           view.host && pid === String(servicePid(hw, 'kubelet'))
             ? hw.kubeletMemlockUnlimited
-            : hw.memlockUnlimited
+            : hw.memlockUnlimited,
+          hw.memlockDefaultKiB
         )
       } else if (p === '/etc/os-release') out += osRelease(hw)
       else if (p === '/proc/sys/kernel/osrelease') out += hw.kernel + '\n'
@@ -490,7 +509,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
     lsmod: () => ({ out: lsmod(hw), code: 0 }),
     ulimit: argv =>
       argv.includes('-l')
-        ? { out: hw.memlockUnlimited ? 'unlimited\n' : '8192\n', code: 0 }
+        ? { out: hw.memlockUnlimited ? 'unlimited\n' : `${hw.memlockDefaultKiB}\n`, code: 0 }
         : { out: 'unlimited\n', code: 0 },
     cat,
     grep: (argv, stdin) => grep(argv.slice(1), stdin),
@@ -509,12 +528,13 @@ export function hostCommands(view: PodView): Record<string, Command> {
           : { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
       }
       if (p.startsWith('/dev/infiniband')) {
-        if (!view.rdmaDevices && !view.host)
-          return { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
+        const devices = view.host ? hw.nics : view.verbsDevices
+        if (!devices.length) return { err: `ls: cannot access '${p}': No such file or directory\n`, code: 2 }
+        const index = (n: RdmaNic) => hw.nics.indexOf(n)
         const files = [
           'rdma_cm',
-          ...hw.nics.map((_, i) => `uverbs${i}`),
-          ...(hw.ibModulesLoaded ? hw.nics.map((_, i) => `umad${i}`) : [])
+          ...devices.map(n => `uverbs${index(n)}`),
+          ...(hw.ibModulesLoaded ? devices.map(n => `umad${index(n)}`) : [])
         ]
         if (p.replace(/\/$/, '') === '/dev/infiniband')
           return {

@@ -16,7 +16,7 @@ import {
 } from '../controllers/behaviour.js'
 import { TK } from '../controllers/context.js'
 import { extendedRequests } from '../controllers/placement.js'
-import { unitHash, type NodeHardware } from '../hardware.js'
+import { unitHash, type NodeHardware, type RdmaNic } from '../hardware.js'
 import { hostCommands, type PodView } from './host-tools.js'
 import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
@@ -78,7 +78,23 @@ export function containerGpus(c: ContainerView): number {
   return Number.isFinite(n) ? n : 0
 }
 
-/** What a container can see: RDMA devices with an rdma/* resource (or privileged), GPUs likewise. */
+/**
+ * The RDMA devices a pod's containers get from the RDMA shared device plugin: for each rdma/*
+ * resource it requests, the devices that resource's selectors matched on its node (the plugin
+ * hands every pod of a shared resource all of its devices); every device for a privileged
+ * container or one that mounts the host's /dev.
+ */
+export function allocatedRdmaDevices(hw: NodeHardware, podSpec: any, c: ContainerView): RdmaNic[] {
+  const privileged = !!c.spec.securityContext?.privileged
+  const devMount = (podSpec?.volumes ?? []).some((v: any) => v.hostPath?.path?.startsWith('/dev'))
+  if (privileged || devMount) return [...hw.nics]
+  const req = extendedRequests(podSpec)
+  const resources = Object.keys(req).filter(k => k.startsWith('rdma/') && req[k] > 0)
+  const names = new Set(resources.flatMap(r => hw.rdmaMatchedDevices[r] ?? []))
+  return hw.nics.filter(n => names.has(n.name))
+}
+
+/** What a container can see: the RDMA devices allocated to it (see allocatedRdmaDevices), GPUs with nvidia.com/gpu (or privileged). */
 export function podView(env: BehaviourEnv, c: ContainerView): PodView | undefined {
   const hw = env.hw()
   if (!hw) return undefined
@@ -88,12 +104,11 @@ export function podView(env: BehaviourEnv, c: ContainerView): PodView | undefine
   }
   const req = extendedRequests(env.pod.spec)
   const privileged = !!c.spec.securityContext?.privileged
-  const devMount = (env.pod.spec.volumes ?? []).some((v: any) => v.hostPath?.path?.startsWith('/dev'))
   const ctx = env.ctx
   return {
     hw,
     podName: env.pod.metadata.name,
-    rdmaDevices: privileged || devMount || Object.keys(req).some(k => k.startsWith('rdma/')),
+    verbsDevices: allocatedRdmaDevices(hw, env.pod.spec, c),
     gpus: privileged || (req['nvidia.com/gpu'] ?? 0) > 0,
     readFile,
     ...(privileged

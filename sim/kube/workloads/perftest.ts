@@ -506,19 +506,22 @@ export interface PerftestEnv {
   sleep(simMs: number): Promise<void>
 }
 
-/** The device a run uses: -d <name>, or `mlx5_<n>` (the n-th device), or the first InfiniBand one. */
-function pickDevice(hw: NodeHardware, name: string | undefined): RdmaNic | undefined {
-  if (!name) return hw.nics.find(n => n.linkLayer === 'InfiniBand') ?? hw.nics[0]
-  const exact = hw.nics.find(n => n.name === name)
+/**
+ * The device a run uses, among those the pod has (its device plugin allocation): -d <name>, or
+ * `mlx5_<n>` (the n-th device), or the first InfiniBand one.
+ */
+function pickDevice(nics: RdmaNic[], name: string | undefined): RdmaNic | undefined {
+  if (!name) return nics.find(n => n.linkLayer === 'InfiniBand') ?? nics[0]
+  const exact = nics.find(n => n.name === name)
   if (exact) return exact
   const m = /^mlx5_(\d+)$/.exec(name)
   if (m) {
-    const ib = hw.nics.filter(n => n.linkLayer === 'InfiniBand')
+    const ib = nics.filter(n => n.linkLayer === 'InfiniBand')
     const idx = Number(m[1])
     return idx < ib.length
       ? ib[idx]
       : idx === ib.length
-        ? hw.nics.find(n => n.linkLayer === 'Ethernet')
+        ? nics.find(n => n.linkLayer === 'Ethernet')
         : undefined
   }
   return undefined
@@ -532,12 +535,13 @@ function memlockNeedKiB(o: PerftestOptions): number {
 /** Device, port and memory checks both sides run before connecting; an error text or the side. */
 function prepare(o: PerftestOptions, env: PerftestEnv): { err: string } | { side: PeerSide } {
   const hw = env.view.hw
-  if (!env.view.rdmaDevices || hw.nics.length === 0) {
+  const nics = env.view.verbsDevices
+  if (nics.length === 0) {
     return {
       err: ' Did not detect devices \n If device exists, check if driver is up\n Unable to find the Infiniband/RoCE device\n'
     }
   }
-  const nic = pickDevice(hw, o.device)
+  const nic = pickDevice(nics, o.device)
   if (!nic) return { err: `IB device ${o.device} not found\n Unable to find the Infiniband/RoCE device\n` }
   if (nic.gbps <= 0) return { err: " Port number 1 state is Down\n Couldn't set the link layer\n" }
   const gpuMem = o.cuda !== undefined || o.cudaDmabuf
@@ -559,7 +563,7 @@ function prepare(o: PerftestOptions, env: PerftestEnv): { err: string } | { side
   }
   const hostStaged = gpuMem && !o.cudaDmabuf && !hw.nvidiaPeermemLoaded
   const pinsHost = !gpuMem || hostStaged
-  if (pinsHost && !hw.memlockUnlimited && !env.ipcLock && memlockNeedKiB(o) > 8192) {
+  if (pinsHost && !hw.memlockUnlimited && !env.ipcLock && memlockNeedKiB(o) > hw.memlockDefaultKiB) {
     return {
       err: "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n Couldn't create IB resources\n"
     }

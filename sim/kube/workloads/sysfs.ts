@@ -3,7 +3,8 @@
 // (/sys/devices/…/VMBUS:01/<guid>/pci<domain>:00/<address>, as Azure VMs show them — the PCIe
 // switches that pair each GPU with its NIC are not visible), with vendor, device, class and
 // numa_node files; /sys/bus/pci/devices/<address> links to each; /sys/class/infiniband/<dev> has
-// a `device` link and its port files (link_layer, state, phys_state, rate). `ls`, `cat` and
+// a `device` link and its port files (link_layer, state, phys_state, rate); each NIC's function has
+// infiniband_verbs/uverbs<N>/ibdev (N as in /dev/infiniband/uverbs<N>). `ls`, `cat` and
 // `readlink -f` in simulated containers read this tree; the real-shell tests build it on disk.
 import type { NodeHardware, RdmaNic } from '../hardware.js'
 
@@ -64,12 +65,13 @@ export function sysfsTree(hw: NodeHardware): SysfsTree {
     files.set(`${dir}/numa_node`, `${numaOf.get(d.address) ?? 0}\n`)
     links.set(`/sys/bus/pci/devices/${d.address}`, dir)
   }
-  for (const n of hw.nics) {
+  hw.nics.forEach((n, i) => {
     const base = `/sys/class/infiniband/${n.name}`
     links.set(`${base}/device`, pciDeviceDir(n.pciAddress))
+    files.set(`${pciDeviceDir(n.pciAddress)}/infiniband_verbs/uverbs${i}/ibdev`, `${n.name}\n`)
     for (const f of ['link_layer', 'state', 'phys_state', 'rate'])
       files.set(`${base}/ports/1/${f}`, portFile(n, f)!)
-  }
+  })
   return { files, links }
 }
 

@@ -412,9 +412,12 @@ describe('GPU Operator', () => {
       () => driverPods().length === 2 && driverPods().every(p => (peermemStatus(p)?.restartCount ?? 0) >= 1)
     )
     expect(w.hardware.all().some(h => h.ofedReady)).toBe(false)
-    expect(w.controllers.logs('gpu-operator', driverPods()[0].metadata.name, 'nvidia-peermem-ctr')).toMatch(
-      /Invalid argument/
-    )
+    // The failed instance's log: the current one until the back-off ends, then the previous one
+    // (kubectl logs --previous) while the restarted instance waits again.
+    const name = driverPods()[0].metadata.name
+    const logs = (previous: boolean) =>
+      w.controllers.logs('gpu-operator', name, 'nvidia-peermem-ctr', { previous }) ?? ''
+    expect(logs(true) + logs(false)).toMatch(/Invalid argument/)
   })
 
   it('without driver.rdma there is no peermem sidecar', async () => {

@@ -22,7 +22,12 @@ function ncpSchemaValidator() {
   )
   const crd = docs.map(d => d.toJS()).find(d => d?.kind === 'CustomResourceDefinition')
   const schema = crd.spec.versions.find((v: { name: string }) => v.name === 'v1alpha1').schema.openAPIV3Schema
-  const ajv = new Ajv({ strict: false, allErrors: true })
+  // The CRD's integer formats, as the API server checks them.
+  const formats = {
+    int32: { type: 'number' as const, validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 },
+    int64: { type: 'number' as const, validate: (n: number) => Number.isSafeInteger(n) }
+  }
+  const ajv = new Ajv({ strict: false, allErrors: true, formats })
   return ajv.compile(schema)
 }
 

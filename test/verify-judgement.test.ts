@@ -8,7 +8,7 @@ import type { KubeObject } from '../src/kube/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
 import { nodeCheck, nodeResult, quoteNodes, worst } from '../src/verify/check-result.js'
-import { judgeFacts, nodeProbeCheck, unprobeable } from '../src/verify/probe-check.js'
+import { judgeFacts, nodeProbeCheck, unprobeable, untoleratedTaint } from '../src/verify/probe-check.js'
 import { parseIbstat } from '../src/parse/ibstat.js'
 import { emptyFacts, parseProbeOutput, PROBE_HEADER, type NodeFacts } from '../src/verify/probe-output.js'
 import { checkNodesReady, componentCheck, verificationChecks } from '../src/verify/read-only-checks.js'
@@ -173,6 +173,40 @@ describe('which nodes the probe can run on', () => {
     expect(unprobeable(node('n'), settings({ 'rdma-resource-name': 'shared_ib' }))).toBe(
       'no allocatable rdma/shared_ib for the probe pod to request'
     )
+  })
+  it('a taint node-taints does not cover (NoSchedule or NoExecute) keeps the probe off; the rest do not', () => {
+    const tainted = (...taints: Array<{ key: string; value?: string; effect: string }>) => ({
+      ...node('n', { alloc: { 'rdma/hca_shared_devices_a': '1k' } }),
+      spec: { taints }
+    })
+    const plain = settings()
+    const sku = settings({ 'node-taints': 'sku=gpu:NoSchedule' })
+    const skuAny = (n: KubeObject) => untoleratedTaint(n, sku)
+    // Covered: the same key, value and effect; PreferNoSchedule; the taints DaemonSets tolerate.
+    expect(skuAny(tainted({ key: 'sku', value: 'gpu', effect: 'NoSchedule' }))).toBeUndefined()
+    expect(untoleratedTaint(tainted({ key: 'other', effect: 'PreferNoSchedule' }), plain)).toBeUndefined()
+    expect(
+      untoleratedTaint(tainted({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }), plain)
+    ).toBeUndefined()
+    // Not covered: another value, another effect, another key; named key=value:effect (key:effect without a value).
+    expect(skuAny(tainted({ key: 'sku', value: 'cpu', effect: 'NoSchedule' }))).toBe('sku=cpu:NoSchedule')
+    expect(skuAny(tainted({ key: 'sku', value: 'gpu', effect: 'NoExecute' }))).toBe('sku=gpu:NoExecute')
+    expect(skuAny(tainted({ key: 'dedicated', effect: 'NoExecute' }))).toBe('dedicated:NoExecute')
+    expect(
+      skuAny(
+        tainted(
+          { key: 'sku', value: 'gpu', effect: 'NoSchedule' },
+          { key: 'team', value: 'a', effect: 'NoSchedule' }
+        )
+      )
+    ).toBe('team=a:NoSchedule')
+    expect(unprobeable(tainted({ key: 'team', value: 'a', effect: 'NoSchedule' }), plain)).toBe(
+      "taint team=a:NoSchedule is not in node-taints, so workloads with the pool's tolerations (and the probe) cannot run there"
+    )
+    // A value-less taint against a toleration with a value: not covered; against Exists (key only): covered.
+    expect(skuAny(tainted({ key: 'sku', effect: 'NoSchedule' }))).toBe('sku:NoSchedule')
+    const exists = settings({ 'node-taints': 'sku:NoSchedule' })
+    expect(untoleratedTaint(tainted({ key: 'sku', effect: 'NoSchedule' }), exists)).toBeUndefined()
   })
 })
 

@@ -25,6 +25,11 @@ async function cli(
     env: { ...cleanEnv, ...env },
     timeout: 30_000
   })
+  // A child that exits before reading (e.g. Node refusing a missing --env-file) closes the pipe:
+  // EPIPE on its stdin is that exit, which the exit code and stderr below report.
+  child.child.stdin?.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e
+  })
   child.child.stdin?.end(stdin ?? '')
   try {
     const r = await child

@@ -7,9 +7,12 @@ import {
   comparePool,
   desiredAgentPool,
   ensureNodePool,
+  NodePoolError,
   TAG_CREATED_BY,
-  TAG_MANAGED
+  TAG_MANAGED,
+  untoleratedPoolTaints
 } from '../src/azure/node-pool.js'
+import type { Settings } from '../src/settings/settings.js'
 import { armFixture, leaks, settingsFor, startWorld, type TestWorld } from './azure-world.js'
 
 let world: TestWorld | undefined
@@ -166,6 +169,24 @@ describe('ensureNodePool', () => {
     })
     const r = await ensureNodePool(listed.clients, listed.settings, { log: listed.log, ...OPTS })
     expect(r.action).toBe('reused')
+  })
+
+  it('matches the pool taints against node-taints as the scheduler does: a valueless entry tolerates any value', () => {
+    const base = (taints: Settings['nodePool']['taints']) =>
+      ({ nodePool: { name: 'rdma', taints } }) as unknown as Settings
+    const live = { nodeTaints: ['sku=gpu:NoSchedule'] }
+    expect(
+      untoleratedPoolTaints(base([{ key: 'sku', value: '', effect: 'NoSchedule' }]), live)
+    ).toBeUndefined()
+    expect(
+      untoleratedPoolTaints(base([{ key: 'sku', value: 'gpu', effect: 'NoSchedule' }]), live)
+    ).toBeUndefined()
+    expect(
+      untoleratedPoolTaints(base([{ key: 'sku', value: 'cpu', effect: 'NoSchedule' }]), live)?.message
+    ).toMatch(/^node pool rdma: its nodes carry taint sku=gpu:NoSchedule that node-taints does not list/)
+    expect(
+      untoleratedPoolTaints(base([{ key: 'sku', value: 'gpu', effect: 'NoExecute' }]), live)
+    ).toBeInstanceOf(NodePoolError)
   })
 
   it('refuses an incompatible pool before any write, listing each difference and the fix', async () => {

@@ -2,13 +2,8 @@
 // analysis (line-rate and median rules, outliers named as node, node/NIC or pair).
 
 import { analyseBenchmark, toReportBenchmark, type BenchMeasurement } from '../src/benchmark/analysis.js'
-import {
-  devicePairs,
-  fleetSchedule,
-  naturalCompare,
-  pairScope,
-  type PairSchedule
-} from '../src/benchmark/pairing.js'
+import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from '../src/benchmark/pairing.js'
+import { naturalCompare } from '../src/util/compare.js'
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `aks-rdma-${String(i).padStart(3, '0')}`)
 

@@ -16,6 +16,7 @@ import {
 import { podImages, reported } from '../src/components/shared.js'
 import type { HealthVerdict } from '../src/health/types.js'
 import type { KubeClient } from '../src/kube/client.js'
+import { KindNotServedError } from '../src/kube/errors.js'
 import type { KubeObject } from '../src/kube/types.js'
 import type { DriftItem } from '../src/report/report.js'
 import { readSettings } from '../src/settings/input-helper.js'
@@ -300,7 +301,7 @@ describe('gpu-operator: the ClusterPolicy has the chart values’ driver.rdma', 
         hint: rerender
       }
     ])
-    const noCrd = cluster([], { getError: new Error('the server does not serve ClusterPolicy (404)') })
+    const noCrd = cluster([], { getError: new KindNotServedError('nvidia.com/v1', 'ClusterPolicy') })
     expect((await extras('gpu-operator', noCrd.kube, [], { valuePaths: [] }))[0].actual).toBe('absent')
     const broken = cluster([], { getError: new Error('HTTP 500 etcd unavailable') })
     await expect(extras('gpu-operator', broken.kube, [], { valuePaths: [] })).rejects.toThrow(

@@ -116,7 +116,7 @@ describe('drift through a client that refuses real writes', () => {
     expect(items.filter(i => !i.fixableByApply).every(i => /force-conflicts/.test(i.hint ?? ''))).toBe(true)
     // Each drifted object was asked about with a dry-run apply; nothing but reads otherwise.
     const writes = kc.sent.filter(r => !r.startsWith('GET '))
-    expect(writes.length).toBeGreaterThanOrEqual(4)
+    expect(writes).toHaveLength(4)
     expect(writes.every(r => /^PATCH .*[?&]dryRun=All/.test(r))).toBe(true)
     expect(w.recorder.records.filter(r => r.service === 'kube' && r.mutating)).toEqual([])
   })

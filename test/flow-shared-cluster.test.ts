@@ -104,7 +104,7 @@ describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', ()
       expect(n.spec.taints).toEqual([{ key: 'sku', value: 'gpu', effect: 'NoSchedule' }])
       expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
     }
-    expect(flow.report.outputs['bandwidth-gbps']).toBeDefined()
+    expect(Number(flow.report.outputs['bandwidth-gbps'])).toBeGreaterThan(0)
   })
 
   it('warns about the other GPU pool with the reason', () => {

@@ -17,6 +17,7 @@ import { readSettings } from '../src/settings/input-helper.js'
 import { kernelHash } from '../sim/kube/controllers/network-operator.js'
 import { matchesLabels, parseLabelSelector } from '../sim/kube/selectors.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+import { rdmaNode } from './support/nodes.js'
 
 const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
 const KERNEL = '5.15.0-1079-azure'
@@ -130,23 +131,12 @@ function cluster(): KubeObject[] {
       ds.spec.template.spec.containers.map((c: { name: string }) => c.name),
       (ds.spec.template.spec.initContainers ?? []).map((c: { name: string }) => c.name)
     )
-  const nodes: KubeObject[] = NODES.map(name => ({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name,
-      labels: {
-        'kubernetes.azure.com/agentpool': 'rdmapool',
-        'feature.node.kubernetes.io/pci-15b3.present': 'true',
-        'network.nvidia.com/operator.mofed.wait': 'false',
-        'nvidia.com/gpu.deploy.driver': 'true'
-      }
-    },
-    status: {
-      conditions: [{ type: 'Ready', status: 'True' }],
-      allocatable: { cpu: '96', 'rdma/hca_shared_devices_a': '1k', 'nvidia.com/gpu': '8' }
-    }
-  }))
+  const nodes: KubeObject[] = NODES.map(name =>
+    rdmaNode(name, {
+      labels: { 'nvidia.com/gpu.deploy.driver': 'true' },
+      alloc: { 'rdma/hca_shared_devices_a': '1k', 'nvidia.com/gpu': '8' }
+    })
+  )
   return [
     ...nodes,
     ...NODES.flatMap((node, i) => [

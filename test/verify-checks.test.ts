@@ -11,13 +11,14 @@ import type { KubeObject } from '../src/kube/types.js'
 import type { ComponentName } from '../src/components/index.js'
 import type { ClusterState } from '../src/verify/cluster-state.js'
 import { poolTolerations } from '../src/model/workload.js'
-import { parseIbstat } from '../src/parse/ibstat.js'
-import { localGpuOf, parseProbeOutput, PROBE_HEADER, PROBE_SCRIPT } from '../src/verify/probe-output.js'
+import { localGpuOf, parseProbeOutput, PROBE_SCRIPT } from '../src/verify/probe-output.js'
 import { judgeFacts, nodeProbeCheck } from '../src/verify/probe-check.js'
 import { probeDaemonSet } from '../src/verify/probe.js'
 import { cudaOrder, pairNicsWithGpus } from '../src/verify/topology.js'
 import { readOnlyChecks } from '../src/verify/read-only-checks.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+import { rdmaNode } from './support/nodes.js'
+import { probeMessage, type ProbeMessageOptions } from './support/probe-message.js'
 
 const A07 = '07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt'
 const fixture = (name: string) => readFileSync(resolve(process.cwd(), 'test/fixtures/ibstat', name), 'utf8')
@@ -30,36 +31,9 @@ function settings(over: Record<string, string> = {}): Settings {
   return s
 }
 
-/**
- * A probe's termination message for the ports an ibstat fixture shows (real port data; the probe
- * reads the same facts from sysfs), with the given memlock, nvidia_peermem count and topology lines.
- */
-function probeText(
-  ibstatFixture: string,
-  o: {
-    memlock?: string
-    peermem?: string
-    topology?: string[]
-    end?: boolean
-    /** ibstat text to use instead of the fixture's. */
-    ibstat?: string
-    /** The devices the pod can open (the `verbs` line); none printed when absent. */
-    verbs?: string[]
-  } = {}
-): string {
-  const ports = parseIbstat(o.ibstat ?? fixture(ibstatFixture)).ports.map(
-    p =>
-      `port ${p.ca} ${p.port} ${p.linkLayer ?? ''}|${p.state === 'Active' ? '4: ACTIVE' : '1: DOWN'}|${p.physicalState === 'LinkUp' ? '5: LinkUp' : '2: Polling'}|${p.rateGbps ?? 10} Gb/sec (4X)`
-  )
-  return [
-    PROBE_HEADER,
-    ...(o.topology ?? []),
-    ...ports,
-    ...(o.verbs ? [['verbs', ...o.verbs].join(' ')] : []),
-    `memlock ${o.memlock ?? 'unlimited'}`,
-    `peermem ${o.peermem ?? '1'}`,
-    ...(o.end === false ? [] : ['end'])
-  ].join('\n')
+/** A probe's termination message for an ibstat fixture's ports (or `o.ibstat`'s), see probeMessage. */
+function probeText(ibstatFixture: string, o: ProbeMessageOptions & { ibstat?: string } = {}): string {
+  return probeMessage(o.ibstat ?? fixture(ibstatFixture), o)
 }
 
 /** ND H100 v5 as Azure's VMs show it: each device on its own Hyper-V bus, NUMA 0 / 1 (ndv5 topology). */
@@ -329,29 +303,8 @@ function node(
   allocatable: Record<string, string> = {},
   ready = true
 ): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name,
-      labels: {
-        'kubernetes.azure.com/agentpool': 'rdmapool',
-        'feature.node.kubernetes.io/pci-15b3.present': 'true',
-        'network.nvidia.com/operator.mofed.wait': 'false',
-        ...labels
-      }
-    },
-    status: {
-      conditions: [
-        {
-          type: 'Ready',
-          status: ready ? 'True' : 'False',
-          reason: ready ? 'KubeletReady' : 'KubeletNotReady'
-        }
-      ],
-      allocatable: { 'rdma/hca_shared_devices_a': '1k', 'nvidia.com/gpu': '8', ...allocatable }
-    }
-  }
+  const alloc = { 'rdma/hca_shared_devices_a': '1k', 'nvidia.com/gpu': '8', ...allocatable }
+  return rdmaNode(name, { labels, alloc, ready: ready || { reason: 'KubeletNotReady' } })
 }
 
 function pod(

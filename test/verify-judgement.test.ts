@@ -9,11 +9,12 @@ import { readSettings } from '../src/settings/input-helper.js'
 import type { Settings } from '../src/settings/settings.js'
 import { nodeCheck, nodeResult, quoteNodes, worst } from '../src/verify/check-result.js'
 import { judgeFacts, nodeProbeCheck, unprobeable, untoleratedTaint } from '../src/verify/probe-check.js'
-import { parseIbstat } from '../src/parse/ibstat.js'
 import { emptyFacts, parseProbeOutput, PROBE_HEADER, type NodeFacts } from '../src/verify/probe-output.js'
 import { checkNodesReady, componentCheck, verificationChecks } from '../src/verify/read-only-checks.js'
 import { COMPONENTS, type KubeComponent } from '../src/components/index.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+import { rdmaNode } from './support/nodes.js'
+import { probeMessage } from './support/probe-message.js'
 
 const settings = (over: Record<string, string> = {}): Settings => {
   const { 'vm-size': size, ...rest } = over
@@ -25,37 +26,7 @@ const settings = (over: Record<string, string> = {}): Settings => {
   return s
 }
 
-function node(
-  name: string,
-  o: {
-    ready?: boolean | { reason: string; message?: string }
-    labels?: Record<string, string>
-    alloc?: Record<string, string>
-  } = {}
-): KubeObject {
-  const ready = o.ready ?? true
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name,
-      labels: {
-        'kubernetes.azure.com/agentpool': 'rdmapool',
-        'feature.node.kubernetes.io/pci-15b3.present': 'true',
-        'network.nvidia.com/operator.mofed.wait': 'false',
-        ...o.labels
-      }
-    },
-    status: {
-      conditions: [
-        ready === true
-          ? { type: 'Ready', status: 'True' }
-          : { type: 'Ready', status: 'False', ...(ready === false ? {} : ready) }
-      ],
-      allocatable: { cpu: '96', ...o.alloc }
-    }
-  }
-}
+const node = rdmaNode
 
 /** ibstat of `n` IB devices at `gbps` (a port per device) plus the Ethernet VF. */
 function ibstat(
@@ -76,18 +47,14 @@ function ibstat(
 const MODULES = 'nvidia_peermem 16384 0 - Live 0x0 (POE)\nmlx5_core 2121728 1 mlx5_ib, Live 0x0 (OE)\n'
 const NO_PEERMEM = 'mlx5_core 2121728 1 mlx5_ib, Live 0x0 (OE)\n'
 const ib8 = Array.from({ length: 8 }, (_, i) => ({ ca: `mlx5_ib${i}` }))
-/** The probe's termination message for these ibstat ports, memlock and /proc/modules (see probe-output.ts). */
-function probeMessage(ib: string, memlock: string, modules: string): string {
-  const ports = parseIbstat(ib).ports.map(
-    p =>
-      `port ${p.ca} ${p.port} ${p.linkLayer ?? ''}|${p.state}|${p.physicalState ?? ''}|${p.rateGbps ?? 10} Gb/sec (4X)`
-  )
-  // An empty module list stands for /proc/modules unreadable (the probe prints `peermem ?`).
-  const peermem = modules ? modules.split('\n').filter(l => l.startsWith('nvidia_peermem ')).length : '?'
-  return [PROBE_HEADER, ...ports, `memlock ${memlock}`, `peermem ${peermem}`, 'end'].join('\n')
-}
+/** The probe's message for these ibstat ports, memlock and /proc/modules ('' stands for unreadable: `peermem ?`). */
+const probeOf = (ib: string, memlock: string, modules: string): string =>
+  probeMessage(ib, {
+    memlock,
+    peermem: modules ? String(modules.split('\n').filter(l => l.startsWith('nvidia_peermem ')).length) : '?'
+  })
 const probe = (name: string, ib: string, memlock = 'unlimited', modules = MODULES) =>
-  parseProbeOutput(name, probeMessage(ib, memlock, modules))
+  parseProbeOutput(name, probeOf(ib, memlock, modules))
 
 describe('check results', () => {
   it('worst status: fail over warn over pass; skipped counts for nothing', () => {

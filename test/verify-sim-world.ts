@@ -12,7 +12,13 @@ import path from 'node:path'
 import { stringify } from 'yaml'
 import { KubeClient } from '../src/kube/client.js'
 import type { KubeObject } from '../src/kube/types.js'
-import { buildStack, COMPONENTS, type ComponentName, type KubeComponent } from '../src/components/index.js'
+import {
+  buildStack,
+  COMPONENTS,
+  kubeComponents,
+  type ComponentName,
+  type KubeComponent
+} from '../src/components/index.js'
 import { evaluateHealth, healthSources } from '../src/health/evaluate.js'
 import type { HealthVerdict } from '../src/health/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
@@ -69,14 +75,7 @@ async function until(what: string, ok: () => boolean, limitMs = 60_000): Promise
 }
 
 /** The cluster components a world applies, in stack order. */
-const WORLD_COMPONENTS: ComponentName[] = [
-  'network-operator',
-  'node-feature-rule',
-  'nic-cluster-policy',
-  'ib-node-config',
-  'rdma-device-plugin',
-  'gpu-operator'
-]
+const WORLD_COMPONENTS: ComponentName[] = kubeComponents().map(c => c.name)
 
 /** One evaluation of a component's health rules over a fresh read of what they watch. */
 async function healthNow(

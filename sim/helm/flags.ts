@@ -1,6 +1,7 @@
 // Command-line parsing with the rules of helm's flag library (spf13/pflag): flags anywhere among the
 // arguments, `--name value`, `--name=value`, `-n value`, `-nvalue`, repeatable string arrays, bool
 // flags with an optional `=false`, and `--` ending flags. Errors carry helm's wording.
+import { GoDurationError, parseGoDurationNs } from '../go-duration.js'
 
 export type FlagKind = 'string' | 'bool' | 'array' | 'int' | 'duration'
 
@@ -30,39 +31,11 @@ export class FlagError extends Error {}
 
 /** Go's time.ParseDuration (helm's --timeout): `5m0s`, `300s`, `1h30m`, `1.5h`, `250ms`. Returns ms. */
 export function parseGoDuration(text: string): number {
-  if (text === '0') return 0
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy
-  const unit: Record<string, number> = {
-    ns: 1e-6,
-    us: 1e-3,
-    µs: 1e-3,
-    ms: 1,
-    s: 1000,
-    m: 60_000,
-    h: 3_600_000
+  try {
+    return parseGoDurationNs(text) / 1e6
+  } catch (e) {
+    throw e instanceof GoDurationError ? new FlagError(e.message) : e
   }
-  let body = text
-  let sign = 1
-  if (body.startsWith('-') || body.startsWith('+')) {
-    sign = body.startsWith('-') ? -1 : 1
-    body = body.slice(1)
-  }
-  if (!body) throw new FlagError(`time: invalid duration "${text}"`)
-  let total = 0
-  let pos = 0
-  re.lastIndex = 0
-  while (pos < body.length) {
-    re.lastIndex = pos
-    const m = re.exec(body)
-    if (!m) {
-      if (/^\d+(?:\.\d*)?$/.test(body.slice(pos)))
-        throw new FlagError(`time: missing unit in duration "${text}"`)
-      throw new FlagError(`time: invalid duration "${text}"`)
-    }
-    total += Number(m[1]) * unit[m[2]]
-    pos = re.lastIndex
-  }
-  return sign * total
 }
 
 function convert(spec: FlagSpec, raw: string, shown: string): string | boolean | number {

@@ -48,9 +48,10 @@ export async function cleanupAzure(
   o: CleanupOptions
 ): Promise<CleanupEntry[]> {
   const out: CleanupEntry[] = []
-  // A function connects lazily: nothing to delete, no sign-in.
+  // A function connects lazily (nothing to delete, no sign-in) and once, however many resources are read.
+  let connected: ArmClients | undefined
   const cs = (): ArmClients['containerService'] =>
-    (typeof clients === 'function' ? clients() : clients).containerService
+    (connected ??= typeof clients === 'function' ? clients() : clients).containerService
   const note = (e: CleanupEntry): CleanupEntry => {
     out.push(e)
     const line = `cleanup: ${e.resource} ${e.name}: ${e.result}${e.reason ? ` (${e.reason})` : ''}`

@@ -30,6 +30,9 @@ export function tagValue(tags: Record<string, string> | undefined, name: string)
 
 export { taintString } from '../model/azure-resources.js'
 import { taintString } from '../model/azure-resources.js'
+import { untoleratedTaints } from '../model/tolerations.js'
+import { poolTolerations } from '../model/workload.js'
+import { parseTaint } from '../settings/input-definitions.js'
 
 /** The AgentPool body this action creates for `settings`: the desired state's, typed for the SDK. */
 export function desiredAgentPool(settings: Settings): AgentPool {
@@ -193,8 +196,17 @@ function incompatiblePool(settings: Settings, live: AgentPool): NodePoolError | 
  */
 export function untoleratedPoolTaints(settings: Settings, live: AgentPool): NodePoolError | undefined {
   const name = settings.nodePool.name
-  const given = new Set(settings.nodePool.taints.map(taintString))
-  const missing = (live.nodeTaints ?? []).filter(t => /:(NoSchedule|NoExecute)$/.test(t) && !given.has(t))
+  // Matched as the scheduler matches them (a valueless node-taints entry tolerates any value).
+  const tolerations = poolTolerations(settings)
+  const missing = (live.nodeTaints ?? []).filter(t => {
+    if (!/:(NoSchedule|NoExecute)$/.test(t)) return false
+    const taint = parseTaint(t)
+    return (
+      !taint ||
+      untoleratedTaints({ metadata: { name }, spec: { taints: [taint] } }, tolerations, { daemonSet: false })
+        .length > 0
+    )
+  })
   if (!missing.length) return undefined
   const all = [...new Set([...settings.nodePool.taints.map(taintString), ...missing])].join(',')
   return new NodePoolError(

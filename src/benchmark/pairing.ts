@@ -6,8 +6,6 @@
 
 import { naturalCompare } from '../util/compare.js'
 
-export { naturalCompare }
-
 export interface NodePair {
   /** 1-based round the pair runs in; pairs of one round share no node and run in parallel. */
   round: number

@@ -19,7 +19,8 @@ import type { Settings } from '../settings/settings.js'
 import { mapLimit } from '../util/concurrency.js'
 import { describePod, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
 import { oneLine } from '../util/text.js'
-import { createPod, deletePodsQuietly, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
+import { selectorOf } from '../kube/types.js'
+import { createPod, deletePodsQuietly, WORK_NAMESPACE } from '../verify/workspace.js'
 import type { BenchMeasurement } from './analysis.js'
 import {
   benchmarkLabels,

@@ -14,7 +14,8 @@ import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { unprobeable } from '../verify/probe-check.js'
 import { localGpuOf, type NodeFacts } from '../verify/probe-output.js'
 import { probeNodes } from '../verify/probe.js'
-import { deletePodsQuietly, ensureWorkNamespace, selectorOf, WORK_NAMESPACE } from '../verify/workspace.js'
+import { selectorOf } from '../kube/types.js'
+import { deletePodsQuietly, ensureWorkNamespace, WORK_NAMESPACE } from '../verify/workspace.js'
 import {
   analyseBenchmark,
   toReportBenchmark,

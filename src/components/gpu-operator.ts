@@ -17,6 +17,7 @@ import {
   hasContainer,
   isPodReady
 } from '../kube/pods.js'
+import { isKindNotServed } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS, releaseName } from '../model/types.js'
 import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
@@ -179,8 +180,7 @@ async function clusterPolicyDrift(ctx: DriftExtrasContext): Promise<DriftItem[]>
       name: CLUSTER_POLICY.name
     })
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e)
-    if (!/not serve|404|not found|Unrecognized API/i.test(msg)) throw e
+    if (!isKindNotServed(e)) throw e
   }
   const where = `clusterpolicy/${CLUSTER_POLICY.name}`
   const rerender = `the release is as desired but its ClusterPolicy was changed: helm upgrade ${helm.release} -n ${helm.namespace} --reuse-values re-renders it (apply does not upgrade an unchanged release)`

@@ -31,6 +31,7 @@ import {
   httpStatusOf,
   isConflict,
   isNotFound,
+  KindNotServedError,
   messageOf,
   parseApplyConflicts,
   statusOf
@@ -113,8 +114,7 @@ class ObjectApi extends KubernetesObjectApi {
     namespace?: string
   ): Promise<{ path: string; plural: string; namespaced: boolean }> {
     const resource = await this.resource(apiVersion, kind)
-    if (!resource)
-      throw new Error(`the server does not serve ${kind} in ${apiVersion} (is its CRD installed?)`)
+    if (!resource) throw new KindNotServedError(apiVersion, kind)
     const base = this.apiVersionPath(apiVersion)
     const path =
       resource.namespaced && namespace

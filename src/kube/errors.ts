@@ -166,3 +166,24 @@ export class KubeRequestError extends Error {
     this.name = 'KubeRequestError'
   }
 }
+
+/** The server does not serve a kind (its CRD is not installed): discovery has no resource for it. */
+export class KindNotServedError extends Error {
+  constructor(
+    readonly apiVersion: string,
+    readonly kind: string
+  ) {
+    super(`the server does not serve ${kind} in ${apiVersion} (is its CRD installed?)`)
+    this.name = 'KindNotServedError'
+  }
+}
+
+/**
+ * Whether a read failed because the kind is not served: discovery has no such resource, or the
+ * server answered 404 for a collection (a CRD removed after discovery was cached).
+ */
+export function isKindNotServed(e: unknown): boolean {
+  return (
+    e instanceof KindNotServedError || isNotFound(e) || (e instanceof KubeRequestError && e.status === 404)
+  )
+}

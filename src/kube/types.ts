@@ -67,10 +67,3 @@ export function selectorOf(labels: Record<string, string>): string {
     .map(([k, v]) => `${k}=${v}`)
     .join(',')
 }
-
-export function groupOf(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/')
-  return i < 0
-    ? { group: '', version: apiVersion }
-    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) }
-}

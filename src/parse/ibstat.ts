@@ -128,7 +128,8 @@ export function normalizeLinkLayer(text: string): LinkLayer | null {
   return null
 }
 
-function parseRate(text: string): number | null {
+/** The first number in a rate text (`200`, `400 Gb/sec (4X NDR)`), or null. */
+export function parseRate(text: string): number | null {
   const m = /(\d+(?:\.\d+)?)/.exec(text)
   return m ? Number(m[1]) : null
 }

@@ -2,13 +2,10 @@
 // use and for table cells (pipes, newlines, HTML-significant characters), code spans that survive a
 // table (pipes escaped, the delimiter longer than any backtick run inside), text whose own `code`
 // spans are kept as code spans and everything else escaped, tables and fences. Pure: no I/O.
+import { truncate } from '../util/echo.js'
 
 /** Longest table cell in characters unless a caller says otherwise. */
 export const DEFAULT_CELL_CHARS = 300
-
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text
-}
 
 /** Escapes text for inline Markdown: HTML-significant characters and Markdown punctuation, newlines → space. */
 export function escapeInline(text: string): string {

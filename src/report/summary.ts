@@ -8,16 +8,8 @@
 
 import { formatDuration } from '../util/duration.js'
 import { benchmarkSection, outlierReasons } from './benchmark-summary.js'
-import {
-  cellWithCode,
-  code,
-  DEFAULT_CELL_CHARS,
-  escapeCell,
-  escapeInline,
-  fence,
-  table,
-  truncate
-} from './markdown.js'
+import { cellWithCode, code, DEFAULT_CELL_CHARS, escapeCell, escapeInline, fence, table } from './markdown.js'
+import { truncate } from '../util/echo.js'
 import { driftFix, type CheckStatus, type Report, type ReportStep } from './report.js'
 import { workloadSection } from './workload-summary.js'
 

@@ -18,16 +18,6 @@ export function exportInputs(inputs: Record<string, string>, env: NodeJS.Process
   for (const [name, value] of Object.entries(inputs)) env[inputEnvName(name)] = value
 }
 
-/** Input values found in INPUT_* variables, by input name (what a run would read). */
-export function inputsFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const i of INPUTS) {
-    const v = env[inputEnvName(i.name)]
-    if (v !== undefined && v !== '') out[i.name] = v
-  }
-  return out
-}
-
 /** The values of secret inputs (client-secret, creds) set in the environment: never to be shown. */
 export function secretInputValues(env: NodeJS.ProcessEnv = process.env): string[] {
   return INPUTS.filter(i => i.kind === 'secret')

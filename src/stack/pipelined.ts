@@ -11,11 +11,11 @@ import { evaluateHealth, poolNodes } from '../health/evaluate.js'
 import type { Health, HealthVerdict } from '../health/types.js'
 import { failFast, podsByNode } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
-import { watchAll, WatchFailError, WatchTimeoutError, type Snapshot } from '../kube/watch.js'
+import { watchAll, type Snapshot } from '../kube/watch.js'
 import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
 import { formatDuration } from '../util/duration.js'
 import { LocalSignal, PoolGate, type PoolInfo } from './pipeline-gates.js'
-import { StepFailure, type Applied, type Run } from './run.js'
+import { actionOf, StepFailure, stepFailureOf, type Applied, type Run } from './run.js'
 import type { ApplyStackResult, StackStep } from './types.js'
 
 /** A wait given up because something it depends on will not come (no failure of its own). */
@@ -76,7 +76,7 @@ export class Pipeline {
     applied: Pick<Applied, 'changed' | 'created'>,
     detail: string
   ): ReportStep {
-    const action = applied.changed ? (applied.created ? 'created' : 'updated') : 'unchanged'
+    const action = actionOf(applied)
     return finishedStep(t.step.spec.name, status, t.started, {
       changed: applied.changed,
       ...(status === 'success' || applied.changed ? { action } : {}),
@@ -302,16 +302,7 @@ export class Pipeline {
         this.log.info(`${name}: stopped waiting: ${e.message}`)
       } else {
         t.globalFailure = e instanceof Error ? e.message : String(e)
-        const failure =
-          e instanceof WatchTimeoutError
-            ? new StepFailure(
-                `not ready after ${formatDuration(Date.now() - t.started)} (the run timeout): ${last?.message ?? ''}`,
-                last,
-                e.snapshot ?? snapshot
-              )
-            : e instanceof WatchFailError
-              ? new StepFailure(e.verdict.fail ?? 'failed', e.verdict as HealthVerdict, e.snapshot)
-              : e
+        const failure = stepFailureOf(e, { started: t.started, limit: 'the run timeout', last, snapshot })
         const { reason, diagnostic } = await this.run.diagnose(step, failure)
         t.result = this.finish(t, 'failure', t.applied, [...details, reason].join('; '))
         t.diagnostic = diagnostic

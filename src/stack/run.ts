@@ -9,7 +9,7 @@ import { healthSources } from '../health/evaluate.js'
 import { KubeClient } from '../kube/client.js'
 import { ApplyConflictError, KubeRequestError, messageOf } from '../kube/errors.js'
 import { describeRef, refOf, type KubeObject } from '../kube/types.js'
-import type { WatchSource } from '../kube/watch.js'
+import { WatchFailError, WatchTimeoutError, type WatchSource } from '../kube/watch.js'
 import type { Log } from '../log/index.js'
 import type { KubeManifest } from '../model/types.js'
 import type { Diagnostic } from '../report/report.js'
@@ -43,6 +43,32 @@ export class StepFailure extends Error {
   ) {
     super(message)
   }
+}
+
+/**
+ * A watch's end as the step's failure: a fail-fast verdict as its reason, a timeout as
+ * `not ready after <elapsed> (<limit>): <last verdict>`. Anything else is returned unchanged.
+ */
+export function stepFailureOf(
+  e: unknown,
+  o: { started: number; limit: string; last?: HealthVerdict; snapshot?: Record<string, KubeObject[]> }
+): unknown {
+  if (e instanceof WatchFailError)
+    return new StepFailure(e.verdict.fail ?? 'failed', e.verdict as HealthVerdict, e.snapshot)
+  if (e instanceof WatchTimeoutError) {
+    const last = (e.verdict as HealthVerdict | undefined) ?? o.last
+    return new StepFailure(
+      `not ready after ${formatDuration(Date.now() - o.started)} (${o.limit})${last?.message ? `: ${last.message}` : ''}`,
+      last,
+      e.snapshot ?? o.snapshot
+    )
+  }
+  return e
+}
+
+/** The report's action for what converging wrote. */
+export function actionOf(applied: Pick<Applied, 'changed' | 'created'>): 'created' | 'updated' | 'unchanged' {
+  return applied.changed ? (applied.created ? 'created' : 'updated') : 'unchanged'
 }
 
 /** What converging one component wrote (nothing when it was up to date). */

@@ -4,10 +4,9 @@
 import { evaluateHealth } from '../health/evaluate.js'
 import type { HealthVerdict } from '../health/types.js'
 import type { KubeObject } from '../kube/types.js'
-import { watchAll, WatchFailError, WatchTimeoutError } from '../kube/watch.js'
+import { watchAll } from '../kube/watch.js'
 import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
-import { formatDuration } from '../util/duration.js'
-import { StepFailure, type Run } from './run.js'
+import { actionOf, StepFailure, stepFailureOf, type Run } from './run.js'
 import type { ApplyStackResult, StackStep } from './types.js'
 
 async function waitReady(
@@ -36,17 +35,12 @@ async function waitReady(
     )
     return out.verdict
   } catch (e) {
-    if (e instanceof WatchFailError)
-      throw new StepFailure(e.verdict.fail ?? 'failed', e.verdict as HealthVerdict, e.snapshot)
-    if (e instanceof WatchTimeoutError) {
-      const last = (e.verdict as HealthVerdict | undefined)?.message ?? verdict?.message
-      throw new StepFailure(
-        `not ready after ${formatDuration(Date.now() - stepStarted)} (${run.limitOf(stepDeadline)})${last ? `: ${last}` : ''}`,
-        (e.verdict as HealthVerdict | undefined) ?? verdict,
-        e.snapshot ?? snapshot
-      )
-    }
-    throw e
+    throw stepFailureOf(e, {
+      started: stepStarted,
+      limit: run.limitOf(stepDeadline),
+      last: verdict,
+      snapshot
+    })
   }
 }
 
@@ -64,7 +58,7 @@ async function runStep(run: Run, step: StackStep): Promise<{ result: ReportStep;
     details = applied.details
     const verdict = await waitReady(run, step, started, applied.stepDeadline)
     const detail = [...(details.length ? details : ['unchanged']), `ready: ${verdict.message}`].join('; ')
-    const action = changed ? (applied.created ? 'created' : 'updated') : 'unchanged'
+    const action = actionOf(applied)
     return { result: finishedStep(spec.name, 'success', started, { changed, action, detail }) }
   } catch (e) {
     const { reason, diagnostic } = await run.diagnose(step, e)

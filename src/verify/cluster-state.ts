@@ -7,6 +7,7 @@ import { kubeComponents, type ComponentName, type KubeComponent } from '../compo
 import { poolNodes, poolNodeSource } from '../health/evaluate.js'
 import type { SourceSpec } from '../health/types.js'
 import type { KubeClient } from '../kube/client.js'
+import { isKindNotServed } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Snapshot } from '../kube/watch.js'
 import type { Settings } from '../settings/settings.js'
@@ -41,10 +42,9 @@ async function read(kube: KubeClient, src: SourceSpec): Promise<Read> {
     return { items }
   } catch (e) {
     if (!src.custom) throw e
-    const msg = e instanceof Error ? e.message : String(e)
     // A kind the server does not serve (CRD not installed) means no such object exists.
-    if (/not serve|404|not found|Unrecognized API/i.test(msg)) return { items: [] }
-    return { error: msg }
+    if (isKindNotServed(e)) return { items: [] }
+    return { error: e instanceof Error ? e.message : String(e) }
   }
 }
 

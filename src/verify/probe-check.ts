@@ -9,38 +9,17 @@ import { nodeCheck, nodeResult, type Check } from './check-result.js'
 import type { NodeFacts } from './probe-output.js'
 import { isNodeReady } from '../kube/pods.js'
 import { allocatable } from '../kube/quantity.js'
+import { describeTaint, untoleratedTaints } from '../model/tolerations.js'
 import { poolTolerations } from '../model/workload.js'
 
 /**
- * The taints a DaemonSet's pods tolerate without being told (the DaemonSet controller adds them):
- * a cordoned or pressured node is still probed.
+ * The node's first NoSchedule/NoExecute taint that the pool's tolerations (node-taints) do not
+ * cover, as the probe DaemonSet's pods see it (with the tolerations the DaemonSet controller adds:
+ * a cordoned or pressured node is still probed).
  */
-const DAEMONSET_TOLERATED = new Set([
-  'node.kubernetes.io/not-ready',
-  'node.kubernetes.io/unreachable',
-  'node.kubernetes.io/disk-pressure',
-  'node.kubernetes.io/memory-pressure',
-  'node.kubernetes.io/pid-pressure',
-  'node.kubernetes.io/unschedulable',
-  'node.kubernetes.io/network-unavailable'
-])
-
-/** The node's first NoSchedule/NoExecute taint that the pool's tolerations (node-taints) do not cover. */
 export function untoleratedTaint(node: KubeObject, s: Settings): string | undefined {
-  const tolerations = poolTolerations(s)
-  const taints: Array<{ key: string; value?: string; effect: string }> = node.spec?.taints ?? []
-  const t = taints.find(
-    t =>
-      (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&
-      !DAEMONSET_TOLERATED.has(t.key) &&
-      !tolerations.some(
-        x =>
-          x.key === t.key &&
-          (!x.effect || x.effect === t.effect) &&
-          (x.operator === 'Exists' || (x.value ?? '') === (t.value ?? ''))
-      )
-  )
-  return t ? `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}` : undefined
+  const t = untoleratedTaints(node, poolTolerations(s), { daemonSet: true })[0]
+  return t ? describeTaint(t) : undefined
 }
 
 /** Why a node cannot be probed, or undefined when it can. */

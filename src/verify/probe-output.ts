@@ -17,6 +17,7 @@ import {
   normalizeLinkLayer,
   normalizePhysicalState,
   normalizeState,
+  parseRate,
   type IbPort,
   type LinkLayer
 } from '../parse/ibstat.js'
@@ -130,11 +131,6 @@ function numa(text: string | undefined): number {
   return text !== undefined && text !== '' && Number.isInteger(n) ? n : -1
 }
 
-function rateOf(text: string): number | null {
-  const m = /(\d+(?:\.\d+)?)/.exec(text)
-  return m ? Number(m[1]) : null
-}
-
 /** Reads a probe's termination message (see the header for the format). */
 export function parseProbeOutput(node: string, text: string): NodeFacts {
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
@@ -171,7 +167,7 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
           port: Number(f[2]) || 1,
           state: normalizeState(state ?? ''),
           physicalState: phys ? normalizePhysicalState(phys) : null,
-          rateGbps: rateOf(rate ?? ''),
+          rateGbps: parseRate(rate ?? ''),
           linkLayer: normalizeLinkLayer(ll ?? '')
         })
         break

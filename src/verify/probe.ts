@@ -9,7 +9,7 @@
 // 1000-node probe costs about seven requests.
 import type { KubeClient } from '../kube/client.js'
 import { isConflict, isNotFound } from '../kube/errors.js'
-import type { KubeObject } from '../kube/types.js'
+import { selectorOf, type KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import { LABELS } from '../model/types.js'
@@ -30,7 +30,6 @@ import {
   ensureWorkNamespace,
   runLabel,
   runTag,
-  selectorOf,
   WORK_LABELS,
   WORK_NAMESPACE
 } from './workspace.js'

@@ -102,5 +102,3 @@ export async function deletePodsQuietly(
     return e instanceof Error ? e.message : String(e)
   }
 }
-
-export { selectorOf } from '../kube/types.js'

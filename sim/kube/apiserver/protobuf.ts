@@ -12,6 +12,7 @@
 // metav1.WatchEvent messages with a 4-byte big-endian length, the object inside in its envelope.
 import protobuf from 'protobufjs'
 import { protoFiles } from './proto-files.js'
+import { parseGoDurationNs } from '../../go-duration.js'
 
 type Type = protobuf.Type
 type Field = protobuf.Field
@@ -208,16 +209,6 @@ function parseTime(s: unknown): { seconds: number; nanos: number } | undefined {
   }
 }
 
-const DURATION_UNITS: Array<[string, number]> = [
-  ['h', 3_600_000_000_000],
-  ['m', 60_000_000_000],
-  ['s', 1_000_000_000],
-  ['ms', 1_000_000],
-  ['us', 1_000],
-  ['µs', 1_000],
-  ['ns', 1]
-]
-
 /** Go's time.Duration String(): `1h2m3.5s`, `150ms`, `0s`. */
 export function formatGoDuration(ns: number): string {
   if (ns === 0) return '0s'
@@ -238,14 +229,14 @@ function trim(x: number): string {
   return String(Number(x.toFixed(9)))
 }
 
+/** metav1.Duration's text in nanoseconds, or undefined when it is not a Go duration. */
 export function parseGoDuration(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined
-  const m = /^([-+]?)((?:\d+(?:\.\d*)?|\.\d+)(?:h|m|s|ms|us|µs|ns))+$/.exec(text)
-  if (!m) return text === '0' ? 0 : undefined
-  let total = 0
-  for (const part of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ms|us|µs|ns|h|m|s)/g))
-    total += Number(part[1]) * DURATION_UNITS.find(([u]) => u === part[2])![1]
-  return Math.round(m[1] === '-' ? -total : total)
+  try {
+    return parseGoDurationNs(text)
+  } catch {
+    return undefined
+  }
 }
 
 function parseRawJson(raw: unknown): unknown {

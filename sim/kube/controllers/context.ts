@@ -50,11 +50,6 @@ export interface SimContext {
   wallNow(): number
 }
 
-/** The resource type for (group, plural), or undefined while it is not registered (e.g. a CRD not installed). */
-export function rtype(ctx: SimContext, group: string, plural: string): ResourceType | undefined {
-  return ctx.store.type(group, plural)
-}
-
 export const TK = {
   nodes: 'nodes',
   pods: 'pods',

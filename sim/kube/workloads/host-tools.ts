@@ -5,7 +5,7 @@
 // hostPath mounts.
 import type { NodeHardware, RdmaNic } from '../hardware.js'
 import type { Command, CommandResult } from './shell.js'
-import { listDir, readSysfs, resolvePath, sysfsTree, type SysfsTree } from './sysfs.js'
+import { listDir, portFile, readSysfs, resolvePath, sysfsTree, type SysfsTree } from './sysfs.js'
 
 /** What a container can see of its node. */
 export interface PodView {
@@ -137,17 +137,6 @@ function hostLevelCommands(view: PodView): Record<string, Command> {
   }
 }
 
-const NDR = 400
-function width(gbps: number): string {
-  if (gbps >= 800) return '4X XDR'
-  if (gbps >= NDR) return '4X NDR'
-  if (gbps >= 200) return '4X HDR'
-  if (gbps >= 100) return '4X EDR'
-  if (gbps >= 56) return '4X FDR'
-  if (gbps >= 40) return '4X QDR'
-  return '4X SDR'
-}
-
 /** Devices sorted as the tools list them (lexically: mlx5_an0, mlx5_ib0, mlx5_ib1, …). */
 export function sortedNics(hw: NodeHardware): RdmaNic[] {
   return [...hw.nics].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -213,16 +202,17 @@ export function ibstat(view: PodView, args: string[]): CommandResult {
 export function ibstatus(view: PodView): CommandResult {
   const out = sortedNics(view.hw)
     .map(n => {
-      const up = portUp(n)
+      // ibstatus prints the port's sysfs files.
+      const file = (name: string) => portFile(n, name)!.trimEnd()
       return [
         `Infiniband device '${n.name}' port 1 status:`,
         `\tdefault gid:\t ${gid(n)}`,
         `\tbase lid:\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.lid).toString(16)}`,
         `\tsm lid:\t\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.smLid).toString(16)}`,
-        `\tstate:\t\t ${up ? '4: ACTIVE' : '1: DOWN'}`,
-        `\tphys state:\t ${up ? '5: LinkUp' : n.linkLayer === 'Ethernet' ? '3: Disabled' : '2: Polling'}`,
-        `\trate:\t\t ${up ? n.gbps : 10} Gb/sec (${width(up ? n.gbps : 10)})`,
-        `\tlink_layer:\t ${n.linkLayer}`,
+        `\tstate:\t\t ${file('state')}`,
+        `\tphys state:\t ${file('phys_state')}`,
+        `\trate:\t\t ${file('rate')}`,
+        `\tlink_layer:\t ${file('link_layer')}`,
         ''
       ].join('\n')
     })

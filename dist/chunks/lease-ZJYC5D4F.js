@@ -1,3 +1,0 @@
-import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
-globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
-import{n as a,o as b,p as c,q as d,r as e,s as f,t as g,u as h}from"./chunk-YH5BTUOQ.js";import"./chunk-W4TDLSPO.js";import"./chunk-T3QCAV65.js";import"./chunk-KL2FZOO7.js";import"./chunk-QNK5YA25.js";import"./chunk-U4WYLHCO.js";import"./chunk-QA7AGRV4.js";import"./chunk-METBHTLS.js";import"./chunk-5LVJI5AK.js";export{c as DEFAULT_LEASE_SECONDS,a as LEASE_NAME,b as LEASE_NAMESPACE,d as LeaseLostError,e as LeaseTimeoutError,g as acquireLease,f as microTime,h as releaseLease};

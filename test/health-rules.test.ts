@@ -230,12 +230,17 @@ describe('evaluateHealth', () => {
     }
     const onPool = evaluateHealth(h, { nodes: [node('n1')], pods: [crashing('bad', 'n1')] }, ctx())
     expect(onPool.fail).toBe('pod ns/bad on node n1: container c is in CrashLoopBackOff, 3 restarts')
+    // Each failing pool node with its own reason (the pipelined rollout fails that node, not the step).
+    expect(onPool.failingNodes).toEqual(
+      new Map([['n1', 'pod ns/bad on node n1: container c is in CrashLoopBackOff, 3 restarts']])
+    )
     const own = evaluateHealth(
       h,
       { nodes: [node('n1')], pods: [pod('ok', 'n1'), crashing('elsewhere', 'n9')] },
       ctx()
     )
     expect(own.fail).toBe('own reason for ok')
+    expect(own.failingNodes).toBeUndefined()
     const none = evaluateHealth(h, { nodes: [node('n1')], pods: [crashing('elsewhere', 'n9')] }, ctx())
     expect(none.fail).toBe('cluster reason')
   })

@@ -73,6 +73,7 @@ function nodeProgress(
 
 export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthContext): HealthVerdict {
   const pool = poolNodes(snap.nodes ?? [], ctx.settings.nodePool.name)
+  const byNode = podsByNode(snap.pods ?? [])
   const cluster = h.cluster.map(r => r.check(snap, pool, ctx))
   const clusterOk = cluster.every(f => f.ok)
   const clusterMessage = cluster
@@ -86,7 +87,6 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
   if (!h.perNode) {
     v = { done: clusterOk, message: clusterMessage, readyNodes: 0, totalNodes: 0, nodes: [], problems }
   } else {
-    const byNode = podsByNode(snap.pods ?? [])
     const values = new Set<string>()
     const rules = h.perNode.rules
     const nodes = pool.map(n => nodeProgress(rules, n, byNode.get(n.metadata.name) ?? [], ctx, values))
@@ -114,7 +114,19 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
       values: [...values]
     }
   }
+  const failing = failingNodes(pool, byNode)
+  if (failing.size) v.failingNodes = failing
   if (fail) v.fail = fail
   else if (!v.done && recheck.length) v.recheckInMs = Math.min(...recheck)
   return v
+}
+
+/** The pool nodes whose pods (any of the watched ones) are in a fail-fast state, with the reason. */
+function failingNodes(pool: KubeObject[], byNode: Map<string, KubeObject[]>): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const n of pool) {
+    const reason = failFast(byNode.get(n.metadata.name) ?? [])
+    if (reason) out.set(n.metadata.name, reason)
+  }
+  return out
 }

@@ -107,4 +107,6 @@ export interface HealthVerdict extends Verdict {
   problems?: string[]
   /** Distinct notes of the summarising rules over the ready nodes. */
   values?: string[]
+  /** Pool nodes whose pods are in a fail-fast state (crash loop, image pull…), with the reason; absent when none. */
+  failingNodes?: Map<string, string>
 }

@@ -9,7 +9,6 @@
 import { COMPONENTS, nodeDependencies, onPoolNodes, type ComponentName } from '../components/index.js'
 import { evaluateHealth, poolNodes } from '../health/evaluate.js'
 import type { Health, HealthVerdict } from '../health/types.js'
-import { failFast, podsByNode } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchAll, type Snapshot } from '../kube/watch.js'
 import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
@@ -197,13 +196,7 @@ export class Pipeline {
     })
 
     // Fail-fast pod states, node by node: they fail that node, not the step.
-    const failed = new Map<string, string>()
-    if (view.pods)
-      for (const [node, pods] of podsByNode(view.pods)) {
-        if (!names.has(node)) continue
-        const reason = failFast(pods)
-        if (reason) failed.set(node, reason)
-      }
+    const failed = v.failingNodes ?? new Map<string, string>()
     if (!sameMap(failed, t.failed) || !sameMap(blocked, t.blocked)) {
       t.failed = failed
       t.blocked = blocked

@@ -379,11 +379,9 @@ function factsLine(
   const medians = Object.entries(b.medianGbps ?? {})
   if (medians.length)
     facts.push(`median ${medians.map(([t, v]) => `${escapeInline(t)} ${v.toFixed(2)} Gb/s`).join(', ')}`)
-  const cuda = b.pairs.filter(p => p.cuda).length
-  if (cuda)
-    facts.push(
-      `GPUDirect (GPU memory) on ${cuda} of ${b.pairs.filter(isBandwidth).length} bandwidth measurements`
-    )
+  const bandwidth = b.pairs.filter(isBandwidth)
+  const cuda = bandwidth.filter(p => p.cuda).length
+  if (cuda) facts.push(`GPUDirect (GPU memory) on ${cuda} of ${bandwidth.length} bandwidth measurements`)
   return facts.join(' · ')
 }
 

@@ -64,25 +64,65 @@ export class SimRecorder {
   }
 }
 
-/** Simulated time: every simulated wait is scaled by `timeScale` in real time. */
+/**
+ * Simulated time: every simulated wait is scaled by `timeScale` in real time. A test can also jump
+ * it forward (`advance`): what was due in the skipped span fires at once, later timers keep their
+ * simulated deadlines. Tests use that instead of sleeping out a deadline, so nothing that must
+ * happen before a deadline depends on how fast the machine runs.
+ */
 export class SimClock {
   private readonly startReal = Date.now()
+  private skippedMs = 0
+  private readonly pending = new Set<Timer>()
   constructor(readonly timeScale: number) {}
   /** Simulated milliseconds since the world started. */
   now(): number {
-    return (Date.now() - this.startReal) / this.timeScale
+    return (Date.now() - this.startReal) / this.timeScale + this.skippedMs
   }
   /** Real milliseconds a simulated duration takes. */
   real(simMs: number): number {
     return Math.max(0, simMs * this.timeScale)
   }
   sleep(simMs: number): Promise<void> {
-    return new Promise(resolve => setTimeout(resolve, this.real(simMs)))
+    return new Promise(resolve => this.after(simMs, resolve))
   }
   /** setTimeout in simulated time; returns a cancel function. */
   after(simMs: number, fn: () => void): () => void {
-    const t = setTimeout(fn, this.real(simMs))
-    t.unref?.()
-    return () => clearTimeout(t)
+    const timer: Timer = { due: this.now() + simMs, fn, handle: undefined }
+    this.pending.add(timer)
+    this.arm(timer)
+    return () => {
+      clearTimeout(timer.handle)
+      this.pending.delete(timer)
+    }
   }
+  /** Jumps simulated time forward by `simMs` (tests only). */
+  advance(simMs: number): void {
+    this.skippedMs += Math.max(0, simMs)
+    for (const timer of [...this.pending].sort((x, y) => x.due - y.due)) {
+      clearTimeout(timer.handle)
+      this.arm(timer)
+    }
+  }
+  private arm(timer: Timer): void {
+    const wait = this.real(timer.due - this.now())
+    // setTimeout fires at once past ~24.8 days; a longer wait is taken in steps.
+    timer.handle =
+      wait > MAX_TIMEOUT_MS
+        ? setTimeout(() => this.arm(timer), MAX_TIMEOUT_MS)
+        : setTimeout(() => {
+            this.pending.delete(timer)
+            timer.fn()
+          }, wait)
+    timer.handle.unref?.()
+  }
+}
+
+const MAX_TIMEOUT_MS = 2 ** 31 - 1
+
+interface Timer {
+  /** Simulated instant it fires at. */
+  due: number
+  fn: () => void
+  handle: NodeJS.Timeout | undefined
 }

@@ -106,9 +106,10 @@ describe('OIDC through core.getIDToken', () => {
   })
 
   it('fetches a fresh GitHub ID token for every assertion, so a run longer than its lifetime keeps working', async () => {
-    // 60 s ID tokens and access tokens Entra says expire within a second: every getToken needs a
-    // new assertion, and the ID token of the first one is long expired by the last.
-    world = await startWorld({ azure: { tokens: { oidcLifetime: '60s', accessTokenLifetime: '90s' } } })
+    // 10-minute ID tokens (6 real seconds, far beyond any fetch-to-exchange gap) and access tokens
+    // Entra says expire within a second: every getToken needs a new assertion. Between sign-ins the
+    // clock jumps 20 simulated minutes, so the ID token of one is long expired by the next.
+    world = await startWorld({ azure: { tokens: { oidcLifetime: '10m', accessTokenLifetime: '90s' } } })
     oidcEnv(world)
     const log = captureLog()
     const cred = createCredential(settingsFor(world).azure, log, {
@@ -118,7 +119,8 @@ describe('OIDC through core.getIDToken', () => {
     const tokens: string[] = []
     for (let i = 0; i < 3; i++) {
       tokens.push((await cred.credential.getToken(i === 1 ? AKS_SERVER_SCOPE : ARM))!.token)
-      await new Promise(r => setTimeout(r, 1300)) // > 60 simulated seconds at time scale 0.01
+      world.clock.advance(20 * 60_000)
+      await new Promise(r => setTimeout(r, 1100)) // as 20 minutes would: past the assertion sharing (1 s)
     }
     expect(new Set(tokens).size).toBe(3)
     const oidcRequests = count(world, 'oidc', '/idtoken')
@@ -139,7 +141,7 @@ describe('OIDC through core.getIDToken', () => {
     world = await startWorld({ azure: { tokens: { oidcLifetime: '30s' } } })
     oidcEnv(world)
     const captured = await core.getIDToken('api://AzureADTokenExchange')
-    await new Promise(r => setTimeout(r, 500)) // 50 simulated seconds
+    world.clock.advance(60_000) // a simulated minute: the 30-second token is over
     const cred = createCredential(settingsFor(world).azure, captureLog(), {
       mask: () => {},
       getIDToken: async () => captured

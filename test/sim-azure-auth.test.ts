@@ -19,7 +19,6 @@ import {
   fetchIdToken,
   oidcCredential,
   secretCredential,
-  sleep,
   startWorld,
   type TestWorld
 } from './sim-azure-world.js'
@@ -122,7 +121,8 @@ describe('GitHub OIDC stand-in', () => {
 describe('Entra stand-in', () => {
   let w: TestWorld
   beforeAll(async () => {
-    w = await startWorld({ tokens: { oidcLifetime: '60s', accessTokenLifetime: '3600s' } })
+    // Lifetimes far beyond any fetch-to-use gap (36 real seconds); expiry is a jump of the clock.
+    w = await startWorld({ tokens: { oidcLifetime: '1h', accessTokenLifetime: '3600s' } })
   })
   afterAll(() => w.sim.close())
 
@@ -160,7 +160,7 @@ describe('Entra stand-in', () => {
 
   it('refuses a captured assertion once it expired in simulated time (AADSTS700024), accepts a fresh one', async () => {
     const captured = (await fetchIdToken(w)).body.value as string
-    await sleep(700) // 60 simulated seconds at timeScale 0.01 = 600 ms
+    w.clock.advance(2 * 3_600_000) // two simulated hours: the captured token's hour is over
     const stale = assertionCredential(w, async () => captured)
     const e = await rejection(stale.getToken(ARM_SCOPE))
     expect(e.message).toContain('AADSTS700024')
@@ -231,7 +231,7 @@ describe('federated subject mismatch', () => {
 describe("ARM's front door", () => {
   let w: TestWorld
   beforeAll(async () => {
-    w = await startWorld({ tokens: { oidcLifetime: '300s', accessTokenLifetime: '60s' } })
+    w = await startWorld({ tokens: { oidcLifetime: '300s', accessTokenLifetime: '1h' } })
   })
   afterAll(() => w.sim.close())
   const poolPath = (w: TestWorld) =>
@@ -261,10 +261,10 @@ describe("ARM's front door", () => {
     )
     expect(isRestError(wrongAud) && wrongAud.statusCode).toBe(403)
     expect(wrongAud.code).toBe('InvalidAuthenticationTokenAudience')
-    // The same ARM token works now and is refused once 60 simulated seconds (600 ms) passed.
+    // The same ARM token works now and is refused once its simulated hour is over.
     const { aks } = clients(w, fixed(armToken), 0)
     expect((await aks.agentPools.get(w.rg, w.cluster, 'system')).name).toBe('system')
-    await sleep(700)
+    w.clock.advance(2 * 3_600_000)
     const expired = await rejection(aks.agentPools.get(w.rg, w.cluster, 'system'))
     expect(expired.statusCode).toBe(401)
     expect(expired.code).toBe('ExpiredAuthenticationToken')

@@ -22,9 +22,9 @@ export class Timers {
       this.cancels.delete(cancel)
       if (!this.closed) fn()
     }
-    const t = setTimeout(wrapped, this.clock.real(simMs))
+    const cancelTimer = this.clock.after(simMs, wrapped)
     cancel = () => {
-      clearTimeout(t)
+      cancelTimer()
       this.cancels.delete(cancel)
     }
     this.cancels.add(cancel)

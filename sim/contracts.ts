@@ -66,18 +66,21 @@ export class SimRecorder {
 
 /**
  * Simulated time: every simulated wait is scaled by `timeScale` in real time. A test can also jump
- * it forward (`advance`): what was due in the skipped span fires at once, later timers keep their
- * simulated deadlines. Tests use that instead of sleeping out a deadline, so nothing that must
- * happen before a deadline depends on how fast the machine runs.
+ * it forward (`advance`): the timers that fall due in the skipped span run at once, in the order
+ * they were due, before `advance` returns; later timers keep their simulated deadlines. Tests
+ * jump instead of sleeping out a deadline, so nothing that must happen before a deadline depends
+ * on how fast the machine runs.
  */
 export class SimClock {
   private readonly startReal = Date.now()
   private skippedMs = 0
+  /** While `advance` runs a timer: the instant it was due. */
+  private frozenAt: number | undefined
   private readonly pending = new Set<Timer>()
   constructor(readonly timeScale: number) {}
   /** Simulated milliseconds since the world started. */
   now(): number {
-    return (Date.now() - this.startReal) / this.timeScale + this.skippedMs
+    return this.frozenAt ?? (Date.now() - this.startReal) / this.timeScale + this.skippedMs
   }
   /** Real milliseconds a simulated duration takes. */
   real(simMs: number): number {
@@ -91,18 +94,43 @@ export class SimClock {
     const timer: Timer = { due: this.now() + simMs, fn, handle: undefined }
     this.pending.add(timer)
     this.arm(timer)
-    return () => {
-      clearTimeout(timer.handle)
-      this.pending.delete(timer)
+    return () => this.cancel(timer)
+  }
+  /**
+   * Jumps simulated time forward by `simMs` (tests only), running every timer that falls due in the
+   * span at its own instant (now() reads its due time while it runs), including ones those timers
+   * set: a periodic timer runs once per period of the span.
+   */
+  advance(simMs: number): void {
+    const target = this.now() + Math.max(0, simMs)
+    let runsAtInstant = 0
+    try {
+      for (;;) {
+        let next: Timer | undefined
+        for (const t of this.pending) if (t.due <= target && (!next || t.due < next.due)) next = t
+        if (!next) break
+        const instant = Math.max(next.due, this.frozenAt ?? next.due)
+        runsAtInstant = instant === this.frozenAt ? runsAtInstant + 1 : 1
+        if (runsAtInstant > MAX_RUNS_AT_ONE_INSTANT)
+          throw new Error(
+            'SimClock.advance: a timer keeps re-arming itself with no delay; time would never move on'
+          )
+        this.frozenAt = instant
+        this.cancel(next)
+        next.fn()
+      }
+    } finally {
+      this.frozenAt = undefined
+      this.skippedMs += Math.max(0, target - this.now())
+      for (const timer of this.pending) {
+        clearTimeout(timer.handle)
+        this.arm(timer)
+      }
     }
   }
-  /** Jumps simulated time forward by `simMs` (tests only). */
-  advance(simMs: number): void {
-    this.skippedMs += Math.max(0, simMs)
-    for (const timer of [...this.pending].sort((x, y) => x.due - y.due)) {
-      clearTimeout(timer.handle)
-      this.arm(timer)
-    }
+  private cancel(timer: Timer): void {
+    clearTimeout(timer.handle)
+    this.pending.delete(timer)
   }
   private arm(timer: Timer): void {
     const wait = this.real(timer.due - this.now())
@@ -119,6 +147,7 @@ export class SimClock {
 }
 
 const MAX_TIMEOUT_MS = 2 ** 31 - 1
+const MAX_RUNS_AT_ONE_INSTANT = 10_000
 
 interface Timer {
   /** Simulated instant it fires at. */

@@ -78,7 +78,12 @@ export interface Scenario {
     }
     /** How long deletes of clusters and pools take (default: `poolProvisioning`'s polls/duration). */
     deletion?: { polls: number; duration?: string }
-    tokens: { oidcLifetime: string; accessTokenLifetime: string }
+    /**
+     * Simulated token lifetimes. Unset, a GitHub ID token lives 300 s and an access token 3600 s,
+     * but never less than 30 real seconds (SimTime.tokenLifetimeMs): a client fetches a token and
+     * uses it in real time, and a busy machine must not make it miss a lifetime scaled to a blink.
+     */
+    tokens: { oidcLifetime?: string; accessTokenLifetime?: string }
     clientSecret: string
     faults: FaultSpec[]
     /**
@@ -127,7 +132,7 @@ export const DEFAULT_SCENARIO: Scenario = {
     cluster: { exists: true, aad: false, localAccounts: true, kubernetesVersion: '1.33', location: 'eastus' },
     existingPools: [],
     poolProvisioning: { polls: 3, result: 'Succeeded' },
-    tokens: { oidcLifetime: '300s', accessTokenLifetime: '3600s' },
+    tokens: {},
     clientSecret: 'a-secret-the-world-accepts',
     faults: []
   },

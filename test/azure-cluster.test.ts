@@ -208,6 +208,9 @@ describe('writeClusterCredentials', () => {
 
 describe('cleanupAzure', () => {
   /** ensureNodePool / ensureCluster options that remember the create they submit, as the flow does. */
+  // How long these tests wait for creates that never finish: the sign-in, the read and the create
+  // request must fit in it however busy the machine (they take milliseconds when it is quiet).
+  const CREATE_WAIT_MS = 3000
   const remembering = (into: SubmittedCreates, log: CapturedLog, timeoutMs = OPTS.timeoutMs) => ({
     log,
     timeoutMs,
@@ -240,7 +243,7 @@ describe('cleanupAzure', () => {
     const slow = armFixture(world, { cleanup: 'node-pool' })
     const submitted: SubmittedCreates = {}
     const timedOut = await failure(
-      ensureNodePool(slow.clients, slow.settings, remembering(submitted, slow.log, 300))
+      ensureNodePool(slow.clients, slow.settings, remembering(submitted, slow.log, CREATE_WAIT_MS))
     )
     expect(timedOut.message).toMatch(/node pool rdma: timed out after .*; last state seen: Creating/)
     expect(world.sim.getPool('rdma').properties.provisioningState).toBe('Creating')
@@ -355,7 +358,9 @@ describe('cleanupAzure', () => {
     })
     const { clients, settings, log } = armFixture(world, { cluster: { create: true }, cleanup: 'cluster' })
     const submitted: SubmittedCreates = {}
-    const timedOut = await failure(ensureCluster(clients, settings, remembering(submitted, log, 300)))
+    const timedOut = await failure(
+      ensureCluster(clients, settings, remembering(submitted, log, CREATE_WAIT_MS))
+    )
     expect(timedOut.message).toMatch(/cluster rg-rdma\/aks-rdma: timed out after/)
     expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
       { resource: 'cluster', name: 'rg-rdma/aks-rdma', result: 'deleted', reason: 'was Creating' },

@@ -54,7 +54,8 @@ describe('ensureInfinibandFeature', () => {
     const { clients, log } = armFixture(world)
     let err: unknown
     try {
-      await ensureInfinibandFeature(clients, { log, timeoutMs: 400, backoff: FAST_POLL })
+      // Long enough for the sign-in and several polls however busy the machine.
+      await ensureInfinibandFeature(clients, { log, timeoutMs: 3000, backoff: FAST_POLL })
     } catch (e) {
       err = e
     }
@@ -81,7 +82,7 @@ describe('ensureInfinibandFeature', () => {
         log,
         timeoutMs: 30 * 60_000,
         backoff: FAST_POLL,
-        pendingGraceMs: 300
+        pendingGraceMs: 1000
       })
     } catch (e) {
       err = e
@@ -91,7 +92,7 @@ describe('ensureInfinibandFeature', () => {
     expect(e.message).toMatch(/AKSInfinibandSupport: still Pending after/)
     expect(e.message).toMatch(/awaits approval/)
     expect(e.message).toMatch(/support request|account team/)
-    expect(e.pendingMs).toBeGreaterThanOrEqual(300)
+    expect(e.pendingMs).toBeGreaterThanOrEqual(1000)
     // Only reads: the feature was polled during the grace, never registered, the provider untouched.
     const feature = world.recorder.records.filter(r => r.path.endsWith('/AKSInfinibandSupport'))
     expect(feature.every(r => r.method === 'GET')).toBe(true)

@@ -223,7 +223,10 @@ describe('cluster lifecycle', () => {
 describe('agent pools', () => {
   let w: TestWorld
   beforeAll(async () => {
-    w = await startWorld({ poolProvisioning: { polls: 3, result: 'Succeeded' } })
+    // A poll-counted create also ends for a client that reads the pool once polls × 10 simulated
+    // seconds passed: at 0.19 that is 5.7 real s, far more than the read right after the create
+    // takes on a busy machine; Retry-After stays 1 s (whole real seconds), so polling is as fast.
+    w = await startWorld({ poolProvisioning: { polls: 3, result: 'Succeeded' } }, 0.19)
   })
   afterAll(() => w.sim.close())
 
@@ -407,8 +410,9 @@ describe('pool provisioning failure and duration', () => {
 
 describe('a client that watches the pool instead of the operation', () => {
   it('sees a poll-counted create end after polls × 10 simulated seconds', async () => {
-    // 2 polls × 10 s = 20 simulated s = 2 real s at this time scale: the first read comes long before.
-    const w = await startWorld({ poolProvisioning: { polls: 2, result: 'Succeeded' } }, 0.1)
+    // 2 polls × 10 s = 20 simulated s = 20 real s at time scale 1: the first read comes long
+    // before, however busy the machine; then the test jumps the clock past them.
+    const w = await startWorld({ poolProvisioning: { polls: 2, result: 'Succeeded' } }, 1)
     try {
       const { aks } = clients(w)
       const poller = aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), {
@@ -417,8 +421,9 @@ describe('a client that watches the pool instead of the operation', () => {
       await poller.submitted()
       const submitted = w.clock.now()
       expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Creating')
-      // waited for on the simulated clock: 20 simulated seconds after the create
-      while (w.clock.now() - submitted < 20_000) await new Promise(r => setTimeout(r, 100))
+      // 20 simulated seconds after the create
+      w.clock.advance(20_000)
+      expect(w.clock.now() - submitted).toBeGreaterThanOrEqual(20_000)
       expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Succeeded')
       expect(w.backend.pools.has('ib')).toBe(true)
       expect(w.recorder.records.filter(r => r.path.includes('/operations/'))).toHaveLength(0)

@@ -77,7 +77,10 @@ describe('GitHub OIDC stand-in', () => {
       sub: 'repo:org/repo:ref:refs/heads/main',
       iss: `${w.sim.armEndpoint}/oidc`
     })
-    expect(c.exp - c.iat).toBe(300)
+    // Unset in the scenario: 300 simulated seconds, but at least 30 real seconds (3000 simulated
+    // seconds at this world's timeScale 0.01).
+    expect(w.scenario.azure.tokens.oidcLifetime).toBeUndefined()
+    expect(c.exp - c.iat).toBe(3000)
     expect(w.sim.issuedSecrets()).toContain(ok.body.value)
 
     const bad = await fetchIdToken(w, 'api://AzureADTokenExchange', 'not-the-runner-token')

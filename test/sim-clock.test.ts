@@ -4,11 +4,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { SimClock } from '../sim/contracts.js'
 
-/** Resolves once `ok()` holds, checking on every turn of the event loop (no time budget). */
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise(r => setImmediate(r))
-}
-
 describe('SimClock', () => {
   it('scales simulated spans to real ones', () => {
     const clock = new SimClock(0.01)
@@ -28,23 +23,53 @@ describe('SimClock', () => {
     expect(clock.now()).toBeGreaterThanOrEqual(after)
   })
 
-  it('a jump fires the timers it passed, in order, and keeps the later ones waiting', async () => {
+  it('a jump runs the timers it passed, in order, before it returns; later ones keep waiting', () => {
     // One real hour per simulated millisecond: without the jump, nothing here would ever fire.
     const clock = new SimClock(3_600_000)
     const fired: string[] = []
     clock.after(2_000, () => fired.push('2s'))
-    clock.after(1_000, () => fired.push('1s'))
+    clock.after(1_000, () => {
+      fired.push('1s')
+      clock.after(500, () => fired.push('1s+500ms, set by the 1s timer')) // still within the jump
+      clock.after(10_000, () => fired.push('1s+10s'))
+    })
     const cancel = clock.after(1_500, () => fired.push('cancelled'))
     clock.after(60_000, () => fired.push('60s'))
-    let slept = false
-    void clock.sleep(500).then(() => (slept = true))
     cancel()
     clock.advance(5_000)
-    await until(() => fired.length >= 2 && slept)
-    expect(fired).toEqual(['1s', '2s'])
-    // The 60 s timer is still pending: another jump past it fires it.
+    expect(fired).toEqual(['1s', '1s+500ms, set by the 1s timer', '2s'])
+    // The others are still pending: a jump past them runs them.
     clock.advance(60_000)
-    await until(() => fired.length >= 3)
-    expect(fired).toEqual(['1s', '2s', '60s'])
+    expect(fired).toEqual(['1s', '1s+500ms, set by the 1s timer', '2s', '1s+10s', '60s'])
+  })
+
+  it('each timer of a jump sees the clock at its own due time; a periodic one runs once per period', () => {
+    const clock = new SimClock(3_600_000)
+    const start = clock.now()
+    const seen: number[] = []
+    const tick = (): void => {
+      seen.push(Math.round(clock.now() - start))
+      if (seen.length < 10) clock.after(1_000, tick)
+    }
+    clock.after(1_000, tick)
+    clock.advance(4_500)
+    expect(seen).toEqual([1000, 2000, 3000, 4000])
+    expect(Math.round(clock.now() - start)).toBe(4500)
+  })
+
+  it('a timer that re-arms itself with no delay is named instead of hanging the jump', () => {
+    const clock = new SimClock(3_600_000)
+    const again = (): void => void clock.after(0, again)
+    clock.after(10, again)
+    expect(() => clock.advance(20)).toThrow(/keeps re-arming itself with no delay/)
+  })
+
+  it('sleep resolves once its simulated span has passed', async () => {
+    const clock = new SimClock(3_600_000)
+    let slept = false
+    void clock.sleep(500).then(() => (slept = true))
+    clock.advance(500)
+    await Promise.resolve()
+    expect(slept).toBe(true)
   })
 })

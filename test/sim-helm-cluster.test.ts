@@ -316,7 +316,7 @@ describe('gpu-operator', () => {
       'nfd.enabled=false',
       '--wait',
       '--timeout',
-      '20s'
+      '1s'
     )
     expect(fail).toMatchObject({ code: 1, stderr: 'Error: UPGRADE FAILED: context deadline exceeded\n' })
     let st = JSON.parse((await helm('status', 'gpu-operator', '-n', 'gpu-operator', '-o', 'json')).stdout)
@@ -380,7 +380,7 @@ describe('gpu-operator', () => {
         'operator.version=v0-broken',
         '--atomic',
         '--timeout',
-        '20s'
+        '2s'
       )
       expect(r.code).toBe(1)
       expect(r.stderr).toBe(
@@ -439,7 +439,7 @@ describe('gpu-operator', () => {
       'nfd.enabled=false',
       '--atomic',
       '--timeout',
-      '20s'
+      '1s'
     )
     expect(r.stderr).toBe(
       'Error: release gpu-operator failed, and has been uninstalled due to atomic being set: context deadline exceeded\n'

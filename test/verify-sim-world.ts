@@ -109,14 +109,18 @@ function describeVerdict(v: HealthVerdict): string {
 
 /**
  * Waits until every installed component is ready or has given up by the action's health rules,
- * or until none of their verdicts changed for `quietSimMs` of simulated time (what this stack
- * can give a node has arrived). A world that keeps changing past `limitMs` throws with the verdicts.
+ * or until none of their verdicts changes across two jumps of `quietSimMs` of simulated time
+ * (what this stack can give a node has arrived). The jumps run whatever the world had scheduled
+ * in those spans at once (SimClock.advance), so a busy machine that runs the world's timers late
+ * cannot pass for a quiet world. A world that keeps changing past `limitMs` throws with the verdicts.
  */
 async function settleByHealth(o: {
   kube: KubeClient
   settings: Settings
   installed: KubeComponent[]
   clock: SimClock
+  /** Runs the world's queued reconciles and status writes now. */
+  flush: () => void
   quietSimMs: number
   limitMs: number
 }): Promise<void> {
@@ -124,8 +128,9 @@ async function settleByHealth(o: {
   const end = Date.now() + o.limitMs
   const gaveUp = new Set<string>()
   let last = ''
-  let lastChange = o.clock.now()
+  let quietJumps = 0
   for (;;) {
+    o.flush()
     const verdicts = new Map<string, HealthVerdict>()
     for (const c of o.installed)
       verdicts.set(c.name, await healthNow(o.kube, c, o.settings, o.clock.now() - start))
@@ -135,8 +140,12 @@ async function settleByHealth(o: {
     const signature = JSON.stringify(open.map(([name, v]) => [name, v.message, v.nodes, v.problems]))
     if (signature !== last) {
       last = signature
-      lastChange = o.clock.now()
-    } else if (o.clock.now() - lastChange >= o.quietSimMs) return
+      quietJumps = 0
+    } else if (quietJumps >= 2) return
+    else {
+      o.clock.advance(o.quietSimMs)
+      quietJumps++
+    }
     if (Date.now() > end)
       throw new Error(
         `test world: the stack did not settle within ${Math.round(o.limitMs / 1000)}s; the action's health rules say:\n` +
@@ -274,11 +283,14 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
       installed,
       clock,
       // Longer than any one step can take on a node (the OFED build, a crash loop's back-off).
+      flush: () => sim.controllers.flush(),
       quietSimMs: 2 * Math.max(300_000, ...delays),
       limitMs: 120_000
     })
     // A little more simulated time so late status writes (policy states, pod readiness) land.
-    await sleep(clock.real(30_000) + 50)
+    clock.advance(30_000)
+    await sleep(50)
+    sim.controllers.flush()
   } catch (e) {
     await sim.close()
     throw e

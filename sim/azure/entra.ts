@@ -8,7 +8,6 @@
 // shape with AADSTS codes.
 import { randomUUID } from 'node:crypto'
 import type { Scenario } from '../scenario.js'
-import { durationOf } from '../scenario.js'
 import { json, parseFormBody, type SimHttpRequest, type SimHttpResponse } from './http.js'
 import { decodeJwt, jwks, newJwtKey, signJwt, verifyJwt, type JwtClaims, type JwtKey } from './jwt.js'
 import type { OidcStandIn } from './oidc.js'
@@ -240,7 +239,7 @@ export class EntraStandIn {
     access_token: string
   } {
     const now = this.time.nowSec()
-    const lifetimeMs = durationOf(this.scenario.azure.tokens?.accessTokenLifetime, 3_600_000)
+    const lifetimeMs = this.time.tokenLifetimeMs(this.scenario.azure.tokens?.accessTokenLifetime, 3_600_000)
     const token = signJwt(this.key, {
       aud: audience,
       iss: this.issuer(),

@@ -4,7 +4,6 @@
 // simulated now + tokens.oidcLifetime. Also serves the issuer's discovery document and JWKS.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Scenario } from '../scenario.js'
-import { durationOf } from '../scenario.js'
 import { header, json, type SimHttpRequest, type SimHttpResponse } from './http.js'
 import { jwks, newJwtKey, signJwt, verifyJwt, type JwtClaims, type JwtKey } from './jwt.js'
 import type { SimTime } from './sim-time.js'
@@ -69,7 +68,9 @@ export class OidcStandIn {
   /** Mints a token as the runner would receive it (also usable directly by tests). */
   issue(audience: string, overrides: JwtClaims = {}): string {
     const now = this.time.nowSec()
-    const lifetime = Math.floor(durationOf(this.scenario.azure.tokens?.oidcLifetime, 300_000) / 1000)
+    const lifetime = Math.floor(
+      this.time.tokenLifetimeMs(this.scenario.azure.tokens?.oidcLifetime, 300_000) / 1000
+    )
     const repo = this.repository()
     const token = signJwt(this.key, {
       jti: randomUUID(),

@@ -1,11 +1,13 @@
 // What every helm stand-in command gets: output streams, the environment, parsed global flags, the
-// namespace helm would use, a lazily opened API connection, and the time scale applied to
-// `--timeout` and polling (HELM_STANDIN_TIME_SCALE, the simulator's clock scale; default 1).
+// namespace helm would use, a lazily opened API connection, and the time scale applied to its
+// readiness polling (HELM_STANDIN_TIME_SCALE, the simulator's clock scale; default 1). `--timeout`
+// is NOT scaled: it is the caller's budget in the caller's (real) time, as the action computes it
+// from its own step deadline; scaling it would hand helm 1/1000 of what the action meant.
 import type { FlagValues } from './flags.js'
 import { KubeRest, loadKubeConfig } from './kube-rest.js'
 import { helmPaths, type HelmPaths } from './repos.js'
 
-/** Environment variable the simulator sets to its SimClock timeScale so helm's waits run in simulated time. */
+/** Environment variable the simulator sets to its SimClock timeScale so helm polls at the world's pace. */
 export const HELM_STANDIN_TIME_SCALE_ENV = 'HELM_STANDIN_TIME_SCALE'
 
 /** helm polls readiness every 2 s. */
@@ -56,11 +58,6 @@ export class HelmContext {
     } catch {
       return 'default'
     }
-  }
-
-  /** Real milliseconds for a helm duration. */
-  real(ms: number): number {
-    return ms * this.timeScale
   }
 
   get pollMs(): number {

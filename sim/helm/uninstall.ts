@@ -38,7 +38,7 @@ export async function uninstallRelease(
   await store.update(last)
   const objs = parseManifest(last.manifest).map(o => withOwnership(ac, o))
   for (const o of [...objs].reverse()) await deleteObject(ac, o)
-  if (opts.wait) await waitDeleted(ac, objs, ctx.real(opts.timeoutMs))
+  if (opts.wait) await waitDeleted(ac, objs, opts.timeoutMs)
   if (opts.keepHistory) {
     last.info.status = 'uninstalled'
     last.info.description = 'Uninstallation complete'

@@ -151,7 +151,7 @@ async function install(
 ): Promise<Release> {
   const store = new ReleaseStore(ctx.kube)
   const ac = applyContext(ctx, plan)
-  await installCrds(ac, crdsFor(plan), ctx.real(60_000))
+  await installCrds(ac, crdsFor(plan), 60_000)
   const rel = newRelease(plan, revision, '', 'pending-install')
   const objs = ownedObjects(ac, rel)
   await checkConflicts(ac, objs, new Set(), 'install')
@@ -164,7 +164,7 @@ async function install(
   await store.create(rel)
   try {
     await applyRelease(ac, objs, [])
-    if (plan.wait) await waitReady(ac, objs, ctx.real(plan.timeoutMs))
+    if (plan.wait) await waitReady(ac, objs, plan.timeoutMs)
   } catch (e) {
     const err = (e as Error).message
     rel.info.status = 'failed'
@@ -217,7 +217,7 @@ async function upgrade(
   await store.create(rel)
   try {
     await applyRelease(ac, objs, previous)
-    if (plan.wait) await waitReady(ac, objs, ctx.real(plan.timeoutMs))
+    if (plan.wait) await waitReady(ac, objs, plan.timeoutMs)
   } catch (e) {
     const err = (e as Error).message
     rel.info.status = 'failed'
@@ -269,7 +269,7 @@ async function rollback(ctx: HelmContext, plan: Plan, target: Release, failed: R
   await store.create(rel)
   const objs = ownedObjects(ac, rel)
   await applyRelease(ac, objs, ownedObjects(ac, failed))
-  await waitReady(ac, objs, ctx.real(plan.timeoutMs))
+  await waitReady(ac, objs, plan.timeoutMs)
   for (const r of await store.history(plan.name, plan.namespace)) {
     if (r.info.status === 'deployed') {
       r.info.status = 'superseded'

@@ -324,7 +324,7 @@ describe('Lease', () => {
     try {
       const h = await acquireLease(w.client(), {
         holder: 'renewer',
-        timeoutMs: 1000,
+        timeoutMs: 60_000,
         leaseDurationSeconds: 3
       })
       const leases = w.store.type('coordination.k8s.io', 'leases')!
@@ -361,13 +361,13 @@ describe('Lease', () => {
           leaseTransitions: 0
         }
       })
-      const live = await acquireLease(w.client(), { holder: 'alive', timeoutMs: 5000 })
+      const live = await acquireLease(w.client(), { holder: 'alive', timeoutMs: 60_000 })
       const taken = w.store.get(w.store.type('coordination.k8s.io', 'leases')!, 'kube-system', LEASE_NAME)
       expect(taken.spec).toMatchObject({ holderIdentity: 'alive', leaseTransitions: 1 })
       const err = await acquireLease(w.client(), { holder: 'impatient', timeoutMs: 200 }).catch(e => e)
       expect(err.message).toContain('held by run alive')
       await live.release()
-      const taker = await acquireLease(w.client(), { holder: 'next', timeoutMs: 5000 })
+      const taker = await acquireLease(w.client(), { holder: 'next', timeoutMs: 60_000 })
       const lease = w.store.get(w.store.type('coordination.k8s.io', 'leases')!, 'kube-system', LEASE_NAME)
       expect(lease.spec.holderIdentity).toBe('next')
       await taker.release()

@@ -76,7 +76,7 @@ describe('watchUntil', () => {
   it('resolves from the initial list when already satisfied (no watch events needed)', async () => {
     const s = new FakeSource()
     s.put('a', { ready: true })
-    const out = await watchUntil(s, objs => ({ done: readyCount(objs) === 1 }), { timeoutMs: 1000 })
+    const out = await watchUntil(s, objs => ({ done: readyCount(objs) === 1 }), { timeoutMs: 30_000 })
     expect(out.objects).toHaveLength(1)
     expect(s.lists).toBe(1)
   })
@@ -171,7 +171,7 @@ describe('watchAll', () => {
     const a = new FakeSource()
     const b = new FakeSource()
     a.put('x')
-    const p = watchAll({ a, b }, s => ({ done: s.a.length === 1 && s.b.length === 1 }), { timeoutMs: 2000 })
+    const p = watchAll({ a, b }, s => ({ done: s.a.length === 1 && s.b.length === 1 }), { timeoutMs: 30_000 })
     await tick()
     b.put('y')
     const out = await p

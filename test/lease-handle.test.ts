@@ -84,7 +84,9 @@ describe('a run that holds the Lease', () => {
     )
     expect(h.held()).toBe(false)
     expect((await h.whenLost()).why).toBe('it is now held by run-2')
-    expect(warnings).toHaveLength(1)
+    // One warning of the loss (a renewal that read the Lease just before the takeover may also
+    // have warned of its 409 Conflict: that is the renewal losing the same race, not a second loss).
+    expect(warnings.filter(l => !/^renewing Lease .* failed: /.test(l))).toHaveLength(1)
     // From now on: every confirm refuses, and this run never writes the Lease again (no renewal,
     // and release leaves the other run's Lease alone).
     const writes = leaseWrites(w)

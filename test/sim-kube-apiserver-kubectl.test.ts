@@ -140,7 +140,7 @@ suite('kubectl against the simulated API server', () => {
     expect(await ok('apply', '--server-side', '-f', NCP_CRD)).toContain(
       'nicclusterpolicies.mellanox.com serverside-applied'
     )
-    await ok('wait', '--for=condition=Established', 'crd/nicclusterpolicies.mellanox.com', '--timeout=5s')
+    await ok('wait', '--for=condition=Established', 'crd/nicclusterpolicies.mellanox.com', '--timeout=60s')
     const ncp = file(
       'ncp.yaml',
       'apiVersion: mellanox.com/v1alpha1\nkind: NicClusterPolicy\nmetadata: {name: nic-cluster-policy}\nspec:\n  ofedDriver: {image: doca-driver, repository: nvcr.io/nvidia/mellanox, version: "25.04"}\n'
@@ -151,7 +151,7 @@ suite('kubectl against the simulated API server', () => {
       'wait',
       '--for=jsonpath={.status.state}=ready',
       'ncp/nic-cluster-policy',
-      '--timeout=10s'
+      '--timeout=60s'
     )
     setTimeout(() => {
       w.store.mutate(
@@ -175,7 +175,7 @@ suite('kubectl against the simulated API server', () => {
     expect(await ok('logs', 'x-1')).toBe('hello from x-1\n')
     const timedOut = await kubectl('wait', '--for=condition=Ready', 'pod', '-l', 'app=x', '--timeout=1s')
     expect(timedOut.code).not.toBe(0)
-    const waiting = kubectl('wait', '--for=condition=Ready', 'pod', '-l', 'app=x', '--timeout=5s')
+    const waiting = kubectl('wait', '--for=condition=Ready', 'pod', '-l', 'app=x', '--timeout=60s')
     setTimeout(() => {
       w.store.mutate(
         w.type('', 'pods'),

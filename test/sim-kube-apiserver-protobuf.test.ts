@@ -271,7 +271,7 @@ describe('protobuf over HTTPS', () => {
   it('serves a protobuf watch stream of length-framed WatchEvents', async () => {
     const { Agent, request } = await import('undici')
     const res = await request(
-      `${w.server.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1`,
+      `${w.server.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=60`,
       {
         headers: { authorization: `Bearer ${TOKEN}`, accept: `${PB};stream=watch` },
         dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
@@ -284,8 +284,13 @@ describe('protobuf over HTTPS', () => {
         w.put('', 'configmaps', { metadata: { name: 'watched', namespace: 'default' }, data: { x: '1' } }),
       100
     )
-    for await (const c of res.body) chunks.push(Buffer.from(c))
-    const events = readWatchFrames(Buffer.concat(chunks))
+    // Read until the change arrives (the watch would end after 60 s): no deadline to race.
+    let events: ReturnType<typeof readWatchFrames> = []
+    for await (const c of res.body) {
+      chunks.push(Buffer.from(c))
+      events = readWatchFrames(Buffer.concat(chunks))
+      if (events.some(e => (e.object.metadata as any).name === 'watched')) break
+    }
     expect(events.map(e => [e.type, (e.object.metadata as any).name])).toEqual(
       expect.arrayContaining([
         ['ADDED', 'pb-cm'],

@@ -732,7 +732,7 @@ describe('custom resources', () => {
   })
 })
 
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
+async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
   const until = Date.now() + ms
   while (!cond()) {
     if (Date.now() > until) throw new Error('condition not met in time')

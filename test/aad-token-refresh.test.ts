@@ -43,10 +43,12 @@ beforeAll(async () => {
       azure: {
         feature: { state: 'Registered' },
         cluster: { aad: true, localAccounts: false },
-        tokens: { accessTokenLifetime: '600s' }
+        // 12 real seconds: the action renews at half the lifetime, so a request would have to stall
+        // 6 s between its freshness check and the API server to arrive with an expired token.
+        tokens: { accessTokenLifetime: '1200s' }
       },
       // The driver builds take two to three token lifetimes.
-      kube: { timeScale: 0.01, delays: { mofed: '1500s', gpuDriver: '1200s', default: '5s' } }
+      kube: { timeScale: 0.01, delays: { mofed: '3000s', gpuDriver: '2400s', default: '5s' } }
     }
   })
   tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])

@@ -19,6 +19,7 @@ import type { KubeObject } from '../src/kube/types.js'
 import { readSettings } from '../src/settings/input-helper.js'
 import { INPUTS } from '../src/settings/input-definitions.js'
 import { reader, VALID_APPLY } from './support/inputs.js'
+import { rdmaNode } from './support/nodes.js'
 
 /** An input's default (the pinned versions move with the releases). */
 const byDefault = (name: string) => INPUTS.find(i => i.name === name)!.default!
@@ -334,17 +335,11 @@ describe('cluster-level health', () => {
   })
 
   it('the NodeFeatureRule: every node labelled; none labelled after the grace period fails, naming the pool', () => {
-    const node = (name: string, labelled: boolean): KubeObject => ({
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name,
-        labels: {
-          'kubernetes.azure.com/agentpool': 'rdmapool',
-          ...(labelled ? { 'feature.node.kubernetes.io/pci-15b3.present': 'true' } : {})
-        }
-      }
-    })
+    const node = (name: string, labelled: boolean): KubeObject => {
+      const n = rdmaNode(name)
+      if (!labelled) delete n.metadata.labels!['feature.node.kubernetes.io/pci-15b3.present']
+      return n
+    }
     expect(evaluate('node-feature-rule', { nodes: [node('n1', true), node('n2', true)] })).toMatchObject({
       done: true,
       message: 'labelled pci-15b3.present=true on 2/2 nodes'

@@ -12,7 +12,7 @@ import { startApiServer, type ApiServer } from '../sim/kube/apiserver/index.js'
 import { registerBuiltins } from '../sim/kube/resources.js'
 import { ObjectStore } from '../sim/kube/store.js'
 import { KubeClient } from '../src/kube/client.js'
-import { ApplyConflictError } from '../src/kube/errors.js'
+import { ApplyConflictError, isKindNotServed, KubeRequestError } from '../src/kube/errors.js'
 import { watchUntil } from '../src/kube/watch.js'
 import type { KubeObject } from '../src/kube/types.js'
 import { acquireLease, releaseLease, LEASE_NAME } from '../src/stack/lease.js'
@@ -188,6 +188,36 @@ describe('server-side apply', () => {
     expect(all.items.filter(i => i.metadata.name.startsWith('page-'))).toHaveLength(12)
     expect(all.items.every(i => i.kind === 'ConfigMap')).toBe(true)
     expect(w.recorder.records.filter(r => r.path.endsWith('/configmaps')).length).toBe(3)
+  })
+})
+
+describe('a kind the server does not serve', () => {
+  let w: World
+  beforeAll(async () => {
+    w = await startWorld()
+  })
+  afterAll(() => w.close())
+
+  it('reads of it fail as "not served" (the CRD is not installed), in a group that is served or not', async () => {
+    const c = w.client()
+    // apps/v1 is served, Widget is not: discovery has no resource for it.
+    const served = { apiVersion: 'apps/v1', kind: 'Widget', name: 'w', namespace: 'default' }
+    const getErr = await c.get(served).catch(e => e)
+    expect(getErr).toBeInstanceOf(KubeRequestError)
+    expect(getErr.message).toMatch(/does not serve Widget in apps\/v1/)
+    expect(isKindNotServed(getErr)).toBe(true)
+    const listErr = await c.list('apps/v1', 'Widget', { namespace: 'default' }).catch(e => e)
+    expect(listErr).toBeInstanceOf(KubeRequestError)
+    expect(isKindNotServed(listErr)).toBe(true)
+    // A group the server does not serve at all: the object is simply absent, a list is a 404.
+    expect(await c.get({ apiVersion: 'nvidia.com/v1', kind: 'ClusterPolicy', name: 'cluster-policy' })).toBe(
+      undefined
+    )
+    const noGroup = await c.list('nvidia.com/v1', 'ClusterPolicy', {}).catch(e => e)
+    expect(isKindNotServed(noGroup)).toBe(true)
+    // Anything else is not "not served".
+    expect(isKindNotServed(new KubeRequestError('get x', 500, 'boom'))).toBe(false)
+    expect(isKindNotServed(new KubeRequestError('get x', undefined, 'socket hang up'))).toBe(false)
   })
 })
 

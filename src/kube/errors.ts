@@ -31,9 +31,13 @@ const TRANSIENT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT'
 ])
 
-/** The HTTP status of a failed request (ApiException.code, a watch error's statusCode), if any. */
+/**
+ * The HTTP status of a failed request (ApiException.code, a watch error's statusCode, the status a
+ * KubeRequestError kept from the request that failed for good), if any.
+ */
 export function httpStatusOf(e: unknown): number | undefined {
   if (typeof e !== 'object' || e === null) return undefined
+  if (e instanceof KubeRequestError) return e.status
   const o = e as { code?: unknown; statusCode?: unknown }
   if (typeof o.code === 'number') return o.code
   if (typeof o.statusCode === 'number') return o.statusCode
@@ -179,11 +183,11 @@ export class KindNotServedError extends Error {
 }
 
 /**
- * Whether a read failed because the kind is not served: discovery has no such resource, or the
- * server answered 404 for a collection (a CRD removed after discovery was cached).
+ * Whether a read failed because the kind is not served: discovery has no such resource (as thrown,
+ * or inside the KubeRequestError a client read wraps it in), or the server answered 404 for a
+ * collection (a CRD removed after discovery was cached).
  */
 export function isKindNotServed(e: unknown): boolean {
-  return (
-    e instanceof KindNotServedError || isNotFound(e) || (e instanceof KubeRequestError && e.status === 404)
-  )
+  const cause = e instanceof KubeRequestError ? e.cause : undefined
+  return e instanceof KindNotServedError || cause instanceof KindNotServedError || isNotFound(e)
 }

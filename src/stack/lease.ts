@@ -9,7 +9,7 @@
 // LeaseLostError once another holder is seen or no renewal has succeeded within the renew
 // deadline, so a run that lost the Lease stops instead of writing over the run that has it.
 import { KubeClient } from '../kube/client.js'
-import { httpStatusOf, isConflict, isNotFound, messageOf } from '../kube/errors.js'
+import { isConflict, isNotFound, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchUntil, WatchTimeoutError } from '../kube/watch.js'
 import { silentLog, type Log } from '../log/index.js'
@@ -207,7 +207,7 @@ async function tryTake(
     }
     return { taken: false, lease, liveUntil }
   } catch (e) {
-    if (isConflict(e) || httpStatusOf(e) === 409) return { taken: false }
+    if (isConflict(e)) return { taken: false }
     throw e
   }
 }

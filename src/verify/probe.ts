@@ -192,7 +192,7 @@ async function createDaemonSet(kube: KubeClient, ds: KubeObject): Promise<KubeOb
   try {
     return JSON.parse(JSON.stringify(await create())) as KubeObject
   } catch (e) {
-    if (!isConflict((e as { cause?: unknown }).cause ?? e)) throw e
+    if (!isConflict(e)) throw e
     // Left by an interrupted earlier attempt of this run: replace it.
     await deleteDaemonSet(kube, ds.metadata.name, namespace)
     return JSON.parse(JSON.stringify(await create())) as KubeObject
@@ -211,7 +211,7 @@ export async function deleteDaemonSet(kube: KubeClient, name: string, namespace:
       })
     )
   } catch (e) {
-    if (!isNotFound((e as { cause?: unknown }).cause ?? e)) throw e
+    if (!isNotFound(e)) throw e
   }
 }
 

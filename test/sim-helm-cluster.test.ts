@@ -380,7 +380,7 @@ describe('gpu-operator', () => {
         'operator.version=v0-broken',
         '--atomic',
         '--timeout',
-        '2s'
+        '5s'
       )
       expect(r.code).toBe(1)
       expect(r.stderr).toBe(

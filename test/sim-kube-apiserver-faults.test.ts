@@ -10,21 +10,20 @@ import {
   setHeaderOptions,
   type V1ConfigMap
 } from '@kubernetes/client-node'
-import { type TestWorld, nodeObject, podObject, startWorld, statusOf } from './sim-kube-apiserver.helpers.js'
+import {
+  type TestWorld,
+  nodeObject,
+  podObject,
+  startWorld,
+  statusOf,
+  waitFor
+} from './sim-kube-apiserver.helpers.js'
 
 let w: TestWorld | undefined
 afterEach(async () => {
   await w?.close()
   w = undefined
 })
-
-async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await new Promise(r => setTimeout(r, 10))
-  }
-}
 
 const listeners = (world: TestWorld) => (world.store as unknown as { listeners: Set<unknown> }).listeners.size
 

@@ -169,3 +169,12 @@ export function statusOf(err: unknown): any {
   const body = (err as { body?: unknown }).body
   return typeof body === 'string' ? JSON.parse(body) : body
 }
+
+/** Polls `cond` every 10 ms until it holds (a generous limit: a busy machine only waits longer). */
+export async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise(r => setTimeout(r, 10))
+  }
+}

@@ -23,7 +23,8 @@ import {
   nodeObject,
   podObject,
   startWorld,
-  statusOf
+  statusOf,
+  waitFor
 } from './sim-kube-apiserver.helpers.js'
 
 const NCP_CRD = path.resolve(
@@ -731,11 +732,3 @@ describe('custom resources', () => {
     ])
   })
 })
-
-async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await new Promise(r => setTimeout(r, 10))
-  }
-}

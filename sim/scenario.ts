@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { parse, YAMLParseError } from 'yaml'
 import { parseDuration } from '../src/util/duration.js'
 import type { AccessGrant } from './kube/apiserver/access.js'
+import type { ThrottleSpec } from './kube/apiserver/throttle.js'
 import { scenarioProblems } from './scenario-schema.js'
 
 export interface FaultSpec {
@@ -98,7 +99,7 @@ export interface Scenario {
     faults: FaultSpec[]
     /** Server-side throttling: beyond `qps` (after a `burst`), requests are answered 429 with
      *  `Retry-After: retryAfter` seconds (default 1), for every client; discovery is exempt. */
-    throttle?: { qps: number; burst: number; retryAfter?: number }
+    throttle?: ThrottleSpec
     /** Identities with fewer rights than cluster-admin: each `{user, rules}` keeps only its RBAC
      *  rules (plus discovery and self-reviews); every other request is answered 403 Forbidden.
      *  `user`: `clusterUser` (the user credential, the action's default), `clusterAdmin` (the admin

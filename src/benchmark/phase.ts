@@ -24,7 +24,6 @@ import { createPod, deletePodsQuietly, WORK_NAMESPACE } from '../verify/workspac
 import type { BenchMeasurement } from './analysis.js'
 import {
   benchmarkLabels,
-  cudaOf,
   PERFTEST_CONTAINER,
   perftestPod,
   PHASE_LABEL,
@@ -98,9 +97,7 @@ async function waitFor(
 
 /** The CUDA devices a device pair used in this phase (GPUDirect), or null (host memory). */
 function cudaUsed(phase: PhaseSpec, d: PairDevice): { server: number; client: number } | null {
-  const server = cudaOf(phase, d, 'server')
-  const client = cudaOf(phase, d, 'client')
-  return server !== undefined && client !== undefined ? { server, client } : null
+  return phase.useCuda && d.cuda ? { ...d.cuda } : null
 }
 
 function errorMeasurement(

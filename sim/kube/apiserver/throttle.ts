@@ -14,8 +14,6 @@ export interface ThrottleSpec {
 export class ServerThrottle {
   private tokens: number
   private last = performance.now()
-  /** Requests answered 429. */
-  rejected = 0
 
   constructor(readonly spec: ThrottleSpec) {
     this.tokens = spec.burst
@@ -30,7 +28,6 @@ export class ServerThrottle {
       this.tokens -= 1
       return true
     }
-    this.rejected++
     return false
   }
 

@@ -72,10 +72,7 @@ export class GpuAllocations {
 
 /** nvidia.com/gpu the container itself asks for (limits, else requests). */
 export function containerGpus(c: ContainerView): number {
-  const r = c.spec.resources ?? {}
-  const v = r.limits?.['nvidia.com/gpu'] ?? r.requests?.['nvidia.com/gpu']
-  const n = Number(v ?? 0)
-  return Number.isFinite(n) ? n : 0
+  return extendedRequests({ containers: [c.spec] })['nvidia.com/gpu'] ?? 0
 }
 
 /**

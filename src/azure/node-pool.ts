@@ -30,7 +30,7 @@ export function tagValue(tags: Record<string, string> | undefined, name: string)
 
 export { taintString } from '../model/azure-resources.js'
 import { taintString } from '../model/azure-resources.js'
-import { untoleratedTaints } from '../model/tolerations.js'
+import { toleratesTaint } from '../model/tolerations.js'
 import { poolTolerations } from '../model/workload.js'
 import { parseTaint } from '../settings/input-definitions.js'
 
@@ -201,11 +201,7 @@ export function untoleratedPoolTaints(settings: Settings, live: AgentPool): Node
   const missing = (live.nodeTaints ?? []).filter(t => {
     if (!/:(NoSchedule|NoExecute)$/.test(t)) return false
     const taint = parseTaint(t)
-    return (
-      !taint ||
-      untoleratedTaints({ metadata: { name }, spec: { taints: [taint] } }, tolerations, { daemonSet: false })
-        .length > 0
-    )
+    return !taint || !tolerations.some(x => toleratesTaint(x, taint))
   })
   if (!missing.length) return undefined
   const all = [...new Set([...settings.nodePool.taints.map(taintString), ...missing])].join(',')

@@ -173,14 +173,9 @@ function limitedApiClient<T>(kc: KubeConfig, type: new (config: Configuration) =
   return new type(config)
 }
 
-/** Plain JSON (timestamps as strings, list metadata `continue` restored) of a client-node model. */
+/** Plain JSON (timestamps as strings) of a client-node model. */
 export function plain<T = KubeObject>(o: unknown): T {
-  const v = JSON.parse(JSON.stringify(o)) as Record<string, any>
-  if (v?.metadata && '_continue' in v.metadata) {
-    v.metadata.continue = v.metadata._continue
-    delete v.metadata._continue
-  }
-  return v as T
+  return JSON.parse(JSON.stringify(o)) as T
 }
 
 export class KubeClient {

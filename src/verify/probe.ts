@@ -7,7 +7,7 @@
 // and watch of the DaemonSet's pods, and one delete of the DaemonSet removes everything (its
 // pods are garbage-collected); a probe DaemonSet an earlier, killed run left is deleted first. A
 // 1000-node probe costs about seven requests.
-import type { KubeClient } from '../kube/client.js'
+import { plain, type KubeClient } from '../kube/client.js'
 import { isConflict, isNotFound } from '../kube/errors.js'
 import { selectorOf, type KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
@@ -190,12 +190,12 @@ async function createDaemonSet(kube: KubeClient, ds: KubeObject): Promise<KubeOb
       kube.apps.createNamespacedDaemonSet({ namespace, body: ds as never })
     )
   try {
-    return JSON.parse(JSON.stringify(await create())) as KubeObject
+    return plain(await create())
   } catch (e) {
     if (!isConflict(e)) throw e
     // Left by an interrupted earlier attempt of this run: replace it.
     await deleteDaemonSet(kube, ds.metadata.name, namespace)
-    return JSON.parse(JSON.stringify(await create())) as KubeObject
+    return plain(await create())
   }
 }
 

@@ -3,7 +3,7 @@
 // run label that ties every pod to this run, and the one-request cleanup (delete by label).
 // Nothing here touches a stack resource.
 import { createHash } from 'node:crypto'
-import type { KubeClient } from '../kube/client.js'
+import { plain, type KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
 
@@ -70,7 +70,7 @@ export async function createPod(kube: KubeClient, pod: KubeObject): Promise<Kube
   const namespace = pod.metadata.namespace ?? WORK_NAMESPACE
   const what = `create pod ${pod.metadata.name ?? pod.metadata.generateName ?? ''} -n ${namespace}`
   const out = await kube.request(what, () => kube.core.createNamespacedPod({ namespace, body: pod as never }))
-  return JSON.parse(JSON.stringify(out)) as KubeObject
+  return plain(out)
 }
 
 /** Deletes every pod matching the selector in one request (grace 0: they are ours and short-lived). */

@@ -70,7 +70,12 @@ export class GpuAllocations {
   }
 }
 
-/** nvidia.com/gpu the container itself asks for (limits, else requests). */
+/** A container's name within its pod, init containers apart (`init:<name>`). */
+function containerKey(c: ContainerView): string {
+  return `${c.init ? 'init:' : ''}${c.name}`
+}
+
+/** nvidia.com/gpu the container itself asks for (requests, else limits, as placement counts them). */
 export function containerGpus(c: ContainerView): number {
   return extendedRequests({ containers: [c.spec] })['nvidia.com/gpu'] ?? 0
 }
@@ -166,13 +171,12 @@ export function shellWorkloads(
     /** Each container's own files (init containers keep theirs for their termination message). */
     const containerFiles = new Map<string, Map<string, string>>()
     const filesOf = (c: ContainerView): Map<string, string> => {
-      const key = `${c.init ? 'init:' : ''}${c.name}`
-      let f = containerFiles.get(key)
-      if (!f) containerFiles.set(key, (f = new Map()))
+      let f = containerFiles.get(containerKey(c))
+      if (!f) containerFiles.set(containerKey(c), (f = new Map()))
       return f
     }
     const start = (c: ContainerView, exited: (code: number) => void): void => {
-      const holder = `${podKey}${c.init ? 'init:' : ''}${c.name}`
+      const holder = `${podKey}${containerKey(c)}`
       // The device manager takes a container's GPUs back when it ends.
       const done = (code: number): void => {
         gpuAllocations.release(env.nodeName, holder)
@@ -254,8 +258,7 @@ export function shellWorkloads(
     return {
       kind: 'shell',
       run: start,
-      terminationMessage: c =>
-        containerFiles.get(`${c.init ? 'init:' : ''}${c.name}`)?.get(terminationMessagePath(c)),
+      terminationMessage: c => containerFiles.get(containerKey(c))?.get(terminationMessagePath(c)),
       onStop: () => gpuAllocations.release(env.nodeName, podKey),
       runInit(c, done) {
         const ibSetup = /modprobe\s+ib_umad/.test(commandText(c.spec))

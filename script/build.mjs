@@ -4,7 +4,7 @@
 // (dist/chunks/): an entry file holds only what runs before its first dynamic import, so the
 // action prints its first line before the Azure SDK and the Kubernetes client are even parsed,
 // plan mode never loads them, and the simulator's chunks are reachable from cli.js alone
-// (test/repo.test.ts checks that from the build's metafile). Chunk names carry a content hash:
+// (test/repo/shape.test.ts checks that from the build's metafile). Chunk names carry a content hash:
 // the same sources always build the same bytes (check-dist compares every file).
 // `node script/build.mjs --outdir DIR` builds elsewhere (used by the dist freshness check).
 // As a module, buildDist({ outdir, metafile }) returns esbuild's metafile for tests.

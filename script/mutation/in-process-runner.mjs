@@ -1,5 +1,5 @@
 // A StrykerJS test-runner plugin for the mutation run (npm run mutate): it runs the Jest unit tests
-// that jest.mutate.config.js lists in one Node process, loading them once. Stryker instruments
+// that jest.mutate.config.js's testMatch globs find, in one Node process, loading them once. Stryker instruments
 // every mutant into the code at once (mutant switching), so a mutant is tested by switching it on
 // and running only the tests that cover it — milliseconds, where Stryker's jest-runner starts Jest
 // (module registry, ESM linking of each test file's graph) for every mutant: 1–3 s each here,
@@ -8,6 +8,7 @@
 // (script/mutation/ts-hooks.mjs). A static mutant (module-level code) gets a fresh copy of the
 // project's modules, loaded with it switched on. Coverage is per test, as Stryker's jest-runner
 // gives it, and the hit limit turns an infinite loop into a timeout.
+import { globSync } from 'node:fs'
 import { register } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -138,7 +139,10 @@ export class InProcessRunner {
     const globals = await import(globalsUrl)
     globals.installGlobals()
     const config = (await import(pathToFileURL(path.resolve(root, this.configFile)).href)).default
-    this.testFiles = config.testMatch.map(p => path.resolve(root, p.replace('<rootDir>/', '')))
+    this.testFiles = config.testMatch
+      .flatMap(p => globSync(p.replace('<rootDir>/', ''), { cwd: root }))
+      .sort()
+      .map(p => path.resolve(root, p))
     process.on('unhandledRejection', e => this.log.debug(`unhandled rejection in a test: ${message(e)}`))
     globalThis[STATE] = {}
     await this.load()

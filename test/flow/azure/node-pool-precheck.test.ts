@@ -1,0 +1,102 @@
+// The pool settled before any write: precheckNodePool reads the pool once and refuses an existing
+// pool that differs in a field fixed at creation (or whose provisioning failed) with only that GET
+// in the simulator's request log; an absent or compatible pool is handed to ensureNodePool, which
+// then creates or reuses it without reading it again.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { ensureNodePool, NodePoolError, precheckNodePool } from '../../../src/azure/node-pool.js'
+import { armFixture, startWorld, type TestWorld } from '../../support/azure-world.js'
+
+let world: TestWorld | undefined
+afterEach(async () => {
+  await world?.close()
+  world = undefined
+})
+
+const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
+const arm = (w: TestWorld) => w.recorder.records.filter(r => r.service === 'arm')
+const poolRequests = (w: TestWorld) =>
+  arm(w)
+    .filter(r => /\/agentPools\/rdma$/.test(r.path))
+    .map(r => r.method)
+
+/** Compatible with settingsFor()'s node pool. */
+const compatiblePool = {
+  name: 'rdma',
+  vmSize: 'Standard_ND96asr_v4',
+  count: 2,
+  osSKU: 'Ubuntu2204',
+  gpuDriver: 'None'
+}
+
+async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p
+  } catch (e) {
+    return e as Error
+  }
+  throw new Error('expected a failure')
+}
+
+describe('precheckNodePool', () => {
+  it('an existing pool of another VM size: refused with one GET and no write', async () => {
+    world = await startWorld({
+      azure: { existingPools: [{ ...compatiblePool, vmSize: 'Standard_NC24ads_A100_v4' }] }
+    })
+    const { clients, settings, log } = armFixture(world)
+    world.recorder.reset()
+    const err = await failure(precheckNodePool(clients, settings, { log }))
+    expect(err).toBeInstanceOf(NodePoolError)
+    expect(err.message).toContain('node pool rdma: an existing pool differs in fields fixed at creation')
+    expect(err.message).toContain('  - vmSize: wanted Standard_ND96asr_v4, found Standard_NC24ads_A100_v4')
+    expect(err.message).toMatch(/nothing was changed/)
+    expect(arm(world).map(r => r.method)).toEqual(['GET'])
+    expect(world.recorder.counts().mutating).toBe(0)
+  })
+
+  it('a pool with the AKS-installed GPU driver or another OS SKU: refused the same way', async () => {
+    world = await startWorld({
+      azure: { existingPools: [{ ...compatiblePool, gpuDriver: 'Install', osSKU: 'Ubuntu2404' }] }
+    })
+    const { clients, settings, log } = armFixture(world)
+    world.recorder.reset()
+    const err = await failure(precheckNodePool(clients, settings, { log }))
+    expect(err.message).toContain('  - osSKU: wanted Ubuntu2204, found Ubuntu2404')
+    expect(err.message).toContain('  - gpuProfile.driver: wanted None, found Install')
+    expect(world.recorder.counts().mutating).toBe(0)
+  })
+
+  it('a pool whose provisioning failed: refused before any write', async () => {
+    world = await startWorld({
+      azure: { existingPools: [{ ...compatiblePool, provisioningState: 'Failed' }] }
+    })
+    const { clients, settings, log } = armFixture(world)
+    world.recorder.reset()
+    const err = await failure(precheckNodePool(clients, settings, { log }))
+    expect(err.message).toMatch(/^node pool rdma: exists in provisioning state Failed/)
+    expect(world.recorder.counts().mutating).toBe(0)
+  })
+
+  it('absent: ensureNodePool then creates it without reading it again', async () => {
+    world = await startWorld()
+    const { clients, settings, log } = armFixture(world)
+    world.recorder.reset()
+    const pre = await precheckNodePool(clients, settings, { log })
+    expect(pre).toEqual({ state: 'absent' })
+    const r = await ensureNodePool(clients, settings, { log, ...OPTS, precheck: pre })
+    expect(r.action).toBe('created')
+    // The precheck's GET, then straight to the create (its polls read the pool afterwards).
+    expect(poolRequests(world).slice(0, 2)).toEqual(['GET', 'PUT'])
+  })
+
+  it('compatible: ensureNodePool reuses it with no further read and no write', async () => {
+    world = await startWorld({ azure: { existingPools: [compatiblePool] } })
+    const { clients, settings, log } = armFixture(world)
+    world.recorder.reset()
+    const pre = await precheckNodePool(clients, settings, { log })
+    expect(pre.state).toBe('present')
+    const r = await ensureNodePool(clients, settings, { log, ...OPTS, precheck: pre })
+    expect(r.action).toBe('reused')
+    expect(poolRequests(world)).toEqual(['GET'])
+    expect(world.recorder.counts().mutating).toBe(0)
+  })
+})

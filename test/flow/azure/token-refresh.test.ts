@@ -1,0 +1,121 @@
+// An AAD cluster whose tokens last a fraction of the run (600 simulated seconds at timeScale 0.01,
+// against OFED and GPU driver builds of 1500 s and 1200 s): the whole flow (Azure, the stack with helm,
+// verification and benchmarks) succeeds, the API server never answers Unauthorized, and the run
+// needed many tokens for the AKS server application: the action's client, helm (the stand-in, a
+// client-node program, runs the kubeconfig's exec credential as kubectl and client-go do) and
+// everything else reading the kubeconfig were handed a fresh one each time the last ran short.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import tls from 'node:tls'
+import { parse } from 'yaml'
+import { AKS_SERVER_APP_ID } from '../../../src/azure/credentials.js'
+import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import { startWorld, type World } from '../../../sim/world.js'
+import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
+import { reader } from '../../support/inputs.js'
+
+jest.setTimeout(300_000)
+
+const savedEnv = { ...process.env }
+const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
+
+let world: World
+let flow: FlowResult
+let runnerTemp: string
+let log = ''
+
+/** The audience of a JWT the world issued. */
+function audienceOf(jwt: string): string | undefined {
+  try {
+    return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()).aud
+  } catch {
+    return undefined
+  }
+}
+
+beforeAll(async () => {
+  world = await startWorld({
+    helmCommand: [path.join(await helmStandinBinDir(), 'helm')],
+    scenarioOverrides: {
+      azure: {
+        feature: { state: 'Registered' },
+        cluster: { aad: true, localAccounts: false },
+        // 12 real seconds: the action renews at half the lifetime, so a request would have to stall
+        // 6 s between its freshness check and the API server to arrive with an expired token.
+        tokens: { accessTokenLifetime: '1200s' }
+      },
+      // The driver builds take two to three token lifetimes.
+      kube: { timeScale: 0.01, delays: { mofed: '3000s', gpuDriver: '2400s', default: '5s' } }
+    }
+  })
+  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
+  const env = world.env()
+  delete (env as Record<string, string>).KUBECONFIG
+  runnerTemp = mkdtempSync(path.join(tmpdir(), 'aad-runner-'))
+  process.env = { ...savedEnv, ...env, RUNNER_TEMP: runnerTemp }
+  for (const k of Object.keys(process.env))
+    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  const r = readSettings(
+    reader({
+      ...world.inputs(),
+      'client-secret': world.scenario.azure.clientSecret,
+      'auth-type': 'secret',
+      mode: 'apply',
+      'node-pool': 'rdma',
+      'step-timeout': '30m'
+    })
+  )
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    log += String(chunk)
+    return true
+  }) as typeof process.stdout.write
+  try {
+    flow = await runFlowWithReport({ ...r.settings, runId: 'aad-short-tokens' })
+  } finally {
+    process.stdout.write = write
+  }
+})
+
+afterAll(async () => {
+  await world?.close()
+  process.env = { ...savedEnv }
+  tls.setDefaultCACertificates(originalCAs)
+})
+
+describe('an AAD cluster whose tokens expire many times during the run', () => {
+  it('the run succeeds, helm steps included', () => {
+    if (flow.exitCode !== 0) console.log(log.slice(-6000))
+    expect(flow.report.steps.filter(s => s.status !== 'success').map(s => `${s.name}: ${s.detail}`)).toEqual(
+      []
+    )
+    expect(flow.report.result).toBe('success')
+    expect(flow.report.steps.map(s => s.name)).toEqual(
+      expect.arrayContaining(['credentials', 'network-operator', 'gpu-operator', 'verify', 'benchmark'])
+    )
+  })
+
+  it('the API server never answered Unauthorized', () => {
+    const kube = world.recorder.records.filter(r => r.service === 'kube')
+    expect(kube.length).toBeGreaterThan(100)
+    expect(kube.filter(r => r.status === 401).map(r => `${r.method} ${r.path}`)).toEqual([])
+  })
+
+  it('more AKS tokens were handed out: each renewed before it ran short', () => {
+    const aks = world.azure.issuedSecrets().filter(t => audienceOf(t) === AKS_SERVER_APP_ID)
+    // (Long watches keep the token they started with, as the API server lets them: the renewals
+    // come where new requests are made: helm, verification, benchmarks.)
+    expect(aks.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('once the run is over the kubeconfig holds the last token itself and the token socket is gone', () => {
+    const file = flow.report.outputs['kubeconfig-path']
+    const doc = parse(readFileSync(file, 'utf8'))
+    expect(doc.users.map((u: any) => Object.keys(u.user))).toEqual([['token']])
+    expect(readdirSync(runnerTemp).filter(f => f.startsWith('aks-rdma-token-'))).toEqual([])
+    expect(existsSync(file)).toBe(true)
+  })
+})

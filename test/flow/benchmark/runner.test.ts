@@ -1,0 +1,251 @@
+// The benchmark runner against the simulated cluster: pair scope over all NICs with GPUDirect,
+// each NIC with its NIC-local GPU on both sides (the CUDA devices in every measurement); a wrong
+// NIC↔GPU pairing fails on ND H100 v5 as it would on hardware; a degraded NIC named
+// node/mlx5_ibN; a degraded node named an outlier in fleet scope; 64 nodes in a fixed number of
+// rounds; a perftest image without CUDA detected and replaced by a host-memory run; missing
+// nvidia_peermem reported as host-staged; and no benchmark pod left behind, also when the run
+// times out.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { runBenchmark } from '../../../src/benchmark/runner.js'
+import { runVerification } from '../../../src/verify/index.js'
+import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-world.js'
+
+jest.setTimeout(300_000)
+
+describe('pair scope on a healthy A100 pool', () => {
+  let w: RdmaWorld
+  beforeAll(async () => {
+    w = await startRdmaWorld({ nodes: 3, inputs: { 'benchmark-scope': 'pair' } })
+  })
+  afterAll(async () => {
+    await w?.close()
+  })
+
+  it('measures all 8 NIC pairs with GPUDirect, bandwidth and latency, as fractions of the line rate', async () => {
+    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    w.recorder.reset()
+    const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+    expect(run.verdict).toBe('pass')
+    expect(run.rounds).toBe(1)
+    expect(run.gpudirect).toBe('on')
+    expect(run.lineRateGbps).toBe(200)
+    const [a, b] = w.rdmaNodes()
+    const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+    const lat = run.pairs.filter(p => p.test === 'ib_write_lat')
+    expect(bw.map(p => p.device)).toEqual([
+      'mlx5_ib0',
+      'mlx5_ib1',
+      'mlx5_ib2',
+      'mlx5_ib3',
+      'mlx5_ib4',
+      'mlx5_ib5',
+      'mlx5_ib6',
+      'mlx5_ib7'
+    ])
+    expect(lat).toHaveLength(8)
+    const minimum = w.settings.benchmark.minBandwidthRatio
+    for (const p of bw) {
+      expect(p).toMatchObject({ server: a, client: b, linkGbps: 200, verdict: 'pass', reasons: [] })
+      // the ratio is the measured bandwidth over the line rate, and passing means it meets the minimum
+      expect(p.ratio).toBe(Math.round((p.bwAvgGbps! / 200) * 10_000) / 10_000)
+      expect(p.ratio!).toBeGreaterThanOrEqual(minimum)
+    }
+    for (const p of lat) expect(p).toMatchObject({ verdict: 'pass', tTypicalUs: expect.any(Number) })
+    // Each NIC with the GPU local to it (ND A100 v4: NIC i and GPU i share a PCIe switch) on both sides.
+    expect(run.pairs.map(p => p.cuda)).toEqual(
+      [...bw, ...lat].map(p => ({ server: Number(p.device!.slice(-1)), client: Number(p.device!.slice(-1)) }))
+    )
+    // the outputs: the slowest pair's bandwidth and the worst typical latency
+    expect(run.bandwidthGbps).toBe(Math.min(...bw.map(p => p.bwAvgGbps!)).toFixed(2))
+    expect(run.latencyUs).toBe(Math.max(...lat.map(p => p.tTypicalUs!)).toFixed(2))
+    expect(run.outliers).toEqual([])
+    expect(workPods(w)).toHaveLength(0)
+    // One server and one client pod per test (one container each, holding the node's 8 GPUs).
+    expect(requestStats(w).byResource['POST pods']).toBe(4)
+    // One log read per client pod, whatever the NIC count.
+    expect(w.recorder.records.filter(r => r.path.endsWith('/log'))).toHaveLength(2)
+  })
+
+  it('probes by itself when given no facts', async () => {
+    const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+    expect(run.verdict).toBe('pass')
+    expect(run.gpudirect).toBe('on')
+    expect(run.pairs).toHaveLength(16)
+    expect(workPods(w)).toHaveLength(0)
+  })
+
+  it('deletes every pod even when its waits time out, and says what did not finish', async () => {
+    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts, timeoutMs: 1 })
+    expect(run.verdict).toBe('fail')
+    expect(run.pairs.length).toBeGreaterThan(0)
+    expect(run.pairs.every(p => p.verdict === 'fail')).toBe(true)
+    expect(run.pairs[0].reasons!.join(' ')).toMatch(/did not (start|finish) within/)
+    expect(workPods(w)).toHaveLength(0)
+  })
+})
+
+describe('degraded hardware', () => {
+  it('pair scope: one slow NIC is named node/mlx5_ibN and fails the run', async () => {
+    const w = await startRdmaWorld({
+      nodes: 2,
+      scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], noInfiniband: [] } }
+    })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      const bad = w.rdmaNodes()[1]
+      expect(run.verdict).toBe('fail')
+      expect(run.outliers).toEqual([`${bad}/mlx5_ib3`])
+      const slow = run.pairs.filter(p => p.test === 'ib_write_bw' && p.verdict === 'fail')
+      expect(slow.map(p => p.device)).toEqual(['mlx5_ib3'])
+      // it fails on the action's rule: its bandwidth is under the minimum fraction of the line rate
+      expect(slow[0].ratio!).toBeLessThan(w.settings.benchmark.minBandwidthRatio)
+      const minimum = Math.round(w.settings.benchmark.minBandwidthRatio * 100)
+      expect(slow[0].reasons!.join(' ')).toContain(
+        `${slow[0].bwAvgGbps} Gb/s is ${Math.round(slow[0].ratio! * 100)}% of the 200 Gb/s line rate (minimum ${minimum}%)`
+      )
+      expect(run.summary).toMatch(new RegExp(`outliers: ${bad}/mlx5_ib3`))
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('fleet scope: a slow node is an outlier in both its pairs, its neighbours are not', async () => {
+    const w = await startRdmaWorld({
+      nodes: 6,
+      vmSize: 'Standard_HB120rs_v3',
+      inputs: { 'benchmark-scope': 'fleet' },
+      scenario: { nodes: { degraded: [{ index: 2, gbps: 100 }], noInfiniband: [] } }
+    })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      const nodes = w.rdmaNodes()
+      expect(run.rounds).toBe(2)
+      expect(run.verdict).toBe('fail')
+      expect(run.outliers).toEqual([nodes[2]])
+      const view = run.report.nodes!
+      expect(view.find(n => n.node === nodes[2])!.verdict).toBe('fail')
+      expect(view.filter(n => n.verdict === 'fail').map(n => n.node)).toEqual([nodes[2]])
+      expect(run.gpudirect).toBe('off')
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('GPUDirect', () => {
+  it('a perftest without CUDA is detected, reported, and replaced by a host-memory run', async () => {
+    const w = await startRdmaWorld({
+      nodes: 2,
+      inputs: { 'benchmark-image': 'ghcr.io/example/perftest-nocuda:24.04' }
+    })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      expect(run.gpudirect).toBe('unsupported')
+      expect(run.gpudirectDetail).toMatch(/no CUDA support .*unrecognized option '--use_cuda=0'.*host memory/)
+      expect(run.verdict).toBe('warn')
+      expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(8)
+      expect(run.pairs.every(p => p.verdict === 'pass')).toBe(true)
+      expect(run.phases).toBe(3) // bw with --use_cuda (rejected by the servers), bw from host memory, lat from host memory
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('without nvidia_peermem the GPU buffers are host-staged: reported, and slower than the line rate', async () => {
+    const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      expect(run.gpudirect).toBe('host-staged')
+      expect(run.gpudirectDetail).toMatch(/nvidia_peermem not loaded on/)
+      expect(run.verdict).toBe('fail')
+      // every bandwidth pair fails on the action's line-rate rule
+      const minimum = w.settings.benchmark.minBandwidthRatio
+      expect(
+        run.pairs.filter(p => p.test === 'ib_write_bw').map(p => [p.verdict, p.ratio! < minimum])
+      ).toEqual(Array(8).fill(['fail', true]))
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('GPU–NIC locality on ND H100 v5', () => {
+  it('each NIC with its NIC-local GPU passes; the same run with the GPUs paired wrongly fails', async () => {
+    const w = await startRdmaWorld({
+      nodes: 2,
+      vmSize: 'Standard_ND96isr_H100_v5',
+      inputs: { 'benchmark-scope': 'pair' }
+    })
+    try {
+      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      const f = v.facts!.get(w.rdmaNodes()[0])!
+      // Azure's ND H100 v5 layout: GPUs 0001/0002/0003/0008 with NICs 0101–0104 on NUMA 0, the rest on NUMA 1.
+      expect(f.gpus.map(g => [g.pciAddress, g.numaNode])).toEqual([
+        ['0001:00:00.0', 0],
+        ['0002:00:00.0', 0],
+        ['0003:00:00.0', 0],
+        ['0008:00:00.0', 0],
+        ['0009:00:00.0', 1],
+        ['000a:00:00.0', 1],
+        ['000b:00:00.0', 1],
+        ['000c:00:00.0', 1]
+      ])
+      expect(f.nics.map(n => [n.device, n.pciAddress, n.localGpu])).toEqual(
+        f.activeDevices.map((d, i) => [d, `010${i + 1}:00:00.0`, i])
+      )
+      const good = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+      expect(good.verdict).toBe('pass')
+      expect(good.lineRateGbps).toBe(400)
+      const gdr = good.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(gdr.map(p => p.cuda)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(i => ({ server: i, client: i })))
+      expect(gdr.every(p => p.ratio! >= 0.9)).toBe(true)
+
+      // Pair each NIC with the next GPU instead (another PCIe switch, or the other socket).
+      const wrong = new Map(
+        [...v.facts!].map(([node, x]) => [
+          node,
+          { ...x, nics: x.nics.map(n => ({ ...n, localGpu: ((n.localGpu ?? 0) + 1) % 8 })) }
+        ])
+      )
+      const bad = await runBenchmark({ settings: w.settings, kube: w.kube, facts: wrong })
+      expect(bad.verdict).toBe('fail')
+      const slow = bad.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(slow.every(p => p.verdict === 'fail' && p.ratio! < 0.9)).toBe(true)
+      expect(slow.map(p => p.cuda)).toEqual([1, 2, 3, 4, 5, 6, 7, 0].map(i => ({ server: i, client: i })))
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
+describe('fleet scope at scale', () => {
+  it('64 nodes finish in 2 rounds of 32 disjoint pairs, every node measured against two others', async () => {
+    const w = await startRdmaWorld({
+      nodes: 64,
+      vmSize: 'Standard_HB120rs_v3',
+      inputs: { 'benchmark-scope': 'fleet' }
+    })
+    try {
+      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      w.recorder.reset()
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+      expect(run.rounds).toBe(2)
+      expect(run.schedule.rounds.map(r => r.length)).toEqual([32, 32])
+      expect(run.phases).toBe(4)
+      expect(run.verdict).toBe('pass')
+      expect(Object.values(run.schedule.partners).every(p => p.length === 2)).toBe(true)
+      expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(64)
+      const stats = requestStats(w)
+      expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
+      expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})

@@ -1,0 +1,292 @@
+// The CLI as a user runs it (a child process of the shipped dist/cli.js): plan prints the full plan
+// and JSON, bad inputs exit 2 with every problem and make no network access, exit codes, help
+// generated from the input definitions, strict flags, --env-file, the parsers on files and stdin.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { INPUTS } from '../../../src/settings/input-definitions.js'
+import { bundlePath } from '../../support/dist.js'
+
+const run = promisify(execFile)
+const NO_NETWORK = path.resolve('test/support/no-network.mjs')
+
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin?: string
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const bundle = bundlePath('cli')
+  const cleanEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_'))
+  )
+  const child = run(process.execPath, ['--import', NO_NETWORK, bundle, ...args], {
+    env: { ...cleanEnv, ...env },
+    timeout: 30_000
+  })
+  // A child that exits before reading (e.g. Node refusing a missing --env-file) closes the pipe:
+  // EPIPE on its stdin is that exit, which the exit code and stderr below report.
+  child.child.stdin?.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e
+  })
+  child.child.stdin?.end(stdin ?? '')
+  try {
+    const r = await child
+    return { code: 0, stdout: r.stdout, stderr: r.stderr }
+  } catch (e: any) {
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+/** The help entry of one flag: from its line to the next flag's, whitespace collapsed. */
+function helpEntry(help: string, flag: string): string | undefined {
+  const lines = help.split('\n')
+  const at = lines.findIndex(l => l.startsWith(`  ${flag} `) || l === `  ${flag}`)
+  if (at < 0) return undefined
+  const end = lines.findIndex((l, i) => i > at && !l.startsWith('   '))
+  return lines
+    .slice(at, end < 0 ? undefined : end)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+}
+
+describe('cli', () => {
+  it('plan prints the full plan without credentials or network', async () => {
+    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
+    expect(r.stdout).toContain('1. infiniband-feature')
+    expect(r.stdout).toContain('10. gpu-operator')
+    expect(r.stdout).toContain('helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0')
+  })
+
+  it('plan --output json parses and lists the ten components in order', async () => {
+    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '--output', 'json'])
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.components.map((c: { name: string }) => c.name)).toEqual([
+      'infiniband-feature',
+      'cluster',
+      'node-pool',
+      'credentials',
+      'network-operator',
+      'node-feature-rule',
+      'nic-cluster-policy',
+      'ib-node-config',
+      'rdma-device-plugin',
+      'gpu-operator'
+    ])
+    for (const c of doc.components) expect(c).toHaveProperty('kind')
+  })
+
+  it('reads INPUT_* variables as the runner sets them', async () => {
+    const r = await cli(['plan', '--output', 'json'], {
+      'INPUT_RESOURCE-GROUP': 'rg-env',
+      'INPUT_NODE-COUNT': '4'
+    })
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).cluster).toMatchObject({ resourceGroup: 'rg-env', nodeCount: 4 })
+  })
+
+  it('bad inputs exit 2, list every problem, hide secrets and touch no network', async () => {
+    const r = await cli([
+      'apply',
+      '--resource-group',
+      'rg',
+      '--cluster-name',
+      'aks1',
+      '--node-pool',
+      'GPU_Pool',
+      '--vm-size',
+      'Standard_D4s_v5',
+      '--client-secret',
+      'do-not-print-me',
+      '--creds',
+      '{"clientSecret": "nor-me"'
+    ])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
+    expect(r.stderr).toContain('node-pool "GPU_Pool": must match ^[a-z][a-z0-9]{0,11}$')
+    expect(r.stderr).toContain('vm-size "Standard_D4s_v5": not an InfiniBand (RDMA) size')
+    expect(r.stderr).toContain('creds (hidden)')
+    expect(r.stdout + r.stderr).not.toContain('do-not-print-me')
+    expect(r.stdout + r.stderr).not.toContain('nor-me')
+  })
+
+  it('a VM size the stack cannot finish on exits 2 with the reason, before any network call', async () => {
+    const r = await cli([
+      'apply',
+      '--resource-group',
+      'rg',
+      '--cluster-name',
+      'aks1',
+      '--vm-size',
+      'Standard_ND40rs_v2'
+    ])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
+    expect(r.stderr).toContain(
+      'vm-size "Standard_ND40rs_v2": not supported: Standard_ND40rs_v2 carries ConnectX-5 InfiniBand (VF PCI device 1018)'
+    )
+    const amd = await cli(['plan', '--vm-size', 'Standard_ND96isr_MI300X_v5'])
+    expect(amd.code).toBe(2)
+    expect(amd.stderr).toContain('has AMD MI300X GPUs: the NVIDIA GPU Operator cannot drive them')
+  })
+
+  it('unknown options and commands are usage errors (exit 2)', async () => {
+    expect((await cli(['plan', '--no-such-input', 'x'])).code).toBe(2)
+    expect((await cli(['destroy'])).code).toBe(2)
+    expect((await cli([])).code).toBe(2)
+  })
+
+  it('--help, -h and help print the commands on stdout and exit 0', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const r = await cli(args)
+      expect(r.code).toBe(0)
+      expect(r.stderr).toBe('')
+      for (const c of [
+        'apply',
+        'verify',
+        'drift',
+        'plan',
+        'simulate',
+        'sim up',
+        'sim down',
+        'perftest parse'
+      ])
+        expect(r.stdout).toContain(`  ${c} `)
+      expect(r.stdout).toContain('3 drift found')
+    }
+  })
+
+  it('each command has its own help listing every input with its default and description', async () => {
+    const plan = await cli(['plan', '--help'])
+    expect(plan.code).toBe(0)
+    expect(plan.stderr).toBe('')
+    for (const i of INPUTS) {
+      const entry = helpEntry(plan.stdout, `--${i.name}`)
+      if (i.name === 'mode') {
+        expect(entry).toBeUndefined()
+        continue
+      }
+      expect({ input: i.name, listed: entry !== undefined }).toEqual({ input: i.name, listed: true })
+      expect(entry).toContain(i.description.replace(/\s+/g, ' '))
+      if (i.default) expect(entry).toContain(`(default: ${i.default})`)
+    }
+    expect(helpEntry(plan.stdout, '--output text|json')).toContain('(default: text)')
+    const simulate = await cli(['simulate', '-h'])
+    expect(simulate.code).toBe(0)
+    expect(helpEntry(simulate.stdout, '--mode apply|verify|drift|plan')).toContain('(default: apply)')
+    expect(helpEntry(simulate.stdout, '--concurrent N')).toBeDefined()
+    expect((await cli(['help', 'drift'])).stdout).toContain('Usage: node dist/cli.js drift')
+    expect((await cli(['sim', 'up', '--help'])).stdout).toContain('--dir DIR')
+  })
+
+  it('an unknown flag exits 2 naming the closest input on the same line', async () => {
+    const r = await cli(['plan', '--node-cont', '2'])
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.split('\n')[0]).toBe('--node-cont: unknown option; did you mean --node-count?')
+    expect((await cli(['apply', '--resourcegroup', 'rg'])).stderr).toContain('did you mean --resource-group?')
+    expect((await cli(['plan', '--ouput', 'json'])).stderr).toContain('did you mean --output?')
+    const far = await cli(['plan', '--zzzzzzzzzzzz', 'x'])
+    expect(far.code).toBe(2)
+    expect(far.stderr).toContain('--zzzzzzzzzzzz: unknown option')
+  })
+
+  it('a flag without its value exits 2 and never becomes "true"', async () => {
+    for (const args of [
+      ['plan', '--resource-group'],
+      ['plan', '--resource-group', '--cluster-name', 'aks1']
+    ]) {
+      const r = await cli(args)
+      expect(r.code).toBe(2)
+      expect(r.stdout).toBe('')
+      expect(r.stderr).toContain('--resource-group: needs a value')
+    }
+    expect((await cli(['plan', '--create-cluster'])).stderr).toContain('needs a value (true or false)')
+  })
+
+  it('--mode with a mode command, a bad --output and stray arguments exit 2', async () => {
+    const bogus = await cli(['plan', '--mode', 'bogus'])
+    expect(bogus.code).toBe(2)
+    expect(bogus.stderr).toContain('--mode: not with the plan command')
+    expect((await cli(['apply', '--mode', 'verify'])).code).toBe(2)
+    expect((await cli(['plan', '--output', 'yaml'])).stderr).toContain(
+      '--output "yaml": must be text or json'
+    )
+    expect((await cli(['plan', 'extra'])).code).toBe(2)
+    const typo = await cli(['aply'])
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain('did you mean apply?')
+  })
+
+  it('plan output is the same document every time: no pid, random or time values', async () => {
+    const args = ['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '--create-cluster', 'true']
+    const a = await cli([...args, '--output', 'json'], { LOCATION: 'x', INPUT_LOCATION: 'eastus' })
+    const b = await cli([...args, '--output', 'json'], { INPUT_LOCATION: 'eastus' })
+    expect(a.code).toBe(0)
+    expect(a.stdout).toBe(b.stdout)
+    expect(a.stdout).toContain('"aks-rdma-action-created-by": "<run-id>"')
+    expect(a.stdout).not.toMatch(/local-\d+/)
+    const text = await cli(args, { INPUT_LOCATION: 'eastus' })
+    expect(text.stdout).toBe((await cli(args, { INPUT_LOCATION: 'eastus' })).stdout)
+    expect(text.stdout + text.stderr).not.toMatch(/^\s*::/m)
+  })
+
+  it('--env-file gives inputs and environment; flags win over it; a bad file is refused', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-'))
+    const file = path.join(dir, '.env')
+    writeFileSync(
+      file,
+      "# a comment\nINPUT_RESOURCE-GROUP=rg-file\nINPUT_NODE-COUNT=5\nINPUT_CLUSTER-NAME='aks-file'\n"
+    )
+    const r = await cli(['plan', '--env-file', file, '--node-count', '6', '--output', 'json'])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).cluster).toMatchObject({
+      resourceGroup: 'rg-file',
+      name: 'aks-file',
+      nodeCount: 6
+    })
+    // A CA bundle the file names must exist (it is loaded into this process's trusted CAs).
+    writeFileSync(file, `NODE_EXTRA_CA_CERTS=${path.join(dir, 'no-ca.pem')}\n`)
+    const badCa = await cli(['plan', '--env-file', file])
+    expect(badCa.code).toBe(2)
+    expect(badCa.stderr).toContain('no-ca.pem: ENOENT')
+    // Node itself checks an --env-file argument exists, even after the script (nodejs/node#54232).
+    const missing = await cli(['plan', '--env-file', path.join(dir, 'nope')])
+    expect(missing.code).not.toBe(0)
+    expect(missing.stderr).toContain('not found')
+  })
+
+  it("parsers read a file or standard input; output that is not the tool's exits non-zero", async () => {
+    const perftest = readFileSync(
+      'test/fixtures/perftest/13-ib_write_bw-all-sizes-gbits-results-only-azure-nd96asr_v4.txt',
+      'utf8'
+    )
+    const fromStdin = await cli(['perftest', 'parse', '-', '--tool', 'ib_write_bw'], {}, perftest)
+    expect(fromStdin.code).toBe(0)
+    expect(JSON.parse(fromStdin.stdout).rows.length).toBeGreaterThan(0)
+    const notPerftest = await cli(['perftest', 'parse', '-'], {}, '{"hello": "world"}\n')
+    expect(notPerftest.code).toBe(2)
+    expect(notPerftest.stdout).toBe('')
+    expect(notPerftest.stderr).toContain('not perftest output')
+    const failed = await cli(['perftest', 'parse', '-'], {}, "Couldn't connect to 10.0.0.1:18515\n")
+    expect(failed.code).toBe(1)
+    expect(JSON.parse(failed.stdout).error.kind).toBe('connect')
+    const ibstat = await cli(
+      ['ibstat', 'parse', '-'],
+      {},
+      readFileSync('test/fixtures/ibstat/01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt', 'utf8')
+    )
+    expect(ibstat.code).toBe(0)
+    expect(JSON.parse(ibstat.stdout).ports.length).toBeGreaterThan(0)
+    const notIbstat = await cli(['ibstat', 'parse', 'README.md'])
+    expect(notIbstat.code).toBe(2)
+    expect(notIbstat.stdout).toBe('')
+    expect(notIbstat.stderr).toContain('not ibstat')
+    expect((await cli(['ibstat', 'parse'])).code).toBe(2)
+    expect((await cli(['ibstat', 'parse', 'no-such-file'])).stderr).toContain('ENOENT')
+  })
+})

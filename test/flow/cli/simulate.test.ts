@@ -1,0 +1,91 @@
+// `node dist/cli.js simulate` (the shipped CLI bundle) tells the truth about the post step: its
+// report carries `post: { exitCode, cleanup }`, and when the post step fails to delete what the
+// run created the command exits non-zero, as the job would fail on GitHub.
+import { describe, expect, it, jest } from '@jest/globals'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { bundlePath } from '../../support/dist.js'
+
+jest.setTimeout(180_000)
+
+/** Runs `node dist/cli.js simulate ...`; its output goes to the test's captured stdout. */
+function simulate(args: string[]): Promise<{ code: number; output: string }> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(INPUT|STATE|GITHUB|RUNNER)_/.test(k))
+  )
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bundlePath('cli'), 'simulate', ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let output = ''
+    const take = (b: Buffer): void => {
+      output += b.toString()
+      process.stdout.write(b)
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', reject)
+    child.on('close', code => resolve({ code: code ?? 1, output }))
+  })
+}
+
+function scenarioFile(yaml: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'simulate-scenario-')), 'scenario.yaml')
+  writeFileSync(file, yaml)
+  return file
+}
+
+describe('simulate', () => {
+  it('reports the post step and exits 0 when both steps succeed', async () => {
+    const report = path.join(mkdtempSync(path.join(tmpdir(), 'simulate-report-')), 'report.json')
+    const r = await simulate(['--report', report, '--cleanup', 'node-pool', '--benchmark', 'false'])
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(readFileSync(report, 'utf8'))
+    expect(doc.exitCode).toBe(0)
+    expect(doc.post.exitCode).toBe(0)
+    expect(doc.post.cleanup).toContainEqual({
+      resource: 'node-pool',
+      name: 'rdmapool',
+      result: 'deleted',
+      reason: 'was Succeeded'
+    })
+    expect(r.output).toContain('### Cleanup (post step)')
+  })
+
+  it('exits 1 when the post step fails to delete the pool the run created, and says so', async () => {
+    const report = path.join(mkdtempSync(path.join(tmpdir(), 'simulate-report-')), 'report.json')
+    const scenario = scenarioFile(
+      'azure:\n  faults:\n    - { match: "DELETE */agentPools/*", status: 409 }\n'
+    )
+    const r = await simulate([
+      '--scenario',
+      scenario,
+      '--report',
+      report,
+      '--cleanup',
+      'node-pool',
+      '--benchmark',
+      'false'
+    ])
+    const doc = JSON.parse(readFileSync(report, 'utf8'))
+    expect(doc.result).toBe('success') // the main step succeeded…
+    expect(doc.exitCode).toBe(0)
+    expect(doc.post).toEqual({
+      exitCode: 1, // …but the job fails
+      cleanup: expect.arrayContaining([
+        {
+          resource: 'node-pool',
+          name: 'rdmapool',
+          result: 'failed',
+          reason: expect.stringContaining('deleting it failed: HTTP 409 InjectedFault')
+        }
+      ])
+    })
+    expect(r.code).toBe(1)
+    expect(r.output).toContain('simulate: the post step failed (exit 1); on GitHub the job fails')
+    expect(r.output).toContain('### Cleanup (post step): failed')
+  })
+})

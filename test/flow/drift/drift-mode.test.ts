@@ -1,0 +1,451 @@
+// Drift mode against a whole simulated world (Azure + Kubernetes + the helm stand-in): the real
+// apply flow first, then detectDrift on the converged world (nothing, and not one mutating
+// request), then one thing changed behind the action's back at a time — the OFED driver version in
+// the policy, a helm value, the device plugin config, a namespace label, an OFED driver pod and a
+// device plugin pod on another image, a hand-edited ClusterPolicy, a field taken by another field
+// manager, a deleted NodeFeatureRule, the pool size — each found as exactly one item with the right
+// component and field and zero writes; apply fixes what it can and the next drift run is clean,
+// except the pool size, which apply never changes. Drift mode's step ends as a warning and its log
+// prints each drifted field with the desired and the actual value and the fix.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import tls from 'node:tls'
+import { connectAzure } from '../../../src/azure/index.js'
+import { silentLog } from '../../../src/log/index.js'
+import { detectDrift, DriftError } from '../../../src/drift/index.js'
+import { KubeClient } from '../../../src/kube/client.js'
+import type { KubeObject } from '../../../src/kube/types.js'
+import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
+import type { DriftItem } from '../../../src/report/report.js'
+import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
+import { helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
+import { startWorld, type World } from '../../../sim/world.js'
+import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
+import { reader } from '../../support/inputs.js'
+
+jest.setTimeout(900_000)
+
+const POOL = 'rdma'
+const savedEnv = { ...process.env }
+const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
+let world: World
+let kubeconfigPath: string
+let convergedKubeRequests = 0
+const flowLog: string[] = []
+
+function settings(mode: string, extra: Record<string, string> = {}): Settings {
+  const r = readSettings(
+    reader({
+      ...world.inputs(),
+      'client-secret': world.scenario.azure.clientSecret,
+      'auth-type': 'secret',
+      mode,
+      'node-pool': POOL,
+      'node-count': '2',
+      benchmark: 'false',
+      timeout: '30m',
+      'step-timeout': '10m',
+      retries: '3',
+      ...extra
+    })
+  )
+  return r.settings
+}
+
+/** Runs the action's flow in-process, its workflow-command output collected rather than printed. */
+async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    flowLog.push(String(chunk))
+    return true
+  }) as typeof process.stdout.write
+  try {
+    const s = settings(mode, extra)
+    s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
+    const r = await runFlowWithReport(s)
+    if (r.report.steps.some(x => x.status === 'failure')) write(flowLog.slice(-200).join(''))
+    return r
+  } finally {
+    process.stdout.write = write
+  }
+}
+
+const secrets = () =>
+  world.kube.store.list(world.kube.store.type('', 'secrets')!, { labelSelector: 'owner=helm' }).items
+
+/** detectDrift as drift mode calls it; asserts it wrote nothing (ARM, Kubernetes, helm). */
+async function drift(extra: Record<string, string> = {}): Promise<DriftItem[]> {
+  const s = settings('drift', extra)
+  const helmBefore = helmReleaseCounts(secrets())
+  const azure = connectAzure(s, silentLog, { tuning: { baseDelayMs: 5, maxDelayMs: 20 } })
+  world.recorder.reset()
+  const items = await detectDrift({ settings: s, azure, kubeconfigPath })
+  const mutating = world.recorder.records.filter(r => r.mutating)
+  expect(mutating).toEqual([])
+  expect(helmReleaseCounts(secrets())).toEqual(helmBefore)
+  return items
+}
+
+function storeType(group: string, plural: string) {
+  return world.kube.store.type(group, plural)!
+}
+
+function mutateObject(
+  group: string,
+  plural: string,
+  ns: string | undefined,
+  name: string,
+  fn: (o: any) => void
+): void {
+  const t = storeType(group, plural)
+  const live = structuredClone(world.kube.store.get(t, ns, name)) as any
+  fn(live)
+  world.kube.store.update(t, { ...live, metadata: { ...live.metadata, resourceVersion: undefined } })
+}
+
+async function applyAgain(extra: Record<string, string> = {}): Promise<FlowResult> {
+  const r = await flow('apply', extra)
+  expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
+  expect(r.exitCode).toBe(0)
+  return r
+}
+
+beforeAll(async () => {
+  const bin = await helmStandinBinDir()
+  world = await startWorld({
+    helmCommand: [path.join(bin, 'helm')],
+    scenarioOverrides: {
+      kube: { timeScale: 0.002 },
+      azure: {
+        feature: { state: 'NotRegistered', pollsUntilRegistered: 1 },
+        poolProvisioning: { polls: 1 },
+        tokens: { accessTokenLifetime: '1000h' }
+      }
+    }
+  })
+  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
+  const env = world.env()
+  delete (env as Record<string, string>).KUBECONFIG
+  Object.assign(process.env, env, { RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'drift-runner-')) })
+  for (const k of Object.keys(process.env))
+    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+
+  const r = await flow('apply')
+  expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
+  expect(r.exitCode).toBe(0)
+  kubeconfigPath = r.report.outputs['kubeconfig-path']
+  expect(kubeconfigPath).toBeTruthy()
+})
+
+afterAll(async () => {
+  await world?.close()
+  process.env = { ...savedEnv }
+  tls.setDefaultCACertificates(originalCAs)
+})
+
+describe('drift on a converged world', () => {
+  it('finds nothing and writes nothing, in a handful of requests', async () => {
+    expect(await drift()).toEqual([])
+    const counts = world.recorder.counts()
+    // the feature, the provider, the pool
+    expect(counts.arm.total).toBe(3)
+    // GETs of the seven manifests and the ClusterPolicy, three lists, discovery, and the helm reads
+    expect(world.recorder.records.filter(r => r.service === 'kube').every(r => r.method === 'GET')).toBe(true)
+    expect(counts.kube.total).toBeLessThanOrEqual(25)
+    convergedKubeRequests = counts.kube.total
+  })
+
+  it('drift mode end to end: a drift step, no items, result success, no mutating request at all', async () => {
+    world.recorder.reset()
+    const r = await flow('drift')
+    expect(r.exitCode).toBe(0)
+    expect(r.report.result).toBe('success')
+    expect(r.report.drift).toEqual([])
+    expect(r.report.steps.find(s => s.name === 'drift')).toMatchObject({
+      status: 'success',
+      detail: 'no drift'
+    })
+    expect(world.recorder.records.filter(x => x.mutating)).toEqual([])
+  })
+})
+
+describe('one thing changed behind the action’s back', () => {
+  it('the OFED driver version in the NicClusterPolicy', async () => {
+    const s = settings('drift')
+    mutateObject('mellanox.com', 'nicclusterpolicies', undefined, 'nic-cluster-policy', o => {
+      o.spec.ofedDriver.version = 'doca3.1.0-25.07-0.9.7.0-0'
+    })
+    // the operator re-renders its driver DaemonSets from the policy (waited for); that follows, it is not reported again
+    const ofedImages = () =>
+      world.kube.store
+        .list(storeType('apps', 'daemonsets'), {
+          namespace: 'network-operator',
+          labelSelector: 'nvidia.com/ofed-driver'
+        })
+        .items.map((d: any) => d.spec.template.spec.containers[0].image as string)
+    while (!ofedImages().some(i => i.includes(':doca3.1.0-25.07-0.9.7.0-0-')))
+      await new Promise(r => setTimeout(r, 10))
+    expect(await drift()).toEqual([
+      {
+        component: 'nic-cluster-policy',
+        field: 'nicclusterpolicy/nic-cluster-policy spec.ofedDriver.version',
+        desired: s.stack.docaDriverVersion,
+        actual: 'doca3.1.0-25.07-0.9.7.0-0',
+        fixableByApply: true,
+        hint: 'apply sets it on nicclusterpolicy/nic-cluster-policy'
+      }
+    ])
+    await applyAgain()
+    expect(await drift()).toEqual([])
+  })
+
+  it('a helm value (helm upgrade --reuse-values --set driver.rdma.useHostMofed=true)', async () => {
+    let out = ''
+    const code = await helmStandin(
+      [
+        'upgrade',
+        'gpu-operator',
+        'nvidia/gpu-operator',
+        '--version',
+        'v26.7.0',
+        '-n',
+        'gpu-operator',
+        '--reuse-values',
+        '--set',
+        'driver.rdma.useHostMofed=true'
+      ],
+      { ...process.env, KUBECONFIG: kubeconfigPath },
+      { stdout: t => (out += t), stderr: t => (out += t) }
+    )
+    expect({ code, out }).toMatchObject({ code: 0 })
+    const items = await drift()
+    // the ClusterPolicy the chart re-rendered follows from the value: one item
+    expect(items).toEqual([
+      expect.objectContaining({
+        component: 'gpu-operator',
+        field: 'helm/gpu-operator values.driver.rdma.useHostMofed',
+        desired: 'false',
+        actual: 'true',
+        fixableByApply: true
+      })
+    ])
+    await applyAgain()
+    expect(await drift()).toEqual([])
+  })
+
+  it('the device plugin ConfigMap (config.json)', async () => {
+    mutateObject('', 'configmaps', 'kube-system', 'rdma-devices', o => {
+      o.data['config.json'] = o.data['config.json'].replace('"rdmaHcaMax": 1000', '"rdmaHcaMax": 63')
+    })
+    expect(await drift()).toEqual([
+      {
+        component: 'rdma-device-plugin',
+        field: 'configmap/rdma-devices data[config.json]',
+        desired: 'configList[0].rdmaHcaMax=1000',
+        actual: 'configList[0].rdmaHcaMax=63',
+        fixableByApply: true,
+        hint: 'apply sets it on configmap/rdma-devices -n kube-system'
+      }
+    ])
+    await applyAgain()
+    expect(await drift()).toEqual([])
+  })
+
+  it('a label of a managed object (the namespace’s pod-security level)', async () => {
+    mutateObject('', 'namespaces', undefined, 'network-operator', o => {
+      delete o.metadata.labels['pod-security.kubernetes.io/enforce']
+    })
+    expect(await drift()).toEqual([
+      expect.objectContaining({
+        component: 'network-operator',
+        field: 'namespace/network-operator metadata.labels[pod-security.kubernetes.io/enforce]',
+        desired: 'privileged',
+        actual: '(absent)',
+        fixableByApply: true
+      })
+    ])
+    await applyAgain()
+    expect(await drift()).toEqual([])
+  })
+
+  it('an OFED driver pod running another driver than the policy’s (an OnDelete DaemonSet not rolled)', async () => {
+    const s = settings('drift')
+    const pods = world.kube.store.list(storeType('', 'pods'), {
+      namespace: 'network-operator',
+      labelSelector: 'nvidia.com/ofed-driver'
+    }).items as KubeObject[]
+    expect(pods.length).toBe(2)
+    const pod = pods[0]
+    const image = pod.spec.containers.find((c: any) => c.name === 'mofed-container').image
+    const old = image.replace(s.stack.docaDriverVersion, 'doca3.1.0-25.07-0.9.7.0-0')
+    const setImage = (to: string) =>
+      mutateObject('', 'pods', 'network-operator', pod.metadata.name, o => {
+        o.spec.containers.find((c: any) => c.name === 'mofed-container').image = to
+      })
+    setImage(old)
+    const items = await drift()
+    expect(items).toEqual([
+      expect.objectContaining({
+        component: 'nic-cluster-policy',
+        field: 'pods -l nvidia.com/ofed-driver spec.containers[mofed-container].image',
+        desired: `nvcr.io/nvidia/mellanox/doca-driver:${s.stack.docaDriverVersion}-…`,
+        actual: `${old} on 1/2 pods (${pod.spec.nodeName})`,
+        fixableByApply: false
+      })
+    ])
+    expect(items[0].hint).toMatch(/autoUpgrade/)
+    setImage(image)
+    expect(await drift()).toEqual([])
+  })
+
+  it('a device plugin pod running another image than its DaemonSet', async () => {
+    const pods = world.kube.store.list(storeType('', 'pods'), {
+      namespace: 'kube-system',
+      labelSelector: 'name=rdma-shared-dp-ds'
+    }).items as KubeObject[]
+    const pod = pods[0]
+    const image = pod.spec.containers[0].image
+    const setImage = (to: string) =>
+      mutateObject('', 'pods', 'kube-system', pod.metadata.name, o => {
+        o.spec.containers[0].image = to
+      })
+    setImage('ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0')
+    expect(await drift()).toEqual([
+      expect.objectContaining({
+        component: 'rdma-device-plugin',
+        field: 'pods -l name=rdma-shared-dp-ds spec.containers[k8s-rdma-shared-dp-ds].image',
+        desired: image,
+        actual: `ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.4.0 on 1/${pods.length} pods (${pod.spec.nodeName})`,
+        fixableByApply: false
+      })
+    ])
+    setImage(image)
+    expect(await drift()).toEqual([])
+  })
+
+  it('the ClusterPolicy edited by hand: reported, not fixable by apply (the release is unchanged)', async () => {
+    mutateObject('nvidia.com', 'clusterpolicies', undefined, 'cluster-policy', o => {
+      o.spec.driver.rdma.useHostMofed = true
+    })
+    const items = await drift()
+    expect(items).toEqual([
+      expect.objectContaining({
+        component: 'gpu-operator',
+        field: 'clusterpolicy/cluster-policy spec.driver.rdma.useHostMofed',
+        desired: 'false',
+        actual: 'true',
+        fixableByApply: false
+      })
+    ])
+    expect(items[0].hint).toMatch(/helm upgrade gpu-operator -n gpu-operator --reuse-values/)
+    mutateObject('nvidia.com', 'clusterpolicies', undefined, 'cluster-policy', o => {
+      o.spec.driver.rdma.useHostMofed = false
+    })
+    expect(await drift()).toEqual([])
+  })
+
+  it('a field another field manager took: apply fails on the conflict unless force-conflicts', async () => {
+    const [cm] = rdmaDevicePluginManifests(settings('drift'))
+    const other = KubeClient.fromFile(kubeconfigPath, { retries: 0, fieldManager: 'kubectl-edit' })
+    await other.applyManifest(
+      {
+        ...(cm as KubeObject),
+        data: { 'config.json': cm.data && (cm.data as any)['config.json'].replace('1000', '500') }
+      },
+      { force: true }
+    )
+    const items = await drift()
+    expect(items).toHaveLength(1)
+    expect(items[0]).toMatchObject({
+      component: 'rdma-device-plugin',
+      field: 'configmap/rdma-devices data[config.json]',
+      desired: 'configList[0].rdmaHcaMax=1000',
+      actual: 'configList[0].rdmaHcaMax=500',
+      fixableByApply: false
+    })
+    expect(items[0].hint).toMatch(/kubectl-edit/)
+    expect(items[0].hint).toMatch(/force-conflicts: true/)
+    const forced = await drift({ 'force-conflicts': 'true' })
+    expect(forced).toEqual([expect.objectContaining({ field: items[0].field, fixableByApply: true })])
+    await applyAgain({ 'force-conflicts': 'true' })
+    expect(await drift()).toEqual([])
+  })
+
+  it('a deleted NodeFeatureRule', async () => {
+    world.kube.store.delete(storeType('nfd.k8s-sigs.io', 'nodefeaturerules'), undefined, 'nfd-network-rule')
+    expect(await drift()).toEqual([
+      {
+        component: 'node-feature-rule',
+        field: 'nodefeaturerule/nfd-network-rule',
+        desired: 'present',
+        actual: 'absent',
+        fixableByApply: true,
+        hint: 'apply creates nodefeaturerule/nfd-network-rule'
+      }
+    ])
+    await applyAgain()
+    expect(await drift()).toEqual([])
+  })
+
+  it('the pool size: reported as not fixable by apply, and still there after apply', async () => {
+    world.azure.setPool(POOL, { count: 3 })
+    const expected = [
+      expect.objectContaining({
+        component: 'node-pool',
+        field: 'count',
+        desired: '2',
+        actual: '3',
+        fixableByApply: false
+      })
+    ]
+    const items = await drift()
+    expect(items).toEqual(expected)
+    // a third node, not one request more
+    expect(world.recorder.counts().kube.total).toBe(convergedKubeRequests)
+    expect(items[0].hint).toMatch(/az aks nodepool scale --name rdma --node-count 2/)
+    const r = await applyAgain()
+    expect(r.report.outputs['node-pool-action']).toBe('reused')
+    expect(await drift()).toEqual(expected)
+    // a cluster that cannot be read: the Azure part is still reported, the rest named as unread
+    const unreachable = path.join(mkdtempSync(path.join(tmpdir(), 'drift-kc-')), 'kubeconfig')
+    writeFileSync(
+      unreachable,
+      readFileSync(kubeconfigPath, 'utf8').replace(/server: \S+/, 'server: https://127.0.0.1:9')
+    )
+    const s = settings('drift', { retries: '0' })
+    const azure = connectAzure(s, silentLog)
+    const failed = await detectDrift({ settings: s, azure, kubeconfigPath: unreachable }).catch(e => e)
+    expect(failed).toBeInstanceOf(DriftError)
+    expect(failed.items).toEqual(expected)
+    // The six cluster components are unreadable; the feature read may also fail when the machine is
+    // loaded (MSAL's authority discovery timing out), which does not change what this test checks.
+    expect(failed.message).toMatch(
+      /could not read [67] components: (infiniband-feature: .*; )?network-operator: .*; gpu-operator: /
+    )
+    // drift mode reports it as drift
+    const d = await flow('drift')
+    expect(d.exitCode).toBe(1) // fail-on-drift defaults to true
+    expect(d.report.result).toBe('drifted')
+    expect(d.report.outputs.drifted).toBe('true')
+    expect(d.report.drift).toEqual(expected)
+    // The drift step shows ⚠️ (a warning, not a success), and the log says what the summary says.
+    expect(d.report.steps.find(x => x.name === 'drift')).toMatchObject({
+      status: 'warning',
+      detail: '1 drifted field'
+    })
+    const log = flowLog.join('')
+    expect(log).toMatch(/^::warning[^\n]*::drift: 1 drifted field/m)
+    expect(log).toContain(
+      [
+        '  node-pool: count',
+        '    desired: 2',
+        '    actual:  3',
+        '    fix:     apply never changes an existing pool; `az aks nodepool scale --name rdma --node-count 2`, or set node-count: 3'
+      ].join('\n')
+    )
+  })
+})

@@ -1,0 +1,161 @@
+// What runs leave behind: a local run keeps of its run folder only what it names (the summary, the
+// report, the kubeconfig) and removes the rest, all of it after bad inputs; `sim down` removes
+// everything its world wrote (.env with the client secret, the admin kubeconfig, the CA, the helm
+// stand-in); `simulate` leaves nothing in TMPDIR but the report it names.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../src/run/local-runner.js'
+
+const exec = promisify(execFile)
+const work = mkdtempSync(path.join(tmpdir(), 'leftovers-'))
+const prebuilt = process.env.AKS_RDMA_TEST_DIST
+const dist = prebuilt && existsSync(path.join(prebuilt, 'cli.js')) ? prebuilt : path.join(work, 'dist')
+
+/** Every file under `dir`, relative. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter(e => e.isFile() || e.isSocket())
+    .map(e => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort()
+}
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(INPUT_|GITHUB_|RUNNER_|STATE_|ACTIONS_)/.test(k)) env[k] = v
+  return { ...env, XDG_CACHE_HOME: path.join(work, 'cache'), ...extra }
+}
+
+beforeAll(async () => {
+  if (dist !== prebuilt)
+    await exec(process.execPath, ['script/build.mjs', '--outdir', dist], { timeout: 120_000 })
+}, 180_000)
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe('a local run', () => {
+  it('keeps the summary, the report and the kubeconfig of its run folder and says so; removes the rest', () => {
+    const env: NodeJS.ProcessEnv = { XDG_CACHE_HOME: path.join(work, 'cache'), TMPDIR: work }
+    const files = prepareLocalRunner(env)
+    const report = path.join(files.runnerTemp, 'aks-rdma-action-report.json')
+    const kubeconfig = path.join(files.runnerTemp, 'kubeconfig-aks-1234')
+    writeFileSync(files.summary, '# aks-rdma-action\n')
+    writeFileSync(report, '{}\n')
+    writeFileSync(kubeconfig, 'apiVersion: v1\n')
+    writeFileSync(files.state, 'kubeconfig=x\n')
+    writeFileSync(files.output, 'result=success\n')
+    mkdirSync(path.join(files.runnerTemp, 'values-x'))
+    writeFileSync(path.join(files.runnerTemp, 'values-x', 'values.json'), '{}')
+    const said = tidyRunFolder(files, { 'report-path': report, 'kubeconfig-path': kubeconfig })
+    expect(said).toBe(
+      `kept ${files.runDir}: the job summary, the report, the kubeconfig (for kubectl and helm), to use after the run; delete the folder when done`
+    )
+    expect(filesUnder(files.runDir!)).toEqual([
+      'runner-temp/aks-rdma-action-report.json',
+      'runner-temp/kubeconfig-aks-1234',
+      'summary.md'
+    ])
+  })
+
+  it('a run folder with nothing worth keeping goes entirely; files the user named stay', () => {
+    const env: NodeJS.ProcessEnv = { XDG_CACHE_HOME: path.join(work, 'cache') }
+    const files = prepareLocalRunner(env)
+    expect(tidyRunFolder(files, {})).toBeUndefined()
+    expect(existsSync(files.runDir!)).toBe(false)
+
+    const own = path.join(work, 'own')
+    const mine: NodeJS.ProcessEnv = {
+      RUNNER_TEMP: path.join(own, 'temp'),
+      RUNNER_TOOL_CACHE: path.join(own, 'tools'),
+      GITHUB_OUTPUT: path.join(own, 'outputs'),
+      GITHUB_STEP_SUMMARY: path.join(own, 'summary.md'),
+      GITHUB_STATE: path.join(own, 'state')
+    }
+    const given = prepareLocalRunner(mine)
+    expect(tidyRunFolder(given, {})).toBeUndefined()
+    expect(filesUnder(own)).toEqual(['outputs', 'state', 'summary.md'])
+  })
+
+  it('bad inputs: exit 2 and no run folder left behind', async () => {
+    const tmp = mkdtempSync(path.join(work, 'tmp-'))
+    const saved = { ...process.env }
+    try {
+      for (const k of Object.keys(process.env))
+        if (/^(INPUT_|GITHUB_|RUNNER_|STATE_)/.test(k)) delete process.env[k]
+      process.env.TMPDIR = tmp
+      process.env.XDG_CACHE_HOME = path.join(work, 'cache')
+      process.env['INPUT_NODE-COUNT'] = 'many'
+      process.env['INPUT_RESOURCE-GROUP'] = 'rg'
+      process.env['INPUT_CLUSTER-NAME'] = 'aks'
+      const printed: string[] = []
+      expect(await runLikeRunner({ output: 'text', print: t => printed.push(t), env: process.env })).toBe(2)
+    } finally {
+      process.env = saved
+      process.exitCode = undefined
+    }
+    expect(readdirSync(tmp)).toEqual([])
+  })
+})
+
+describe('the simulator', () => {
+  async function cli(args: string[], extra: Record<string, string> = {}) {
+    try {
+      const r = await exec(process.execPath, [path.join(dist, 'cli.js'), ...args], {
+        env: cleanEnv(extra),
+        timeout: 170_000,
+        maxBuffer: 64 * 1024 * 1024
+      })
+      return { code: 0, stdout: r.stdout, stderr: r.stderr }
+    } catch (e: any) {
+      return { code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }
+    }
+  }
+
+  it('sim down removes everything the world wrote, the .env with the client secret and the admin kubeconfig first of all', async () => {
+    const dir = path.join(work, 'world')
+    const up = spawn(process.execPath, [path.join(dist, 'cli.js'), 'sim', 'up', '--dir', dir], {
+      env: cleanEnv({}),
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let out = ''
+    await new Promise<void>((resolve, reject) => {
+      up.stdout.on('data', (b: Buffer) => {
+        out += b.toString()
+        if (/^READY$/m.test(out)) resolve()
+      })
+      up.on('exit', code => reject(new Error(`sim up exited ${code}: ${out}`)))
+    })
+    expect(filesUnder(dir)).toEqual(
+      expect.arrayContaining(['.env', 'ca.pem', 'kubeconfig', 'bin/helm', 'pid'])
+    )
+    const exited = new Promise(r => up.once('exit', r))
+    const down = await cli(['sim', 'down', '--dir', dir])
+    expect(down.code).toBe(0)
+    await exited
+    expect(existsSync(dir)).toBe(false)
+  }, 120_000)
+
+  it('sim down after a world that could not clean up (killed): its files go all the same', async () => {
+    const dir = path.join(work, 'dead-world')
+    mkdirSync(path.join(dir, 'bin'), { recursive: true })
+    for (const f of ['.env', 'ca.pem', 'kubeconfig', 'bin/helm']) writeFileSync(path.join(dir, f), 'x')
+    writeFileSync(path.join(dir, 'pid'), '2147483646') // no such process
+    writeFileSync(path.join(dir, 'notes.txt'), 'the user’s own file')
+    const down = await cli(['sim', 'down', '--dir', dir])
+    expect(down.code).toBe(0)
+    expect(filesUnder(dir)).toEqual(['notes.txt'])
+  })
+
+  it('simulate leaves nothing in TMPDIR but the report it names', async () => {
+    const tmp = mkdtempSync(path.join(work, 'sim-tmp-'))
+    const r = await cli(['simulate', '--output', 'json'], { TMPDIR: tmp })
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).result).toBe('success')
+    expect(readdirSync(tmp)).toEqual(['aks-rdma-simulate-report.json'])
+  }, 180_000)
+})

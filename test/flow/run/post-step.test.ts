@@ -1,0 +1,244 @@
+// runPost in-process against a simulated world (ARM and Kubernetes), driven the way the runner
+// drives it — INPUT_* and the STATE_* the main step saved — one decision at a time: it removes
+// exactly the paths the run recorded under RUNNER_TEMP (nothing else there, nothing outside it),
+// releases the Lease only while this run holds it, and deletes only the node pool the saved state
+// says this run submitted, while its created-by tag still names the run (cleanup none, another
+// run's tag or a corrupt state leave it standing, without an ARM DELETE).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import tls from 'node:tls'
+import { KubeClient } from '../../../src/kube/client.js'
+import { inputEnvName } from '../../../src/run/inputs.js'
+import { runPost, STATE } from '../../../src/run/post.js'
+import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
+import { startWorld, type World } from '../../../sim/world.js'
+
+const POOL = 'rdmapool'
+const RUN = 'run-111-1'
+
+let world: World
+const savedEnv = { ...process.env }
+const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
+
+beforeAll(async () => {
+  world = await startWorld({
+    helmCommand: ['false'],
+    scenarioOverrides: { azure: { deletion: { polls: 1 } }, kube: { timeScale: 0.001 } }
+  })
+  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
+})
+
+afterAll(async () => {
+  tls.setDefaultCACertificates(originalCAs)
+  await world?.close()
+})
+
+let temp: string
+let outside: string
+beforeEach(() => {
+  temp = mkdtempSync(path.join(tmpdir(), 'post-runner-temp-'))
+  outside = mkdtempSync(path.join(tmpdir(), 'post-outside-'))
+})
+afterEach(() => {
+  process.env = { ...savedEnv }
+  rmSync(temp, { recursive: true, force: true })
+  rmSync(outside, { recursive: true, force: true })
+})
+
+/** The runner's environment for the post step: inputs, the saved state, RUNNER_TEMP. */
+function runnerEnv(inputs: Record<string, string>, state: Record<string, string>): void {
+  for (const k of Object.keys(process.env))
+    if (/^(INPUT_|STATE_|GITHUB_STEP_SUMMARY)/.test(k)) delete process.env[k]
+  const env = world.env()
+  process.env.ACTIONS_ID_TOKEN_REQUEST_URL = env.ACTIONS_ID_TOKEN_REQUEST_URL
+  process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN
+  process.env.RUNNER_TEMP = temp
+  for (const [name, value] of Object.entries({ ...world.inputs(), 'node-pool': POOL, ...inputs }))
+    process.env[inputEnvName(name)] = value
+  for (const [name, value] of Object.entries(state)) process.env[`STATE_${name}`] = value
+}
+
+/** The run's kubeconfig, as the main step writes it under RUNNER_TEMP. */
+function runKubeconfig(): string {
+  const p = path.join(temp, 'kubeconfig-abc123')
+  writeFileSync(p, world.kube.kubeconfig('admin'), { mode: 0o600 })
+  return p
+}
+
+const admin = () => KubeClient.fromString(world.kube.kubeconfig('admin'), { retries: 1 })
+const lease = () =>
+  admin().get({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    namespace: LEASE_NAMESPACE,
+    name: LEASE_NAME
+  })
+
+/** A Lease left held by `holder` (its run ended without releasing it). */
+async function leaseHeldBy(holder: string): Promise<void> {
+  await admin().applyManifest({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: LEASE_NAME, namespace: LEASE_NAMESPACE },
+    spec: { holderIdentity: holder, leaseDurationSeconds: 300 }
+  })
+}
+
+const armDeletes = () => world.recorder.records.filter(r => r.service === 'arm' && r.method === 'DELETE')
+
+describe('runPost', () => {
+  it('removes exactly the paths the run recorded under RUNNER_TEMP, nothing else', async () => {
+    const kubeconfig = runKubeconfig()
+    const tokenDir = path.join(temp, 'aks-rdma-token-xyz')
+    mkdirSync(tokenDir)
+    writeFileSync(path.join(tokenDir, 'token.sock'), '')
+    writeFileSync(path.join(temp, 'another-step-output.txt'), 'kept')
+    const notOurs = path.join(outside, 'kubeconfig-elsewhere')
+    writeFileSync(notOurs, 'kept')
+    const gone = path.join(temp, 'already-removed')
+    runnerEnv(
+      { mode: 'verify' },
+      {
+        [STATE.kubeconfig]: kubeconfig,
+        [STATE.runId]: RUN,
+        [STATE.tempPaths]: JSON.stringify([kubeconfig, tokenDir, notOurs, gone])
+      }
+    )
+    const post = await runPost()
+    expect(readdirSync(temp)).toEqual(['another-step-output.txt'])
+    expect(existsSync(notOurs)).toBe(true)
+    expect(post).toEqual({
+      exitCode: 0,
+      cleanup: [
+        {
+          resource: 'lease',
+          name: `${LEASE_NAMESPACE}/${LEASE_NAME}`,
+          result: 'skipped',
+          reason: 'this run did not hold it'
+        },
+        { resource: 'kubeconfig', name: 'kubeconfig-abc123', result: 'deleted' }
+      ]
+    })
+  })
+
+  it('a kubeconfig recorded outside RUNNER_TEMP is kept, and said so', async () => {
+    const kubeconfig = path.join(outside, 'kubeconfig-x')
+    writeFileSync(kubeconfig, world.kube.kubeconfig('admin'))
+    runnerEnv(
+      { mode: 'verify' },
+      { [STATE.kubeconfig]: kubeconfig, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([kubeconfig]) }
+    )
+    const post = await runPost()
+    expect(existsSync(kubeconfig)).toBe(true)
+    expect(post.cleanup.find(e => e.resource === 'kubeconfig')).toEqual({
+      resource: 'kubeconfig',
+      name: 'kubeconfig-x',
+      result: 'kept',
+      reason: 'outside RUNNER_TEMP'
+    })
+  })
+
+  it('releases the Lease this run still holds, and leaves another run’s alone', async () => {
+    await leaseHeldBy(RUN)
+    const kubeconfig = runKubeconfig()
+    runnerEnv(
+      { mode: 'verify' },
+      { [STATE.kubeconfig]: kubeconfig, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([kubeconfig]) }
+    )
+    const released = await runPost()
+    expect(released.cleanup[0]).toEqual({
+      resource: 'lease',
+      name: `${LEASE_NAMESPACE}/${LEASE_NAME}`,
+      result: 'deleted'
+    })
+    expect(await lease()).toBeUndefined()
+
+    await leaseHeldBy('run-222-1')
+    const other = runKubeconfig()
+    runnerEnv(
+      { mode: 'verify' },
+      { [STATE.kubeconfig]: other, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([other]) }
+    )
+    const kept = await runPost()
+    expect(kept.cleanup[0]).toMatchObject({ resource: 'lease', result: 'skipped' })
+    expect((await lease())?.spec.holderIdentity).toBe('run-222-1')
+  })
+})
+
+describe('runPost honours the saved cleanup state', () => {
+  const submitted = (createdBy: string) =>
+    JSON.stringify({
+      resourceGroup: world.inputs()['resource-group'],
+      cluster: world.inputs()['cluster-name'],
+      pool: POOL,
+      createdBy
+    })
+
+  /** The pool exists (created earlier, as this run's create would have left it), tagged by `createdBy`. */
+  function poolTagged(createdBy: string): void {
+    world.azure.setPool(POOL, {
+      vmSize: 'Standard_ND96asr_v4',
+      count: 1,
+      tags: { 'aks-rdma-action-created-by': createdBy }
+    })
+  }
+
+  it('deletes the pool this run submitted while its tag names the run; nothing else', async () => {
+    poolTagged(RUN)
+    world.recorder.reset()
+    runnerEnv({ cleanup: 'node-pool' }, { [STATE.runId]: RUN, [STATE.nodePoolSubmitted]: submitted(RUN) })
+    const post = await runPost()
+    expect(post.cleanup).toEqual([
+      { resource: 'node-pool', name: POOL, result: 'deleted', reason: 'was Succeeded' }
+    ])
+    expect(post.exitCode).toBe(0)
+    expect(armDeletes().map(r => r.path)).toEqual([expect.stringMatching(new RegExp(`/agentPools/${POOL}$`))])
+    expect(world.azure.getPool(POOL)).toBeUndefined()
+  })
+
+  it('keeps the pool with cleanup none, with another run’s tag, or when the saved state is unreadable', async () => {
+    poolTagged(RUN)
+    const cases: Array<[Record<string, string>, Record<string, string>, unknown]> = [
+      [
+        { cleanup: 'none' },
+        { [STATE.nodePoolSubmitted]: submitted(RUN) },
+        { resource: 'node-pool', name: POOL, result: 'kept', reason: 'cleanup is none' }
+      ],
+      [
+        { cleanup: 'node-pool' },
+        { [STATE.nodePoolSubmitted]: submitted('run-999-1') },
+        {
+          resource: 'node-pool',
+          name: POOL,
+          result: 'kept',
+          reason: `its aks-rdma-action-created-by tag is ${RUN}, not this run's (run-999-1)`
+        }
+      ],
+      [
+        { cleanup: 'node-pool' },
+        { [STATE.nodePoolSubmitted]: '{"resourceGroup":' },
+        { resource: 'node-pool', name: POOL, result: 'skipped', reason: 'this run did not create it' }
+      ],
+      [
+        { cleanup: 'node-pool' },
+        {},
+        { resource: 'node-pool', name: POOL, result: 'skipped', reason: 'this run did not create it' }
+      ]
+    ]
+    for (const [inputs, state, entry] of cases) {
+      world.recorder.reset()
+      runnerEnv(inputs, { [STATE.runId]: RUN, ...state })
+      const post = await runPost()
+      expect({ inputs, state, cleanup: post.cleanup, exitCode: post.exitCode }).toEqual({
+        inputs,
+        state,
+        cleanup: [entry],
+        exitCode: 0
+      })
+      expect(armDeletes()).toEqual([])
+      expect(world.azure.getPool(POOL)).toBeDefined()
+    }
+  })
+})

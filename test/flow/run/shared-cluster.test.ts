@@ -1,0 +1,140 @@
+// The whole action flow (Azure + Kubernetes + the helm stand-in, in-process) on a cluster it
+// shares: an existing inference pool with GPUs and the AKS-managed driver (gpuProfile.driver
+// Install), and the RDMA pool the run creates tainted sku=gpu:NoSchedule (node-taints). The run
+// succeeds — the stack and the benchmark pods tolerate the taint — warns about the other pool with
+// the reason, and leaves it alone: NFD labels only the RDMA pool, so neither the NicClusterPolicy's
+// driver nor any GPU Operator operand is scheduled on the inference pool.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import tls from 'node:tls'
+import type { KubeObject } from '../../../src/kube/types.js'
+import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import { startWorld, type World } from '../../../sim/world.js'
+import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
+import { reader } from '../../support/inputs.js'
+
+jest.setTimeout(600_000)
+
+const savedEnv = { ...process.env }
+const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
+
+let world: World
+let flow: FlowResult
+let log = ''
+
+const list = (group: string, plural: string, ns?: string): KubeObject[] =>
+  world.kube.store.list(world.kube.store.type(group, plural)!, ns ? { namespace: ns } : {})
+    .items as KubeObject[]
+const nodesOf = (pool: string) =>
+  list('', 'nodes').filter(n => n.metadata.labels?.['kubernetes.azure.com/agentpool'] === pool)
+
+beforeAll(async () => {
+  const bin = await helmStandinBinDir()
+  world = await startWorld({
+    helmCommand: [path.join(bin, 'helm')],
+    scenarioOverrides: {
+      kube: { timeScale: 0.01, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
+      azure: {
+        feature: { state: 'Registered' },
+        existingPools: [
+          {
+            name: 'infer',
+            vmSize: 'Standard_NC24ads_A100_v4',
+            count: 1,
+            osSKU: 'Ubuntu',
+            gpuDriver: 'Install'
+          }
+        ],
+        tokens: { accessTokenLifetime: '1000h' }
+      }
+    }
+  })
+  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
+  const env = world.env()
+  delete (env as Record<string, string>).KUBECONFIG
+  process.env = { ...savedEnv, ...env, RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'shared-runner-')) }
+  for (const k of Object.keys(process.env))
+    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  const r = readSettings(
+    reader({
+      ...world.inputs(),
+      'client-secret': world.scenario.azure.clientSecret,
+      'auth-type': 'secret',
+      mode: 'apply',
+      'node-pool': 'rdma',
+      'node-count': '2',
+      'node-taints': 'sku=gpu:NoSchedule',
+      benchmark: 'true',
+      timeout: '60m',
+      'step-timeout': '30m',
+      rollout: 'pipelined'
+    })
+  )
+  const out: string[] = []
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out.push(String(chunk))
+    return true
+  }) as typeof process.stdout.write
+  try {
+    flow = await runFlowWithReport({ ...r.settings, runId: 'shared-cluster' })
+  } finally {
+    process.stdout.write = write
+    log = out.join('')
+  }
+})
+
+afterAll(async () => {
+  await world?.close()
+  process.env = { ...savedEnv }
+  tls.setDefaultCACertificates(originalCAs)
+})
+
+describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', () => {
+  it('converges, verifies and benchmarks on the tainted pool', () => {
+    if (flow.exitCode !== 0) console.log(log)
+    expect(flow.exitCode).toBe(0)
+    expect(flow.report.result).toBe('success')
+    const rdma = nodesOf('rdma')
+    expect(rdma).toHaveLength(2)
+    for (const n of rdma) {
+      expect(n.spec.taints).toEqual([{ key: 'sku', value: 'gpu', effect: 'NoSchedule' }])
+      expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
+    }
+    expect(Number(flow.report.outputs['bandwidth-gbps'])).toBeGreaterThan(0)
+  })
+
+  it('warns about the other GPU pool with the reason', () => {
+    expect(log).toContain(
+      'pool infer (Standard_NC24ads_A100_v4) has GPUs with the AKS-managed driver (gpuProfile.driver Install)'
+    )
+    expect(log).toContain('The action confines the GPU Operator and the NicClusterPolicy to pool rdma')
+  })
+
+  it('leaves the other pool alone: no NFD labels, no node agent of either operator there', () => {
+    const [infer] = nodesOf('infer')
+    expect(infer).toBeDefined()
+    const labels = Object.keys(infer.metadata.labels ?? {})
+    expect(
+      labels.filter(l => l.startsWith('feature.node.kubernetes.io/') || l.startsWith('nvidia.com/'))
+    ).toEqual([])
+    // Node agents (DaemonSet pods) of either operator: none there. (Their controllers, Deployments,
+    // may run on any node, as on a real cluster.)
+    const agents = list('', 'pods').filter(
+      p =>
+        p.spec?.nodeName === infer.metadata.name &&
+        ['network-operator', 'gpu-operator'].includes(p.metadata.namespace ?? '') &&
+        p.metadata.ownerReferences?.[0]?.kind === 'DaemonSet'
+    )
+    expect(agents.map(p => p.metadata.name)).toEqual([])
+    // The RDMA pool got them.
+    const rdmaNames = new Set(nodesOf('rdma').map(n => n.metadata.name))
+    const driver = list('', 'pods', 'gpu-operator').filter(
+      p => p.metadata.labels?.app === 'nvidia-driver-daemonset' && rdmaNames.has(p.spec?.nodeName)
+    )
+    expect(driver).toHaveLength(2)
+  })
+})

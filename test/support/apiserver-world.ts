@@ -1,0 +1,180 @@
+// Test helper for the simulated API server suites: a store with the built-in types, a running
+// server, and ready client-node / kubeconfig handles (token and client-certificate users).
+import { KubeConfig } from '@kubernetes/client-node'
+import { SimClock, SimRecorder } from '../../sim/contracts.js'
+import type { FaultSpec } from '../../sim/scenario.js'
+import { type WorldTls, createWorldTls, issueClientCert } from '../../sim/tls.js'
+import { type ApiServer, startApiServer } from '../../sim/kube/apiserver/index.js'
+import { registerBuiltins } from '../../sim/kube/resources.js'
+import { type KubeObject, ObjectStore, type ResourceType } from '../../sim/kube/store.js'
+
+export const TOKEN = 'sim-token-123'
+
+let sharedTls: WorldTls | undefined
+/** One CA per test process (key generation costs ~100 ms). */
+export function testTls(): WorldTls {
+  return (sharedTls ??= createWorldTls())
+}
+
+export interface TestWorld {
+  store: ObjectStore
+  server: ApiServer
+  tls: WorldTls
+  recorder: SimRecorder
+  clock: SimClock
+  kc: KubeConfig
+  logs: Map<string, string>
+  type(group: string, plural: string): ResourceType
+  put(
+    group: string,
+    plural: string,
+    obj: Omit<KubeObject, 'apiVersion' | 'kind'> & Partial<KubeObject>
+  ): KubeObject
+  close(): Promise<void>
+}
+
+export function kubeConfigYaml(
+  url: string,
+  tls: WorldTls,
+  user: { token?: string; cert?: string; key?: string }
+): string {
+  const b64 = (s: string) => Buffer.from(s).toString('base64')
+  const userLines = user.token
+    ? `    token: ${user.token}\n`
+    : `    client-certificate-data: ${b64(user.cert!)}\n    client-key-data: ${b64(user.key!)}\n`
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: sim
+  cluster:
+    server: ${url}
+    certificate-authority-data: ${b64(tls.caPem)}
+users:
+- name: sim-user
+  user:
+${userLines}contexts:
+- name: sim
+  context:
+    cluster: sim
+    user: sim-user
+current-context: sim
+`
+}
+
+export function kubeConfigFor(
+  url: string,
+  tls: WorldTls,
+  user: { token?: string; cert?: string; key?: string }
+): KubeConfig {
+  const kc = new KubeConfig()
+  kc.loadFromString(kubeConfigYaml(url, tls, user))
+  return kc
+}
+
+export function adminKubeConfig(w: TestWorld): KubeConfig {
+  const { certPem, keyPem } = issueClientCert(w.tls, 'masterclient', ['system:masters'])
+  return kubeConfigFor(w.server.url, w.tls, { cert: certPem, key: keyPem })
+}
+
+export async function startWorld(
+  opts: { faults?: FaultSpec[]; timeScale?: number } = {}
+): Promise<TestWorld> {
+  const store = new ObjectStore()
+  registerBuiltins(store)
+  const tls = testTls()
+  const recorder = new SimRecorder()
+  const clock = new SimClock(opts.timeScale ?? 0.01)
+  const logs = new Map<string, string>()
+  const server = await startApiServer({
+    store,
+    tls,
+    recorder,
+    clock,
+    tokens: new Set([TOKEN]),
+    verifyAadToken: t => t === 'aad-token-for-6dae42f8',
+    faults: opts.faults,
+    logs: (ns, pod, container, o) => {
+      const text = logs.get(`${ns}/${pod}/${container ?? ''}`) ?? logs.get(`${ns}/${pod}`)
+      if (text === undefined || !o?.tailLines) return text
+      return text.split('\n').filter(Boolean).slice(-o.tailLines).join('\n') + '\n'
+    }
+  })
+  const type = (group: string, plural: string) => {
+    const t = store.type(group, plural)
+    if (!t) throw new Error(`no type ${plural}.${group}`)
+    return t
+  }
+  return {
+    store,
+    server,
+    tls,
+    recorder,
+    clock,
+    logs,
+    kc: kubeConfigFor(server.url, tls, { token: TOKEN }),
+    type,
+    put: (group, plural, obj) => store.create(type(group, plural), obj as KubeObject),
+    close: () => server.close()
+  }
+}
+
+export function nodeObject(
+  name: string,
+  labels: Record<string, string> = {}
+): Omit<KubeObject, 'apiVersion' | 'kind'> {
+  return {
+    metadata: { name, labels: { 'kubernetes.io/os': 'linux', ...labels } },
+    spec: {},
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
+      ],
+      addresses: [{ type: 'InternalIP', address: '10.224.0.4' }],
+      nodeInfo: { kubeletVersion: 'v1.33.2', osImage: 'Ubuntu 24.04 LTS' },
+      capacity: { cpu: '96', memory: '1900Gi', pods: '110' },
+      allocatable: { cpu: '95', memory: '1800Gi', pods: '110' }
+    }
+  }
+}
+
+export function podObject(
+  ns: string,
+  name: string,
+  node: string,
+  labels: Record<string, string> = {}
+): Omit<KubeObject, 'apiVersion' | 'kind'> {
+  return {
+    metadata: { name, namespace: ns, labels },
+    spec: { nodeName: node, containers: [{ name: 'main', image: 'busybox:1.36' }] },
+    status: {
+      phase: 'Running',
+      podIP: '10.244.0.7',
+      conditions: [{ type: 'Ready', status: 'False' }],
+      containerStatuses: [
+        {
+          name: 'main',
+          ready: false,
+          restartCount: 0,
+          image: 'busybox:1.36',
+          imageID: '',
+          state: { running: {} }
+        }
+      ]
+    }
+  }
+}
+
+/** Errors from client-node carry the Status body as an object or a JSON string. */
+export function statusOf(err: unknown): any {
+  const body = (err as { body?: unknown }).body
+  return typeof body === 'string' ? JSON.parse(body) : body
+}
+
+/** Polls `cond` every 10 ms until it holds (a generous limit: a busy machine only waits longer). */
+export async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise(r => setTimeout(r, 10))
+  }
+}

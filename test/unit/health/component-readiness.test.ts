@@ -1,0 +1,341 @@
+// The components' health rules as pure functions over observed objects (one evaluation for the
+// apply wait and verification): per-node progress, done, and the fail-fast cases (no IB device
+// after the grace period, CrashLoopBackOff, missing peermem).
+import { COMPONENTS, type ComponentName, type KubeComponent } from '../../../src/components/index.js'
+import { evaluateHealth } from '../../../src/health/evaluate.js'
+import { daemonSetRolledOut } from '../../../src/health/rules.js'
+import { failFast } from '../../../src/kube/pods.js'
+import type { KubeObject } from '../../../src/kube/types.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import { reader, VALID_APPLY } from '../../support/inputs.js'
+
+const POOL = 'rdma'
+
+/** A component's health over observed objects, for settings with node-pool POOL (and `inputs`). */
+function evaluate(
+  name: ComponentName,
+  observed: Record<string, KubeObject[]>,
+  o: { elapsedMs?: number; graceMs?: number; inputs?: Record<string, string> } = {}
+) {
+  const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': POOL, ...o.inputs }), {}).settings
+  const health = (COMPONENTS[name] as KubeComponent).health(settings)
+  return evaluateHealth(health, observed, {
+    settings,
+    elapsedMs: o.elapsedMs ?? 0,
+    nfdGraceMs: o.graceMs ?? 60_000
+  })
+}
+const evaluateNetworkOperator = (deployments: KubeObject[]) => evaluate('network-operator', { deployments })
+const evaluateNodeFeatureRule = (
+  nodes: KubeObject[],
+  o: { pool: string; elapsedMs: number; graceMs: number }
+) => evaluate('node-feature-rule', { nodes }, o)
+const evaluateNicClusterPolicy = (observed: Record<string, KubeObject[]>, _o: { pool: string }) =>
+  evaluate('nic-cluster-policy', observed)
+const evaluateIbNodeConfig = (observed: Record<string, KubeObject[]>, _o: { pool: string }) =>
+  evaluate('ib-node-config', observed)
+const evaluateRdmaDevicePlugin = (
+  observed: Record<string, KubeObject[]>,
+  o: { pool: string; resourceName: string }
+) => evaluate('rdma-device-plugin', observed, { inputs: { 'rdma-resource-name': o.resourceName } })
+const evaluateGpuOperator = (observed: Record<string, KubeObject[]>, _o: { pool: string }) =>
+  evaluate('gpu-operator', observed)
+
+function node(
+  name: string,
+  labels: Record<string, string> = {},
+  allocatable: Record<string, string> = {}
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.azure.com/agentpool': POOL, ...labels } },
+    status: { allocatable: { cpu: '96', ...allocatable } }
+  }
+}
+
+interface PodOpts {
+  ready?: boolean
+  labels?: Record<string, string>
+  containers?: Array<{ name: string; ready?: boolean; waiting?: string; restarts?: number }>
+  init?: Array<{ name: string; exitCode?: number; waiting?: string }>
+  namespace?: string
+}
+
+function pod(name: string, nodeName: string, o: PodOpts = {}): KubeObject {
+  const containers = o.containers ?? [{ name: 'main', ready: o.ready ?? true }]
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: o.namespace ?? 'ns', labels: o.labels ?? {} },
+    spec: {
+      nodeName,
+      containers: containers.map(c => ({ name: c.name })),
+      initContainers: (o.init ?? []).map(c => ({ name: c.name }))
+    },
+    status: {
+      phase: o.ready === false ? 'Pending' : 'Running',
+      conditions: [{ type: 'Ready', status: (o.ready ?? true) ? 'True' : 'False' }],
+      initContainerStatuses: (o.init ?? []).map(c => ({
+        name: c.name,
+        ready: c.exitCode === 0,
+        restartCount: 0,
+        state: c.waiting
+          ? { waiting: { reason: c.waiting } }
+          : c.exitCode !== undefined
+            ? { terminated: { exitCode: c.exitCode } }
+            : { running: {} }
+      })),
+      containerStatuses: containers.map(c => ({
+        name: c.name,
+        ready: c.ready ?? o.ready ?? true,
+        restartCount: c.restarts ?? 0,
+        state: c.waiting
+          ? { waiting: { reason: c.waiting, message: 'back-off 5m0s restarting failed container' } }
+          : { running: {} }
+      }))
+    }
+  }
+}
+
+function ds(name: string, st: Record<string, number>, strategy = 'RollingUpdate'): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'kube-system', generation: 2 },
+    spec: { updateStrategy: { type: strategy } },
+    status: { observedGeneration: 2, ...st }
+  }
+}
+
+describe('network-operator', () => {
+  it('waits for the operator Deployment to be available', () => {
+    expect(evaluateNetworkOperator([]).done).toBe(false)
+    const d: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'network-operator', namespace: 'network-operator', generation: 1 },
+      spec: { replicas: 1 },
+      status: {
+        observedGeneration: 1,
+        updatedReplicas: 1,
+        availableReplicas: 1,
+        conditions: [{ type: 'Available', status: 'True' }]
+      }
+    }
+    expect(evaluateNetworkOperator([d]).done).toBe(true)
+    d.status.conditions[0].status = 'False'
+    expect(evaluateNetworkOperator([d]).done).toBe(false)
+  })
+})
+
+describe('node-feature-rule', () => {
+  const nodes = [node('n1'), node('n2'), node('other', { 'kubernetes.azure.com/agentpool': 'system' })]
+  it('counts labelled pool nodes only', () => {
+    const v = evaluateNodeFeatureRule(
+      [nodes[0], node('n2', { 'feature.node.kubernetes.io/pci-15b3.present': 'true' }), nodes[2]],
+      {
+        pool: POOL,
+        elapsedMs: 1000,
+        graceMs: 60_000
+      }
+    )
+    expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
+    expect(v.message).toBe('labelled pci-15b3.present=true on 1/2 nodes')
+  })
+  it('asks to be re-checked at the end of the grace period, then fails with the clear message', () => {
+    const early = evaluateNodeFeatureRule(nodes, { pool: POOL, elapsedMs: 10_000, graceMs: 60_000 })
+    expect(early.fail).toBeUndefined()
+    expect(early.recheckInMs).toBe(50_000)
+    const late = evaluateNodeFeatureRule(nodes, { pool: POOL, elapsedMs: 60_000, graceMs: 60_000 })
+    expect(late.fail).toContain("no Mellanox IB device found on the pool's nodes")
+  })
+  it('is done when every pool node is labelled', () => {
+    const all = [node('n1', { 'feature.node.kubernetes.io/pci-15b3.present': 'true' })]
+    expect(evaluateNodeFeatureRule(all, { pool: POOL, elapsedMs: 0, graceMs: 1 }).done).toBe(true)
+  })
+})
+
+describe('nic-cluster-policy', () => {
+  const ofed = { labels: { 'nvidia.com/ofed-driver': '' }, namespace: 'network-operator' }
+  const policy = (state: string): KubeObject => ({
+    apiVersion: 'mellanox.com/v1alpha1',
+    kind: 'NicClusterPolicy',
+    metadata: { name: 'nic-cluster-policy' },
+    status: {
+      state,
+      appliedStates: [{ name: 'state-OFED', state: state === 'ready' ? 'ready' : 'notReady' }]
+    }
+  })
+  const wait = (v: string): Record<string, string> => ({ 'network.nvidia.com/operator.mofed.wait': v })
+  it('needs a Ready OFED pod, mofed.wait=false on every node and the policy ready', () => {
+    const nodes = [node('n1', wait('false')), node('n2', wait('true')), node('n3', wait('false'))]
+    const pods = [pod('mofed-a', 'n1', ofed), pod('mofed-b', 'n2', { ...ofed, ready: false })]
+    const v = evaluateNicClusterPolicy({ nodes, pods, policies: [policy('notReady')] }, { pool: POOL })
+    expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 3 })
+    expect(v.message).toBe('OFED driver ready on 1/3 nodes, policy state notReady')
+    expect(v.nodes.find(n => n.node === 'n3')?.detail).toMatch(
+      /^no OFED driver pod \(-n network-operator -l nvidia.com\/ofed-driver\)/
+    )
+    const all = evaluateNicClusterPolicy(
+      { nodes: [node('n1', wait('false'))], pods: [pod('mofed-a', 'n1', ofed)], policies: [policy('ready')] },
+      { pool: POOL }
+    )
+    expect(all.done).toBe(true)
+    const notYet = evaluateNicClusterPolicy(
+      {
+        nodes: [node('n1', wait('false'))],
+        pods: [pod('mofed-a', 'n1', ofed)],
+        policies: [policy('notReady')]
+      },
+      { pool: POOL }
+    )
+    expect(notYet.done).toBe(false)
+  })
+  it('fails fast on an image that cannot be pulled', () => {
+    const pods = [
+      pod('mofed-a', 'n1', {
+        ...ofed,
+        ready: false,
+        containers: [{ name: 'mofed-container', waiting: 'ImagePullBackOff' }]
+      })
+    ]
+    const v = evaluateNicClusterPolicy({ nodes: [node('n1')], pods, policies: [] }, { pool: POOL })
+    expect(v.fail).toContain('mofed-container is in ImagePullBackOff')
+  })
+})
+
+describe('ib-node-config', () => {
+  it('requires ib-setup completed and the DaemonSet rolled out (OnDelete: no update count)', () => {
+    const nodes = [node('n1'), node('n2')]
+    const pods = [
+      pod('ib-1', 'n1', { init: [{ name: 'ib-setup', exitCode: 0 }] }),
+      pod('ib-2', 'n2', { ready: false, init: [{ name: 'ib-setup' }] })
+    ]
+    const v = evaluateIbNodeConfig(
+      {
+        nodes,
+        pods,
+        daemonsets: [ds('ib-node-config', { desiredNumberScheduled: 2, numberReady: 1 }, 'OnDelete')]
+      },
+      { pool: POOL }
+    )
+    expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
+    expect(v.nodes[1].detail).toBe('pod ib-2: init container ib-setup running, not Ready')
+    pods[1] = pod('ib-2', 'n2', { init: [{ name: 'ib-setup', exitCode: 0 }] })
+    const done = evaluateIbNodeConfig(
+      {
+        nodes,
+        pods,
+        daemonsets: [ds('ib-node-config', { desiredNumberScheduled: 2, numberReady: 2 }, 'OnDelete')]
+      },
+      { pool: POOL }
+    )
+    expect(done.done).toBe(true)
+  })
+  it('fails fast when ib-setup crash-loops', () => {
+    const pods = [
+      pod('ib-1', 'n1', { ready: false, init: [{ name: 'ib-setup', waiting: 'CrashLoopBackOff' }] })
+    ]
+    const v = evaluateIbNodeConfig({ nodes: [node('n1')], pods, daemonsets: [] }, { pool: POOL })
+    expect(v.fail).toContain('init container ib-setup is in CrashLoopBackOff')
+  })
+})
+
+describe('rdma-device-plugin', () => {
+  it('reads allocatable as a quantity (1k = 1000) and needs the rollout', () => {
+    const nodes = [node('n1', {}, { 'rdma/shared_ib': '1k' }), node('n2', {}, { 'rdma/shared_ib': '0' })]
+    const pods = [pod('dp-1', 'n1'), pod('dp-2', 'n2')]
+    const rolled = ds('rdma-shared-dp-ds', {
+      desiredNumberScheduled: 2,
+      numberReady: 2,
+      updatedNumberScheduled: 2
+    })
+    const v = evaluateRdmaDevicePlugin(
+      { nodes, pods, daemonsets: [rolled] },
+      { pool: POOL, resourceName: 'shared_ib' }
+    )
+    expect(v).toMatchObject({ done: false, readyNodes: 1 })
+    expect(v.nodes[1].detail).toBe('allocatable rdma/shared_ib = 0')
+    nodes[1] = node('n2', {}, { 'rdma/shared_ib': '63' })
+    expect(
+      evaluateRdmaDevicePlugin(
+        { nodes, pods, daemonsets: [rolled] },
+        { pool: POOL, resourceName: 'shared_ib' }
+      ).done
+    ).toBe(true)
+    const stale = ds('rdma-shared-dp-ds', {
+      desiredNumberScheduled: 2,
+      numberReady: 2,
+      updatedNumberScheduled: 1
+    })
+    expect(
+      evaluateRdmaDevicePlugin(
+        { nodes, pods, daemonsets: [stale] },
+        { pool: POOL, resourceName: 'shared_ib' }
+      ).done
+    ).toBe(false)
+  })
+  it('fails fast on CrashLoopBackOff naming the pod and node', () => {
+    const pods = [
+      pod('rdma-shared-dp-ds-x', 'n1', {
+        ready: false,
+        namespace: 'kube-system',
+        containers: [{ name: 'k8s-rdma-shared-dp-ds', waiting: 'CrashLoopBackOff', restarts: 4 }]
+      })
+    ]
+    expect(failFast(pods)).toBe(
+      'pod kube-system/rdma-shared-dp-ds-x on node n1: container k8s-rdma-shared-dp-ds is in CrashLoopBackOff, 4 restarts (back-off 5m0s restarting failed container)'
+    )
+  })
+})
+
+describe('gpu-operator', () => {
+  const policy = (state: string): KubeObject => ({
+    apiVersion: 'nvidia.com/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name: 'cluster-policy' },
+    status: { state }
+  })
+  const driver = (n: string, peermemReady = true): KubeObject =>
+    pod(`nvidia-driver-daemonset-${n}`, n, {
+      ready: peermemReady,
+      containers: [
+        { name: 'nvidia-driver-ctr', ready: true },
+        { name: 'nvidia-peermem-ctr', ready: peermemReady }
+      ]
+    })
+  it('needs the driver pod with peermem Ready, GPUs allocatable and the policy ready', () => {
+    const nodes = [node('n1', {}, { 'nvidia.com/gpu': '8' }), node('n2', {}, {})]
+    const v = evaluateGpuOperator(
+      { nodes, pods: [driver('n1'), driver('n2', false)], policies: [policy('notReady')] },
+      { pool: POOL }
+    )
+    expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
+    expect(v.nodes[1].detail).toBe('nvidia-peermem-ctr running, not Ready')
+    const ok = evaluateGpuOperator(
+      { nodes: [nodes[0]], pods: [driver('n1')], policies: [policy('ready')] },
+      { pool: POOL }
+    )
+    expect(ok.done).toBe(true)
+  })
+  it('fails when the driver pod has no peermem container (RDMA off)', () => {
+    const p = pod('nvidia-driver-daemonset-n1', 'n1', { containers: [{ name: 'nvidia-driver-ctr' }] })
+    const v = evaluateGpuOperator(
+      { nodes: [node('n1', {}, { 'nvidia.com/gpu': '8' })], pods: [p], policies: [policy('ready')] },
+      { pool: POOL }
+    )
+    expect(v.fail).toContain('no nvidia-peermem-ctr container')
+  })
+})
+
+describe('daemonSetRolledOut', () => {
+  it('waits for the controller to observe the latest generation', () => {
+    const d = ds('x', { desiredNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1 })
+    d.status.observedGeneration = 1
+    expect(daemonSetRolledOut(d, 1).done).toBe(false)
+    d.status.observedGeneration = 2
+    expect(daemonSetRolledOut(d, 1).done).toBe(true)
+    expect(daemonSetRolledOut(d, 2).done).toBe(false)
+  })
+})

@@ -1,0 +1,163 @@
+// The workflow-command renderer: what @actions/core writes (including its %-escaping) becomes
+// terminal lines, masks become redactions, stop-commands is honoured, chunks split anywhere, and
+// tagged progress lines reach the Log's progress.
+import { describe, expect, it } from '@jest/globals'
+import * as core from '@actions/core'
+import { actionsLog } from '../../../src/log/index.js'
+import {
+  parseWorkflowCommand,
+  PROGRESS_TAG_ENV,
+  WorkflowCommandRenderer
+} from '../../../src/log/terminal-commands.js'
+import { TerminalLog } from '../../../src/log/terminal.js'
+
+function terminal(verbose = false) {
+  const writes: string[] = []
+  const log = new TerminalLog({ stream: { write: t => writes.push(t), isTTY: false }, verbose })
+  return { log, text: () => writes.join('') }
+}
+
+/** What @actions/core prints for `fn`, captured from process.stdout. */
+function coreOutput(fn: () => void): string {
+  const chunks: string[] = []
+  const write = process.stdout.write
+  process.stdout.write = ((c: string) => {
+    chunks.push(String(c))
+    return true
+  }) as typeof process.stdout.write
+  try {
+    fn()
+  } finally {
+    process.stdout.write = write
+  }
+  return chunks.join('')
+}
+
+describe('workflow command renderer', () => {
+  it('parses commands with escaped properties and data', () => {
+    expect(
+      parseWorkflowCommand('::error title=step%3A verify,file=a%2Cb.ts,line=3::one%0Atwo 100%25')
+    ).toEqual({
+      command: 'error',
+      properties: { title: 'step: verify', file: 'a,b.ts', line: '3' },
+      message: 'one\ntwo 100%'
+    })
+    expect(parseWorkflowCommand('::1 is IPv6 localhost')).toBeUndefined()
+    expect(parseWorkflowCommand('plain text')).toBeUndefined()
+  })
+
+  it('renders what @actions/core writes without a single workflow command line', () => {
+    const t = terminal(true)
+    const r = new WorkflowCommandRenderer(t.log)
+    r.write(
+      coreOutput(() => {
+        core.startGroup('credentials: user credentials')
+        core.setSecret('eyJhbGciOi.token.sig')
+        core.info('token eyJhbGciOi.token.sig received')
+        core.debug('GET /x with eyJhbGciOi.token.sig')
+        core.warning('count differs', { title: 'node-pool: drift' })
+        core.error('failed: step\nnext line', { title: 'aks-rdma-action: verify failed' })
+        core.notice('fyi')
+        core.endGroup()
+        core.setOutput('result', 'success') // no GITHUB_OUTPUT here: a ::set-output command
+      })
+    )
+    r.end()
+    const text = t.text()
+    expect(text).not.toMatch(/^\s*::/m)
+    expect(text).not.toContain('eyJhbGciOi')
+    expect(text).toBe(
+      [
+        '==> credentials: user credentials',
+        '  token *** received',
+        '  debug: GET /x with ***',
+        '  warning: node-pool: drift: count differs',
+        '  error: aks-rdma-action: verify failed: failed: step',
+        '    next line',
+        '  notice: fyi',
+        'debug: (set-output)',
+        ''
+      ].join('\n')
+    )
+  })
+
+  it('redacts a multi-line secret (an admin kubeconfig key) line by line', () => {
+    const t = terminal()
+    const r = new WorkflowCommandRenderer(t.log)
+    const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx1y2abc\n-----END RSA PRIVATE KEY-----'
+    r.write(coreOutput(() => core.setSecret(key)))
+    r.write(`client-key: MIIEowIBAAKCAQEAx1y2abc\n${key}\n`)
+    expect(t.text()).not.toContain('MIIEowIBAAKCAQEAx1y2abc')
+    expect(t.text()).not.toContain('PRIVATE KEY')
+  })
+
+  it('renders lines split across chunks, and a last line without newline at end()', () => {
+    const t = terminal()
+    const r = new WorkflowCommandRenderer(t.log)
+    for (const ch of '::group::a\nline one\n::endgroup::\ntail') r.write(ch)
+    expect(t.text()).toBe('==> a\n  line one\n')
+    r.end()
+    expect(t.text()).toBe('==> a\n  line one\ntail\n')
+  })
+
+  it('prints lines as text between ::stop-commands:: and the token, masks still collected before', () => {
+    const t = terminal()
+    const r = new WorkflowCommandRenderer(t.log)
+    r.write(
+      '::add-mask::hunter22\n::stop-commands::tok123\n::error::not a command\nhunter22\n::tok123::\n::error::a command\n'
+    )
+    expect(t.text()).toBe('::error::not a command\n***\nerror: a command\n')
+  })
+
+  it('collects masks only from a run whose log is not shown', () => {
+    const t = terminal()
+    const quiet = new WorkflowCommandRenderer(t.log, { masksOnly: true })
+    quiet.write('::add-mask::tok-abc-123\nsome log line\n::error::x\n')
+    expect(t.text()).toBe('')
+    t.log.info('later: tok-abc-123')
+    expect(t.text()).toBe('later: ***\n')
+  })
+
+  it('turns tagged lines into progress updates', () => {
+    const updates: Array<[string, string]> = []
+    const log = { ...silentish(), progress: (k: string, l: string) => updates.push([k, l]) }
+    const r = new WorkflowCommandRenderer(log, { progressTag: '@@p1@@' })
+    r.write(`@@p1@@${JSON.stringify(['node-pool', 'Creating 1/2'])}\n@@p1@@["node-pool",""]\n`)
+    expect(updates).toEqual([
+      ['node-pool', 'Creating 1/2'],
+      ['node-pool', '']
+    ])
+  })
+
+  it('the Actions backend tags progress only when simulate asks, so the runner log is unchanged', () => {
+    const saved = process.env[PROGRESS_TAG_ENV]
+    try {
+      delete process.env[PROGRESS_TAG_ENV]
+      expect(coreOutput(() => actionsLog.progress('node-pool', 'Creating 1/2'))).toBe('Creating 1/2\n')
+      expect(coreOutput(() => actionsLog.progress('node-pool', ''))).toBe('')
+      process.env[PROGRESS_TAG_ENV] = '@@t@@'
+      const tagged = coreOutput(() => actionsLog.progress('node-pool', 'Creating 2/2'))
+      expect(tagged).toBe('@@t@@["node-pool","Creating 2/2"]\n')
+      const updates: Array<[string, string]> = []
+      const log = { ...silentish(), progress: (k: string, l: string) => updates.push([k, l]) }
+      new WorkflowCommandRenderer(log, { progressTag: '@@t@@' }).write(tagged)
+      expect(updates).toEqual([['node-pool', 'Creating 2/2']])
+    } finally {
+      if (saved === undefined) delete process.env[PROGRESS_TAG_ENV]
+      else process.env[PROGRESS_TAG_ENV] = saved
+    }
+  })
+})
+
+function silentish() {
+  const none = () => {}
+  return {
+    info: none,
+    debug: none,
+    warning: none,
+    error: none,
+    startGroup: none,
+    endGroup: none,
+    secret: none
+  }
+}

@@ -1,0 +1,178 @@
+// The terminal backend of the Log seam on a fake stream: headings, debug only when verbose, plain
+// warning/error lines with colour only on a TTY, every secret redacted (and its encoded forms), one
+// live line per progress key redrawn in place on a TTY, throttled progress lines without a TTY.
+import { afterEach, describe, expect, it, jest } from '@jest/globals'
+import { Redactor, TerminalLog } from '../../../src/log/terminal.js'
+
+const ESC = String.fromCharCode(27)
+const CSI = new RegExp(`^${ESC}\\[(\\d*)([A-Za-z])`)
+const SGR = new RegExp(`${ESC}\\[[0-9;]*m`, 'g')
+
+class FakeStream {
+  writes: string[] = []
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns = 80
+  ) {}
+  write(text: string): boolean {
+    this.writes.push(text)
+    return true
+  }
+  get text(): string {
+    return this.writes.join('')
+  }
+  /** What a terminal would show: the escape sequences applied (cursor up n lines + clear to the end). */
+  get screen(): string[] {
+    const lines: string[] = []
+    let cur = ''
+    const text = this.text
+    for (let i = 0; i < text.length; i++) {
+      const esc = CSI.exec(text.slice(i))
+      if (esc) {
+        if (esc[2] === 'F') {
+          lines.splice(lines.length - Number(esc[1] || 1))
+          cur = ''
+        } else if (esc[2] === 'J') cur = ''
+        i += esc[0].length - 1
+        continue
+      }
+      if (text[i] === '\n') {
+        lines.push(cur)
+        cur = ''
+      } else cur += text[i]
+    }
+    if (cur) lines.push(cur)
+    return lines.map(l => l.replace(SGR, ''))
+  }
+}
+
+afterEach(() => {
+  jest.useRealTimers()
+})
+
+describe('terminal log', () => {
+  it('shows groups as headings, info indented inside them, and no workflow command', () => {
+    const s = new FakeStream(false)
+    const log = new TerminalLog({ stream: s })
+    log.startGroup('node-pool: node pool rdmapool')
+    log.info('creating 2 nodes')
+    log.endGroup()
+    log.info('done')
+    expect(s.text).toBe('==> node-pool: node pool rdmapool\n  creating 2 nodes\ndone\n')
+    expect(s.text).not.toMatch(/^::/m)
+  })
+
+  it('prints debug lines only when verbose', () => {
+    const quiet = new FakeStream(false)
+    new TerminalLog({ stream: quiet }).debug('helm status x')
+    expect(quiet.text).toBe('')
+    const loud = new FakeStream(false)
+    new TerminalLog({ stream: loud, verbose: true }).debug('helm status x')
+    expect(loud.text).toBe('debug: helm status x\n')
+  })
+
+  it('prints warnings and errors as plain lines, with their title, multi-line messages indented', () => {
+    const s = new FakeStream(false)
+    const log = new TerminalLog({ stream: s })
+    log.warning('pool count differs')
+    log.error('timed out\nlast state: 1/2 nodes', { title: 'aks-rdma-action: verify failed' })
+    expect(s.text).toBe(
+      'warning: pool count differs\nerror: aks-rdma-action: verify failed: timed out\n  last state: 1/2 nodes\n'
+    )
+  })
+
+  it('colours only on a TTY, and never with NO_COLOR', () => {
+    const plain = new FakeStream(false)
+    new TerminalLog({ stream: plain }).error('x')
+    expect(plain.text).not.toContain('\x1b[')
+    const tty = new FakeStream(true)
+    new TerminalLog({ stream: tty }).error('x')
+    expect(tty.text).toContain('\x1b[31m')
+    const saved = process.env.NO_COLOR
+    process.env.NO_COLOR = '1'
+    try {
+      const noColor = new FakeStream(true)
+      new TerminalLog({ stream: noColor }).error('x')
+      expect(noColor.text).not.toContain('\x1b[31m')
+    } finally {
+      if (saved === undefined) delete process.env.NO_COLOR
+      else process.env.NO_COLOR = saved
+    }
+  })
+
+  it('redacts every secret from every kind of line, including its encoded forms and each line of a key', () => {
+    const s = new FakeStream(false)
+    const log = new TerminalLog({ stream: s, verbose: true })
+    const key =
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx1y2\nq9Zp0wQ8lKjh\n-----END RSA PRIVATE KEY-----'
+    log.secret('s3cr3t"value')
+    log.secret(key)
+    log.info('secret is s3cr3t"value')
+    log.debug('json {"clientSecret":"s3cr3t\\"value"}')
+    log.warning('url ?secret=' + encodeURIComponent('s3cr3t"value'))
+    log.error('b64 ' + Buffer.from('s3cr3t"value').toString('base64'))
+    log.startGroup('key line MIIEowIBAAKCAQEAx1y2')
+    log.progress('k', 'q9Zp0wQ8lKjh')
+    log.info(key)
+    const all = s.text
+    for (const leak of ['s3cr3t', 'MIIEowIBAAKCAQEAx1y2', 'q9Zp0wQ8lKjh', 'czNjcjN0InZhbHVl', 'PRIVATE KEY'])
+      expect({ leak, found: all.includes(leak) }).toEqual({ leak, found: false })
+    expect(all).toContain('secret is ***')
+    log.close()
+  })
+
+  it('redacts a longer secret whole when it contains a shorter one', () => {
+    const r = new Redactor()
+    r.add('abc')
+    r.add('abcdefgh')
+    expect(r.redact('x abcdefgh y abc')).toBe('x *** y ***')
+  })
+
+  it('keeps one live line per key on a TTY, updated in place, under the lines printed meanwhile', () => {
+    const s = new FakeStream(true, 60)
+    let now = 1_000_000
+    const log = new TerminalLog({ stream: s, now: () => now, color: false })
+    log.startGroup('stack')
+    log.progress('nic-cluster-policy', 'OFED driver ready on 0/8 nodes')
+    log.progress('ib-node-config', 'ib-setup completed on 0/8 nodes')
+    now += 65_000
+    log.progress('nic-cluster-policy', 'OFED driver ready on 3/8 nodes')
+    log.info('helm: gpu-operator deployed')
+    log.progress('nic-cluster-policy', 'OFED driver ready on 5/8 nodes')
+    expect(s.screen).toEqual([
+      '==> stack',
+      '  helm: gpu-operator deployed',
+      '  … OFED driver ready on 5/8 nodes [1m05s]',
+      '  … ib-setup completed on 0/8 nodes [1m05s]'
+    ])
+    // A line longer than the terminal is cut, so the block keeps its height.
+    log.progress('ib-node-config', 'x'.repeat(200))
+    expect(s.screen.at(-1)!.length).toBeLessThan(60)
+    // An empty update ends a key's line; the end of its group ends the rest.
+    log.progress('ib-node-config', '')
+    expect(s.screen).toHaveLength(3)
+    log.endGroup()
+    expect(s.screen).toEqual(['==> stack', '  helm: gpu-operator deployed'])
+    log.close()
+  })
+
+  it('without a TTY prints a key at most once per throttle window, never losing its last change', () => {
+    jest.useFakeTimers({ now: 0 })
+    const s = new FakeStream(false)
+    const log = new TerminalLog({ stream: s, throttleMs: 5000 })
+    log.progress('pool', 'Creating (0s)')
+    for (let i = 1; i <= 9; i++) {
+      jest.advanceTimersByTime(500)
+      log.progress('pool', `Creating (${i}s)`)
+    }
+    log.progress('other', 'waiting 0/2')
+    expect(s.writes).toEqual(['Creating (0s)\n', 'waiting 0/2\n'])
+    jest.advanceTimersByTime(500)
+    expect(s.writes).toEqual(['Creating (0s)\n', 'waiting 0/2\n', 'Creating (9s)\n'])
+    log.progress('pool', 'Creating (9s)') // unchanged: nothing more
+    jest.advanceTimersByTime(10_000)
+    expect(s.writes).toHaveLength(3)
+    expect(s.text).not.toContain('\x1b[')
+    log.close()
+  })
+})

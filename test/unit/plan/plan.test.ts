@@ -1,0 +1,201 @@
+// plan mode: the ten components in order, every rendered manifest valid against the Kubernetes
+// OpenAPI schemas (kubernetes-models) and the NicClusterPolicy against its CRD schema; the
+// guide's bugs corrected in the desired state.
+import { Ajv } from 'ajv'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { DaemonSet } from 'kubernetes-models/apps/v1'
+import { ConfigMap, Namespace } from 'kubernetes-models/v1'
+import { parseAllDocuments } from 'yaml'
+import { COMPONENT_ORDER } from '../../../src/components/index.js'
+import { buildPlan, renderPlanMarkdown, renderPlanText } from '../../../src/plan/plan.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import { reader, VALID_APPLY } from '../../support/inputs.js'
+
+const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
+const settingsOf = (over: Record<string, string> = {}) =>
+  readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '7' }).settings
+
+function ncpSchemaValidator() {
+  const docs = parseAllDocuments(
+    readFileSync(path.join(UPSTREAM, 'network-operator-v26.4.0-crd-nicclusterpolicies.yaml'), 'utf8')
+  )
+  const crd = docs.map(d => d.toJS()).find(d => d?.kind === 'CustomResourceDefinition')
+  const schema = crd.spec.versions.find((v: { name: string }) => v.name === 'v1alpha1').schema.openAPIV3Schema
+  // The CRD's integer formats, as the API server checks them.
+  const formats = {
+    int32: { type: 'number' as const, validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 },
+    int64: { type: 'number' as const, validate: (n: number) => Number.isSafeInteger(n) }
+  }
+  const ajv = new Ajv({ strict: false, allErrors: true, formats })
+  return ajv.compile(schema)
+}
+
+describe('plan', () => {
+  it('lists the ten components in order', () => {
+    const plan = buildPlan(settingsOf())
+    expect(plan.components.map(c => c.name)).toEqual([...COMPONENT_ORDER])
+    expect(plan.components).toHaveLength(10)
+    expect(plan.components.find(c => c.name === 'cluster')).toMatchObject({
+      enabled: false,
+      skipReason: expect.stringMatching(/create-cluster/)
+    })
+    expect(
+      buildPlan(settingsOf({ 'create-cluster': 'true', location: 'eastus' })).components.find(
+        c => c.name === 'cluster'
+      )?.enabled
+    ).toBe(true)
+  })
+
+  it('renders manifests that validate against the Kubernetes schemas and the NicClusterPolicy CRD', () => {
+    const validateNcp = ncpSchemaValidator()
+    const models: Record<string, new (o: any) => { validate(): void }> = { DaemonSet, ConfigMap, Namespace }
+    const manifests = buildPlan(settingsOf()).components.flatMap(c => c.manifests ?? [])
+    expect(manifests.map(m => m.kind).sort()).toEqual([
+      'ConfigMap',
+      'DaemonSet',
+      'DaemonSet',
+      'Namespace',
+      'Namespace',
+      'NicClusterPolicy',
+      'NodeFeatureRule'
+    ])
+    for (const m of manifests) {
+      if (m.kind === 'NicClusterPolicy') {
+        const ok = validateNcp(m)
+        expect(validateNcp.errors ?? []).toEqual([])
+        expect(ok).toBe(true)
+      } else if (models[m.kind]) {
+        expect(() => new models[m.kind](m).validate()).not.toThrow()
+      }
+    }
+  })
+
+  it('the NicClusterPolicy CRD validator does reject a broken policy', () => {
+    const validateNcp = ncpSchemaValidator()
+    const ncp = buildPlan(settingsOf()).components.find(c => c.name === 'nic-cluster-policy')!
+      .manifests![0] as any
+    const broken = structuredClone(ncp)
+    broken.spec.ofedDriver.forcePrecompiled = 'no'
+    expect(validateNcp(broken)).toBe(false)
+  })
+
+  it('carries the corrections to the guide', () => {
+    const plan = buildPlan(settingsOf())
+    const byName = Object.fromEntries(plan.components.map(c => [c.name, c]))
+    // Bug 1: gpuProfile.driver None, never the retired tag.
+    const put = byName['node-pool'].azure!.find(o => o.method === 'PUT')!
+    expect(put.headers).toEqual({ 'If-None-Match': '*' })
+    expect((put.body as any).properties.gpuProfile).toEqual({ driver: 'None' })
+    expect(JSON.stringify(put.body)).not.toContain('SkipGPUDriverInstall')
+    // Bug 2: a NodeFeatureRule for 101c/101e.
+    const nfr = byName['node-feature-rule'].manifests![0] as any
+    expect(nfr.spec.rules[0].labels).toEqual({ 'feature.node.kubernetes.io/pci-15b3.present': 'true' })
+    expect(nfr.spec.rules[0].matchFeatures[0].matchExpressions.device.value).toEqual(['101c', '101e'])
+    // Bug 3: readiness on nvidia.com/ofed-driver, never app=mofed-ubuntu22.04-ds.
+    expect(JSON.stringify(byName['nic-cluster-policy'].readiness)).toContain('nvidia.com/ofed-driver')
+    expect(JSON.stringify(plan.components.map(c => c.readiness))).not.toContain('mofed-ubuntu22.04-ds')
+    // Bug 4: useHostMofed false by default, from the input otherwise.
+    expect((byName['gpu-operator'].helm!.values as any).driver.rdma).toEqual({
+      enabled: true,
+      useHostMofed: false
+    })
+    expect(
+      (buildPlan(settingsOf({ 'use-host-mofed': 'true' })).components[9].helm!.values as any).driver.rdma
+        .useHostMofed
+    ).toBe(true)
+    // Device plugin selectors filter the link type; DaemonSets pinned to the pool.
+    const cm = byName['rdma-device-plugin'].manifests![0] as any
+    expect(JSON.parse(cm.data['config.json']).configList[0].selectors.linkTypes).toEqual(['infiniband'])
+    for (const c of ['ib-node-config', 'rdma-device-plugin']) {
+      const ds = byName[c].manifests!.find(m => m.kind === 'DaemonSet') as any
+      expect(ds.spec.template.spec.nodeSelector['kubernetes.azure.com/agentpool']).toBe('rdmapool')
+    }
+    // Pinned versions everywhere.
+    expect(byName['network-operator'].helm!.version).toBe('v26.4.0')
+    expect(byName['gpu-operator'].helm!.version).toBe('v26.7.0')
+    expect((byName['network-operator'].helm!.values as any).nfd.deployNodeFeatureRules).toBe(false)
+    expect(byName['network-operator'].manifests![0].metadata.labels).toEqual({
+      'pod-security.kubernetes.io/enforce': 'privileged'
+    })
+  })
+
+  it('merges values files over the built-in values and a policy file replaces the spec', () => {
+    const s = settingsOf()
+    s.stack.gpuOperatorValues = { driver: { version: '580.1' }, migManager: { enabled: true } }
+    s.stack.nicClusterPolicy = { spec: { ofedDriver: { repository: 'r', image: 'i', version: 'v' } } }
+    const plan = buildPlan(s)
+    expect((plan.components[9].helm!.values as any).driver).toEqual({
+      rdma: { enabled: true, useHostMofed: false },
+      version: '580.1'
+    })
+    expect((plan.components[9].helm!.values as any).migManager.enabled).toBe(true)
+    expect((plan.components[6].manifests![0] as any).spec).toEqual({
+      ofedDriver: { repository: 'r', image: 'i', version: 'v' }
+    })
+  })
+
+  it('renders text with helm argv, manifests, readiness, checks and the benchmark plan', () => {
+    const text = renderPlanText(buildPlan(settingsOf()))
+    expect(text).toContain(
+      'helm upgrade --install network-operator nvidia/network-operator --version v26.4.0 --namespace network-operator'
+    )
+    expect(text).toContain('kind: NicClusterPolicy')
+    expect(text).toContain('ready when:')
+    expect(text).toContain('Verification checks:')
+    expect(text).toMatch(/ib_write_bw client: .*--report_gbits/)
+    const md = renderPlanMarkdown(buildPlan(settingsOf()))
+    expect(md).toContain('| 7 | `nic-cluster-policy` |')
+  })
+
+  it('ib-node-config waits for the OFED driver in an init container (never placed by mofed.wait); the device plugin is placed by it in pipelined rollout', () => {
+    const ds = (rollout: string, name: string) =>
+      buildPlan(settingsOf({ rollout }))
+        .components.find(c => c.name === name)!
+        .manifests!.find(m => m.kind === 'DaemonSet') as any
+    const MOFED_WAIT = 'network.nvidia.com/operator.mofed.wait'
+    for (const rollout of ['pipelined', 'sequential']) {
+      const ib = ds(rollout, 'ib-node-config').spec.template.spec
+      expect(ib.nodeSelector).toEqual({ 'kubernetes.azure.com/agentpool': 'rdmapool' })
+      expect(ib.initContainers.map((c: any) => c.name)).toEqual(['wait-for-ofed-driver', 'ib-setup'])
+      expect(ib.initContainers[0].volumeMounts).toEqual([
+        { name: 'ofed-driver-state', mountPath: '/host/run/mellanox/drivers', readOnly: true }
+      ])
+    }
+    expect(ds('pipelined', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBe('false')
+    expect(ds('sequential', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBeUndefined()
+  })
+
+  it('node agents are system-node-critical and tolerate the pool taints; plan shows every toleration', () => {
+    const s = settingsOf({ 'node-taints': 'sku=gpu:NoSchedule' })
+    const plan = buildPlan(s)
+    const byName = Object.fromEntries(plan.components.map(c => [c.name, c]))
+    const pool = { key: 'sku', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }
+    const gpu = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }
+    for (const name of ['ib-node-config', 'rdma-device-plugin']) {
+      const spec = (byName[name].manifests!.find(m => m.kind === 'DaemonSet') as any).spec.template.spec
+      expect(spec.priorityClassName).toBe('system-node-critical')
+      expect(spec.tolerations).toEqual([gpu, pool])
+    }
+    const no = byName['network-operator'].helm!.values as any
+    expect(no['node-feature-discovery'].worker).toEqual({
+      nodeSelector: { 'kubernetes.azure.com/agentpool': 'rdmapool' },
+      tolerations: [gpu, pool]
+    })
+    expect((byName['gpu-operator'].helm!.values as any).daemonsets.tolerations).toEqual([gpu, pool])
+    const ncp = byName['nic-cluster-policy'].manifests![0] as any
+    expect(ncp.spec.tolerations).toEqual([pool])
+    expect(ncp.spec.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+      {
+        matchExpressions: [
+          { key: 'feature.node.kubernetes.io/pci-15b3.present', operator: 'In', values: ['true'] },
+          { key: 'kubernetes.azure.com/agentpool', operator: 'In', values: ['rdmapool'] }
+        ]
+      }
+    ])
+    const text = renderPlanText(plan)
+    expect(text.match(/key: sku/g)?.length).toBeGreaterThanOrEqual(5)
+    // Without taints the policy carries no tolerations field (as Azure's own policy).
+    expect((buildPlan(settingsOf()).components[6].manifests![0] as any).spec.tolerations).toBeUndefined()
+  })
+})

@@ -286,7 +286,11 @@ export class Kubelet {
     if (failure) {
       ev('Pulling', `Pulling image "${c.image}"`)
       this.after(rt, this.step(), () => {
-        ev('Failed', `Failed to pull image "${c.image}": rpc error: code = NotFound desc = ${failure}`, 'Warning')
+        ev(
+          'Failed',
+          `Failed to pull image "${c.image}": rpc error: code = NotFound desc = ${failure}`,
+          'Warning'
+        )
         ev('Failed', 'Error: ErrImagePull', 'Warning')
         c.state = 'waiting'
         c.reason = 'ErrImagePull'

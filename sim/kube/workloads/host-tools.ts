@@ -37,7 +37,10 @@ export interface PodView {
  * `.conf` files are read in the lexicographic order of their names and a later assignment wins
  * (systemd.unit(5), "Drop-in files"; the unit files the node ships set none). Undefined: unset.
  */
-export function dropInMemlock(files: Record<string, string>, unit: 'containerd' | 'kubelet'): string | undefined {
+export function dropInMemlock(
+  files: Record<string, string>,
+  unit: 'containerd' | 'kubelet'
+): string | undefined {
   const dir = `/etc/systemd/system/${unit}.service.d/`
   let value: string | undefined
   const confs = Object.keys(files)

@@ -1,13 +1,22 @@
 // The simulated kubelet where its rules come from upstream (sim/README.md, "Upstream sources"):
 // the CrashLoopBackOff schedule of kubernetes/kubernetes, an image's platforms against the node's
-// CPU (containerd's pull, runc's exec), and ib-node-config's restarts bounded to one per boot when
-// a later systemd drop-in keeps memlock limited.
+// CPU (containerd's pull, runc's exec), hostPath mount propagation against what the DOCA driver
+// container publishes, and ib-node-config's restarts bounded to one per boot when a later systemd
+// drop-in keeps memlock limited.
 import { ibNodeConfigDaemonSet, IB_SETUP, RESTART_MARKER } from '../../../src/components/ib-node-config.js'
 import { BUSYBOX_IMAGE } from '../../../src/settings/images.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { TK } from '../../../sim/kube/controllers/context.js'
 import type { KubeObject } from '../../../sim/kube/store.js'
-import { gpuPool, isReady, makeWorld, type World } from '../../support/controllers-world.js'
+import {
+  applyNfdRule,
+  applyNicClusterPolicy,
+  gpuPool,
+  installNetworkOperator,
+  isReady,
+  makeWorld,
+  type World
+} from '../../support/controllers-world.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 let w: World
@@ -129,6 +138,61 @@ describe("an image's platforms against the node's CPU", () => {
       `failed to pull and unpack image "example.io/amd64-only:1.0": no match for platform in manifest sha256:${'0'.repeat(64)}: not found`
     )
     expect(seen.every(s => !s.state.running)).toBe(true)
+  })
+})
+
+describe('hostPath mount propagation against what the DOCA driver container publishes', () => {
+  const DIR = '/host/run/mellanox/drivers'
+  const watcher = (name: string, node: string, propagation?: string): KubeObject =>
+    pod(
+      name,
+      {
+        containers: [
+          {
+            name: 'c',
+            image: BUSYBOX_IMAGE,
+            command: [
+              'sh',
+              '-c',
+              `until [ -f ${DIR}/.driver-ready ]; do sleep 5; done; echo ready; ` +
+                `if [ -f ${DIR}/usr/src/ofa_kernel/default/Module.symvers ]; then echo headers; else echo no headers; fi; sleep infinity`
+            ],
+            volumeMounts: [
+              {
+                name: 'd',
+                mountPath: DIR,
+                readOnly: true,
+                ...(propagation ? { mountPropagation: propagation } : {})
+              }
+            ]
+          }
+        ],
+        volumes: [{ name: 'd', hostPath: { path: '/run/mellanox/drivers', type: 'DirectoryOrCreate' } }]
+      },
+      node
+    )
+
+  it('the ready file is seen by every pod; the headers the driver mounts later only with HostToContainer', async () => {
+    w = makeWorld()
+    w.cluster.addPool(gpuPool('gpu', 1))
+    const node = w.list('nodes')[0].metadata.name
+    w.create(watcher('private', node))
+    w.create(watcher('slave', node, 'HostToContainer'))
+    installNetworkOperator(w)
+    applyNfdRule(w)
+    applyNicClusterPolicy(w)
+    const log = (p: string) => w.controllers.logs('default', p, 'c') ?? ''
+    await w.waitFor(
+      'both saw the ready file',
+      () => /headers/.test(log('private')) && /headers/.test(log('slave'))
+    )
+    expect(log('private')).toBe('ready\nno headers\n')
+    expect(log('slave')).toBe('ready\nheaders\n')
+    expect(w.hardware.get(node)!.mounts.map(m => m.path)).toEqual(['/run/mellanox/drivers/usr/src'])
+    // A pod that starts after the mount gets it with its (recursive) bind mount, propagation or not.
+    w.create(watcher('later', node))
+    await w.waitFor('later', () => /headers/.test(log('later')))
+    expect(log('later')).toBe('ready\nheaders\n')
   })
 })
 

@@ -182,7 +182,9 @@ export async function runInSimShell(k: ScriptCase): Promise<ScriptRun> {
     }
   })
   const code = await shell.run(k.script)
-  const files = Object.fromEntries(Object.entries(hw.files).filter(([p]) => p.startsWith('/etc/') || p.startsWith('/run/')))
+  const files = Object.fromEntries(
+    Object.entries(hw.files).filter(([p]) => p.startsWith('/etc/') || p.startsWith('/run/'))
+  )
   const terminationLog = own.get('/dev/termination-log')
   return {
     code,

@@ -40,7 +40,7 @@ const H100 = { gpuName: 'NVIDIA H100 80GB HBM3', gpuDeviceId: '2330' }
 const H200 = { gpuName: 'NVIDIA H200', gpuDeviceId: '2335' }
 
 /**
- * RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. Agrees with the action's table
+ * RDMA-capable sizes (Azure's GPU and HPC size pages); the `r` in the name marks RDMA. Agrees with the action's table
  * (src/settings/vm-sizes.ts: GPUs, their vendor, the IB VF device; a test checks it).
  */
 export const VM_SIZES: Record<string, VmSizeSpec> = {

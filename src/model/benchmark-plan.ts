@@ -5,7 +5,7 @@
 // of the node's GPUs (the workload snippet with N GPUs), running one perftest per NIC with
 // --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID, so the index is the GPU's
 // rank in PCI order, as the probe reads it). Latency is always measured from host memory: perftest
-// refuses GPU memory for write latency (docs/benchmarks.md says why and what the alternatives are).
+// refuses GPU memory for write latency (docs/benchmark.md says why and what the alternatives are).
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { workloadResources } from './workload.js'

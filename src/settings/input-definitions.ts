@@ -407,7 +407,8 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'benchmark-gpudirect',
     kind: 'boolean',
     default: 'true',
-    description: 'Benchmark GPU memory (--use_cuda); requires a CUDA build of perftest.'
+    description:
+      'Benchmark bandwidth from GPU memory (--use_cuda; latency is always host memory); requires a CUDA build of perftest.'
   },
   {
     name: 'benchmark-scope',

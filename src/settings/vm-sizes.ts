@@ -1,4 +1,4 @@
-// RDMA-capable Azure VM sizes (FACTS.md §6): GPUs and their vendor, InfiniBand NICs per VM, their
+// RDMA-capable Azure VM sizes (Azure's GPU and HPC size pages): GPUs and their vendor, IB NICs per VM, their
 // ConnectX generation (the PCI device id of the VF a VM sees) and link rate, and whether the stack
 // can finish on them. It can only where the GPUs are NVIDIA's (the GPU Operator waits for
 // nvidia.com/gpu) and the IB VF is one the NodeFeatureRule matches (ConnectX-6 101c, mlx5Gen 101e

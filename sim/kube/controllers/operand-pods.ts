@@ -276,14 +276,15 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
       .split(':')
       .pop()
       ?.split('-')[0] ?? '580.126.20'
-  // The peermem sidecar runs `nvidia-driver reload_nvidia_peermem` (FACTS §3.6): it waits, then
-  // loads the module once. Without USE_HOST_MOFED it waits for the DOCA driver's
-  // /run/mellanox/drivers/.driver-ready and the GPU driver; with USE_HOST_MOFED=true only for
-  // `lsmod | grep mlx5_core` — the inbox driver, loaded on every Azure VM from boot — and the GPU
-  // driver, so it does not wait for the Network Operator's driver at all (FACTS §1.1 bug 4). The
-  // module was then built against the host's /usr/src, which holds no OFED sources, so it has no
-  // peer-memory client to register with either ib_core: modprobe fails with Invalid argument
-  // (FACTS §1.2), the script exits 1 and the kubelet restarts it with back-off (CrashLoopBackOff).
+  // The peermem sidecar runs `nvidia-driver reload_nvidia_peermem` (NVIDIA/gpu-operator's driver
+  // DaemonSet asset): it waits, then loads the module once. Without USE_HOST_MOFED it waits for the
+  // DOCA driver's /run/mellanox/drivers/.driver-ready and the GPU driver; with USE_HOST_MOFED=true
+  // only for `lsmod | grep mlx5_core` — the inbox driver, loaded on every Azure VM from boot — and
+  // the GPU driver, so it does not wait for the Network Operator's driver at all (gpu-operator
+  // controllers/object_controls.go). The module was then built against the host's /usr/src, which
+  // holds no OFED sources, so it has no peer-memory client to register with either ib_core: modprobe
+  // fails with Invalid argument (ai-dynamo/dynamo PR #14506), the script exits 1 and the kubelet
+  // restarts it with back-off (CrashLoopBackOff).
   let peermemRunning = false
   let exitPeermem: ((code: number) => void) | undefined
   const peermemStep = (): void => {

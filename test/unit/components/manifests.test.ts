@@ -1,6 +1,6 @@
-// The components' desired state against the reference manifests it is built from (the workplace's
-// upstream copies, test/fixtures/upstream/): equal to them except for the departures the README
-// documents, each listed here. The NicClusterPolicy and the NodeFeatureRule are Azure's
+// The components' desired state against the reference manifests it is built from (the upstream
+// copies in test/fixtures/upstream/): equal to them except for the departures
+// docs/guide-departures.md documents, each listed here. The NicClusterPolicy and the NodeFeatureRule are Azure's
 // (aks-rdma-infiniband), the device plugin and ib-node-config the guide's with the action's
 // changes, the chart values Azure's with useHostMofed pinned false and NFD on in the Network Operator.
 import { describe, expect, it } from '@jest/globals'

@@ -1,10 +1,10 @@
 // The CLI in a terminal, end to end on a build of the three bundles (cli.js runs index.js and
 // post.js as the runner would): `simulate` prints no workflow command and no secret, logs on
-// stderr and results on stdout, `--output json` is one JSON document; and the recipes of the README:
-// `sim up --dir DIR` (which prints no secret), then apply / verify / drift with `--env-file DIR/.env`
-// and no other flag; and the local-action recipe as far as it can run here (local-action itself is
-// not installed): a shell sources DIR/env.sh, the .env is loaded as dotenv loads it (a variable
-// already set wins), and the action's main step runs as the runner would, summary and outputs included.
+// stderr and results on stdout, `--output json` is one JSON document; and the recipes of
+// docs/running-locally.md: `sim up --dir DIR` (which prints no secret), then apply / verify / drift
+// with `--env-file DIR/.env` and no other flag; and the local-action recipe as far as it can run here
+// (local-action itself is not installed): a shell sources DIR/env.sh, the .env is loaded as dotenv
+// loads it (a variable already set wins), and the action's main step runs as the runner would.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'

@@ -271,8 +271,10 @@ export async function runPost(): Promise<PostReport> {
     if (!(e instanceof InputError)) throw e
     log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
   }
-  const trusted = !!settings && savedRunId === settings.runId
-  if (settings && savedRunId && !trusted)
+  // No saved id: the main step saved nothing to trust or doubt (a saved create is then checked
+  // against a fresh identity, which it cannot match).
+  const trusted = !!settings && (!savedRunId || savedRunId === settings.runId)
+  if (settings && !trusted)
     log.warning(
       `post: the saved run id is not this job's (${settings.runId}); the saved state is not trusted, so no Lease is released and nothing in Azure is deleted`
     )

@@ -95,7 +95,7 @@ setup:
     expect(refused('/dev/zero')).toEqual(['not a regular file (a character device)'])
     expect(refused(file('#'.repeat(1024 * 1024 + 1)))).toEqual(['1048577 bytes; at most 1 MiB'])
     expect(problemsOf('kube:\n  delays: { mofed: 99999999999999h }')).toEqual([
-      'kube.delays.mofed: a duration of at most 24 days (e.g. 90s, 5m, 1h30m) or a number of seconds (got "99999999999999h")'
+      'kube.delays.mofed: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds (got "99999999999999h")'
     ])
     const secret = problemsOf('azure:\n  clientSecret: "s3cret-value\n  tenantId: [x')
     expect(secret).toHaveLength(1)
@@ -121,7 +121,7 @@ surprise: true
         'kube.timescale: unknown key',
         'kube.timeScale: must be > 0 (got 0)',
         'azure.feature.state: one of "Registered", "NotRegistered", "Pending" (got "Approved")',
-        'azure.tokens.accessTokenLifetime: a duration of at most 24 days (e.g. 90s, 5m, 1h30m) or a number of seconds (got "10 minutes")',
+        'azure.tokens.accessTokenLifetime: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds (got "10 minutes")',
         'azure.existingPools[0].count: must be <= 1000 (got 5000)',
         'azure.existingPools[0].name: must match pattern "^[a-z][a-z0-9]{0,11}$" (got "RDMA")',
         'azure.faults[0].match: required',

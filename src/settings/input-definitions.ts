@@ -450,7 +450,8 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'benchmark-gpudirect',
     kind: 'boolean',
     default: 'true',
-    description: 'Benchmark GPU memory (--use_cuda); requires a CUDA build of perftest.'
+    description:
+      'Benchmark bandwidth from GPU memory (--use_cuda; latency is always host memory); requires a CUDA build of perftest.'
   },
   {
     name: 'benchmark-scope',
@@ -502,7 +503,7 @@ export const OUTPUTS: readonly OutputDefinition[] = [
   { name: 'node-pool-action', description: 'created or reused.' },
   { name: 'rdma-nodes', description: 'Number of RDMA nodes that passed verification.' },
   { name: 'bandwidth-gbps', description: 'Lowest pair average ib_write_bw bandwidth, Gb/s.' },
-  { name: 'latency-us', description: 'Typical ib_write_lat latency, microseconds.' },
+  { name: 'latency-us', description: 'Highest typical ib_write_lat latency (host memory), microseconds.' },
   { name: 'drifted', description: 'true when drift mode found a difference.' },
   { name: 'report-path', description: 'Path of the JSON report.' },
   {

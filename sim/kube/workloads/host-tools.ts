@@ -219,25 +219,46 @@ export function ibstat(view: PodView, args: string[]): CommandResult {
   return { out: nics.map(n => ibstatBlock(n) + '\n').join(''), code: 0 }
 }
 
-export function ibstatus(view: PodView): CommandResult {
-  const out = sortedNics(view.hw)
-    .map(n => {
-      // ibstatus prints the port's sysfs files.
-      const file = (name: string) => portFile(n, name)!.trimEnd()
-      return [
-        `Infiniband device '${n.name}' port 1 status:`,
-        `\tdefault gid:\t ${gid(n)}`,
-        `\tbase lid:\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.lid).toString(16)}`,
-        `\tsm lid:\t\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.smLid).toString(16)}`,
-        `\tstate:\t\t ${file('state')}`,
-        `\tphys state:\t ${file('phys_state')}`,
-        `\trate:\t\t ${file('rate')}`,
-        `\tlink_layer:\t ${file('link_layer')}`,
-        ''
-      ].join('\n')
-    })
-    .join('\n')
-  return { out: out + (out ? '\n' : ''), code: 0 }
+/** One port as ibstatus prints it: the port's sysfs files. */
+function ibstatusBlock(n: RdmaNic): string {
+  const file = (name: string) => portFile(n, name)!.trimEnd()
+  return [
+    `Infiniband device '${n.name}' port 1 status:`,
+    `\tdefault gid:\t ${gid(n)}`,
+    `\tbase lid:\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.lid).toString(16)}`,
+    `\tsm lid:\t\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.smLid).toString(16)}`,
+    `\tstate:\t\t ${file('state')}`,
+    `\tphys state:\t ${file('phys_state')}`,
+    `\trate:\t\t ${file('rate')}`,
+    `\tlink_layer:\t ${file('link_layer')}`,
+    ''
+  ].join('\n')
+}
+
+/**
+ * ibstatus [dev[:port]] (infiniband-diags/scripts/ibstatus): every device under
+ * /sys/class/infiniband, or the named ones; `fatal` echoes "Fatal error: " and its words (two
+ * spaces) on stdout and exits 255 when the directory is absent or a named device has no sysfs files.
+ */
+export function ibstatus(view: PodView, args: string[] = []): CommandResult {
+  const nics = sortedNics(view.hw)
+  const fatal = (words: string): CommandResult => ({ out: `Fatal error:  ${words}\n`, code: 255 })
+  if (args.length === 0) {
+    if (nics.length === 0) return fatal('No devices')
+    return { out: nics.map(n => ibstatusBlock(n) + '\n').join(''), code: 0 }
+  }
+  let out = ''
+  for (const a of args) {
+    const name = a.replace(/:.*$/, '')
+    const n = findNic(view.hw, name)
+    if (!n)
+      return {
+        out: out + fatal(`device '${name}': sys files not found (/sys/class/infiniband/${name}/ports)`).out,
+        code: 255
+      }
+    out += ibstatusBlock(n) + '\n'
+  }
+  return { out, code: 0 }
 }
 
 function devinfoBlock(n: RdmaNic): string {
@@ -509,7 +530,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
   }
   const commands: Record<string, Command> = {
     ibstat: argv => ibstat(view, argv.slice(1)),
-    ibstatus: () => ibstatus(view),
+    ibstatus: argv => ibstatus(view, argv.slice(1)),
     ibv_devinfo: argv => ibvDevinfo(view, argv.slice(1)),
     ibv_devices: () => ibvDevices(view),
     rdma: argv =>

@@ -6,6 +6,7 @@
 import { BENCHMARK_IMAGE_DEFAULT, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
+import { parseDuration } from '../util/duration.js'
 import { echoValue } from '../util/echo.js'
 
 export type InputKind = 'string' | 'boolean' | 'enum' | 'integer' | 'number' | 'duration' | 'path' | 'secret'
@@ -16,7 +17,7 @@ export interface InputDefinition {
   default?: string
   kind: InputKind
   values?: readonly string[]
-  /** integer: the allowed range. */
+  /** integer: the allowed range; duration: the allowed range in milliseconds. */
   min?: number
   max?: number
   /** path: what the YAML file holds (said when it is not a mapping). */
@@ -65,16 +66,34 @@ const image = (name: string): Pick<InputDefinition, 'check' | 'warn'> => ({
       : undefined
 })
 
-/** An https URL (the Azure SDKs refuse bearer tokens over http). */
-function httpsUrl(v: string): string | undefined {
+/**
+ * An endpoint the run sends its tokens and the OIDC assertion to: an https origin, nothing more.
+ * Credentials, control characters (raw or %-encoded), a path, a query or a fragment are refused
+ * whatever else is allowed; hosts and ports outside the known clouds are the settings' check
+ * (allow-custom-endpoints).
+ */
+function endpointUrl(v: string): string | undefined {
+  const control = [...v].some(
+    c => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f)
+  )
+  if (control || /\s/.test(v) || /%(?:[01][0-9a-f]|7f)/i.test(v))
+    return 'must not contain spaces or control characters (raw or %-encoded)'
+  if (v.includes('@')) return 'must not carry credentials (user:password@): the action sends its own tokens'
+  let url: URL
   try {
-    return new URL(v).protocol === 'https:'
-      ? undefined
-      : 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+    url = new URL(v)
   } catch {
     return 'not a URL (e.g. https://management.azure.com)'
   }
+  if (url.protocol !== 'https:') return 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+  if (/[?#\\]/.test(v) || !/^\/*$/.test(url.pathname))
+    return 'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+  return undefined
 }
+
+/** The longest a duration input may be: a job runs at most 5 days on a self-hosted runner. */
+export const MAX_DURATION = '120h'
+const DURATION_RANGE = { min: 1000, max: parseDuration(MAX_DURATION)! }
 
 /** One `key=value` entry of node-labels, or undefined when it is not one. */
 export function parseLabel(entry: string): [string, string] | undefined {
@@ -151,14 +170,23 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'arm-endpoint',
     kind: 'string',
-    description: 'Override of the Azure Resource Manager endpoint (other clouds, the simulator).',
-    check: httpsUrl
+    description:
+      'Override of the Azure Resource Manager endpoint: an https origin of a known Azure cloud (another host or port needs allow-custom-endpoints).',
+    check: endpointUrl
   },
   {
     name: 'authority-host',
     kind: 'string',
-    description: 'Override of the Entra authority host (other clouds, the simulator).',
-    check: httpsUrl
+    description:
+      'Override of the Entra authority host: an https origin of a known Azure cloud (another host or port needs allow-custom-endpoints).',
+    check: endpointUrl
+  },
+  {
+    name: 'allow-custom-endpoints',
+    kind: 'boolean',
+    default: 'false',
+    description:
+      'Allow arm-endpoint and authority-host outside the known Azure clouds or on another port (Azure Stack, a proxy, the simulator): the run sends its tokens and the OIDC assertion there, with a warning naming the host.'
   },
   // Cluster
   {
@@ -337,8 +365,16 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'helm-version',
     kind: 'string',
     default: 'v3.19.0',
-    description: 'Pinned helm 3 release; installed and checksum-verified when the helm on PATH differs.',
+    description:
+      'Pinned helm 3 release, downloaded and checked against the SHA-256 this action pins for it (docs/security.md); the tool cache is re-checked each run.',
     check: pinned(/^v3\.\d+\.\d+$/, 'v3.19.0 (helm 3)')
+  },
+  {
+    name: 'helm-sha256',
+    kind: 'string',
+    description:
+      'Use the helm already on PATH instead of a download, only if its binary has this SHA-256 (sha256sum "$(command -v helm)"); without it a helm on PATH is never run.',
+    check: matches(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 in hex (64 characters), as sha256sum prints it')
   },
   {
     name: 'network-operator-values',
@@ -370,9 +406,16 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'timeout',
     kind: 'duration',
     default: '60m',
-    description: 'Time limit for the whole run (90s, 25m, 1h, 1h30m).'
+    description: `Time limit for the whole run (90s, 25m, 1h, 1h30m; 1s to ${MAX_DURATION}).`,
+    ...DURATION_RANGE
   },
-  { name: 'step-timeout', kind: 'duration', default: '25m', description: 'Time limit for each step.' },
+  {
+    name: 'step-timeout',
+    kind: 'duration',
+    default: '25m',
+    description: `Time limit for each step (1s to ${MAX_DURATION}).`,
+    ...DURATION_RANGE
+  },
   {
     name: 'retries',
     kind: 'integer',
@@ -440,6 +483,13 @@ export const INPUTS: readonly InputDefinition[] = [
     default: 'none',
     description:
       'Post step: delete the node pool or cluster this run created (never anything it did not create).'
+  },
+  {
+    name: 'job-key',
+    kind: 'string',
+    description:
+      'What tells this job apart from the other jobs of the workflow run, e.g. the matrix values (toJSON of matrix): shown in the Lease holder and the created-by tag (each run also draws a nonce of its own).',
+    check: v => (v.length > 1000 ? 'at most 1000 characters' : undefined)
   }
 ]
 

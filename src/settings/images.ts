@@ -22,3 +22,12 @@ export const RDMA_DEVICE_PLUGIN_IMAGE =
 
 /** The plugin binary in both the upstream and NVIDIA's image (NVIDIA's manifest sets it as the command). */
 export const RDMA_DEVICE_PLUGIN_COMMAND = ['/bin/k8s-rdma-shared-dp']
+
+/**
+ * NVIDIA Dynamo's vLLM runtime image the transport check runs: release 0.8.1 (vLLM v0.12.0, CUDA
+ * 12.9; Dynamo's release artifacts), whose container/Dockerfile.vllm builds UCX v1.19.0 with
+ * CUDA, verbs and gdrcopy into /usr/local/ucx (its bin on PATH: ucx_info, ucx_perftest) and runs
+ * as the non-root user `dynamo` (UID 1000). Pinned by tag: NVIDIA publishes no digest for it in
+ * the sources available (docs/IMAGES.md). It runs unprivileged, only in the check's two pods.
+ */
+export const DYNAMO_RUNTIME_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1'

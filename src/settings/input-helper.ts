@@ -15,6 +15,7 @@ import type {
   NodePoolSettings,
   Settings,
   StackSettings,
+  TransportSettings,
   WaitSettings
 } from './settings.js'
 import { findRdmaVmSize } from './vm-sizes.js'
@@ -209,6 +210,27 @@ function benchmarkSettings(i: Inputs, enabled: boolean): BenchmarkSettings {
   }
 }
 
+/** The transport check's inputs; it needs two nodes with GPUs (it runs one Dynamo-shaped pod on each). */
+function transportSettings(i: Inputs, pool: NodePoolSettings): TransportSettings {
+  const check = i.enumOf<TransportSettings['check']>('transport-check')
+  const out: TransportSettings = {
+    check,
+    image: i.str('transport-image'),
+    ucxEnv: i.enumOf<TransportSettings['ucxEnv']>('transport-ucx-env')
+  }
+  if (check === 'none') return out
+  if (pool.count < 2)
+    i.problem(
+      `transport-check "${check}": needs node-count of at least 2 (the check runs one worker pod on each of two nodes), got ${pool.count}`
+    )
+  const gpus = findRdmaVmSize(pool.vmSize)?.gpus
+  if (gpus === 0)
+    i.problem(
+      `transport-check "${check}": ${pool.vmSize} has no GPUs, and the check moves GPU memory; use transport-check: none on this size`
+    )
+  return out
+}
+
 export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process.env): SettingsResult {
   const i = new Inputs(read)
   const mode = i.enumOf<Mode>('mode')
@@ -220,6 +242,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
   const stack = stackSettings(i)
   const wait = waitSettings(i)
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
+  const transport = transportSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
   const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
   if (cleanup === 'cluster' && !cluster.create)
@@ -245,6 +268,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       stack,
       wait,
       benchmark,
+      transport,
       failOnDrift,
       cleanup,
       runId

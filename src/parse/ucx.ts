@@ -14,9 +14,11 @@ export interface UcxLogLine {
   message: string
 }
 
-/** `[1668693503.473099] [ampere:1188443:0]          ib_log.c:246  UCX  ERROR msg` */
-const LOG_LINE =
-  /^\s*\[\d+\.\d+\]\s+\[[^\]]*\]\s+(\S+:\d+)\s+UCX\s+(FATAL|ERROR|WARN|DIAG|INFO|DEBUG)\s+(.*)$/
+/**
+ * `[1668693503.473099] [ampere:1188443:0]          ib_log.c:246  UCX  ERROR msg`; the source
+ * position and level are enough (a quoted line may have lost its timestamp and host).
+ */
+const LOG_LINE = /(?:^|\s)([\w.-]+\.(?:c|h|cc|inl):\d+)\s+UCX\s+(FATAL|ERROR|WARN|DIAG|INFO|DEBUG)\s+(.*)$/
 
 /** UCX's log lines in a text (other lines ignored). */
 export function ucxLogLines(text: string): UcxLogLine[] {
@@ -71,6 +73,12 @@ export function parseMemoryTypes(text: string): Record<string, string[]> {
   return out
 }
 
+/** A domain's `register: unlimited, dmabuf, cost: …` line names dma-buf registration. */
+export function registersDmabuf(line: string): boolean {
+  const m = /register:\s*(.*)$/.exec(line.trim().replace(/^#/, ''))
+  return !!m && m[1].split(',').some(f => f.trim() === 'dmabuf')
+}
+
 /** The memory domains `ucx_info -d` lists, with their transports. */
 export function parseUcxInfoDevices(text: string): UcxMemoryDomain[] {
   const out: UcxMemoryDomain[] = []
@@ -108,7 +116,7 @@ export function parseUcxInfoDevices(text: string): UcxMemoryDomain[] {
     }
     if (!md) continue
     if ((m = /^Component:\s*(\S+)/i.exec(line))) md.component = m[1]
-    else if ((m = /^register:\s*(.*)$/.exec(line))) md.registerDmabuf = /(^|,\s*)dmabuf(\s*,|$)/.test(m[1])
+    else if (/^register:/.test(line)) md.registerDmabuf = registersDmabuf(line)
     else if ((m = /^memory types:\s*(.*)$/.exec(line))) md.memoryTypes = parseMemoryTypes(m[1])
     else if ((m = /^Transport:\s*(\S+)/.exec(line))) {
       tl = { transport: m[1], device: '', failedToOpen: false }
@@ -245,7 +253,7 @@ export function parseProtoInfo(text: string): ProtoTable[] {
   for (const line of lines(text)) {
     const c = cells(line)
     if (!c) continue
-    if (c.length === 2 && /\bcfg#\d+/.test(c[0])) {
+    if (c.length === 2 && /\bcfg#\d+|\bep_cfg\[\d+\]/.test(c[0])) {
       cur = { endpoint: c[0], operation: c[1], rows: [] }
       out.push(cur)
       continue

@@ -159,6 +159,8 @@ export interface TransportSide {
   /** IB port state of the devices UCX_NET_DEVICES names (all IB devices for `all`). */
   ports: Array<{ device: string; state: string; linkLayer: string; rateGbps: number | null }>
   peermem: boolean | null
+  /** UCX's library version in the image (ucx_info -v). */
+  ucxVersion: string | null
   /** ucx_info -d: CUDA support (a cuda_cpy domain), an ib domain, cuda among the mlx5 domain memory types, dma-buf registration. */
   ucx: { cuda: boolean; ib: boolean; cudaMemoryType: boolean; dmabuf: boolean } | null
 }

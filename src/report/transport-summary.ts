@@ -25,7 +25,7 @@ function yesNo(v: boolean | null | undefined): string {
 function sideRow(x: TransportSide, maxCellChars: number): string[] {
   const port = x.ports.map(p => `${p.device} ${p.state}${p.rateGbps ? ` ${p.rateGbps}G` : ''}`).join(', ')
   const ucx = x.ucx
-    ? `cuda ${yesNo(x.ucx.cuda)}, ib ${yesNo(x.ucx.ib)}, mlx5 cuda memory ${yesNo(x.ucx.cudaMemoryType)}, dma-buf ${yesNo(x.ucx.dmabuf)}`
+    ? `${x.ucxVersion ? `UCX ${x.ucxVersion}: ` : ''}cuda ${yesNo(x.ucx.cuda)}, ib ${yesNo(x.ucx.ib)}, mlx5 cuda memory ${yesNo(x.ucx.cudaMemoryType)}, dma-buf ${yesNo(x.ucx.dmabuf)}`
     : '—'
   return [
     `${x.role} ${code(x.node)}`,
@@ -102,5 +102,5 @@ export function transportSection(t: ReportTransport, o: { maxCellChars: number }
 
 /** The verdict line's words for a failed transport check. */
 export function transportReason(t: ReportTransport | undefined): string | undefined {
-  return t && t.verdict === 'fail' ? `transport check: ${t.mode}` : undefined
+  return t && t.verdict === 'fail' ? `transport check failed (${t.mode})` : undefined
 }

@@ -27,12 +27,14 @@ export async function runTransportStep(
     const gbps = t.pairs[0]?.bandwidthGbps
     if (gbps !== null && gbps !== undefined) report.outputs['transport-gbps'] = gbps.toFixed(2)
     if (t.verdict === 'fail') {
-      for (const [role, text] of Object.entries(run.logs))
+      for (const role of ['server', 'client'] as const) {
+        const text = run.logs[role]
         if (text)
           report.diagnostics = [
             ...(report.diagnostics ?? []),
             { step: 'transport', title: `${role} pod output`, text }
           ]
+      }
       throw new Error(`transport: ${run.summary}${t.fix ? `. Fix: ${t.fix}` : ''}`)
     }
     const client = facts.get(t.pairs[0]?.client ?? '')

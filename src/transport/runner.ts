@@ -75,137 +75,172 @@ function podProblem(pod: KubeObject | undefined, settled: boolean, timeoutMs: nu
   return undefined
 }
 
+/** The check's pods' namespace, selector and limits, and how to wait for a pod and read its log. */
+interface PodOps {
+  o: TransportRunOptions
+  namespace: string
+  selector: string
+  timeoutMs: number
+  deadlineSeconds: number
+}
+
+/** Waits until the pod is settled (or the limit); the pod as last seen, and whether it settled. */
+async function waitForPod(
+  p: PodOps,
+  name: string,
+  settled: (pod: KubeObject) => boolean,
+  what: string
+): Promise<{ pod: KubeObject | undefined; settled: boolean }> {
+  let objects: KubeObject[]
+  try {
+    const out = await watchUntil(
+      p.o.kube.watchSource('v1', 'Pod', { namespace: p.namespace, labelSelector: p.selector }),
+      (pods): Verdict => {
+        const pod = pods.find(x => x.metadata.name === name)
+        return {
+          done: !!pod && settled(pod),
+          message: `${what}: ${pod ? describePod(pod) : 'not created yet'}`
+        }
+      },
+      { timeoutMs: p.timeoutMs, onChange: v => p.o.log?.progress('transport', v.message!) }
+    )
+    objects = out.objects
+  } catch (e) {
+    if (!(e instanceof WatchTimeoutError)) throw e
+    objects = (e.snapshot as Record<string, KubeObject[]>).only ?? []
+  }
+  const pod = objects.find(x => x.metadata.name === name)
+  return { pod, settled: !!pod && settled(pod) }
+}
+
+/** The worker container's log, '' when it cannot be read (said in the log). */
+async function readLog(p: PodOps, name: string): Promise<string> {
+  try {
+    return await p.o.kube.podLog(p.namespace, name, { container: WORKER_CONTAINER, tailLines: 20_000 })
+  } catch (e) {
+    p.o.log?.warning(
+      `transport: could not read the log of pod ${name}: ${e instanceof Error ? e.message : String(e)}`
+    )
+    return ''
+  }
+}
+
+/** A pod whose container ran (its log is worth reading). */
+function ran(pod: KubeObject | undefined): pod is KubeObject {
+  return !!pod && !unschedulableMessage(pod) && !failingContainer(pod)
+}
+
+interface PodsOutcome {
+  server: SideObservation
+  client: SideObservation
+  logs: Partial<Record<Role, string>>
+}
+
+/** The server pod, then (once it runs) the client pod; both logs read once the client ended. */
+async function runPods(p: PodOps, serverFacts: NodeFacts, clientFacts: NodeFacts): Promise<PodsOutcome> {
+  const s = p.o.settings
+  const pod = (role: Role, f: NodeFacts, serverIp?: string) =>
+    transportPod({
+      settings: s,
+      role,
+      node: f.node,
+      gpuNicMap: gpuNicMapOf(f),
+      ...(serverIp ? { serverIp } : {}),
+      namespace: p.namespace,
+      deadlineSeconds: p.deadlineSeconds
+    })
+  const logs: Partial<Record<Role, string>> = {}
+  const server = await createPod(p.o.kube, pod('server', serverFacts))
+  const sw = await waitForPod(p, server.metadata.name, serverSettled, 'server pod')
+  const serverProblem = podProblem(sw.pod, sw.settled, p.timeoutMs)
+  const serverIp = sw.pod?.status?.podIP as string | undefined
+  let clientName = ''
+  let clientProblem: string | undefined = 'not started: its server did not run'
+  if (!serverProblem && serverIp && !isPodTerminal(sw.pod!)) {
+    clientName = (await createPod(p.o.kube, pod('client', clientFacts, serverIp))).metadata.name
+    const cw = await waitForPod(p, clientName, clientSettled, 'client pod')
+    clientProblem = podProblem(cw.pod, cw.settled, p.timeoutMs)
+    if (ran(cw.pod)) logs.client = await readLog(p, clientName)
+  } else if (sw.pod && isPodTerminal(sw.pod))
+    clientProblem = `not started: the server pod ended (${describePod(sw.pod)})`
+  if (ran(sw.pod)) logs.server = await readLog(p, server.metadata.name)
+  return {
+    server: observe('server', serverFacts.node, server.metadata.name, logs.server, serverProblem),
+    client: observe(
+      'client',
+      clientFacts.node,
+      clientName,
+      logs.client,
+      serverProblem ? undefined : clientProblem
+    ),
+    logs
+  }
+}
+
+/** The report of a check that could not pick its two nodes. */
+function noPair(s: Settings, reason: string, ucxEnv: Record<string, string>): TransportRun {
+  const transport: ReportTransport = {
+    check: 'ucx',
+    mode: 'failed',
+    verdict: 'fail',
+    reason: `the transport check ${reason}`,
+    fix: 'see the verification checks: every RDMA node needs GPUs, an active InfiniBand port and allocatable rdma/<name>',
+    image: s.transport.image,
+    pairs: [],
+    passMarkGbps: null,
+    linkGbps: null,
+    lanes: [],
+    protocol: null,
+    gpudirect: null,
+    ucxEnv,
+    sides: []
+  }
+  return { transport, summary: `failed: ${transport.reason}`, logs: {} }
+}
+
 export async function runTransportCheck(o: TransportRunOptions): Promise<TransportRun> {
   const s = o.settings
-  const namespace = o.namespace ?? WORK_NAMESPACE
   const timeoutMs = o.timeoutMs ?? s.wait.stepTimeoutMs
-  const selector = selectorOf(transportLabels(s))
+  const p: PodOps = {
+    o,
+    namespace: o.namespace ?? WORK_NAMESPACE,
+    selector: selectorOf(transportLabels(s)),
+    timeoutMs,
+    deadlineSeconds: Math.max(60, Math.ceil((timeoutMs * 2) / 1000))
+  }
   const ucxEnv = Object.fromEntries(
     dynamoWorkerEnv(s)
       .filter(e => e.name.startsWith('UCX_'))
       .map(e => [e.name, e.value])
   )
   const pair = transportPair(o.facts)
-  if (typeof pair === 'string') {
-    const transport: ReportTransport = {
-      check: 'ucx',
-      mode: 'failed',
-      verdict: 'fail',
-      reason: `the transport check ${pair}`,
-      fix: 'see the verification checks: every RDMA node needs GPUs, an active InfiniBand port and allocatable rdma/<name>',
-      image: s.transport.image,
-      pairs: [],
-      passMarkGbps: null,
-      linkGbps: null,
-      lanes: [],
-      protocol: null,
-      gpudirect: null,
-      ucxEnv,
-      sides: []
-    }
-    return { transport, summary: `failed: ${transport.reason}`, logs: {} }
-  }
+  if (typeof pair === 'string') return noPair(s, pair, ucxEnv)
   const [serverFacts, clientFacts] = pair
-  const deadlineSeconds = Math.max(60, Math.ceil((timeoutMs * 2) / 1000))
-  const wait = async (name: string, settled: (p: KubeObject) => boolean, what: string) => {
-    let objects: KubeObject[]
-    try {
-      const out = await watchUntil(
-        o.kube.watchSource('v1', 'Pod', { namespace, labelSelector: selector }),
-        (pods): Verdict => {
-          const p = pods.find(x => x.metadata.name === name)
-          return { done: !!p && settled(p), message: `${what}: ${p ? describePod(p) : 'not created yet'}` }
-        },
-        { timeoutMs, onChange: v => o.log?.progress('transport', v.message!) }
-      )
-      objects = out.objects
-    } catch (e) {
-      if (!(e instanceof WatchTimeoutError)) throw e
-      objects = (e.snapshot as Record<string, KubeObject[]>).only ?? []
-    }
-    const pod = objects.find(x => x.metadata.name === name)
-    return { pod, settled: !!pod && settled(pod) }
-  }
-  const readLog = async (name: string): Promise<string> => {
-    try {
-      return await o.kube.podLog(namespace, name, { container: WORKER_CONTAINER, tailLines: 20_000 })
-    } catch (e) {
-      o.log?.warning(
-        `transport: could not read the log of pod ${name}: ${e instanceof Error ? e.message : String(e)}`
-      )
-      return ''
-    }
-  }
-  await ensureWorkNamespace(o.kube, namespace)
-  await deletePodsQuietly(o.kube, selector, namespace)
-  const logs: Partial<Record<Role, string>> = {}
+  await ensureWorkNamespace(o.kube, p.namespace)
+  await deletePodsQuietly(o.kube, p.selector, p.namespace)
   try {
     o.log?.info(
       `transport: ${s.transport.image} worker pods on ${serverFacts.node} (server) and ${clientFacts.node} (client)`
     )
-    const server = await createPod(
-      o.kube,
-      transportPod({
-        settings: s,
-        role: 'server',
-        node: serverFacts.node,
-        gpuNicMap: gpuNicMapOf(serverFacts),
-        namespace,
-        deadlineSeconds
-      })
-    )
-    const sw = await wait(server.metadata.name, serverSettled, 'server pod')
-    const serverProblem = podProblem(sw.pod, sw.settled, timeoutMs)
-    const serverIp = sw.pod?.status?.podIP as string | undefined
-    let clientName = ''
-    let clientProblem: string | undefined = 'not started: its server did not run'
-    if (!serverProblem && serverIp && !isPodTerminal(sw.pod!)) {
-      const client = await createPod(
-        o.kube,
-        transportPod({
-          settings: s,
-          role: 'client',
-          node: clientFacts.node,
-          gpuNicMap: gpuNicMapOf(clientFacts),
-          serverIp,
-          namespace,
-          deadlineSeconds
-        })
-      )
-      clientName = client.metadata.name
-      const cw = await wait(clientName, clientSettled, 'client pod')
-      clientProblem = podProblem(cw.pod, cw.settled, timeoutMs)
-      if (cw.pod && !unschedulableMessage(cw.pod) && !failingContainer(cw.pod))
-        logs.client = await readLog(clientName)
-    } else if (sw.pod && isPodTerminal(sw.pod))
-      clientProblem = `not started: the server pod ended (${describePod(sw.pod)})`
-    if (sw.pod && !unschedulableMessage(sw.pod) && !failingContainer(sw.pod))
-      logs.server = await readLog(server.metadata.name)
-    const serverSide = observe('server', serverFacts.node, server.metadata.name, logs.server, serverProblem)
-    const clientSide = observe(
-      'client',
-      clientFacts.node,
-      clientName,
-      logs.client,
-      serverProblem ? undefined : clientProblem
-    )
-    const clientSections = splitTransportLog(logs.client ?? '')
-    const bw = clientSections.get('bandwidth')
-    const lat = clientSections.get('latency')
+    const run = await runPods(p, serverFacts, clientFacts)
+    const sections = splitTransportLog(run.logs.client ?? '')
+    const bw = sections.get('bandwidth')
+    const lat = sections.get('latency')
     const judged = judgeTransport({
       settings: s,
-      server: serverSide,
-      client: clientSide,
+      server: run.server,
+      client: run.client,
       bandwidth: bw ? parseUcxPerftest(bw.text) : null,
       latency: lat ? parseUcxPerftest(lat.text) : null,
       linkGbps: (node, device) => o.facts.get(node)?.rateGbps[device] ?? null,
       localNic: (node, busId) => localNicOf(o.facts.get(node), busId),
       ucxEnv
     })
-    return { transport: judged.transport, summary: judged.summary, logs }
+    return { transport: judged.transport, summary: judged.summary, logs: run.logs }
   } finally {
-    const err = await deletePodsQuietly(o.kube, selector, namespace)
-    if (err) o.log?.warning(`could not delete the transport pods (-n ${namespace} -l ${selector}): ${err}`)
+    const err = await deletePodsQuietly(o.kube, p.selector, p.namespace)
+    if (err)
+      o.log?.warning(`could not delete the transport pods (-n ${p.namespace} -l ${p.selector}): ${err}`)
   }
 }
 

@@ -39,6 +39,7 @@ export const PREFLIGHT_SCRIPT = [
   `  echo "port $d $(cat ${PORT}/state)|$(cat ${PORT}/link_layer)|$(cat ${PORT}/rate)"`,
   'done',
   'echo peermem $(cat /sys/module/nvidia_peermem/version 2>/dev/null || echo none)',
+  "echo ucx $(ucx_info -v 2>/dev/null | grep 'Library version')",
   `echo '${SECTION_MARK} ucx_info'`,
   'ucx_info -d 2>&1'
 ].join('\n')
@@ -132,6 +133,8 @@ export interface Preflight {
   ports: IbPortView[]
   /** nvidia_peermem's module version, or null when /sys/module has no nvidia_peermem. */
   peermem: string | null
+  /** UCX's library version (ucx_info -v), or null when the image has no ucx_info. */
+  ucxVersion: string | null
 }
 
 const DEVICE_NAME = /^[A-Za-z0-9_.:-]{1,64}$/
@@ -147,7 +150,8 @@ export function parsePreflight(text: string): Preflight {
     gpus: [],
     netDevices: 'all',
     ports: [],
-    peermem: null
+    peermem: null,
+    ucxVersion: null
   }
   for (const line of text.split('\n')) {
     const [key, ...rest] = line.trim().split(/\s+/)
@@ -191,6 +195,12 @@ export function parsePreflight(text: string): Preflight {
       case 'peermem':
         p.peermem = value && value !== 'none' ? value : null
         break
+      case 'ucx': {
+        // `ucx # Library version: 1.19.0`
+        const v = rest[rest.length - 1]
+        p.ucxVersion = v && /^\d+(\.\d+)+/.test(v) ? v : null
+        break
+      }
     }
   }
   return p

@@ -90,6 +90,7 @@ export function describeSide(o: SideObservation): TransportSide {
     netDevices: p?.netDevices ?? 'all',
     ports,
     peermem: p ? p.peermem !== null : null,
+    ucxVersion: p?.ucxVersion ?? null,
     ucx: ucxSupport(o.ucxInfo)
   }
 }

@@ -4,9 +4,8 @@
 // /sys/module/nvidia_peermem/version, nvidia-smi -L and --query-gpu=pci.bus_id, id, df -k
 // /dev/shm, uname, hostname, grep/head/wc/cat/ls/seq for pipelines; host files through hostPath
 // mounts.
-import { containerMemlockKiB, type NodeHardware, type RdmaNic } from '../hardware.js'
+import { containerMemlockKiB, type GpuDevice, type NodeHardware, type RdmaNic } from '../hardware.js'
 import type { Command, CommandResult } from './shell.js'
-import { visibleGpus } from './perftest.js'
 import { listDir, portFile, readSysfs, resolvePath, sysfsTree, type SysfsTree } from './sysfs.js'
 
 /** What a container can see of its node. */
@@ -34,6 +33,8 @@ export interface PodView {
   readFile?(path: string): string | undefined
   /** The user the container runs as (its image's, or runAsUser); 0 when not given. */
   uid?: number
+  /** The GPUs the container sees in CUDA (PCI) order, for nvidia-smi's queries; none when not given. */
+  visibleGpus?: GpuDevice[]
   /** Size of the container's /dev/shm in KiB (the kubelet's sizing of a memory-backed emptyDir, or containerd's 64 MiB). */
   shmKiB?: number
 }
@@ -58,7 +59,7 @@ function nvidiaSmiQuery(view: PodView, args: string[]): CommandResult {
   const q = args.find(a => a.startsWith('--query-gpu='))?.slice('--query-gpu='.length)
   if (q !== 'pci.bus_id') return { err: `Field "${q ?? ''}" is not a valid field to query.\n`, code: 2 }
   const noheader = args.some(a => a.startsWith('--format=') && a.includes('noheader'))
-  const rows = visibleGpus(view).map(g => {
+  const rows = (view.visibleGpus ?? []).map(g => {
     const [domain = '', ...rest] = g.pciAddress.split(':')
     return `${domain.padStart(8, '0')}:${rest.join(':')}`.toUpperCase()
   })

@@ -22,7 +22,7 @@ import { unitHash, type NodeHardware, type RdmaNic } from '../hardware.js'
 import { parseQuantity } from '../../../src/kube/quantity.js'
 import { hostCommands, type PodView } from './host-tools.js'
 import { containerUid, imageModel } from './images.js'
-import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
+import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork, visibleGpus } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
 import { ucxCommands, UcxNetwork } from './ucx.js'
 
@@ -248,6 +248,7 @@ export function shellWorkloads(
             }
           : {})
       }
+      view.visibleGpus = visibleGpus(view)
       const commands = hostCommands(view)
       const perftest = perftestCommand({
         view,

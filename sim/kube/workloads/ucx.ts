@@ -185,12 +185,7 @@ function capabilityLines(tl: string, nic: RdmaNic | undefined): string[] {
   return lines
 }
 
-function mdBlock(
-  name: string,
-  component: string,
-  head: string[],
-  transports: Array<{ tl: string; device: string; type: string; sysdev: string; lines?: string[] }>
-): string[] {
+function mdBlock(name: string, component: string, head: string[], transports: TlEntry[]): string[] {
   const out = ['#', `# Memory domain: ${name}`, `#     Component: ${component}`, ...head]
   for (const t of transports) {
     out.push(
@@ -214,132 +209,97 @@ function gpuRegistration(side: UcxSide): { peermem: boolean; dmabuf: boolean } {
   }
 }
 
-/** `ucx_info -d`: every memory domain and its transports; `< failed to open interface >` where one cannot open. */
-export function ucxInfoDevices(side: UcxSide): { out: string; err: string } {
-  const out: string[] = []
-  const err: string[] = []
-  const gpus = visibleGpus(side.view)
-  const reg = gpuRegistration(side)
-  out.push(
+interface TlEntry {
+  tl: string
+  device: string
+  type: string
+  sysdev: string
+  /** The capability lines; absent when the interface does not open. */
+  lines?: string[]
+}
+
+/** A transport on a device with no NIC behind it (self, tcp, cuda). */
+function plainTl(tl: string, device: string, type: string, sysdev = '<unknown>'): TlEntry {
+  return { tl, device, type, sysdev, lines: capabilityLines(tl, undefined) }
+}
+
+const HOST_ONLY = [
+  '#             register: unlimited, cost: 0 nsec',
+  '#           remote key: 0 bytes',
+  '#         memory types: host (access,reg_nonblock,reg,cache)'
+]
+
+/** The CUDA domains (a UCX built with CUDA, in a pod with a GPU). */
+function cudaDomains(side: UcxSide): string[] {
+  if (!side.build.cuda || !visibleGpus(side.view).length) return []
+  const dmabuf = gpuRegistration(side).dmabuf ? ',dmabuf' : ''
+  return [
     ...mdBlock(
-      'self',
-      'self',
+      'cuda_cpy',
+      'cuda_cpy',
+      [
+        '#             allocate: unlimited',
+        '#             register: unlimited, cost: 0 nsec',
+        `#         memory types: host (access,reg), cuda (access,alloc,reg,detect${dmabuf}), cuda-managed (access,alloc,reg,cache,detect)`
+      ],
+      [plainTl('cuda_copy', 'cuda', 'accelerator', 'GPU0 (0)')]
+    ),
+    ...mdBlock(
+      'cuda_ipc',
+      'cuda_ipc',
       [
         '#             register: unlimited, cost: 0 nsec',
-        '#           remote key: 0 bytes',
-        '#         memory types: host (access,reg_nonblock,reg,cache)'
+        '#           remote key: 112 bytes',
+        '#         memory types: cuda (access,reg,cache)'
       ],
-      [
-        {
-          tl: 'self',
-          device: 'memory',
-          type: 'loopback',
-          sysdev: '<unknown>',
-          lines: capabilityLines('self', undefined)
-        }
-      ]
+      [plainTl('cuda_ipc', 'cuda', 'intra-node', 'GPU0 (0)')]
     )
-  )
-  out.push(
-    ...mdBlock(
-      'tcp',
-      'tcp',
-      [
-        '#             register: unlimited, cost: 0 nsec',
-        '#           remote key: 0 bytes',
-        '#         memory types: host (access,reg_nonblock,reg,cache)'
-      ],
-      [
-        {
-          tl: 'tcp',
-          device: 'eth0',
-          type: 'network',
-          sysdev: '<unknown>',
-          lines: capabilityLines('tcp', undefined)
-        },
-        {
-          tl: 'tcp',
-          device: 'lo',
-          type: 'network',
-          sysdev: '<unknown>',
-          lines: capabilityLines('tcp', undefined)
-        }
-      ]
-    )
-  )
-  if (side.build.cuda && gpus.length) {
-    out.push(
-      ...mdBlock(
-        'cuda_cpy',
-        'cuda_cpy',
-        [
-          '#             allocate: unlimited',
-          '#             register: unlimited, cost: 0 nsec',
-          `#         memory types: host (access,reg), cuda (access,alloc,reg,detect${reg.dmabuf ? ',dmabuf' : ''}), cuda-managed (access,alloc,reg,cache,detect)`
-        ],
-        [
-          {
-            tl: 'cuda_copy',
-            device: 'cuda',
-            type: 'accelerator',
-            sysdev: 'GPU0 (0)',
-            lines: capabilityLines('cuda_copy', undefined)
-          }
-        ]
-      ),
-      ...mdBlock(
-        'cuda_ipc',
-        'cuda_ipc',
-        [
-          '#             register: unlimited, cost: 0 nsec',
-          '#           remote key: 112 bytes',
-          '#         memory types: cuda (access,reg,cache)'
-        ],
-        [
-          {
-            tl: 'cuda_ipc',
-            device: 'cuda',
-            type: 'intra-node',
-            sysdev: 'GPU0 (0)',
-            lines: capabilityLines('cuda_ipc', undefined)
-          }
-        ]
-      )
-    )
-  }
-  const ib = podNetDevices(side).filter(d => d.component === 'ib')
-  ib.forEach((d, k) => {
-    const nic = d.nic!
-    const problem = ifaceOpenError(side, nic)
-    if (problem) err.push(problem)
-    const tls = ['rc_verbs', 'rc_mlx5', 'dc_mlx5', 'ud_verbs', 'ud_mlx5']
-    out.push(
-      ...mdBlock(
+  ]
+}
+
+/** One ib domain per device the pod can open; its interfaces, or why they do not open (on `err`). */
+function ibDomains(side: UcxSide, err: string[]): string[] {
+  const peermem = gpuRegistration(side).peermem
+  return podNetDevices(side)
+    .filter(d => d.component === 'ib')
+    .flatMap((d, k) => {
+      const nic = d.nic!
+      const problem = ifaceOpenError(side, nic)
+      if (problem) err.push(problem)
+      return mdBlock(
         nic.name,
         'ib',
         [
           '#             register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec',
           '#           remote key: 8 bytes',
           '#           local memory handle is required for zcopy',
-          `#         memory types: host (access,reg,cache)${reg.peermem ? ', cuda (reg,cache)' : ''}`
+          `#         memory types: host (access,reg,cache)${peermem ? ', cuda (reg,cache)' : ''}`
         ],
-        tls.map(tl => ({
+        ['rc_verbs', 'rc_mlx5', 'dc_mlx5', 'ud_verbs', 'ud_mlx5'].map(tl => ({
           tl,
           device: d.name,
           type: 'network',
           sysdev: `${nic.name} (${k + 1})`,
-          lines: problem ? undefined : capabilityLines(tl, nic)
+          ...(problem ? {} : { lines: capabilityLines(tl, nic) })
         }))
       )
-    )
-  })
-  out.push(
+    })
+}
+
+/** `ucx_info -d`: every memory domain and its transports; `< failed to open interface >` where one cannot open. */
+export function ucxInfoDevices(side: UcxSide): { out: string; err: string } {
+  const err: string[] = []
+  const out = [
+    ...mdBlock('self', 'self', HOST_ONLY, [plainTl('self', 'memory', 'loopback')]),
+    ...mdBlock('tcp', 'tcp', HOST_ONLY, [plainTl('tcp', 'eth0', 'network'), plainTl('tcp', 'lo', 'network')]),
+    ...cudaDomains(side),
+    ...ibDomains(side, err),
     '#',
     '# Memory domain: cma',
     '#     Component: cma',
     '#             register: unlimited, cost: 9 nsec',
     '#         memory types: host (access,reg_nonblock,reg,cache)'
-  )
+  ]
   return { out: out.join('\n') + '\n', err: err.map(l => l + '\n').join('') }
 }
 

@@ -9,6 +9,10 @@
 // No pod is left behind.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runBenchmark } from '../../../src/benchmark/runner.js'
+import { deriveResult, emptyReport } from '../../../src/report/report.js'
+import { renderSummary } from '../../../src/report/summary.js'
+import { StepError } from '../../../src/run/steps.js'
+import { runTransportStep } from '../../../src/run/transport-step.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { runTransportCheck } from '../../../src/transport/runner.js'
@@ -105,7 +109,13 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
     expect(t.lanes).toEqual([`rc_mlx5/${client.netDevices}`])
     expect(client.netDevices).toMatch(/^mlx5_ib\d:1$/)
     for (const x of t.sides) {
-      expect(x).toMatchObject({ uid: 1000, memlock: 'unlimited', shmMiB: 16384, peermem: true })
+      expect(x).toMatchObject({
+        uid: 1000,
+        memlock: 'unlimited',
+        shmMiB: 16384,
+        peermem: true,
+        ucxVersion: '1.19.0'
+      })
       expect(x.ucx).toEqual({ cuda: true, ib: true, cudaMemoryType: true, dmabuf: true })
       expect(x.ports).toEqual([
         { device: x.netDevices.replace(/:1$/, ''), state: 'ACTIVE', linkLayer: 'InfiniBand', rateGbps: 200 }
@@ -145,6 +155,30 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
       /^\/dev\/shm is 64 MiB in the (server|client) pod on .*, less than the 16Gi the worker mounts/
     )
     expect(t.fix).toMatch(/memory limit above 16Gi/)
+  })
+
+  it('the step: a failed verdict fails it and the run, with the outputs, both pods’ output and the summary section', async () => {
+    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const report = emptyReport('verify')
+    await expect(
+      runTransportStep(variant(w, { image: `${IMAGE}-shm` }), w.kube, v, report)
+    ).rejects.toBeInstanceOf(StepError)
+    expect(report.steps).toEqual([expect.objectContaining({ name: 'transport', status: 'failure' })])
+    expect(report.steps[0].detail).toMatch(
+      /^transport: gpudirect-rdma: \/dev\/shm is 64 MiB .*\. Fix: give worker containers a memory limit/
+    )
+    expect(report.outputs.transport).toBe('gpudirect-rdma')
+    expect(Number(report.outputs['transport-gbps'])).toBe(report.transport!.pairs[0].bandwidthGbps)
+    expect(report.diagnostics!.map(d => d.title)).toEqual(['server pod output', 'client pod output'])
+    expect(report.diagnostics![1].text).toContain('@@@ aks-rdma-action transport bandwidth')
+    expect(report.transport!.workerSnippet).toBeUndefined()
+    report.result = deriveResult(report)
+    expect(report.result).toBe('failure')
+    const md = renderSummary(report)
+    expect(md).toContain('transport check failed (gpudirect-rdma)')
+    expect(md).toContain('### Dynamo transport (UCX)')
+    expect(md).toMatch(/\*\*Fix:\*\* give worker containers a memory limit/)
+    expect(workPods(w)).toHaveLength(0)
   })
 
   it('UCX’s defaults on pods that also get the Ethernet VF: UCX opens mlx5_an0 and fails naming it', async () => {

@@ -176,6 +176,25 @@ export const SCENARIO_SCHEMA = {
               memoryLimit: { type: 'string', pattern: '^\\d+(\\.\\d+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$' }
             }
           }
+        },
+        images: {
+          type: 'array',
+          maxItems: 100,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['image', 'manifest', 'arches'],
+            properties: {
+              image: { type: 'string', minLength: 1, maxLength: 500 },
+              manifest: { enum: ['index', 'single'] },
+              arches: {
+                type: 'array',
+                minItems: 1,
+                uniqueItems: true,
+                items: { enum: ['amd64', 'arm64'] }
+              }
+            }
+          }
         }
       }
     },

@@ -18,7 +18,7 @@
 import type { GpuDevice, RdmaNic } from '../hardware.js'
 import { containerMemlockKiB, gpuNicPath, unitHash } from '../hardware.js'
 import type { PodView } from './host-tools.js'
-import type { UcxBuild } from './images.js'
+import type { UcxBuild } from './image-contents.js'
 import { GPU_PATH_BANDWIDTH, visibleGpus } from './perftest.js'
 import type { Command, CommandResult, ShellIo } from './shell.js'
 

@@ -11,7 +11,7 @@ import { parseProtoInfo, parseUcxInfoDevices, parseUcxPerftest, ucxLogLines } fr
 import { DEFAULT_SCENARIO, type Scenario } from '../../../sim/scenario.js'
 import { buildNodeHardware, type NodeHardware } from '../../../sim/kube/hardware.js'
 import type { PodView } from '../../../sim/kube/workloads/host-tools.js'
-import { containerUid, imageModel } from '../../../sim/kube/workloads/images.js'
+import { containerUid, imageModel } from '../../../sim/kube/workloads/image-contents.js'
 import { shmKiB } from '../../../sim/kube/workloads/index.js'
 import { parameterExpansion, Shell } from '../../../sim/kube/workloads/shell.js'
 import {

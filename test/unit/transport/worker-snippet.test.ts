@@ -201,4 +201,14 @@ describe('plan and inputs', () => {
     })
     expect(readSettings(reader(VALID_APPLY), {}).settings.transport.check).toBe('none')
   })
+
+  it("the default runtime image covers arm64 (GB200), a given one is the user's to vouch for", () => {
+    const gb200 = {
+      'vm-size': 'Standard_ND128isr_NDR_GB200_v6',
+      benchmark: 'false',
+      'transport-check': 'ucx'
+    }
+    expect(problems(gb200)).toEqual([])
+    expect(problems({ ...gb200, 'transport-image': 'example.io/my-dynamo-runtime:1.0' })).toEqual([])
+  })
 })

@@ -1,7 +1,8 @@
 // Renders a Report as GitHub-flavoured Markdown for the job summary, for a person scanning it: the
 // verdict first (naming a slow node and NIC), then steps (with start/end offsets and a timeline so
 // parallel work is visible), checks (failing nodes listed, healthy ones only counted), the benchmark
-// (a node × NIC grid and a chart, benchmark-summary.ts), drift (fixes whole, their commands as code),
+// (a node × NIC grid and a chart, benchmark-summary.ts), the Dynamo transport check
+// (transport-summary.ts), drift (fixes whole, their commands as code),
 // failure diagnostics folded in <details>, and, after a successful run, the pod snippet a workload uses
 // (workload-summary.ts). Pure: no I/O. Every table cell is escaped, and the output stays under the
 // 1 MiB job-summary limit however large the fleet (lists are capped and say what they omit).
@@ -11,6 +12,7 @@ import { benchmarkSection, outlierReasons } from './benchmark-summary.js'
 import { cellWithCode, code, DEFAULT_CELL_CHARS, escapeCell, escapeInline, fence, table } from './markdown.js'
 import { truncate } from '../util/echo.js'
 import { driftFix, type CheckStatus, type Report, type ReportStep } from './report.js'
+import { transportReason, transportSection } from './transport-summary.js'
 import { workloadSection } from './workload-summary.js'
 
 export { code, escapeCell, escapeInline } from './markdown.js'
@@ -74,6 +76,8 @@ function verdictLine(report: Report, title: string): string {
   if (failedChecks.length) reasons.push(`${failedChecks.length} of ${report.checks.length} checks failed`)
   const slow = report.benchmark ? outlierReasons(report.benchmark) : undefined
   if (slow) reasons.push(slow)
+  const transport = transportReason(report.transport)
+  if (transport) reasons.push(transport)
   if (report.drift?.length)
     reasons.push(`${report.drift.length} drifted field${report.drift.length > 1 ? 's' : ''}`)
   const head = `## ${icon} ${escapeInline(title)} ${code(report.mode)} ${word}`
@@ -208,6 +212,7 @@ function assemble(report: Report, o: Required<SummaryOptions>): string[] {
     stepsSection(report, o),
     checksSection(report, o),
     report.benchmark ? benchmarkSection(report.benchmark, o) : null,
+    report.transport ? transportSection(report.transport, o) : null,
     driftSection(report, o),
     diagnosticsSection(report, o),
     // A successful run ends with how a workload uses the pool.

@@ -38,6 +38,7 @@ import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { applyStack, type PoolInfo } from '../stack/index.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
+import { runTransportStep } from './transport-step.js'
 import { setOutput } from './outputs.js'
 import {
   forgetCreateSubmitted,
@@ -234,8 +235,17 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
       detail: `${verification.checks.length - failed.length}/${verification.checks.length} checks pass on ${verification.nodes.length} RDMA nodes`
     }
   })
-  if (s.mode !== 'drift' && s.benchmark.enabled && verification)
-    await runBenchmarkStep(s, kube, verification, report)
+  if (s.mode === 'drift' || !verification) return
+  // The transport check runs after the benchmark even when the benchmark failed (it says why
+  // Dynamo's own path fails); the benchmark's failure is reported all the same.
+  let benchmarkFailure: StepError | undefined
+  if (s.benchmark.enabled)
+    await runBenchmarkStep(s, kube, verification, report).catch(e => {
+      if (!(e instanceof StepError)) throw e
+      benchmarkFailure = e
+    })
+  if (s.transport.check !== 'none') await runTransportStep(s, kube, verification, report)
+  if (benchmarkFailure) throw benchmarkFailure
 }
 
 export async function runFlow(s: Settings): Promise<number> {

@@ -3,7 +3,7 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { BENCHMARK_IMAGE_DEFAULT, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
+import { BENCHMARK_IMAGE_DEFAULT, DYNAMO_RUNTIME_IMAGE, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
 import { parseDuration } from '../util/duration.js'
@@ -470,6 +470,31 @@ export const INPUTS: readonly InputDefinition[] = [
         ? undefined
         : 'must be a number greater than 0 and at most 1 (e.g. 0.9)'
   },
+  // Dynamo transport check
+  {
+    name: 'transport-check',
+    kind: 'enum',
+    values: ['none', 'ucx'],
+    default: 'none',
+    description:
+      "After the benchmark, prove the path NVIDIA Dynamo moves its KV cache on: two pods shaped as Dynamo workers (transport-image, its own non-root user, one GPU and rdma/<name> each, a memory-backed /dev/shm, on two nodes) check UCX's view of the pod, then measure a GPU-to-GPU UCX transfer (ucx_perftest ucp_get -m cuda,cuda) and read the transport UCX chose from UCX_PROTO_INFO. none: skip (the default: the runtime image is large). See docs/transport-check.md."
+  },
+  {
+    name: 'transport-image',
+    kind: 'string',
+    default: DYNAMO_RUNTIME_IMAGE,
+    description:
+      'Dynamo runtime image the transport check runs (its UCX tools and default user). The default is pinned by tag (docs/IMAGES.md); pin yours by digest for reproducible runs.',
+    ...image('transport-image')
+  },
+  {
+    name: 'transport-ucx-env',
+    kind: 'enum',
+    values: ['dynamo', 'defaults'],
+    default: 'dynamo',
+    description:
+      "UCX settings of the transport check pods: dynamo is the worker snippet's (the UCX_TLS Dynamo documents for InfiniBand, and UCX_NET_DEVICES set at start to the InfiniBand device local to the pod's GPU from the probe's NIC-GPU map); defaults sets none, as a worker without them runs (UCX_TLS and UCX_NET_DEVICES all)."
+  },
   {
     name: 'fail-on-drift',
     kind: 'boolean',
@@ -504,6 +529,15 @@ export const OUTPUTS: readonly OutputDefinition[] = [
   { name: 'rdma-nodes', description: 'Number of RDMA nodes that passed verification.' },
   { name: 'bandwidth-gbps', description: 'Lowest pair average ib_write_bw bandwidth, Gb/s.' },
   { name: 'latency-us', description: 'Highest typical ib_write_lat latency (host memory), microseconds.' },
+  {
+    name: 'transport',
+    description:
+      'Transport check: the path UCX took between the two Dynamo-shaped pods (gpudirect-rdma, host-staged, tcp or failed); empty when transport-check is none.'
+  },
+  {
+    name: 'transport-gbps',
+    description: 'Transport check: GPU-to-GPU UCX bandwidth between the two pods, Gb/s.'
+  },
   { name: 'drifted', description: 'true when drift mode found a difference.' },
   { name: 'report-path', description: 'Path of the JSON report.' },
   {

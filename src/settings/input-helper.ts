@@ -15,6 +15,7 @@ import type {
   NodePoolSettings,
   Settings,
   StackSettings,
+  TransportSettings,
   WaitSettings
 } from './settings.js'
 import { BUSYBOX_IMAGE, defaultImagesLacking, type RunImage } from './images.js'
@@ -254,12 +255,39 @@ function benchmarkSettings(i: Inputs, enabled: boolean): BenchmarkSettings {
   }
 }
 
+/** The transport check's inputs; it needs two nodes with GPUs (it runs one Dynamo-shaped pod on each). */
+function transportSettings(i: Inputs, pool: NodePoolSettings): TransportSettings {
+  const check = i.enumOf<TransportSettings['check']>('transport-check')
+  const out: TransportSettings = {
+    check,
+    image: i.str('transport-image'),
+    ucxEnv: i.enumOf<TransportSettings['ucxEnv']>('transport-ucx-env')
+  }
+  if (check === 'none') return out
+  if (pool.count < 2)
+    i.problem(
+      `transport-check "${check}": needs node-count of at least 2 (the check runs one worker pod on each of two nodes), got ${pool.count}`
+    )
+  const gpus = findRdmaVmSize(pool.vmSize)?.gpus
+  if (gpus === 0)
+    i.problem(
+      `transport-check "${check}": ${pool.vmSize} has no GPUs, and the check moves GPU memory; use transport-check: none on this size`
+    )
+  return out
+}
+
 /**
  * Refuses a size whose CPU architecture a default image of the run is not published for: the
  * kubelet would fail that container on every node (`exec format error`, or `no match for
  * platform in manifest` at pull). An image the user gives is the user's to vouch for.
  */
-function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, bench: BenchmarkSettings): void {
+function imageArchProblems(
+  i: Inputs,
+  vmSize: string,
+  stack: StackSettings,
+  bench: BenchmarkSettings,
+  transport: TransportSettings
+): void {
   const arch = findRdmaVmSize(vmSize)?.arch
   if (!arch) return
   const isDefault = (input: string, value: string) => i.def(input).default === value
@@ -276,6 +304,15 @@ function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, benc
             input: 'benchmark-image',
             image: bench.image,
             isDefault: isDefault('benchmark-image', bench.image)
+          }
+        ]
+      : []),
+    ...(transport.check !== 'none'
+      ? [
+          {
+            input: 'transport-image',
+            image: transport.image,
+            isDefault: isDefault('transport-image', transport.image)
           }
         ]
       : [])
@@ -311,6 +348,7 @@ export function readSettings(
   const stack = stackSettings(i)
   const wait = waitSettings(i)
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
+  const transport = transportSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
   const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
   if (cleanup === 'cluster' && !cluster.create)
@@ -319,7 +357,7 @@ export function readSettings(
     )
   cluster.adminCredentials = i.bool('admin-credentials')
   const jobKey = i.optional('job-key')
-  imageArchProblems(i, nodePool.vmSize, stack, benchmark)
+  imageArchProblems(i, nodePool.vmSize, stack, benchmark, transport)
 
   if (i.problems.length) throw new InputError(i.problems)
 
@@ -336,6 +374,7 @@ export function readSettings(
       stack,
       wait,
       benchmark,
+      transport,
       failOnDrift,
       cleanup,
       runId

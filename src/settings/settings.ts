@@ -83,6 +83,18 @@ export interface BenchmarkSettings {
   minBandwidthRatio: number
 }
 
+export type TransportCheck = 'none' | 'ucx'
+export type UcxEnvChoice = 'dynamo' | 'defaults'
+
+export interface TransportSettings {
+  /** none: no transport check; ucx: UCX GPU-to-GPU between two Dynamo-shaped pods. */
+  check: TransportCheck
+  /** The Dynamo runtime image the pods run. */
+  image: string
+  /** dynamo: the worker snippet's UCX settings; defaults: none (UCX's own defaults). */
+  ucxEnv: UcxEnvChoice
+}
+
 export interface Settings {
   mode: Mode
   azure: AzureSettings
@@ -92,6 +104,7 @@ export interface Settings {
   stack: StackSettings
   wait: WaitSettings
   benchmark: BenchmarkSettings
+  transport: TransportSettings
   failOnDrift: boolean
   cleanup: Cleanup
   /**

@@ -25,7 +25,7 @@ import {
 import { detectDrift, DriftError } from '../drift/index.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
-import { resolveKubeconfig, writeGivenKubeconfig } from '../kube/given-kubeconfig.js'
+import { resolveKubeconfig, writeGivenKubeconfig } from '../settings/kubeconfig.js'
 import { log } from '../log/index.js'
 import { workloadPod } from '../model/workload.js'
 import {

@@ -1,6 +1,6 @@
 // The one typed settings object every part of the action reads. Built from the inputs by
 // input-helper.ts (validation lives there); nothing else reads raw inputs.
-import type { KubeconfigSource } from '../kube/given-kubeconfig.js'
+import type { KubeconfigSource } from './kubeconfig.js'
 
 export type Mode = 'apply' | 'verify' | 'drift' | 'plan'
 export type AuthType = 'auto' | 'oidc' | 'secret' | 'cli'

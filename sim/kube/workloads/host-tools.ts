@@ -32,8 +32,29 @@ export interface PodView {
   readFile?(path: string): string | undefined
 }
 
-const MEMLOCK_DROPIN = '/etc/systemd/system/containerd.service.d/memlock.conf'
-const KUBELET_MEMLOCK_DROPIN = '/etc/systemd/system/kubelet.service.d/memlock.conf'
+/**
+ * The LimitMEMLOCK a unit gets from its drop-ins under /etc/systemd/system/<unit>.service.d/: the
+ * `.conf` files are read in the lexicographic order of their names and a later assignment wins
+ * (systemd.unit(5), "Drop-in files"; the unit files the node ships set none). Undefined: unset.
+ */
+export function dropInMemlock(
+  files: Record<string, string>,
+  unit: 'containerd' | 'kubelet'
+): string | undefined {
+  const dir = `/etc/systemd/system/${unit}.service.d/`
+  let value: string | undefined
+  const confs = Object.keys(files)
+    .filter(p => p.startsWith(dir) && p.endsWith('.conf') && !p.slice(dir.length).includes('/'))
+    .sort()
+  for (const p of confs)
+    for (const m of files[p].matchAll(/^\s*LimitMEMLOCK\s*=\s*(\S*)\s*$/gm)) value = m[1] || undefined
+  return value
+}
+
+/** The drop-ins make the unit's memlock unlimited (LimitMEMLOCK=infinity, last assignment wins). */
+function dropInUnlimited(files: Record<string, string>, unit: 'containerd' | 'kubelet'): boolean {
+  return dropInMemlock(files, unit) === 'infinity'
+}
 
 /** The main PID of a host service: a new one after each restart. */
 export function servicePid(hw: NodeHardware, unit: 'containerd' | 'kubelet'): number {
@@ -66,10 +87,9 @@ function systemctlShow(hw: NodeHardware, args: string[]): CommandResult {
   }
   const unit = units[0]
   if (unit !== 'containerd' && unit !== 'kubelet') return { out: valueOnly ? '0\n' : `MainPID=0\n`, code: 0 }
-  const dropin = hw.files[unit === 'kubelet' ? KUBELET_MEMLOCK_DROPIN : MEMLOCK_DROPIN] ?? ''
   const props: Record<string, string> = {
     MainPID: String(servicePid(hw, unit)),
-    LimitMEMLOCK: /LimitMEMLOCK=infinity/.test(dropin) ? 'infinity' : '8388608'
+    LimitMEMLOCK: dropInUnlimited(hw.files, unit) ? 'infinity' : String(hw.memlockDefaultKiB * 1024)
   }
   const names = prop ? prop.split(',') : Object.keys(props)
   return {
@@ -97,12 +117,12 @@ function hostLevelCommands(view: PodView): Record<string, Command> {
         host.mutate(h => {
           if (unit === 'kubelet') {
             h.kubeletRestarts++
-            h.kubeletMemlockUnlimited = /LimitMEMLOCK=infinity/.test(h.files[KUBELET_MEMLOCK_DROPIN] ?? '')
+            h.kubeletMemlockUnlimited = dropInUnlimited(h.files, 'kubelet')
           }
           if (unit === 'containerd') {
             h.containerdRestarts++
             // Containers inherit containerd's limits: the drop-in takes effect on restart.
-            h.memlockUnlimited = /LimitMEMLOCK=infinity/.test(h.files[MEMLOCK_DROPIN] ?? '')
+            h.memlockUnlimited = dropInUnlimited(h.files, 'containerd')
           }
         })
         return { code: 0 }

@@ -1,3 +1,0 @@
-import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
-globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-X4W2PKT2.js";import"./chunk-5S5OV2N3.js";import"./chunk-MYF4NXLW.js";import"./chunk-ZN2S2MED.js";import"./chunk-NCG7CGYX.js";import"./chunk-WKQJRUSJ.js";import"./chunk-I2W3AJKN.js";import"./chunk-ID7QODXY.js";import"./chunk-OFZFKJ2B.js";import"./chunk-POBXFJDP.js";import"./chunk-MILRLVW7.js";import"./chunk-QA7AGRV4.js";import"./chunk-METBHTLS.js";import"./chunk-5LVJI5AK.js";export{a as EXIT,b as PLAN_RUN_ID,e as run,d as runHeader,c as runMain};

@@ -160,6 +160,8 @@ function clusterSettings(i: Inputs, signsIn: boolean, kubeconfig?: KubeconfigSou
   const name = i.optional('cluster-name')
   if (!name && signsIn) i.problem('cluster-name: required')
   const create = i.bool('create-cluster')
+  if (create && kubeconfig)
+    i.problem('kubeconfig: not with create-cluster: true (a cluster this run creates has no kubeconfig yet)')
   const location = i.optional('location')
   if (create && !location)
     i.problem('location: required with create-cluster: true (the region of the new cluster, e.g. eastus)')

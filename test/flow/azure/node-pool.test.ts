@@ -192,7 +192,11 @@ describe('ensureNodePool', () => {
 
   it('matches the pool taints against node-taints as the scheduler does: a valueless entry tolerates any value', () => {
     const base = (taints: Settings['nodePool']['taints']) =>
-      ({ nodePool: { name: 'rdma', taints } }) as unknown as Settings
+      ({
+        nodePool: { name: 'rdma', taints },
+        azure: { subscriptionId: 'sub-1' },
+        cluster: { resourceGroup: 'rg', name: 'aks' }
+      }) as unknown as Settings
     const live = { nodeTaints: ['sku=gpu:NoSchedule'] }
     expect(
       untoleratedPoolTaints(base([{ key: 'sku', value: '', effect: 'NoSchedule' }]), live)
@@ -203,6 +207,12 @@ describe('ensureNodePool', () => {
     expect(
       untoleratedPoolTaints(base([{ key: 'sku', value: 'cpu', effect: 'NoSchedule' }]), live)?.message
     ).toMatch(/^node pool rdma: its nodes carry taint sku=gpu:NoSchedule that node-taints does not list/)
+    // The fix removes it with a command that runs as printed.
+    expect(
+      untoleratedPoolTaints(base([{ key: 'sku', value: 'cpu', effect: 'NoSchedule' }]), live)?.message
+    ).toMatch(
+      /\(az aks nodepool update --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --node-taints ''\)\.$/
+    )
     expect(
       untoleratedPoolTaints(base([{ key: 'sku', value: 'gpu', effect: 'NoExecute' }]), live)
     ).toBeInstanceOf(NodePoolError)

@@ -233,6 +233,17 @@ describe('the settings with a kubeconfig', () => {
     expect(problems({ mode: 'verify', kubeconfig: config(), 'kube-context': 'staging' })).toEqual([
       `kube-context "staging": no such context in kubeconfig ${config()}; it has prod, prod-aad`
     ])
+    expect(
+      problems({
+        ...VALID_APPLY,
+        mode: 'apply',
+        kubeconfig: config(),
+        'create-cluster': 'true',
+        location: 'eastus'
+      })
+    ).toEqual([
+      'kubeconfig: not with create-cluster: true (a cluster this run creates has no kubeconfig yet)'
+    ])
     expect(problems({ mode: 'verify', 'kube-context': 'prod' })).toContain(
       'kube-context "prod": only with kubeconfig (a context of that kubeconfig)'
     )

@@ -134,7 +134,7 @@ export interface ReportWorkload {
   rdmaResource: string
   /** GPUs each node of the pool has (the snippet requests them all); null when unknown. */
   gpusPerNode: number | null
-  /** The pod spec fragment (src/model/workload.ts workloadPodSnippet), as the benchmark pods use it. */
+  /** A complete Pod (src/model/workload.ts workloadPod), with the benchmark pods' resources and tolerations. */
   podSnippet: Record<string, unknown>
 }
 

@@ -81,7 +81,24 @@ function verdictLine(report: Report, title: string): string {
   if (report.drift?.length)
     reasons.push(`${report.drift.length} drifted field${report.drift.length > 1 ? 's' : ''}`)
   const head = `## ${icon} ${escapeInline(title)} ${code(report.mode)} ${word}`
+  if (!reasons.length && report.result === 'success') reasons.push(successFacts(report))
   return reasons.length ? `${head}\n\n${escapeInline(reasons.join('; '))}` : head
+}
+
+/** The one line under a success heading: what was verified, and the numbers. */
+function successFacts(report: Report): string {
+  const facts: string[] = []
+  if (report.mode === 'drift') facts.push('no drift: the cluster is as the inputs describe it')
+  const nodes = report.outputs['rdma-nodes']
+  if (nodes) facts.push(`${nodes} RDMA node${nodes === '1' ? '' : 's'} verified`)
+  const pass = report.checks.filter(c => c.status === 'pass').length
+  if (report.checks.length) facts.push(`${pass}/${report.checks.length} checks pass`)
+  const bw = report.outputs['bandwidth-gbps']
+  if (bw) facts.push(`lowest pair bandwidth ${bw} Gb/s`)
+  const lat = report.outputs['latency-us']
+  if (lat) facts.push(`latency ${lat} µs`)
+  if (!facts.length) facts.push(`${report.steps.length} step${report.steps.length === 1 ? '' : 's'} done`)
+  return facts.join(', ')
 }
 
 function outputsSection(report: Report, o: Required<SummaryOptions>): string | null {

@@ -36,6 +36,7 @@ const azureInputs = (): Record<string, string> => ({
   'client-secret': world.scenario.azure.clientSecret,
   'auth-type': 'secret'
 })
+// helm-sha256: the world's helm stand-in, first on PATH, is the helm to run (no download).
 const common = { 'node-pool': POOL, 'node-count': '2', benchmark: 'false', timeout: '30m', retries: '3' }
 
 /** Runs the action's flow in-process with exactly these inputs; its workflow commands collected. */
@@ -46,7 +47,9 @@ async function flow(inputs: Record<string, string>): Promise<FlowResult> {
     return true
   }) as typeof process.stdout.write
   try {
-    const s = readSettings(reader({ ...common, ...inputs })).settings
+    const s = readSettings(
+      reader({ ...common, 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })
+    ).settings
     s.runId = `kc-${Math.random().toString(36).slice(2, 8)}`
     const r = await runFlowWithReport(s)
     if (r.report.steps.some(x => x.status === 'failure')) write(flowLog.slice(-200).join(''))

@@ -1,7 +1,8 @@
 // The CLI's commands and their flags, parsed with node:util parseArgs (strict): every action input
 // is a `--<input> VALUE` flag (generated from the input definitions), plus each command's own
 // options. Misuse is a UsageError (exit 2) with a message of one line: an unknown flag names the
-// closest one, a flag without its value says so, `--mode` is refused where the command is the mode.
+// closest one, a flag without its value says so, `--mode` is refused where the command is the mode
+// (plan's own `--mode apply|uninstall` says which mode it plans).
 import { parseArgs } from 'node:util'
 import { INPUTS } from '../src/settings/input-definitions.js'
 
@@ -76,10 +77,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
   },
   {
+    name: 'uninstall',
+    summary:
+      'Remove from the cluster what the action installed, in reverse order and under the Lease (never what it did not create); with cleanup node-pool or cluster, then that too when the action created it.',
+    inputs: 'all-but-mode',
+    options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
+  },
+  {
     name: 'plan',
-    summary: 'Print every operation apply would do. No credentials, no network.',
+    summary:
+      'Print every operation apply would do (with --mode uninstall: what uninstall would remove). No credentials, no network.',
     inputs: 'all-but-mode',
     options: [
+      {
+        name: 'mode',
+        type: 'string',
+        value: 'apply|uninstall',
+        values: ['apply', 'uninstall'],
+        default: 'apply',
+        description: 'Which mode to plan: what apply would do, or what uninstall would remove.'
+      },
       {
         ...OUTPUT_RUN,
         description: 'text: the plan as text; json: the plan as one JSON document.'
@@ -188,7 +205,8 @@ export function commandSpec(name: string): CommandSpec | undefined {
 
 export function inputFlags(spec: CommandSpec): typeof INPUTS {
   if (spec.inputs === 'none') return []
-  return INPUTS.filter(i => spec.inputs === 'all' || i.name !== 'mode')
+  // Where the command is the mode, plan's `--mode` stands for plan-mode.
+  return INPUTS.filter(i => spec.inputs === 'all' || (i.name !== 'mode' && i.name !== 'plan-mode'))
 }
 
 export interface ParsedCommand {

@@ -14,7 +14,7 @@ import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
 import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
 import { commandHelp, mainHelp } from './help.js'
 
-const MODES = ['apply', 'verify', 'drift', 'plan'] as const
+const MODES = ['apply', 'verify', 'drift', 'plan', 'uninstall'] as const
 type Mode = (typeof MODES)[number]
 
 /** The Azure SDK and the Kubernetes client need Node.js 22+ (the action runs on node24). */
@@ -45,7 +45,9 @@ function rerunWithCa(argv: string[]): Promise<number> {
 
 async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
   const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
-  exportInputs({ ...p.inputs, mode })
+  const planMode: Record<string, string> =
+    mode === 'plan' ? { 'plan-mode': (p.options.mode as string | undefined) ?? 'apply' } : {}
+  exportInputs({ ...p.inputs, mode, ...planMode })
   // Secret inputs are hidden before anything could print them.
   for (const s of secretInputValues()) session.terminal?.secret(s)
   if (mode === 'plan') {

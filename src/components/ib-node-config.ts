@@ -173,11 +173,28 @@ export function rdmaNodeSelector(s: Settings): Record<string, string> {
     : { [LABELS.agentPool]: s.nodePool.name }
 }
 
+/** The setup script a pod's ib-setup init container runs (its command's last word). */
+function setupScriptOf(
+  podSpec: { initContainers?: Array<{ name: string; command?: string[] }> } | undefined
+) {
+  const c = (podSpec?.initContainers ?? []).find(x => x.name === IB_SETUP)
+  return c?.command?.[c.command.length - 1]
+}
+
+/** Whether a pod ran the setup these settings want (a pod of an older DaemonSet ran another script). */
+export function runsCurrentSetup(pod: KubeObject, s: Settings): boolean {
+  const template = (
+    ibNodeConfigDaemonSet(s).spec as { template: { spec: Parameters<typeof setupScriptOf>[0] } }
+  ).template
+  return setupScriptOf(pod.spec) === setupScriptOf(template.spec)
+}
+
 function health(s: Settings): Health {
   const ds = ibNodeConfigDaemonSet(s)
   const pods = podsOf(ds)
   const tolerations = nodeAgentTolerations(s)
-  const setupDone = (onNode: KubeObject[]) => onNode.find(p => initCompleted(p, IB_SETUP))
+  const setupDone = (onNode: KubeObject[]) =>
+    onNode.find(p => initCompleted(p, IB_SETUP) && runsCurrentSetup(p, s))
   return {
     summary: `a Ready pod on every RDMA node whose init container ${IB_SETUP} completed`,
     sources: { pods, daemonsets: managedLike(ds) },
@@ -195,6 +212,8 @@ function health(s: Settings): Health {
             const done = setupDone(onNode)
             if (done) return met(`${IB_SETUP} completed (pod ${done.metadata.name})`)
             const p = onNode[0]
+            if (!runsCurrentSetup(p, s))
+              return missing(`pod ${p.metadata.name} ran an earlier setup script: its replacement re-runs it`)
             const waiting = containerStatus(p, WAIT_FOR_OFED_DRIVER, true)
             const why = !hasContainer(p, IB_SETUP, true)
               ? `pod has no ${IB_SETUP} init container`
@@ -247,5 +266,8 @@ export const ibNodeConfig: KubeComponent = {
   driftExtras: noDriftExtras,
   // Memlock errors in any failing pod's log point here: memlockHint, which every step's diagnostic uses.
   hints: noHints,
-  check: { name: 'ib-node-config', skip: () => undefined }
+  check: { name: 'ib-node-config', skip: () => undefined },
+  removal: s => ({ leftovers: [podsOf(ibNodeConfigDaemonSet(s))] }),
+  // OnDelete: the DaemonSet never replaces its pods; where the script changed, the action does.
+  stalePods: { pods: s => podsOf(ibNodeConfigDaemonSet(s)), current: runsCurrentSetup }
 }

@@ -101,10 +101,18 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'mode',
     kind: 'enum',
-    values: ['apply', 'verify', 'drift', 'plan'],
+    values: ['apply', 'verify', 'drift', 'plan', 'uninstall'],
     default: 'apply',
     description:
-      'What to do: apply the stack and verify it, verify only, report drift only (read-only), or print the plan (no credentials, no network).'
+      'What to do: apply the stack and verify it, verify only, report drift only (read-only), print the plan (no credentials, no network), or uninstall the stack (only what the action created).'
+  },
+  {
+    name: 'plan-mode',
+    kind: 'enum',
+    values: ['apply', 'uninstall'],
+    default: 'apply',
+    description:
+      'In plan mode: print what apply would do, or what uninstall would remove (the CLI: plan --mode uninstall).'
   },
   // Azure authentication
   {
@@ -438,7 +446,7 @@ export const INPUTS: readonly InputDefinition[] = [
     values: ['none', 'node-pool', 'cluster'],
     default: 'none',
     description:
-      'Post step: delete the node pool or cluster this run created (never anything it did not create).'
+      'Post step: delete the node pool or cluster this run created (never anything it did not create). In uninstall mode: after the stack, delete the node pool or cluster the action created (its created-by tag).'
   }
 ]
 

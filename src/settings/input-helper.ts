@@ -222,7 +222,9 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
   const failOnDrift = i.bool('fail-on-drift')
   const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
-  if (cleanup === 'cluster' && !cluster.create)
+  const planMode = i.enumOf<Settings['planMode']>('plan-mode')
+  // Uninstall deletes a cluster only when its created-by tag says the action created it.
+  if (cleanup === 'cluster' && !cluster.create && mode !== 'uninstall')
     i.problem(
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     )
@@ -238,6 +240,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
     secrets: i.secrets,
     settings: {
       mode,
+      planMode,
       azure,
       cluster,
       nodePool,

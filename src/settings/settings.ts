@@ -1,7 +1,9 @@
 // The one typed settings object every part of the action reads. Built from the inputs by
 // input-helper.ts (validation lives there); nothing else reads raw inputs.
 
-export type Mode = 'apply' | 'verify' | 'drift' | 'plan'
+export type Mode = 'apply' | 'verify' | 'drift' | 'plan' | 'uninstall'
+/** What plan mode prints: the operations of apply, or those of uninstall. */
+export type PlanMode = 'apply' | 'uninstall'
 export type AuthType = 'auto' | 'oidc' | 'secret' | 'cli'
 export type CloudName = 'AzureCloud' | 'AzureUSGovernment' | 'AzureChinaCloud'
 export type OsSku = 'Ubuntu' | 'Ubuntu2204' | 'Ubuntu2404'
@@ -83,6 +85,8 @@ export interface BenchmarkSettings {
 
 export interface Settings {
   mode: Mode
+  /** Plan mode: which mode's operations it prints. */
+  planMode: PlanMode
   azure: AzureSettings
   cluster: ClusterSettings
   nodePool: NodePoolSettings

@@ -317,6 +317,12 @@ export interface NodeHardware {
   ibNodeConfigRuns: number
   /** Host files written by privileged containers (path → content). */
   files: Record<string, string>
+  /**
+   * Mounts containers made on the host (Bidirectional propagation), with the simulated time each
+   * was made: a container whose hostPath volume reaches one made after it started sees it only
+   * with HostToContainer or Bidirectional propagation (see workloads/index.ts, hostMountOf).
+   */
+  mounts: Array<{ path: string; at: number }>
   /** Device plugin resources (full name → advertised quantity string). */
   extendedResources: Record<string, string>
   /** Device-plugin resource → names of the host devices its selectors matched. */
@@ -526,6 +532,7 @@ export function buildNodeHardware(o: {
     containerdRestarts: 0,
     ibNodeConfigRuns: 0,
     files: {},
+    mounts: [],
     extendedResources: {},
     rdmaMatchedDevices: {},
     timeline: {}

@@ -211,12 +211,17 @@ function setupScriptOf(
   return c?.command?.[c.command.length - 1]
 }
 
-/** Whether a pod ran the setup these settings want (a pod of an older DaemonSet ran another script). */
+/**
+ * Whether a pod ran the setup these settings want: a pod of an older DaemonSet (or the guide's) ran
+ * another script; a pod whose script is not shown is taken as current.
+ */
 export function runsCurrentSetup(pod: KubeObject, s: Settings): boolean {
+  const script = setupScriptOf(pod.spec)
+  if (script === undefined) return true
   const template = (
     ibNodeConfigDaemonSet(s).spec as { template: { spec: Parameters<typeof setupScriptOf>[0] } }
   ).template
-  return setupScriptOf(pod.spec) === setupScriptOf(template.spec)
+  return script === setupScriptOf(template.spec)
 }
 
 function health(s: Settings): Health {

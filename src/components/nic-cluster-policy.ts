@@ -182,7 +182,10 @@ function health(s: Settings): Health {
               {
                 text: `its OFED driver pods run the policy's driver (${driverImagePrefix(ofed)}…)`,
                 check: (_node: KubeObject, onNode: KubeObject[]) => {
-                  const old = onNode.find(p => !driverImage(p)?.startsWith(driverImagePrefix(ofed)))
+                  const old = onNode.find(p => {
+                    const image = driverImage(p)
+                    return image !== undefined && !image.startsWith(driverImagePrefix(ofed))
+                  })
                   return old
                     ? missing(
                         `OFED driver pod ${old.metadata.name} runs ${driverImage(old) ?? 'no image'}, not the policy's ${String(ofed.version)} yet`

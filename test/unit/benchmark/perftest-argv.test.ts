@@ -25,8 +25,13 @@ import {
 } from '../../../sim/kube/workloads/perftest-params.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
+/** An image of the user's, built for arm64: the default benchmark image is amd64 only. */
+const ARM64_PERFTEST = 'registry.example.com/perftest-cuda:26.04-arm64'
+
 function settings(over: Record<string, string>): Settings {
-  return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
+  const arm64 = findRdmaVmSize(over['vm-size'] ?? '')?.arch === 'arm64'
+  const image = arm64 ? { 'benchmark-image': ARM64_PERFTEST } : {}
+  return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...image, ...over })).settings
 }
 
 /** The settings that change a perftest command line: the size's GPUs and NICs, GPUDirect on or off. */
@@ -108,12 +113,12 @@ describe('every perftest command line the benchmark runs', () => {
   })
 
   describe.each(COMBINATIONS)('$vmSize, benchmark-gpudirect $gpudirect', ({ vmSize, gpudirect }) => {
-    const s = settings({ 'vm-size': vmSize, 'benchmark-gpudirect': gpudirect })
-    const argvs = everyArgv(s)
+    const argvsOfCombination = () =>
+      everyArgv(settings({ 'vm-size': vmSize, 'benchmark-gpudirect': gpudirect }))
 
     it.each(RELEASES)('perftest %s built with CUDA accepts each of them', (_name, version) => {
       const build: PerftestBuild = { version, cuda: true }
-      for (const argv of argvs) {
+      for (const argv of argvsOfCombination()) {
         const v = checkPerftestArgv(argv, build)
         expect({ argv: argv.join(' '), refused: v.ok ? null : v.refusal }).toEqual({
           argv: argv.join(' '),
@@ -126,7 +131,7 @@ describe('every perftest command line the benchmark runs', () => {
       'perftest %s built without CUDA refuses only --use_cuda, as the action recognises',
       (_name, version) => {
         const build: PerftestBuild = { version, cuda: false }
-        for (const argv of argvs) {
+        for (const argv of argvsOfCombination()) {
           const v = checkPerftestArgv(argv, build)
           const usesCuda = argv.some(w => w.startsWith('--use_cuda'))
           expect({ argv: argv.join(' '), accepted: v.ok }).toEqual({

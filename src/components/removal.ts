@@ -8,7 +8,7 @@ import type { SourceSpec } from '../health/types.js'
 import type { KubeRef } from '../kube/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
-import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../verify/work-labels.js'
+import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 import { kubeComponents } from './index.js'
 import type { KubeComponent } from './types.js'
 

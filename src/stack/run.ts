@@ -16,7 +16,7 @@ import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { buildDiagnostic } from './diagnostics.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
-import { runLabel } from '../verify/work-labels.js'
+import { runLabel } from '../model/work-labels.js'
 import { createHelmReleases, type HelmPlan, type HelmReleases } from './helm-release.js'
 import type { LeaseLostError } from './lease.js'
 import { RunLease } from './run-lease.js'
@@ -26,6 +26,7 @@ import {
   findStalePods,
   installedVersion,
   replaceStalePods,
+  sameVersion,
   type CrdPlan
 } from './upgrade.js'
 import type { ApplyStackContext, StackStep } from './types.js'
@@ -155,7 +156,8 @@ export class Run {
     }
     const helm = spec.helm ? await this.helm.plan(spec.helm) : undefined
     // A chart upgrade: the new version's CRDs go first (helm never upgrades them).
-    const upgrading = spec.helm && helm?.installedVersion && helm.installedVersion !== spec.helm.version
+    const upgrading =
+      spec.helm && helm?.installedVersion && !sameVersion(helm.installedVersion, spec.helm.version)
     const crds = upgrading ? await crdsToApply(this.client, await this.helm.crds(spec.helm!)) : []
     const stalePods = component.stalePods
       ? await findStalePods(this.client, component.stalePods, this.settings)
@@ -241,7 +243,8 @@ export class Run {
       if (anyNeeded(plan)) {
         const done = await this.act(step, plan, stepDeadline)
         const to = step.spec.version?.value
-        const version = plan.from && to && plan.from !== to ? { version: { from: plan.from, to } } : {}
+        const version =
+          plan.from && to && !sameVersion(plan.from, to) ? { version: { from: plan.from, to } } : {}
         const rolls = step.component.rollsDriver
         // Installed before (not created now): its operator replaces what runs, node by node.
         const rolling =

@@ -66,6 +66,12 @@ export async function applyCrds(
   return done
 }
 
+/** Whether two versions are the same (`v26.4.1` and `26.4.1` are, as helm compares chart versions). */
+export function sameVersion(a: string, b: string): boolean {
+  const bare = (v: string): string => v.trim().replace(/^v/, '')
+  return bare(a) === bare(b)
+}
+
 /** The value at `path` of an object, as text (undefined when absent or not a scalar). */
 function textAt(o: unknown, path: string[]): string | undefined {
   let v: unknown = o

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto'
 import { plain, type KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
-import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from './work-labels.js'
+import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
-export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE } from './work-labels.js'
+export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
 /** A short stable tag of a run for pod names (6 hex characters). */
 export function runTag(runId: string): string {

@@ -166,8 +166,12 @@ describe('cli', () => {
     expect(plan.stderr).toBe('')
     for (const i of INPUTS) {
       const entry = helpEntry(plan.stdout, `--${i.name}`)
-      if (i.name === 'mode' || i.name === 'plan-mode') {
-        // The command is the mode; plan's own --mode says which mode it plans.
+      // The command is the mode: plan's own --mode says which mode it plans (the input plan-mode).
+      if (i.name === 'mode') {
+        expect(entry).toContain('Which mode to plan')
+        continue
+      }
+      if (i.name === 'plan-mode') {
         expect(entry).toBeUndefined()
         continue
       }

@@ -75,6 +75,36 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
 }
 
 const PEERMEM = DRIVER_PODS.peermem
+
+/**
+ * The chart's driver.upgradePolicy defaults the action leaves in place
+ * (NVIDIA/gpu-operator v26.7.0 deployments/gpu-operator/values.yaml).
+ */
+export const CHART_DRIVER_UPGRADE_POLICY = {
+  autoUpgrade: true,
+  maxParallelUpgrades: 1,
+  maxUnavailable: '25%',
+  drain: { enable: false }
+} as const
+
+/** The GPU driver's upgrade policy in words: the values' driver.upgradePolicy over the chart's defaults. */
+export function gpuUpgradePolicyText(values: Record<string, unknown>): string {
+  const driver = isPlainObject(values.driver) ? values.driver : {}
+  const up = deepMerge(
+    CHART_DRIVER_UPGRADE_POLICY as Record<string, unknown>,
+    isPlainObject(driver.upgradePolicy) ? driver.upgradePolicy : {}
+  )
+  if (up.autoUpgrade !== true)
+    return 'driver.upgradePolicy.autoUpgrade is not true: the GPU Operator does not replace running driver pods (drain the node and delete its driver pod)'
+  const parallel = typeof up.maxParallelUpgrades === 'number' ? up.maxParallelUpgrades : 1
+  const drain = isPlainObject(up.drain) && up.drain.enable === true
+  return (
+    `the GPU Operator replaces the GPU driver node by node when the chart version or driver values change ` +
+    `(driver.upgradePolicy: at most ${parallel === 0 ? 'every node' : `${parallel} node${parallel === 1 ? '' : 's'}`} at once ` +
+    `and ${String(up.maxUnavailable)} of the nodes unavailable, each cordoned, its GPU pods deleted` +
+    `${drain ? ' and drained' : ''} first, uncordoned once its new driver is validated)`
+  )
+}
 const DRIVER_CONTAINER = 'nvidia-driver-ctr'
 
 /**
@@ -282,6 +312,5 @@ export const gpuOperator: KubeComponent = {
       note: 'the operands are owned by the ClusterPolicy the release removes; each driver pod unloads the GPU driver as it stops'
     }
   },
-  rollsDriver: () =>
-    'the GPU driver, when the chart version or driver values change: the GPU Operator replaces it node by node (driver.upgradePolicy: maxParallelUpgrades, maxUnavailable)'
+  rollsDriver: s => gpuUpgradePolicyText(gpuOperatorValues(s))
 }

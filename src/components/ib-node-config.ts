@@ -304,5 +304,10 @@ export const ibNodeConfig: KubeComponent = {
   check: { name: 'ib-node-config', skip: () => undefined },
   removal: s => ({ leftovers: [podsOf(ibNodeConfigDaemonSet(s))] }),
   // OnDelete: the DaemonSet never replaces its pods; where the script changed, the action does.
-  stalePods: { pods: s => podsOf(ibNodeConfigDaemonSet(s)), current: runsCurrentSetup }
+  stalePods: {
+    pods: s => podsOf(ibNodeConfigDaemonSet(s)),
+    current: runsCurrentSetup,
+    onChange:
+      'its DaemonSet is OnDelete (the controller never replaces a pod): where the setup script changed, the action deletes the pods that ran the earlier one and their replacements re-run it'
+  }
 }

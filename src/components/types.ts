@@ -124,6 +124,8 @@ export interface StalePods {
   pods(s: Settings): SourceSpec
   /** Whether a pod runs what these settings want (a stale one is deleted; its DaemonSet recreates it). */
   current(pod: KubeObject, s: Settings): boolean
+  /** What a change does on a running cluster, in words (the plan says it). */
+  onChange: string
 }
 
 /** A component on the cluster: a helm release and/or manifests, converged by src/stack. */
@@ -161,6 +163,11 @@ export interface ComponentSpec extends Desired {
   /** False when these settings leave the component out (it is still listed, with the reason). */
   enabled: boolean
   skipReason?: string
+  /**
+   * What a change of it does on a running cluster beyond writing: what its operator replaces node
+   * by node (rollsDriver), or which pods the action replaces (stalePods).
+   */
+  onChange?: string
 }
 
 export const noDriftExtras = async (): Promise<DriftItem[]> => []

@@ -202,19 +202,7 @@ export class Helm {
     const file = path.join(dir, `${o.release}.json`)
     try {
       writeFileSync(file, JSON.stringify(o.values ?? {}, null, 2), { mode: 0o600 })
-      const argv = [
-        'template',
-        o.release,
-        o.chart,
-        '--version',
-        o.version,
-        '--namespace',
-        o.namespace,
-        '--values',
-        file,
-        '--include-crds'
-      ]
-      return crdDocuments(await this.runOk(argv))
+      return crdDocuments(await this.runOk(templateCrdsArgv(o, file)))
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -236,6 +224,25 @@ export class Helm {
       throw new Error(`helm reported success but release ${o.release} is not in namespace ${o.namespace}`)
     return st
   }
+}
+
+/** The argv of `helm template --include-crds`: what an install of the chart version renders, its CRDs first. */
+export function templateCrdsArgv(
+  o: Pick<UpgradeInstallOptions, 'release' | 'chart' | 'version' | 'namespace'>,
+  valuesFile: string
+): string[] {
+  return [
+    'template',
+    o.release,
+    o.chart,
+    '--version',
+    o.version,
+    '--namespace',
+    o.namespace,
+    '--values',
+    valuesFile,
+    '--include-crds'
+  ]
 }
 
 /** The CustomResourceDefinition documents of a multi-document YAML stream (helm template's output). */

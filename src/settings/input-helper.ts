@@ -261,8 +261,9 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
   const failOnDrift = i.bool('fail-on-drift')
   const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
   const planMode = i.enumOf<Settings['planMode']>('plan-mode')
-  // Uninstall deletes a cluster only when its created-by tag says the action created it.
-  if (cleanup === 'cluster' && !cluster.create && mode !== 'uninstall')
+  // Uninstall (and its plan) deletes a cluster only when its created-by tag says the action created it.
+  const uninstalling = mode === 'uninstall' || (mode === 'plan' && planMode === 'uninstall')
+  if (cleanup === 'cluster' && !cluster.create && !uninstalling)
     i.problem(
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     )

@@ -269,7 +269,7 @@ function removal(): Removal {
       { name: 'ofed-daemonsets', apiVersion: 'apps/v1', kind: 'DaemonSet', ...OFED_PODS },
       { name: 'ofed-pods', apiVersion: 'v1', kind: 'Pod', ...OFED_PODS }
     ],
-    note: 'the OFED driver DaemonSets are owned by the policy: they go with it, and each driver pod restores the inbox driver as it stops'
+    note: 'the OFED driver DaemonSets are owned by the policy and go with it; each driver pod removes its ready file and mount as it stops and leaves the DOCA driver loaded until the node reboots (RESTORE_DRIVER_ON_POD_TERMINATION is false by default)'
   }
 }
 

@@ -5,11 +5,14 @@
 // The charts' CRDs are applied before each `helm upgrade`; the OFED driver and then the GPU driver
 // are replaced by their operators node by node (their upgradePolicy: cordon, drain or GPU pod
 // deletion, restart, uncordon) with never more than one node out at a time, one at a time for the
-// two operators together; the workload always has a Ready pod; the summary shows from → to.
+// two operators together; the workload always has a Ready pod; the summary shows from → to; drift
+// then finds every cluster component as desired.
 import { jest } from '@jest/globals'
 import { CHARTS, compareVersions } from '../../../sim/helm/charts.js'
 import { gpuOperatorCrds, networkOperatorCrds } from '../../../sim/helm/crds.js'
 import { nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
+import type { AzureConnection } from '../../../src/azure/index.js'
+import { detectDrift, DriftError } from '../../../src/drift/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { emptyReport } from '../../../src/report/report.js'
@@ -208,5 +211,25 @@ describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
     )
     expect(crdWrite).toBeGreaterThanOrEqual(0)
     expect(crdWrite).toBeLessThan(gpuRelease)
+
+    // Drift after the upgrade: every cluster component as desired (releases, manifests, the driver
+    // pods' images), reading only. This world has no Azure: the ARM components cannot be read.
+    w.recorder.reset()
+    const noAzure = new Proxy({} as AzureConnection, {
+      get: () => {
+        throw new Error('no Azure in this world')
+      }
+    })
+    const drift = await detectDrift({
+      settings: w.settings(UPGRADE_RUN, 'run-3'),
+      azure: noAzure,
+      kubeconfigPath: w.kubeconfigPath
+    }).catch((e: unknown) => e)
+    expect(drift).toBeInstanceOf(DriftError)
+    expect((drift as DriftError).items).toEqual([])
+    expect((drift as DriftError).message).toBe(
+      'drift could not read 3 components: infiniband-feature: no Azure in this world; node-pool: no Azure in this world; credentials: no Azure in this world'
+    )
+    expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
   })
 })

@@ -7,15 +7,18 @@ import { log } from '../log/index.js'
 import type { Report } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { uninstallStack } from '../stack/uninstall.js'
+import { rememberLeaseReleased } from './post.js'
 import { runStep, StepError } from './steps.js'
 
 export async function runUninstall(
   s: Settings,
-  conn: AzureConnection,
+  conn: AzureConnection | undefined,
   kubeconfigPath: string,
   report: Report
 ): Promise<void> {
   const stack = await uninstallStack({ settings: s, kubeconfigPath })
+  // The post step then has no Lease of this run to release.
+  if (stack.leaseReleased) rememberLeaseReleased()
   report.steps.push(...stack.steps)
   if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
   if (!stack.ok)
@@ -28,7 +31,8 @@ export async function runUninstall(
     return
   }
   await runStep(report.steps, s.cleanup, `delete the ${s.cleanup} if the action created it`, async () => {
-    const [e] = await removeCreatedByAction(conn.clients, s, { log, timeoutMs: s.wait.stepTimeoutMs })
+    // usesAzure: a cleanup signs in, with or without a kubeconfig.
+    const [e] = await removeCreatedByAction(conn!.clients, s, { log, timeoutMs: s.wait.stepTimeoutMs })
     if (e.result === 'failed') throw new Error(`${e.resource} ${e.name}: ${e.reason ?? 'deleting it failed'}`)
     return {
       changed: e.result === 'deleted',

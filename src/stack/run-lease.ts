@@ -10,6 +10,8 @@ export class RunLease {
   private lease?: LeaseHandle
   /** Set once the Lease this run took was found lost (another holder, deleted, renewals failing). */
   lost?: LeaseLostError
+  /** True once this run took the Lease and gave it back itself. */
+  released = false
 
   constructor(
     private readonly client: KubeClient,
@@ -42,7 +44,9 @@ export class RunLease {
 
   async release(): Promise<void> {
     try {
+      const held = this.lease?.held() === true
       await this.lease?.release()
+      this.released ||= held
     } catch (e) {
       this.o.log.warning(`releasing the Lease failed: ${messageOf(e)} (it expires on its own)`)
     }

@@ -139,6 +139,11 @@ export class Run {
     return this.lease.lost
   }
 
+  /** True once this run took the Lease and gave it back itself (the post step then has nothing to do). */
+  get leaseReleased(): boolean {
+    return this.lease.released
+  }
+
   async releaseLease(): Promise<void> {
     await this.lease.release()
   }

@@ -84,6 +84,11 @@ class Uninstall {
     return this.lease.release()
   }
 
+  /** True once this run took the Lease and gave it back itself. */
+  get leaseReleased(): boolean {
+    return this.lease.released
+  }
+
   private async liveOf(
     targets: RemovableObject[],
     kept: string[]
@@ -289,5 +294,10 @@ export async function uninstallStack(ctx: UninstallStackContext): Promise<ApplyS
     steps.push(finishedStep('lease', 'failure', now, { detail: lost.message }, now))
     diagnostics.push({ step: 'lease', title: 'The run lost its Lease', text: lost.message })
   }
-  return { steps, diagnostics, ok: failed === undefined && !lost }
+  return {
+    steps,
+    diagnostics,
+    ok: failed === undefined && !lost,
+    ...(u.leaseReleased ? { leaseReleased: true } : {})
+  }
 }

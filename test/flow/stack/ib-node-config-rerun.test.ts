@@ -90,7 +90,9 @@ describe('ib-node-config re-runs where its setup script changed', () => {
     expect(changed).toEqual(['ib-node-config'])
     const step = res.steps.find(s => s.name === 'ib-node-config')!
     expect(step.detail).toMatch(/daemonset\/ib-node-config -n kube-system updated/)
-    expect(step.detail.match(/ran an earlier version; its replacement runs the current one/g)).toHaveLength(2)
+    expect(step.detail?.match(/ran an earlier version; its replacement runs the current one/g)).toHaveLength(
+      2
+    )
     // Ready means every node's pod ran the current script to completion.
     const now = pods()
     expect(now).toHaveLength(2)

@@ -30,7 +30,7 @@ const ARM64_PERFTEST = 'registry.example.com/perftest-cuda:26.04-arm64'
 
 function settings(over: Record<string, string>): Settings {
   const arm64 = findRdmaVmSize(over['vm-size'] ?? '')?.arch === 'arm64'
-  const image = arm64 ? { 'benchmark-image': ARM64_PERFTEST } : {}
+  const image: Record<string, string> = arm64 ? { 'benchmark-image': ARM64_PERFTEST } : {}
   return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...image, ...over })).settings
 }
 

@@ -3,7 +3,8 @@
 // kubectl names it), plus each command's own options. A mode's command lists (and suggests) only the
 // inputs that mode reads; another input's flag is accepted and reported as not read. Misuse is a
 // UsageError (exit 2) with a message of one line: an unknown flag names the closest one, a flag
-// without its value says so, `--mode` is refused where the command is the mode.
+// without its value says so, `--mode` is refused where the command is the mode (plan's own
+// `--mode apply|uninstall` says which mode it plans).
 import { parseArgs } from 'node:util'
 import { INPUTS, inputModes, MODES, type InputDefinition } from '../src/settings/input-definitions.js'
 import type { Mode } from '../src/settings/settings.js'
@@ -84,10 +85,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
   },
   {
+    name: 'uninstall',
+    summary:
+      'Remove from the cluster what the action installed, in reverse order and under the Lease (never what it did not create); with cleanup node-pool or cluster, then that too when the action created it.',
+    inputs: 'all-but-mode',
+    options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
+  },
+  {
     name: 'plan',
-    summary: 'Print every operation apply would do. No credentials, no network.',
+    summary:
+      'Print every operation apply would do (with --mode uninstall: what uninstall would remove). No credentials, no network.',
     inputs: 'all-but-mode',
     options: [
+      {
+        name: 'mode',
+        type: 'string',
+        value: 'apply|uninstall',
+        values: ['apply', 'uninstall'],
+        default: 'apply',
+        description: 'Which mode to plan: what apply would do, or what uninstall would remove.'
+      },
       {
         ...OUTPUT_RUN,
         description: 'text: the plan as text; json: the plan as one JSON document.'
@@ -202,7 +219,8 @@ export function commandMode(spec: CommandSpec): Mode | undefined {
 /** The inputs a command accepts as flags: all but mode where the command is the mode. */
 function acceptedInputs(spec: CommandSpec): readonly InputDefinition[] {
   if (spec.inputs === 'none') return []
-  return INPUTS.filter(i => spec.inputs === 'all' || i.name !== 'mode')
+  // Where the command is the mode, plan's `--mode` stands for plan-mode.
+  return INPUTS.filter(i => spec.inputs === 'all' || (i.name !== 'mode' && i.name !== 'plan-mode'))
 }
 
 /** The inputs a command reads (what its help lists): a mode's command, those of that mode. */

@@ -19,7 +19,7 @@ import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type Par
 import { commandHelp, mainHelp } from './help.js'
 import { cliVersion } from './version.js'
 
-const MODES = ['apply', 'verify', 'drift', 'plan'] as const
+const MODES = ['apply', 'verify', 'drift', 'plan', 'uninstall'] as const
 
 /** The largest tool output `perftest parse` / `ibstat parse` read from a file. */
 const PARSER_MAX_BYTES = 16 * 1024 * 1024
@@ -69,7 +69,9 @@ function defaultKubeconfig(
 
 async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
   const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
-  exportInputs({ ...defaultKubeconfig(mode, p.inputs), ...p.inputs, mode })
+  const planMode: Record<string, string> =
+    mode === 'plan' ? { 'plan-mode': (p.options.mode as string | undefined) ?? 'apply' } : {}
+  exportInputs({ ...defaultKubeconfig(mode, p.inputs), ...p.inputs, mode, ...planMode })
   // Secret inputs are hidden before anything could print them.
   for (const s of secretInputValues()) session.terminal?.secret(s)
   if (mode === 'plan') {

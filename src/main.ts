@@ -1,9 +1,15 @@
 // The action's main step: inputs → settings (all problems at once, before any network call),
-// secrets masked, then the mode: plan prints the desired state; apply, verify and drift run the
-// flow. Only orchestrates; each part lives in its own module.
+// secrets masked, then the mode: plan prints the desired state (or, with plan-mode uninstall, what
+// uninstall would remove); apply, verify, drift and uninstall run the flow. Only orchestrates;
+// each part lives in its own module.
 import * as core from '@actions/core'
 import { log } from './log/index.js'
 import { buildPlan, renderPlanMarkdown, renderPlanText } from './plan/plan.js'
+import {
+  buildUninstallPlan,
+  renderUninstallPlanMarkdown,
+  renderUninstallPlanText
+} from './plan/uninstall-plan.js'
 import { actionInputReader } from './run/inputs.js'
 import { setOutput } from './run/outputs.js'
 import { InputError, readSettings, type SettingsResult } from './settings/input-helper.js'
@@ -45,10 +51,9 @@ export async function runMain(opts: MainOptions = {}): Promise<number> {
   const { settings } = parsed
 
   if (settings.mode === 'plan') {
-    const plan = buildPlan({ ...settings, runId: PLAN_RUN_ID })
-    if (opts.output === 'json') print(JSON.stringify(plan, null, 2) + '\n')
-    else print(renderPlanText(plan))
-    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(renderPlanMarkdown(plan)).write()
+    const plan = planOutput({ ...settings, runId: PLAN_RUN_ID })
+    print(opts.output === 'json' ? JSON.stringify(plan.document, null, 2) + '\n' : plan.text)
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(plan.markdown).write()
     setOutput('result', 'success')
     return EXIT.success
   }
@@ -58,6 +63,20 @@ export async function runMain(opts: MainOptions = {}): Promise<number> {
   log.info(runHeader(settings))
   const { runFlow } = await import('./run/flow.js')
   return runFlow(settings)
+}
+
+/** Plan mode's document, text and Markdown: apply's plan, or uninstall's. */
+function planOutput(s: SettingsResult['settings']): { document: unknown; text: string; markdown: string } {
+  if (s.planMode === 'uninstall') {
+    const document = buildUninstallPlan(s)
+    return {
+      document,
+      text: renderUninstallPlanText(document),
+      markdown: renderUninstallPlanMarkdown(document)
+    }
+  }
+  const document = buildPlan(s)
+  return { document, text: renderPlanText(document), markdown: renderPlanMarkdown(document) }
 }
 
 /** The run's first log line: what it is about to do, to what. */

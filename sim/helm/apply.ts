@@ -145,8 +145,28 @@ const canonical = (v: unknown): string =>
     isMap(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x
   )
 
-/** Creates or updates `target` (rendered, with ownership); `old` is the object in the previous manifest. */
+/**
+ * Creates or updates `target` (rendered, with ownership); `old` is the object in the previous
+ * manifest. helm sends the three-way merge as a PATCH (helm v3.19 pkg/kube/client.go
+ * updateResource), which the server applies to the latest object: a controller's write in between
+ * (a status update) never makes it fail. The stand-in merges and replaces, so it merges again on
+ * such a conflict.
+ */
 export async function applyObject(
+  ctx: ApplyContext,
+  target: KubeObj,
+  old: KubeObj | undefined
+): Promise<'created' | 'updated' | 'unchanged'> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyOnce(ctx, target, old)
+    } catch (e) {
+      if (!(e instanceof KubeApiError && e.code === 409 && attempt < 5)) throw e
+    }
+  }
+}
+
+async function applyOnce(
   ctx: ApplyContext,
   target: KubeObj,
   old: KubeObj | undefined

@@ -1,12 +1,13 @@
 // The helm stand-in: a helm 3 command line (version, repo add/update/list, upgrade --install, status,
-// get values/manifest, history, list, uninstall) that talks to the simulated API server through the
-// kubeconfig exactly as helm would, and stores releases the way helm does. The simulator exposes it
-// as a `helm` executable on PATH (`node dist/cli.js __helm …`).
+// get values/manifest, history, list, uninstall, template) that talks to the simulated API server
+// through the kubeconfig exactly as helm would, and stores releases the way helm does. The
+// simulator exposes it as a `helm` executable on PATH (`node dist/cli.js __helm …`).
 import { HelmContext, type HelmIo } from './context.js'
 import { HelmFailure } from './errors.js'
 import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagValues } from './flags.js'
 import { runGet, runHistory, runList, runStatus } from './query.js'
 import { readRepos, repoAdd, repoUpdate } from './repos.js'
+import { runTemplate } from './template.js'
 import { runUninstall } from './uninstall.js'
 import { runUpgrade } from './upgrade.js'
 
@@ -36,6 +37,7 @@ Available Commands:
   list        list releases
   repo        add, list, remove, update, and index chart repositories
   status      display the status of the named release
+  template    locally render templates
   uninstall   uninstall a release
   upgrade     upgrade a release
   version     print the client version information
@@ -176,6 +178,8 @@ export async function helmStandin(argv: string[], env: NodeJS.ProcessEnv, io: He
       case 'history':
       case 'hist':
         return await runHistory(ctx, rest)
+      case 'template':
+        return runTemplate(ctx, rest)
       case 'uninstall':
       case 'delete':
       case 'del':

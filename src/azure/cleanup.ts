@@ -4,7 +4,8 @@
 // while the resource's created-by tag still names this run. The saved state is not trusted as it
 // stands: it must name the resource group, cluster and pool of this job's inputs and this job's
 // identity (settings.runId, recomputed by the post step). Everything else is left alone, and every
-// decision comes back as a cleanup entry saying why.
+// decision comes back as a cleanup entry saying why. Uninstall mode's removal of the pool or cluster
+// the action created (any run: the created-by tag is set) is here too.
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isNotFound } from './arm-errors.js'
@@ -99,7 +100,7 @@ export async function cleanupAzure(
       })
     else {
       const e = note(
-        await deleteOwned('cluster', clusterName, c.createdBy, o, {
+        await deleteOwned('cluster', clusterName, thisRun(c.createdBy), o, {
           read: () => cs().managedClusters.get(c.resourceGroup, c.cluster),
           remove: opts => cs().managedClusters.delete(c.resourceGroup, c.cluster, opts)
         })
@@ -125,7 +126,7 @@ export async function cleanupAzure(
     note({ resource: 'node-pool', name: poolName, result: 'deleted', reason: 'with its cluster' })
   else
     note(
-      await deleteOwned('node-pool', poolName, p.createdBy, o, {
+      await deleteOwned('node-pool', poolName, thisRun(p.createdBy), o, {
         read: () => cs().agentPools.get(p.resourceGroup, p.cluster, poolName),
         remove: opts => cs().agentPools.delete(p.resourceGroup, p.cluster, poolName, opts)
       })
@@ -135,11 +136,61 @@ export async function cleanupAzure(
 
 const GONE = 'it no longer exists'
 
-/** Reads the resource; deletes it (waiting for the deletion) only if its created-by tag is `createdBy`. */
+/** Which created-by tags make a resource deletable, and whose they are in words. */
+interface Owner {
+  matches(tag: string | undefined): boolean
+  whose: string
+  /** Who created it, in the deletion's log line. */
+  creator(tag: string): string
+}
+
+const thisRun = (createdBy: string): Owner => ({
+  matches: tag => tag === createdBy,
+  whose: `this run's (${createdBy})`,
+  creator: () => 'this run'
+})
+
+/** Any run of the action: uninstall removes what the action created, whichever run did. */
+const anyRun: Owner = {
+  matches: tag => !!tag,
+  whose: 'set by a run of the action',
+  creator: tag => `run ${tag}`
+}
+
+/**
+ * Uninstall's Azure half, after the stack: with cleanup node-pool the RDMA pool, with cleanup
+ * cluster the cluster — each only when its created-by tag says the action created it (any run);
+ * one it did not create stays, and the entry says why.
+ */
+export async function removeCreatedByAction(
+  clients: ArmClients,
+  settings: Pick<Settings, 'cleanup' | 'cluster' | 'nodePool'>,
+  o: CleanupOptions
+): Promise<CleanupEntry[]> {
+  const cs = clients.containerService
+  const { resourceGroup: rg, name: cluster } = settings.cluster
+  if (settings.cleanup === 'node-pool')
+    return [
+      await deleteOwned('node-pool', settings.nodePool.name, anyRun, o, {
+        read: () => cs.agentPools.get(rg, cluster, settings.nodePool.name),
+        remove: opts => cs.agentPools.delete(rg, cluster, settings.nodePool.name, opts)
+      })
+    ]
+  if (settings.cleanup === 'cluster')
+    return [
+      await deleteOwned('cluster', `${rg}/${cluster}`, anyRun, o, {
+        read: () => cs.managedClusters.get(rg, cluster),
+        remove: opts => cs.managedClusters.delete(rg, cluster, opts)
+      })
+    ]
+  return []
+}
+
+/** Reads the resource; deletes it (waiting for the deletion) only if its created-by tag is the owner's. */
 async function deleteOwned(
   resource: 'cluster' | 'node-pool',
   name: string,
-  createdBy: string,
+  owner: Owner,
   o: CleanupOptions,
   target: Deletable
 ): Promise<CleanupEntry> {
@@ -152,16 +203,16 @@ async function deleteOwned(
   }
   if (!live) return { resource, name, result: 'skipped', reason: GONE }
   const tag = tagValue(live.tags, TAG_CREATED_BY)
-  if (tag !== createdBy)
+  if (!owner.matches(tag))
     return {
       resource,
       name,
       result: 'kept',
-      reason: `its ${TAG_CREATED_BY} tag is ${tag ?? 'absent'}, not this run's (${createdBy})`
+      reason: `its ${TAG_CREATED_BY} tag is ${tag ?? 'absent'}, not ${owner.whose}`
     }
   const state = live.provisioningState ?? 'Succeeded'
   const started = Date.now()
-  o.log.info(`cleanup: deleting ${resource} ${name} (${state}, created by this run)`)
+  o.log.info(`cleanup: deleting ${resource} ${name} (${state}, created by ${owner.creator(tag ?? '')})`)
   try {
     const poller = target.remove({
       updateIntervalInMs: o.pollIntervalMs ?? 10_000,

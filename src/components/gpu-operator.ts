@@ -8,7 +8,7 @@
 // advertises nvidia.com/gpu. Drift also checks the ClusterPolicy the chart rendered.
 import type { Health } from '../health/types.js'
 import { met, missing, missingOrBlocked } from '../health/types.js'
-import { allocatableOn, noPod, stateReady } from '../health/rules.js'
+import { allocatableOn, driverUpgradeSettled, named, noPod, stateReady } from '../health/rules.js'
 import {
   containerReady,
   containerStatus,
@@ -27,6 +27,8 @@ import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { deepMerge, isPlainObject } from '../util/merge.js'
 import { NVIDIA_HELM_REPO } from './network-operator.js'
 import { privilegedNamespace } from './shared.js'
+import { releasePods } from './network-operator.js'
+import type { ClusterRule } from '../health/types.js'
 import type { Desired, DriftExtrasContext, KubeComponent } from './types.js'
 
 export const GPU_OPERATOR_NAMESPACE = 'gpu-operator'
@@ -66,12 +68,75 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
       namespace: GPU_OPERATOR_NAMESPACE,
       values: gpuOperatorValues(s)
     },
+    version: { value: s.stack.gpuOperatorVersion },
     departsFromGuide:
       "driver.rdma.useHostMofed stays false (the guide sets true, which makes peermem skip waiting for the Network Operator's driver); the chart version is pinned."
   }
 }
 
 const PEERMEM = DRIVER_PODS.peermem
+
+/**
+ * The chart's driver.upgradePolicy defaults the action leaves in place
+ * (NVIDIA/gpu-operator v26.7.0 deployments/gpu-operator/values.yaml).
+ */
+export const CHART_DRIVER_UPGRADE_POLICY = {
+  autoUpgrade: true,
+  maxParallelUpgrades: 1,
+  maxUnavailable: '25%',
+  drain: { enable: false }
+} as const
+
+/** The GPU driver's upgrade policy in words: the values' driver.upgradePolicy over the chart's defaults. */
+export function gpuUpgradePolicyText(values: Record<string, unknown>): string {
+  const driver = isPlainObject(values.driver) ? values.driver : {}
+  const up = deepMerge(
+    CHART_DRIVER_UPGRADE_POLICY as Record<string, unknown>,
+    isPlainObject(driver.upgradePolicy) ? driver.upgradePolicy : {}
+  )
+  if (up.autoUpgrade !== true)
+    return 'driver.upgradePolicy.autoUpgrade is not true: the GPU Operator does not replace running driver pods (drain the node and delete its driver pod)'
+  const parallel = typeof up.maxParallelUpgrades === 'number' ? up.maxParallelUpgrades : 1
+  const drain = isPlainObject(up.drain) && up.drain.enable === true
+  return (
+    `the GPU Operator replaces the GPU driver node by node when the chart version or driver values change ` +
+    `(driver.upgradePolicy: at most ${parallel === 0 ? 'every node' : `${parallel} node${parallel === 1 ? '' : 's'}`} at once ` +
+    `and ${String(up.maxUnavailable)} of the nodes unavailable, each cordoned, its GPU pods deleted` +
+    `${drain ? ' and drained' : ''} first, uncordoned once its new driver is validated)`
+  )
+}
+const DRIVER_CONTAINER = 'nvidia-driver-ctr'
+
+/**
+ * Every driver pod on the pool runs the driver version the ClusterPolicy sets (the chart's default
+ * for its version, or the values' driver.version): after a chart upgrade the operator replaces the
+ * old ones node by node, and until then the old pods are Ready but not what was asked for.
+ */
+function driverVersionRule(): ClusterRule {
+  return {
+    text: `every driver pod on the RDMA nodes runs clusterpolicy/${CLUSTER_POLICY.name} spec.driver.version`,
+    check: (snap, pool) => {
+      const want = named(snap.policies, CLUSTER_POLICY.name)?.spec?.driver?.version
+      if (typeof want !== 'string' || !want) return { ok: true, message: '' }
+      const onPool = new Set(pool.map(n => n.metadata.name))
+      const pods = (snap.pods ?? []).filter(p => onPool.has(p.spec?.nodeName))
+      const image = (p: KubeObject): string =>
+        ((p.spec?.containers ?? []) as Array<{ name: string; image?: string }>).find(
+          c => c.name === DRIVER_CONTAINER
+        )?.image ?? ''
+      const old = pods.filter(p => !image(p).includes(`:${want}`))
+      if (!old.length) return { ok: true, message: '' }
+      return {
+        ok: false,
+        message: `driver ${want} on ${pods.length - old.length}/${pods.length} pods`,
+        problem: `${old.length} driver pod(s) still run another driver than ${want} (${old
+          .slice(0, 3)
+          .map(p => `${p.metadata.name} on ${p.spec?.nodeName}`)
+          .join(', ')}): the GPU Operator replaces them node by node (driver.upgradePolicy)`
+      }
+    }
+  }
+}
 
 /** The operands' tolerations as the values give them (a values file may replace them). */
 function operandTolerations(s: Settings): unknown[] {
@@ -130,10 +195,12 @@ function health(s: Settings): Health {
             return met(`${PEERMEM} Ready`)
           }
         },
-        allocatableOn(GPU_RESOURCE)
+        allocatableOn(GPU_RESOURCE),
+        driverUpgradeSettled(LABELS.gpuUpgradeState, 'GPU driver')
       ]
     },
     cluster: [
+      driverVersionRule(),
       stateReady({
         key: 'policies',
         what: `ClusterPolicy ${CLUSTER_POLICY.name}`,
@@ -235,5 +302,17 @@ export const gpuOperator: KubeComponent = {
       const size = findRdmaVmSize(s.nodePool.vmSize)
       return size && size.gpus === 0 ? `${size.name} has no GPUs` : undefined
     }
-  }
+  },
+  removal: s => {
+    const { release, namespace } = desired(s).helm
+    const driver = { name: 'driver-pods', apiVersion: 'v1', kind: 'Pod', namespace }
+    return {
+      leftovers: [
+        ...releasePods(release, namespace).leftovers,
+        { ...driver, labelSelector: DRIVER_PODS.selector }
+      ],
+      note: 'the operands are owned by the ClusterPolicy the release removes; each driver pod unloads the GPU driver as it stops'
+    }
+  },
+  rollsDriver: s => gpuUpgradePolicyText(gpuOperatorValues(s))
 }

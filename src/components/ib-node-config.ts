@@ -203,11 +203,33 @@ export function rdmaNodeSelector(s: Settings): Record<string, string> {
     : { [LABELS.agentPool]: s.nodePool.name }
 }
 
+/** The setup script a pod's ib-setup init container runs (its command's last word). */
+function setupScriptOf(
+  podSpec: { initContainers?: Array<{ name: string; command?: string[] }> } | undefined
+) {
+  const c = (podSpec?.initContainers ?? []).find(x => x.name === IB_SETUP)
+  return c?.command?.[c.command.length - 1]
+}
+
+/**
+ * Whether a pod ran the setup these settings want: a pod of an older DaemonSet (or the guide's) ran
+ * another script; a pod whose script is not shown is taken as current.
+ */
+export function runsCurrentSetup(pod: KubeObject, s: Settings): boolean {
+  const script = setupScriptOf(pod.spec)
+  if (script === undefined) return true
+  const template = (
+    ibNodeConfigDaemonSet(s).spec as { template: { spec: Parameters<typeof setupScriptOf>[0] } }
+  ).template
+  return script === setupScriptOf(template.spec)
+}
+
 function health(s: Settings): Health {
   const ds = ibNodeConfigDaemonSet(s)
   const pods = podsOf(ds)
   const tolerations = nodeAgentTolerations(s)
-  const setupDone = (onNode: KubeObject[]) => onNode.find(p => initCompleted(p, IB_SETUP))
+  const setupDone = (onNode: KubeObject[]) =>
+    onNode.find(p => initCompleted(p, IB_SETUP) && runsCurrentSetup(p, s))
   return {
     summary: `a Ready pod on every RDMA node whose init container ${IB_SETUP} completed`,
     sources: { pods, daemonsets: managedLike(ds) },
@@ -225,6 +247,8 @@ function health(s: Settings): Health {
             const done = setupDone(onNode)
             if (done) return met(`${IB_SETUP} completed (pod ${done.metadata.name})`)
             const p = onNode[0]
+            if (!runsCurrentSetup(p, s))
+              return missing(`pod ${p.metadata.name} ran an earlier setup script: its replacement re-runs it`)
             const waiting = containerStatus(p, WAIT_FOR_OFED_DRIVER, true)
             const why = !hasContainer(p, IB_SETUP, true)
               ? `pod has no ${IB_SETUP} init container`
@@ -277,5 +301,13 @@ export const ibNodeConfig: KubeComponent = {
   driftExtras: noDriftExtras,
   // Memlock errors in any failing pod's log point here: memlockHint, which every step's diagnostic uses.
   hints: noHints,
-  check: { name: 'ib-node-config', skip: () => undefined }
+  check: { name: 'ib-node-config', skip: () => undefined },
+  removal: s => ({ leftovers: [podsOf(ibNodeConfigDaemonSet(s))] }),
+  // OnDelete: the DaemonSet never replaces its pods; where the script changed, the action does.
+  stalePods: {
+    pods: s => podsOf(ibNodeConfigDaemonSet(s)),
+    current: runsCurrentSetup,
+    onChange:
+      'its DaemonSet is OnDelete (the controller never replaces a pod): where the setup script changed, the action deletes the pods that ran the earlier one and their replacements re-run it'
+  }
 }

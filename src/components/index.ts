@@ -69,8 +69,16 @@ export function specOf(c: Component, s: Settings): ComponentSpec {
     ...c.desired(s),
     readiness: isKubeComponent(c) ? readinessOf(c.health(s)) : c.readiness(s),
     enabled: reason === undefined,
-    ...(reason ? { skipReason: reason } : {})
+    ...(reason ? { skipReason: reason } : {}),
+    ...onChangeOf(c, s)
   }
+}
+
+/** What changing it on a running cluster does beyond writing: a driver rollout, or pods replaced. */
+function onChangeOf(c: Component, s: Settings): { onChange?: string } {
+  if (!isKubeComponent(c)) return {}
+  if (c.rollsDriver) return { onChange: `${c.rollsDriver(s)}; the next component is written once it is done` }
+  return c.stalePods ? { onChange: c.stalePods.onChange } : {}
 }
 
 /** The whole stack, always every component in order; those these settings leave out carry enabled: false and the reason. */

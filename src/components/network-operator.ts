@@ -12,7 +12,7 @@ import type { Health } from '../health/types.js'
 import { LABELS } from '../model/types.js'
 import { nodeAgentTolerations } from '../model/tolerations.js'
 import { privilegedNamespace } from './shared.js'
-import { noDriftExtras, noHints, type Desired, type KubeComponent } from './types.js'
+import { noDriftExtras, noHints, type Desired, type KubeComponent, type Removal } from './types.js'
 import type { Settings } from '../settings/settings.js'
 
 export const NVIDIA_HELM_REPO = { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' } as const
@@ -55,6 +55,7 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
       namespace: NETWORK_OPERATOR_NAMESPACE,
       values: networkOperatorValues(s)
     },
+    version: { value: s.stack.networkOperatorVersion },
     departsFromGuide:
       'helm upgrade --install (re-runnable) with a pinned version, and only when the deployed chart or values differ. ' +
       `The NFD worker runs only on pool ${s.nodePool.name} and tolerates its taints (${NFD_WORKER_VALUES}.nodeSelector / .tolerations): ` +
@@ -103,6 +104,21 @@ function health(s: Settings): Health {
   }
 }
 
+/** The chart's pods (the operator, NFD) carry its instance label; helm uninstall --wait leaves them terminating. */
+export function releasePods(release: string, namespace: string): Removal {
+  return {
+    leftovers: [
+      {
+        name: `${release}-pods`,
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace,
+        labelSelector: `app.kubernetes.io/instance=${release}`
+      }
+    ]
+  }
+}
+
 export const networkOperator: KubeComponent = {
   name: 'network-operator',
   kind: 'helm',
@@ -112,5 +128,6 @@ export const networkOperator: KubeComponent = {
   placement: { on: 'cluster' },
   driftExtras: noDriftExtras,
   hints: noHints,
-  check: null
+  check: null,
+  removal: s => releasePods(desired(s).helm.release, desired(s).helm.namespace)
 }

@@ -8,7 +8,7 @@
 // `ready`. Drift also checks that the driver DaemonSets and pods run the policy's driver.
 import type { Health } from '../health/types.js'
 import { met, missing, missingOrBlocked } from '../health/types.js'
-import { named, noPod, stateReady } from '../health/rules.js'
+import { driverUpgradeSettled, named, noPod, stateReady } from '../health/rules.js'
 import { describePod, isPodReady } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
@@ -21,7 +21,7 @@ import { oneLine, shortValue } from '../util/text.js'
 import { NETWORK_OPERATOR_NAMESPACE } from './network-operator.js'
 import { NODE_FEATURE_RULE } from './node-feature-rule.js'
 import { podImages, reported } from './shared.js'
-import type { DriftExtrasContext, KubeComponent } from './types.js'
+import type { DriftExtrasContext, KubeComponent, Removal } from './types.js'
 
 /** The driver pods and DaemonSets the Network Operator renders from the policy (all labelled so). */
 const OFED_PODS = { namespace: NETWORK_OPERATOR_NAMESPACE, labelSelector: LABELS.ofedDriverPod } as const
@@ -100,6 +100,37 @@ const noOfedPods = (policy: KubeObject | undefined, ofedPods: KubeObject[]): boo
     a => a.name === 'state-OFED' && a.state !== 'ready' && a.state !== 'ignore'
   )
 
+/** The policy's ofedDriver section (absent when a nic-cluster-policy file leaves it out). */
+function ofedDriverOf(policy: KubeManifest): Record<string, unknown> | undefined {
+  const spec = policy.spec
+  return isPlainObject(spec) && isPlainObject(spec.ofedDriver) ? spec.ofedDriver : undefined
+}
+
+/** How the operator names the driver image it renders: `<repository>/<image>:<version>-` then OS and arch. */
+function driverImagePrefix(ofed: Record<string, unknown>): string {
+  return `${ofed.repository}/${ofed.image}:${ofed.version}-`
+}
+
+/** The OFED driver container's image in a pod (the operator's container name, else the first). */
+function driverImage(pod: KubeObject): string | undefined {
+  const containers: Array<{ name: string; image?: string }> = pod.spec?.containers ?? []
+  return (containers.find(c => c.name === OFED_CONTAINER) ?? containers[0])?.image
+}
+
+/** The driver's upgrade policy in words (the plan, and why a run waits for the rollout). */
+function upgradePolicyText(policy: KubeManifest): string {
+  const up = ofedDriverOf(policy)?.upgradePolicy
+  if (!isPlainObject(up) || up.autoUpgrade !== true)
+    return 'ofedDriver.upgradePolicy.autoUpgrade is not true: the Network Operator does not replace running driver pods (drain the node and delete its driver pod)'
+  const drain = isPlainObject(up.drain) ? up.drain : {}
+  const parallel = typeof up.maxParallelUpgrades === 'number' ? up.maxParallelUpgrades : 1
+  return (
+    `the Network Operator replaces the OFED driver node by node (ofedDriver.upgradePolicy: at most ` +
+    `${parallel === 0 ? 'every node' : `${parallel} node${parallel === 1 ? '' : 's'}`} at once, each cordoned` +
+    `${drain.enable === false ? '' : ' and drained'} first, uncordoned once its new driver is Ready)`
+  )
+}
+
 /** What the operator gives the driver pods: the policy's tolerations and nvidia.com/gpu. */
 function policyTolerations(policy: KubeManifest): unknown[] {
   const spec = policy.spec
@@ -109,6 +140,7 @@ function policyTolerations(policy: KubeManifest): unknown[] {
 
 function health(s: Settings): Health {
   const policy = nicClusterPolicy(s)
+  const ofed = ofedDriverOf(policy)
   const tolerations = policyTolerations(policy)
   const pods = { name: 'ofed-pods', apiVersion: 'v1', kind: 'Pod', ...OFED_PODS }
   return {
@@ -144,7 +176,26 @@ function health(s: Settings): Health {
             const wait = node.metadata.labels?.[LABELS.mofedWait]
             return wait === 'false' ? met() : missing(`${LABELS.mofedWait}=${wait ?? '<absent>'}`)
           }
-        }
+        },
+        ...(ofed
+          ? [
+              {
+                text: `its OFED driver pods run the policy's driver (${driverImagePrefix(ofed)}…)`,
+                check: (_node: KubeObject, onNode: KubeObject[]) => {
+                  const old = onNode.find(p => {
+                    const image = driverImage(p)
+                    return image !== undefined && !image.startsWith(driverImagePrefix(ofed))
+                  })
+                  return old
+                    ? missing(
+                        `OFED driver pod ${old.metadata.name} runs ${driverImage(old) ?? 'no image'}, not the policy's ${String(ofed.version)} yet`
+                      )
+                    : met()
+                }
+              }
+            ]
+          : []),
+        driverUpgradeSettled(LABELS.ofedUpgradeState, 'OFED driver')
       ]
     },
     cluster: [
@@ -174,10 +225,9 @@ function health(s: Settings): Health {
 async function ofedDriverDrift(ctx: DriftExtrasContext): Promise<DriftItem[]> {
   const { component } = ctx
   const policy = ctx.desired.manifests?.find(m => m.kind === 'NicClusterPolicy')
-  const spec = policy?.spec
-  const ofed = isPlainObject(spec) && isPlainObject(spec.ofedDriver) ? spec.ofedDriver : undefined
+  const ofed = policy ? ofedDriverOf(policy) : undefined
   if (!policy || !ofed || reported(ctx.found, objectName(policy), 'spec.ofedDriver')) return []
-  const prefix = `${ofed.repository}/${ofed.image}:${ofed.version}-`
+  const prefix = driverImagePrefix(ofed)
   const ok = (image: string | undefined): boolean => typeof image === 'string' && image.startsWith(prefix)
   const { items: sets } = await ctx.kube.list('apps/v1', 'DaemonSet', OFED_PODS)
   const out: DriftItem[] = []
@@ -209,13 +259,37 @@ async function ofedDriverDrift(ctx: DriftExtrasContext): Promise<DriftItem[]> {
   return out
 }
 
+/**
+ * Removing the policy: the Network Operator deletes the driver DaemonSets it rendered from it
+ * (they are owned by the policy) and each driver pod unloads the driver as it stops.
+ */
+function removal(): Removal {
+  return {
+    leftovers: [
+      { name: 'ofed-daemonsets', apiVersion: 'apps/v1', kind: 'DaemonSet', ...OFED_PODS },
+      { name: 'ofed-pods', apiVersion: 'v1', kind: 'Pod', ...OFED_PODS }
+    ],
+    note: 'the OFED driver DaemonSets are owned by the policy and go with it; each driver pod removes its ready file and mount as it stops and leaves the DOCA driver loaded until the node reboots (RESTORE_DRIVER_ON_POD_TERMINATION is false by default)'
+  }
+}
+
+/** The driver version the policy sets (a nic-cluster-policy file may set another, or none). */
+function driverVersion(s: Settings): string {
+  const v = ofedDriverOf(nicClusterPolicy(s))?.version
+  return typeof v === 'string' ? v : s.stack.docaDriverVersion
+}
+
 export const nicClusterPolicyComponent: KubeComponent = {
   name: 'nic-cluster-policy',
   kind: 'manifests',
   skip: () => undefined,
   desired: s => ({
-    title: `NicClusterPolicy ${POLICY_NAME} (DOCA driver ${s.stack.docaDriverVersion})`,
+    title: `NicClusterPolicy ${POLICY_NAME} (DOCA driver ${driverVersion(s)})`,
     manifests: [nicClusterPolicy(s)],
+    version: {
+      value: driverVersion(s),
+      field: { kind: 'NicClusterPolicy', path: ['spec', 'ofedDriver', 'version'] }
+    },
     departsFromGuide:
       'Waits on the label nvidia.com/ofed-driver (on every OFED pod) instead of app=mofed-ubuntu22.04-ds, which matches no pod since Network Operator v24.4; the policy is embedded and pinned instead of kubectl apply -k of a moving branch. ' +
       `Its nodeAffinity also requires ${LABELS.agentPool}=${s.nodePool.name} (the driver never lands on another pool) and it tolerates the pool's taints (spec.tolerations).`
@@ -236,5 +310,7 @@ export const nicClusterPolicyComponent: KubeComponent = {
     if (nr.length) out.push(`NicClusterPolicy states not ready: ${nr.join('; ')}.`)
     return out
   },
-  check: { name: 'ofed-driver', skip: () => undefined }
+  check: { name: 'ofed-driver', skip: () => undefined },
+  removal,
+  rollsDriver: s => upgradePolicyText(nicClusterPolicy(s))
 }

@@ -12,7 +12,7 @@ import type { Settings } from '../settings/settings.js'
 import { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 import { formatDuration } from '../util/duration.js'
 import { NFD_WORKER_VALUES, nfdWorkerTolerations } from './network-operator.js'
-import { noDriftExtras, type KubeComponent } from './types.js'
+import { noDriftExtras, nothingLeft, type KubeComponent } from './types.js'
 
 export { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 export const NODE_FEATURE_RULE = 'nfd-network-rule'
@@ -101,5 +101,6 @@ export const nodeFeatureRuleComponent: KubeComponent = {
   hints: () => [
     `Nodes are labelled by NFD from the NodeFeatureRule ${NODE_FEATURE_RULE} (PCI 15b3 devices ${IB_VF_DEVICES.join('/')}); check \`kubectl get nodes -L ${LABELS.pci15b3}\` and that the VM size has InfiniBand.`
   ],
-  check: null
+  check: null,
+  removal: nothingLeft
 }

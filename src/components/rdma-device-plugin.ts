@@ -223,5 +223,6 @@ export const rdmaDevicePlugin: KubeComponent = {
           `The device plugin runs but advertises no RDMA device: its selectors (vendor ${SELECTORS.vendors.join(', ')}, driver ${SELECTORS.drivers.join(', ')}, linkTypes ${SELECTORS.linkTypes.join(', ')}) matched nothing — is the OFED driver loaded on the node?`
         ]
       : [],
-  check: { name: 'rdma-device-plugin', skip: () => undefined }
+  check: { name: 'rdma-device-plugin', skip: () => undefined },
+  removal: s => ({ leftovers: [podsOf(daemonSetOf(rdmaDevicePluginManifests(s)))] })
 }

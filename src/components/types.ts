@@ -5,7 +5,7 @@
 // compiler rejects a module that leaves one out.
 import type { ArmClients } from '../azure/index.js'
 import type { HelmReleaseStatus } from '../helm/index.js'
-import type { Health, HealthVerdict } from '../health/types.js'
+import type { Health, HealthVerdict, SourceSpec } from '../health/types.js'
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type {
@@ -31,6 +31,17 @@ export interface Desired {
   manifests?: KubeManifest[]
   /** Why this differs from the guide, when it does. */
   departsFromGuide?: string
+  /** Its version, as the run's summary shows from → to when it changes. */
+  version?: ComponentVersion
+}
+
+/**
+ * A component's version and where the installed one is read: its helm release's chart version
+ * (no field), or a field of one of its manifests (the NicClusterPolicy's driver version).
+ */
+export interface ComponentVersion {
+  value: string
+  field?: { kind: string; path: string[] }
 }
 
 interface Common {
@@ -93,6 +104,30 @@ export interface VerifyCheck {
   skip(s: Settings): string | undefined
 }
 
+/**
+ * What uninstall does for a cluster component beyond removing its release and the objects it
+ * applied (src/components/removal.ts builds the whole of it): what its operator ran, waited for
+ * until none is left.
+ */
+export interface Removal {
+  /** Waited for after its objects and release are removed, until none is left. */
+  leftovers: SourceSpec[]
+  /** Why (the plan and the log say it). */
+  note?: string
+}
+
+/**
+ * Pods of an OnDelete DaemonSet the action replaces itself after it changes the DaemonSet (the
+ * controller never does): those whose work is no longer the desired one re-run it.
+ */
+export interface StalePods {
+  pods(s: Settings): SourceSpec
+  /** Whether a pod runs what these settings want (a stale one is deleted; its DaemonSet recreates it). */
+  current(pod: KubeObject, s: Settings): boolean
+  /** What a change does on a running cluster, in words (the plan says it). */
+  onChange: string
+}
+
 /** A component on the cluster: a helm release and/or manifests, converged by src/stack. */
 export interface KubeComponent extends Common {
   kind: Extract<ComponentKind, 'helm' | 'manifests'>
@@ -105,6 +140,17 @@ export interface KubeComponent extends Common {
   hints(view: DiagnosticView): string[]
   /** The verification check over its health rules; null: verification does not check it on its own. */
   check: VerifyCheck | null
+  /** What uninstall waits for besides its objects and release. */
+  removal(s: Settings): Removal
+  /**
+   * When a change of it on a running cluster makes its operator replace a driver node by node
+   * (the driver's upgradePolicy: cordon, drain, restart, uncordon): what rolls, in words. A run
+   * that changes it waits for that rollout before writing the next component, so two operators
+   * never take nodes out at once.
+   */
+  rollsDriver?(s: Settings): string
+  /** Pods the action replaces itself after changing its OnDelete DaemonSet. */
+  stalePods?: StalePods
 }
 
 export type Component = ArmComponent | KubeComponent
@@ -117,7 +163,14 @@ export interface ComponentSpec extends Desired {
   /** False when these settings leave the component out (it is still listed, with the reason). */
   enabled: boolean
   skipReason?: string
+  /**
+   * What a change of it does on a running cluster beyond writing: what its operator replaces node
+   * by node (rollsDriver), or which pods the action replaces (stalePods).
+   */
+  onChange?: string
 }
 
 export const noDriftExtras = async (): Promise<DriftItem[]> => []
+/** A component whose removal leaves nothing to wait for beyond its own objects. */
+export const nothingLeft = (): Removal => ({ leftovers: [] })
 export const noHints = (): string[] => []

@@ -153,3 +153,26 @@ export function toleratesPool(ds: KubeManifest, what: string): ClusterRule {
     }
   }
 }
+
+/** The upgrade controller's states in which the node's driver is not being replaced. */
+const UPGRADE_SETTLED = new Set(['', 'upgrade-done'])
+
+/**
+ * No driver upgrade is going on on the node: its upgrade-state label (`label`, set by NVIDIA's
+ * upgrade controller for `what`) is absent or upgrade-done. Any other state is a node the operator
+ * has taken out (cordoned, drained) or is bringing back; upgrade-failed needs a person.
+ */
+export function driverUpgradeSettled(label: string, what: string): NodeRule {
+  return {
+    text: `no ${what} upgrade in progress (label ${label} absent or upgrade-done)`,
+    check: node => {
+      const state = node.metadata.labels?.[label] ?? ''
+      if (UPGRADE_SETTLED.has(state)) return met()
+      return missing(
+        state === 'upgrade-failed'
+          ? `${what} upgrade failed on the node (${label}=upgrade-failed): see the driver pod's logs; the operator resumes once it is Ready`
+          : `${what} upgrade in progress (${label}=${state})`
+      )
+    }
+  }
+}

@@ -1,10 +1,12 @@
 // The helm command line as the action uses it: repo add/update, status and user values of a release,
-// and `upgrade --install` with values written to a private temp file (0600) and passed with `-f`,
-// never on the command line. Output is captured silently; errors carry helm's stderr, not values.
+// `upgrade --install` and `template --include-crds` (a chart version's CRDs) with values written to
+// a private temp file (0600) and passed with `-f`, never on the command line, and `uninstall
+// --wait`. Output is captured silently; errors carry helm's stderr, not values.
 import { getExecOutput } from '@actions/exec'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { parseAllDocuments } from 'yaml'
 import { log as processLog, type Log } from '../log/index.js'
 
 export interface HelmOptions {
@@ -169,6 +171,43 @@ export class Helm {
     return argv
   }
 
+  /**
+   * `helm uninstall --wait --timeout`: removes the release's objects (helm keeps the CRDs of its
+   * crds/ folder, as it always does) and waits until they are gone. False when there was no such
+   * release.
+   */
+  async uninstall(release: string, namespace: string, timeoutMs: number): Promise<boolean> {
+    const argv = [
+      'uninstall',
+      release,
+      '--namespace',
+      namespace,
+      '--wait',
+      '--timeout',
+      `${Math.max(1, Math.ceil(timeoutMs / 1000))}s`
+    ]
+    const r = await this.run(argv)
+    if (r.exitCode === 0) return true
+    if (/release: not found/.test(r.stderr)) return false
+    throw new HelmCommandError(argv, r.exitCode, r.stderr)
+  }
+
+  /**
+   * The CustomResourceDefinitions an install of this chart version with these values would create
+   * (`helm template --include-crds`: the chart's crds/ folders, its enabled subcharts' included),
+   * as YAML documents. Renders only; nothing is sent to the cluster.
+   */
+  async chartCrds(o: Omit<UpgradeInstallOptions, 'createNamespace' | 'wait' | 'timeoutMs' | 'atomic'>) {
+    const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'helm-values-'))
+    const file = path.join(dir, `${o.release}.json`)
+    try {
+      writeFileSync(file, JSON.stringify(o.values ?? {}, null, 2), { mode: 0o600 })
+      return crdDocuments(await this.runOk(templateCrdsArgv(o, file)))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
   /** `helm upgrade --install` with the values in a 0600 temp file (removed afterwards); returns the new status. */
   async upgradeInstall(o: UpgradeInstallOptions): Promise<HelmReleaseStatus> {
     const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'helm-values-'))
@@ -185,4 +224,33 @@ export class Helm {
       throw new Error(`helm reported success but release ${o.release} is not in namespace ${o.namespace}`)
     return st
   }
+}
+
+/** The argv of `helm template --include-crds`: what an install of the chart version renders, its CRDs first. */
+export function templateCrdsArgv(
+  o: Pick<UpgradeInstallOptions, 'release' | 'chart' | 'version' | 'namespace'>,
+  valuesFile: string
+): string[] {
+  return [
+    'template',
+    o.release,
+    o.chart,
+    '--version',
+    o.version,
+    '--namespace',
+    o.namespace,
+    '--values',
+    valuesFile,
+    '--include-crds'
+  ]
+}
+
+/** The CustomResourceDefinition documents of a multi-document YAML stream (helm template's output). */
+export function crdDocuments(text: string): Array<Record<string, any>> {
+  return parseAllDocuments(text)
+    .map(d => (Array.isArray(d) ? null : d.toJS()))
+    .filter(
+      (o): o is Record<string, any> =>
+        typeof o === 'object' && o !== null && o.kind === 'CustomResourceDefinition' && !!o.metadata?.name
+    )
 }

@@ -12,6 +12,7 @@ export {
   Helm,
   HelmCommandError,
   PLAN_VALUES_FILE,
+  templateCrdsArgv,
   type HelmOptions,
   type HelmReleaseStatus,
   type UpgradeInstallOptions

@@ -249,7 +249,12 @@ export class KubeClient {
     }
   }
 
-  private async patchApply(m: KubeObject, dryRun: boolean, force: boolean): Promise<KubeObject> {
+  private async patchApply(
+    m: KubeObject,
+    dryRun: boolean,
+    force: boolean,
+    fieldManager = this.fieldManager
+  ): Promise<KubeObject> {
     const ref = refOf(m)
     const what = `${dryRun ? 'dry-run ' : ''}apply ${describeRef(ref)}`
     try {
@@ -260,7 +265,7 @@ export class KubeClient {
             structuredClone(m) as KubernetesObject,
             undefined,
             dryRun ? 'All' : undefined,
-            this.fieldManager,
+            fieldManager,
             force ? true : undefined,
             PatchStrategy.ServerSideApply
           ),
@@ -292,6 +297,52 @@ export class KubeClient {
       created,
       changed: created || before.metadata.resourceVersion !== object.metadata.resourceVersion,
       object
+    }
+  }
+
+  /**
+   * Labels an object under a field manager of their own (`manager`): the main field manager never
+   * owns them, so its later applies (and drift's comparisons) neither remove nor report them.
+   */
+  async applyLabels(ref: KubeRef, labels: Record<string, string>, manager: string): Promise<void> {
+    const m: KubeObject = {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}), labels }
+    }
+    await this.patchApply(m, false, true, manager)
+  }
+
+  /**
+   * Deletes an object (background propagation: its dependents go with it), only while it is the
+   * one read (its uid). Resolves false when it was already gone; the deletion itself may still be
+   * under way (a deletionTimestamp, finalizers): wait for it to be gone.
+   */
+  async deleteObject(ref: KubeRef, uid?: string): Promise<boolean> {
+    const what = `delete ${describeRef(ref)}`
+    try {
+      await this.request(
+        what,
+        () =>
+          this.objects.delete(
+            {
+              apiVersion: ref.apiVersion,
+              kind: ref.kind,
+              metadata: { name: ref.name, namespace: ref.namespace }
+            },
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            'Background',
+            uid ? { preconditions: { uid } } : undefined
+          ),
+        true
+      )
+      return true
+    } catch (e) {
+      if (isNotFound(e)) return false
+      throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
     }
   }
 

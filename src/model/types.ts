@@ -58,7 +58,10 @@ export const LABELS = {
   pci15b3: 'feature.node.kubernetes.io/pci-15b3.present',
   mofedWait: 'network.nvidia.com/operator.mofed.wait',
   agentPool: 'kubernetes.azure.com/agentpool',
-  ofedDriverPod: 'nvidia.com/ofed-driver'
+  ofedDriverPod: 'nvidia.com/ofed-driver',
+  /** A node's driver upgrade state, as NVIDIA's upgrade controller (k8s-operator-libs) sets it. */
+  ofedUpgradeState: 'nvidia.com/ofed-driver-upgrade-state',
+  gpuUpgradeState: 'nvidia.com/gpu-driver-upgrade-state'
 } as const
 
 /** `daemonset/rdma-shared-dp-ds`: how an object is named in drift fields. */

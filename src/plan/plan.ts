@@ -5,6 +5,7 @@
 import { stringify } from 'yaml'
 import { buildStack } from '../components/index.js'
 import { benchmarkPlan, type BenchmarkPlan } from '../model/benchmark-plan.js'
+import { templateCrdsArgv } from '../helm/helm.js'
 import { helmRepoAddArgv, helmUpgradeArgv } from '../model/helm-argv.js'
 import { transportPlan, type TransportPlan } from '../model/transport-plan.js'
 import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
@@ -24,8 +25,15 @@ export interface PlanComponent {
     version: string
     namespace: string
     commands: string[][]
+    /**
+     * An upgrade from another chart version first applies (server-side) and waits Established for
+     * the CustomResourceDefinitions this renders: helm never upgrades the CRDs of an installed chart.
+     */
+    crdsFirst: string[]
     values: Record<string, unknown>
   }
+  /** What changing it on a running cluster does beyond writing (a driver rollout, pods replaced). */
+  onChange?: string
   manifests?: KubeManifest[]
   readiness: Readiness
   departsFromGuide?: string
@@ -75,13 +83,15 @@ export function buildPlan(s: Settings): PlanDocument {
                   })
                 ]
               ],
+              crdsFirst: ['helm', ...templateCrdsArgv(c.helm, `<values-${c.helm.release}.yaml>`)],
               values: c.helm.values
             }
           }
         : {}),
       ...(c.manifests ? { manifests: c.manifests } : {}),
       readiness: c.readiness,
-      ...(c.departsFromGuide ? { departsFromGuide: c.departsFromGuide } : {})
+      ...(c.departsFromGuide ? { departsFromGuide: c.departsFromGuide } : {}),
+      ...(c.onChange ? { onChange: c.onChange } : {})
     })),
     verification: verificationChecks(s),
     benchmark: benchmarkPlan(s),
@@ -138,13 +148,21 @@ export function renderPlanText(plan: PlanDocument): string {
       out.push(indent(stringify(m)))
     }
     if (c.helm) {
-      for (const cmd of c.helm.commands) out.push(`  ${cmd.join(' ')}`)
+      const [repoAdd, ...rest] = c.helm.commands
+      out.push(`  ${repoAdd.join(' ')}`)
+      out.push(
+        `  upgrading from another chart version, first its CRDs (helm never upgrades them): the CustomResourceDefinitions of`,
+        `    ${c.helm.crdsFirst.join(' ')}`,
+        `    applied server-side (--force-conflicts), each waited for until Established`
+      )
+      for (const cmd of rest) out.push(`  ${cmd.join(' ')}`)
       out.push(`  values (${c.helm.release}):`)
       out.push(indent(stringify(c.helm.values)))
     }
     out.push(`  ready when: ${c.readiness.summary}`)
     for (const cond of c.readiness.conditions) out.push(`    - ${cond}`)
     if (c.departsFromGuide) out.push(`  departs from the guide: ${c.departsFromGuide}`)
+    if (c.onChange) out.push(`  changed on a running cluster: ${c.onChange}`)
   })
   out.push('')
   out.push('Verification checks:')

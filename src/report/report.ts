@@ -23,6 +23,8 @@ export interface ReportStep {
   startedAt: string
   finishedAt: string
   detail?: string
+  /** Its version before and after, when the run changed it (an upgrade). */
+  version?: { from: string; to: string }
 }
 
 /** The one way a step's result is made: the step `name` ran from `startedMs` until `endMs`. */
@@ -30,7 +32,12 @@ export function finishedStep(
   name: string,
   status: StepStatus,
   startedMs: number,
-  o: { changed?: boolean; action?: StepAction; detail?: string } = {},
+  o: {
+    changed?: boolean
+    action?: StepAction
+    detail?: string
+    version?: ReportStep['version']
+  } = {},
   endMs = Date.now()
 ): ReportStep {
   const end = endMs
@@ -42,7 +49,8 @@ export function finishedStep(
     durationMs: end - startedMs,
     startedAt: new Date(startedMs).toISOString(),
     finishedAt: new Date(end).toISOString(),
-    detail: o.detail ?? ''
+    detail: o.detail ?? '',
+    ...(o.version ? { version: o.version } : {})
   }
 }
 

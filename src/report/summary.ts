@@ -130,7 +130,8 @@ function stepsSection(report: Report, o: Required<SummaryOptions>): string | nul
   const rows = report.steps.map((s, i) => [
     escapeCell(s.name, o.maxCellChars),
     `${STEP_ICON[s.status]} ${s.status}`,
-    s.action ?? (s.status === 'skipped' ? '—' : s.changed ? 'changed' : 'unchanged'),
+    (s.action ?? (s.status === 'skipped' ? '—' : s.changed ? 'changed' : 'unchanged')) +
+      (s.version ? ` ${escapeCell(`${s.version.from} → ${s.version.to}`, o.maxCellChars)}` : ''),
     formatDuration(s.durationMs),
     Number.isNaN(starts[i]) ? '—' : offset(starts[i] - t0),
     Number.isNaN(ends[i]) ? '—' : offset(ends[i] - t0),

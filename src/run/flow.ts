@@ -1,6 +1,7 @@
-// The apply / verify / drift flow: Azure (sign-in, feature, cluster, node pool, credentials), then
-// the stack, then verification and benchmarks; always ending with the report, the job summary and
-// the outputs, whatever failed on the way. Only orchestrates: each part lives in its own module.
+// The apply / verify / drift / uninstall flow: Azure (sign-in, feature, cluster, node pool,
+// credentials), then the stack (or its removal), then verification and benchmarks; always ending
+// with the report, the job summary and the outputs, whatever failed on the way. Only
+// orchestrates: each part lives in its own module.
 // Pipelined rollout runs the node pool's creation alongside the credentials and the stack. The
 // kubeconfig is exported as KUBECONFIG for the job's later steps (export-kubeconfig), and a
 // successful apply or verify report carries the pod snippet a workload on the pool uses. With a
@@ -52,6 +53,7 @@ import {
   STATE
 } from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
+import { runUninstall } from './uninstall-step.js'
 
 /** How a workload uses the pool: a Pod as the benchmark pods are built, for the whole node's GPUs. */
 function workloadOf(s: Settings): ReportWorkload {
@@ -246,7 +248,7 @@ async function givenCredentials(
 
 async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: Report): Promise<void> {
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
-  const mode = s.mode === 'plan' ? 'verify' : s.mode
+  const mode = s.mode === 'plan' || s.mode === 'uninstall' ? 'verify' : s.mode
   let verification: Awaited<ReturnType<typeof runVerification>> | undefined
   await runStep(report.steps, 'verify', 'verification checks', async () => {
     verification = await runVerification({ settings: s, kube, mode, log })
@@ -355,7 +357,8 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
           'the stack did not converge'
         )
     }
-    await verifyAndBenchmark(s, creds.path, report)
+    if (s.mode === 'uninstall') await runUninstall(s, conn, creds.path, report)
+    else await verifyAndBenchmark(s, creds.path, report)
   } catch (e) {
     if (!(e instanceof StepError)) {
       const message = e instanceof Error ? e.message : String(e)

@@ -33,11 +33,13 @@ export interface InputDefinition {
 }
 
 /** Every mode, in the order the CLI lists its commands. */
-export const MODES: readonly Mode[] = ['apply', 'verify', 'drift', 'plan']
+export const MODES: readonly Mode[] = ['apply', 'verify', 'drift', 'plan', 'uninstall']
 /** The modes that run against Azure or the cluster (plan needs no credentials and no network). */
-const RUNS: readonly Mode[] = ['apply', 'verify', 'drift']
+const RUNS: readonly Mode[] = ['apply', 'verify', 'drift', 'uninstall']
 /** What changes or describes the Azure resources and the stack: apply, drift compares, plan prints. */
 const SHAPES: readonly Mode[] = ['apply', 'drift', 'plan']
+/** The modes that run helm: those that shape the stack, and uninstall. */
+const HELM: readonly Mode[] = [...SHAPES, 'uninstall']
 /** The modes that benchmark (plan prints the benchmark plan). */
 const BENCHMARKS: readonly Mode[] = ['apply', 'verify', 'plan']
 
@@ -136,10 +138,19 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'mode',
     kind: 'enum',
-    values: ['apply', 'verify', 'drift', 'plan'],
+    values: ['apply', 'verify', 'drift', 'plan', 'uninstall'],
     default: 'apply',
     description:
-      'What to do: apply the stack and verify it, verify only, report drift only (read-only), or print the plan (no credentials, no network).'
+      'What to do: apply the stack and verify it, verify only, report drift only (read-only), print the plan (no credentials, no network), or uninstall the stack (only what the action created).'
+  },
+  {
+    name: 'plan-mode',
+    modes: ['plan'],
+    kind: 'enum',
+    values: ['apply', 'uninstall'],
+    default: 'apply',
+    description:
+      'In plan mode: print what apply would do, or what uninstall would remove (the CLI: plan --mode uninstall).'
   },
   // Azure authentication
   {
@@ -410,7 +421,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'helm-version',
-    modes: SHAPES,
+    modes: HELM,
     kind: 'string',
     default: 'v3.19.0',
     description:
@@ -419,7 +430,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'helm-sha256',
-    modes: SHAPES,
+    modes: HELM,
     kind: 'string',
     description:
       'Use the helm already on PATH instead of a download, only if its binary has this SHA-256 (sha256sum "$(command -v helm)"); without it a helm on PATH is never run.',
@@ -569,12 +580,12 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'cleanup',
-    modes: ['apply'],
+    modes: ['apply', 'uninstall', 'plan'],
     kind: 'enum',
     values: ['none', 'node-pool', 'cluster'],
     default: 'none',
     description:
-      'Post step: delete the node pool or cluster this run created (never anything it did not create).'
+      'Post step: delete the node pool or cluster this run created (never anything it did not create). In uninstall mode: after the stack, delete the node pool or cluster the action created (its created-by tag).'
   },
   {
     name: 'job-key',

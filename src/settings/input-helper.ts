@@ -118,13 +118,18 @@ function kubeconfigSettings(i: Inputs): KubeconfigSource | undefined {
   return source
 }
 
-function azureSettings(i: Inputs, mode: Mode, kubeconfig: KubeconfigSource | undefined): AzureSettings {
+function azureSettings(
+  i: Inputs,
+  mode: Mode,
+  kubeconfig: KubeconfigSource | undefined,
+  cleanup: Settings['cleanup']
+): AzureSettings {
   const id = identity(i)
   const authType = i.enumOf<AuthType>('auth-type')
   if (id.clientId) i.check('client-id', id.clientId)
   if (id.tenantId) i.check('tenant-id', id.tenantId)
   if (id.subscriptionId) i.check('subscription-id', id.subscriptionId)
-  if (usesAzure({ mode, cluster: { kubeconfig }, azure: id })) {
+  if (usesAzure({ mode, cluster: { kubeconfig }, azure: id, cleanup })) {
     if (id.clientId && !id.tenantId)
       i.problem('tenant-id: required when client-id is given (OIDC and client secret need both)')
     if (id.tenantId && !id.clientId && authType !== 'cli')
@@ -369,8 +374,9 @@ export function readSettings(
   const i = new Inputs(read)
   const mode = i.enumOf<Mode>('mode')
   const kubeconfig = kubeconfigSettings(i)
-  const azure = azureSettings(i, mode, kubeconfig)
-  const cluster = clusterSettings(i, usesAzure({ mode, cluster: { kubeconfig }, azure }), kubeconfig)
+  const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
+  const azure = azureSettings(i, mode, kubeconfig, cleanup)
+  const cluster = clusterSettings(i, usesAzure({ mode, cluster: { kubeconfig }, azure, cleanup }), kubeconfig)
   const benchmarkEnabled = i.bool('benchmark')
   // drift runs no benchmark: its pool may have one node whatever the benchmark input says.
   const nodePool = nodePoolSettings(i, benchmarkEnabled && mode !== 'drift')
@@ -380,8 +386,10 @@ export function readSettings(
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
   const transport = transportSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
-  const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
-  if (cleanup === 'cluster' && !cluster.create)
+  const planMode = i.enumOf<Settings['planMode']>('plan-mode')
+  // Uninstall (and its plan) deletes a cluster only when its created-by tag says the action created it.
+  const uninstalling = mode === 'uninstall' || (mode === 'plan' && planMode === 'uninstall')
+  if (cleanup === 'cluster' && !cluster.create && !uninstalling)
     i.problem(
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     )
@@ -397,6 +405,7 @@ export function readSettings(
     secrets: i.secrets,
     settings: {
       mode,
+      planMode,
       azure,
       cluster,
       nodePool,

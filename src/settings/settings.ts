@@ -2,7 +2,9 @@
 // input-helper.ts (validation lives there); nothing else reads raw inputs.
 import type { KubeconfigSource } from './kubeconfig.js'
 
-export type Mode = 'apply' | 'verify' | 'drift' | 'plan'
+export type Mode = 'apply' | 'verify' | 'drift' | 'plan' | 'uninstall'
+/** What plan mode prints: the operations of apply, or those of uninstall. */
+export type PlanMode = 'apply' | 'uninstall'
 export type AuthType = 'auto' | 'oidc' | 'secret' | 'cli'
 export type CloudName = 'AzureCloud' | 'AzureUSGovernment' | 'AzureChinaCloud'
 export type OsSku = 'Ubuntu' | 'Ubuntu2204' | 'Ubuntu2404'
@@ -100,6 +102,8 @@ export interface TransportSettings {
 
 export interface Settings {
   mode: Mode
+  /** Plan mode: which mode's operations it prints. */
+  planMode: PlanMode
   azure: AzureSettings
   cluster: ClusterSettings
   nodePool: NodePoolSettings
@@ -120,14 +124,18 @@ export interface Settings {
 /**
  * Whether the run signs in to Azure. plan never does. With a kubeconfig given, verify never does
  * (it only needs the cluster), drift only when subscription-id is given (to compare the feature and
- * the pool), and apply always (the feature and the node pool are Azure's).
+ * the pool), uninstall only when cleanup deletes the pool or the cluster, and apply always (the
+ * feature and the node pool are Azure's).
  */
 export function usesAzure(s: {
   mode: Mode
   cluster: { kubeconfig?: unknown }
   azure: { subscriptionId?: string }
+  cleanup?: string
 }): boolean {
   if (s.mode === 'plan') return false
   if (!s.cluster.kubeconfig || s.mode === 'apply') return true
+  // Uninstall removes the stack through the kubeconfig; only deleting the pool or cluster is Azure's.
+  if (s.mode === 'uninstall') return s.cleanup !== undefined && s.cleanup !== 'none'
   return s.mode === 'drift' && s.azure.subscriptionId !== undefined
 }

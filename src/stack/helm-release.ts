@@ -1,7 +1,8 @@
 // The helm half of a component: compare the deployed release (chart version, status, user
 // values) with the desired one using src/helm, and only when they differ add the repository and
-// run `helm upgrade --install --wait` bounded by what is left of the step's time.
-import { ensureHelm, Helm, upgradeReason } from '../helm/index.js'
+// run `helm upgrade --install --wait` bounded by what is left of the step's time. Also what an
+// upgrade and uninstall need of helm: the chart version's CRDs, a release's status, `uninstall`.
+import { ensureHelm, Helm, upgradeReason, type HelmReleaseStatus } from '../helm/index.js'
 import type { HelmReleaseSpec } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import type { Log } from '../log/index.js'
@@ -9,6 +10,8 @@ import type { Log } from '../log/index.js'
 export interface HelmPlan {
   needed: boolean
   reason: string
+  /** The chart version installed now (absent: not installed). */
+  installedVersion?: string
 }
 
 export interface HelmReleases {
@@ -16,6 +19,12 @@ export interface HelmReleases {
   plan(spec: HelmReleaseSpec): Promise<HelmPlan>
   /** `helm upgrade --install --wait --timeout`; `installed` when the release did not exist before. */
   upgrade(spec: HelmReleaseSpec, timeoutMs: number): Promise<{ installed: boolean; revision: number }>
+  /** The CRDs an install of the desired chart version and values creates (`helm template --include-crds`). */
+  crds(spec: HelmReleaseSpec): Promise<Array<Record<string, any>>>
+  /** The release's status, undefined when there is none. */
+  status(release: string, namespace: string): Promise<HelmReleaseStatus | undefined>
+  /** `helm uninstall --wait`; false when there was no such release. */
+  uninstall(release: string, namespace: string, timeoutMs: number): Promise<boolean>
 }
 
 export function createHelmReleases(settings: Settings, kubeconfigPath: string, log: Log): HelmReleases {
@@ -26,6 +35,11 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
       helmPath => new Helm({ helmPath, kubeconfig: kubeconfigPath })
     )
     return helm
+  }
+  const addRepo = async (h: Helm, spec: HelmReleaseSpec): Promise<void> => {
+    if (reposAdded.has(spec.repo.name)) return
+    await h.repoAdd(spec.repo.name, spec.repo.url)
+    reposAdded.add(spec.repo.name)
   }
   return {
     async plan(spec) {
@@ -38,15 +52,31 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
       )
       return {
         needed: reason !== undefined,
-        reason: reason ?? 'release deployed with the desired chart and values'
+        reason: reason ?? 'release deployed with the desired chart and values',
+        ...(status ? { installedVersion: status.chartVersion } : {})
       }
+    },
+    async crds(spec) {
+      const h = await getHelm()
+      await addRepo(h, spec)
+      return h.chartCrds({
+        release: spec.release,
+        chart: spec.chart,
+        version: spec.version,
+        namespace: spec.namespace,
+        values: spec.values
+      })
+    },
+    async status(release, namespace) {
+      return (await getHelm()).status(release, namespace)
+    },
+    async uninstall(release, namespace, timeoutMs) {
+      log.info(`helm uninstall ${release} -n ${namespace} --wait`)
+      return (await getHelm()).uninstall(release, namespace, timeoutMs)
     },
     async upgrade(spec, timeoutMs) {
       const h = await getHelm()
-      if (!reposAdded.has(spec.repo.name)) {
-        await h.repoAdd(spec.repo.name, spec.repo.url)
-        reposAdded.add(spec.repo.name)
-      }
+      await addRepo(h, spec)
       const before = await h.status(spec.release, spec.namespace)
       log.info(
         `helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version} -n ${spec.namespace} --wait`

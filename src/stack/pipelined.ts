@@ -5,7 +5,9 @@
 // order that matters holds per node: a step counts a node only when the steps it depends on there
 // (its component's placement) do, which the cluster enforces by itself (node labels and init
 // containers). A node that fails (its OFED driver crash-loops) is reported by name and blocks
-// only the steps that depend on it on that node; the other nodes finish their sequence.
+// only the steps that depend on it on that node; the other nodes finish their sequence. A step
+// that makes an operator replace a driver node by node (an upgrade) is awaited before the next is
+// written, so two operators never take nodes out at the same time.
 import { COMPONENTS, nodeDependencies, onPoolNodes, type ComponentName } from '../components/index.js'
 import { evaluateHealth, poolNodes } from '../health/evaluate.js'
 import type { Health, HealthVerdict } from '../health/types.js'
@@ -72,14 +74,15 @@ export class Pipeline {
   private finish(
     t: { step: StackStep; started: number },
     status: ReportStep['status'],
-    applied: Pick<Applied, 'changed' | 'created'>,
+    applied: Pick<Applied, 'changed' | 'created' | 'version'>,
     detail: string
   ): ReportStep {
     const action = actionOf(applied)
     return finishedStep(t.step.spec.name, status, t.started, {
       changed: applied.changed,
       ...(status === 'success' || applied.changed ? { action } : {}),
-      detail
+      detail,
+      version: applied.version
     })
   }
 
@@ -138,7 +141,10 @@ export class Pipeline {
     const t: Track = { step, health, started, applied, failed: new Map(), blocked: new Map() }
     this.tracks.set(spec.name, t)
     const wait = this.await(t)
-    if (!onPoolNodes(component)) {
+    if (applied.rolling)
+      // Two operators must never drain nodes at once: the rest waits for this rollout.
+      this.log.info(`${spec.name}: ${applied.rolling}; the next components are written once it is done`)
+    if (!onPoolNodes(component) || applied.rolling) {
       await wait
       return { result: t.result, diagnostic: t.diagnostic }
     }

@@ -11,13 +11,24 @@ import { ApplyConflictError, KubeRequestError, messageOf } from '../kube/errors.
 import { describeRef, refOf, type KubeObject } from '../kube/types.js'
 import { WatchFailError, WatchTimeoutError, type WatchSource } from '../kube/watch.js'
 import type { Log } from '../log/index.js'
-import type { KubeManifest } from '../model/types.js'
 import type { Diagnostic } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { buildDiagnostic } from './diagnostics.js'
-import { createHelmReleases, type HelmReleases } from './helm-release.js'
-import { acquireLease, type LeaseHandle, type LeaseLostError } from './lease.js'
+import { LABELS, type KubeManifest } from '../model/types.js'
+import { runLabel } from '../model/work-labels.js'
+import { createHelmReleases, type HelmPlan, type HelmReleases } from './helm-release.js'
+import type { LeaseLostError } from './lease.js'
+import { RunLease } from './run-lease.js'
+import {
+  applyCrds,
+  crdsToApply,
+  findStalePods,
+  installedVersion,
+  replaceStalePods,
+  sameVersion,
+  type CrdPlan
+} from './upgrade.js'
 import type { ApplyStackContext, StackStep } from './types.js'
 
 interface ManifestPlan {
@@ -29,10 +40,17 @@ interface ManifestPlan {
 
 interface StepPlan {
   manifests: ManifestPlan[]
-  helm?: { needed: boolean; reason: string }
+  helm?: HelmPlan
+  /** A chart upgrade's CRDs that differ from the live ones: applied before the chart. */
+  crds: CrdPlan[]
+  /** Pods of its OnDelete DaemonSet that ran an earlier version. */
+  stalePods: KubeObject[]
+  /** Its version as installed (absent: not installed, or no version). */
+  from?: string
 }
 
-const anyNeeded = (p: StepPlan): boolean => p.manifests.some(m => m.needed) || (p.helm?.needed ?? false)
+const anyNeeded = (p: StepPlan): boolean =>
+  p.manifests.some(m => m.needed) || (p.helm?.needed ?? false) || p.crds.length > 0 || p.stalePods.length > 0
 
 /** A step that failed, with what its wait saw last. */
 export class StepFailure extends Error {
@@ -78,12 +96,17 @@ export interface Applied {
   details: string[]
   /** The step's deadline, moved when the Lease had to be waited for. */
   stepDeadline: number
+  /** Its version before and after, when this run changed it. */
+  version?: { from: string; to: string }
+  /** What its operator now replaces node by node (the component changed on a running cluster). */
+  rolling?: string
 }
 
+/** The field manager of the action's creation mark (never the main one: its applies leave the mark alone). */
+export const CREATION_MANAGER = 'aks-rdma-action-created-by'
+
 export class Run {
-  private lease?: LeaseHandle
-  /** Set once the Lease this run took was found lost (another holder, deleted, renewals failing). */
-  lostLease?: LeaseLostError
+  private readonly lease: RunLease
   readonly client: KubeClient
   private readonly helm: HelmReleases
   readonly deadline: number
@@ -103,36 +126,30 @@ export class Run {
       log
     })
     this.helm = createHelmReleases(settings, ctx.kubeconfigPath, log)
+    this.lease = new RunLease(this.client, {
+      holder: settings.runId,
+      leaseDurationSeconds: ctx.leaseDurationSeconds,
+      deadline: this.deadline,
+      log
+    })
   }
 
-  /** The lease, taken on first need; true when this call had to take it (and so maybe waited). */
-  private async ensureLease(): Promise<boolean> {
-    if (this.lease) return false
-    this.lease = await acquireLease(this.client, {
-      holder: this.settings.runId,
-      leaseDurationSeconds: this.ctx.leaseDurationSeconds,
-      timeoutMs: Math.max(0, this.deadline - Date.now()),
-      log: this.log
-    })
-    void this.lease.whenLost().then(e => (this.lostLease = e))
-    return true
+  /** Set once the Lease this run took was found lost (another holder, deleted, renewals failing). */
+  get lostLease(): LeaseLostError | undefined {
+    return this.lease.lost
   }
 
   /** True once this run took the Lease and gave it back itself (the post step then has nothing to do). */
-  leaseReleased = false
+  get leaseReleased(): boolean {
+    return this.lease.released
+  }
 
   async releaseLease(): Promise<void> {
-    try {
-      const held = this.lease?.held() === true
-      await this.lease?.release()
-      this.leaseReleased ||= held
-    } catch (e) {
-      this.log.warning(`releasing the Lease failed: ${messageOf(e)} (it expires on its own)`)
-    }
+    await this.lease.release()
   }
 
   /** Desired vs live, reading only. */
-  private async observe({ spec }: StackStep): Promise<StepPlan> {
+  private async observe({ spec, component }: StackStep): Promise<StepPlan> {
     const manifests: ManifestPlan[] = []
     for (const m of spec.manifests ?? []) {
       const need = await this.client.needsApply(m as KubeObject, {
@@ -143,7 +160,47 @@ export class Run {
       manifests.push({ manifest: m, needed: !need.converged, reason: need.reason, live: need.live })
     }
     const helm = spec.helm ? await this.helm.plan(spec.helm) : undefined
-    return { manifests, ...(helm ? { helm } : {}) }
+    // A chart upgrade: the new version's CRDs go first (helm never upgrades them).
+    const upgrading =
+      spec.helm && helm?.installedVersion && !sameVersion(helm.installedVersion, spec.helm.version)
+    const crds = upgrading ? await crdsToApply(this.client, await this.helm.crds(spec.helm!)) : []
+    const stalePods = component.stalePods
+      ? await findStalePods(this.client, component.stalePods, this.settings)
+      : []
+    const from = installedVersion(spec, { chartVersion: helm?.installedVersion, live: manifests })
+    return { manifests, ...(helm ? { helm } : {}), crds, stalePods, ...(from ? { from } : {}) }
+  }
+
+  /** Server-side applies the manifests that differ; marks those it creates as the action's. */
+  private async applyManifests(
+    spec: StackStep['spec'],
+    plan: StepPlan
+  ): Promise<{ created: boolean; details: string[] }> {
+    const details: string[] = []
+    let created = false
+    for (const p of plan.manifests.filter(x => x.needed)) {
+      const what = describeRef(refOf(p.manifest as KubeObject))
+      // Another run may have taken the Lease over since the last write: never write over it.
+      await this.lease.confirm(`writing ${what}`)
+      const res = await this.client.applyManifest(p.manifest as KubeObject, {
+        force: this.settings.stack.forceConflicts,
+        live: p.live ?? null
+      })
+      const verb = res.created ? 'created' : res.changed ? 'updated' : 'unchanged'
+      if (res.created) {
+        created = true
+        // What uninstall may remove: only objects the action created, never one it found.
+        await this.client.applyLabels(
+          refOf(p.manifest as KubeObject),
+          { [LABELS.createdBy]: runLabel(this.settings.runId) },
+          CREATION_MANAGER
+        )
+      }
+      const line = `${what} ${verb}${!res.created && p.reason ? ` (${p.reason})` : ''}`
+      details.push(line)
+      this.log.info(`${spec.name}: ${line}`)
+    }
+    return { created, details }
   }
 
   /** Writes what differs; returns what was done. */
@@ -152,24 +209,22 @@ export class Run {
     plan: StepPlan,
     stepDeadline: number
   ): Promise<{ created: boolean; details: string[] }> {
-    const details: string[] = []
-    let created = false
-    for (const p of plan.manifests.filter(x => x.needed)) {
-      const what = describeRef(refOf(p.manifest as KubeObject))
-      // Another run may have taken the Lease over since the last write: never write over it.
-      await this.lease?.confirm(`writing ${what}`)
-      const res = await this.client.applyManifest(p.manifest as KubeObject, {
-        force: this.settings.stack.forceConflicts,
-        live: p.live ?? null
-      })
-      const verb = res.created ? 'created' : res.changed ? 'updated' : 'unchanged'
-      if (res.created) created = true
-      const line = `${what} ${verb}${!res.created && p.reason ? ` (${p.reason})` : ''}`
-      details.push(line)
-      this.log.info(`${spec.name}: ${line}`)
-    }
+    const confirm = (what: string): Promise<void> => this.lease.confirm(what)
+    const applied = await this.applyManifests(spec, plan)
+    const details = [...applied.details]
+    let created = applied.created
+    if (plan.stalePods.length)
+      details.push(...(await replaceStalePods(this.client, plan.stalePods, { confirm, log: this.log })))
+    if (plan.crds.length)
+      details.push(
+        ...(await applyCrds(this.client, plan.crds, {
+          confirm,
+          log: this.log,
+          timeoutMs: stepDeadline - Date.now()
+        }))
+      )
     if (spec.helm && plan.helm?.needed) {
-      await this.lease?.confirm(`helm upgrade --install ${spec.helm.release}`)
+      await this.lease.confirm(`helm upgrade --install ${spec.helm.release}`)
       const timeoutMs = Math.max(1000, stepDeadline - Date.now())
       const r = await this.helm.upgrade(spec.helm, timeoutMs)
       if (r.installed) created = true
@@ -185,14 +240,28 @@ export class Run {
     let stepDeadline = Math.min(started + this.settings.wait.stepTimeoutMs, this.deadline)
     let plan = await this.observe(step)
     if (anyNeeded(plan)) {
-      if (await this.ensureLease()) {
+      if (await this.lease.ensure()) {
         // Another run may have converged it while this one waited for the Lease.
         plan = await this.observe(step)
         stepDeadline = Math.min(Date.now() + this.settings.wait.stepTimeoutMs, this.deadline)
       }
       if (anyNeeded(plan)) {
         const done = await this.act(step, plan, stepDeadline)
-        return { changed: true, created: done.created, details: done.details, stepDeadline }
+        const to = step.spec.version?.value
+        const version =
+          plan.from && to && !sameVersion(plan.from, to) ? { version: { from: plan.from, to } } : {}
+        const rolls = step.component.rollsDriver
+        // Installed before (not created now): its operator replaces what runs, node by node.
+        const rolling =
+          rolls && !done.created && plan.from !== undefined ? { rolling: rolls(this.settings) } : {}
+        return {
+          changed: true,
+          created: done.created,
+          details: done.details,
+          stepDeadline,
+          ...version,
+          ...rolling
+        }
       }
     }
     this.log.info(`${step.spec.name}: up to date, nothing to change`)

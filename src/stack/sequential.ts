@@ -50,22 +50,25 @@ async function runStep(run: Run, step: StackStep): Promise<{ result: ReportStep;
   run.log.startGroup(`${spec.name}: ${spec.title}`)
   let changed = false
   let details: string[] = []
+  let version: ReportStep['version']
   try {
     if (Date.now() >= run.deadline)
       throw new StepFailure('the run timeout was reached before this step started')
     const applied = await run.converge(step, started)
     changed = applied.changed
     details = applied.details
+    version = applied.version
     const verdict = await waitReady(run, step, started, applied.stepDeadline)
     const detail = [...(details.length ? details : ['unchanged']), `ready: ${verdict.message}`].join('; ')
     const action = actionOf(applied)
-    return { result: finishedStep(spec.name, 'success', started, { changed, action, detail }) }
+    return { result: finishedStep(spec.name, 'success', started, { changed, action, detail, version }) }
   } catch (e) {
     const { reason, diagnostic } = await run.diagnose(step, e)
     return {
       result: finishedStep(spec.name, 'failure', started, {
         changed,
-        detail: [...details, reason].join('; ')
+        detail: [...details, reason].join('; '),
+        version
       }),
       diagnostic
     }

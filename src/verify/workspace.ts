@@ -6,24 +6,9 @@ import { createHash } from 'node:crypto'
 import { plain, type KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
+import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
-export const WORK_NAMESPACE = 'aks-rdma-verify'
-
-export const WORK_LABELS = {
-  name: 'app.kubernetes.io/name',
-  component: 'app.kubernetes.io/component',
-  run: 'aks-rdma-action/run',
-  node: 'aks-rdma-action/node'
-} as const
-
-export const APP_NAME = 'aks-rdma-action'
-
-/** A label value (≤ 63 characters of [A-Za-z0-9._-], alphanumeric at both ends) naming this run. */
-export function runLabel(runId: string): string {
-  const clean = runId.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
-  if (clean.length > 0 && clean.length <= 63) return clean
-  return `run-${createHash('sha256').update(runId).digest('hex').slice(0, 16)}`
-}
+export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
 /** A short stable tag of a run for pod names (6 hex characters). */
 export function runTag(runId: string): string {

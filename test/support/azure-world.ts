@@ -136,6 +136,7 @@ export function settingsFor(
   const a = world.scenario.azure
   const base: Settings = {
     mode: 'apply',
+    planMode: 'apply',
     azure: {
       authType: 'auto',
       clientId: a.clientId,

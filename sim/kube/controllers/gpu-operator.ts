@@ -3,7 +3,8 @@
 // renders nvidia-driver-daemonset (with the nvidia-peermem-ctr sidecar only when
 // driver.rdma.enabled, USE_HOST_MOFED and the /usr/src host path when useHostMofed), the
 // container toolkit, device plugin and operator validator DaemonSets, and reports status.state
-// and conditions.
+// and conditions. Its upgrade controller (driver-upgrade.ts) replaces the driver pods node by node
+// when the driver DaemonSet's template changes, as driver.upgradePolicy says.
 import type { KubeObject } from '../store.js'
 import {
   createIfAbsent,
@@ -15,6 +16,7 @@ import {
   type SimContext
 } from './context.js'
 import type { Reconciler } from './queue.js'
+import { DriverUpgrade, type UpgradeScope } from './driver-upgrade.js'
 
 export const CLUSTER_POLICY_NAME = 'cluster-policy'
 const GPU_LABELS = [
@@ -41,6 +43,8 @@ function img(c: any, repo: string, image: string, version: string): string {
 export class GpuOperator implements Reconciler {
   readonly name = 'gpu-operator'
   constructor(private readonly ctx: SimContext) {
+    // Its upgrade controller: the GPU driver replaced node by node (driver.upgradePolicy).
+    new DriverUpgrade(ctx, 'gpu', () => this.upgradeScope())
     ctx.cache.onEvent((e, tk) => {
       if (tk === TK.clusterPolicies || tk === TK.nodes || tk === TK.deployments) ctx.queue.add(this, '*')
       else if (
@@ -58,6 +62,25 @@ export class GpuOperator implements Reconciler {
       .list(TK.deployments)
       .find(x => /gpu-operator/.test(x.metadata.name) && !/node-feature-discovery/.test(x.metadata.name))
     return d?.metadata.namespace
+  }
+
+  /**
+   * The upgrade controller's scope (NVIDIA/gpu-operator v26.7.0 cmd/gpu-operator/main.go: pods
+   * using GPUs deleted before the drain, validation by the node's operator-validator pod).
+   */
+  private upgradeScope(): UpgradeScope | undefined {
+    if (!typeFromKey(this.ctx, TK.clusterPolicies)) return undefined
+    const ns = this.operatorNamespace()
+    const cp = this.ctx.cache.get(TK.clusterPolicies, undefined, CLUSTER_POLICY_NAME)
+    if (!ns || !cp) return undefined
+    const ds = this.ctx.cache.get(TK.daemonsets, ns, 'nvidia-driver-daemonset')
+    return {
+      policy: cp.spec?.driver?.upgradePolicy,
+      daemonSets: ds ? [ds] : [],
+      skipDrainSelector: 'nvidia.com/gpu-driver-upgrade-drain.skip!=true',
+      podDeletionResource: 'nvidia.com/gpu',
+      validatorSelector: 'app=nvidia-operator-validator'
+    }
   }
 
   reconcile(): void {

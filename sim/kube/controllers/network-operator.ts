@@ -8,6 +8,8 @@
 // their sections are set, and reports status.state / appliedStates. From v26.4.0 its DaemonSets
 // and pods also carry `ds-owner: NicClusterPolicy` (the name suffix is empty for the
 // NicClusterPolicy; it is `-<name>` only for a NicNodePolicy, which the simulator does not serve).
+// Its upgrade controller (driver-upgrade.ts) replaces the driver pods node by node when the
+// DaemonSets' template changes, as ofedDriver.upgradePolicy says.
 import { fnv32a, safeEncode } from '../hardware.js'
 import type { KubeObject } from '../store.js'
 import {
@@ -24,6 +26,10 @@ import { AUTO_TOLERATIONS } from './daemonset.js'
 import { NETWORK_OPERATOR_NS } from './nfd.js'
 import { matchesRequiredAffinity, untoleratedTaint } from './placement.js'
 import type { Reconciler } from './queue.js'
+import { DriverUpgrade, type UpgradeScope } from './driver-upgrade.js'
+
+/** Pods the drain leaves alone (Mellanox/network-operator v26.4.0 pkg/consts OfedDriverSkipDrainLabelSelector). */
+const OFED_SKIP_DRAIN = 'nvidia.com/ofed-driver-upgrade-drain.skip!=true'
 
 export const NCP_NAME = 'nic-cluster-policy'
 export const MOFED_WAIT_LABEL = 'network.nvidia.com/operator.mofed.wait'
@@ -72,6 +78,8 @@ function atLeast(version: string | undefined, min: [number, number]): boolean {
 export class NetworkOperator implements Reconciler {
   readonly name = 'network-operator'
   constructor(private readonly ctx: SimContext) {
+    // Its upgrade controller: the OFED driver replaced node by node (ofedDriver.upgradePolicy).
+    new DriverUpgrade(ctx, 'ofed', () => this.upgradeScope())
     ctx.cache.onEvent((e, tk) => {
       const ns = e.object.metadata.namespace
       if (tk === TK.nicClusterPolicies || tk === TK.nodes) ctx.queue.add(this, '*')
@@ -107,6 +115,24 @@ export class NetworkOperator implements Reconciler {
   /** Labels v26.4.0 adds to the DaemonSets it renders for the NicClusterPolicy (and their pods). */
   private ownerLabel(): Record<string, string> {
     return atLeast(this.version(), [26, 4]) ? { 'ds-owner': 'NicClusterPolicy' } : {}
+  }
+
+  /** What the upgrade controller works on: the policy's driver DaemonSets and its upgradePolicy. */
+  private upgradeScope(): UpgradeScope | undefined {
+    if (!this.active()) return undefined
+    const ncp = this.ctx.cache.get(TK.nicClusterPolicies, undefined, NCP_NAME)
+    if (!ncp) return undefined
+    return {
+      policy: ncp.spec?.ofedDriver?.upgradePolicy,
+      daemonSets: this.ctx.cache
+        .list(TK.daemonsets, NETWORK_OPERATOR_NS)
+        .filter(
+          d =>
+            d.metadata.labels?.['nvidia.com/ofed-driver'] !== undefined &&
+            (d.metadata.ownerReferences ?? []).some(r => r.uid === ncp.metadata.uid)
+        ),
+      skipDrainSelector: OFED_SKIP_DRAIN
+    }
   }
 
   reconcile(): void {

@@ -111,7 +111,9 @@ export const mofedBehaviour: BehaviourFactory = env => {
       )
     },
     onStop() {
-      // Terminating the container restores the inbox driver; nvidia_peermem goes with OFED's ib_core.
+      // Terminating the container removes its ready file and unmounts its sources; the DOCA driver
+      // stays loaded (RESTORE_DRIVER_ON_POD_TERMINATION false), which is not modelled: the node
+      // counts as without it, and nvidia_peermem, which depends on it, as unloaded.
       update(env, hw => {
         hw.ofedReady = false
         delete hw.files[OFED_READY_FILE]

@@ -166,18 +166,21 @@ describe('cli', () => {
   })
 
   it('each mode command’s help lists the inputs that mode reads, with default and description', async () => {
-    for (const mode of ['apply', 'verify', 'drift', 'plan'] as const) {
+    for (const mode of ['apply', 'verify', 'drift', 'plan', 'uninstall'] as const) {
       const help = await cli([mode, '--help'])
       expect(help.code).toBe(0)
       expect(help.stderr).toBe('')
       for (const i of INPUTS) {
         const entry = helpEntry(help.stdout, `--${i.name}`)
-        const reads = i.name !== 'mode' && inputModes(i).includes(mode)
+        // The command is the mode; plan's own --mode says which mode it plans (the input plan-mode).
+        const reads = i.name !== 'mode' && i.name !== 'plan-mode' && inputModes(i).includes(mode)
+        const ownMode = mode === 'plan' && i.name === 'mode'
         expect({ mode, input: i.name, listed: entry !== undefined }).toEqual({
           mode,
           input: i.name,
-          listed: reads
+          listed: reads || ownMode
         })
+        if (ownMode) expect(entry).toContain('Which mode to plan')
         if (!reads) continue
         expect(entry).toContain(i.description.replace(/\s+/g, ' '))
         if (i.default) expect(entry).toContain(`(default: ${i.default})`)
@@ -187,13 +190,17 @@ describe('cli', () => {
     }
     const plan = await cli(['plan', '--help'])
     expect(helpEntry(plan.stdout, '-o, --output text|json')).toContain('(default: text)')
+    expect(helpEntry(plan.stdout, '--mode apply|uninstall')).toContain('(default: apply)')
     // kubectl's --context names kube-context.
     expect(helpEntry((await cli(['verify', '--help'])).stdout, '--kube-context')).toContain(
       '--kube-context, --context VALUE With kubeconfig: the context to use'
     )
     const simulate = await cli(['simulate', '-h'])
     expect(simulate.code).toBe(0)
-    expect(helpEntry(simulate.stdout, '--mode apply|verify|drift|plan')).toContain('(default: apply)')
+    expect(helpEntry(simulate.stdout, '--mode apply|verify|drift|plan|uninstall')).toContain(
+      '(default: apply)'
+    )
+    expect((await cli(['help', 'uninstall'])).stdout).toContain('Usage: node dist/cli.js uninstall')
     expect(helpEntry(simulate.stdout, '--concurrent N')).toBeDefined()
     expect((await cli(['help', 'drift'])).stdout).toContain('Usage: node dist/cli.js drift')
     expect((await cli(['sim', 'up', '--help'])).stdout).toContain('--dir DIR')
@@ -262,8 +269,11 @@ describe('cli', () => {
   it('--mode with a mode command, a bad --output and stray arguments exit 2', async () => {
     const bogus = await cli(['plan', '--mode', 'bogus'])
     expect(bogus.code).toBe(2)
-    expect(bogus.stderr).toContain('--mode: not with the plan command')
+    expect(bogus.stderr).toContain('--mode "bogus": must be apply or uninstall')
     expect((await cli(['apply', '--mode', 'verify'])).code).toBe(2)
+    expect((await cli(['uninstall', '--mode', 'apply'])).stderr).toContain(
+      '--mode: not with the uninstall command'
+    )
     expect((await cli(['plan', '--output', 'yaml'])).stderr).toContain(
       '--output "yaml": must be text or json'
     )
@@ -271,6 +281,33 @@ describe('cli', () => {
     const typo = await cli(['aply'])
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain('did you mean apply?')
+  })
+
+  it('plan --mode uninstall prints what uninstall would remove, in reverse order, without network', async () => {
+    const r = await cli(['plan', '--mode', 'uninstall', '--resource-group', 'rg', '--cluster-name', 'aks1'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
+    const order = [...r.stdout.matchAll(/^\d+\. (\S+) — /gm)].map(m => m[1])
+    expect(order).toEqual([
+      'probe-leftovers',
+      'gpu-operator',
+      'rdma-device-plugin',
+      'ib-node-config',
+      'nic-cluster-policy',
+      'node-feature-rule',
+      'network-operator'
+    ])
+    expect(r.stdout).toContain('helm uninstall gpu-operator -n gpu-operator --wait')
+    expect(r.stdout).toContain(
+      'kubectl delete nicclusterpolicy nic-cluster-policy --wait  # only with label aks-rdma-action/created-by'
+    )
+    expect(r.stdout).toContain('kubectl wait --for=delete pod -n network-operator -l nvidia.com/ofed-driver')
+    expect(r.stdout).toContain('node pool rdmapool and cluster rg/aks1 stay (cleanup: none)')
+    const json = await cli(['plan', '--mode', 'uninstall', '--output', 'json', '--cleanup', 'node-pool'])
+    expect(JSON.parse(json.stdout)).toMatchObject({ mode: 'plan', planMode: 'uninstall' })
+    expect(JSON.parse(json.stdout).azure).toMatch(
+      /^node pool rdmapool: deleted when its aks-rdma-action-created-by tag is set/
+    )
   })
 
   it('plan output is the same document every time: no pid, random or time values', async () => {

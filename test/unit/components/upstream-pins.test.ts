@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse, parseAllDocuments } from 'yaml'
-import { gpuOperatorValues } from '../../../src/components/gpu-operator.js'
+import { CHART_DRIVER_UPGRADE_POLICY, gpuOperatorValues } from '../../../src/components/gpu-operator.js'
 import { ibNodeConfigDaemonSet } from '../../../src/components/ib-node-config.js'
 import { networkOperatorValues } from '../../../src/components/network-operator.js'
 import { DOCA_TELEMETRY, nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
@@ -131,6 +131,12 @@ describe('every values key exists in the pinned chart', () => {
     const sub = yamlOf('network-operator-v26.4.1-nfd-subchart-values.yaml')
     expect(validate({ ...sub, worker: { ...sub.worker, tolerations: 'sku=gpu' } })).toBe(false)
     expect(missingKeys({ worker: { tolerationz: [] } }, sub)).toEqual(['worker.tolerationz'])
+  })
+
+  it('the GPU driver upgrade policy the plan states is the chart default (GPU Operator v26.7.0)', () => {
+    const chart = yamlOf('gpu-operator-v26.7.0-values.yaml').driver.upgradePolicy
+    expect(chart).toMatchObject(CHART_DRIVER_UPGRADE_POLICY)
+    expect((gpuOperatorValues(settings).driver as any).upgradePolicy).toBeUndefined()
   })
 
   it('GPU Operator v26.7.0', () => {

@@ -8,6 +8,7 @@ import { DaemonSet } from 'kubernetes-models/apps/v1'
 import { ConfigMap, Namespace } from 'kubernetes-models/v1'
 import { parseAllDocuments } from 'yaml'
 import { COMPONENT_ORDER } from '../../../src/components/index.js'
+import { templateCrdsArgv } from '../../../src/helm/index.js'
 import { buildPlan, renderPlanMarkdown, renderPlanText } from '../../../src/plan/plan.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
@@ -202,5 +203,75 @@ describe('plan', () => {
     expect(text.match(/key: sku/g)?.length).toBeGreaterThanOrEqual(5)
     // Without taints the policy carries no tolerations field (as Azure's own policy).
     expect((buildPlan(settingsOf()).components[6].manifests![0] as any).spec.tolerations).toBeUndefined()
+  })
+
+  it('says what an upgrade does: CRDs before each helm upgrade, the drivers rolled, OnDelete pods replaced', () => {
+    const plan = buildPlan(settingsOf())
+    const byName = Object.fromEntries(plan.components.map(c => [c.name, c]))
+    // The CRDs are those `helm template --include-crds` renders for the pinned chart version.
+    for (const name of ['network-operator', 'gpu-operator']) {
+      const h = byName[name].helm!
+      expect(h.crdsFirst).toEqual(['helm', ...templateCrdsArgv(h, `<values-${name}.yaml>`)])
+      expect(h.crdsFirst).toEqual(
+        expect.arrayContaining(['template', '--include-crds', '--version', h.version])
+      )
+    }
+    // Only the components whose change does more than write say what.
+    expect(plan.components.filter(c => c.onChange).map(c => c.name)).toEqual([
+      'nic-cluster-policy',
+      'ib-node-config',
+      'gpu-operator'
+    ])
+    expect(byName['nic-cluster-policy'].onChange).toBe(
+      'the Network Operator replaces the OFED driver node by node (ofedDriver.upgradePolicy: at most 1 node at once, each cordoned and drained first, uncordoned once its new driver is Ready); the next component is written once it is done'
+    )
+    // The GPU Operator's: the chart's defaults, which the action leaves in place.
+    expect(byName['gpu-operator'].onChange).toContain(
+      'at most 1 node at once and 25% of the nodes unavailable, each cordoned, its GPU pods deleted first'
+    )
+    expect(byName['ib-node-config'].onChange).toMatch(/OnDelete .*deletes the pods that ran the earlier one/)
+
+    // In the text: the CRDs line sits between `helm repo add` and `helm upgrade`.
+    const lines = renderPlanText(plan).split('\n')
+    const gpu = lines.findIndex(l => l.startsWith('10. gpu-operator'))
+    const at = (re: RegExp): number => gpu + lines.slice(gpu).findIndex(l => re.test(l))
+    expect(at(/^ {2}helm repo add nvidia /)).toBeLessThan(
+      at(/^ {2}upgrading from another chart version, first its CRDs/)
+    )
+    expect(
+      at(/^ {4}helm template gpu-operator nvidia\/gpu-operator --version v26\.7\.0 .*--include-crds$/)
+    ).toBeLessThan(at(/^ {2}helm upgrade --install gpu-operator /))
+    expect(lines[at(/^ {2}changed on a running cluster:/)]).toContain(
+      'the GPU Operator replaces the GPU driver node by node'
+    )
+  })
+
+  it('the rollout text follows the upgrade policies the settings give', () => {
+    const s = settingsOf()
+    s.stack.gpuOperatorValues = {
+      driver: { upgradePolicy: { maxParallelUpgrades: 0, drain: { enable: true } } }
+    }
+    s.stack.nicClusterPolicy = {
+      spec: {
+        ofedDriver: {
+          repository: 'r',
+          image: 'i',
+          version: 'v',
+          upgradePolicy: { autoUpgrade: true, maxParallelUpgrades: 2, drain: { enable: false } }
+        }
+      }
+    }
+    const byName = Object.fromEntries(buildPlan(s).components.map(c => [c.name, c]))
+    expect(byName['nic-cluster-policy'].onChange).toContain('at most 2 nodes at once, each cordoned first,')
+    expect(byName['gpu-operator'].onChange).toContain(
+      'at most every node at once and 25% of the nodes unavailable, each cordoned, its GPU pods deleted and drained first'
+    )
+    s.stack.gpuOperatorValues = { driver: { upgradePolicy: { autoUpgrade: false } } }
+    s.stack.nicClusterPolicy = { spec: { ofedDriver: { repository: 'r', image: 'i', version: 'v' } } }
+    const off = Object.fromEntries(buildPlan(s).components.map(c => [c.name, c]))
+    expect(off['gpu-operator'].onChange).toMatch(
+      /^driver\.upgradePolicy\.autoUpgrade is not true: the GPU Operator does not replace/
+    )
+    expect(off['nic-cluster-policy'].onChange).toMatch(/^ofedDriver\.upgradePolicy\.autoUpgrade is not true/)
   })
 })

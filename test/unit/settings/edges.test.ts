@@ -394,6 +394,10 @@ describe('the rest of the settings', () => {
     expect(problems({ cleanup: 'cluster' })).toEqual([
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     ])
+    // Uninstall, and the plan of one, delete only a cluster whose created-by tag names the action.
+    expect(problems({ cleanup: 'cluster', mode: 'uninstall' })).toEqual([])
+    expect(problems({ cleanup: 'cluster', mode: 'plan', 'plan-mode': 'uninstall' })).toEqual([])
+    expect(problems({ cleanup: 'cluster', mode: 'plan' })).toHaveLength(1)
   })
 
   it('booleans, enums, integers, durations: accepted spellings, and the exact refusal', () => {

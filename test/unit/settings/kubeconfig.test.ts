@@ -226,6 +226,20 @@ describe('the settings with a kubeconfig', () => {
     expect(r.settings.cluster.kubeconfig).toEqual({ files: [config()], context: 'prod-aad' })
   })
 
+  it('uninstall with a kubeconfig signs in only when cleanup deletes the pool or the cluster', () => {
+    const r = readSettings(reader({ mode: 'uninstall', kubeconfig: config() }))
+    expect(usesAzure(r.settings)).toBe(false)
+    expect(problems({ mode: 'uninstall', kubeconfig: config(), cleanup: 'node-pool' })).toEqual([
+      'subscription-id: required (or in creds) outside plan mode',
+      'resource-group: required',
+      'cluster-name: required'
+    ])
+    const pool = readSettings(
+      reader({ ...VALID_APPLY, mode: 'uninstall', kubeconfig: config(), cleanup: 'node-pool' })
+    )
+    expect(usesAzure(pool.settings)).toBe(true)
+  })
+
   it('a missing file or context is an input problem (exit 2), the text of a given kubeconfig hidden', () => {
     expect(problems({ mode: 'verify', kubeconfig: path.join(dir, 'missing') })).toEqual([
       expect.stringMatching(/^kubeconfig .*missing: file not found/)

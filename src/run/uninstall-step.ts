@@ -1,0 +1,43 @@
+// Uninstall mode's steps after sign-in and credentials: the stack removed in reverse (one report
+// step per part), then — only when the cleanup input asks — the node pool or the cluster, each
+// only when its created-by tag says the action created it. A failed stack removal stops there
+// (nothing is deleted in Azure while the cluster may still hold the action's objects half removed).
+import { removeCreatedByAction, type AzureConnection } from '../azure/index.js'
+import { log } from '../log/index.js'
+import type { Report } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { uninstallStack } from '../stack/uninstall.js'
+import { rememberLeaseReleased } from './post.js'
+import { runStep, StepError } from './steps.js'
+
+export async function runUninstall(
+  s: Settings,
+  conn: AzureConnection | undefined,
+  kubeconfigPath: string,
+  report: Report
+): Promise<void> {
+  const stack = await uninstallStack({ settings: s, kubeconfigPath })
+  // The post step then has no Lease of this run to release.
+  if (stack.leaseReleased) rememberLeaseReleased()
+  report.steps.push(...stack.steps)
+  if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
+  if (!stack.ok)
+    throw new StepError(
+      stack.steps.find(x => x.status === 'failure')?.name ?? 'stack',
+      'the stack was not removed'
+    )
+  if (s.cleanup === 'none') {
+    log.info(`node pool ${s.nodePool.name} and cluster ${s.cluster.name} stay (cleanup is none)`)
+    return
+  }
+  await runStep(report.steps, s.cleanup, `delete the ${s.cleanup} if the action created it`, async () => {
+    // usesAzure: a cleanup signs in, with or without a kubeconfig.
+    const [e] = await removeCreatedByAction(conn!.clients, s, { log, timeoutMs: s.wait.stepTimeoutMs })
+    if (e.result === 'failed') throw new Error(`${e.resource} ${e.name}: ${e.reason ?? 'deleting it failed'}`)
+    return {
+      changed: e.result === 'deleted',
+      action: e.result === 'deleted' ? 'deleted' : 'unchanged',
+      detail: `${e.resource} ${e.name} ${e.result}${e.reason ? ` (${e.reason})` : ''}`
+    }
+  })
+}

@@ -1,0 +1,303 @@
+// uninstallStack: the cluster half of `uninstall`, the stack walked in reverse (removal.ts), one
+// report step per part, Kubernetes-controller style like apply: observe what is there and what of
+// it is the action's (reading only), take the Lease on the first delete (a run that finds nothing
+// takes none), then delete — objects, the helm release (`helm uninstall --wait`), the namespaces
+// the action created — and after every delete watch until the object is gone (a deletion may take
+// a while: finalizers, grace periods, a namespace's contents), then until what the component's
+// operator ran is gone too (the OFED driver pods before the Network Operator goes). Nothing is
+// ever re-created. What is not the action's is kept and said so.
+import {
+  uninstallPlan,
+  describeMarks,
+  isMarked,
+  type RemovableObject,
+  type RemovalPlan
+} from '../components/removal.js'
+import type { SourceSpec } from '../health/types.js'
+import { KubeClient } from '../kube/client.js'
+import { isKindNotServed, messageOf } from '../kube/errors.js'
+import { describeRef, type KubeObject } from '../kube/types.js'
+import { watchUntil, WatchTimeoutError } from '../kube/watch.js'
+import { log as processLog, type Log } from '../log/index.js'
+import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { formatDuration } from '../util/duration.js'
+import { createHelmReleases, type HelmReleases } from './helm-release.js'
+import { RunLease } from './run-lease.js'
+import type { ApplyStackResult } from './types.js'
+
+export interface UninstallStackContext {
+  settings: Settings
+  kubeconfigPath: string
+  log?: Log
+  /** Absolute end of the whole run (epoch ms); default: now + settings.wait.timeoutMs. */
+  deadline?: number
+  leaseDurationSeconds?: number
+  retryBaseDelayMs?: number
+}
+
+/** What one part has on the cluster now, and what of it is the action's. */
+interface Found {
+  objects: Array<{ target: RemovableObject; live: KubeObject }>
+  release?: string
+  namespaces: Array<{ target: RemovableObject; live: KubeObject }>
+  /** Leftovers still there (what its operator ran). */
+  leftovers: Array<{ source: SourceSpec; count: number }>
+  /** Kept, and why (not the action's). */
+  kept: string[]
+}
+
+const nothingToDo = (f: Found): boolean =>
+  !f.objects.length && !f.release && !f.namespaces.length && !f.leftovers.length
+
+class Uninstall {
+  readonly client: KubeClient
+  private readonly helm: HelmReleases
+  private readonly lease: RunLease
+  readonly deadline: number
+
+  constructor(
+    readonly ctx: UninstallStackContext,
+    readonly log: Log
+  ) {
+    const s = ctx.settings
+    this.deadline = ctx.deadline ?? Date.now() + s.wait.timeoutMs
+    this.client = KubeClient.fromFile(ctx.kubeconfigPath, {
+      retries: s.wait.retries,
+      backoffBaseMs: ctx.retryBaseDelayMs,
+      log
+    })
+    this.helm = createHelmReleases(s, ctx.kubeconfigPath, log)
+    this.lease = new RunLease(this.client, {
+      holder: s.runId,
+      leaseDurationSeconds: ctx.leaseDurationSeconds,
+      deadline: this.deadline,
+      log
+    })
+  }
+
+  get lostLease() {
+    return this.lease.lost
+  }
+
+  release(): Promise<void> {
+    return this.lease.release()
+  }
+
+  /** True once this run took the Lease and gave it back itself. */
+  get leaseReleased(): boolean {
+    return this.lease.released
+  }
+
+  private async liveOf(
+    targets: RemovableObject[],
+    kept: string[]
+  ): Promise<Array<{ target: RemovableObject; live: KubeObject }>> {
+    const out: Array<{ target: RemovableObject; live: KubeObject }> = []
+    for (const target of targets) {
+      const live = await this.client.get(target).catch(e => {
+        // A kind not served (its CRD never installed, or removed) has no objects.
+        if (isKindNotServed(e)) return undefined
+        throw e
+      })
+      if (!live) continue
+      if (isMarked(live.metadata.labels, target.marks)) out.push({ target, live })
+      else
+        kept.push(
+          `${describeRef(target)} kept: not created by the action (no ${describeMarks(target.marks)})`
+        )
+    }
+    return out
+  }
+
+  /** What is there, reading only. */
+  async observe(p: RemovalPlan): Promise<Found> {
+    const kept: string[] = []
+    const objects = await this.liveOf(p.objects, kept)
+    let release: string | undefined
+    if (p.release) {
+      const st = await this.helm.status(p.release.release, p.release.namespace)
+      if (st && st.chartName === p.release.chart) release = `${st.chartName} ${st.chartVersion}`
+      else if (st)
+        kept.push(
+          `helm release ${p.release.release} -n ${p.release.namespace} kept: it runs chart ${st.chartName}, not ${p.release.chart}`
+        )
+    }
+    const namespaces = await this.liveOf(p.namespaces, kept)
+    const leftovers: Found['leftovers'] = []
+    // What runs beside something kept is not the action's to wait for (it would never go).
+    if (!kept.length)
+      for (const source of p.leftovers) {
+        const count = await this.count(source)
+        if (count) leftovers.push({ source, count })
+      }
+    return { objects, ...(release ? { release } : {}), namespaces, leftovers, kept }
+  }
+
+  private async count(src: SourceSpec): Promise<number> {
+    try {
+      const { items } = await this.client.list(src.apiVersion, src.kind, {
+        namespace: src.namespace,
+        labelSelector: src.labelSelector
+      })
+      return items.length
+    } catch (e) {
+      // A custom resource whose CRD is gone has none.
+      if (isKindNotServed(e)) return 0
+      throw e
+    }
+  }
+
+  /** Watches until nothing matches `src` (a deleted object: its name; leftovers: their selector). */
+  private async waitGone(src: SourceSpec & { name: string }, fieldSelector?: string): Promise<void> {
+    const what = `${src.kind.toLowerCase()}${fieldSelector ? ` ${fieldSelector.replace('metadata.name=', '')}` : `s ${src.labelSelector ?? ''}`}${src.namespace ? ` -n ${src.namespace}` : ''}`
+    try {
+      await watchUntil(
+        this.client.watchSource(src.apiVersion, src.kind, {
+          namespace: src.namespace,
+          labelSelector: src.labelSelector,
+          fieldSelector,
+          name: src.name
+        }),
+        objects => ({
+          done: objects.length === 0,
+          message: `waiting for ${what} to be gone (${objects.length} left)`
+        }),
+        {
+          timeoutMs: Math.max(
+            0,
+            Math.min(this.deadline, Date.now() + this.ctx.settings.wait.stepTimeoutMs) - Date.now()
+          ),
+          onChange: v => this.log.progress(src.name, v.message ?? '')
+        }
+      )
+    } catch (e) {
+      if (e instanceof WatchTimeoutError)
+        throw new Error(`${what} still there after ${formatDuration(e.timeoutMs)}: ${e.message}`)
+      throw e
+    }
+  }
+
+  private async deleteAndWait(o: { target: RemovableObject; live: KubeObject }): Promise<string> {
+    const what = describeRef(o.target)
+    await this.lease.confirm(`deleting ${what}`)
+    const deleted = await this.client.deleteObject(o.target, o.live.metadata.uid)
+    await this.waitGone(
+      {
+        name: o.target.name,
+        apiVersion: o.target.apiVersion,
+        kind: o.target.kind,
+        namespace: o.target.namespace
+      },
+      `metadata.name=${o.target.name}`
+    )
+    const line = `${what} ${deleted ? 'deleted' : 'already gone'}`
+    this.log.info(line)
+    return line
+  }
+
+  /** Removes what observe found, in order; returns what it did. */
+  async act(p: RemovalPlan, f: Found): Promise<string[]> {
+    const done: string[] = []
+    for (const o of f.objects) done.push(await this.deleteAndWait(o))
+    if (p.release && f.release) {
+      await this.lease.confirm(`helm uninstall ${p.release.release}`)
+      const timeoutMs = Math.max(
+        1000,
+        Math.min(this.deadline, Date.now() + this.ctx.settings.wait.stepTimeoutMs) - Date.now()
+      )
+      const removed = await this.helm.uninstall(p.release.release, p.release.namespace, timeoutMs)
+      done.push(
+        `helm release ${p.release.release} (${f.release}) ${removed ? 'uninstalled' : 'already gone'}`
+      )
+    }
+    // Before its namespace: what the operator ran there must be gone first.
+    if (!f.kept.length) for (const l of p.leftovers) await this.waitGone(l)
+    if (f.leftovers.length)
+      done.push(
+        `${f.leftovers.map(l => `${l.count} ${l.source.name}`).join(', ')} gone${p.note ? ` (${p.note})` : ''}`
+      )
+    for (const n of f.namespaces) done.push(await this.deleteAndWait(n))
+    return done
+  }
+
+  /** One part: observe; nothing there → nothing to do; else take the Lease and remove it. */
+  async step(p: RemovalPlan): Promise<{ result: ReportStep; diagnostic?: Diagnostic }> {
+    const started = Date.now()
+    this.log.startGroup(`${p.name}: remove ${p.title}`)
+    let details: string[] = []
+    try {
+      let found = await this.observe(p)
+      for (const k of found.kept) this.log.info(`${p.name}: ${k}`)
+      if (nothingToDo(found)) {
+        const detail = ['nothing to remove', ...found.kept].join('; ')
+        this.log.info(`${p.name}: ${detail}`)
+        return {
+          result: finishedStep(p.name, 'success', started, { changed: false, action: 'unchanged', detail })
+        }
+      }
+      // Another run may have changed it while this one waited for the Lease.
+      if (await this.lease.ensure()) found = await this.observe(p)
+      details = await this.act(p, found)
+      const changed = details.length > 0
+      return {
+        result: finishedStep(p.name, 'success', started, {
+          changed,
+          action: changed ? 'deleted' : 'unchanged',
+          detail: [...details, ...found.kept].join('; ') || 'nothing to remove'
+        })
+      }
+    } catch (e) {
+      const reason = messageOf(e)
+      this.log.error(`${p.name}: ${reason}`)
+      return {
+        result: finishedStep(p.name, 'failure', started, {
+          changed: details.length > 0,
+          detail: [...details, reason].join('; ')
+        }),
+        diagnostic: { step: p.name, title: `${p.name}: ${reason}`, text: [...details, reason].join('\n') }
+      }
+    } finally {
+      this.log.endGroup()
+    }
+  }
+}
+
+/**
+ * Removes from the cluster of `kubeconfigPath` what the action installed, in the reverse of the
+ * stack's order; a failed part stops the run (the rest are reported as not run). Always releases
+ * the Lease it took; a run that lost it fails.
+ */
+export async function uninstallStack(ctx: UninstallStackContext): Promise<ApplyStackResult> {
+  const u = new Uninstall(ctx, ctx.log ?? processLog)
+  const steps: ReportStep[] = []
+  const diagnostics: Diagnostic[] = []
+  let failed: string | undefined
+  try {
+    for (const p of uninstallPlan(ctx.settings)) {
+      const now = Date.now()
+      if (failed) {
+        steps.push(finishedStep(p.name, 'skipped', now, { detail: `not run: ${failed} failed` }, now))
+        continue
+      }
+      const { result, diagnostic } = await u.step(p)
+      steps.push(result)
+      if (diagnostic) diagnostics.push(diagnostic)
+      if (result.status === 'failure') failed = p.name
+    }
+  } finally {
+    await u.release()
+  }
+  const lost = u.lostLease
+  if (lost) {
+    const now = Date.now()
+    steps.push(finishedStep('lease', 'failure', now, { detail: lost.message }, now))
+    diagnostics.push({ step: 'lease', title: 'The run lost its Lease', text: lost.message })
+  }
+  return {
+    steps,
+    diagnostics,
+    ok: failed === undefined && !lost,
+    ...(u.leaseReleased ? { leaseReleased: true } : {})
+  }
+}

@@ -1,0 +1,131 @@
+// Uninstall mode through the whole action flow (Azure + Kubernetes + the helm stand-in): after an
+// apply that created the RDMA pool, `mode: uninstall` signs in, fetches credentials, removes the
+// stack in reverse order and keeps the pool (cleanup none); run again with cleanup node-pool it
+// finds nothing left on the cluster and deletes the pool, which the action's created-by tag marks
+// as its own. Neither run verifies or benchmarks anything.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import tls from 'node:tls'
+import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import { startWorld, type World } from '../../../sim/world.js'
+import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
+import { reader } from '../../support/inputs.js'
+
+jest.setTimeout(600_000)
+
+const POOL = 'rdma'
+const REMOVAL_ORDER = [
+  'probe-leftovers',
+  'gpu-operator',
+  'rdma-device-plugin',
+  'ib-node-config',
+  'nic-cluster-policy',
+  'node-feature-rule',
+  'network-operator'
+]
+const savedEnv = { ...process.env }
+const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
+let world: World
+const flowLog: string[] = []
+
+/** Runs the action's flow in-process (its workflow-command output collected, shown on failure). */
+async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    flowLog.push(String(chunk))
+    return true
+  }) as typeof process.stdout.write
+  try {
+    const s = readSettings(
+      reader({
+        ...world.inputs(),
+        'client-secret': world.scenario.azure.clientSecret,
+        'auth-type': 'secret',
+        mode,
+        'node-pool': POOL,
+        'node-count': '2',
+        benchmark: 'false',
+        timeout: '30m',
+        'step-timeout': '10m',
+        ...extra
+      })
+    ).settings
+    s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
+    const r = await runFlowWithReport(s)
+    if (r.report.steps.some(x => x.status === 'failure')) write(flowLog.slice(-200).join(''))
+    return r
+  } finally {
+    process.stdout.write = write
+  }
+}
+
+beforeAll(async () => {
+  const bin = await helmStandinBinDir()
+  world = await startWorld({
+    helmCommand: [path.join(bin, 'helm')],
+    scenarioOverrides: {
+      kube: { timeScale: 0.002 },
+      azure: {
+        feature: { state: 'Registered' },
+        poolProvisioning: { polls: 1 },
+        deletion: { polls: 1 },
+        tokens: { accessTokenLifetime: '1000h' }
+      }
+    }
+  })
+  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
+  const env = world.env()
+  delete (env as Record<string, string>).KUBECONFIG
+  Object.assign(process.env, env, { RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'uninstall-runner-')) })
+  for (const k of Object.keys(process.env))
+    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  const applied = await flow('apply')
+  expect(applied.exitCode).toBe(0)
+  expect(world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(/^apply-/)
+})
+
+afterAll(async () => {
+  await world?.close()
+  process.env = { ...savedEnv }
+  tls.setDefaultCACertificates(originalCAs)
+})
+
+describe('mode: uninstall', () => {
+  it('removes the stack in reverse order and keeps the pool with cleanup none', async () => {
+    const r = await flow('uninstall')
+    expect(r.exitCode).toBe(0)
+    expect(r.report.mode).toBe('uninstall')
+    expect(r.report.steps.map(s => [s.name, s.status])).toEqual([
+      ['azure-sign-in', 'success'],
+      ['credentials', 'success'],
+      ...REMOVAL_ORDER.map(n => [n, 'success'])
+    ])
+    // The apply's verification left its work namespace (empty): uninstall removes it too.
+    expect(r.report.steps.filter(s => s.action === 'deleted').map(s => s.name)).toEqual(REMOVAL_ORDER)
+    expect(r.report.checks).toEqual([])
+    expect(world.azure.getPool(POOL)).toBeDefined()
+    const kinds = (group: string, plural: string): number =>
+      world.kube.store.list(world.kube.store.type(group, plural)!, {}).items.length
+    expect(kinds('mellanox.com', 'nicclusterpolicies')).toBe(0)
+    const releases = world.kube.store.list(world.kube.store.type('', 'secrets')!, {
+      labelSelector: 'owner=helm'
+    })
+    expect(releases.items).toEqual([])
+  })
+
+  it('with cleanup node-pool, finds nothing left on the cluster and deletes the pool the action created', async () => {
+    world.recorder.reset()
+    const r = await flow('uninstall', { cleanup: 'node-pool' })
+    expect(r.exitCode).toBe(0)
+    expect(r.report.steps.slice(2).map(s => [s.name, s.action])).toEqual([
+      ...REMOVAL_ORDER.map(n => [n, 'unchanged']),
+      ['node-pool', 'deleted']
+    ])
+    expect(r.report.steps.find(s => s.name === 'node-pool')?.detail).toMatch(/^node-pool rdma deleted/)
+    expect(world.recorder.records.filter(x => x.service === 'kube' && x.mutating)).toEqual([])
+    expect(world.azure.getPool(POOL)).toBeUndefined()
+  })
+})

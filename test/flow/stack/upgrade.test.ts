@@ -1,0 +1,224 @@
+// An upgrade of both operators on a running 4-node pool, the way NVIDIA documents it, against the
+// simulated cluster and the helm stand-in: the stack applied at the newest versions the simulator
+// serves before the pins (and an older DOCA driver), a workload of two GPU + RDMA pods running
+// (one per node), then apply at the pinned versions (parametrised: a pin change moves both ends).
+// The charts' CRDs are applied before each `helm upgrade`; the OFED driver and then the GPU driver
+// are replaced by their operators node by node (their upgradePolicy: cordon, drain or GPU pod
+// deletion, restart, uncordon) with never more than one node out at a time, one at a time for the
+// two operators together; the workload always has a Ready pod; the summary shows from → to; drift
+// then finds every cluster component as desired.
+import { jest } from '@jest/globals'
+import { CHARTS, compareVersions } from '../../../sim/helm/charts.js'
+import { gpuOperatorCrds, networkOperatorCrds } from '../../../sim/helm/crds.js'
+import { nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
+import { detectDrift } from '../../../src/drift/index.js'
+import { KubeClient } from '../../../src/kube/client.js'
+import type { KubeObject } from '../../../src/kube/types.js'
+import { emptyReport } from '../../../src/report/report.js'
+import { renderSummary } from '../../../src/report/summary.js'
+import { applyStack } from '../../../src/stack/index.js'
+import {
+  collectLog,
+  POOL,
+  startStackWorld,
+  useHelmStandin,
+  type StackWorld
+} from '../../support/stack-world.js'
+
+jest.setTimeout(420_000)
+
+const NODES = 4
+/** The newest chart version the simulator serves before `pin`. */
+function previous(chart: string, pin: string): string {
+  const older = CHARTS[chart].versions.map(v => v.version).filter(v => compareVersions(v, pin) < 0)
+  older.sort((a, b) => compareVersions(b, a))
+  if (!older.length) throw new Error(`the simulator serves no ${chart} version before ${pin}`)
+  return older[0]
+}
+const OLD_DOCA = 'doca3.3.0-26.01-1.0.0.0-0'
+/** Driver rollouts take simulated minutes per node: real-time limits with room for a busy machine. */
+const UPGRADE_RUN = { rollout: 'pipelined', 'step-timeout': '5m', timeout: '15m' }
+
+const WORKLOAD: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'trainer', namespace: 'default' },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: 'trainer' } },
+    template: {
+      metadata: { labels: { app: 'trainer' } },
+      spec: {
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app: 'trainer' } }, topologyKey: 'kubernetes.io/hostname' }
+            ]
+          }
+        },
+        nodeSelector: { 'kubernetes.azure.com/agentpool': POOL },
+        containers: [
+          {
+            name: 'trainer',
+            image: 'nvcr.io/nvidia/pytorch:25.01-py3',
+            resources: {
+              limits: { 'nvidia.com/gpu': '1', 'rdma/hca_shared_devices_a': '1' },
+              requests: { 'nvidia.com/gpu': '1', 'rdma/hca_shared_devices_a': '1' }
+            }
+          }
+        ]
+      }
+    }
+  }
+}
+
+describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
+  let w: StackWorld
+  const list = (
+    group: string,
+    res: string,
+    o: { namespace?: string; labelSelector?: string } = {}
+  ): KubeObject[] => w.sim.store.list(w.sim.store.type(group, res)!, o).items as KubeObject[]
+  const poolNodes = (): KubeObject[] =>
+    list('', 'nodes', { labelSelector: `kubernetes.azure.com/agentpool=${POOL}` })
+  const readyTrainers = (): number =>
+    list('', 'pods', { namespace: 'default', labelSelector: 'app=trainer' }).filter(p =>
+      (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')
+    ).length
+
+  beforeAll(async () => {
+    await useHelmStandin()
+    // A slower clock than the other stack suites: a replacement pod's start (a few simulated
+    // seconds, several timer steps) must stay shorter than a driver's reload (minutes) however
+    // busy the machine is.
+    w = await startStackWorld({
+      nodes: NODES,
+      scenario: { kube: { timeScale: 0.01, delays: { mofed: '100s', gpuDriver: '80s', default: '5s' } } }
+    })
+  })
+  afterAll(() => w.close())
+
+  it('rolls the drivers node by node, keeps the workload running and reports from → to', async () => {
+    const to = w.settings(UPGRADE_RUN).stack
+    const from = {
+      'network-operator-version': previous('network-operator', to.networkOperatorVersion),
+      'gpu-operator-version': previous('gpu-operator', to.gpuOperatorVersion),
+      'doca-driver-version': OLD_DOCA
+    }
+    const first = await applyStack({
+      settings: w.settings({ ...UPGRADE_RUN, ...from }, 'run-1'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: collectLog()
+    })
+    if (!first.ok) console.log(first.diagnostics.map(d => d.text).join('\n\n'))
+    expect(first.ok).toBe(true)
+
+    const user = KubeClient.fromFile(w.kubeconfigPath, { retries: 0, fieldManager: 'kubectl' })
+    await user.applyManifest(WORKLOAD)
+    for (let i = 0; i < 600 && readyTrainers() < 2; i++) await new Promise(r => setTimeout(r, 50))
+    expect(readyTrainers()).toBe(2)
+
+    // Watch the nodes and the workload for the whole upgrade.
+    const out = new Set<string>()
+    const everOut = new Set<string>()
+    let maxOut = 0
+    let minReady = readyTrainers()
+    const stop = w.sim.store.onChange((e, t) => {
+      if (t.kind === 'Node' && e.object.metadata.labels?.['kubernetes.azure.com/agentpool'] === POOL) {
+        if (e.object.spec?.unschedulable) out.add(e.object.metadata.name)
+        else out.delete(e.object.metadata.name)
+        for (const n of out) everOut.add(n)
+        maxOut = Math.max(maxOut, out.size)
+      }
+      if (t.kind === 'Pod' && e.object.metadata.labels?.app === 'trainer') {
+        minReady = Math.min(minReady, readyTrainers())
+      }
+    })
+    w.recorder.reset()
+    const log = collectLog()
+    const res = await applyStack({
+      settings: w.settings(UPGRADE_RUN, 'run-2'),
+      kubeconfigPath: w.kubeconfigPath,
+      log
+    })
+    stop()
+    if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))
+    expect(res.ok).toBe(true)
+
+    // from → to per component, in the steps and in the summary.
+    const versions = Object.fromEntries(res.steps.filter(s => s.version).map(s => [s.name, s.version]))
+    expect(versions).toEqual({
+      'network-operator': { from: from['network-operator-version'], to: to.networkOperatorVersion },
+      'nic-cluster-policy': { from: OLD_DOCA, to: to.docaDriverVersion },
+      'gpu-operator': { from: from['gpu-operator-version'], to: to.gpuOperatorVersion }
+    })
+    const summary = renderSummary({ ...emptyReport('apply'), steps: res.steps })
+    expect(summary).toContain(`${from['gpu-operator-version']} → ${to.gpuOperatorVersion}`)
+    expect(summary).toContain(`${OLD_DOCA} → ${to.docaDriverVersion}`)
+
+    // Never more nodes out than the policy allows, every node's driver replaced in turn.
+    const policy = nicClusterPolicySpec(w.settings()).ofedDriver as {
+      upgradePolicy: { maxParallelUpgrades: number }
+    }
+    expect(maxOut).toBeGreaterThan(0)
+    expect(maxOut).toBeLessThanOrEqual(policy.upgradePolicy.maxParallelUpgrades)
+    expect(everOut.size).toBe(NODES)
+    expect(minReady).toBeGreaterThanOrEqual(1)
+    expect(readyTrainers()).toBe(2)
+    expect(
+      log.lines.some(l =>
+        /^nic-cluster-policy: the Network Operator replaces the OFED driver node by node/.test(l)
+      )
+    ).toBe(true)
+
+    // Every node runs the new drivers, uncordoned, its upgrade done.
+    for (const n of poolNodes()) {
+      expect(n.spec?.unschedulable ?? false).toBe(false)
+      expect(n.metadata.labels?.['nvidia.com/ofed-driver-upgrade-state']).toBe('upgrade-done')
+      expect(n.metadata.labels?.['nvidia.com/gpu-driver-upgrade-state']).toBe('upgrade-done')
+    }
+    const ofed = list('', 'pods', { namespace: 'network-operator', labelSelector: 'nvidia.com/ofed-driver' })
+    expect(ofed.map(p => p.spec.containers[0].image.includes(`:${to.docaDriverVersion}-`))).toEqual(
+      Array(NODES).fill(true)
+    )
+    const policyVersion = list('nvidia.com', 'clusterpolicies')[0].spec.driver.version
+    const drivers = list('', 'pods', {
+      namespace: 'gpu-operator',
+      labelSelector: 'app=nvidia-driver-daemonset'
+    })
+    expect(drivers.map(p => p.spec.containers[0].image.includes(`:${policyVersion}`))).toEqual(
+      Array(NODES).fill(true)
+    )
+
+    // The pinned charts' CRDs are there, applied before each chart's upgrade.
+    const crds = new Map(
+      list('apiextensions.k8s.io', 'customresourcedefinitions').map(c => [c.metadata.name, c])
+    )
+    for (const c of [
+      ...networkOperatorCrds(to.networkOperatorVersion),
+      ...gpuOperatorCrds(to.gpuOperatorVersion)
+    ])
+      expect([c.metadata.name, crds.get(c.metadata.name)?.metadata.annotations]).toEqual([
+        c.metadata.name,
+        c.metadata.annotations
+      ])
+    const crdWrite = w.recorder.records.findIndex(
+      r => r.mutating && r.resource === 'customresourcedefinitions' && /clusterpolicies/.test(r.path)
+    )
+    const gpuRelease = w.recorder.records.findIndex(
+      r => r.mutating && r.method === 'POST' && r.resource === 'secrets' && /gpu-operator/.test(r.path)
+    )
+    expect(crdWrite).toBeGreaterThanOrEqual(0)
+    expect(crdWrite).toBeLessThan(gpuRelease)
+
+    // Drift after the upgrade: every cluster component as desired (releases, manifests, the driver
+    // pods' images), reading only. No Azure connection: the Azure components are not compared.
+    w.recorder.reset()
+    const drift = await detectDrift({
+      settings: w.settings(UPGRADE_RUN, 'run-3'),
+      kubeconfigPath: w.kubeconfigPath
+    })
+    expect(drift).toEqual([])
+    expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
+  })
+})

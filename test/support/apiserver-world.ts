@@ -1,8 +1,11 @@
 // Test helper for the simulated API server suites: a store with the built-in types, a running
-// server, and ready client-node / kubeconfig handles (token and client-certificate users).
+// server, the control plane's garbage collector and namespace controller (no nodes: a pod bound to
+// a node stays Terminating once deleted, as with a kubelet that is gone), and ready client-node /
+// kubeconfig handles (token and client-certificate users).
 import { KubeConfig } from '@kubernetes/client-node'
 import { SimClock, SimRecorder } from '../../sim/contracts.js'
-import type { FaultSpec } from '../../sim/scenario.js'
+import { type FaultSpec, loadScenario } from '../../sim/scenario.js'
+import { startControlPlane } from '../../sim/kube/controllers/index.js'
 import { type WorldTls, createWorldTls, issueClientCert } from '../../sim/tls.js'
 import { type ApiServer, startApiServer } from '../../sim/kube/apiserver/index.js'
 import { registerBuiltins } from '../../sim/kube/resources.js'
@@ -79,11 +82,11 @@ export function adminKubeConfig(w: TestWorld): KubeConfig {
 export async function startWorld(
   opts: { faults?: FaultSpec[]; timeScale?: number } = {}
 ): Promise<TestWorld> {
-  const store = new ObjectStore()
+  const clock = new SimClock(opts.timeScale ?? 0.01)
+  const store = new ObjectStore({ now: () => clock.wallNow() })
   registerBuiltins(store)
   const tls = testTls()
   const recorder = new SimRecorder()
-  const clock = new SimClock(opts.timeScale ?? 0.01)
   const logs = new Map<string, string>()
   const server = await startApiServer({
     store,
@@ -99,6 +102,7 @@ export async function startWorld(
       return text.split('\n').filter(Boolean).slice(-o.tailLines).join('\n') + '\n'
     }
   })
+  const plane = startControlPlane({ store, clock, scenario: loadScenario(undefined, {}) })
   const type = (group: string, plural: string) => {
     const t = store.type(group, plural)
     if (!t) throw new Error(`no type ${plural}.${group}`)
@@ -114,7 +118,10 @@ export async function startWorld(
     kc: kubeConfigFor(server.url, tls, { token: TOKEN }),
     type,
     put: (group, plural, obj) => store.create(type(group, plural), obj as KubeObject),
-    close: () => server.close()
+    close: () => {
+      plane.close()
+      return server.close()
+    }
   }
 }
 

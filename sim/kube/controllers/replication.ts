@@ -7,6 +7,7 @@ import {
   deleteIfPresent,
   isControlledBy,
   isoNow,
+  isPodActive,
   isPodReady,
   isPodTerminal,
   ownerRef,
@@ -93,7 +94,7 @@ export class ReplicaSetController implements Reconciler {
     const want = rs.spec?.replicas ?? 1
     const pods = this.ctx.cache
       .ownedPods(rs.metadata.uid!)
-      .filter(p => isControlledBy(p, rs.metadata.uid) && !isPodTerminal(p))
+      .filter(p => isControlledBy(p, rs.metadata.uid) && isPodActive(p))
       .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''))
     const hash = rs.metadata.labels?.['pod-template-hash']
     for (let i = pods.length; i < want; i++)
@@ -106,7 +107,7 @@ export class ReplicaSetController implements Reconciler {
     }
     const live = this.ctx.cache
       .ownedPods(rs.metadata.uid!)
-      .filter(p => isControlledBy(p, rs.metadata.uid) && !isPodTerminal(p))
+      .filter(p => isControlledBy(p, rs.metadata.uid) && isPodActive(p))
     const ready = live.filter(isPodReady).length
     this.ctx.store.mutate(
       typeFromKey(this.ctx, TK.replicasets)!,
@@ -290,7 +291,7 @@ export class JobController implements Reconciler {
     const pods = this.ctx.cache.ownedPods(job.metadata.uid!).filter(p => isControlledBy(p, job.metadata.uid))
     const succeeded = pods.filter(p => p.status?.phase === 'Succeeded').length
     const failed = pods.filter(p => p.status?.phase === 'Failed').length
-    const active = pods.filter(p => !isPodTerminal(p)).length
+    const active = pods.filter(isPodActive).length
     const done = (job.status?.conditions ?? []).some(
       (c: any) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True'
     )
@@ -354,11 +355,11 @@ export class JobController implements Reconciler {
     const live = this.ctx.cache.ownedPods(uid).filter(p => isControlledBy(p, uid))
     const status: any = {
       startTime: job.status?.startTime ?? now,
-      active: live.filter(p => !isPodTerminal(p)).length,
-      ready: live.filter(isPodReady).length,
+      active: live.filter(isPodActive).length,
+      ready: live.filter(p => isPodActive(p) && isPodReady(p)).length,
       succeeded,
       failed,
-      terminating: 0,
+      terminating: live.filter(p => p.metadata.deletionTimestamp && !isPodTerminal(p)).length,
       uncountedTerminatedPods: {},
       ...(conditions.length ? { conditions } : {}),
       ...(completionTime ? { completionTime } : {})

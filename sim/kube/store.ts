@@ -84,6 +84,8 @@ export interface StoreStrategy {
   prepareForCreate?(t: ResourceType, obj: KubeObject): void
   /** Every update of the main resource (status writes excluded): defaulting (may throw). */
   prepareForUpdate?(t: ResourceType, next: KubeObject, old: KubeObject): void
+  /** A status write: what of the written object's metadata it keeps (Deployments: annotations). */
+  prepareForStatusUpdate?(t: ResourceType, next: KubeObject, written: KubeObject): void
   /** Whether `t` keeps metadata.generation, and which part of an object bumps it. */
   generationInput?(t: ResourceType, obj: KubeObject): unknown | undefined
   /** A type's own delete (a Namespace's first delete starts its termination); undefined: generic. */
@@ -130,6 +132,18 @@ export function rfc3339(ms: number): string {
 }
 
 const clone = <T>(v: T): T => structuredClone(v)
+
+/** JSON with object keys sorted: equal for equal values whatever order their keys came in. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .filter(k => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map(k => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`
+  return JSON.stringify(v) ?? 'null'
+}
 
 /** Fields whose change bumps metadata.generation when no strategy says otherwise. */
 function specOf(obj: KubeObject): unknown {
@@ -337,6 +351,7 @@ export class ObjectStore {
     if (opts.subresource === 'status') {
       next = clone(cur)
       next.status = clone(input.status)
+      this.strategy.prepareForStatusUpdate?.(t, next, input)
     } else {
       next = clone(input)
       next.status = input.status === undefined ? cur.status : next.status
@@ -353,15 +368,12 @@ export class ObjectStore {
       this.keepDeletionFields(t, next, cur)
       this.strategy.prepareForUpdate?.(t, next, cur)
       if (!this.tracksGeneration(t, next)) delete next.metadata.generation
-      else if (JSON.stringify(this.generationInput(t, next)) !== JSON.stringify(this.generationInput(t, cur)))
+      else if (canonicalJson(this.generationInput(t, next)) !== canonicalJson(this.generationInput(t, cur)))
         next.metadata.generation = (cur.metadata.generation ?? 1) + 1
     }
     if (
-      JSON.stringify(next) ===
-      JSON.stringify({
-        ...cur,
-        metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion }
-      })
+      canonicalJson(next) ===
+      canonicalJson({ ...cur, metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion } })
     ) {
       // No change: Kubernetes keeps the resourceVersion and emits no event.
       return clone(cur)

@@ -135,6 +135,12 @@ export function builtinStrategy(store: ObjectStore, builtinKeys: Set<string>): S
       }
       validateObject(t, next, old)
     },
+    prepareForStatusUpdate(t, next, written) {
+      // The deployment status strategy resets only spec and labels: the controller records the
+      // revision annotation through a status write (no generation bump).
+      if (typeKey(t) === 'deployments.apps' && written.metadata?.annotations)
+        next.metadata.annotations = structuredClone(written.metadata.annotations)
+    },
     generationInput(t, obj) {
       const f = GENERATION[typeKey(t)]
       if (f) return f(obj)

@@ -9,6 +9,7 @@ import { startControlPlane } from '../../sim/kube/controllers/index.js'
 import { type WorldTls, createWorldTls, issueClientCert } from '../../sim/tls.js'
 import { type ApiServer, startApiServer } from '../../sim/kube/apiserver/index.js'
 import { registerBuiltins } from '../../sim/kube/resources.js'
+import { chartCrds } from '../../sim/kube/crds/index.js'
 import { type KubeObject, ObjectStore, type ResourceType } from '../../sim/kube/store.js'
 
 export const TOKEN = 'sim-token-123'
@@ -184,4 +185,38 @@ export async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
     if (Date.now() > until) throw new Error('condition not met in time')
     await new Promise(r => setTimeout(r, 10))
   }
+}
+
+/** A request with raw headers and body (Warning headers, query parameters clients do not send). */
+export async function rawRequest(
+  w: TestWorld,
+  p: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {}
+): Promise<{ status: number; text: string; json: any; headers: Headers }> {
+  const { Agent, fetch } = await import('undici')
+  const res = await fetch(w.server.url + p, {
+    method: init.method ?? 'GET',
+    body: init.body,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      ...(init.headers ?? {})
+    },
+    dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
+  })
+  const text = await res.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.status, text, json, headers: res.headers as unknown as Headers }
+}
+
+/** Creates the CRDs a chart version installs (the upstream files the simulated charts carry). */
+export function installChartCrds(w: TestWorld, chart: string, version: string, part?: string): void {
+  const t = w.type('apiextensions.k8s.io', 'customresourcedefinitions')
+  for (const crd of chartCrds(chart, version, part))
+    if (!w.store.tryGet(t, undefined, crd.metadata.name)) w.store.create(t, crd)
 }

@@ -468,5 +468,7 @@ export function storeErrorToApi(err: StoreError, route?: ResourceRoute): ApiErro
       kind: route.type.kind,
       ...(err.causes ? { causes: err.causes } : {})
     })
+  // A bad request carries no details (errors.NewBadRequest); the others name the object.
+  if (err.reason === 'BadRequest') return new ApiError(err.code, err.reason, err.message)
   return new ApiError(err.code, err.reason, err.message, d && err.causes ? { ...d, causes: err.causes } : d)
 }

@@ -49,7 +49,25 @@ export interface ShellOptions {
 
 type Tok = { kind: 'word'; raw: string } | { kind: 'op'; op: string }
 
-const OPS = ['&&', '||', ';;', '2>&1', '&>', '>>', '2>', ';', '|', '&', '>', '<', '\n', '(', ')']
+const OPS = [
+  '&&',
+  '||',
+  ';;',
+  '2>&1',
+  '1>&2',
+  '>&2',
+  '&>',
+  '>>',
+  '2>',
+  ';',
+  '|',
+  '&',
+  '>',
+  '<',
+  '\n',
+  '(',
+  ')'
+]
 
 /** Splits shell text into words (raw, quotes kept for expansion) and operators. */
 export function tokenize(src: string): Tok[] {
@@ -98,7 +116,7 @@ export function tokenize(src: string): Tok[] {
       continue
     }
     const op = OPS.find(o => src.startsWith(o, i))
-    if (op && !(op === '2>' && inWord) && !(op === '2>&1' && inWord)) {
+    if (op && !((op === '2>' || op === '2>&1' || op === '1>&2') && inWord)) {
       flush()
       toks.push({ kind: 'op', op })
       i += op.length
@@ -276,8 +294,8 @@ class Parser {
         this.i++
         continue
       }
-      if (t.op === '2>&1') {
-        redirs.push({ op: '2>&1' })
+      if (t.op === '2>&1' || t.op === '>&2' || t.op === '1>&2') {
+        redirs.push({ op: t.op === '2>&1' ? '2>&1' : '>&2' })
         this.i++
         continue
       }
@@ -471,6 +489,7 @@ export class Shell {
         out = () => {}
         err = () => {}
       } else if (r.op === '2>&1') err = out
+      else if (r.op === '>&2') out = err
     }
     const saved = { ...this.env }
     Object.assign(this.env, assigns)
@@ -551,7 +570,8 @@ export class Shell {
         const c = args.indexOf('-c')
         if (c >= 0)
           return new Shell({ ...this.o, io, env: this.env, errexit: false }).run(args[c + 1] ?? '', stdin)
-        return 0
+        // `sh` with no -c reads its script from stdin (`… | kubectl exec -i pod -- sh`).
+        return stdin ? new Shell({ ...this.o, io, env: this.env, errexit: false }).run(stdin) : 0
       }
       case 'test':
       case '[':

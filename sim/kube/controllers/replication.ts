@@ -83,12 +83,27 @@ function maxSurge(d: KubeObject, replicas: number): number {
     : Number(v) || 0
 }
 
-/** Pod templates equal but for the pod-template-hash label (deploymentutil.EqualIgnoreHash). */
+/** Drops nulls and empty lists: Go's semantic equality takes them as the zero values they decode to. */
+function zeroless(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(zeroless)
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== null && x !== undefined && !(Array.isArray(x) && !x.length))
+        .map(([k, x]) => [k, zeroless(x)])
+    )
+  return v
+}
+
+/**
+ * Pod templates equal but for the pod-template-hash label (deploymentutil.EqualIgnoreHash, with
+ * apiequality.Semantic: `creationTimestamp: null` as kubectl's rollback writes it equals none).
+ */
 function equalIgnoreHash(a: any, b: any): boolean {
   const strip = (t: any) => {
     const c = structuredClone(t ?? {})
     if (c.metadata?.labels) delete c.metadata.labels[HASH]
-    return c
+    return zeroless(c)
   }
   return deepEqual(strip(a), strip(b))
 }

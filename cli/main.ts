@@ -9,12 +9,16 @@ import { readFileSync } from 'node:fs'
 import { EXIT } from '../src/main.js'
 import { log } from '../src/log/index.js'
 import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
+import { FileInputError, readBoundedFile } from '../src/util/files.js'
 import { exportInputs, secretInputValues } from '../src/run/inputs.js'
 import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
 import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
 import { commandHelp, mainHelp } from './help.js'
 
 const MODES = ['apply', 'verify', 'drift', 'plan'] as const
+
+/** The largest tool output `perftest parse` / `ibstat parse` read from a file. */
+const PARSER_MAX_BYTES = 16 * 1024 * 1024
 type Mode = (typeof MODES)[number]
 
 /** The Azure SDK and the Kubernetes client need Node.js 22+ (the action runs on node24). */
@@ -60,8 +64,10 @@ async function runParser(tool: 'perftest' | 'ibstat', p: ParsedCommand): Promise
   const file = p.positional!
   let text: string
   try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8')
+    // A file: only a regular one, of bounded size (never a FIFO or a device that would never end).
+    text = file === '-' ? readFileSync(0, 'utf8') : readBoundedFile(file, PARSER_MAX_BYTES)
   } catch (e) {
+    if (e instanceof FileInputError) return usageError(`${tool} parse: ${e.message}`)
     return usageError(`${tool} parse: ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
   const r =

@@ -1,13 +1,22 @@
 // The scenario file that drives a simulated world (YAML): its typed shape, the defaults of the
 // default scenario, and the loader, which refuses a malformed file (YAML errors, and whatever
 // the schema in scenario-schema.ts rejects) with a ScenarioError naming the file and every bad
-// key. Every key is documented in the README's simulator section.
-import { readFileSync } from 'node:fs'
+// key. Every key is documented in the README's simulator section. The file is read only when it is
+// a regular file of at most 1 MiB (a FIFO or a device is refused at once), and nothing of a file
+// that does not parse is repeated (only where, and what kind of error).
 import { parse, YAMLParseError } from 'yaml'
 import { parseDuration } from '../src/util/duration.js'
+import { FileInputError, readBoundedFile } from '../src/util/files.js'
 import type { AccessGrant } from './kube/apiserver/access.js'
 import type { ThrottleSpec } from './kube/apiserver/throttle.js'
 import { scenarioProblems } from './scenario-schema.js'
+
+/** An image's manifest in the simulated registry (kube.images). */
+export interface ImageSpec {
+  image: string
+  manifest: 'index' | 'single'
+  arches: Array<'amd64' | 'arm64'>
+}
 
 export interface FaultSpec {
   /** ARM/Entra: `METHOD pathGlob` or `*`. */
@@ -100,6 +109,12 @@ export interface Scenario {
     /** Server-side throttling: beyond `qps` (after a `burst`), requests are answered 429 with
      *  `Retry-After: retryAfter` seconds (default 1), for every client; discovery is exempt. */
     throttle?: ThrottleSpec
+    /**
+     * What the registry holds for images (first `image` prefix that matches the reference): a
+     * multi-platform `index` or a `single` manifest, and its CPU architectures. Unlisted images are
+     * as sim/kube/images.ts says.
+     */
+    images?: ImageSpec[]
     /** Identities with fewer rights than cluster-admin: each `{user, rules}` keeps only its RBAC
      *  rules (plus discovery and self-reviews); every other request is answered 403 Forbidden.
      *  `user`: `clusterUser` (the user credential, the action's default), `clusterAdmin` (the admin
@@ -168,21 +183,19 @@ export class ScenarioError extends Error {
 function readScenarioFile(file: string): unknown {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readBoundedFile(file)
   } catch (e) {
-    throw new ScenarioError(file, [`cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`])
+    if (e instanceof FileInputError) throw new ScenarioError(file, [e.reason])
+    throw e
   }
   try {
     return parse(text) ?? {}
   } catch (e) {
-    if (e instanceof YAMLParseError) {
-      const at = e.linePos?.[0]
-      const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-      throw new ScenarioError(file, [
-        `not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${first}`
-      ])
-    }
-    throw new ScenarioError(file, [`not valid YAML: ${(e as Error).message.split('\n')[0]}`])
+    const at = e instanceof YAMLParseError ? e.linePos?.[0] : undefined
+    const code = e instanceof YAMLParseError ? `: ${e.code}` : ''
+    throw new ScenarioError(file, [
+      `not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}${code}`
+    ])
   }
 }
 

@@ -26,6 +26,12 @@ export interface ClusterOptions {
    * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
    */
   onCreateSubmit?: (submitted: SubmittedCreate) => void
+  /**
+   * Called when ARM refused the create with HTTP 412 (If-None-Match: the resource already
+   * existed, made by another run): the create announced by onCreateSubmit did not happen, and the
+   * run must forget it, so its post step never deletes what it reuses.
+   */
+  onCreateRefused?: () => void
 }
 
 export interface ClusterResult {
@@ -104,6 +110,7 @@ export async function ensureCluster(
     await poller.submitted()
   } catch (e) {
     if (armError(e).status === 412) {
+      o.onCreateRefused?.()
       const raced = await readCluster(clients, settings)
       if (raced) {
         o.log.info(`${step}: appeared while creating (HTTP 412); reusing it unchanged`)

@@ -145,6 +145,12 @@ export interface NodePoolOptions {
    * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
    */
   onCreateSubmit?: (submitted: SubmittedCreate) => void
+  /**
+   * Called when ARM refused the create with HTTP 412 (If-None-Match: the resource already
+   * existed, made by another run): the create announced by onCreateSubmit did not happen, and the
+   * run must forget it, so its post step never deletes what it reuses.
+   */
+  onCreateRefused?: () => void
   /** What precheckNodePool found: the pool is not read again before the create or the reuse. */
   precheck?: PoolPrecheck
 }
@@ -284,7 +290,9 @@ export async function ensureNodePool(
       return { action: 'created', pool, warnings: [] }
     } catch (e) {
       if (statusOf(e) !== 412) throw e
-      // Someone created it between our read and our create: treat it as present.
+      // Someone created it between our read and our create: not ours (never to be deleted by this
+      // run's post step); treat it as present.
+      o.onCreateRefused?.()
       o.log.info(`${step}: appeared while creating (HTTP 412 on If-None-Match); reusing it if compatible`)
       live = await get()
       if (!live)

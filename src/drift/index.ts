@@ -80,7 +80,7 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
     ctx,
     kube,
     helm: () =>
-      (helm ??= ensureHelm(s.stack.helmVersion, { log }).then(
+      (helm ??= ensureHelm(s.stack.helmVersion, { log, pathSha256: s.stack.helmSha256 }).then(
         helmPath => new Helm({ helmPath, kubeconfig: ctx.kubeconfigPath })
       ))
   }

@@ -39,7 +39,13 @@ import { applyStack, type PoolInfo } from '../stack/index.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
 import { setOutput } from './outputs.js'
-import { rememberCreateSubmitted, rememberRun, rememberTempPath, STATE } from './post.js'
+import {
+  forgetCreateSubmitted,
+  rememberCreateSubmitted,
+  rememberRun,
+  rememberTempPath,
+  STATE
+} from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
 
 /** How a workload uses the pool: the snippet the benchmark pods are built from, for the whole node's GPUs. */
@@ -122,7 +128,8 @@ async function ensureAzure(
         const r = await ensureCluster(conn.clients, s, {
           log,
           timeoutMs,
-          onCreateSubmit: c => rememberCreateSubmitted('cluster', c)
+          onCreateSubmit: c => rememberCreateSubmitted('cluster', c),
+          onCreateRefused: () => forgetCreateSubmitted('cluster')
         })
         return {
           changed: r.action === 'created',
@@ -142,7 +149,8 @@ async function ensureAzure(
       log,
       timeoutMs,
       precheck,
-      onCreateSubmit: p => rememberCreateSubmitted('node-pool', p)
+      onCreateSubmit: p => rememberCreateSubmitted('node-pool', p),
+      onCreateRefused: () => forgetCreateSubmitted('node-pool')
     })
     for (const w of r.warnings) log.warning(w)
     report.outputs['node-pool-action'] = r.action

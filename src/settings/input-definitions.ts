@@ -3,9 +3,10 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
+import { BENCHMARK_IMAGE_DEFAULT, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
+import { parseDuration } from '../util/duration.js'
 import { echoValue } from '../util/echo.js'
 
 export type InputKind = 'string' | 'boolean' | 'enum' | 'integer' | 'number' | 'duration' | 'path' | 'secret'
@@ -16,7 +17,7 @@ export interface InputDefinition {
   default?: string
   kind: InputKind
   values?: readonly string[]
-  /** integer: the allowed range. */
+  /** integer: the allowed range; duration: the allowed range in milliseconds. */
   min?: number
   max?: number
   /** path: what the YAML file holds (said when it is not a mapping). */
@@ -65,16 +66,34 @@ const image = (name: string): Pick<InputDefinition, 'check' | 'warn'> => ({
       : undefined
 })
 
-/** An https URL (the Azure SDKs refuse bearer tokens over http). */
-function httpsUrl(v: string): string | undefined {
+/**
+ * An endpoint the run sends its tokens and the OIDC assertion to: an https origin, nothing more.
+ * Credentials, control characters (raw or %-encoded), a path, a query or a fragment are refused
+ * whatever else is allowed; hosts and ports outside the known clouds are the settings' check
+ * (allow-custom-endpoints).
+ */
+function endpointUrl(v: string): string | undefined {
+  const control = [...v].some(
+    c => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f)
+  )
+  if (control || /\s/.test(v) || /%(?:[01][0-9a-f]|7f)/i.test(v))
+    return 'must not contain spaces or control characters (raw or %-encoded)'
+  if (v.includes('@')) return 'must not carry credentials (user:password@): the action sends its own tokens'
+  let url: URL
   try {
-    return new URL(v).protocol === 'https:'
-      ? undefined
-      : 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+    url = new URL(v)
   } catch {
     return 'not a URL (e.g. https://management.azure.com)'
   }
+  if (url.protocol !== 'https:') return 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+  if (/[?#\\]/.test(v) || !/^\/*$/.test(url.pathname))
+    return 'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+  return undefined
 }
+
+/** The longest a duration input may be: a job runs at most 5 days on a self-hosted runner. */
+export const MAX_DURATION = '120h'
+const DURATION_RANGE = { min: 1000, max: parseDuration(MAX_DURATION)! }
 
 /** One `key=value` entry of node-labels, or undefined when it is not one. */
 export function parseLabel(entry: string): [string, string] | undefined {
@@ -151,14 +170,23 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'arm-endpoint',
     kind: 'string',
-    description: 'Override of the Azure Resource Manager endpoint (other clouds, the simulator).',
-    check: httpsUrl
+    description:
+      'Override of the Azure Resource Manager endpoint: an https origin of a known Azure cloud (another host or port needs allow-custom-endpoints).',
+    check: endpointUrl
   },
   {
     name: 'authority-host',
     kind: 'string',
-    description: 'Override of the Entra authority host (other clouds, the simulator).',
-    check: httpsUrl
+    description:
+      'Override of the Entra authority host: an https origin of a known Azure cloud (another host or port needs allow-custom-endpoints).',
+    check: endpointUrl
+  },
+  {
+    name: 'allow-custom-endpoints',
+    kind: 'boolean',
+    default: 'false',
+    description:
+      'Allow arm-endpoint and authority-host outside the known Azure clouds or on another port (Azure Stack, a proxy, the simulator): the run sends its tokens and the OIDC assertion there, with a warning naming the host.'
   },
   // Cluster
   {
@@ -278,9 +306,9 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'network-operator-version',
     kind: 'string',
-    default: 'v26.4.0',
+    default: 'v26.4.1',
     description: 'NVIDIA Network Operator chart version (pinned).',
-    check: pinned(CHART_VERSION_RE, 'v26.4.0')
+    check: pinned(CHART_VERSION_RE, 'v26.4.1')
   },
   {
     name: 'gpu-operator-version',
@@ -292,16 +320,16 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'doca-driver-version',
     kind: 'string',
-    default: 'doca3.4.0-26.04-0.8.6.0-0',
+    default: 'doca3.4.1-26.04-1.1.0.0-1',
     description: 'DOCA/OFED driver version in the NicClusterPolicy.',
-    check: pinned(DOCA_VERSION_RE, 'doca3.4.0-26.04-0.8.6.0-0')
+    check: pinned(DOCA_VERSION_RE, 'doca3.4.1-26.04-1.1.0.0-1')
   },
   {
     name: 'rdma-device-plugin-image',
     kind: 'string',
     default: RDMA_DEVICE_PLUGIN_IMAGE,
     description:
-      'Image of the RDMA shared device plugin. The default is the build NVIDIA ships with Network Operator v26.4.0, pinned by the digest NVIDIA publishes for it.',
+      'Image of the RDMA shared device plugin. The default is the build NVIDIA ships with Network Operator v26.4.1, pinned by the digest NVIDIA publishes for it.',
     ...image('rdma-device-plugin-image')
   },
   {
@@ -337,8 +365,16 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'helm-version',
     kind: 'string',
     default: 'v3.19.0',
-    description: 'Pinned helm 3 release; installed and checksum-verified when the helm on PATH differs.',
+    description:
+      'Pinned helm 3 release, downloaded and checked against the SHA-256 this action pins for it (docs/security.md); the tool cache is re-checked each run.',
     check: pinned(/^v3\.\d+\.\d+$/, 'v3.19.0 (helm 3)')
+  },
+  {
+    name: 'helm-sha256',
+    kind: 'string',
+    description:
+      'Use the helm already on PATH instead of a download, only if its binary has this SHA-256 (sha256sum "$(command -v helm)"); without it a helm on PATH is never run.',
+    check: matches(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 in hex (64 characters), as sha256sum prints it')
   },
   {
     name: 'network-operator-values',
@@ -370,9 +406,16 @@ export const INPUTS: readonly InputDefinition[] = [
     name: 'timeout',
     kind: 'duration',
     default: '60m',
-    description: 'Time limit for the whole run (90s, 25m, 1h, 1h30m).'
+    description: `Time limit for the whole run (90s, 25m, 1h, 1h30m; 1s to ${MAX_DURATION}).`,
+    ...DURATION_RANGE
   },
-  { name: 'step-timeout', kind: 'duration', default: '25m', description: 'Time limit for each step.' },
+  {
+    name: 'step-timeout',
+    kind: 'duration',
+    default: '25m',
+    description: `Time limit for each step (1s to ${MAX_DURATION}).`,
+    ...DURATION_RANGE
+  },
   {
     name: 'retries',
     kind: 'integer',
@@ -398,16 +441,17 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'benchmark-image',
     kind: 'string',
-    default: 'docker.io/mellanox/cuda-perftest:latest',
+    default: BENCHMARK_IMAGE_DEFAULT,
     description:
-      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs.',
+      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs. It is counted as amd64 only: on arm64 (GB200/GB300) sizes give an image built for arm64.',
     ...image('benchmark-image')
   },
   {
     name: 'benchmark-gpudirect',
     kind: 'boolean',
     default: 'true',
-    description: 'Benchmark GPU memory (--use_cuda); requires a CUDA build of perftest.'
+    description:
+      'Benchmark bandwidth from GPU memory (--use_cuda; latency is always host memory); requires a CUDA build of perftest.'
   },
   {
     name: 'benchmark-scope',
@@ -439,6 +483,13 @@ export const INPUTS: readonly InputDefinition[] = [
     default: 'none',
     description:
       'Post step: delete the node pool or cluster this run created (never anything it did not create).'
+  },
+  {
+    name: 'job-key',
+    kind: 'string',
+    description:
+      'What tells this job apart from the other jobs of the workflow run, e.g. the matrix values (toJSON of matrix): shown in the Lease holder and the created-by tag (each run also draws a nonce of its own).',
+    check: v => (v.length > 1000 ? 'at most 1000 characters' : undefined)
   }
 ]
 
@@ -452,7 +503,7 @@ export const OUTPUTS: readonly OutputDefinition[] = [
   { name: 'node-pool-action', description: 'created or reused.' },
   { name: 'rdma-nodes', description: 'Number of RDMA nodes that passed verification.' },
   { name: 'bandwidth-gbps', description: 'Lowest pair average ib_write_bw bandwidth, Gb/s.' },
-  { name: 'latency-us', description: 'Typical ib_write_lat latency, microseconds.' },
+  { name: 'latency-us', description: 'Highest typical ib_write_lat latency (host memory), microseconds.' },
   { name: 'drifted', description: 'true when drift mode found a difference.' },
   { name: 'report-path', description: 'Path of the JSON report.' },
   {

@@ -2,7 +2,7 @@
 // object. Each input is read and checked by its definition (input-reader.ts over
 // input-definitions.ts); here are the settings' sections and the checks that span several inputs.
 // Every problem is collected and reported at once. No network access happens here.
-import { cloudDefaults } from './clouds.js'
+import { cloudDefaults, isCloudEndpoint } from './clouds.js'
 import { parseLabel, parseTaint } from './input-definitions.js'
 import { Inputs, type InputReader } from './input-reader.js'
 import type {
@@ -17,7 +17,10 @@ import type {
   StackSettings,
   WaitSettings
 } from './settings.js'
+import { BUSYBOX_IMAGE, defaultImagesLacking, type RunImage } from './images.js'
 import { findRdmaVmSize } from './vm-sizes.js'
+import { helmChecksumVersions } from '../helm/checksums.js'
+import { newRunNonce, runIdentity } from './run-identity.js'
 
 export type { InputReader } from './input-reader.js'
 export { LIST_LIMITS } from './input-reader.js'
@@ -110,8 +113,13 @@ function azureSettings(i: Inputs, mode: Mode): AzureSettings {
   }
   const environment = i.enumOf<CloudName>('environment')
   const cloud = cloudDefaults(environment)
-  const endpoint = (name: string, fallback: string): string =>
-    i.optional(name)?.replace(/\/+$/, '') ?? fallback
+  const allowCustom = i.bool('allow-custom-endpoints')
+  const endpoint = (name: string, fallback: string): string => {
+    const before = i.problems.length
+    const given = i.optional(name)?.replace(/\/+$/, '')
+    if (given && i.problems.length === before) customEndpoint(i, name, given, allowCustom)
+    return given ?? fallback
+  }
   // The runner passes action.yml's default (the public cloud's audience) even for other clouds.
   const audienceGiven = i.raw('audience')
   const audience =
@@ -126,6 +134,27 @@ function azureSettings(i: Inputs, mode: Mode): AzureSettings {
     armEndpoint: endpoint('arm-endpoint', cloud.armEndpoint),
     authorityHost: endpoint('authority-host', cloud.authorityHost)
   }
+}
+
+/**
+ * An endpoint outside the known Azure clouds (another host, or a port other than 443) gets the
+ * run's tokens and OIDC assertion: refused unless allow-custom-endpoints is set, and then a
+ * warning naming the host.
+ */
+function customEndpoint(i: Inputs, name: string, value: string, allowed: boolean): void {
+  const url = new URL(value)
+  if (isCloudEndpoint(url)) return
+  const what = url.port
+    ? `port ${url.port} of ${url.hostname} is not an Azure cloud endpoint`
+    : `host ${url.hostname} is not an Azure cloud endpoint`
+  if (!allowed)
+    i.problem(
+      `${name} "${url.host}": ${what}; set allow-custom-endpoints: true to send the run's tokens there (Azure Stack, a proxy, the simulator)`
+    )
+  else
+    i.warnings.push(
+      `${name}: the run's Azure tokens and OIDC assertion go to ${url.host}, outside the known Azure clouds (allow-custom-endpoints: true)`
+    )
 }
 
 function clusterSettings(i: Inputs, mode: Mode): ClusterSettings {
@@ -174,7 +203,7 @@ function stackSettings(i: Inputs): StackSettings {
     networkOperatorVersion: i.str('network-operator-version'),
     gpuOperatorVersion: i.str('gpu-operator-version'),
     docaDriverVersion: i.str('doca-driver-version'),
-    helmVersion: i.str('helm-version'),
+    ...helmSettings(i),
     rdmaDevicePluginImage: i.str('rdma-device-plugin-image'),
     rdmaResourceName: i.str('rdma-resource-name'),
     rdmaHcaMax: i.int('rdma-hca-max'),
@@ -184,6 +213,22 @@ function stackSettings(i: Inputs): StackSettings {
     nicClusterPolicy: i.yamlFile('nic-cluster-policy'),
     forceConflicts: i.bool('force-conflicts')
   }
+}
+
+/**
+ * The helm to run: a download of helm-version checked against the SHA-256 this action pins for it,
+ * or (helm-sha256) the helm on PATH with that hash. A version without a pinned checksum needs the latter.
+ */
+function helmSettings(i: Inputs): Pick<StackSettings, 'helmVersion' | 'helmSha256'> {
+  const helmVersion = i.str('helm-version')
+  const helmSha256 = i.optional('helm-sha256')?.toLowerCase()
+  const pinned = helmChecksumVersions()
+  if (!helmSha256 && /^v3\.\d+\.\d+$/.test(helmVersion) && !pinned.includes(helmVersion))
+    i.problem(
+      `helm-version "${helmVersion}": this action pins the SHA-256 of ${pinned.join(', ')} only, so it cannot check a download of ${helmVersion}; ` +
+        'use one of those, or install that helm on the runner and give its SHA-256 as helm-sha256'
+    )
+  return { helmVersion, ...(helmSha256 ? { helmSha256 } : {}) }
 }
 
 function waitSettings(i: Inputs): WaitSettings {
@@ -209,7 +254,53 @@ function benchmarkSettings(i: Inputs, enabled: boolean): BenchmarkSettings {
   }
 }
 
-export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process.env): SettingsResult {
+/**
+ * Refuses a size whose CPU architecture a default image of the run is not published for: the
+ * kubelet would fail that container on every node (`exec format error`, or `no match for
+ * platform in manifest` at pull). An image the user gives is the user's to vouch for.
+ */
+function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, bench: BenchmarkSettings): void {
+  const arch = findRdmaVmSize(vmSize)?.arch
+  if (!arch) return
+  const isDefault = (input: string, value: string) => i.def(input).default === value
+  const images: RunImage[] = [
+    { image: BUSYBOX_IMAGE, isDefault: true },
+    {
+      input: 'rdma-device-plugin-image',
+      image: stack.rdmaDevicePluginImage,
+      isDefault: isDefault('rdma-device-plugin-image', stack.rdmaDevicePluginImage)
+    },
+    ...(bench.enabled
+      ? [
+          {
+            input: 'benchmark-image',
+            image: bench.image,
+            isDefault: isDefault('benchmark-image', bench.image)
+          }
+        ]
+      : [])
+  ]
+  for (const lacking of defaultImagesLacking(arch, images)) {
+    const runs = `(its containers would fail with "exec format error")`
+    i.problem(
+      lacking.input
+        ? `${lacking.input} "${lacking.image}": the default image is not published for ${arch}, the CPU architecture of ${vmSize} ${runs}; ` +
+            `set ${lacking.input} to an image built for ${arch}${lacking.input === 'benchmark-image' ? ', or benchmark: false' : ''}`
+        : `vm-size "${vmSize}": ${lacking.image} is not published for ${arch}, the CPU architecture of its nodes ${runs}`
+    )
+  }
+}
+
+export interface ReadSettingsOptions {
+  /** The run's nonce: the post step passes the main step's (read back from its saved id). */
+  nonce?: string
+}
+
+export function readSettings(
+  read: InputReader,
+  env: NodeJS.ProcessEnv = process.env,
+  opts: ReadSettingsOptions = {}
+): SettingsResult {
   const i = new Inputs(read)
   const mode = i.enumOf<Mode>('mode')
   const azure = azureSettings(i, mode)
@@ -227,12 +318,12 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     )
   cluster.adminCredentials = i.bool('admin-credentials')
+  const jobKey = i.optional('job-key')
+  imageArchProblems(i, nodePool.vmSize, stack, benchmark)
 
   if (i.problems.length) throw new InputError(i.problems)
 
-  const runId = env.GITHUB_RUN_ID
-    ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`
-    : `local-${process.pid}-${Date.now().toString(36)}`
+  const runId = runIdentity(env, jobKey, opts.nonce ?? newRunNonce())
   return {
     warnings: i.warnings,
     secrets: i.secrets,

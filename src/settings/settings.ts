@@ -58,6 +58,8 @@ export interface StackSettings {
   rdmaHcaMax: number
   useHostMofed: boolean
   helmVersion: string
+  /** The SHA-256 a helm on PATH must have to be used (helm-sha256); unset: never run a helm from PATH. */
+  helmSha256?: string
   /** Parsed contents of the override files (already validated as YAML objects). */
   networkOperatorValues?: Record<string, unknown>
   gpuOperatorValues?: Record<string, unknown>
@@ -92,6 +94,9 @@ export interface Settings {
   benchmark: BenchmarkSettings
   failOnDrift: boolean
   cleanup: Cleanup
-  /** Identifies this run in tags, the Lease holder and the created-by markers. */
+  /**
+   * Identifies this run — this job of the workflow run, with its nonce — in tags, the Lease holder
+   * and the created-by markers (run-identity.ts).
+   */
   runId: string
 }

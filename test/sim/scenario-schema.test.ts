@@ -1,8 +1,10 @@
 // Scenario files are checked before any world starts: YAML errors, wrong types, out-of-range
 // values, unknown keys and node/NIC indexes outside the pool come back as `scenario FILE: key: …`
 // lines; the CLI's simulate and sim up exit 2 with them, no stack trace, no world folder, no report.
+// A scenario that is a FIFO or a device, too large, or has a duration past a timer's reach is
+// refused the same way, at once; nothing of a file that does not parse is repeated.
 import { describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -71,11 +73,33 @@ setup:
   it('the failures the issue found: unclosed YAML, a string for a list, a word for a number', () => {
     const yaml = problemsOf('azure: [unclosed')
     expect(yaml).toHaveLength(1)
-    expect(yaml[0]).toMatch(/^not valid YAML \(line 1, column \d+\): /)
+    expect(yaml[0]).toMatch(/^not valid YAML \(line 1, column \d+\): [A-Z_]+$/)
     expect(problemsOf('kube:\n  faults: "boom"')).toEqual(['kube.faults: must be a list (got "boom")'])
     expect(problemsOf('kube:\n  timeScale: "fast"')).toEqual([
       'kube.timeScale: must be a number (got "fast")'
     ])
+  })
+
+  it('hostile files: a FIFO, a device, an oversized file, a huge duration; nothing of the text repeated', () => {
+    const fifo = path.join(dir, 'scenario.fifo')
+    execFileSync('mkfifo', [fifo])
+    const refused = (f: string) => {
+      try {
+        loadScenario(f)
+      } catch (e) {
+        return (e as ScenarioError).problems
+      }
+      return []
+    }
+    expect(refused(fifo)).toEqual(['not a regular file (a FIFO)'])
+    expect(refused('/dev/zero')).toEqual(['not a regular file (a character device)'])
+    expect(refused(file('#'.repeat(1024 * 1024 + 1)))).toEqual(['1048577 bytes; at most 1 MiB'])
+    expect(problemsOf('kube:\n  delays: { mofed: 99999999999999h }')).toEqual([
+      'kube.delays.mofed: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds (got "99999999999999h")'
+    ])
+    const secret = problemsOf('azure:\n  clientSecret: "s3cret-value\n  tenantId: [x')
+    expect(secret).toHaveLength(1)
+    expect(secret[0]).not.toContain('s3cret')
   })
 
   it('names every bad key: unknown keys, ranges, enums, durations, required fields', () => {
@@ -97,7 +121,7 @@ surprise: true
         'kube.timescale: unknown key',
         'kube.timeScale: must be > 0 (got 0)',
         'azure.feature.state: one of "Registered", "NotRegistered", "Pending" (got "Approved")',
-        'azure.tokens.accessTokenLifetime: a duration (e.g. 90s, 5m, 1h30m) or a number of seconds (got "10 minutes")',
+        'azure.tokens.accessTokenLifetime: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds (got "10 minutes")',
         'azure.existingPools[0].count: must be <= 1000 (got 5000)',
         'azure.existingPools[0].name: must match pattern "^[a-z][a-z0-9]{0,11}$" (got "RDMA")',
         'azure.faults[0].match: required',
@@ -191,7 +215,10 @@ describe('the CLI refuses a bad scenario before any world starts', () => {
     const r = await cli(['sim', 'up', '--scenario', f, '--dir', worldDir])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(
-      new RegExp(`^sim up: scenario ${f.replace(/[.]/g, '\\.')}: not valid YAML \\(line 1`)
+      new RegExp(
+        `^sim up: scenario ${f.replace(/[.]/g, '\\.')}: not valid YAML \\(line 1, column \\d+\\): [A-Z_]+$`,
+        'm'
+      )
     )
     expect(r.stderr).not.toMatch(/\n\s+at /)
     expect(existsSync(worldDir)).toBe(false)

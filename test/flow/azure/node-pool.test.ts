@@ -223,7 +223,7 @@ describe('ensureNodePool', () => {
     expect(err.message).toMatch(/az aks nodepool delete/)
   })
 
-  it('a pool appearing between the read and the create (HTTP 412) is re-read and reused', async () => {
+  it('a pool appearing between the read and the create (HTTP 412) is re-read and reused, and not claimed', async () => {
     // The first GET misses the pool (as if it did not exist yet); the PUT with If-None-Match: *
     // then finds it and answers 412.
     world = await startWorld({
@@ -233,8 +233,17 @@ describe('ensureNodePool', () => {
       }
     })
     const { clients, settings, log } = armFixture(world)
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    // What the run's saved state says it created, as the flow keeps it (core.saveState).
+    const saved: string[] = []
+    const r = await ensureNodePool(clients, settings, {
+      log,
+      ...OPTS,
+      onCreateSubmit: c => saved.push(`submitted ${c.pool} by ${c.createdBy}`),
+      onCreateRefused: () => saved.push('withdrawn')
+    })
     expect(r.action).toBe('reused')
+    // Announced before the PUT, withdrawn on its 412: the post step never deletes the reused pool.
+    expect(saved).toEqual([`submitted rdma by ${settings.runId}`, 'withdrawn'])
     const statuses = world.recorder.records
       .filter(x => x.path.endsWith('/agentPools/rdma'))
       .map(x => `${x.method} ${x.status}`)

@@ -1,8 +1,10 @@
 // The CLI as a user runs it (a child process of the shipped dist/cli.js): plan prints the full plan
 // and JSON, bad inputs exit 2 with every problem and make no network access, exit codes, help
-// generated from the input definitions, strict flags, --env-file, the parsers on files and stdin.
-import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+// generated from the input definitions, strict flags, --env-file, the parsers on files and stdin;
+// hostile inputs (huge durations, devices, FIFOs, non-YAML files, URLs with credentials or control
+// characters, an env file setting NODE_OPTIONS) exit 2 at once, naming the input, echoing nothing.
+import { execFile, execFileSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -253,7 +255,7 @@ describe('cli', () => {
     writeFileSync(file, `NODE_EXTRA_CA_CERTS=${path.join(dir, 'no-ca.pem')}\n`)
     const badCa = await cli(['plan', '--env-file', file])
     expect(badCa.code).toBe(2)
-    expect(badCa.stderr).toContain('no-ca.pem: ENOENT')
+    expect(badCa.stderr).toContain('no-ca.pem: file not found')
     // Node itself checks an --env-file argument exists, even after the script (nodejs/node#54232).
     const missing = await cli(['plan', '--env-file', path.join(dir, 'nope')])
     expect(missing.code).not.toBe(0)
@@ -275,6 +277,17 @@ describe('cli', () => {
     const failed = await cli(['perftest', 'parse', '-'], {}, "Couldn't connect to 10.0.0.1:18515\n")
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout).error.kind).toBe('connect')
+    // perftest's refusal of its command line: a failure that names the option, never "not perftest output"
+    const refused = await cli([
+      'perftest',
+      'parse',
+      'test/fixtures/perftest-refusals/01-ib_write_lat-cuda-write-4.5-0.20-to-25.10.txt'
+    ])
+    expect(refused.code).toBe(1)
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ kind: 'usage', flag: '--use_cuda' })
+    expect(refused.stderr).toContain(
+      'refused --use_cuda: Perftest supports CUDA latency tests with read/send verbs only'
+    )
     const ibstat = await cli(
       ['ibstat', 'parse', '-'],
       {},
@@ -286,7 +299,98 @@ describe('cli', () => {
     expect(notIbstat.code).toBe(2)
     expect(notIbstat.stdout).toBe('')
     expect(notIbstat.stderr).toContain('not ibstat')
+    // the tools' own no-device reports: ibstatus's fatal error, ibstat's empty output (exit 0)
+    const noDevice = await cli(['ibstat', 'parse', '-'], {}, 'Fatal error:  No devices\n')
+    expect(noDevice.code).toBe(1)
+    expect(JSON.parse(noDevice.stdout)).toMatchObject({ format: 'ibstatus', error: { kind: 'no-devices' } })
+    expect(noDevice.stderr).toContain('no-devices: Fatal error:  No devices')
+    const empty = await cli(['ibstat', 'parse', '-'], {}, '')
+    expect(empty.code).toBe(1)
+    expect(JSON.parse(empty.stdout).error.kind).toBe('no-devices')
     expect((await cli(['ibstat', 'parse'])).code).toBe(2)
-    expect((await cli(['ibstat', 'parse', 'no-such-file'])).stderr).toContain('ENOENT')
+    expect((await cli(['ibstat', 'parse', 'no-such-file'])).stderr).toContain('no-such-file: file not found')
+    const fifo = path.join(mkdtempSync(path.join(tmpdir(), 'cli-fifo-')), 'out.fifo')
+    execFileSync('mkfifo', [fifo])
+    expect(await cli(['perftest', 'parse', fifo])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `perftest parse: ${fifo}: not a regular file (a FIFO)\n`
+    })
+    expect((await cli(['ibstat', 'parse', '/dev/zero'])).stderr).toBe(
+      'ibstat parse: /dev/zero: not a regular file (a character device)\n'
+    )
+  })
+
+  it('hostile inputs exit 2 at once, naming the input, echoing nothing, leaving nothing behind', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-hostile-'))
+    const fifo = path.join(dir, 'values.fifo')
+    execFileSync('mkfifo', [fifo])
+    const shadowLike = path.join(dir, 'shadow')
+    writeFileSync(shadowLike, 'root:$6$salt$hash:20228:0:99999:7:::\n')
+    const tmp = mkdtempSync(path.join(tmpdir(), 'cli-hostile-tmp-'))
+    const cases: Array<[string[], string]> = [
+      [['--timeout', '99999999999999h'], 'timeout "99999999999999h": out of range; must be from 1s to 120h'],
+      [
+        ['--network-operator-values', '/dev/zero'],
+        'network-operator-values "/dev/zero": not a regular file (a character device)'
+      ],
+      [['--gpu-operator-values', fifo], `gpu-operator-values "${fifo}": not a regular file (a FIFO)`],
+      [
+        ['--network-operator-values', shadowLike],
+        `network-operator-values "${shadowLike}": 1 top-level key is not a name`
+      ],
+      [
+        ['--arm-endpoint', 'https://user:pass@host/%0A'],
+        'arm-endpoint "https://***@host/%0A": must not contain spaces or control characters'
+      ],
+      [
+        ['--authority-host', 'https://login.example.net'],
+        'authority-host "login.example.net": host login.example.net is not an Azure cloud endpoint'
+      ]
+    ]
+    for (const [flags, problem] of cases) {
+      const r = await cli(
+        [
+          'apply',
+          '--resource-group',
+          'rg',
+          '--cluster-name',
+          'aks',
+          '--subscription-id',
+          '00000000-0000-0000-0000-000000000000',
+          ...flags
+        ],
+        { TMPDIR: tmp }
+      )
+      expect({ flags, code: r.code, problem: r.stderr.includes(problem) }).toEqual({
+        flags,
+        code: 2,
+        problem: true
+      })
+      expect(r.stderr).not.toMatch(/user:pass|\$6\$|root:/)
+      expect(r.stdout).toBe('')
+    }
+    expect(readdirSync(tmp)).toEqual([])
+  })
+
+  it('--env-file: refuses NODE_OPTIONS and loader variables, and a world-writable file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-hostile-'))
+    const file = path.join(dir, '.env')
+    writeFileSync(
+      file,
+      'INPUT_RESOURCE-GROUP=rg\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n'
+    )
+    const r = await cli(['plan', '--env-file', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(
+      `--env-file ${file}: sets NODE_OPTIONS, LD_PRELOAD, which would load code into this command`
+    )
+    writeFileSync(file, 'INPUT_RESOURCE-GROUP=rg\n')
+    chmodSync(file, 0o666)
+    expect((await cli(['plan', '--env-file', file])).stderr).toContain(
+      `--env-file ${file}: is writable by every user (chmod o-w it)`
+    )
+    chmodSync(file, 0o644)
+    expect((await cli(['plan', '--env-file', file])).code).toBe(0)
   })
 })

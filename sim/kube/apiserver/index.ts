@@ -48,6 +48,7 @@ import { ApiError, reasonForCode } from './status.js'
 import { authorize, forbidden, requestAttributes, seedBootstrapRbac } from './rbac.js'
 import { REVIEW_GROUPS, impersonate, review } from './reviews.js'
 import { serveWatch } from './watch.js'
+import { listOptionsError } from './list-options.js'
 import { type PodStreams, refuseUpgrade, serveStream } from './stream/upgrade.js'
 import { followLog, wantsFollow } from './follow.js'
 
@@ -323,6 +324,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       const env: VerbEnv = { store: o.store, logs: o.logs }
       const watching = route.watchPath || parseBool(q, 'watch')
       const protobuf = groupSpeaksProtobuf(route.type.group)
+      if (method === 'GET' && !route.subresource && (!route.name || watching)) {
+        const invalid = listOptionsError(q)
+        if (invalid) throw invalid
+      }
       if (method === 'GET' && watching && !route.name) {
         const media = negotiate(accept, { protobuf, table: true, watch: true })
         if (!media) throw notAcceptable(true)
@@ -340,7 +345,6 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
             fieldSelector: q.get('fieldSelector') ?? undefined,
             resourceVersion: q.get('resourceVersion') ?? undefined,
             allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks'),
-            sendInitialEvents: parseBool(q, 'sendInitialEvents'),
             timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
           },
           { bookmarkEveryMs, cut: faults.forWatch(), protobuf: media.encoding === 'protobuf' }

@@ -3,8 +3,10 @@
 // with a cluster IP), which kinds keep metadata.generation, validation with the real wording (a
 // workload selector that does not match its template, ConfigMap keys, label values, a Job's
 // restartPolicy, an immutable selector), unknown fields under each fieldValidation, boolean query
-// parameters as the parameter codec reads them (watch=True), malformed continue tokens and field
-// labels a kind does not support, and the server-side printers' columns.
+// parameters as the parameter codec reads them (watch=True, allowWatchBookmarks=True), the list
+// options ValidateListOptions refuses (sendInitialEvents with WatchList off, as in v1.33;
+// resourceVersionMatch out of place), malformed continue tokens and field labels a kind does not
+// support, and the server-side printers' columns.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { AppsV1Api, BatchV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node'
 import { rawRequest, startWorld, statusOf, type TestWorld } from '../../support/apiserver-world.js'
@@ -322,6 +324,61 @@ describe('query parameters and errors', () => {
     }
     const list = await rawRequest(w, '/api/v1/namespaces/reg/configmaps?watch=false')
     expect(list.json.kind).toBe('ConfigMapList')
+  })
+
+  it('sends BOOKMARKs for allowWatchBookmarks=True and none for allowWatchBookmarks=false', async () => {
+    const rv = (await core.listNamespacedConfigMap({ namespace: 'reg' })).metadata!.resourceVersion!
+    const types = async (v: string) =>
+      (
+        await rawRequest(
+          w,
+          `/api/v1/namespaces/reg/configmaps?watch=1&resourceVersion=${rv}&allowWatchBookmarks=${v}&timeoutSeconds=2`
+        )
+      ).text
+        .split('\n')
+        .filter(Boolean)
+        .map(l => JSON.parse(l).type)
+    expect(await types('True')).toContain('BOOKMARK')
+    expect(await types('false')).toEqual([])
+  })
+
+  it('refuses sendInitialEvents (WatchList is off in v1.33) and resourceVersionMatch out of place with 422', async () => {
+    const invalid = async (query: string) => {
+      const res = await rawRequest(w, `/api/v1/namespaces/reg/configmaps?${query}`)
+      expect(res.status).toBe(422)
+      expect(res.json).toMatchObject({
+        reason: 'Invalid',
+        details: { group: 'meta.k8s.io', kind: 'ListOptions' }
+      })
+      return res.json.message
+    }
+    expect(
+      await invalid(
+        'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true'
+      )
+    ).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'
+    )
+    expect(await invalid('watch=true&sendInitialEvents=false')).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled]'
+    )
+    expect(await invalid('watch=true&resourceVersionMatch=Exact')).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]'
+    )
+    expect(await invalid('sendInitialEvents=true')).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'
+    )
+    expect(await invalid('resourceVersionMatch=Exact&resourceVersion=0')).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'
+    )
+    expect(await invalid('resourceVersionMatch=Newest')).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""]'
+    )
+    const ok = await rawRequest(
+      w,
+      '/api/v1/namespaces/reg/configmaps?resourceVersionMatch=NotOlderThan&resourceVersion=0'
+    )
+    expect(ok.json.kind).toBe('ConfigMapList')
   })
 
   it('answers a malformed continue token and an unsupported field label with 400', async () => {

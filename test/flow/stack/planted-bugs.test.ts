@@ -33,9 +33,10 @@ beforeAll(async () => {
   const kubeconfig = path.join(dir, 'kubeconfig')
   writeFileSync(kubeconfig, world.kube.kubeconfig('admin'), { mode: 0o600 })
   kube = KubeClient.fromFile(kubeconfig, { retries: 0, backoffBaseMs: 5 })
-  // What `helm install network-operator` v26.4.0 puts first: the chart's CRDs.
+  // What `helm install network-operator` at the pinned version puts first: the chart's CRDs.
   const crdT = world.kube.store.type('apiextensions.k8s.io', 'customresourcedefinitions')!
-  for (const crd of chartCrds('network-operator', 'v26.4.0')) world.kube.store.create(crdT, crd)
+  const version = readSettings(reader(VALID_APPLY), {}).settings.stack.networkOperatorVersion
+  for (const crd of chartCrds('network-operator', version)) world.kube.store.create(crdT, crd)
   while (!world.kube.store.type('mellanox.com', 'nicclusterpolicies'))
     await new Promise(r => setTimeout(r, 10))
 })

@@ -5,6 +5,9 @@
 // required, enum, pattern, maxLength, minimum, and a `self == oldSelf` immutability rule); its
 // fields are published for `kubectl explain`; an unsupported field label is refused.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { parseAllDocuments } from 'yaml'
+import { chartCrds, crdVersionFor } from '../../../sim/kube/crds/index.js'
 import {
   installChartCrds,
   rawRequest,
@@ -42,6 +45,21 @@ const policy = (name: string, ofedDriver: Record<string, unknown>, extra: Record
 
 const post = (body: unknown, query = '') =>
   rawRequest(w, `${NCP_PATH}${query}`, { method: 'POST', body: JSON.stringify(body) })
+
+describe('the CRDs served for the pinned chart', () => {
+  it('are v26.4.0’s files for v26.4.1, whose NicClusterPolicy CRD is the same as v26.4.1’s own', () => {
+    expect(crdVersionFor('network-operator', 'v26.4.1')).toBe('v26.4.0')
+    const pinned = parseAllDocuments(
+      readFileSync('test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml', 'utf8')
+    )
+      .map(d => d.toJS())
+      .find(d => d?.kind === 'CustomResourceDefinition')
+    const served = chartCrds('network-operator', 'v26.4.1').find(
+      c => c.metadata.name === 'nicclusterpolicies.mellanox.com'
+    )
+    expect(served).toEqual(pinned)
+  })
+})
 
 describe('fields the schema does not declare', () => {
   it('are refused under Strict, pruned with a Warning by default, and fail a server-side apply', async () => {

@@ -35,6 +35,9 @@ const SCRIPT = (() => {
 })()
 if (!KUBECTL) console.warn('kubectl is not on PATH: the everyday kubectl suite is skipped')
 const suite = KUBECTL ? describe : describe.skip
+const suiteName = KUBECTL
+  ? `everyday kubectl (${KUBECTL}) against a simulated world`
+  : 'everyday kubectl against a simulated world: SKIPPED, kubectl is not on PATH (or set KUBECTL)'
 
 let world: World
 let dir: string
@@ -103,7 +106,7 @@ async function ok(...args: string[]): Promise<string> {
   return r.stdout
 }
 
-suite(`everyday kubectl (${KUBECTL}) against a simulated world`, () => {
+suite(suiteName, () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'sim-kubectl-everyday-'))
     world = await startWorld({

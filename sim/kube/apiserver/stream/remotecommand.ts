@@ -1,6 +1,6 @@
 // exec and attach over WebSocket, as client-go's WebSocket executor and the kubelet speak them
-// (kubernetes/kubernetes@v1.33 staging/src/k8s.io/apimachinery/pkg/util/remotecommand/constants.go,
-// staging/src/k8s.io/apiserver/pkg/util/wsstream/conn.go, client-go/tools/remotecommand/websocket.go):
+// (kubernetes/kubernetes@v1.33 staging/src/k8s.io/apimachinery/pkg/util/remotecommand/constants.go
+// and pkg/util/httpstream/wsstream/conn.go, client-go/tools/remotecommand/websocket.go):
 // subprotocol v5.channel.k8s.io (or v4), every message one byte of channel — 0 stdin, 1 stdout,
 // 2 stderr, 3 the final status, 4 terminal resize — then the data; v5 adds 255 <stream> to close a
 // stream (stdin's EOF). The status is a metav1.Status: Success, or Failure with reason

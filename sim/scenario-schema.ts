@@ -167,6 +167,23 @@ export const SCENARIO_SCHEMA = {
         },
         // Each grant's user and RBAC rules: checked by accessProblems (kube/apiserver/access.ts).
         access: { type: 'array' },
+        mutatePods: {
+          type: 'array',
+          maxItems: 20,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['image'],
+            properties: {
+              image: text,
+              dropResources: {
+                type: 'array',
+                items: { type: 'string', pattern: '^[A-Za-z0-9.-]+/[A-Za-z0-9._-]+$' }
+              },
+              memoryLimit: { type: 'string', pattern: '^\\d+(\\.\\d+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$' }
+            }
+          }
+        },
         images: {
           type: 'array',
           maxItems: 100,
@@ -208,7 +225,21 @@ export const SCENARIO_SCHEMA = {
         },
         noInfiniband: { type: 'array', items: nodeIndex, uniqueItems: true },
         ofedFails: { type: 'array', items: nodeIndex, uniqueItems: true },
-        joinSpread: duration
+        joinSpread: duration,
+        containerMemlockKiB: { type: 'integer', minimum: 0 },
+        peermemFails: { type: 'array', items: nodeIndex, uniqueItems: true },
+        dmabuf: { type: 'boolean' }
+      }
+    },
+    dynamo: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ucx: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { cuda: { type: 'boolean' }, verbs: { type: 'boolean' } }
+        }
       }
     },
     setup: {
@@ -323,7 +354,7 @@ export function indexProblems(nodes: Record<string, unknown> | undefined, bounds
     if (typeof i === 'number' && i >= bounds.rdmaNodes)
       problems.push(`${key}: node index ${i} is outside the pool (RDMA nodes 0 to ${bounds.rdmaNodes - 1})`)
   }
-  for (const key of ['noInfiniband', 'ofedFails'])
+  for (const key of ['noInfiniband', 'ofedFails', 'peermemFails'])
     for (const [at, i] of ((nodes?.[key] as unknown[] | undefined) ?? []).entries())
       node(`nodes.${key}[${at}]`, i)
   for (const [at, d] of ((nodes?.degraded as Array<Record<string, unknown>> | undefined) ?? []).entries()) {

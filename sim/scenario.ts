@@ -38,6 +38,15 @@ export interface FaultSpec {
   times?: number
 }
 
+export interface PodMutationSpec {
+  /** A substring of a container image the policy matches. */
+  image: string
+  /** Extended resources removed from every container's requests and limits (`rdma/ib`). */
+  dropResources?: string[]
+  /** A memory limit set on every container that has none (`64Mi`). */
+  memoryLimit?: string
+}
+
 export interface Scenario {
   azure: {
     subscriptionId: string
@@ -122,6 +131,10 @@ export interface Scenario {
      *  `apiGroups` + `resources` (+ `resourceNames`) or `nonResourceURLs`; `namespace` limits it to
      *  one namespace. */
     access?: AccessGrant[]
+    /** Mutating admission policies (what Kyverno or a MutatingAdmissionPolicy does): every pod
+     *  created with a container whose image contains `image` loses the `dropResources` from its
+     *  containers' requests and limits, and gets `memoryLimit` on containers without one. */
+    mutatePods?: PodMutationSpec[]
   }
   nodes: {
     ibLinkGbps?: number
@@ -130,6 +143,20 @@ export interface Scenario {
     joinSpread?: string
     /** Nodes whose OFED driver build fails. */
     ofedFails?: number[]
+    /** Every container's memlock limit (KiB), whatever containerd's own: containerd's CRI
+     *  base_runtime_spec sets RLIMIT_MEMLOCK to it (ib-node-config raises containerd's alone). */
+    containerMemlockKiB?: number
+    /** Nodes where nvidia_peermem cannot be inserted (modprobe: Invalid argument): the GPU
+     *  Operator's nvidia-peermem-ctr crash-loops and GPUDirect goes through peer memory nowhere. */
+    peermemFails?: number[]
+    /** The GPU driver can export GPU memory as dma-buf (the open kernel modules); default true
+     *  for GPUs the open modules support (not V100). */
+    dmabuf?: boolean
+  }
+  /** NVIDIA Dynamo's runtime images as the simulated pods see them. */
+  dynamo?: {
+    /** How the image's UCX is built: without CUDA (or its CUDA module not found), without verbs. */
+    ucx?: { cuda?: boolean; verbs?: boolean }
   }
   setup?: {
     apply?: boolean

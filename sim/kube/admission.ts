@@ -11,7 +11,11 @@
 //   403 message; controllers turn such a refusal into a FailedCreate event, as the real ones do;
 // - ServiceAccount: spec.serviceAccountName defaults to `default` (the token volume is not added);
 // - DefaultTolerationSeconds: pods tolerate node.kubernetes.io/not-ready and /unreachable
-//   (NoExecute) for 300 s unless they already say otherwise.
+//   (NoExecute) for 300 s unless they already say otherwise;
+// - then the scenario's `kube.mutatePods`, standing for a mutating policy of the cluster (a webhook
+//   or a MutatingAdmissionPolicy, which run after the built-in plugins) that changes pods before
+//   they are stored.
+import type { PodMutationSpec } from '../scenario.js'
 import { StoreError, type KubeObject, type ObjectStore, type ResourceType } from './store.js'
 
 /** The built-in classes every Kubernetes API server creates at start-up. */
@@ -71,6 +75,31 @@ export function admitPod(store: ObjectStore, pod: KubeObject): void {
   pod.spec.preemptionPolicy = pc?.preemptionPolicy ?? 'PreemptLowerPriority'
 }
 
+/**
+ * The scenario's mutating policies (`kube.mutatePods`), as a mutating admission webhook or a
+ * MutatingAdmissionPolicy applies them before the pod is stored: for a pod with a container whose
+ * image matches, drop the named extended resources from every container's requests and limits, and
+ * give a memory limit to every container without one.
+ */
+export function mutatePod(pod: KubeObject, policies: readonly PodMutationSpec[]): void {
+  const containers: any[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]
+  for (const p of policies) {
+    if (!containers.some(c => String(c.image ?? '').includes(p.image))) continue
+    for (const c of containers) {
+      for (const r of p.dropResources ?? []) {
+        delete c.resources?.requests?.[r]
+        delete c.resources?.limits?.[r]
+      }
+      if (p.memoryLimit && c.resources?.limits?.memory === undefined) {
+        c.resources = {
+          ...(c.resources ?? {}),
+          limits: { ...(c.resources?.limits ?? {}), memory: p.memoryLimit }
+        }
+      }
+    }
+  }
+}
+
 const DEFAULT_TOLERATIONS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']
 
 /** ServiceAccount and DefaultTolerationSeconds defaults of a new pod. */
@@ -110,11 +139,20 @@ export function admitNamespaced(store: ObjectStore, t: ResourceType, obj: KubeOb
   )
 }
 
+/** The scenario's pod policies of each store (installAdmission). */
+const podPoliciesOf = new WeakMap<ObjectStore, readonly PodMutationSpec[]>()
+
+/** Gives `store`'s admission the scenario's mutating pod policies. */
+export function installAdmission(store: ObjectStore, podPolicies: readonly PodMutationSpec[]): void {
+  podPoliciesOf.set(store, podPolicies)
+}
+
 /** Every admission plugin, for a create of `obj` as `t`. */
 export function admit(store: ObjectStore, t: ResourceType, obj: KubeObject): void {
   admitNamespaced(store, t, obj)
   if (t.group === '' && t.plural === 'pods') {
     admitPod(store, obj)
     podDefaults(obj)
+    mutatePod(obj, podPoliciesOf.get(store) ?? [])
   }
 }

@@ -12,6 +12,7 @@ import type { Log } from '../log/index.js'
 import { desiredCluster as desiredClusterModel } from '../model/azure-resources.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 import { StepTimeoutError } from './wait.js'
+import { azTarget, clusterCommand } from '../model/az-commands.js'
 
 import { SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
 export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
@@ -80,7 +81,7 @@ export async function ensureCluster(
     )
     if (state.toLowerCase() === 'failed') {
       throw new Error(
-        `${step}: the cluster is in provisioning state Failed; repair it (az aks update -g ${resourceGroup} -n ${name}) before running the action`
+        `${step}: the cluster is in provisioning state Failed; repair it (${clusterCommand(azTarget(settings), 'update')}) before running the action`
       )
     }
     return { action: 'reused', cluster: existing }
@@ -132,7 +133,7 @@ export async function ensureCluster(
         step,
         poller.operationState?.status ?? 'Creating',
         Date.now() - started,
-        `The cluster may still finish; check it with az aks show -g ${resourceGroup} -n ${name}`
+        `The cluster may still finish; check it with ${clusterCommand(azTarget(settings), 'show')}`
       )
     const now = await readCluster(clients, settings).catch(() => undefined)
     throw new Error(

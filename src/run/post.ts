@@ -32,7 +32,9 @@ export const STATE = {
   /** The run id the main step used (the Lease holder, the created-by tag). */
   runId: 'run-id',
   /** Where the main step writes its JSON report (the post step adds its section). */
-  reportPath: 'report-path'
+  reportPath: 'report-path',
+  /** Set when the main step took the Lease and released it itself. */
+  leaseReleased: 'lease-released'
 } as const
 
 /** What the post step did: its exit code and one entry per thing the run may have left. */
@@ -61,6 +63,11 @@ export function rememberCreateSubmitted(resource: 'cluster' | 'node-pool', submi
  */
 export function forgetCreateSubmitted(resource: 'cluster' | 'node-pool'): void {
   core.saveState(resource === 'cluster' ? STATE.clusterSubmitted : STATE.nodePoolSubmitted, '')
+}
+
+/** Saves that the main step released the Lease it took (the post step's table says so). */
+export function rememberLeaseReleased(): void {
+  core.saveState(STATE.leaseReleased, 'true')
 }
 
 /** Saves what the post step needs of the run itself: its id (with its nonce) and its report's path. */
@@ -153,9 +160,11 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
   try {
     const released = await releaseLease(kubeconfig, runId, { log })
     if (released) log.info('post: released the Lease this run held')
-    return released
-      ? { resource: 'lease', name, result: 'deleted' }
-      : { resource: 'lease', name, result: 'skipped', reason: 'this run did not hold it' }
+    if (released) return { resource: 'lease', name, result: 'deleted' }
+    // The main step took it and gave it back: nothing was left to release.
+    if (core.getState(STATE.leaseReleased))
+      return { resource: 'lease', name, result: 'skipped', reason: 'the main step took it and released it' }
+    return { resource: 'lease', name, result: 'skipped', reason: 'this run did not hold it' }
   } catch (e) {
     log.warning(`post: could not release the Lease: ${(e as Error).message}`)
     return { resource: 'lease', name, result: 'failed', reason: (e as Error).message }

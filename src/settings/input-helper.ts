@@ -3,6 +3,7 @@
 // input-definitions.ts); here are the settings' sections and the checks that span several inputs.
 // Every problem is collected and reported at once. No network access happens here.
 import { cloudDefaults, isCloudEndpoint } from './clouds.js'
+import { KubeconfigError, kubeconfigSource, resolveKubeconfig, type KubeconfigSource } from './kubeconfig.js'
 import { parseLabel, parseTaint } from './input-definitions.js'
 import { Inputs, type InputReader } from './input-reader.js'
 import type {
@@ -15,9 +16,11 @@ import type {
   NodePoolSettings,
   Settings,
   StackSettings,
+  TransportSettings,
   WaitSettings
 } from './settings.js'
 import { BUSYBOX_IMAGE, defaultImagesLacking, type RunImage } from './images.js'
+import { usesAzure } from './settings.js'
 import { findRdmaVmSize } from './vm-sizes.js'
 import { helmChecksumVersions } from '../helm/checksums.js'
 import { newRunNonce, runIdentity } from './run-identity.js'
@@ -93,13 +96,35 @@ function identity(i: Inputs): Identity {
   }
 }
 
-function azureSettings(i: Inputs, mode: Mode): AzureSettings {
+/**
+ * The kubeconfig input, read and narrowed to its context now (a missing file or context is an
+ * input problem, before any network call); its credentials join the values to mask.
+ */
+function kubeconfigSettings(i: Inputs): KubeconfigSource | undefined {
+  const value = i.raw('kubeconfig')
+  const context = i.raw('kube-context')
+  if (!value) {
+    if (context) i.problem(`kube-context "${context}": only with kubeconfig (a context of that kubeconfig)`)
+    return undefined
+  }
+  const source = kubeconfigSource(value, context)
+  if (source.text !== undefined) i.secrets.push(value)
+  try {
+    i.secrets.push(...resolveKubeconfig(source).secrets)
+  } catch (e) {
+    if (!(e instanceof KubeconfigError)) throw e
+    i.problem(e.message)
+  }
+  return source
+}
+
+function azureSettings(i: Inputs, mode: Mode, kubeconfig: KubeconfigSource | undefined): AzureSettings {
   const id = identity(i)
   const authType = i.enumOf<AuthType>('auth-type')
   if (id.clientId) i.check('client-id', id.clientId)
   if (id.tenantId) i.check('tenant-id', id.tenantId)
   if (id.subscriptionId) i.check('subscription-id', id.subscriptionId)
-  if (mode !== 'plan') {
+  if (usesAzure({ mode, cluster: { kubeconfig }, azure: id })) {
     if (id.clientId && !id.tenantId)
       i.problem('tenant-id: required when client-id is given (OIDC and client secret need both)')
     if (id.tenantId && !id.clientId && authType !== 'cli')
@@ -157,12 +182,15 @@ function customEndpoint(i: Inputs, name: string, value: string, allowed: boolean
     )
 }
 
-function clusterSettings(i: Inputs, mode: Mode): ClusterSettings {
+function clusterSettings(i: Inputs, signsIn: boolean, kubeconfig?: KubeconfigSource): ClusterSettings {
+  // Without Azure (plan; verify or drift with a kubeconfig) placeholders name the cluster.
   const resourceGroup = i.optional('resource-group')
-  if (!resourceGroup && mode !== 'plan') i.problem('resource-group: required')
+  if (!resourceGroup && signsIn) i.problem('resource-group: required')
   const name = i.optional('cluster-name')
-  if (!name && mode !== 'plan') i.problem('cluster-name: required')
+  if (!name && signsIn) i.problem('cluster-name: required')
   const create = i.bool('create-cluster')
+  if (create && kubeconfig)
+    i.problem('kubeconfig: not with create-cluster: true (a cluster this run creates has no kubeconfig yet)')
   const location = i.optional('location')
   if (create && !location)
     i.problem('location: required with create-cluster: true (the region of the new cluster, e.g. eastus)')
@@ -173,7 +201,8 @@ function clusterSettings(i: Inputs, mode: Mode): ClusterSettings {
     create,
     kubernetesVersion: i.optional('kubernetes-version'),
     adminCredentials: false,
-    exportKubeconfig: i.bool('export-kubeconfig')
+    exportKubeconfig: i.bool('export-kubeconfig'),
+    ...(kubeconfig ? { kubeconfig } : {})
   }
 }
 
@@ -254,12 +283,39 @@ function benchmarkSettings(i: Inputs, enabled: boolean): BenchmarkSettings {
   }
 }
 
+/** The transport check's inputs; it needs two nodes with GPUs (it runs one Dynamo-shaped pod on each). */
+function transportSettings(i: Inputs, pool: NodePoolSettings): TransportSettings {
+  const check = i.enumOf<TransportSettings['check']>('transport-check')
+  const out: TransportSettings = {
+    check,
+    image: i.str('transport-image'),
+    ucxEnv: i.enumOf<TransportSettings['ucxEnv']>('transport-ucx-env')
+  }
+  if (check === 'none') return out
+  if (pool.count < 2)
+    i.problem(
+      `transport-check "${check}": needs node-count of at least 2 (the check runs one worker pod on each of two nodes), got ${pool.count}`
+    )
+  const gpus = findRdmaVmSize(pool.vmSize)?.gpus
+  if (gpus === 0)
+    i.problem(
+      `transport-check "${check}": ${pool.vmSize} has no GPUs, and the check moves GPU memory; use transport-check: none on this size`
+    )
+  return out
+}
+
 /**
  * Refuses a size whose CPU architecture a default image of the run is not published for: the
  * kubelet would fail that container on every node (`exec format error`, or `no match for
  * platform in manifest` at pull). An image the user gives is the user's to vouch for.
  */
-function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, bench: BenchmarkSettings): void {
+function imageArchProblems(
+  i: Inputs,
+  vmSize: string,
+  stack: StackSettings,
+  bench: BenchmarkSettings,
+  transport: TransportSettings
+): void {
   const arch = findRdmaVmSize(vmSize)?.arch
   if (!arch) return
   const isDefault = (input: string, value: string) => i.def(input).default === value
@@ -276,6 +332,15 @@ function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, benc
             input: 'benchmark-image',
             image: bench.image,
             isDefault: isDefault('benchmark-image', bench.image)
+          }
+        ]
+      : []),
+    ...(transport.check !== 'none'
+      ? [
+          {
+            input: 'transport-image',
+            image: transport.image,
+            isDefault: isDefault('transport-image', transport.image)
           }
         ]
       : [])
@@ -303,14 +368,17 @@ export function readSettings(
 ): SettingsResult {
   const i = new Inputs(read)
   const mode = i.enumOf<Mode>('mode')
-  const azure = azureSettings(i, mode)
-  const cluster = clusterSettings(i, mode)
+  const kubeconfig = kubeconfigSettings(i)
+  const azure = azureSettings(i, mode, kubeconfig)
+  const cluster = clusterSettings(i, usesAzure({ mode, cluster: { kubeconfig }, azure }), kubeconfig)
   const benchmarkEnabled = i.bool('benchmark')
-  const nodePool = nodePoolSettings(i, benchmarkEnabled)
+  // drift runs no benchmark: its pool may have one node whatever the benchmark input says.
+  const nodePool = nodePoolSettings(i, benchmarkEnabled && mode !== 'drift')
   const registerFeature = i.bool('register-feature')
   const stack = stackSettings(i)
   const wait = waitSettings(i)
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
+  const transport = transportSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
   const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
   if (cleanup === 'cluster' && !cluster.create)
@@ -319,7 +387,7 @@ export function readSettings(
     )
   cluster.adminCredentials = i.bool('admin-credentials')
   const jobKey = i.optional('job-key')
-  imageArchProblems(i, nodePool.vmSize, stack, benchmark)
+  imageArchProblems(i, nodePool.vmSize, stack, benchmark, transport)
 
   if (i.problems.length) throw new InputError(i.problems)
 
@@ -336,6 +404,7 @@ export function readSettings(
       stack,
       wait,
       benchmark,
+      transport,
       failOnDrift,
       cleanup,
       runId

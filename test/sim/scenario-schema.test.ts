@@ -55,12 +55,19 @@ kube:
     - { pod: rdma-shared-dp-ds, kind: CrashLoopBackOff }
     - { watch: disconnect, every: 20s }
     - { api: "PATCH *", status: 500, times: 2 }
+  mutatePods:
+    - { image: vllm-runtime, dropResources: [rdma/hca_shared_devices_a], memoryLimit: 64Mi }
 nodes:
   ibLinkGbps: 200
   degraded: [{ index: 1, gbps: 180 }, { index: 0, nic: 3, gbps: 100 }]
   noInfiniband: [1]
   ofedFails: [0]
   joinSpread: 60s
+  containerMemlockKiB: 64
+  peermemFails: [0, 1]
+  dmabuf: false
+dynamo:
+  ucx: { cuda: false, verbs: true }
 setup:
   apply: true
   mutate:
@@ -131,6 +138,36 @@ surprise: true
       ])
     )
     expect(p).toHaveLength(10)
+  })
+
+  it('the transport check’s keys: the image’s UCX build, the nodes’ memlock and peermem, pod policies', () => {
+    expect(
+      problemsOf(`
+dynamo:
+  ucx: { cuda: "no", rdma: true }
+nodes:
+  containerMemlockKiB: -1
+  peermemFails: [a]
+  dmabuf: 1
+kube:
+  mutatePods:
+    - { dropResources: [gpu], memoryLimit: lots }
+`)
+    ).toEqual(
+      expect.arrayContaining([
+        'dynamo.ucx.cuda: must be a boolean (got "no")',
+        'dynamo.ucx.rdma: unknown key',
+        'nodes.containerMemlockKiB: must be >= 0 (got -1)',
+        'nodes.peermemFails[0]: must be a integer (got "a")',
+        'nodes.dmabuf: must be a boolean (got 1)',
+        'kube.mutatePods[0].image: required',
+        'kube.mutatePods[0].dropResources[0]: must match pattern "^[A-Za-z0-9.-]+/[A-Za-z0-9._-]+$" (got "gpu")',
+        'kube.mutatePods[0].memoryLimit: must match pattern "^\\d+(\\.\\d+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$" (got "lots")'
+      ])
+    )
+    expect(scenarioFileProblems(file('nodes:\n  peermemFails: [2]'), {})[0]).toMatch(
+      /nodes\.peermemFails\[0\]: node index 2 is outside the pool \(RDMA nodes 0 to 1\)$/
+    )
   })
 
   it('a list or a scalar where a mapping belongs', () => {

@@ -1,14 +1,15 @@
 // The CLI as a user runs it (a child process of the shipped dist/cli.js): plan prints the full plan
 // and JSON, bad inputs exit 2 with every problem and make no network access, exit codes, help
-// generated from the input definitions, strict flags, --env-file, the parsers on files and stdin;
-// hostile inputs (huge durations, devices, FIFOs, non-YAML files, URLs with credentials or control
-// characters, an env file setting NODE_OPTIONS) exit 2 at once, naming the input, echoing nothing.
+// generated from the input definitions (per command: the inputs that mode reads), strict flags,
+// -o, --version, the package's bin, --env-file, the parsers on files and stdin; hostile inputs (huge
+// durations, devices, FIFOs, non-YAML files, URLs with credentials or control characters, an env
+// file setting NODE_OPTIONS) exit 2 at once, naming the input, echoing nothing.
 import { execFile, execFileSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { INPUTS } from '../../../src/settings/input-definitions.js'
+import { INPUTS, inputModes } from '../../../src/settings/input-definitions.js'
 import { bundlePath } from '../../support/dist.js'
 
 const run = promisify(execFile)
@@ -44,7 +45,9 @@ async function cli(
 /** The help entry of one flag: from its line to the next flag's, whitespace collapsed. */
 function helpEntry(help: string, flag: string): string | undefined {
   const lines = help.split('\n')
-  const at = lines.findIndex(l => l.startsWith(`  ${flag} `) || l === `  ${flag}`)
+  const at = lines.findIndex(
+    l => l.startsWith(`  ${flag} `) || l.startsWith(`  ${flag},`) || l === `  ${flag}`
+  )
   if (at < 0) return undefined
   const end = lines.findIndex((l, i) => i > at && !l.startsWith('   '))
   return lines
@@ -162,27 +165,73 @@ describe('cli', () => {
     }
   })
 
-  it('each command has its own help listing every input with its default and description', async () => {
-    const plan = await cli(['plan', '--help'])
-    expect(plan.code).toBe(0)
-    expect(plan.stderr).toBe('')
-    for (const i of INPUTS) {
-      const entry = helpEntry(plan.stdout, `--${i.name}`)
-      if (i.name === 'mode') {
-        expect(entry).toBeUndefined()
-        continue
+  it('each mode command’s help lists the inputs that mode reads, with default and description', async () => {
+    for (const mode of ['apply', 'verify', 'drift', 'plan'] as const) {
+      const help = await cli([mode, '--help'])
+      expect(help.code).toBe(0)
+      expect(help.stderr).toBe('')
+      for (const i of INPUTS) {
+        const entry = helpEntry(help.stdout, `--${i.name}`)
+        const reads = i.name !== 'mode' && inputModes(i).includes(mode)
+        expect({ mode, input: i.name, listed: entry !== undefined }).toEqual({
+          mode,
+          input: i.name,
+          listed: reads
+        })
+        if (!reads) continue
+        expect(entry).toContain(i.description.replace(/\s+/g, ' '))
+        if (i.default) expect(entry).toContain(`(default: ${i.default})`)
       }
-      expect({ input: i.name, listed: entry !== undefined }).toEqual({ input: i.name, listed: true })
-      expect(entry).toContain(i.description.replace(/\s+/g, ' '))
-      if (i.default) expect(entry).toContain(`(default: ${i.default})`)
+      if (mode === 'plan') expect(help.stdout).not.toMatch(/--client-secret|--creds/) // plan needs no secret
+      if (mode === 'verify' || mode === 'drift') expect(help.stdout).not.toContain('--create-cluster')
     }
-    expect(helpEntry(plan.stdout, '--output text|json')).toContain('(default: text)')
+    const plan = await cli(['plan', '--help'])
+    expect(helpEntry(plan.stdout, '-o, --output text|json')).toContain('(default: text)')
+    // kubectl's --context names kube-context.
+    expect(helpEntry((await cli(['verify', '--help'])).stdout, '--kube-context')).toContain(
+      '--kube-context, --context VALUE With kubeconfig: the context to use'
+    )
     const simulate = await cli(['simulate', '-h'])
     expect(simulate.code).toBe(0)
     expect(helpEntry(simulate.stdout, '--mode apply|verify|drift|plan')).toContain('(default: apply)')
     expect(helpEntry(simulate.stdout, '--concurrent N')).toBeDefined()
     expect((await cli(['help', 'drift'])).stdout).toContain('Usage: node dist/cli.js drift')
     expect((await cli(['sim', 'up', '--help'])).stdout).toContain('--dir DIR')
+  })
+
+  it('-o is --output; a flag the command does not read is a note, not an error; --context is kube-context', async () => {
+    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '-o', 'json'])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).cluster.name).toBe('aks1')
+    const unread = await cli(['plan', '--fail-on-drift', 'false', '-o', 'json'])
+    expect(unread.code).toBe(0)
+    expect(unread.stderr).toContain('note: --fail-on-drift is not read by plan; ignored')
+    const both = await cli(['verify', '--context', 'a', '--kube-context', 'b'])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('--context and --kube-context are the same input: give one')
+    // --context without a kubeconfig (and no $KUBECONFIG) is an input problem, before any network.
+    const alone = await cli(['plan', '--context', 'prod'])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toContain('kube-context "prod": only with kubeconfig')
+  })
+
+  it('--version prints package.json’s version; the package’s bin is dist/cli.js, runnable as it is', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
+    for (const flag of ['--version', '-V']) {
+      const r = await cli([flag])
+      expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+    }
+    expect(pkg.bin).toEqual({ 'aks-rdma-action': 'dist/cli.js' })
+    // The shipped bundle starts with a shebang and is executable: `npx aks-rdma-action` runs it.
+    const bundle = bundlePath('cli')
+    expect(readFileSync(bundle, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node')
+    expect(statSync(bundle).mode & 0o111).toBe(0o111)
+    const direct = await new Promise<{ code: number; stdout: string }>(resolve =>
+      execFile(bundle, ['--version'], (e, stdout) => resolve({ code: e ? 1 : 0, stdout }))
+    )
+    expect(direct).toEqual({ code: 0, stdout: `${pkg.version}\n` })
+    // The committed one too (what npm links as the command).
+    expect(statSync('dist/cli.js').mode & 0o111).toBe(0o111)
   })
 
   it('an unknown flag exits 2 naming the closest input on the same line', async () => {

@@ -2,7 +2,10 @@
 // report carries `post: { exitCode, cleanup }`, and when the post step fails to delete what the
 // run created the command exits non-zero, as the job would fail on GitHub. Under Actions
 // (GITHUB_ACTIONS=true) the job summary it prints on stdout, quoting a crash-looping pod's log
-// full of workflow commands, makes the runner carry out none of them.
+// full of workflow commands, makes the runner carry out none of them. With
+// --transport-check ucx on the default world, Dynamo's path passes as gpudirect-rdma with its
+// bandwidth in the report and a section in the summary, and a converged re-run writes nothing but
+// its own short-lived probe and transport pods.
 import { describe, expect, it, jest } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -131,4 +134,40 @@ describe('simulate', () => {
     )
     expect(injected).toEqual([])
   })
+  it('--transport-check ucx on the default world: gpudirect-rdma, the bandwidth per pair, the summary section; a re-run leaves nothing', async () => {
+    const report = path.join(mkdtempSync(path.join(tmpdir(), 'simulate-report-')), 'report.json')
+    const r = await simulate(['--report', report, '--transport-check', 'ucx', '--runs', '2'])
+    expect(r.code).toBe(0)
+    const { runs } = JSON.parse(readFileSync(report, 'utf8'))
+    for (const run of runs) {
+      expect(run.result).toBe('success')
+      expect(run.transport).toMatchObject({
+        mode: 'gpudirect-rdma',
+        verdict: 'pass',
+        linkGbps: 400,
+        passMarkGbps: 320
+      })
+      expect(run.transport.pairs).toEqual([
+        {
+          server: expect.any(String),
+          client: expect.any(String),
+          bandwidthGbps: expect.any(Number),
+          latencyUs: expect.any(Number)
+        }
+      ])
+      expect(run.transport.pairs[0].bandwidthGbps).toBeGreaterThan(320)
+      expect(run.outputs.transport).toBe('gpudirect-rdma')
+      expect(Number(run.outputs['transport-gbps'])).toBe(run.transport.pairs[0].bandwidthGbps)
+      expect(run.steps.find((x: { name: string }) => x.name === 'transport')).toMatchObject({
+        status: 'success'
+      })
+    }
+    // The converged re-run: the probe DaemonSet (create, delete) and the transport pods (clean-up,
+    // server, client, delete) besides the benchmark's pods; no stack object written.
+    const second = runs[1].sim.requests.kube.mutatingByResource
+    expect(Object.keys(second).sort()).toEqual(['daemonsets', 'pods'])
+    expect(second.daemonsets).toBe(2)
+    expect(r.output).toContain('### Dynamo transport (UCX)')
+    expect(r.output).toContain('The Dynamo worker snippet this check proved')
+  }, 480_000)
 })

@@ -181,6 +181,25 @@ describe('runPost', () => {
     const kept = await runPost()
     expect(kept.cleanup[0]).toMatchObject({ resource: 'lease', result: 'skipped' })
     expect((await lease())?.spec.holderIdentity).toBe(OTHER_JOB)
+
+    // The main step took it and released it itself: the table says so, not "did not hold it".
+    const mine = runKubeconfig()
+    runnerEnv(
+      { mode: 'verify' },
+      {
+        [STATE.kubeconfig]: mine,
+        [STATE.runId]: RUN,
+        [STATE.leaseReleased]: 'true',
+        [STATE.tempPaths]: JSON.stringify([mine])
+      }
+    )
+    const after = await runPost()
+    expect(after.cleanup[0]).toEqual({
+      resource: 'lease',
+      name: `${LEASE_NAMESPACE}/${LEASE_NAME}`,
+      result: 'skipped',
+      reason: 'the main step took it and released it'
+    })
   })
 })
 

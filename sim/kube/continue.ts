@@ -2,7 +2,7 @@
 // staging/src/k8s.io/apiserver/pkg/storage/continue.go): unpadded URL-safe base64 of
 // {"v":"meta.k8s.io/v1","rv":<list resourceVersion>,"start":"<next key>"}; a token that does not
 // decode is the client's error, answered 400 (`invalid continue token: …`, etcd3/store.go GetList).
-import { StoreError } from './store.js'
+import { StoreError } from './objects.js'
 
 const VERSION = 'meta.k8s.io/v1'
 const RAW_URL = /^[A-Za-z0-9_-]*$/

@@ -5,8 +5,8 @@
 // (a second delete may only shorten it); the propagation policy adds or removes the `orphan` /
 // `foregroundDeletion` finalizers; an object with finalizers is marked deleting (grace 0) and
 // stays; anything else is removed at once.
-import type { KubeObject, ResourceType } from './store.js'
-import { StoreError, resourceName, rfc3339 } from './store.js'
+import type { KubeObject, ResourceType } from './objects.js'
+import { StoreError, resourceName, rfc3339 } from './objects.js'
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground'
 

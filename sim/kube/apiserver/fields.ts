@@ -8,13 +8,12 @@
 // (500, "failed to create typed patch object … field not declared in schema"), whatever
 // fieldValidation says.
 import { invalidError } from '../field-errors.js'
-import type { KubeObject, ResourceType } from '../store.js'
+import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { apiVersionOf } from '../store.js'
 import { crdInfo, listOracleFor } from './crds.js'
 import { builtinSchemaRoot, objectMetaRoot } from './openapi.js'
 import { type SchemaRoot, applyDefaults, pruneUnknown, undeclaredFields, validateValue } from './schemas.js'
 import { ApiError } from './status.js'
-import type { VerbEnv } from './handlers.js'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
 
@@ -30,7 +29,7 @@ export function fieldValidationOf(q: URLSearchParams): FieldValidation {
   )
 }
 
-function schemaOf(env: VerbEnv, t: ResourceType): SchemaRoot | undefined {
+function schemaOf(env: { store: ObjectStore }, t: ResourceType): SchemaRoot | undefined {
   const info = crdInfo(env.store, t)
   return info ? info.schema : builtinSchemaRoot(apiVersionOf(t), t.kind)
 }
@@ -41,7 +40,7 @@ function schemaOf(env: VerbEnv, t: ResourceType): SchemaRoot | undefined {
  * warnings the reply carries.
  */
 export function admitFields(
-  env: VerbEnv,
+  env: { store: ObjectStore },
   t: ResourceType,
   obj: KubeObject,
   o: { directive: FieldValidation; old?: KubeObject }
@@ -68,7 +67,7 @@ export function admitFields(
 }
 
 /** Server-side apply's typed conversion of the applied object: 500 for a field its schema does not declare. */
-export function checkApplyTyped(env: VerbEnv, t: ResourceType, applied: KubeObject): void {
+export function checkApplyTyped(env: { store: ObjectStore }, t: ResourceType, applied: KubeObject): void {
   const schema = schemaOf(env, t)
   if (!schema) return
   const custom = !!crdInfo(env.store, t)

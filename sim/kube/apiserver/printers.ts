@@ -3,7 +3,7 @@
 // functions' cells; ages by k8s.io/apimachinery/pkg/util/duration HumanDuration against the
 // server's clock). Priority-1 columns are what `kubectl get -o wide` adds.
 import type { KubeObject } from '../store.js'
-import { selectorString } from './scale.js'
+import { selectorString } from '../selectors.js'
 
 export interface Column {
   name: string

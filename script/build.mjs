@@ -30,11 +30,23 @@ function protoTexts(dir, out = {}) {
   }
   return out
 }
+// Likewise the upstream CRD files the simulated charts install (sim/kube/crds/files.ts).
+const CRD_DIR = path.join(root, 'sim/kube/crds')
+function crdTexts() {
+  const out = {}
+  for (const name of readdirSync(CRD_DIR).sort())
+    if (name.endsWith('.yaml')) out[name] = readFileSync(path.join(CRD_DIR, name), 'utf8')
+  return out
+}
 const inlineProtoFiles = {
   name: 'inline-proto-files',
   setup(b) {
     b.onLoad({ filter: /[\\/]sim[\\/]kube[\\/]apiserver[\\/]proto-files\.ts$/ }, () => ({
       contents: `const FILES = ${JSON.stringify(protoTexts(PROTO_DIR))}\nexport function protoFiles() { return FILES }\n`,
+      loader: 'js'
+    }))
+    b.onLoad({ filter: /[\\/]sim[\\/]kube[\\/]crds[\\/]files\.ts$/ }, () => ({
+      contents: `const FILES = ${JSON.stringify(crdTexts())}\nexport function crdFiles() { return FILES }\n`,
       loader: 'js'
     }))
   }

@@ -76,11 +76,23 @@ export class SimClock {
   private skippedMs = 0
   /** While `advance` runs a timer: the instant it was due. */
   private frozenAt: number | undefined
+  /** The simulated instant the running `advance` started from. */
+  private advanceFrom = 0
   private readonly pending = new Set<Timer>()
   constructor(readonly timeScale: number) {}
   /** Simulated milliseconds since the world started. */
   now(): number {
     return this.frozenAt ?? (Date.now() - this.startReal) / this.timeScale + this.skippedMs
+  }
+  /**
+   * The world's wall clock (ms since the epoch): real time, plus the spans `advance` skipped (and,
+   * while `advance` runs a timer, the part of the span already skipped). Every timestamp the world
+   * writes comes from it, so clients that compare timestamps with their own clock (object ages in
+   * kubectl, lease expiry) see consistent times; simulated durations are shorter than they say.
+   */
+  wallNow(): number {
+    const skipping = this.frozenAt !== undefined ? this.frozenAt - this.advanceFrom : 0
+    return Date.now() + this.skippedMs + Math.max(0, skipping)
   }
   /** Real milliseconds a simulated duration takes. */
   real(simMs: number): number {
@@ -102,7 +114,8 @@ export class SimClock {
    * set: a periodic timer runs once per period of the span.
    */
   advance(simMs: number): void {
-    const target = this.now() + Math.max(0, simMs)
+    this.advanceFrom = this.now()
+    const target = this.advanceFrom + Math.max(0, simMs)
     let runsAtInstant = 0
     try {
       for (;;) {

@@ -128,13 +128,28 @@ export async function checkConflicts(
   }
 }
 
-/** Three-way merge of one level: fields from target win, fields dropped since the old manifest are removed. */
+/** Whether `live` holds everything `target` says (maps: a superset; lists: item by item). */
+function covers(live: unknown, target: unknown): boolean {
+  if (isMap(target)) return isMap(live) && Object.entries(target).every(([k, v]) => covers(live[k], v))
+  if (Array.isArray(target))
+    return Array.isArray(live) && live.length === target.length && target.every((v, i) => covers(live[i], v))
+  return live === target
+}
+
+/**
+ * Three-way merge of one level: fields from target win, fields dropped since the old manifest are
+ * removed. A list the live object already holds as rendered (the server only added its defaults
+ * to the items) is left as it is, as helm's strategic three-way patch leaves it.
+ */
 export function merge3(old: unknown, target: unknown, live: unknown): unknown {
+  if (Array.isArray(target) && covers(live, target)) return structuredClone(live)
   if (!isMap(target) || !isMap(live)) return structuredClone(target)
   const out: Values = structuredClone(live)
   for (const [k, v] of Object.entries(target)) {
     out[k] =
-      isMap(v) && isMap(live[k]) ? merge3(isMap(old) ? old[k] : undefined, v, live[k]) : structuredClone(v)
+      (isMap(v) && isMap(live[k])) || Array.isArray(v)
+        ? merge3(isMap(old) ? old[k] : undefined, v, live[k])
+        : structuredClone(v)
   }
   if (isMap(old)) for (const k of Object.keys(old)) if (!(k in target)) delete out[k]
   return out

@@ -6,7 +6,7 @@
 // container with a command through its shell, where the operators' binaries do not exist.
 import { parseAllDocuments, stringify } from 'yaml'
 import type { KubeObj } from './kube-rest.js'
-import { gpuOperatorCrds, networkOperatorCrds, NFD_CRDS } from './crds.js'
+import { chartOwnCrds, nfdSubchartCrds } from './crds.js'
 import { isMap, type Values } from './values.js'
 
 export interface RenderInput {
@@ -224,10 +224,10 @@ function renderNetworkOperator(input: RenderInput): RenderResult {
       )
     }
   ]
-  const crds = networkOperatorCrds(input.version)
+  const crds = chartOwnCrds('network-operator', input.version)
   if (v.nfd?.enabled) {
     templates.push(...renderNfd(input, input.chart, v['node-feature-discovery'] ?? {}))
-    crds.push(...NFD_CRDS)
+    crds.push(...nfdSubchartCrds('network-operator', input.version))
   }
   if (v.nfd?.deployNodeFeatureRules) {
     templates.push({
@@ -383,10 +383,10 @@ function renderGpuOperator(input: RenderInput): RenderResult {
       }
     }
   ]
-  const crds = gpuOperatorCrds(input.version)
+  const crds = chartOwnCrds('gpu-operator', input.version)
   if (v.nfd?.enabled) {
     templates.push(...renderNfd(input, input.chart, v['node-feature-discovery'] ?? {}))
-    crds.push(...NFD_CRDS)
+    crds.push(...nfdSubchartCrds('gpu-operator', input.version))
   }
   return { templates, crds }
 }

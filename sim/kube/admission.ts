@@ -1,12 +1,20 @@
 // The admission the simulated API server applies to every create, whoever makes it (a client over
-// HTTPS or a controller in-process): the Priority plugin for pods — a priorityClassName must name
-// an existing PriorityClass (the built-in system-node-critical and system-cluster-critical exist
-// from the start, as on a real server), and spec.priority / spec.preemptionPolicy are filled in
-// from it; a pod naming a missing class, or giving a priority that differs from its class's, is
-// refused with the real server's 403 message. Controllers that create pods turn such a refusal
-// into a FailedCreate event on their object, as the real ones do. The scenario's `kube.mutatePods`
-// stands for a mutating policy of the cluster (a webhook or a MutatingAdmissionPolicy) that
-// changes pods before they are stored.
+// HTTPS or a controller in-process), as kube-apiserver's default plugins do
+// (kubernetes/kubernetes@v1.33: plugin/pkg/admission/namespace/lifecycle, plugin/pkg/admission/priority,
+// plugin/pkg/admission/serviceaccount, plugin/pkg/admission/defaulttolerationseconds):
+// - NamespaceLifecycle: nothing is created in a namespace that is being terminated (403 with the
+//   NamespaceTerminating cause);
+// - Priority: a priorityClassName must name an existing PriorityClass (the built-in
+//   system-node-critical and system-cluster-critical exist from the start); spec.priority /
+//   spec.preemptionPolicy are filled in from it (0 / PreemptLowerPriority without one); a pod naming
+//   a missing class, or giving a priority that differs from its class's, is refused with the real
+//   403 message; controllers turn such a refusal into a FailedCreate event, as the real ones do;
+// - ServiceAccount: spec.serviceAccountName defaults to `default` (the token volume is not added);
+// - DefaultTolerationSeconds: pods tolerate node.kubernetes.io/not-ready and /unreachable
+//   (NoExecute) for 300 s unless they already say otherwise;
+// - then the scenario's `kube.mutatePods`, standing for a mutating policy of the cluster (a webhook
+//   or a MutatingAdmissionPolicy, which run after the built-in plugins) that changes pods before
+//   they are stored.
 import type { PodMutationSpec } from '../scenario.js'
 import { StoreError, type KubeObject, type ObjectStore, type ResourceType } from './store.js'
 
@@ -55,16 +63,16 @@ export function admitPod(store: ObjectStore, pod: KubeObject): void {
       'Forbidden',
       `pods "${pod.metadata.name}" is forbidden: no PriorityClass with name ${name} was found`
     )
-  if (!pc) return
-  const value = Number(pc.value ?? 0)
-  if (pod.spec.priority !== undefined && pod.spec.priority !== value)
+  const value = pc ? Number(pc.value ?? 0) : 0
+  if (pc && pod.spec.priority !== undefined && pod.spec.priority !== value)
     throw new StoreError(
       403,
       'Forbidden',
       `pods "${pod.metadata.name}" is forbidden: the integer value of priority (${pod.spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`
     )
+  if (pc && !name) pod.spec.priorityClassName = pc.metadata.name
   pod.spec.priority = value
-  pod.spec.preemptionPolicy = pc.preemptionPolicy ?? 'PreemptLowerPriority'
+  pod.spec.preemptionPolicy = pc?.preemptionPolicy ?? 'PreemptLowerPriority'
 }
 
 /**
@@ -92,12 +100,59 @@ export function mutatePod(pod: KubeObject, policies: readonly PodMutationSpec[])
   }
 }
 
-/** Admission for every create in `store` (the Priority plugin, then the scenario's pod policies). */
-export function installAdmission(store: ObjectStore, podPolicies: readonly PodMutationSpec[] = []): void {
-  seedPriorityClasses(store)
-  store.setAdmission((t: ResourceType, obj: KubeObject) => {
-    if (t.group !== '' || t.plural !== 'pods') return
-    mutatePod(obj, podPolicies)
+const DEFAULT_TOLERATIONS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']
+
+/** ServiceAccount and DefaultTolerationSeconds defaults of a new pod. */
+function podDefaults(pod: KubeObject): void {
+  const spec = pod.spec
+  if (!spec) return
+  spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default'
+  spec.serviceAccount = spec.serviceAccountName
+  const tolerations: any[] = spec.tolerations ?? []
+  for (const key of DEFAULT_TOLERATIONS) {
+    const covered = tolerations.some(
+      t => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect)
+    )
+    if (!covered) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 })
+  }
+  spec.tolerations = tolerations
+}
+
+/** NamespaceLifecycle: 403 for a create in a namespace being terminated. */
+export function admitNamespaced(store: ObjectStore, t: ResourceType, obj: KubeObject): void {
+  const nsType = store.type('', 'namespaces')
+  const ns = obj.metadata.namespace
+  if (!t.namespaced || !nsType || !ns) return
+  const live = store.tryGet(nsType, undefined, ns)
+  if (live?.status?.phase !== 'Terminating' && !live?.metadata.deletionTimestamp) return
+  throw new StoreError(
+    403,
+    'Forbidden',
+    `${t.group ? `${t.plural}.${t.group}` : t.plural} "${obj.metadata.name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+    [
+      {
+        type: 'NamespaceTerminating',
+        message: `namespace ${ns} is being terminated`,
+        field: 'metadata.namespace'
+      }
+    ]
+  )
+}
+
+/** The scenario's pod policies of each store (installAdmission). */
+const podPoliciesOf = new WeakMap<ObjectStore, readonly PodMutationSpec[]>()
+
+/** Gives `store`'s admission the scenario's mutating pod policies. */
+export function installAdmission(store: ObjectStore, podPolicies: readonly PodMutationSpec[]): void {
+  podPoliciesOf.set(store, podPolicies)
+}
+
+/** Every admission plugin, for a create of `obj` as `t`. */
+export function admit(store: ObjectStore, t: ResourceType, obj: KubeObject): void {
+  admitNamespaced(store, t, obj)
+  if (t.group === '' && t.plural === 'pods') {
     admitPod(store, obj)
-  })
+    podDefaults(obj)
+    mutatePod(obj, podPoliciesOf.get(store) ?? [])
+  }
 }

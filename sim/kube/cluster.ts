@@ -159,7 +159,8 @@ export class SimCluster implements ClusterBackend {
     if (podT) {
       for (const p of store.list(podT, { fieldSelector: `spec.nodeName=${name}` }).items) {
         try {
-          store.delete(podT, p.metadata.namespace, p.metadata.name)
+          // The pod garbage collector force-deletes the pods of a node that is gone.
+          store.delete(podT, p.metadata.namespace, p.metadata.name, { gracePeriodSeconds: 0 })
         } catch (e) {
           if (!(e instanceof StoreError)) throw e
         }

@@ -72,7 +72,7 @@ export async function startKubeSim(o: {
   tls: WorldTls
   verifyAadToken?: (t: string) => boolean
 }): Promise<KubeSim> {
-  const store = new ObjectStore()
+  const store = new ObjectStore({ now: () => o.clock.wallNow() })
   registerBuiltins(store)
   if (o.scenario.kube.mutatePods?.length) installAdmission(store, o.scenario.kube.mutatePods)
   const hardware = new HardwareRegistry()
@@ -93,7 +93,14 @@ export async function startKubeSim(o: {
     ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
     faults: (o.scenario.kube.faults ?? []).filter(f => f.api || f.watch),
     ...(o.scenario.kube.throttle ? { throttle: o.scenario.kube.throttle } : {}),
-    logs: (ns, pod, container, opts) => controllers.logs(ns, pod, container, opts)
+    logs: (ns, pod, container, opts) => controllers.logs(ns, pod, container, opts),
+    streams: {
+      exec: (ns, pod, container, req, io) => controllers.kubelet.exec(ns, pod, container, req, io),
+      attach: (ns, pod, container, io) => controllers.kubelet.attach(ns, pod, container, io),
+      followLog: (ns, pod, container, write, end) =>
+        controllers.kubelet.followLog(ns, pod, container, write, end),
+      connect: (ns, pod, port) => controllers.kubelet.connect(ns, pod, port)
+    }
   })
   const cluster = new SimCluster({
     store,

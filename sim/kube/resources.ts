@@ -1,8 +1,11 @@
 // The built-in resource types the simulated API server serves (core, apps, batch, coordination,
 // rbac, node, apiextensions), and registerBuiltins() which puts them into a store together with
-// the namespaces and PriorityClasses every fresh cluster has, and the store's admission.
-import { installAdmission } from './admission.js'
-import type { ObjectStore, ResourceType } from './store.js'
+// the namespaces, PriorityClasses and `kubernetes` Service every fresh cluster has, and the
+// store's strategy (admission, defaulting, validation, generation, deletion).
+import { seedPriorityClasses } from './admission.js'
+import type { KubeObject, ObjectStore, ResourceType } from './store.js'
+import { typeKey } from './store.js'
+import { builtinStrategy } from './strategy.js'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
 
@@ -30,13 +33,13 @@ function t(
 export const BUILTIN_TYPES: ResourceType[] = [
   t('', 'v1', 'namespaces', 'Namespace', false, {
     shortNames: ['ns'],
-    subresources: ['status'],
+    subresources: ['status', 'finalize'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']
   }),
   t('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: ['status'] }),
   t('', 'v1', 'pods', 'Pod', true, {
     shortNames: ['po'],
-    subresources: ['status', 'log', 'eviction', 'binding']
+    subresources: ['status', 'log', 'eviction', 'binding', 'exec', 'attach', 'portforward']
   }),
   t('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   t('', 'v1', 'secrets', 'Secret', true),
@@ -95,20 +98,32 @@ export const BUILTIN_GROUPS = new Set(BUILTIN_TYPES.map(b => b.group))
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease']
 
-/** Registers every built-in type and creates the namespaces a fresh cluster has (when absent). */
+/** The `kubernetes` Service of the default namespace (the API server's own, first IP of the range). */
+const KUBERNETES_SERVICE: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: {
+    name: 'kubernetes',
+    namespace: 'default',
+    labels: { component: 'apiserver', provider: 'kubernetes' }
+  },
+  spec: {
+    clusterIP: '10.0.0.1',
+    ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 443 }],
+    sessionAffinity: 'None',
+    type: 'ClusterIP'
+  }
+}
+
+/** Registers every built-in type and creates the objects a fresh cluster has (when absent). */
 export function registerBuiltins(store: ObjectStore): void {
   for (const type of BUILTIN_TYPES) store.registerType(type)
-  installAdmission(store)
+  store.setStrategy(builtinStrategy(store, new Set(BUILTIN_TYPES.map(typeKey))))
+  seedPriorityClasses(store)
   const ns = store.type('', 'namespaces')!
-  for (const name of INITIAL_NAMESPACES) {
-    if (!store.tryGet(ns, undefined, name)) {
-      store.create(ns, {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
-        spec: { finalizers: ['kubernetes'] },
-        status: { phase: 'Active' }
-      })
-    }
-  }
+  for (const name of INITIAL_NAMESPACES)
+    if (!store.tryGet(ns, undefined, name))
+      store.create(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
+  const svc = store.type('', 'services')!
+  if (!store.tryGet(svc, 'default', 'kubernetes')) store.create(svc, structuredClone(KUBERNETES_SERVICE))
 }

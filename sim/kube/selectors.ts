@@ -1,4 +1,5 @@
-// Kubernetes label and field selectors, parsed once and matched against objects.
+// Kubernetes label and field selectors, parsed once and matched against objects, and a
+// LabelSelector written back as its string form.
 
 export type Requirement =
   { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | 'doesnotexist' }
@@ -104,4 +105,34 @@ function getPath(obj: unknown, path: string): string {
 
 export function matchesFields(reqs: FieldRequirement[], obj: unknown): boolean {
   return reqs.every(r => (getPath(obj, r.path) === r.value) === (r.op === '='))
+}
+
+interface LabelSelectorRequirement {
+  key: string
+  operator: string
+  values?: string[]
+}
+
+/** A LabelSelector as its string form (`app=x,tier in (a,b)`), requirements sorted by key. */
+export function selectorString(
+  sel: { matchLabels?: Record<string, string>; matchExpressions?: LabelSelectorRequirement[] } | undefined
+): string {
+  const parts: Array<[string, string]> = []
+  for (const [k, v] of Object.entries(sel?.matchLabels ?? {})) parts.push([k, `${k}=${v}`])
+  for (const e of sel?.matchExpressions ?? []) {
+    const values = [...(e.values ?? [])].sort().join(',')
+    const text =
+      e.operator === 'In'
+        ? `${e.key} in (${values})`
+        : e.operator === 'NotIn'
+          ? `${e.key} notin (${values})`
+          : e.operator === 'Exists'
+            ? e.key
+            : `!${e.key}`
+    parts.push([e.key, text])
+  }
+  return parts
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(p => p[1])
+    .join(',')
 }

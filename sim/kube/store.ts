@@ -1,67 +1,69 @@
 // The simulated cluster's object store: typed resources, resourceVersion / generation / uid
-// bookkeeping, list with selectors and pagination, and watch with a bounded event history
-// (a watch from a version older than the history is answered `410 Gone`). The API server
-// serves it over HTTPS; the simulated controllers use it in-process.
+// bookkeeping, list with selectors and pagination, watch with a bounded event history (a watch
+// from a version older than the history is answered `410 Gone`), and deletion as the generic
+// registry does it (deletion.ts): graceful deletion, finalizers holding an object until they are
+// removed, the orphan / foregroundDeletion finalizers a propagation policy adds. What a type does
+// on create, update and delete beyond that (defaulting, admission, generation, its own delete) is
+// its StoreStrategy. The API server serves the store over HTTPS; the simulated controllers use it
+// in-process. Timestamps come from the world's wall clock (`now`).
 import { randomUUID } from 'node:crypto'
+import { type DeleteOptions, planDelete, preconditionsHold } from './deletion.js'
+import { decodeContinue, encodeContinue } from './continue.js'
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js'
 
-export interface ResourceType {
-  group: string // '' for core
-  version: string
-  plural: string
-  singular: string
-  kind: string
-  namespaced: boolean
-  shortNames?: string[]
-  verbs?: string[]
-  /** Subresources served (e.g. ['status', 'log']). */
-  subresources?: string[]
+import {
+  type KubeObject,
+  type ObjectMeta,
+  type ResourceType,
+  type WatchEvent,
+  type WatchEventType,
+  StoreError,
+  apiVersionOf,
+  resourceName,
+  rfc3339,
+  typeKey
+} from './objects.js'
+
+export type { DeleteOptions } from './deletion.js'
+export {
+  type KubeObject,
+  type ObjectMeta,
+  type ResourceType,
+  type StoreErrorReason,
+  type WatchEvent,
+  type WatchEventType,
+  StoreError,
+  apiVersionOf,
+  resourceName,
+  rfc3339,
+  typeKey
+} from './objects.js'
+
+/** What a type does beyond storage (resources.ts installs the built-in types' strategy). */
+export interface StoreStrategy {
+  /** Every create, after name / namespace / uid are set: defaulting and admission (may throw). */
+  prepareForCreate?(t: ResourceType, obj: KubeObject): void
+  /** Every update of the main resource (status writes excluded): defaulting (may throw). */
+  prepareForUpdate?(t: ResourceType, next: KubeObject, old: KubeObject): void
+  /** A status write: what of the written object's metadata it keeps (Deployments: annotations). */
+  prepareForStatusUpdate?(t: ResourceType, next: KubeObject, written: KubeObject): void
+  /** Whether `t` keeps metadata.generation, and which part of an object bumps it. */
+  generationInput?(t: ResourceType, obj: KubeObject): unknown | undefined
+  /** A type's own delete (a Namespace's first delete starts its termination); undefined: generic. */
+  beginDelete?(t: ResourceType, live: KubeObject, opts: DeleteOptions): KubeObject | undefined
+  /** The grace period of a graceful delete (pods); undefined when `t` deletes at once. */
+  gracePeriod?(t: ResourceType, live: KubeObject, requested: number | undefined): number | undefined
+  /** What a delete naming no policy does with dependents: 'Orphan' (batch/v1 Jobs) or 'Background'. */
+  defaultPropagation?(t: ResourceType): 'Orphan' | 'Background'
+  /** An update that leaves a deleting object without finalizers removes it (Namespaces: also spec.finalizers). */
+  mayRemoveOnUpdate?(t: ResourceType, next: KubeObject): boolean
 }
 
-export interface ObjectMeta {
-  name: string
-  namespace?: string
-  uid?: string
-  resourceVersion?: string
-  generation?: number
-  creationTimestamp?: string
-  deletionTimestamp?: string
-  labels?: Record<string, string>
-  annotations?: Record<string, string>
-  ownerReferences?: Array<{
-    apiVersion: string
-    kind: string
-    name: string
-    uid: string
-    controller?: boolean
-  }>
-  managedFields?: unknown[]
-  generateName?: string
-  [k: string]: unknown
-}
-
-export interface KubeObject {
-  apiVersion: string
-  kind: string
-  metadata: ObjectMeta
-  [k: string]: any
-}
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
-export interface WatchEvent {
-  type: WatchEventType
+export interface DeleteResult {
+  /** The object as it is now: still present with a deletionTimestamp, or its final state. */
   object: KubeObject
-}
-
-export class StoreError extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason:
-      'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'Gone' | 'BadRequest' | 'Forbidden',
-    message: string
-  ) {
-    super(message)
-  }
+  /** Removed from storage (false: graceful deletion or finalizers pending). */
+  removed: boolean
 }
 
 interface HistoryEntry {
@@ -72,21 +74,28 @@ interface HistoryEntry {
 
 type Listener = (event: WatchEvent, type: ResourceType) => void
 
-export function typeKey(t: Pick<ResourceType, 'group' | 'plural'>): string {
-  return t.group ? `${t.plural}.${t.group}` : t.plural
-}
-
-export function apiVersionOf(t: ResourceType): string {
-  return t.group ? `${t.group}/${t.version}` : t.version
-}
-
 const clone = <T>(v: T): T => structuredClone(v)
 
-/** Fields whose change does not bump metadata.generation. */
+/** JSON with object keys sorted: equal for equal values whatever order their keys came in. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .filter(k => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map(k => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`
+  return JSON.stringify(v) ?? 'null'
+}
+
+/** Fields whose change bumps metadata.generation when no strategy says otherwise. */
 function specOf(obj: KubeObject): unknown {
   const { metadata: _m, status: _s, ...rest } = obj
   return rest
 }
+
+const notFound = (t: ResourceType, name: string) =>
+  new StoreError(404, 'NotFound', `${resourceName(t)} "${name}" not found`)
 
 export class ObjectStore {
   private rv = 1
@@ -94,12 +103,17 @@ export class ObjectStore {
   private readonly objects = new Map<string, Map<string, KubeObject>>() // typeKey -> ns/name -> obj
   private readonly history: HistoryEntry[] = []
   private readonly listeners = new Set<Listener>()
-  /** Admission run on every create before the object is stored (may change it or refuse it). */
-  private admit: ((t: ResourceType, obj: KubeObject) => void) | undefined
-  constructor(private readonly historyLimit = 50_000) {}
+  private strategy: StoreStrategy = {}
+  private readonly historyLimit: number
+  /** The world's wall clock (ms since the epoch). */
+  readonly now: () => number
+  constructor(o: { historyLimit?: number; now?: () => number } = {}) {
+    this.historyLimit = o.historyLimit ?? 50_000
+    this.now = o.now ?? Date.now
+  }
 
-  setAdmission(fn: (t: ResourceType, obj: KubeObject) => void): void {
-    this.admit = fn
+  setStrategy(s: StoreStrategy): void {
+    this.strategy = s
   }
 
   registerType(t: ResourceType): void {
@@ -128,6 +142,11 @@ export class ObjectStore {
     return String(this.rv)
   }
 
+  /** The wall clock as metav1.Time. */
+  nowTime(): string {
+    return rfc3339(this.now())
+  }
+
   private key(ns: string | undefined, name: string): string {
     return `${ns ?? ''}/${name}`
   }
@@ -149,8 +168,7 @@ export class ObjectStore {
 
   get(t: ResourceType, ns: string | undefined, name: string): KubeObject {
     const o = this.bucket(t).get(this.key(t.namespaced ? ns : undefined, name))
-    if (!o)
-      throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${name}" not found`)
+    if (!o) throw notFound(t, name)
     return clone(o)
   }
 
@@ -176,6 +194,8 @@ export class ObjectStore {
   ): { items: KubeObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } {
     const labels = parseLabelSelector(opts.labelSelector)
     const fields = parseFieldSelector(opts.fieldSelector)
+    // A malformed token is the client's error (400), before anything is read.
+    const token = opts.continue ? decodeContinue(opts.continue) : undefined
     const all = [...this.bucket(t).entries()]
       .filter(([, o]) => !t.namespaced || !opts.namespace || o.metadata.namespace === opts.namespace)
       .filter(([, o]) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o))
@@ -184,12 +204,8 @@ export class ObjectStore {
     // (carried in the continue token), so a watch from it misses nothing that changed meanwhile.
     let start = 0
     let resourceVersion = this.currentResourceVersion
-    if (opts.continue) {
-      const token = JSON.parse(Buffer.from(opts.continue, 'base64url').toString()) as {
-        rv: string
-        after: string
-      }
-      resourceVersion = token.rv
+    if (token) {
+      resourceVersion = String(token.rv)
       start = all.findIndex(([k]) => k > token.after)
       if (start < 0) start = all.length
     }
@@ -199,16 +215,13 @@ export class ObjectStore {
     return {
       items: page.map(([, o]) => clone(o)),
       resourceVersion,
-      continue: more
-        ? Buffer.from(JSON.stringify({ rv: resourceVersion, after: page[page.length - 1][0] })).toString(
-            'base64url'
-          )
-        : undefined,
+      continue: more ? encodeContinue(Number(resourceVersion), page[page.length - 1][0]) : undefined,
       remainingItemCount: more ? all.length - start - limit : undefined
     }
   }
 
-  create(t: ResourceType, input: KubeObject): KubeObject {
+  /** Creates; with `dryRun` everything but the write happens (defaulting, admission, validation). */
+  create(t: ResourceType, input: KubeObject, opts: { dryRun?: boolean } = {}): KubeObject {
     const obj = clone(input)
     obj.apiVersion = apiVersionOf(t)
     obj.kind = t.kind
@@ -225,48 +238,63 @@ export class ObjectStore {
     else if (!obj.metadata.namespace) obj.metadata.namespace = 'default'
     const k = this.key(obj.metadata.namespace, obj.metadata.name)
     const b = this.bucket(t)
-    if (b.has(k))
+    const existing = b.get(k)
+    if (existing)
       throw new StoreError(
         409,
         'AlreadyExists',
-        `${t.plural}${t.group ? '.' + t.group : ''} "${obj.metadata.name}" already exists`
+        `${existing.metadata.deletionTimestamp ? 'object is being deleted: ' : ''}${resourceName(t)} "${obj.metadata.name}" already exists`
       )
-    this.admit?.(t, obj)
+    delete obj.metadata.deletionTimestamp
+    delete obj.metadata.deletionGracePeriodSeconds
     obj.metadata.uid = randomUUID()
+    obj.metadata.creationTimestamp = this.nowTime()
+    this.strategy.prepareForCreate?.(t, obj)
+    if (this.tracksGeneration(t, obj)) obj.metadata.generation = 1
+    else delete obj.metadata.generation
+    if (opts.dryRun) return obj
     obj.metadata.resourceVersion = String(++this.rv)
-    obj.metadata.generation = 1
-    obj.metadata.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
     b.set(k, obj)
     this.emit(t, 'ADDED', obj)
     return clone(obj)
   }
 
+  private tracksGeneration(t: ResourceType, obj: KubeObject): boolean {
+    return this.strategy.generationInput ? this.strategy.generationInput(t, obj) !== undefined : true
+  }
+
+  private generationInput(t: ResourceType, obj: KubeObject): unknown {
+    return this.strategy.generationInput ? this.strategy.generationInput(t, obj) : specOf(obj)
+  }
+
   /**
    * Replaces an object. `expectedVersion` (from metadata.resourceVersion of the input, when set)
-   * gives optimistic concurrency. `subresource: 'status'` keeps everything but status.
+   * gives optimistic concurrency. `subresource: 'status'` keeps everything but status. As the
+   * generic registry's update: deletionTimestamp and its grace period cannot change, no finalizer
+   * may be added to a deleting object, and a deleting object left without finalizers is removed.
    */
-  update(t: ResourceType, input: KubeObject, opts: { subresource?: 'status' } = {}): KubeObject {
+  update(
+    t: ResourceType,
+    input: KubeObject,
+    opts: { subresource?: 'status'; dryRun?: boolean } = {}
+  ): KubeObject {
     const ns = t.namespaced ? (input.metadata.namespace ?? 'default') : undefined
     const k = this.key(ns, input.metadata.name)
     const b = this.bucket(t)
     const cur = b.get(k)
-    if (!cur)
-      throw new StoreError(
-        404,
-        'NotFound',
-        `${t.plural}${t.group ? '.' + t.group : ''} "${input.metadata.name}" not found`
-      )
+    if (!cur) throw notFound(t, input.metadata.name)
     if (input.metadata.resourceVersion && input.metadata.resourceVersion !== cur.metadata.resourceVersion) {
       throw new StoreError(
         409,
         'Conflict',
-        `Operation cannot be fulfilled on ${t.plural} "${input.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`
+        `Operation cannot be fulfilled on ${resourceName(t)} "${input.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`
       )
     }
     let next: KubeObject
     if (opts.subresource === 'status') {
       next = clone(cur)
       next.status = clone(input.status)
+      this.strategy.prepareForStatusUpdate?.(t, next, input)
     } else {
       next = clone(input)
       next.status = input.status === undefined ? cur.status : next.status
@@ -280,23 +308,58 @@ export class ObjectStore {
         generation: cur.metadata.generation
       }
       if (!t.namespaced) delete next.metadata.namespace
-      if (JSON.stringify(specOf(next)) !== JSON.stringify(specOf(cur)))
+      this.keepDeletionFields(t, next, cur)
+      this.strategy.prepareForUpdate?.(t, next, cur)
+      if (!this.tracksGeneration(t, next)) delete next.metadata.generation
+      else if (canonicalJson(this.generationInput(t, next)) !== canonicalJson(this.generationInput(t, cur)))
         next.metadata.generation = (cur.metadata.generation ?? 1) + 1
     }
     if (
-      JSON.stringify(next) ===
-      JSON.stringify({
-        ...cur,
-        metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion }
-      })
+      canonicalJson(next) ===
+      canonicalJson({ ...cur, metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion } })
     ) {
       // No change: Kubernetes keeps the resourceVersion and emits no event.
       return clone(cur)
     }
+    if (opts.dryRun)
+      return { ...next, metadata: { ...next.metadata, resourceVersion: cur.metadata.resourceVersion } }
     next.metadata.resourceVersion = String(++this.rv)
+    if (this.removesOnUpdate(t, next, cur)) {
+      b.delete(k)
+      this.emit(t, 'DELETED', next)
+      return clone(next)
+    }
     b.set(k, next)
     this.emit(t, 'MODIFIED', next)
     return clone(next)
+  }
+
+  /** An update never sets, removes or changes a deletion timestamp; no new finalizer once deleting. */
+  private keepDeletionFields(t: ResourceType, next: KubeObject, cur: KubeObject): void {
+    const m = next.metadata
+    if (cur.metadata.deletionTimestamp) m.deletionTimestamp = cur.metadata.deletionTimestamp
+    else delete m.deletionTimestamp
+    if (cur.metadata.deletionGracePeriodSeconds !== undefined)
+      m.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds
+    else delete m.deletionGracePeriodSeconds
+    if (!m.finalizers?.length) delete m.finalizers
+    if (!cur.metadata.deletionTimestamp) return
+    const added = (m.finalizers ?? []).filter(f => !(cur.metadata.finalizers ?? []).includes(f))
+    if (added.length) {
+      const message = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map(f => JSON.stringify(f)).join(', ')}}`
+      throw new StoreError(
+        422,
+        'Invalid',
+        `${t.kind}${t.group ? '.' + t.group : ''} "${m.name}" is invalid: metadata.finalizers: ${message}`,
+        [{ type: 'FieldValueForbidden', message, field: 'metadata.finalizers' }]
+      )
+    }
+  }
+
+  private removesOnUpdate(t: ResourceType, next: KubeObject, cur: KubeObject): boolean {
+    if (!cur.metadata.deletionTimestamp || next.metadata.finalizers?.length) return false
+    if ((cur.metadata.deletionGracePeriodSeconds ?? 0) !== 0) return false
+    return this.strategy.mayRemoveOnUpdate?.(t, next) ?? true
   }
 
   /** Read-modify-write helper for controllers: `fn` mutates a copy; no-op changes are not written. */
@@ -317,17 +380,43 @@ export class ObjectStore {
     )
   }
 
-  delete(t: ResourceType, ns: string | undefined, name: string): KubeObject {
+  /**
+   * Deletes as the API server's DELETE does: preconditions, graceful deletion for the types the
+   * strategy makes graceful, the finalizers the propagation policy asks for; the object stays
+   * (with its deletionTimestamp) while a grace period runs or finalizers remain.
+   */
+  delete(t: ResourceType, ns: string | undefined, name: string, opts: DeleteOptions = {}): DeleteResult {
     const k = this.key(t.namespaced ? ns : undefined, name)
     const b = this.bucket(t)
     const cur = b.get(k)
-    if (!cur)
-      throw new StoreError(404, 'NotFound', `${t.plural}${t.group ? '.' + t.group : ''} "${name}" not found`)
+    if (!cur) throw notFound(t, name)
+    preconditionsHold(t, cur, opts.preconditions)
+    const own = this.strategy.beginDelete?.(t, clone(cur), opts)
+    if (own) return { object: opts.dryRun ? own : this.write(t, k, own), removed: false }
+    const plan = planDelete(
+      clone(cur),
+      opts,
+      {
+        grace: this.strategy.gracePeriod?.(t, cur, opts.gracePeriodSeconds),
+        defaultPropagation: this.strategy.defaultPropagation?.(t) ?? 'Background'
+      },
+      this.now()
+    )
+    if (plan.kind === 'unchanged') return { object: clone(cur), removed: false }
+    if (plan.kind === 'update')
+      return { object: opts.dryRun ? plan.object : this.write(t, k, plan.object), removed: false }
+    if (opts.dryRun) return { object: plan.object, removed: true }
     b.delete(k)
-    const gone = clone(cur)
-    gone.metadata.resourceVersion = String(++this.rv)
-    this.emit(t, 'DELETED', gone)
-    return gone
+    plan.object.metadata.resourceVersion = String(++this.rv)
+    this.emit(t, 'DELETED', plan.object)
+    return { object: clone(plan.object), removed: true }
+  }
+
+  private write(t: ResourceType, k: string, obj: KubeObject): KubeObject {
+    obj.metadata.resourceVersion = String(++this.rv)
+    this.bucket(t).set(k, obj)
+    this.emit(t, 'MODIFIED', obj)
+    return clone(obj)
   }
 
   /**

@@ -1,11 +1,15 @@
 // Test helper for the simulated API server suites: a store with the built-in types, a running
-// server, and ready client-node / kubeconfig handles (token and client-certificate users).
+// server, the control plane's garbage collector and namespace controller (no nodes: a pod bound to
+// a node stays Terminating once deleted, as with a kubelet that is gone), and ready client-node /
+// kubeconfig handles (token and client-certificate users).
 import { KubeConfig } from '@kubernetes/client-node'
 import { SimClock, SimRecorder } from '../../sim/contracts.js'
-import type { FaultSpec } from '../../sim/scenario.js'
+import { type FaultSpec, loadScenario } from '../../sim/scenario.js'
+import { startControlPlane } from '../../sim/kube/controllers/index.js'
 import { type WorldTls, createWorldTls, issueClientCert } from '../../sim/tls.js'
 import { type ApiServer, startApiServer } from '../../sim/kube/apiserver/index.js'
 import { registerBuiltins } from '../../sim/kube/resources.js'
+import { chartCrds } from '../../sim/kube/crds/index.js'
 import { type KubeObject, ObjectStore, type ResourceType } from '../../sim/kube/store.js'
 
 export const TOKEN = 'sim-token-123'
@@ -79,11 +83,11 @@ export function adminKubeConfig(w: TestWorld): KubeConfig {
 export async function startWorld(
   opts: { faults?: FaultSpec[]; timeScale?: number } = {}
 ): Promise<TestWorld> {
-  const store = new ObjectStore()
+  const clock = new SimClock(opts.timeScale ?? 0.01)
+  const store = new ObjectStore({ now: () => clock.wallNow() })
   registerBuiltins(store)
   const tls = testTls()
   const recorder = new SimRecorder()
-  const clock = new SimClock(opts.timeScale ?? 0.01)
   const logs = new Map<string, string>()
   const server = await startApiServer({
     store,
@@ -99,6 +103,7 @@ export async function startWorld(
       return text.split('\n').filter(Boolean).slice(-o.tailLines).join('\n') + '\n'
     }
   })
+  const plane = startControlPlane({ store, clock, scenario: loadScenario(undefined, {}) })
   const type = (group: string, plural: string) => {
     const t = store.type(group, plural)
     if (!t) throw new Error(`no type ${plural}.${group}`)
@@ -114,7 +119,10 @@ export async function startWorld(
     kc: kubeConfigFor(server.url, tls, { token: TOKEN }),
     type,
     put: (group, plural, obj) => store.create(type(group, plural), obj as KubeObject),
-    close: () => server.close()
+    close: () => {
+      plane.close()
+      return server.close()
+    }
   }
 }
 
@@ -177,4 +185,38 @@ export async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
     if (Date.now() > until) throw new Error('condition not met in time')
     await new Promise(r => setTimeout(r, 10))
   }
+}
+
+/** A request with raw headers and body (Warning headers, query parameters clients do not send). */
+export async function rawRequest(
+  w: TestWorld,
+  p: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {}
+): Promise<{ status: number; text: string; json: any; headers: Headers }> {
+  const { Agent, fetch } = await import('undici')
+  const res = await fetch(w.server.url + p, {
+    method: init.method ?? 'GET',
+    body: init.body,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      ...(init.headers ?? {})
+    },
+    dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
+  })
+  const text = await res.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.status, text, json, headers: res.headers as unknown as Headers }
+}
+
+/** Creates the CRDs a chart version installs (the upstream files the simulated charts carry). */
+export function installChartCrds(w: TestWorld, chart: string, version: string, part?: string): void {
+  const t = w.type('apiextensions.k8s.io', 'customresourcedefinitions')
+  for (const crd of chartCrds(chart, version, part))
+    if (!w.store.tryGet(t, undefined, crd.metadata.name)) w.store.create(t, crd)
 }

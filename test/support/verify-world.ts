@@ -315,6 +315,24 @@ export function workPods(w: RdmaWorld, namespace = 'aks-rdma-verify'): KubeObjec
   return w.sim.store.list(t, { namespace }).items as unknown as KubeObject[]
 }
 
+/**
+ * Waits (real time, generous limit) until the work namespace has no pod left: the probe
+ * DaemonSet's pods go after it, deleted by the garbage collector in the background and stopped
+ * by their kubelets within their grace period, as on a real cluster.
+ */
+export async function workPodsGone(w: RdmaWorld, namespace = 'aks-rdma-verify'): Promise<void> {
+  const until = Date.now() + 60_000
+  while (workPods(w, namespace).length) {
+    if (Date.now() > until)
+      throw new Error(
+        `pods left in ${namespace}: ${workPods(w, namespace)
+          .map(p => p.metadata.name)
+          .join(', ')}`
+      )
+    await new Promise(r => setTimeout(r, 10))
+  }
+}
+
 /** Kube requests recorded since the last reset, by kind of request. */
 export function requestStats(w: RdmaWorld): {
   total: number

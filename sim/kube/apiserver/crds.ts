@@ -1,17 +1,23 @@
 // The CRD controller: a CustomResourceDefinition in the store registers its served version as a
 // resource type (with shortNames, scope and the status subresource), gets Established /
 // NamesAccepted conditions, and deleting it unregisters the type. Also keeps each CRD's schema
-// and printer columns for apply list semantics and table output.
+// (its structural openAPIV3Schema: pruning, defaulting and validation of its custom resources,
+// list semantics of apply) and printer columns for table output.
 import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { typeKey } from '../store.js'
 import { type ListOracle, builtinListOracle, schemaListOracle } from './fieldpaths.js'
 import { nowTime } from './managed.js'
+import type { SchemaRoot } from './schemas.js'
 import { BUILTIN_GROUPS } from '../resources.js'
 
 export interface CrdInfo {
   type: ResourceType
   crdName: string
   oracle: ListOracle
+  /** The served version's openAPIV3Schema (absent when the CRD gives none). */
+  schema?: SchemaRoot
+  /** Field selector labels the version adds (`spec.color` for a `.spec.color` selectableField). */
+  selectableFields: string[]
   printerColumns: Array<{ name: string; type: string; jsonPath: string; priority?: number }>
 }
 
@@ -110,6 +116,12 @@ export function installCrdController(store: ObjectStore): void {
       type,
       crdName: crd.metadata.name,
       oracle: schemaListOracle(version.schema?.openAPIV3Schema),
+      ...(version.schema?.openAPIV3Schema
+        ? { schema: { schema: version.schema.openAPIV3Schema, defs: {}, builtin: false } }
+        : {}),
+      selectableFields: (version.selectableFields ?? []).map((f: { jsonPath: string }) =>
+        f.jsonPath.replace(/^\./, '')
+      ),
       printerColumns: version.additionalPrinterColumns ?? []
     })
     const established = (crd.status?.conditions ?? []).some(

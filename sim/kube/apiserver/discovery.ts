@@ -61,7 +61,11 @@ const SUBRESOURCE_SHAPE: Record<
   log: { verbs: ['get'] },
   eviction: { verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1' },
   binding: { verbs: ['create'], kind: 'Binding' },
-  scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' }
+  scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
+  finalize: { verbs: ['update'] },
+  exec: { verbs: ['create', 'get'], kind: 'PodExecOptions' },
+  attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions' },
+  portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions' }
 }
 
 /** Built-in resources in the `all` category (`kubectl get all`), as a real server lists them. */

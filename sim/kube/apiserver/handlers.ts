@@ -1,30 +1,44 @@
-// The resource verbs: get, list, create, update, patch (JSON, merge, strategic, server-side apply),
-// delete (with namespace contents and owner-reference cascade), deletecollection, and the pod
-// subresources log / eviction / binding. Each returns a Reply; watch is served in watch.ts.
+// The resource verbs that read and write: get, list, create, update, patch (JSON, merge,
+// strategic, server-side apply). Every write goes through what the kind's registry does (defaults,
+// admission, validation: the store's strategy) and the field checks of fields.ts (unknown fields
+// as `fieldValidation` says, custom resources pruned, defaulted and validated by their schema).
+// Deletes are in deletes.ts, the pod subresources in pods.ts; watch is served in watch.ts.
 import { parse as parseYaml } from 'yaml'
+import { defaultObject } from '../defaults.js'
+import { checkFieldSelector } from '../fieldlabels.js'
 import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { StoreError, apiVersionOf, typeKey } from '../store.js'
 import { crdInfo, listOracleFor } from './crds.js'
+import { type FieldValidation, admitFields, checkApplyTyped, fieldValidationOf } from './fields.js'
 import { type Scope, deepEqual, isPlainObject } from './fieldpaths.js'
-import { managedAfterUpdate, nowTime, serverSideApply } from './managed.js'
+import { managedAfterUpdate, serverSideApply } from './managed.js'
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js'
 import type { ResourceRoute } from './route.js'
 import { bodyEncoding } from './media.js'
-import { ProtobufError, decodeObject, groupSpeaksProtobuf, isProtobufBody, readEnvelope } from './protobuf.js'
-import { ApiError, statusSuccess } from './status.js'
+import { ProtobufError, decodeObject, groupSpeaksProtobuf, readEnvelope } from './protobuf.js'
+import { ApiError } from './status.js'
+import { parseBool } from './parse-bool.js'
 import { wantsTable, toTable } from './table.js'
 
 export interface Reply {
   status: number
   body: unknown
   contentType?: string
+  /** `Warning` header messages (unknown fields dropped under fieldValidation=Warn). */
+  warnings?: string[]
 }
 
 export type LogProvider = (
   ns: string,
   pod: string,
   container?: string,
-  opts?: { tailLines?: number }
+  opts?: {
+    tailLines?: number
+    previous?: boolean
+    timestamps?: boolean
+    sinceSeconds?: number
+    limitBytes?: number
+  }
 ) => string | undefined
 
 export interface VerbRequest {
@@ -52,7 +66,7 @@ function resourceName(t: ResourceType): string {
   return t.group ? `${t.plural}.${t.group}` : t.plural
 }
 
-function details(t: ResourceType, name?: string): { name?: string; group: string; kind: string } {
+export function details(t: ResourceType, name?: string): { name?: string; group: string; kind: string } {
   return { ...(name ? { name } : {}), group: t.group, kind: t.plural }
 }
 
@@ -123,12 +137,18 @@ export function writeContext(env: VerbEnv, t: ResourceType, subresource?: string
   }
 }
 
-function invalid(t: ResourceType, name: string, field: string, message: string): ApiError {
-  return new ApiError(422, 'Invalid', `${t.kind} "${name}" is invalid: ${field}: ${message}`, {
-    ...details(t, name),
-    kind: t.kind,
-    causes: [{ type: 'FieldValueInvalid', message, field }]
-  })
+/** A 422 on one field, worded as errors.NewInvalid words it. */
+export function invalid(t: ResourceType, name: string, field: string, message: string): ApiError {
+  return new ApiError(
+    422,
+    'Invalid',
+    `${t.kind}${t.group ? '.' + t.group : ''} "${name}" is invalid: ${field}: ${message}`,
+    {
+      ...details(t, name),
+      kind: t.kind,
+      causes: [{ type: 'FieldValueInvalid', message, field }]
+    }
+  )
 }
 
 function checkObject(
@@ -180,7 +200,7 @@ function checkObject(
       t,
       name,
       'metadata.name',
-      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`
+      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
     )
   for (const [k, v] of Object.entries(meta.labels ?? {}))
     if (typeof v !== 'string')
@@ -188,7 +208,7 @@ function checkObject(
   return o
 }
 
-function requireNamespace(env: VerbEnv, t: ResourceType, ns: string | undefined): void {
+export function requireNamespace(env: VerbEnv, t: ResourceType, ns: string | undefined): void {
   if (!t.namespaced) return
   if (!ns) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource')
   const nsType = env.store.type('', 'namespaces')
@@ -228,19 +248,11 @@ export function commit(
     )
   const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
   if (deepEqual(strip(next), strip(live))) return live
-  if (dryRun) {
-    const { metadata: _m, status: _s, ...specNext } = next
-    const { metadata: _l, status: _t, ...specLive } = live
-    const generation = (live.metadata.generation ?? 1) + (deepEqual(specNext, specLive) ? 0 : 1)
-    return {
-      ...next,
-      metadata: { ...next.metadata, resourceVersion: live.metadata.resourceVersion, generation }
-    }
-  }
-  return env.store.update(t, {
-    ...next,
-    metadata: { ...next.metadata, resourceVersion: live.metadata.resourceVersion }
-  })
+  return env.store.update(
+    t,
+    { ...next, metadata: { ...next.metadata, resourceVersion: live.metadata.resourceVersion } },
+    { dryRun }
+  )
 }
 
 /** The object a write produces on the main resource or the status subresource. */
@@ -262,8 +274,20 @@ function composeWrite(
     if (live.status === undefined) delete next.status
     else next.status = structuredClone(live.status)
   }
-  if (live.metadata.deletionTimestamp) next.metadata.deletionTimestamp = live.metadata.deletionTimestamp
+  const m = live.metadata
+  if (m.deletionTimestamp !== undefined) next.metadata.deletionTimestamp = m.deletionTimestamp
+  if (m.deletionGracePeriodSeconds !== undefined)
+    next.metadata.deletionGracePeriodSeconds = m.deletionGracePeriodSeconds
   return next
+}
+
+/** managedFields of `next` after an Update-operation write by the request's manager. */
+function recordUpdate(env: VerbEnv, r: VerbRequest, live: KubeObject | undefined, next: KubeObject): void {
+  const t = r.route.type
+  next.metadata.managedFields = live?.metadata.managedFields
+  const managed = managedAfterUpdate(live, next, managerOf(r), writeContext(env, t, r.route.subresource))
+  if (managed) next.metadata.managedFields = managed
+  else delete next.metadata.managedFields
 }
 
 // ---- verbs ---------------------------------------------------------------------------------------
@@ -278,13 +302,21 @@ export function getObject(env: VerbEnv, r: VerbRequest): Reply {
   return { status: 200, body: obj }
 }
 
+/** 400 for a field selector the kind does not support. */
+export function checkSelectors(env: VerbEnv, t: ResourceType, fieldSelector: string | undefined): void {
+  const info = crdInfo(env.store, t)
+  checkFieldSelector(t, fieldSelector, info ? { selectableFields: info.selectableFields } : undefined)
+}
+
 export function listObjects(env: VerbEnv, r: VerbRequest): Reply {
   const t = r.route.type
   const limit = Number(r.query.get('limit') ?? '0')
+  const fieldSelector = r.query.get('fieldSelector') ?? undefined
+  checkSelectors(env, t, fieldSelector)
   const page = env.store.list(t, {
     namespace: r.route.namespace,
     labelSelector: r.query.get('labelSelector') ?? undefined,
-    fieldSelector: r.query.get('fieldSelector') ?? undefined,
+    fieldSelector,
     limit: Number.isFinite(limit) && limit > 0 ? limit : undefined,
     continue: r.query.get('continue') || undefined
   })
@@ -303,83 +335,92 @@ export function listObjects(env: VerbEnv, r: VerbRequest): Reply {
   }
 }
 
-/** What the API server sets on every new Namespace: its name label, the kubernetes finalizer, Active. */
-function defaultNamespace(obj: KubeObject): void {
-  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name }
-  obj.spec = { ...(obj.spec ?? {}), finalizers: obj.spec?.finalizers ?? ['kubernetes'] }
-  obj.status = { phase: 'Active' }
+/** What the pod strategy's PrepareForCreate leaves of a new pod's status: Pending and its QoS class. */
+function podCreateStatus(pod: KubeObject): Record<string, unknown> {
+  const containers: any[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]
+  const res = (c: any, kind: 'requests' | 'limits', r: string) => c?.resources?.[kind]?.[r]
+  const any = containers.some(c => ['cpu', 'memory'].some(r => res(c, 'requests', r) || res(c, 'limits', r)))
+  const guaranteed =
+    containers.length > 0 &&
+    containers.every(c =>
+      ['cpu', 'memory'].every(
+        r =>
+          res(c, 'limits', r) &&
+          String(res(c, 'limits', r)) === String(res(c, 'requests', r) ?? res(c, 'limits', r))
+      )
+    )
+  return { phase: 'Pending', qosClass: guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort' }
+}
+
+function directiveOf(r: VerbRequest): FieldValidation {
+  return fieldValidationOf(r.query)
 }
 
 export function createObject(env: VerbEnv, r: VerbRequest): Reply {
   const t = r.route.type
+  const directive = directiveOf(r)
   const obj = checkObject(t, parseBody(r), { namespace: r.route.namespace })
-  if (typeKey(t) === 'namespaces' && obj.metadata.name) defaultNamespace(obj)
   requireNamespace(env, t, obj.metadata.namespace)
   delete obj.metadata.managedFields
   delete obj.metadata.resourceVersion
-  const managedFields = managedAfterUpdate(undefined, obj, managerOf(r), writeContext(env, t))
-  if (managedFields) obj.metadata.managedFields = managedFields
-  if (isDryRun(r.query)) {
-    if (obj.metadata.name && env.store.tryGet(t, obj.metadata.namespace, obj.metadata.name))
-      throw new ApiError(409, 'AlreadyExists', `${resourceName(t)} "${obj.metadata.name}" already exists`, {
-        ...details(t, obj.metadata.name)
-      })
-    const uid = globalThis.crypto.randomUUID()
-    const name = obj.metadata.name || `${obj.metadata.generateName}${uid.slice(0, 5)}`
-    return {
-      status: 201,
-      body: { ...obj, metadata: { ...obj.metadata, name, uid, generation: 1, creationTimestamp: nowTime() } }
-    }
-  }
-  return { status: 201, body: env.store.create(t, obj) }
+  const warnings = admitFields(env, t, obj, { directive })
+  if (typeKey(t) === 'pods') obj.status = podCreateStatus(obj)
+  defaultObject(t, obj)
+  recordUpdate(env, r, undefined, obj)
+  return { status: 201, body: env.store.create(t, obj, { dryRun: isDryRun(r.query) }), warnings }
 }
 
 export function updateObject(env: VerbEnv, r: VerbRequest): Reply {
   const { type: t, name, namespace, subresource } = r.route
+  const directive = directiveOf(r)
   const body = checkObject(t, parseBody(r), { name, namespace })
   const live = getLive(env, r.route)
+  const warnings = admitFields(env, t, body, { directive, old: live })
   const next = composeWrite(t, live, body, subresource)
-  next.metadata.managedFields = live.metadata.managedFields
-  const managed = managedAfterUpdate(live, next, managerOf(r), writeContext(env, t, subresource))
-  if (managed) next.metadata.managedFields = managed
-  else delete next.metadata.managedFields
-  return { status: 200, body: commit(env, t, live, next, isDryRun(r.query)) }
+  defaultObject(t, next)
+  recordUpdate(env, r, live, next)
+  return { status: 200, body: commit(env, t, live, next, isDryRun(r.query)), warnings }
 }
 
-export function patchObject(env: VerbEnv, r: VerbRequest): Reply {
-  const { type: t, subresource } = r.route
+function patched(env: VerbEnv, r: VerbRequest, live: KubeObject): unknown {
+  const t = r.route.type
   const ct = r.contentType.split(';')[0].trim().toLowerCase()
-  if (ct === 'application/apply-patch+yaml') return applyObject(env, r)
   const patch = parseBody(r)
-  const live = getLive(env, r.route)
-  let patched: unknown
-  if (ct === 'application/json-patch+json') patched = jsonPatch(live, patch)
-  else if (ct === 'application/merge-patch+json') patched = mergePatch(live, patch)
-  else if (ct === 'application/strategic-merge-patch+json') {
+  if (ct === 'application/json-patch+json') return jsonPatch(live, patch)
+  if (ct === 'application/merge-patch+json') return mergePatch(live, patch)
+  if (ct === 'application/strategic-merge-patch+json') {
     if (crdInfo(env.store, t))
       throw new ApiError(
         415,
         'UnsupportedMediaType',
         'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml'
       )
-    patched = strategicMergePatch(live, patch, listOracleFor(env.store, t))
-  } else
-    throw new ApiError(
-      415,
-      'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`
-    )
-  if (!isPlainObject(patched)) throw new ApiError(422, 'Invalid', 'the patched object is not an object')
-  const obj = patched as KubeObject
+    return strategicMergePatch(live, patch, listOracleFor(env.store, t))
+  }
+  throw new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`
+  )
+}
+
+export function patchObject(env: VerbEnv, r: VerbRequest): Reply {
+  const { type: t, subresource } = r.route
+  const ct = r.contentType.split(';')[0].trim().toLowerCase()
+  if (ct === 'application/apply-patch+yaml') return applyObject(env, r)
+  const directive = directiveOf(r)
+  const live = getLive(env, r.route)
+  const result = patched(env, r, live)
+  if (!isPlainObject(result)) throw new ApiError(422, 'Invalid', 'the patched object is not an object')
+  const obj = result as KubeObject
   if (obj.metadata?.name !== live.metadata.name)
     throw invalid(t, live.metadata.name, 'metadata.name', 'Invalid value: field is immutable')
   checkObject(t, obj, { name: live.metadata.name, namespace: live.metadata.namespace })
+  const warnings = admitFields(env, t, obj, { directive, old: live })
   const next = composeWrite(t, live, obj, subresource)
-  next.metadata.managedFields = live.metadata.managedFields
-  const managed = managedAfterUpdate(live, next, managerOf(r), writeContext(env, t, subresource))
-  if (managed) next.metadata.managedFields = managed
-  else delete next.metadata.managedFields
-  return { status: 200, body: commit(env, t, live, next, isDryRun(r.query)) }
+  defaultObject(t, next)
+  recordUpdate(env, r, live, next)
+  return { status: 200, body: commit(env, t, live, next, isDryRun(r.query)), warnings }
 }
 
 function applyObject(env: VerbEnv, r: VerbRequest): Reply {
@@ -397,7 +438,8 @@ function applyObject(env: VerbEnv, r: VerbRequest): Reply {
     throw new ApiError(400, 'BadRequest', 'apiVersion and kind must be set in an apply request')
   const applied = checkObject(t, body, { name, namespace })
   delete applied.metadata.managedFields
-  const force = ['true', '1'].includes(r.query.get('force') ?? '')
+  checkApplyTyped(env, t, applied)
+  const force = parseBool(r.query, 'force')
   const dryRun = isDryRun(r.query)
   const live = env.store.tryGet(t, namespace, name!)
   const ctx = writeContext(env, t, subresource)
@@ -405,197 +447,28 @@ function applyObject(env: VerbEnv, r: VerbRequest): Reply {
     if (subresource) getLive(env, r.route) // throws NotFound
     requireNamespace(env, t, namespace)
     const created = serverSideApply(undefined, applied, manager, force, ctx)
-    if (typeKey(t) === 'namespaces') defaultNamespace(created)
-    if (dryRun)
-      return {
-        status: 201,
-        body: {
-          ...created,
-          metadata: {
-            ...created.metadata,
-            uid: globalThis.crypto.randomUUID(),
-            generation: 1,
-            creationTimestamp: nowTime()
-          }
-        }
-      }
-    return { status: 201, body: env.store.create(t, created) }
+    admitFields(env, t, created, { directive: 'Ignore' })
+    return { status: 201, body: env.store.create(t, created, { dryRun }) }
   }
   const merged = serverSideApply(live, applied, manager, force, ctx)
   merged.metadata.resourceVersion = applied.metadata.resourceVersion ?? live.metadata.resourceVersion
+  admitFields(env, t, merged, { directive: 'Ignore', old: live })
   const next = composeWrite(t, live, merged, subresource)
+  defaultObject(t, next)
   if (subresource === 'status') next.metadata.managedFields = merged.metadata.managedFields
   return { status: 200, body: commit(env, t, live, next, dryRun) }
 }
 
-/**
- * Dependents (by ownerReference uid) of a deleted object, deleted in turn, generation by
- * generation: one scan of the store per generation (a DaemonSet's 1000 pods cost one scan).
- */
-function cascade(env: VerbEnv, owner: KubeObject): void {
-  let owners = new Set(owner.metadata.uid ? [owner.metadata.uid] : [])
-  while (owners.size) {
-    const found: Array<{ t: ResourceType; ns: string | undefined; name: string }> = []
-    for (const t of env.store.types())
-      for (const o of env.store.scan(t))
-        if ((o.metadata.ownerReferences ?? []).some(ref => owners.has(ref.uid)))
-          found.push({ t, ns: o.metadata.namespace, name: o.metadata.name })
-    const next = new Set<string>()
-    for (const f of found) {
-      if (!env.store.tryGet(f.t, f.ns, f.name)) continue
-      const gone = env.store.delete(f.t, f.ns, f.name)
-      if (gone.metadata.uid) next.add(gone.metadata.uid)
-    }
-    owners = next
-  }
-}
-
-function deleteContents(env: VerbEnv, ns: string): void {
-  for (const t of env.store.types()) {
-    if (!t.namespaced) continue
-    for (const o of env.store.list(t, { namespace: ns }).items) env.store.delete(t, ns, o.metadata.name)
-  }
-}
-
-function deleteOne(env: VerbEnv, r: VerbRequest, t: ResourceType, live: KubeObject, opts: any): KubeObject {
-  const pre = opts?.preconditions ?? {}
-  if (
-    (pre.uid && pre.uid !== live.metadata.uid) ||
-    (pre.resourceVersion && pre.resourceVersion !== live.metadata.resourceVersion)
-  )
-    throw new ApiError(
-      409,
-      'Conflict',
-      `Operation cannot be fulfilled on ${resourceName(t)} "${live.metadata.name}": Precondition failed: UID in precondition: ${pre.uid ?? ''}, UID in object meta: ${live.metadata.uid}`,
-      details(t, live.metadata.name)
-    )
-  if (isDryRun(r.query) || (opts?.dryRun ?? []).length) return live
-  const gone = env.store.delete(t, live.metadata.namespace, live.metadata.name)
-  if (typeKey(t) === 'namespaces') deleteContents(env, live.metadata.name)
-  const policy = r.query.get('propagationPolicy') ?? opts?.propagationPolicy
-  const orphan =
-    policy === 'Orphan' || r.query.get('orphanDependents') === 'true' || opts?.orphanDependents === true
-  if (!orphan) cascade(env, gone)
-  return gone
-}
-
-function deleteOptions(r: VerbRequest): any {
-  if (r.body.length && isProtobufBody(r.body)) {
-    try {
-      return decodeObject(r.body)
-    } catch (err) {
-      throw new ApiError(
-        400,
-        'BadRequest',
-        `the DeleteOptions body could not be decoded: ${(err as Error).message}`
-      )
-    }
-  }
-  const text = r.body.toString('utf8').trim()
-  if (!text) return {}
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new ApiError(400, 'BadRequest', 'the DeleteOptions body could not be decoded')
-  }
-}
-
-export function deleteObject(env: VerbEnv, r: VerbRequest): Reply {
-  const t = r.route.type
-  const live = getLive(env, r.route)
-  const gone = deleteOne(env, r, t, live, deleteOptions(r))
-  const returnsObject = t.plural === 'pods' || t.plural === 'namespaces' || !!crdInfo(env.store, t)
-  if (returnsObject) return { status: 200, body: gone }
-  return { status: 200, body: statusSuccess({ ...details(t, live.metadata.name), uid: live.metadata.uid }) }
-}
-
-export function deleteCollection(env: VerbEnv, r: VerbRequest): Reply {
-  const t = r.route.type
-  const opts = deleteOptions(r)
-  const items = env.store.list(t, {
-    namespace: r.route.namespace,
-    labelSelector: r.query.get('labelSelector') ?? undefined,
-    fieldSelector: r.query.get('fieldSelector') ?? undefined
-  }).items
-  const gone = items.map(o => deleteOne(env, r, t, o, opts))
-  return {
-    status: 200,
-    body: {
-      kind: `${t.kind}List`,
-      apiVersion: apiVersionOf(t),
-      metadata: { resourceVersion: env.store.currentResourceVersion },
-      items: gone
-    }
-  }
-}
-
-export function podLog(env: VerbEnv, r: VerbRequest): Reply {
-  const pod = getLive(env, r.route)
-  const containers: string[] = (pod.spec?.containers ?? []).map((c: any) => c.name)
-  let container = r.query.get('container') ?? undefined
-  if (!container) {
-    if (containers.length > 1)
-      throw new ApiError(
-        400,
-        'BadRequest',
-        `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.join(' ')}]`
-      )
-    container = containers[0]
-  } else if (
-    containers.length &&
-    !containers.includes(container) &&
-    !(pod.spec?.initContainers ?? []).some((c: any) => c.name === container)
-  )
-    throw new ApiError(400, 'BadRequest', `container ${container} is not valid for pod ${pod.metadata.name}`)
-  const tail = r.query.get('tailLines')
-  const text = env.logs?.(pod.metadata.namespace!, pod.metadata.name, container, {
-    ...(tail ? { tailLines: Number(tail) } : {})
-  })
-  if (text === undefined && containerStarted(pod, container))
-    return { status: 200, body: '', contentType: 'text/plain' }
-  if (text === undefined)
-    throw new ApiError(
-      400,
-      'BadRequest',
-      `container "${container ?? ''}" in pod "${pod.metadata.name}" is waiting to start: ContainerCreating`
-    )
-  return { status: 200, body: text, contentType: 'text/plain' }
-}
-
-/** The container is running or has run (a started container with no output has an empty log). */
-function containerStarted(pod: KubeObject, container: string | undefined): boolean {
-  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])]
-  const st = statuses.find((s: any) => s.name === container)?.state
-  return !!(st?.running || st?.terminated)
-}
-
-export function podEviction(env: VerbEnv, r: VerbRequest): Reply {
-  const live = getLive(env, r.route)
-  if (!isDryRun(r.query)) env.store.delete(r.route.type, live.metadata.namespace, live.metadata.name)
-  return { status: 201, body: statusSuccess() }
-}
-
-export function podBinding(env: VerbEnv, r: VerbRequest): Reply {
-  const binding = parseBody(r)
-  const node = binding?.target?.name
-  if (!node) throw invalid(r.route.type, r.route.name!, 'target.name', 'Required value')
-  const live = getLive(env, r.route)
-  if (live.spec?.nodeName)
-    throw new ApiError(
-      409,
-      'Conflict',
-      `pod ${live.metadata.name} is already assigned to node "${live.spec.nodeName}"`
-    )
-  if (!isDryRun(r.query)) env.store.update(r.route.type, { ...live, spec: { ...live.spec, nodeName: node } })
-  return { status: 201, body: statusSuccess() }
-}
-
 export function storeErrorToApi(err: StoreError, route?: ResourceRoute): ApiError {
   const name = /"([^"]+)"/.exec(err.message)?.[1]
-  return new ApiError(
-    err.code,
-    err.reason,
-    err.message,
-    route ? details(route.type, name ?? route.name) : undefined
-  )
+  const d = route ? details(route.type, name ?? route.name) : undefined
+  if (err.reason === 'Invalid' && route)
+    return new ApiError(err.code, err.reason, err.message, {
+      ...d,
+      kind: route.type.kind,
+      ...(err.causes ? { causes: err.causes } : {})
+    })
+  // A bad request carries no details (errors.NewBadRequest); the others name the object.
+  if (err.reason === 'BadRequest') return new ApiError(err.code, err.reason, err.message)
+  return new ApiError(err.code, err.reason, err.message, d && err.causes ? { ...d, causes: err.causes } : d)
 }

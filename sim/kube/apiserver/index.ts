@@ -24,19 +24,19 @@ import {
   type Reply,
   type VerbEnv,
   type VerbRequest,
+  checkSelectors,
   createObject,
-  deleteCollection,
-  deleteObject,
   getObject,
   isDryRun,
   listObjects,
   patchObject,
-  podBinding,
-  podEviction,
-  podLog,
   storeErrorToApi,
   updateObject
 } from './handlers.js'
+import { deleteCollection, deleteObject, finalizeNamespace, podEviction } from './deletes.js'
+import { podBinding, podLog } from './pods.js'
+import { warningHeaders } from './fields.js'
+import { parseBool } from './parse-bool.js'
 import { formatPath } from './fieldpaths.js'
 import { ApplyConflictError } from './managed.js'
 import { type OutputMedia, negotiate, notAcceptable } from './media.js'
@@ -48,6 +48,9 @@ import { ApiError, reasonForCode } from './status.js'
 import { authorize, forbidden, requestAttributes, seedBootstrapRbac } from './rbac.js'
 import { REVIEW_GROUPS, impersonate, review } from './reviews.js'
 import { serveWatch } from './watch.js'
+import { listOptionsError } from './list-options.js'
+import { type PodStreams, refuseUpgrade, serveStream } from './stream/upgrade.js'
+import { followLog, wantsFollow } from './follow.js'
 
 export { installCrdController } from './crds.js'
 export { SERVER_VERSION } from './discovery.js'
@@ -71,6 +74,8 @@ export interface ApiServerOptions {
   throttle?: ThrottleSpec
   /** pods/log provider (the simulated controllers supply it). */
   logs?: LogProvider
+  /** exec / attach / portforward / log following: the nodes' kubelets (the simulated controllers). */
+  streams?: PodStreams
 }
 
 export interface ApiServer {
@@ -111,7 +116,8 @@ function send(res: ServerResponse, reply: Reply, media?: OutputMedia): void {
   res.writeHead(reply.status, {
     'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(data),
-    'Cache-Control': 'no-cache, private'
+    'Cache-Control': 'no-cache, private',
+    ...(reply.warnings?.length ? { Warning: warningHeaders(reply.warnings) } : {})
   })
   res.end(data)
 }
@@ -178,16 +184,21 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
     case 'GET':
       if (!name) return listObjects(env, r)
       if (subresource === 'log') return podLog(env, r)
+      if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward')
+        throw new ApiError(400, 'BadRequest', 'Upgrade request required')
       if (subresource === 'scale') return getScale(env, r)
       if (subresource && subresource !== 'status') break
       return getObject(env, r)
     case 'POST':
+      if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward')
+        throw new ApiError(400, 'BadRequest', 'Upgrade request required')
       if (!name) return createObject(env, r)
       if (subresource === 'eviction') return podEviction(env, r)
       if (subresource === 'binding') return podBinding(env, r)
       break
     case 'PUT':
       if (name && subresource === 'scale') return writeScale(env, r)
+      if (name && subresource === 'finalize') return finalizeNamespace(env, r)
       if (name && (!subresource || subresource === 'status')) return updateObject(env, r)
       break
     case 'PATCH':
@@ -310,12 +321,18 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       if (!route) route = resolveResource(o.store, split.group, split.version, split.rest) // throws NotFound
       const body = await readBody(req)
       const q = url.searchParams
-      const watching = route.watchPath || q.get('watch') === 'true' || q.get('watch') === '1'
+      const env: VerbEnv = { store: o.store, logs: o.logs }
+      const watching = route.watchPath || parseBool(q, 'watch')
       const protobuf = groupSpeaksProtobuf(route.type.group)
+      if (method === 'GET' && !route.subresource && (!route.name || watching)) {
+        const invalid = listOptionsError(q)
+        if (invalid) throw invalid
+      }
       if (method === 'GET' && watching && !route.name) {
         const media = negotiate(accept, { protobuf, table: true, watch: true })
         if (!media) throw notAcceptable(true)
         const timeout = Number(q.get('timeoutSeconds') ?? '')
+        checkSelectors(env, route.type, q.get('fieldSelector') ?? undefined)
         record(200)
         return serveWatch(
           req,
@@ -327,12 +344,15 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
             labelSelector: q.get('labelSelector') ?? undefined,
             fieldSelector: q.get('fieldSelector') ?? undefined,
             resourceVersion: q.get('resourceVersion') ?? undefined,
-            allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true',
-            sendInitialEvents: q.get('sendInitialEvents') === 'true',
+            allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks'),
             timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
           },
           { bookmarkEveryMs, cut: faults.forWatch(), protobuf: media.encoding === 'protobuf' }
         )
+      }
+      if (method === 'GET' && route.subresource === 'log' && wantsFollow(q)) {
+        record(200)
+        return followLog(env, route, q, req, res, o.streams)
       }
       const media = negotiate(accept, { protobuf, table: true })
       if (!media) throw notAcceptable()
@@ -355,7 +375,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
         )
       const reply = REVIEW_GROUPS.has(route.type.group)
         ? review(o.store, user!, verbRequest())
-        : dispatch({ store: o.store, logs: o.logs }, verbRequest())
+        : dispatch(env, verbRequest())
       record(reply.status)
       send(res, reply, media)
     } catch (err) {
@@ -374,6 +394,40 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   server.on('connection', (s: Socket) => {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
+  })
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const url = new URL(req.url ?? '/', `https://${host}`)
+    const pathname = url.pathname.replace(/\/+$/, '') || '/'
+    let route: ResourceRoute | undefined
+    const record = (status: number) =>
+      o.recorder.record({
+        service: 'kube',
+        method: req.method ?? 'GET',
+        path: pathname,
+        status,
+        mutating: false,
+        ...(route ? { resource: route.type.plural } : {})
+      })
+    try {
+      const split = splitApiPath(pathname)
+      if (!split) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource')
+      route = resolveResource(o.store, split.group, split.version, split.rest)
+      const stream = ['exec', 'attach', 'portforward'].includes(route.subresource ?? '')
+      if (!route.name || !stream)
+        throw new ApiError(400, 'BadRequest', 'this resource is not served as a stream')
+      let user = authenticate(req, authn)
+      if (!user) throw new ApiError(401, 'Unauthorized', 'Unauthorized')
+      user = impersonate(o.store, user, req)
+      // Upgraded stream requests are authorized as `create` on the subresource, whatever the method.
+      const attrs = requestAttributes('POST', pathname, url.searchParams)
+      if (!authorize(o.store, user, attrs).allowed) throw forbidden(user, attrs)
+      serveStream(o.store, o.streams, route, url.searchParams, req, socket, head)
+      record(101)
+    } catch (err) {
+      const e = toApiError(err, route)
+      record(e.code)
+      refuseUpgrade(socket, e)
+    }
   })
   server.on('tlsClientError', () => undefined)
   await new Promise<void>((resolve, reject) => {

@@ -12,6 +12,7 @@ import { apiVersionOf } from '../store.js'
 import { crdInfo } from './crds.js'
 import { SERVER_VERSION } from './discovery.js'
 import { isInline, jsonName, messageFor, protoRoot } from './protobuf.js'
+import type { SchemaRoot } from './schemas.js'
 
 type Schema = Record<string, unknown>
 type Style = 'v2' | 'v3'
@@ -355,4 +356,32 @@ export function openApiV2Doc(store: ObjectStore): Record<string, unknown> {
 
 function sortKeys(o: Record<string, Schema>): Record<string, Schema> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+const builtinRoots = new Map<string, SchemaRoot | null>()
+
+function rootOf(key: string, make: (set: SchemaSet) => string | undefined): SchemaRoot | undefined {
+  let hit = builtinRoots.get(key)
+  if (hit === undefined) {
+    const set = new SchemaSet('v3')
+    const name = make(set)
+    hit = name ? { schema: set.schemas[name], defs: set.schemas, builtin: true } : null
+    builtinRoots.set(key, hit)
+  }
+  return hit ?? undefined
+}
+
+/** The schema of a built-in kind (from the .proto files), for unknown-field checks; cached. */
+export function builtinSchemaRoot(apiVersion: string, kind: string): SchemaRoot | undefined {
+  return rootOf(`${apiVersion}/${kind}`, set => {
+    const msg = messageFor(apiVersion, kind)
+    if (!msg || msg.fullName.startsWith(`.${META}.`)) return undefined
+    const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion]
+    return set.add(msg, { 'x-kubernetes-group-version-kind': [{ group, kind, version }] })
+  })
+}
+
+/** metav1.ObjectMeta's schema: what a custom resource's metadata may hold. */
+export function objectMetaRoot(): SchemaRoot {
+  return rootOf('ObjectMeta', set => set.add(protoRoot().lookupType(`${META}.ObjectMeta`)))!
 }

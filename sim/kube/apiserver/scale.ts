@@ -15,36 +15,7 @@ import {
 import { managedAfterUpdate } from './managed.js'
 import { jsonPatch, mergePatch } from './patch.js'
 import { ApiError } from './status.js'
-
-interface Requirement {
-  key: string
-  operator: string
-  values?: string[]
-}
-
-/** A LabelSelector as its string form (`app=x,tier in (a,b)`), requirements sorted by key. */
-export function selectorString(
-  sel: { matchLabels?: Record<string, string>; matchExpressions?: Requirement[] } | undefined
-): string {
-  const parts: Array<[string, string]> = []
-  for (const [k, v] of Object.entries(sel?.matchLabels ?? {})) parts.push([k, `${k}=${v}`])
-  for (const e of sel?.matchExpressions ?? []) {
-    const values = [...(e.values ?? [])].sort().join(',')
-    const text =
-      e.operator === 'In'
-        ? `${e.key} in (${values})`
-        : e.operator === 'NotIn'
-          ? `${e.key} notin (${values})`
-          : e.operator === 'Exists'
-            ? e.key
-            : `!${e.key}`
-    parts.push([e.key, text])
-  }
-  return parts
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(p => p[1])
-    .join(',')
-}
+import { selectorString } from '../selectors.js'
 
 export function scaleOf(obj: KubeObject): KubeObject {
   const m = obj.metadata

@@ -21,7 +21,7 @@ export interface StatusDetails {
   group?: string
   kind?: string
   uid?: string
-  causes?: Array<{ type?: string; message?: string; field?: string }>
+  causes?: Array<{ type?: string; reason?: string; message?: string; field?: string }>
   retryAfterSeconds?: number
 }
 
@@ -39,7 +39,8 @@ export interface StatusObject {
 export class ApiError extends Error {
   constructor(
     readonly code: number,
-    readonly reason: Reason,
+    /** '' for the errors a real server reports with no reason (plain Go errors: a 500). */
+    readonly reason: Reason | '',
     message: string,
     readonly details?: StatusDetails
   ) {
@@ -52,7 +53,7 @@ export class ApiError extends Error {
 
 export function statusFailure(
   code: number,
-  reason: Reason,
+  reason: Reason | '',
   message: string,
   details?: StatusDetails
 ): StatusObject {
@@ -62,7 +63,7 @@ export function statusFailure(
     metadata: {},
     status: 'Failure',
     message,
-    reason,
+    ...(reason ? { reason } : {}),
     ...(details && Object.keys(details).length ? { details } : {}),
     code
   }

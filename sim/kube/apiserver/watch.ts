@@ -1,7 +1,8 @@
 // Watch streams: chunked JSON lines (`{"type":"ADDED","object":{...}}`) from the store, resumed
-// from a resourceVersion, with periodic BOOKMARKs when asked, `timeoutSeconds`, the watch-list
-// initial-events bookmark, scenario cuts, and a too-old version answered the way real API
-// servers do it: an ERROR event carrying a 410 Expired Status, then the end of the stream.
+// from a resourceVersion, with periodic BOOKMARKs when asked, `timeoutSeconds`, scenario cuts, and
+// a too-old version answered the way real API servers do it: an ERROR event carrying a 410 Expired
+// Status, then the end of the stream. No watch-list (`sendInitialEvents`): v1.33 refuses it
+// (list-options.ts).
 // Protobuf clients get the same events as length-framed metav1.WatchEvent messages.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ObjectStore, ResourceType, WatchEvent } from '../store.js'
@@ -15,7 +16,6 @@ export interface WatchParams {
   fieldSelector?: string
   resourceVersion?: string
   allowWatchBookmarks: boolean
-  sendInitialEvents: boolean
   timeoutSeconds?: number
 }
 
@@ -56,19 +56,19 @@ export function serveWatch(
     if (env.protobuf) res.write(watchFrame(e.type, e.object as Record<string, unknown>))
     else res.write(JSON.stringify(e) + '\n')
   }
-  const bookmark = (annotations?: Record<string, string>) =>
+  const bookmark = () =>
     send({
       type: 'BOOKMARK',
       object: {
         kind: type.kind,
         apiVersion: apiVersionOf(type),
-        metadata: { resourceVersion: store.currentResourceVersion, ...(annotations ? { annotations } : {}) }
+        metadata: { resourceVersion: store.currentResourceVersion }
       }
     })
   res.on('close', () => finish())
   res.on('error', () => finish())
 
-  const fromVersion = p.sendInitialEvents ? undefined : p.resourceVersion
+  const fromVersion = p.resourceVersion
   try {
     stop = store.watch(
       type,
@@ -83,7 +83,6 @@ export function serveWatch(
     }
     throw err
   }
-  if (p.sendInitialEvents && p.allowWatchBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' })
   if (p.allowWatchBookmarks) {
     const every = Math.max(20, env.bookmarkEveryMs)
     const interval = setInterval(() => bookmark(), every)

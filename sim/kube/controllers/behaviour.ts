@@ -63,6 +63,8 @@ export interface BehaviourEnv {
   podIP(): string | undefined
   /** Whether the pod is still running on its node. */
   alive(): boolean
+  /** The container's own files (what it writes; `kubectl exec` and `cp` see and change them too). */
+  files(c: ContainerView): Map<string, string>
 }
 
 export type BehaviourFactory = (env: BehaviourEnv) => PodBehaviour | undefined

@@ -1,5 +1,5 @@
 // An in-process informer over the ObjectStore: every object by type, plus the indexes the
-// controllers need at scale (pods by node, dependents by owner uid). Cached objects are the
+// controllers need at scale (pods by node, dependents by owner uid, objects by uid). Cached objects are the
 // store's event copies and are treated as read-only. Handlers run after the cache is updated.
 import type { KubeObject, ObjectStore, ResourceType, WatchEvent } from '../store.js'
 import { typeKey } from '../store.js'
@@ -14,6 +14,7 @@ export class ClusterCache {
   private readonly byType = new Map<string, Map<string, KubeObject>>()
   private readonly podsByNode = new Map<string, Set<string>>()
   private readonly dependents = new Map<string, Set<string>>() // owner uid -> "typeKey|ns/name"
+  private readonly uids = new Map<string, string>() // uid -> "typeKey|ns/name"
   private readonly handlers: CacheHandler[] = []
   private readonly unsubscribe: () => void
 
@@ -52,6 +53,7 @@ export class ClusterCache {
   }
 
   private index(tk: string, k: string, o: KubeObject): void {
+    if (o.metadata.uid) this.uids.set(o.metadata.uid, `${tk}|${k}`)
     if (tk === 'pods' && o.spec?.nodeName) {
       let s = this.podsByNode.get(o.spec.nodeName)
       if (!s) this.podsByNode.set(o.spec.nodeName, (s = new Set()))
@@ -65,6 +67,7 @@ export class ClusterCache {
   }
 
   private unindex(tk: string, k: string, o: KubeObject): void {
+    if (o.metadata.uid) this.uids.delete(o.metadata.uid)
     if (tk === 'pods' && o.spec?.nodeName) this.podsByNode.get(o.spec.nodeName)?.delete(k)
     for (const r of o.metadata.ownerReferences ?? []) this.dependents.get(r.uid)?.delete(`${tk}|${k}`)
   }
@@ -104,6 +107,15 @@ export class ClusterCache {
       if (o) out.push([tk, o])
     }
     return out
+  }
+
+  /** The object with `uid`, as [typeKey, object]. */
+  byUid(uid: string): [string, KubeObject] | undefined {
+    const ref = this.uids.get(uid)
+    if (!ref) return undefined
+    const i = ref.indexOf('|')
+    const o = this.byType.get(ref.slice(0, i))?.get(ref.slice(i + 1))
+    return o ? [ref.slice(0, i), o] : undefined
   }
 
   /** Pods controlled by the owner with `uid`. */

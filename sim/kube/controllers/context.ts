@@ -96,7 +96,7 @@ export function createIfAbsent(ctx: SimContext, t: ResourceType, obj: KubeObject
   }
 }
 
-/** Deletes, ignoring NotFound. */
+/** Deletes (as a client's DELETE: graceful for pods, finalizers honoured), ignoring NotFound. */
 export function deleteIfPresent(
   ctx: SimContext,
   t: ResourceType,
@@ -159,4 +159,9 @@ export function isPodReady(p: KubeObject): boolean {
 
 export function isPodTerminal(p: KubeObject): boolean {
   return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed'
+}
+
+/** Neither finished nor being deleted (controller.FilterActivePods). */
+export function isPodActive(p: KubeObject): boolean {
+  return !isPodTerminal(p) && !p.metadata.deletionTimestamp
 }

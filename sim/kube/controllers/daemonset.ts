@@ -120,7 +120,8 @@ export class DaemonSetController implements Reconciler {
     )
     const byNode = new Map<string, KubeObject[]>()
     for (const p of this.ctx.cache.ownedPods(ds.metadata.uid!)) {
-      if (!isControlledBy(p, ds.metadata.uid)) continue
+      // A pod being deleted no longer counts: its node gets a new one (podsShouldBeOnNode).
+      if (!isControlledBy(p, ds.metadata.uid) || p.metadata.deletionTimestamp) continue
       const n = p.spec?.nodeName ?? ''
       byNode.set(n, [...(byNode.get(n) ?? []), p])
     }
@@ -221,7 +222,9 @@ export class DaemonSetController implements Reconciler {
 
   private writeStatus(ds: KubeObject, hash: string, should: Set<string>): void {
     const dsT = typeFromKey(this.ctx, TK.daemonsets)!
-    const pods = this.ctx.cache.ownedPods(ds.metadata.uid!).filter(p => isControlledBy(p, ds.metadata.uid))
+    const pods = this.ctx.cache
+      .ownedPods(ds.metadata.uid!)
+      .filter(p => isControlledBy(p, ds.metadata.uid) && !p.metadata.deletionTimestamp)
     const onNode = new Map<string, KubeObject>()
     const misscheduled = new Set<string>()
     for (const p of pods) {

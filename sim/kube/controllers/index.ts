@@ -1,6 +1,8 @@
 // Starts the simulated control plane and node agents over an ObjectStore: the shared context
 // (cache, queue, timers, hardware, logs, events) and every controller — DaemonSet, ReplicaSet,
-// Deployment, Job, scheduler, garbage collector, kubelet, NFD, Network Operator, GPU Operator.
+// Deployment, Job, scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
+// Operator. startControlPlane starts only what deletion needs from kube-controller-manager (the
+// garbage collector and the namespace controller), for a world that is an API server alone.
 import type { SimClock } from '../../contracts.js'
 import type { Scenario } from '../../scenario.js'
 import { HardwareRegistry } from '../hardware.js'
@@ -13,6 +15,7 @@ import { isoNow, Timers, type SimContext } from './context.js'
 import { DaemonSetController } from './daemonset.js'
 import { EventRecorder } from './events.js'
 import { GarbageCollector } from './gc.js'
+import { NamespaceController } from './namespace.js'
 import { GpuOperator } from './gpu-operator.js'
 import { Kubelet } from './kubelet.js'
 import { LogStore, type LogOptions } from './logs.js'
@@ -33,17 +36,17 @@ export interface Controllers {
   close(): void
 }
 
-export function startControllers(o: {
+interface ControllerOptions {
   store: ObjectStore
   clock: SimClock
   scenario: Scenario
   hardware?: HardwareRegistry
   onError?: (controller: string, key: string, err: unknown) => void
-}): Controllers {
-  const startReal = Date.now()
-  const wallNow = () => startReal + o.clock.now()
+}
+
+function makeContext(o: ControllerOptions): SimContext {
+  const wallNow = () => o.clock.wallNow()
   const cache = new ClusterCache(o.store)
-  const timers = new Timers(o.clock)
   const ctx: SimContext = {
     store: o.store,
     cache,
@@ -52,7 +55,7 @@ export function startControllers(o: {
       o.onError ?? ((c, k, e) => console.error(`[sim-kube] ${c} ${k}: ${(e as Error).stack ?? e}`))
     ),
     clock: o.clock,
-    timers,
+    timers: new Timers(o.clock),
     scenario: o.scenario,
     hardware: o.hardware ?? new HardwareRegistry(),
     logs: new LogStore(wallNow),
@@ -60,6 +63,27 @@ export function startControllers(o: {
     wallNow
   }
   ctx.events = new EventRecorder(o.store, () => isoNow(ctx), wallNow)
+  return ctx
+}
+
+function closer(ctx: SimContext): () => void {
+  return () => {
+    ctx.queue.close()
+    ctx.timers.close()
+    ctx.cache.close()
+  }
+}
+
+/** The garbage collector and the namespace controller alone (an API server with no nodes). */
+export function startControlPlane(o: ControllerOptions): { ctx: SimContext; close(): void } {
+  const ctx = makeContext(o)
+  new GarbageCollector(ctx)
+  new NamespaceController(ctx)
+  return { ctx, close: closer(ctx) }
+}
+
+export function startControllers(o: ControllerOptions): Controllers {
+  const ctx = makeContext(o)
   const net = new PerftestNetwork()
   const longRunning = (): PodBehaviour => ({ kind: 'long-running' })
   const shell = shellWorkloads(net)
@@ -79,6 +103,7 @@ export function startControllers(o: {
   new DeploymentController(ctx)
   new JobController(ctx)
   new GarbageCollector(ctx)
+  new NamespaceController(ctx)
   new NfdController(ctx)
   new NetworkOperator(ctx)
   new GpuOperator(ctx)
@@ -91,10 +116,8 @@ export function startControllers(o: {
       kubelet.flush()
     },
     close: () => {
-      ctx.queue.close()
-      timers.close()
       kubelet.close()
-      cache.close()
+      closer(ctx)()
     }
   }
 }

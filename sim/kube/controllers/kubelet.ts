@@ -2,10 +2,17 @@
 // Running → Ready (or to Succeeded/Failed), writing real-shaped pod status (conditions,
 // containerStatuses, initContainerStatuses, podIP/hostIP), Events and container logs. Timing
 // comes from the scenario delays; scenario pod faults make containers crash-loop, fail image
-// pulls or never become Ready. What happens inside a container is a PodBehaviour.
+// pulls or never become Ready. What happens inside a container is a PodBehaviour. A pod being
+// deleted (deletionTimestamp) has its containers stopped — an image's own program exits on
+// SIGTERM at once, a command the pod spec gives (a shell, sleep: PID 1 ignores SIGTERM unless it
+// traps it) is killed when the grace period ends — then the kubelet deletes it for good (grace 0).
 import type { KubeObject } from '../store.js'
 import type { BehaviourEnv, BehaviourFactory, ContainerView, PodBehaviour } from './behaviour.js'
 import { delayOf, isPodTerminal, isoNow, podFault, TK, typeFromKey, type SimContext } from './context.js'
+import { createHash } from 'node:crypto'
+import { StoreError } from '../store.js'
+import { containerKey } from '../workloads/index.js'
+import { type ExecIo, type ExecProcess, type ExecRequest, containerFs, startExec } from '../workloads/exec.js'
 import type { FaultSpec } from '../../scenario.js'
 import { execFormatError, fullReference, imagePlatforms, pullPlatformError } from '../images.js'
 
@@ -77,6 +84,12 @@ interface PodRt {
   admittedAt: number
   stopped: boolean
   probeFailures: number
+  /** Containers are being stopped for the pod's deletion. */
+  terminating?: boolean
+  /** What its behaviour sees (exec runs with it too). */
+  env: BehaviourEnv
+  /** Each container's own files, by containerKey. */
+  files: Map<string, Map<string, string>>
 }
 
 const CONDITION_ORDER = [
@@ -86,6 +99,50 @@ const CONDITION_ORDER = [
   'ContainersReady',
   'PodScheduled'
 ]
+
+/** What the kubelet answers a stream request it cannot serve (the API server relays it). */
+export class KubeletError extends Error {}
+
+/** One end of a connection to a port in a pod. */
+export interface PodConnection {
+  write(d: Buffer): void
+  end(): void
+  onData(fn: (d: Buffer) => void): void
+  onEnd(fn: () => void): void
+}
+
+/** Two connected ends: what one writes, the other receives. */
+export function connectionPair(): [PodConnection, PodConnection] {
+  const make = () => ({ data: [] as Array<(d: Buffer) => void>, end: [] as Array<() => void>, ended: false })
+  const a = make()
+  const b = make()
+  const end = (x: typeof a) => {
+    if (x.ended) return
+    x.ended = true
+    for (const fn of x.end) fn()
+  }
+  const side = (self: typeof a, peer: typeof a): PodConnection => ({
+    write: d => setImmediate(() => peer.data.forEach(fn => fn(d))),
+    end: () =>
+      setImmediate(() => {
+        end(peer)
+        end(self)
+      }),
+    onData: fn => void self.data.push(fn),
+    onEnd: fn => void self.end.push(fn)
+  })
+  return [side(a, b), side(b, a)]
+}
+
+/**
+ * Whether a container stops on SIGTERM: an image's own program does; a command from the pod spec
+ * runs as PID 1, which ignores SIGTERM unless the script traps it.
+ */
+function handlesSigterm(spec: any): boolean {
+  const argv: string[] = [...(spec?.command ?? []), ...(spec?.args ?? [])]
+  if (!argv.length) return true
+  return /\btrap\b/.test(argv.join(' '))
+}
 
 function hex(n: number): string {
   return Math.floor(n).toString(16).padStart(8, '0')
@@ -97,6 +154,7 @@ export class Kubelet {
   private flushScheduled = false
   private readonly imagesOnNode = new Map<string, Set<string>>()
   private readonly podIpSeq = new Map<string, number>()
+  private readonly listeners = new Map<string, (conn: PodConnection) => void>()
   private closed = false
 
   constructor(
@@ -107,6 +165,7 @@ export class Kubelet {
     ctx.cache.onEvent((e, tk) => {
       if (tk === TK.pods) {
         if (e.type === 'DELETED') this.stop(e.object.metadata.uid!)
+        else if (e.object.metadata.deletionTimestamp) this.terminatePod(e.object)
         else this.consider(e.object)
       } else if (tk === TK.nodes && e.type === 'ADDED') {
         for (const p of ctx.cache.podsOnNode(e.object.metadata.name)) this.consider(p)
@@ -171,6 +230,169 @@ export class Kubelet {
     }
   }
 
+  // ---- exec / attach ----
+
+  private runningContainer(ns: string, name: string, container: string): { rt: PodRt; c: ContainerRt } {
+    const rt = [...this.pods.values()].find(r => r.ns === ns && r.name === name && !r.stopped)
+    const c = rt && [...rt.main, ...rt.init].find(x => x.name === container && x.state === 'running')
+    if (!rt || !c) throw new KubeletError(`container not found ("${container}")`)
+    return { rt, c }
+  }
+
+  /** `kubectl exec`: runs a command in a running container of a pod this kubelet runs. */
+  exec(ns: string, name: string, container: string, req: ExecRequest, io: ExecIo): ExecProcess {
+    const { rt, c } = this.runningContainer(ns, name, container)
+    return startExec(rt.env, c, containerFs(rt.env, c, rt.env.files(c)), req, io)
+  }
+
+  /** Follows a container's log from now on: `write` gets what it prints until it stops (`end`). */
+  followLog(
+    ns: string,
+    name: string,
+    container: string,
+    write: (text: string) => void,
+    end: () => void
+  ): () => void {
+    const rt = [...this.pods.values()].find(r => r.ns === ns && r.name === name && !r.stopped)
+    if (!rt) {
+      end()
+      return () => {}
+    }
+    let done = false
+    const stopLog = this.ctx.logs.subscribe(ns, name, container, write)
+    const stop = () => {
+      if (done) return
+      done = true
+      stopLog()
+    }
+    const check = () => {
+      if (done) return
+      const c = [...rt.main, ...rt.init].find(x => x.name === container)
+      if (rt.stopped || !c || c.state === 'terminated') {
+        stop()
+        end()
+      } else this.ctx.timers.after(1_000, check)
+    }
+    check()
+    return stop
+  }
+
+  /** `kubectl attach`: what the container prints from now on, until it stops or the client leaves. */
+  attach(ns: string, name: string, container: string, io: ExecIo): ExecProcess {
+    this.runningContainer(ns, name, container)
+    let finish!: (code: number) => void
+    const exited = new Promise<number>(r => (finish = r))
+    const stop = this.followLog(
+      ns,
+      name,
+      container,
+      t => io.stdout(Buffer.from(t)),
+      () => finish(0)
+    )
+    return {
+      write: () => {},
+      closeStdin: () => {},
+      kill: () => {
+        stop()
+        finish(0)
+      },
+      exited
+    }
+  }
+
+  /**
+   * Registers a program listening on `port` in a pod (port-forward connections reach it); returns
+   * the function that stops listening.
+   */
+  listen(podUid: string, port: number, accept: (conn: PodConnection) => void): () => void {
+    const k = `${podUid}:${port}`
+    this.listeners.set(k, accept)
+    return () => this.listeners.delete(k)
+  }
+
+  /** A port-forward connection to a pod's port; the kubelet's error when nothing listens there. */
+  connect(ns: string, name: string, port: number): PodConnection {
+    const rt = [...this.pods.values()].find(r => r.ns === ns && r.name === name && !r.stopped)
+    if (!rt) throw new KubeletError(`pod not found ("${name}_${ns}")`)
+    const accept = this.listeners.get(`${rt.uid}:${port}`)
+    const sandbox = createHash('sha256').update(rt.uid).digest('hex')
+    if (!accept)
+      throw new KubeletError(
+        `error forwarding port ${port} to pod ${sandbox}, uid : failed to execute portforward in network namespace "/var/run/netns/cni-${rt.uid}": failed to connect to localhost:${port} inside namespace "${sandbox}", IPv4: dial tcp4 127.0.0.1:${port}: connect: connection refused IPv6 dial tcp6 [::1]:${port}: connect: connection refused `
+      )
+    const [client, server] = connectionPair()
+    accept(server)
+    return client
+  }
+
+  // ---- termination ----
+
+  /** A pod being deleted on a node this kubelet runs: stop its containers, then delete it for good. */
+  private terminatePod(pod: KubeObject): void {
+    if (this.closed) return
+    const rt = this.pods.get(pod.metadata.uid!)
+    const node = pod.spec?.nodeName
+    if (!rt) {
+      // Never started here (or already finished): nothing to stop.
+      if (node && this.ctx.cache.get(TK.nodes, undefined, node)) this.confirmDeleted(pod)
+      return
+    }
+    if (rt.stopped) return
+    const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000
+    if (rt.terminating) {
+      if (graceMs === 0) this.killAll(rt, 137)
+      return
+    }
+    rt.terminating = true
+    rt.pod = pod
+    for (const c of rt.main) {
+      if (c.state !== 'running' && c.state !== 'waiting') continue
+      this.ctx.events.record(pod, {
+        reason: 'Killing',
+        message: `Stopping container ${c.name}`,
+        fieldPath: `spec.containers{${c.name}}`,
+        host: rt.nodeName
+      })
+      const onTerm = handlesSigterm(c.spec)
+      this.after(rt, onTerm ? Math.min(this.step(), graceMs) : graceMs, () =>
+        this.stopContainer(rt, c, onTerm ? 0 : 137)
+      )
+    }
+    if (!rt.main.some(c => c.state === 'running' || c.state === 'waiting')) this.podStopped(rt)
+  }
+
+  private stopContainer(rt: PodRt, c: ContainerRt, code: number): void {
+    if (c.state !== 'terminated') this.terminate(rt, c, code)
+    if (rt.main.every(x => x.state === 'terminated')) this.podStopped(rt)
+    else this.markDirty(rt)
+  }
+
+  private killAll(rt: PodRt, code: number): void {
+    for (const c of rt.main) if (c.state !== 'terminated') this.terminate(rt, c, code)
+    this.podStopped(rt)
+  }
+
+  /** Every container stopped: the final status, then the delete that removes the pod. */
+  private podStopped(rt: PodRt): void {
+    if (rt.phase !== 'Succeeded' && rt.phase !== 'Failed')
+      this.finishPod(rt, rt.main.every(c => c.exitCode === 0) ? 'Succeeded' : 'Failed')
+    this.flush()
+    this.confirmDeleted(rt.pod)
+  }
+
+  private confirmDeleted(pod: KubeObject): void {
+    const t = typeFromKey(this.ctx, TK.pods)
+    if (!t) return
+    try {
+      this.ctx.store.delete(t, pod.metadata.namespace, pod.metadata.name, {
+        gracePeriodSeconds: 0,
+        preconditions: { uid: pod.metadata.uid }
+      })
+    } catch (e) {
+      if (!(e instanceof StoreError && (e.code === 404 || e.code === 409))) throw e
+    }
+  }
+
   // ---- lifecycle ----
 
   private admit(pod: KubeObject, nodeName: string): void {
@@ -205,7 +427,9 @@ export class Kubelet {
       cancels: new Set(),
       admittedAt: ctx.clock.now(),
       stopped: false,
-      probeFailures: 0
+      probeFailures: 0,
+      env: undefined as unknown as BehaviourEnv,
+      files: new Map()
     }
     for (const c of rt.init) c.reason = 'PodInitializing'
     if (rt.init.length) rt.init[0].reason = undefined
@@ -216,8 +440,14 @@ export class Kubelet {
       hw: () => ctx.hardware.get(nodeName),
       log: (container, text) => ctx.logs.append(rt.ns, rt.name, container, text),
       podIP: () => rt.podIP,
-      alive: () => !rt.stopped
+      alive: () => !rt.stopped,
+      files: c => {
+        let f = rt.files.get(containerKey(c))
+        if (!f) rt.files.set(containerKey(c), (f = new Map()))
+        return f
+      }
     }
+    rt.env = env
     rt.behaviour =
       this.factories.reduce<PodBehaviour | undefined>((b, f) => b ?? f(env), undefined) ?? this.fallback(env)!
     this.pods.set(rt.uid, rt)
@@ -592,6 +822,7 @@ export class Kubelet {
   }
 
   private backoffRestart(rt: PodRt, c: ContainerRt, restart: () => void): void {
+    if (rt.terminating) return this.containerExited(rt, c)
     c.lastTerminated = {
       exitCode: c.exitCode ?? 1,
       reason: c.reason ?? 'Error',
@@ -641,6 +872,10 @@ export class Kubelet {
   }
 
   private containerExited(rt: PodRt, c: ContainerRt): void {
+    if (rt.terminating) {
+      if (rt.main.every(x => x.state === 'terminated')) this.podStopped(rt)
+      return
+    }
     const policy = rt.pod.spec.restartPolicy ?? 'Always'
     if (policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0)) {
       this.backoffRestart(rt, c, () => this.startContainer(rt, c))

@@ -21,9 +21,24 @@ interface ContainerLog {
 
 const MAX_LINES = 20_000
 
+type LogListener = (text: string) => void
+
 export class LogStore {
   private readonly pods = new Map<string, { order: string[]; containers: Map<string, ContainerLog> }>()
+  private readonly listeners = new Map<string, Set<LogListener>>()
   constructor(private readonly now: () => number) {}
+
+  /** Calls `fn` with each text appended to a container's log from now on, until the returned function is called. */
+  subscribe(ns: string, pod: string, container: string, fn: LogListener): () => void {
+    const k = `${ns}/${pod}/${container}`
+    let s = this.listeners.get(k)
+    if (!s) this.listeners.set(k, (s = new Set()))
+    s.add(fn)
+    return () => {
+      s.delete(fn)
+      if (!s.size) this.listeners.delete(k)
+    }
+  }
 
   private entry(ns: string, pod: string, container: string): ContainerLog {
     const k = `${ns}/${pod}`
@@ -44,6 +59,8 @@ export class LogStore {
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n')
     for (const l of lines) c.current.push({ at, text: l })
     if (c.current.length > MAX_LINES) c.current.splice(0, c.current.length - MAX_LINES)
+    const out = lines.map(l => `${l}\n`).join('')
+    for (const fn of this.listeners.get(`${ns}/${pod}/${container}`) ?? []) fn(out)
   }
 
   /** A container restarted: the current log becomes the previous one. */

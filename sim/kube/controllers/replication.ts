@@ -7,6 +7,7 @@ import {
   deleteIfPresent,
   isControlledBy,
   isoNow,
+  isPodActive,
   isPodReady,
   isPodTerminal,
   ownerRef,
@@ -16,6 +17,7 @@ import {
   type SimContext
 } from './context.js'
 import { templateHash } from './daemonset.js'
+import { deepEqual } from '../apiserver/fieldpaths.js'
 import type { Reconciler } from './queue.js'
 
 function createPodFrom(
@@ -65,6 +67,47 @@ function createPodFrom(
   }
 }
 
+const REVISION = 'deployment.kubernetes.io/revision'
+const HASH = 'pod-template-hash'
+
+function revisionOf(rs: KubeObject): number {
+  return Number(rs.metadata.annotations?.[REVISION] ?? 0) || 0
+}
+
+/** The Deployment's maxSurge resolved against `replicas` (a percentage rounds up); 0 for Recreate. */
+function maxSurge(d: KubeObject, replicas: number): number {
+  if (d.spec?.strategy?.type === 'Recreate') return 0
+  const v = d.spec?.strategy?.rollingUpdate?.maxSurge ?? '25%'
+  return typeof v === 'string' && v.endsWith('%')
+    ? Math.ceil((replicas * Number(v.slice(0, -1))) / 100)
+    : Number(v) || 0
+}
+
+/** Drops nulls and empty lists: Go's semantic equality takes them as the zero values they decode to. */
+function zeroless(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(zeroless)
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== null && x !== undefined && !(Array.isArray(x) && !x.length))
+        .map(([k, x]) => [k, zeroless(x)])
+    )
+  return v
+}
+
+/**
+ * Pod templates equal but for the pod-template-hash label (deploymentutil.EqualIgnoreHash, with
+ * apiequality.Semantic: `creationTimestamp: null` as kubectl's rollback writes it equals none).
+ */
+function equalIgnoreHash(a: any, b: any): boolean {
+  const strip = (t: any) => {
+    const c = structuredClone(t ?? {})
+    if (c.metadata?.labels) delete c.metadata.labels[HASH]
+    return zeroless(c)
+  }
+  return deepEqual(strip(a), strip(b))
+}
+
 function ownerKey(o: KubeObject, kind: string): string | undefined {
   const ref = (o.metadata.ownerReferences ?? []).find(r => r.kind === kind && r.controller)
   return ref ? `${o.metadata.namespace}/${ref.name}` : undefined
@@ -93,7 +136,7 @@ export class ReplicaSetController implements Reconciler {
     const want = rs.spec?.replicas ?? 1
     const pods = this.ctx.cache
       .ownedPods(rs.metadata.uid!)
-      .filter(p => isControlledBy(p, rs.metadata.uid) && !isPodTerminal(p))
+      .filter(p => isControlledBy(p, rs.metadata.uid) && isPodActive(p))
       .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''))
     const hash = rs.metadata.labels?.['pod-template-hash']
     for (let i = pods.length; i < want; i++)
@@ -106,7 +149,7 @@ export class ReplicaSetController implements Reconciler {
     }
     const live = this.ctx.cache
       .ownedPods(rs.metadata.uid!)
-      .filter(p => isControlledBy(p, rs.metadata.uid) && !isPodTerminal(p))
+      .filter(p => isControlledBy(p, rs.metadata.uid) && isPodActive(p))
     const ready = live.filter(isPodReady).length
     this.ctx.store.mutate(
       typeFromKey(this.ctx, TK.replicasets)!,
@@ -149,57 +192,77 @@ export class DeploymentController implements Reconciler {
     const [ns, name] = key.split('/')
     const d = this.ctx.cache.get(TK.deployments, ns, name)
     const rsT = typeFromKey(this.ctx, TK.replicasets)
-    if (!d || !rsT) return
+    if (!d || !rsT || d.metadata.deletionTimestamp) return
     const want = d.spec?.replicas ?? 1
-    const hash = templateHash(d.spec?.template)
     const owned = this.ctx.cache
       .dependentsOf(d.metadata.uid!)
       .filter(([tk, o]) => tk === TK.replicasets && isControlledBy(o, d.metadata.uid))
       .map(([, o]) => o)
-    let current = owned.find(rs => rs.metadata.labels?.['pod-template-hash'] === hash)
-    if (!current) {
-      const tmpl = structuredClone(d.spec?.template ?? {})
-      tmpl.metadata = {
-        ...(tmpl.metadata ?? {}),
-        labels: { ...(tmpl.metadata?.labels ?? {}), 'pod-template-hash': hash }
-      }
-      const selector = structuredClone(d.spec?.selector ?? {})
-      selector.matchLabels = { ...(selector.matchLabels ?? {}), 'pod-template-hash': hash }
-      try {
-        current = this.ctx.store.create(rsT, {
-          apiVersion: 'apps/v1',
-          kind: 'ReplicaSet',
-          metadata: {
-            name: `${name}-${hash}`,
-            namespace: ns,
-            labels: { ...(d.spec?.template?.metadata?.labels ?? {}), 'pod-template-hash': hash },
-            annotations: {
-              'deployment.kubernetes.io/desired-replicas': String(want),
-              'deployment.kubernetes.io/revision': String(owned.length + 1)
-            },
-            ownerReferences: [ownerRef(d)]
-          },
-          spec: { replicas: want, selector, template: tmpl }
+    const maxRevision = Math.max(0, ...owned.map(revisionOf))
+    // The ReplicaSet whose template is the Deployment's but for its hash label (EqualIgnoreHash):
+    // after `kubectl rollout undo` an old one, made the newest revision again.
+    let current = owned.find(rs => equalIgnoreHash(rs.spec?.template, d.spec?.template))
+    if (!current) current = this.createReplicaSet(d, want, maxRevision + 1)
+    else {
+      const revised = revisionOf(current) < maxRevision ? String(maxRevision + 1) : undefined
+      if (revised || (current.spec?.replicas ?? 1) !== want)
+        this.ctx.store.mutate(rsT, ns, current.metadata.name, o => {
+          o.spec.replicas = want
+          if (revised) o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [REVISION]: revised }
         })
-      } catch (e) {
-        if (!(e instanceof StoreError && e.code === 409)) throw e
-        current = this.ctx.cache.get(TK.replicasets, ns, `${name}-${hash}`)
-      }
-    } else if ((current.spec?.replicas ?? 1) !== want) {
-      this.ctx.store.mutate(rsT, ns, current.metadata.name, o => {
-        o.spec.replicas = want
-      })
+      current = this.ctx.cache.get(TK.replicasets, ns, current.metadata.name) ?? current
     }
-    // Old ReplicaSets scale to zero once the new one is available (or at once for Recreate).
+    this.scaleDownOld(d, owned, current)
+    this.writeStatus(d, current)
+  }
+
+  private createReplicaSet(d: KubeObject, want: number, revision: number): KubeObject | undefined {
+    const rsT = typeFromKey(this.ctx, TK.replicasets)!
+    const { name, namespace: ns } = d.metadata
+    const hash = templateHash(d.spec?.template)
+    const tmpl = structuredClone(d.spec?.template ?? {})
+    tmpl.metadata = { ...(tmpl.metadata ?? {}), labels: { ...(tmpl.metadata?.labels ?? {}), [HASH]: hash } }
+    const selector = structuredClone(d.spec?.selector ?? {})
+    selector.matchLabels = { ...(selector.matchLabels ?? {}), [HASH]: hash }
+    try {
+      return this.ctx.store.create(rsT, {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: {
+          name: `${name}-${hash}`,
+          namespace: ns,
+          labels: { ...(d.spec?.template?.metadata?.labels ?? {}), [HASH]: hash },
+          annotations: {
+            'deployment.kubernetes.io/desired-replicas': String(want),
+            'deployment.kubernetes.io/max-replicas': String(want + maxSurge(d, want)),
+            [REVISION]: String(revision)
+          },
+          ownerReferences: [ownerRef(d)]
+        },
+        spec: { replicas: want, selector, template: tmpl }
+      })
+    } catch (e) {
+      if (!(e instanceof StoreError && e.code === 409)) throw e
+      return this.ctx.cache.get(TK.replicasets, ns, `${name}-${hash}`)
+    }
+  }
+
+  /** Old ReplicaSets scale to zero once the new one is available (or at once for Recreate). */
+  private scaleDownOld(d: KubeObject, owned: KubeObject[], current: KubeObject | undefined): void {
+    const rsT = typeFromKey(this.ctx, TK.replicasets)!
+    const want = d.spec?.replicas ?? 1
     const curReady = current?.status?.availableReplicas ?? 0
     for (const rs of owned) {
       if (rs.metadata.name === current?.metadata.name || (rs.spec?.replicas ?? 0) === 0) continue
-      if (d.spec?.strategy?.type === 'Recreate' || curReady >= want) {
-        this.ctx.store.mutate(rsT, ns, rs.metadata.name, o => {
+      if (d.spec?.strategy?.type === 'Recreate' || curReady >= want)
+        this.ctx.store.mutate(rsT, d.metadata.namespace, rs.metadata.name, o => {
           o.spec.replicas = 0
         })
-      }
     }
+  }
+
+  private writeStatus(d: KubeObject, current: KubeObject | undefined): void {
+    const want = d.spec?.replicas ?? 1
     const all = this.ctx.cache
       .dependentsOf(d.metadata.uid!)
       .filter(([tk]) => tk === TK.replicasets)
@@ -253,12 +316,15 @@ export class DeploymentController implements Reconciler {
     if (replicas - available > 0) status.unavailableReplicas = replicas - available
     for (const k of ['readyReplicas', 'availableReplicas', 'updatedReplicas', 'replicas'])
       if (!status[k]) delete status[k]
+    const revision = current?.metadata.annotations?.[REVISION]
     this.ctx.store.mutate(
       typeFromKey(this.ctx, TK.deployments)!,
-      ns,
-      name,
+      d.metadata.namespace,
+      d.metadata.name,
       o => {
         o.status = status
+        // The controller records the revision on the Deployment too, through the status write.
+        if (revision) o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [REVISION]: revision }
       },
       { subresource: 'status' }
     )
@@ -290,7 +356,7 @@ export class JobController implements Reconciler {
     const pods = this.ctx.cache.ownedPods(job.metadata.uid!).filter(p => isControlledBy(p, job.metadata.uid))
     const succeeded = pods.filter(p => p.status?.phase === 'Succeeded').length
     const failed = pods.filter(p => p.status?.phase === 'Failed').length
-    const active = pods.filter(p => !isPodTerminal(p)).length
+    const active = pods.filter(isPodActive).length
     const done = (job.status?.conditions ?? []).some(
       (c: any) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True'
     )
@@ -354,11 +420,11 @@ export class JobController implements Reconciler {
     const live = this.ctx.cache.ownedPods(uid).filter(p => isControlledBy(p, uid))
     const status: any = {
       startTime: job.status?.startTime ?? now,
-      active: live.filter(p => !isPodTerminal(p)).length,
-      ready: live.filter(isPodReady).length,
+      active: live.filter(isPodActive).length,
+      ready: live.filter(p => isPodActive(p) && isPodReady(p)).length,
       succeeded,
       failed,
-      terminating: 0,
+      terminating: live.filter(p => p.metadata.deletionTimestamp && !isPodTerminal(p)).length,
       uncountedTerminatedPods: {},
       ...(conditions.length ? { conditions } : {}),
       ...(completionTime ? { completionTime } : {})

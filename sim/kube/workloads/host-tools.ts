@@ -533,11 +533,17 @@ export function hostCommands(view: PodView): Record<string, Command> {
   const hw = view.hw
   let tree: SysfsTree | undefined
   const sys = (): SysfsTree => (tree ??= sysfsTree(hw))
-  const cat: Command = args => {
+  const cat: Command = (args, stdin) => {
     let out = ''
     let code = 0
     let err = ''
-    for (const p of args.slice(1)) {
+    const files = args.slice(1).filter(a => !a.startsWith('-') || a === '-')
+    if (!files.length) return { out: stdin, code: 0 }
+    for (const p of files) {
+      if (p === '-') {
+        out += stdin
+        continue
+      }
       if (p === '/proc/modules') out += procModules(hw)
       else if (/^\/proc\/[^/]+\/limits$/.test(p)) {
         // The host's kubelet runs with its own limit; containerd's is what every container inherits.

@@ -102,7 +102,7 @@ export class GpuAllocations {
 }
 
 /** A container's name within its pod, init containers apart (`init:<name>`). */
-function containerKey(c: ContainerView): string {
+export function containerKey(c: ContainerView): string {
   return `${c.init ? 'init:' : ''}${c.name}`
 }
 
@@ -165,7 +165,7 @@ function hasCapability(c: ContainerView, cap: string): boolean {
 }
 
 /** The container's environment: literal values, downward-API fields, and the usual pod variables. */
-function containerEnv(env: BehaviourEnv, c: ContainerView): Record<string, string> {
+export function containerEnv(env: BehaviourEnv, c: ContainerView): Record<string, string> {
   const out: Record<string, string> = {
     HOSTNAME: env.pod.metadata.name,
     HOME: '/root',
@@ -228,12 +228,7 @@ export function shellWorkloads(
     const ctx = env.ctx
     const podKey = `${env.pod.metadata.uid ?? env.pod.metadata.name}/`
     /** Each container's own files (init containers keep theirs for their termination message). */
-    const containerFiles = new Map<string, Map<string, string>>()
-    const filesOf = (c: ContainerView): Map<string, string> => {
-      let f = containerFiles.get(containerKey(c))
-      if (!f) containerFiles.set(containerKey(c), (f = new Map()))
-      return f
-    }
+    const filesOf = (c: ContainerView): Map<string, string> => env.files(c)
     const start = (c: ContainerView, exited: (code: number) => void): void => {
       const holder = `${podKey}${containerKey(c)}`
       // The device manager takes a container's GPUs back when it ends.
@@ -344,7 +339,7 @@ export function shellWorkloads(
     return {
       kind: 'shell',
       run: start,
-      terminationMessage: c => containerFiles.get(containerKey(c))?.get(terminationMessagePath(c)),
+      terminationMessage: c => filesOf(c).get(terminationMessagePath(c)),
       onStop: () => gpuAllocations.release(env.nodeName, podKey),
       runInit(c, done) {
         const ibSetup = /modprobe\s+ib_umad/.test(commandText(c.spec))

@@ -11,6 +11,8 @@
 export interface ShellIo {
   out(text: string): void
   err(text: string): void
+  /** Binary output (a tar archive), where the stream takes bytes; else `out` gets it as latin1. */
+  outBytes?(bytes: Buffer): void
 }
 
 export interface CommandResult {
@@ -37,6 +39,8 @@ export interface ShellOptions {
   writeFile?(path: string, content: string, append: boolean): void
   /** What `test -e/-f/-s PATH` sees (files the container can reach); without it no file exists. */
   fileExists?(path: string): boolean
+  /** What `test -d PATH` sees; without it no directory exists. */
+  isDir?(path: string): boolean
   /** Set when the container is gone; the shell stops at the next command. */
   aborted?: () => boolean
   /** Start with errexit on (a command substitution of a shell running with `set -e`). */
@@ -45,7 +49,25 @@ export interface ShellOptions {
 
 type Tok = { kind: 'word'; raw: string } | { kind: 'op'; op: string }
 
-const OPS = ['&&', '||', ';;', '2>&1', '&>', '>>', '2>', ';', '|', '&', '>', '<', '\n', '(', ')']
+const OPS = [
+  '&&',
+  '||',
+  ';;',
+  '2>&1',
+  '1>&2',
+  '>&2',
+  '&>',
+  '>>',
+  '2>',
+  ';',
+  '|',
+  '&',
+  '>',
+  '<',
+  '\n',
+  '(',
+  ')'
+]
 
 /** Splits shell text into words (raw, quotes kept for expansion) and operators. */
 export function tokenize(src: string): Tok[] {
@@ -94,7 +116,7 @@ export function tokenize(src: string): Tok[] {
       continue
     }
     const op = OPS.find(o => src.startsWith(o, i))
-    if (op && !(op === '2>' && inWord) && !(op === '2>&1' && inWord)) {
+    if (op && !((op === '2>' || op === '2>&1' || op === '1>&2') && inWord)) {
       flush()
       toks.push({ kind: 'op', op })
       i += op.length
@@ -272,8 +294,8 @@ class Parser {
         this.i++
         continue
       }
-      if (t.op === '2>&1') {
-        redirs.push({ op: '2>&1' })
+      if (t.op === '2>&1' || t.op === '>&2' || t.op === '1>&2') {
+        redirs.push({ op: t.op === '2>&1' ? '2>&1' : '>&2' })
         this.i++
         continue
       }
@@ -321,8 +343,11 @@ export class Shell {
     }
   }
 
-  /** Runs a script; resolves to its exit status. */
-  async run(script: string): Promise<number> {
+  /** The status an `exit` ended the last run with (undefined: it ran to its end). */
+  exitedWith: number | undefined
+
+  /** Runs a script (with `stdin` for its commands); resolves to its exit status. */
+  async run(script: string, stdin = ''): Promise<number> {
     let ast: Node
     try {
       ast = parse(script)
@@ -330,20 +355,25 @@ export class Shell {
       this.o.io.err(`sh: 1: ${(e as Error).message}\n`)
       return 2
     }
+    this.exitedWith = undefined
     try {
-      await this.exec(ast, '', this.o.io)
+      await this.exec(ast, stdin, this.o.io)
       await Promise.all(this.background)
       return this.lastCode
     } catch (e) {
-      if (e instanceof ExitSignal) return e.code
+      if (e instanceof ExitSignal) return (this.exitedWith = e.code)
       throw e
     }
   }
 
   /** Runs an argv directly (a container command without a shell). */
-  async runArgv(argv: string[]): Promise<number> {
-    const r = await this.invoke(argv, '', this.o.io)
-    return r
+  async runArgv(argv: string[], stdin = ''): Promise<number> {
+    try {
+      return await this.invoke(argv, stdin, this.o.io)
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code
+      throw e
+    }
   }
 
   /**
@@ -459,10 +489,12 @@ export class Shell {
         out = () => {}
         err = () => {}
       } else if (r.op === '2>&1') err = out
+      else if (r.op === '>&2') out = err
     }
     const saved = { ...this.env }
     Object.assign(this.env, assigns)
-    const code = await this.invoke(argv, stdin, { out, err })
+    const bytes = out === io.out && io.outBytes ? { outBytes: io.outBytes } : {}
+    const code = await this.invoke(argv, stdin, { out, err, ...bytes })
     if (file) this.o.writeFile!(file.path, file.buf, file.append)
     if (Object.keys(assigns).length) {
       for (const key of Object.keys(assigns)) {
@@ -536,14 +568,17 @@ export class Shell {
       case 'bash':
       case 'ash': {
         const c = args.indexOf('-c')
-        if (c >= 0) return new Shell({ ...this.o, env: this.env, errexit: false }).run(args[c + 1] ?? '')
-        return 0
+        if (c >= 0)
+          return new Shell({ ...this.o, io, env: this.env, errexit: false }).run(args[c + 1] ?? '', stdin)
+        // `sh` with no -c reads its script from stdin (`… | kubectl exec -i pod -- sh`).
+        return stdin ? new Shell({ ...this.o, io, env: this.env, errexit: false }).run(stdin) : 0
       }
       case 'test':
       case '[':
         return testExpr(
           name === '[' ? args.slice(0, args[args.length - 1] === ']' ? -1 : undefined) : args,
-          p => this.o.fileExists?.(p) ?? false
+          p => this.o.fileExists?.(p) ?? false,
+          p => this.o.isDir?.(p) ?? false
         )
           ? 0
           : 1
@@ -681,15 +716,17 @@ export function parameterExpansion(expr: string, env: Record<string, string>): s
   }
 }
 
-/** `test` / `[ … ]`: string and integer comparisons, -n/-z, negation; file tests are false. */
-function testExpr(a: string[], exists: (path: string) => boolean): boolean {
-  if (a[0] === '!') return !testExpr(a.slice(1), exists)
+/** `test` / `[ … ]`: string and integer comparisons, -n/-z, negation, file tests through the container's files. */
+function testExpr(a: string[], exists: (path: string) => boolean, isDir: (path: string) => boolean): boolean {
+  if (a[0] === '!') return !testExpr(a.slice(1), exists, isDir)
   if (a.length === 0) return false
   if (a.length === 1) return a[0] !== ''
   if (a.length === 2) {
     if (a[0] === '-n') return a[1] !== ''
     if (a[0] === '-z') return a[1] === ''
-    if (a[0] === '-e' || a[0] === '-f' || a[0] === '-s' || a[0] === '-r') return exists(a[1])
+    if (a[0] === '-d') return isDir(a[1])
+    if (a[0] === '-e') return exists(a[1]) || isDir(a[1])
+    if (a[0] === '-f' || a[0] === '-s' || a[0] === '-r') return exists(a[1])
     return false
   }
   const [l, op, r] = a

@@ -9,7 +9,7 @@
 // then finds every cluster component as desired.
 import { jest } from '@jest/globals'
 import { CHARTS, compareVersions } from '../../../sim/helm/charts.js'
-import { gpuOperatorCrds, networkOperatorCrds } from '../../../sim/helm/crds.js'
+import { chartOwnCrds } from '../../../sim/helm/crds.js'
 import { nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
 import { detectDrift } from '../../../src/drift/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
@@ -195,8 +195,8 @@ describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
       list('apiextensions.k8s.io', 'customresourcedefinitions').map(c => [c.metadata.name, c])
     )
     for (const c of [
-      ...networkOperatorCrds(to.networkOperatorVersion),
-      ...gpuOperatorCrds(to.gpuOperatorVersion)
+      ...chartOwnCrds('network-operator', to.networkOperatorVersion),
+      ...chartOwnCrds('gpu-operator', to.gpuOperatorVersion)
     ])
       expect([c.metadata.name, crds.get(c.metadata.name)?.metadata.annotations]).toEqual([
         c.metadata.name,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runVerification, runChecks, type Check } from '../../../src/verify/index.js'
 import { probeDaemonSet, removeStaleProbes } from '../../../src/verify/probe.js'
-import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-world.js'
+import { requestStats, startRdmaWorld, workPodsGone, type RdmaWorld } from '../../support/verify-world.js'
 
 jest.setTimeout(180_000)
 
@@ -66,7 +66,7 @@ describe('a healthy stack', () => {
     expect(f.nics.map(n => [n.device, n.localGpu, n.locality])).toEqual(
       f.activeDevices.map((d, i) => [d, i, 'numa'])
     )
-    expect(workPods(w)).toHaveLength(0)
+    await workPodsGone(w)
     // verify mode: writes only its namespace and the probe DaemonSet (created once, deleted once).
     const writes = w.recorder.records.filter(r => r.service === 'kube' && r.mutating)
     expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'daemonsets']))
@@ -126,7 +126,7 @@ describe('broken worlds', () => {
       expect(
         checks['node-probe'].nodes!.every(n => /^not probed: no allocatable rdma\//.test(n.detail))
       ).toBe(true)
-      expect(workPods(w)).toHaveLength(0)
+      await workPodsGone(w)
     } finally {
       await w.close()
     }
@@ -151,7 +151,7 @@ describe('broken worlds', () => {
       expect(checks['node-probe'].nodes!.find(n => n.node === bad)!.detail).toMatch(
         /^not probed: no allocatable rdma/
       )
-      expect(workPods(w)).toHaveLength(0)
+      await workPodsGone(w)
     } finally {
       await w.close()
     }
@@ -226,7 +226,7 @@ describe('large pools', () => {
       expect(stats.byResource['POST daemonsets']).toBe(1)
       expect(stats.byResource['DELETE daemonsets']).toBe(1)
       expect(stats.byResource['GET pods']).toBeLessThan(10) // the probe pods' list and watch
-      expect(workPods(w)).toHaveLength(0)
+      await workPodsGone(w)
     } finally {
       await w.close()
     }
@@ -247,7 +247,7 @@ describe('large pools', () => {
       const verify = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
       expect(verify['node-probe'].nodes!.every(n => n.status === 'fail')).toBe(true)
       expect(requestStats(w).total).toBeLessThan(25)
-      expect(workPods(w)).toHaveLength(0)
+      await workPodsGone(w)
     } finally {
       await w.close()
     }

@@ -300,10 +300,12 @@ describe('chart rendering', () => {
       values
     })
     expect(r.templates.map(t => t.obj.kind)).toEqual(['ServiceAccount', 'Deployment', 'ClusterPolicy'])
+    // the chart's own crds/ of v26.3.3 (upstream's), without the node-feature-discovery subchart's
     expect(r.crds.map(c => c.metadata.name)).toEqual([
       'clusterpolicies.nvidia.com',
       'nvidiadrivers.nvidia.com'
     ])
+    expect(r.crds[0].spec.versions[0].schema.openAPIV3Schema.properties.spec.required).toContain('driver')
     expect(fullname('gpu', 'node-feature-discovery')).toBe('gpu-node-feature-discovery')
     expect(fullname('network-operator', 'network-operator')).toBe('network-operator')
   })

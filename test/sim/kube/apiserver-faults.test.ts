@@ -107,7 +107,8 @@ describe('watch faults', () => {
     expect(outcomes[1]).toBe('clean')
     // the cuts came on the simulated schedule: the first at 30 s, the next 20 s after the re-watch
     expect(w.clock.now() - started).toBeGreaterThanOrEqual(50_000)
-    await waitFor(() => listeners(w!) === 1) // only the CRD controller remains subscribed
+    // only the CRD controller and the control plane's cache (garbage collector, namespaces) remain
+    await waitFor(() => listeners(w!) === 2)
   })
 
   it('a ListWatch resumes after cuts without relisting, and relists after a 410', async () => {

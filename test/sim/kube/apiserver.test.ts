@@ -317,7 +317,7 @@ describe('core verbs', () => {
     w.store.delete(nodes, undefined, 'status-node')
   })
 
-  it('deletes namespaces with their contents and cascades to dependents by owner reference', async () => {
+  it('terminates namespaces with their contents and collects dependents by owner reference', async () => {
     await core.createNamespace({ body: { metadata: { name: 'doomed' } } })
     await core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'inside' } } })
     const ds = await apps.createNamespacedDaemonSet({
@@ -325,7 +325,7 @@ describe('core verbs', () => {
       body: { ...(deployment('img:1') as any), metadata: { name: 'owner', namespace: 'default' } }
     })
     w.put('', 'pods', {
-      ...podObject('default', 'owned-pod', 'n1'),
+      ...podObject('default', 'owned-pod', ''),
       metadata: {
         name: 'owned-pod',
         namespace: 'default',
@@ -341,13 +341,14 @@ describe('core verbs', () => {
       }
     })
     await core.deleteNamespace({ name: 'doomed' })
+    await waitFor(() => !w.store.tryGet(w.type('', 'namespaces'), undefined, 'doomed'))
     expect(w.store.tryGet(w.type('', 'configmaps'), 'doomed', 'inside')).toBeUndefined()
     await apps.deleteNamespacedDaemonSet({
       name: 'owner',
       namespace: 'default',
       propagationPolicy: 'Background'
     })
-    expect(w.store.tryGet(w.type('', 'pods'), 'default', 'owned-pod')).toBeUndefined()
+    await waitFor(() => !w.store.tryGet(w.type('', 'pods'), 'default', 'owned-pod'))
   })
 
   it('serves pods/log, eviction and binding', async () => {
@@ -375,7 +376,10 @@ describe('core verbs', () => {
       namespace: 'default',
       body: { metadata: { name: 'logger', namespace: 'default' } }
     })
-    expect(w.store.tryGet(w.type('', 'pods'), 'default', 'logger')).toBeUndefined()
+    // An eviction deletes gracefully: with no kubelet on n1 to stop it, the pod stays Terminating.
+    const evicted = w.store.get(w.type('', 'pods'), 'default', 'logger')
+    expect(evicted.metadata.deletionGracePeriodSeconds).toBe(30)
+    expect(evicted.metadata.deletionTimestamp).toBeTruthy()
   })
 })
 

@@ -1,6 +1,7 @@
 // The RDMA stack as the guide installs it, driven through the store: NFD + NodeFeatureRule,
 // Network Operator / NicClusterPolicy / MOFED, ib-node-config, the RDMA shared device plugin and
-// the GPU Operator — the happy path, Ubuntu 24.04 naming, and the guide's failure modes.
+// the GPU Operator — the happy path (its DaemonSets defaulted and rolled out as `kubectl rollout
+// status` reads them), Ubuntu 24.04 naming, and the guide's failure modes.
 import { kernelHash } from '../../../sim/kube/controllers/network-operator.js'
 import {
   applyGuideDevicePlugin,
@@ -386,7 +387,10 @@ describe('GPU Operator', () => {
       expect(p.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('False')
     }
     for (const h of w.hardware.all().filter(x => x.pool === 'gpu')) expect(h.nvidiaPeermemLoaded).toBe(false)
-    const log = w.controllers.logs('gpu-operator', driverPods()[0].metadata.name, 'nvidia-peermem-ctr')
+    // The previous instance's log: the current one may have just restarted and printed nothing yet.
+    const log = w.controllers.logs('gpu-operator', driverPods()[0].metadata.name, 'nvidia-peermem-ctr', {
+      previous: true
+    })
     expect(log).toMatch(
       /modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\nfailed to load nvidia-peermem module/
     )
@@ -455,6 +459,40 @@ describe('the whole guide, fixed', () => {
       () => ncp()?.status?.state === 'ready' && cp()?.status?.state === 'ready',
       20_000
     )
+    // The other DaemonSets the operators render and the device plugin the guide applies carry no
+    // update strategy: the API server defaults it, and their status is what `kubectl rollout status`
+    // reads as rolled out (RollingUpdate, observedGeneration caught up, every scheduled pod updated
+    // and available).
+    const daemonSets = w.list('daemonsets', {}, 'apps')
+    expect(daemonSets.map(d => d.metadata.name)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^mofed-/),
+        'rdma-shared-dp-ds',
+        'nvidia-driver-daemonset'
+      ])
+    )
+    for (const ds of daemonSets) {
+      // Both driver DaemonSets are OnDelete upstream (the operators replace their pods); `kubectl
+      // rollout status` refuses that strategy on a real cluster as here.
+      if (/^mofed-|^nvidia-driver-daemonset$/.test(ds.metadata.name)) {
+        expect(ds.spec.updateStrategy).toEqual({ type: 'OnDelete' })
+        continue
+      }
+      expect([ds.metadata.name, ds.spec.updateStrategy, ds.spec.revisionHistoryLimit]).toEqual([
+        ds.metadata.name,
+        { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+        10
+      ])
+      await w.waitFor(`${ds.metadata.name} rolled out`, () => {
+        const st = w.get('daemonsets', ds.metadata.namespace, ds.metadata.name, 'apps')!.status
+        return (
+          st?.observedGeneration >= ds.metadata.generation! &&
+          st.desiredNumberScheduled > 0 &&
+          st.updatedNumberScheduled === st.desiredNumberScheduled &&
+          st.numberAvailable === st.desiredNumberScheduled
+        )
+      })
+    }
     const restarts = Object.fromEntries(
       w.hardware
         .all()

@@ -112,7 +112,8 @@ export class Run {
       holder: this.settings.runId,
       leaseDurationSeconds: this.ctx.leaseDurationSeconds,
       timeoutMs: Math.max(0, this.deadline - Date.now()),
-      log: this.log
+      log: this.log,
+      ...(this.ctx.leaseClock ? { clock: this.ctx.leaseClock } : {})
     })
     void this.lease.whenLost().then(e => (this.lostLease = e))
     return true

@@ -39,7 +39,6 @@ export default {
     '/dist',
     '/bench',
     '/workflows',
-    '/notes',
     '/reports',
     '/.ci',
     '/.github',

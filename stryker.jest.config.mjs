@@ -1,7 +1,7 @@
 // The same mutation run with Stryker's own Jest runner (npm run mutate:jest): same scope, same
 // tests (jest.mutate.config.js, ESM TypeScript through ts-jest under --experimental-vm-modules, Node's
 // test environment wrapped by Stryker for per-test coverage). It starts Jest for every mutant —
-// 1–3 s each here — so the whole scope takes hours on 2 cores; use it with --mutate on a file or two
+// seconds each here — so the whole scope takes hours; use it with --mutate on a file or two
 // (e.g. npm run mutate:jest -- --mutate src/health/rules.ts) to cross-check the in-process runner.
 import config from './stryker.config.mjs'
 

@@ -158,7 +158,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'perftest parse',
     summary:
-      'perftest output (ib_write_bw, ib_write_lat, …) → JSON. Exit 1 when the output reports a failed run, 2 when it is not perftest output.',
+      'perftest output (ib_write_bw, ib_write_lat, …) → JSON. Exit 1 when the output reports a failed run or perftest refused its command line (error.flag names the option), 2 when it is not perftest output.',
     inputs: 'none',
     options: [
       {
@@ -175,7 +175,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'ibstat parse',
     summary:
-      'ibstat / ibstatus / ibv_devinfo / ibv_devices / rdma link output → JSON. Exit 1 when the tool reported an error, 2 when it is not such output.',
+      'ibstat / ibstatus / ibv_devinfo / ibv_devices / rdma link output → JSON. Exit 1 when the tool reported an error or no device (empty ibstat output included), 2 when it is not such output.',
     inputs: 'none',
     options: [ENV_FILE, HELP],
     positional: { name: 'FILE', description: 'The file to read; - for standard input.' }

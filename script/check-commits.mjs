@@ -25,15 +25,15 @@ const tryGit = (...args) => {
 
 /** The problems with one commit message (none when it follows the convention). */
 export function messageProblems(message, { merge = false } = {}) {
-  const [subject = '', blank, ...rest] = message.replace(/\s+$/, '').split('\n')
+  const [subject = '', ...body] = message.replace(/\s+$/, '').split('\n')
   const problems = []
   if (subject.length > MAX_SUBJECT)
     problems.push(`subject is ${subject.length} characters (at most ${MAX_SUBJECT})`)
   if (!merge && !SUBJECT.test(subject))
     problems.push("subject is not 'area: imperative subject' (e.g. 'verify: judge verbs devices per node')")
   if (/\.$/.test(subject)) problems.push('subject ends with a period')
-  if (blank !== undefined && blank.trim() !== '') problems.push('no blank line between subject and body')
-  if (!merge && !rest.some(line => line.trim() !== '')) problems.push('no body saying why')
+  if (body.length > 0 && body[0].trim() !== '') problems.push('no blank line between subject and body')
+  if (!merge && !body.some(line => line.trim() !== '')) problems.push('no body saying why')
   return problems
 }
 

@@ -163,7 +163,26 @@ export const SCENARIO_SCHEMA = {
           }
         },
         // Each grant's user and RBAC rules: checked by accessProblems (kube/apiserver/access.ts).
-        access: { type: 'array' }
+        access: { type: 'array' },
+        images: {
+          type: 'array',
+          maxItems: 100,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['image', 'manifest', 'arches'],
+            properties: {
+              image: { type: 'string', minLength: 1, maxLength: 500 },
+              manifest: { enum: ['index', 'single'] },
+              arches: {
+                type: 'array',
+                minItems: 1,
+                uniqueItems: true,
+                items: { enum: ['amd64', 'arm64'] }
+              }
+            }
+          }
+        }
       }
     },
     nodes: {

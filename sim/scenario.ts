@@ -9,6 +9,13 @@ import type { AccessGrant } from './kube/apiserver/access.js'
 import type { ThrottleSpec } from './kube/apiserver/throttle.js'
 import { scenarioProblems } from './scenario-schema.js'
 
+/** An image's manifest in the simulated registry (kube.images). */
+export interface ImageSpec {
+  image: string
+  manifest: 'index' | 'single'
+  arches: Array<'amd64' | 'arm64'>
+}
+
 export interface FaultSpec {
   /** ARM/Entra: `METHOD pathGlob` or `*`. */
   match?: string
@@ -102,6 +109,12 @@ export interface Scenario {
     /** Server-side throttling: beyond `qps` (after a `burst`), requests are answered 429 with
      *  `Retry-After: retryAfter` seconds (default 1), for every client; discovery is exempt. */
     throttle?: ThrottleSpec
+    /**
+     * What the registry holds for images (first `image` prefix that matches the reference): a
+     * multi-platform `index` or a `single` manifest, and its CPU architectures. Unlisted images are
+     * as sim/kube/images.ts says.
+     */
+    images?: ImageSpec[]
     /** Identities with fewer rights than cluster-admin: each `{user, rules}` keeps only its RBAC
      *  rules (plus discovery and self-reviews); every other request is answered 403 Forbidden.
      *  `user`: `clusterUser` (the user credential, the action's default), `clusterAdmin` (the admin

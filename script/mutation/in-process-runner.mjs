@@ -2,8 +2,8 @@
 // that jest.mutate.config.js's testMatch globs find, in one Node process, loading them once. Stryker instruments
 // every mutant into the code at once (mutant switching), so a mutant is tested by switching it on
 // and running only the tests that cover it — milliseconds, where Stryker's jest-runner starts Jest
-// (module registry, ESM linking of each test file's graph) for every mutant: 1–3 s each here,
-// hours for the whole scope on 2 cores. The tests use describe/it/it.each, the hooks and Jest's
+// (module registry, ESM linking of each test file's graph) for every mutant: seconds each here,
+// hours for the whole scope. The tests use describe/it/it.each, the hooks and Jest's
 // `expect` (script/mutation/jest-globals.mjs); TypeScript is transpiled on load
 // (script/mutation/ts-hooks.mjs). A static mutant (module-level code) gets a fresh copy of the
 // project's modules, loaded with it switched on. Coverage is per test, as Stryker's jest-runner

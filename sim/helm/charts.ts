@@ -1,6 +1,6 @@
 // The simulated `nvidia` chart repository: which charts and versions it serves, their metadata and
 // their default values (a trimmed copy of the upstream values.yaml of network-operator v26.1.0 –
-// v26.4.0 and gpu-operator v26.3.3 / v26.7.0, with per-version image tags; see notes per version).
+// v26.4.1 and gpu-operator v26.3.3 / v26.7.0, with per-version image tags; see notes per version).
 import type { Values } from './values.js'
 
 export const NVIDIA_REPO_URL = 'https://helm.ngc.nvidia.com/nvidia'
@@ -296,6 +296,7 @@ export const CHARTS: Record<string, ChartInfo> = {
     home: 'https://github.com/Mellanox/network-operator',
     kubeVersion: '>= 1.21.0-0',
     versions: [
+      { version: 'v26.4.1', appVersion: 'v26.4.1', created: '2026-07-24T10:00:00Z' },
       { version: 'v26.4.0', appVersion: 'v26.4.0', created: '2026-07-14T10:00:00Z' },
       { version: 'v26.1.1', appVersion: 'v26.1.1', created: '2026-04-08T10:00:00Z' },
       { version: 'v26.1.0', appVersion: 'v26.1.0', created: '2026-02-24T10:00:00Z' },

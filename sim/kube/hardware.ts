@@ -40,7 +40,7 @@ const H100 = { gpuName: 'NVIDIA H100 80GB HBM3', gpuDeviceId: '2330' }
 const H200 = { gpuName: 'NVIDIA H200', gpuDeviceId: '2335' }
 
 /**
- * RDMA-capable sizes (FACTS §6); the `r` in the name marks RDMA. Agrees with the action's table
+ * RDMA-capable sizes (Azure's GPU and HPC size pages); the `r` in the name marks RDMA. Agrees with the action's table
  * (src/settings/vm-sizes.ts: GPUs, their vendor, the IB VF device; a test checks it).
  */
 export const VM_SIZES: Record<string, VmSizeSpec> = {
@@ -317,6 +317,12 @@ export interface NodeHardware {
   ibNodeConfigRuns: number
   /** Host files written by privileged containers (path → content). */
   files: Record<string, string>
+  /**
+   * Mounts containers made on the host (Bidirectional propagation), with the simulated time each
+   * was made: a container whose hostPath volume reaches one made after it started sees it only
+   * with HostToContainer or Bidirectional propagation (see workloads/index.ts, hostMountOf).
+   */
+  mounts: Array<{ path: string; at: number }>
   /** Device plugin resources (full name → advertised quantity string). */
   extendedResources: Record<string, string>
   /** Device-plugin resource → names of the host devices its selectors matched. */
@@ -526,6 +532,7 @@ export function buildNodeHardware(o: {
     containerdRestarts: 0,
     ibNodeConfigRuns: 0,
     files: {},
+    mounts: [],
     extendedResources: {},
     rdmaMatchedDevices: {},
     timeline: {}

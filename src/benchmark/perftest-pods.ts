@@ -5,11 +5,11 @@
 // all of the node's GPUs and each perftest registers the memory of the GPU local to its NIC
 // (--use_cuda=<index>, CUDA_DEVICE_ORDER=PCI_BUS_ID: the index is the GPU's rank in PCI order,
 // as the probe read the topology) — not whichever GPU the device plugin would hand a one-GPU
-// container. Pods are pinned to their node by required node affinity and kept apart by required
+// container; latency pods register host memory and ask for no GPU. Pods are pinned to their node by required node affinity and kept apart by required
 // pod anti-affinity; the client retries the connection every 2 s while its server starts
 // (bounded). Resources and tolerations come from the workload snippet users get
 // (model/workload.ts), so every benchmark proves that snippet works.
-import { benchmarkPlan } from '../model/benchmark-plan.js'
+import { benchmarkPlan, type PlannedTest } from '../model/benchmark-plan.js'
 import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
@@ -53,7 +53,7 @@ export interface PhaseSpec {
   name: string
   test: PerftestTest
   round: number
-  /** GPU memory (--use_cuda) where a device has its NIC-local GPUs; host memory otherwise. */
+  /** GPU memory (--use_cuda) where a device has its NIC-local GPUs; host memory otherwise (always for latency). */
   useCuda: boolean
 }
 
@@ -70,7 +70,18 @@ export function cudaOf(phase: PhaseSpec, d: PairDevice, role: Role): number | un
   return phase.useCuda && d.cuda ? d.cuda[role] : undefined
 }
 
-/** perftest argv of one side: the model's benchmark plan with device, port, CUDA device and server IP filled in. */
+/** The test's plan: its argv templates and whether it registers GPU memory. */
+export function plannedTest(s: Settings, test: PerftestTest): PlannedTest {
+  const plan = benchmarkPlan(s).tests.find(t => t.tool === test)
+  if (!plan) throw new Error(`no benchmark plan for ${test}`)
+  return plan
+}
+
+/**
+ * perftest argv of one side: the model's benchmark plan with device, port, CUDA device and server
+ * IP filled in. Without a CUDA device the plan's --use_cuda is left out (host memory); a CUDA
+ * device for a test the plan measures from host memory is a bug.
+ */
 export function perftestArgv(
   s: Settings,
   test: PerftestTest,
@@ -80,21 +91,20 @@ export function perftestArgv(
   cuda: number | undefined,
   serverIp?: string
 ): string[] {
-  const plan = benchmarkPlan(s).tests.find(t => t.tool === test)
-  if (!plan) throw new Error(`no benchmark plan for ${test}`)
+  const plan = plannedTest(s, test)
+  if (cuda !== undefined && !plan.gpuMemory)
+    throw new Error(`${test} measures from host memory, not a CUDA device`)
   const template = role === 'server' ? plan.serverArgs : plan.clientArgs
   const out: string[] = [test]
   for (const a of template) {
-    if (a.startsWith('--use_cuda')) continue
-    if (a === '<device>') out.push(device)
+    if (a.startsWith('--use_cuda')) {
+      if (cuda !== undefined) out.push(`--use_cuda=${cuda}`)
+    } else if (a === '<device>') out.push(device)
     else if (a === '<port>') out.push(String(port))
-    else if (a === '<server-pod-ip>') continue
-    else out.push(a)
-  }
-  if (cuda !== undefined) out.push(`--use_cuda=${cuda}`)
-  if (role === 'client') {
-    if (!serverIp) throw new Error('a perftest client needs the server pod IP')
-    out.push(serverIp)
+    else if (a === '<server-pod-ip>') {
+      if (!serverIp) throw new Error('a perftest client needs the server pod IP')
+      out.push(serverIp)
+    } else out.push(a)
   }
   return out
 }

@@ -1,14 +1,16 @@
 // Runs one benchmark phase (one test in one round): every pair's server pod first; once each is
 // running (its pod IP known) the client pods connect to it; then each client pod's log (one read
 // per pod) is split into its devices' sections, each parsed into a measurement that names the
-// CUDA devices used. A server that ends at once with perftest's usage text about --use_cuda means
-// the image's perftest has no CUDA support: the phase stops and says so, so the runner can repeat
-// it from host memory. The phase's pods are deleted before it returns.
+// CUDA devices used. A server that ends at once because its perftest cannot use --use_cuda (a
+// build without CUDA) stops the phase, which says so, so the runner can repeat it from host
+// memory; any other refusal of the command line fails the device's measurement with perftest's
+// message naming the option. The phase's pods are deleted before it returns.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import {
+  describePerftestError,
   headlineRow,
   parsePerftest,
   type BwRow,
@@ -141,7 +143,7 @@ export function measurementFrom(
       ...base,
       bwAvgGbps: null,
       bwPeakGbps: null,
-      error: `${parsed.error.kind}: ${parsed.error.message}`
+      error: describePerftestError(parsed.error)
     }
   if (parsed.kind === 'lat') {
     const row = headlineRow(parsed.rows as LatRow[])
@@ -165,14 +167,13 @@ export function measurementFrom(
   }
 }
 
-/** perftest rejected --use_cuda (a build without CUDA): its usage text or an unrecognised-option line. */
-export function isCudaRejection(text: string, parsed: PerftestResult): boolean {
-  const mentions =
-    /--use_cuda|use_cuda/.test(text) &&
-    /unrecognized option|invalid option|Invalid Command or flag/i.test(text)
-  return (
-    mentions || (parsed.error?.kind === 'usage' && /use_cuda/.test(text)) || parsed.error?.kind === 'cuda'
-  )
+/**
+ * perftest cannot use --use_cuda: a build without CUDA refuses the option (unknown before perftest
+ * 23.07, " Unsupported memory type" from it) or CUDA finds no device. Other refusals of the command
+ * line are the action's own errors and fail the measurement instead.
+ */
+export function isCudaRejection(parsed: PerftestResult): boolean {
+  return parsed.error?.kind === 'cuda'
 }
 
 export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpec[]): Promise<PhaseOutcome> {
@@ -248,15 +249,14 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
       for (const d of pair.devices) {
         const text = sections.get(d.index)?.text ?? ''
         const parsed = parsePerftest(text, { tool: phase.test })
-        if (phase.useCuda && isCudaRejection(text, parsed)) {
-          cudaUnsupported ??=
-            parsed.error?.message && parsed.error.kind !== 'usage' ? parsed.error.message : firstLine(text)
+        if (phase.useCuda && isCudaRejection(parsed)) {
+          cudaUnsupported ??= parsed.error!.message
           continue
         }
         fail(
           pair,
           d,
-          `server ${parsed.error ? `${parsed.error.kind}: ${parsed.error.message}` : `exited (${describePod(pod)})`}`
+          `server ${parsed.error ? describePerftestError(parsed.error) : `exited (${describePod(pod)})`}`
         )
       }
     })
@@ -327,12 +327,4 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
     const err = await deletePodsQuietly(c.kube, selector, namespace)
     if (err) c.log?.warning(`could not delete the ${phase.name} perftest pods: ${err}`)
   }
-}
-
-function firstLine(text: string): string {
-  return oneLine(
-    text.split('\n').find(l => /use_cuda|unrecognized|invalid/i.test(l)) ??
-      text.split('\n').find(l => l.trim()) ??
-      'perftest rejected --use_cuda'
-  )
 }

@@ -2,7 +2,8 @@
 // ↔ device i, port 18515+i), in pair scope (two nodes) or fleet scope (every node, in a fixed
 // number of rounds of disjoint pairs). Each result is judged as a fraction of the line rate the
 // node probes read from sysfs; slow nodes, NICs and links are named. GPUDirect (--use_cuda) is
-// used when asked for, each NIC with the GPU local to it on both sides (the probe's topology);
+// used for bandwidth when asked for, each NIC with the GPU local to it on both sides (the probe's
+// topology); latency is measured from host memory, the only memory perftest's write latency takes;
 // a perftest without CUDA support is detected and the run repeated from host memory, and missing
 // nvidia_peermem is reported as host-staged. All pods are deleted afterwards.
 import type { KubeClient } from '../kube/client.js'
@@ -26,6 +27,7 @@ import { fleetLineRate, refineOutliers, slowPorts } from './link-rate.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from './pairing.js'
 import {
   benchmarkLabels,
+  plannedTest,
   type PairDevice,
   type PairSpec,
   type PerftestTest,
@@ -79,10 +81,32 @@ export interface BenchmarkRun {
   analysis?: BenchmarkAnalysis
 }
 
-const TESTS: Array<{ test: PerftestTest; short: string }> = [
+/** The tests of every round, in order, with the short name their phases carry. */
+export const BENCHMARK_TESTS: ReadonlyArray<{ test: PerftestTest; short: string }> = [
   { test: 'ib_write_bw', short: 'bw' },
   { test: 'ib_write_lat', short: 'lat' }
 ]
+
+/**
+ * The phases of one test in one round: the first with GPU memory when the run uses GPUs and the
+ * plan measures the test on them (bandwidth; latency is host memory), then the host-memory repeat
+ * run when perftest cannot use --use_cuda.
+ */
+export function testPhases(
+  s: Settings,
+  t: (typeof BENCHMARK_TESTS)[number],
+  round: number,
+  useCuda: boolean
+): { first: PhaseSpec; hostRepeat?: PhaseSpec } {
+  const gpu = useCuda && plannedTest(s, t.test).gpuMemory
+  const phase = (cuda: boolean, suffix: string): PhaseSpec => ({
+    name: `${t.short}-r${round}${suffix}`,
+    test: t.test,
+    round,
+    useCuda: cuda
+  })
+  return gpu ? { first: phase(true, ''), hostRepeat: phase(false, '-host') } : { first: phase(false, '') }
+}
 
 function emptyRun(
   s: Settings,
@@ -236,23 +260,18 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
           gpus: { server: server.gpus.length, client: client.gpus.length }
         }
       })
-      for (const t of TESTS) {
-        const phase = (cuda: boolean): PhaseSpec => ({
-          name: `${t.short}-r${round[0].round}${cuda || !useCuda ? '' : '-host'}`,
-          test: t.test,
-          round: round[0].round,
-          useCuda: cuda
-        })
+      for (const t of BENCHMARK_TESTS) {
+        const { first, hostRepeat } = testPhases(s, t, round[0].round, useCuda)
         phases++
         o.log?.info(
-          `round ${round[0].round}/${schedule.rounds.length}: ${t.test} on ${pairs.length} pair(s)${useCuda ? ' with --use_cuda' : ''}`
+          `round ${round[0].round}/${schedule.rounds.length}: ${t.test} on ${pairs.length} pair(s)${first.useCuda ? ' with --use_cuda' : ' from host memory'}`
         )
-        let out = await runPhase(ctx, phase(useCuda), pairs)
-        if (out.cudaUnsupported) {
+        let out = await runPhase(ctx, first, pairs)
+        if (out.cudaUnsupported && hostRepeat) {
           cudaRejected = out.cudaUnsupported
           o.log?.info(`perftest rejected --use_cuda (${cudaRejected}); repeating from host memory`)
           phases++
-          out = await runPhase(ctx, phase(false), pairs)
+          out = await runPhase(ctx, hostRepeat, pairs)
           useCuda = false
         }
         measurements.push(...out.measurements)

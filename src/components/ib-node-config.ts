@@ -1,7 +1,7 @@
 // Component 8: the ib-node-config DaemonSet (guide step 3): on each RDMA node, once, loads the
 // IB userspace modules and sets an unlimited memlock for containerd and kubelet (which it
-// restarts only when their running processes lack it). Its script stops at the first failure and
-// verifies the result — the running containerd's and kubelet's memlock limit unlimited, the IB
+// restarts only when their running processes lack it, at most once per boot). Its script stops
+// at the first failure and verifies the result — the running containerd's and kubelet's memlock limit unlimited, the IB
 // modules loaded — before it exits 0. An init container first waits, on the node, for the OFED
 // driver's ready file (as the device plugin's waits for ib-node-config's last file): its pods are
 // not placed by the mofed.wait label, so a flip of that label (driver restart, upgrade) never
@@ -69,9 +69,22 @@ const HOST = 'nsenter -t 1 -m -u -i -n --'
 const MEMLOCK_UNLIMITED = '"^Max locked memory *unlimited *unlimited"'
 
 /**
+ * The host file ib-node-config writes just before it first restarts containerd and kubelet. It is
+ * in /run (a tmpfs the node empties at boot), so the services are restarted at most once per boot:
+ * when the restart did not give them memlock unlimited (another drop-in or the unit sets
+ * LimitMEMLOCK), the kubelet's re-runs of the init container fail with the reason and restart
+ * nothing, instead of restarting both services on every back-off.
+ */
+export const RESTART_MARKER = '/run/ib-node-config/restarted'
+const RESTART_MARKER_DIR = RESTART_MARKER.slice(0, RESTART_MARKER.lastIndexOf('/'))
+const OVERRIDE_HINT =
+  'Another systemd drop-in or the unit itself may set LimitMEMLOCK after ours: see systemctl show -p LimitMEMLOCK,DropInPaths $svc on the node.'
+
+/**
  * The node's setup (the guide's, made to fail loudly and to restart only what needs it): set -e
  * stops at the first failing command; containerd and kubelet are restarted only when their running
- * process's memlock limit is not unlimited, so a re-run restarts nothing; the result is verified
+ * process's memlock limit is not unlimited, so a re-run restarts nothing, and at most once per boot
+ * (RESTART_MARKER), so a limit the restart does not fix fails the run instead; the result is verified
  * (both services active with memlock unlimited, ib_umad and rdma_ucm loaded) before the modules
  * file is written last (see IB_NODE_CONFIG_DONE_FILE).
  */
@@ -90,6 +103,13 @@ for svc in containerd kubelet; do
   if ${HOST} cat /proc/$pid/limits | grep -q ${MEMLOCK_UNLIMITED}; then
     echo "OK: $svc already runs with memlock unlimited (pid $pid), not restarted"
   else
+    if [ "$restarted" = "no" ]; then
+      if ${HOST} test -f ${RESTART_MARKER}; then
+        echo "FAIL: $svc (pid $pid) runs without memlock unlimited although ib-node-config already restarted containerd and kubelet once since this node booted (${RESTART_MARKER}); not restarting them again. ${OVERRIDE_HINT}"
+        exit 1
+      fi
+      ${HOST} sh -c 'mkdir -p ${RESTART_MARKER_DIR} && : > ${RESTART_MARKER}'
+    fi
     echo "restarting $svc (pid $pid) for memlock unlimited"
     ${HOST} systemctl restart $svc
     restarted=yes
@@ -102,7 +122,7 @@ for svc in containerd kubelet; do
   if ${HOST} cat /proc/$pid/limits | grep -q ${MEMLOCK_UNLIMITED}; then
     echo "OK: $svc runs with memlock unlimited (pid $pid)"
   else
-    echo "FAIL: $svc (pid $pid) runs without memlock unlimited"; exit 1
+    echo "FAIL: $svc (pid $pid) runs without memlock unlimited after its restart. ${OVERRIDE_HINT}"; exit 1
   fi
 done
 for m in ib_umad rdma_ucm; do
@@ -137,7 +157,17 @@ export function ibNodeConfigDaemonSet(s: Settings): KubeManifest {
               name: WAIT_FOR_OFED_DRIVER,
               image: IB_NODE_CONFIG_IMAGE,
               command: ['sh', '-c', WAIT_FOR_OFED_SCRIPT],
-              volumeMounts: [{ name: 'ofed-driver-state', mountPath: OFED_READY_MOUNT, readOnly: true }]
+              volumeMounts: [
+                {
+                  name: 'ofed-driver-state',
+                  mountPath: OFED_READY_MOUNT,
+                  readOnly: true,
+                  // What the driver container mounts under this path after this pod started (its
+                  // kernel headers at usr/src) is seen only with propagation, as the GPU Operator's
+                  // driver DaemonSet mounts the same path.
+                  mountPropagation: 'HostToContainer'
+                }
+              ]
             },
             {
               name: IB_SETUP,
@@ -236,9 +266,9 @@ export const ibNodeConfig: KubeComponent = {
     departsFromGuide:
       'Its script stops at the first failure (set -e) and verifies the result (containerd and kubelet running with memlock unlimited, ' +
       'ib_umad and rdma_ucm loaded) before exiting 0; it restarts containerd and kubelet only when their running process lacks ' +
-      `the limit, so a re-run restarts nothing. Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the checks, so that file marks a node ` +
+      `the limit, so a re-run restarts nothing, and at most once per boot (marker ${RESTART_MARKER}): a limit the restart does not fix fails with the reason. Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the checks, so that file marks a node ` +
       `whose setup is complete (the RDMA device plugin waits for it). An init container (${WAIT_FOR_OFED_DRIVER}, bounded) waits for the ` +
-      `OFED driver's ${OFED_READY_FILE} on the node instead of a ${LABELS.mofedWait}=false nodeSelector, so a flip of that label never ` +
+      `OFED driver's ${OFED_READY_FILE} on the node (mountPropagation HostToContainer) instead of a ${LABELS.mofedWait}=false nodeSelector, so a flip of that label never ` +
       'deletes and recreates its pods. updateStrategy OnDelete and apply-only-when-changed; priorityClassName system-node-critical; ' +
       'busybox pinned by digest.'
   }),

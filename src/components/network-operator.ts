@@ -18,7 +18,7 @@ import type { Settings } from '../settings/settings.js'
 export const NVIDIA_HELM_REPO = { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' } as const
 export const NETWORK_OPERATOR_NAMESPACE = 'network-operator'
 
-/** Where the chart (v26.4.0) takes the NFD worker's pod settings: its node-feature-discovery subchart. */
+/** Where the chart (v26.4.1) takes the NFD worker's pod settings: its node-feature-discovery subchart. */
 export const NFD_WORKER_VALUES = 'node-feature-discovery.worker'
 
 export function networkOperatorValues(s: Settings): Record<string, unknown> {

@@ -29,7 +29,7 @@ const OFED_CONTAINER = 'mofed-container'
 /** The only name the Network Operator reconciles. */
 const POLICY_NAME = 'nic-cluster-policy'
 
-/** The DOCA telemetry service NVIDIA pairs with Network Operator v26.4.0 (its hack/release.yaml). */
+/** The DOCA telemetry service NVIDIA pairs with Network Operator v26.4.1 (its hack/release.yaml, unchanged from v26.4.0). */
 export const DOCA_TELEMETRY = {
   repository: 'nvcr.io/nvidia/doca',
   image: 'doca_telemetry',

@@ -1,8 +1,11 @@
-// The benchmark plan as the settings define it: the perftest commands, the resources each pod
-// requests and the pass rule. plan prints it; the benchmark builds its pods from it. With
-// GPUDirect, each node side is one container holding all of the node's GPUs (the workload
-// snippet with N GPUs), running one perftest per NIC with --use_cuda=<the GPU local to that NIC>
-// (CUDA_DEVICE_ORDER=PCI_BUS_ID, so the index is the GPU's rank in PCI order, as the probe reads it).
+// The benchmark plan as the settings define it: the perftest commands, the memory each test
+// registers, the resources each pod requests and the pass rule. plan prints it; the benchmark
+// builds its pods from it. Bandwidth runs as Azure's GPU-direct health check does (8 MiB messages,
+// 5000 iterations, --perform_warm_up); with GPUDirect, each node side is one container holding all
+// of the node's GPUs (the workload snippet with N GPUs), running one perftest per NIC with
+// --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID, so the index is the GPU's
+// rank in PCI order, as the probe reads it). Latency is always measured from host memory: perftest
+// refuses GPU memory for write latency (docs/benchmark.md says why and what the alternatives are).
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { workloadResources } from './workload.js'
@@ -10,12 +13,27 @@ import { workloadResources } from './workload.js'
 /** The placeholder of the CUDA device in the perftest arguments. */
 export const CUDA_DEVICE = '<NIC-local GPU>'
 
+/** ib_write_bw's message size and iterations: Azure NHC's GPU-direct check (perftest's default count). */
+export const BW_MESSAGE_BYTES = 8388608
+export const BW_ITERATIONS = 5000
+/** ib_write_lat's message size and iterations: perftest's defaults, as Azure's AKS RDMA tests run it. */
+export const LAT_MESSAGE_BYTES = 2
+export const LAT_ITERATIONS = 1000
+
+export interface PlannedTest {
+  tool: 'ib_write_bw' | 'ib_write_lat'
+  /** GPU memory (--use_cuda=<NIC-local GPU>) when the benchmark uses GPUs; host memory otherwise. */
+  gpuMemory: boolean
+  serverArgs: string[]
+  clientArgs: string[]
+}
+
 export interface BenchmarkPlan {
   enabled: boolean
   scope: Settings['benchmark']['scope']
   image: string
   gpudirect: boolean
-  tests: Array<{ tool: 'ib_write_bw' | 'ib_write_lat'; serverArgs: string[]; clientArgs: string[] }>
+  tests: PlannedTest[]
   /** What one benchmark container (one per node side) requests. */
   resources: Record<string, string>
   /** How GPU memory is placed (GPUDirect), or why it is not used. */
@@ -32,33 +50,34 @@ export function benchmarkGpus(s: Settings): number {
 export function benchmarkPlan(s: Settings): BenchmarkPlan {
   const gpus = benchmarkGpus(s)
   const cuda = gpus > 0 ? [`--use_cuda=${CUDA_DEVICE}`] : []
+  const target = ['-d', '<device>', '-p', '<port>']
   const bw = [
-    '-d',
-    '<device>',
-    '-p',
-    '<port>',
+    ...target,
     '-s',
-    '8388608',
+    String(BW_MESSAGE_BYTES),
     '-n',
-    '2000',
+    String(BW_ITERATIONS),
     '-F',
     '--report_gbits',
+    '--perform_warm_up',
     ...cuda
   ]
-  const lat = ['-d', '<device>', '-p', '<port>', '-s', '2', '-n', '10000', '-F', ...cuda]
+  // Host memory: perftest refuses --use_cuda on write latency (read/send only up to 25.10, and
+  // with --write_with_imm only from 26.01).
+  const lat = [...target, '-s', String(LAT_MESSAGE_BYTES), '-n', String(LAT_ITERATIONS), '-F']
   return {
     enabled: s.benchmark.enabled,
     scope: s.benchmark.scope,
     image: s.benchmark.image,
     gpudirect: s.benchmark.gpudirect,
     tests: [
-      { tool: 'ib_write_bw', serverArgs: bw, clientArgs: [...bw, '<server-pod-ip>'] },
-      { tool: 'ib_write_lat', serverArgs: lat, clientArgs: [...lat, '<server-pod-ip>'] }
+      { tool: 'ib_write_bw', gpuMemory: gpus > 0, serverArgs: bw, clientArgs: [...bw, '<server-pod-ip>'] },
+      { tool: 'ib_write_lat', gpuMemory: false, serverArgs: lat, clientArgs: [...lat, '<server-pod-ip>'] }
     ],
     resources: workloadResources(s, gpus),
     gpuPlacement:
       gpus > 0
-        ? `one container per node side holds the node's ${gpus} GPUs and runs one perftest per InfiniBand NIC (port 18515 + i) with --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID; the probe reads the NIC–GPU locality from the node's PCI topology and NUMA nodes)`
+        ? `one container per node side holds the node's ${gpus} GPUs and runs one perftest per InfiniBand NIC (port 18515 + i); ib_write_bw with --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID; the probe reads the NIC–GPU locality from the node's PCI topology and NUMA nodes), ib_write_lat from host memory (perftest refuses GPU memory for write latency)`
         : s.benchmark.gpudirect
           ? `${s.nodePool.vmSize} has no GPUs: host memory`
           : 'benchmark-gpudirect is false: host memory',

@@ -8,7 +8,11 @@
 //   linkLayer:     'InfiniBand' | 'Ethernet' | null (not printed); `rdma link` ports without lid fields are Ethernet
 //   rateGbps:      number | null (ibstat `Rate: 200`, ibstatus `200 Gb/sec (4X HDR)`, devinfo -v width×speed)
 // Empty output is an error ("no devices"), never a healthy node; an `ibpanic:` line is an error that keeps
-// the ports read before it.
+// the ports read before it. The tools' own no-device reports are "no-devices" errors: ibstat printing
+// nothing (exit 0) or `ibpanic: … '<dev>' IB device can't be found`, ibstatus's `Fatal error:  No
+// devices` and `Fatal error:  device '<dev>': sys files not found (…)` (exit 255), ibv_devinfo's `No IB
+// devices found` and `IB device '<dev>' wasn't found` (rdma-core v39.0 to v64.0: infiniband-diags/ibstat.c,
+// infiniband-diags/scripts/ibstatus, libibverbs/examples/devinfo.c).
 
 import { readFileSync } from 'node:fs'
 
@@ -310,7 +314,20 @@ function parseIbvDevices(lines: string[], out: IbstatResult): void {
 }
 
 const TOOL_ERROR_RE =
-  /^\s*(?:ibwarn:|ibstat: |Failed to get IB devices list|No IB devices found|Failed to open|ibv_devinfo: |Error:|error:)/
+  /^\s*(?:ibwarn:|ibstat: |Failed to get IB devices list|Failed to open|ibv_devinfo: |Error:|error:|Fatal error:)/
+
+/** The tools' reports that there is no (such) RDMA device; the format they come from. */
+const NO_DEVICE_REPORTS: Array<{ pattern: RegExp; format: IbstatFormat }> = [
+  // ibstatus: no /sys/class/infiniband, an empty one (its `*` matches nothing), or a named device missing.
+  {
+    pattern: /^\s*Fatal error:\s+(?:No devices|device '[^']*': sys files not found\b.*)$/,
+    format: 'ibstatus'
+  },
+  // ibstat <dev>: IBPANIC("'%s' IB device can't be found").
+  { pattern: /^\s*ibpanic:.*'[^']*' IB device can't be found/, format: 'ibstat' },
+  // ibv_devinfo with no device, or -d <dev> missing.
+  { pattern: /^\s*(?:No IB devices found|IB device '[^']*' wasn't found)\s*$/, format: 'ibv_devinfo' }
+]
 
 /** Parses ibstat / ibstatus / ibv_devinfo / ibv_devices / `rdma link show` output. */
 export function parseIbstat(text: string): IbstatResult {
@@ -319,6 +336,14 @@ export function parseIbstat(text: string): IbstatResult {
   if (text.trim() === '') {
     out.error = { message: 'no devices', kind: 'no-devices' }
     return out
+  }
+  for (const line of lines) {
+    const report = NO_DEVICE_REPORTS.find(r => r.pattern.test(line))
+    if (report) {
+      out.format = report.format
+      out.error = { message: line.trim(), kind: 'no-devices' }
+      return out
+    }
   }
   out.format = detectFormat(lines)
   switch (out.format) {
@@ -370,7 +395,7 @@ export function ibstatParseCommand(file: string): string {
 /** What `ibstat parse` prints and exits with (see ParseCommandResult in perftest.ts). */
 export interface IbstatCliResult {
   json?: string
-  /** 0 parsed, 1 the tool reported an error or no device, 2 not ibstat-family output. */
+  /** 0 parsed, 1 the tool reported an error or no device (empty output included), 2 not ibstat-family output. */
   exitCode: 0 | 1 | 2
   message?: string
 }
@@ -378,10 +403,10 @@ export interface IbstatCliResult {
 /** CLI: the text of `ibstat parse FILE|-` → its JSON and exit code. */
 export function ibstatCliResult(text: string): IbstatCliResult {
   const r = parseIbstat(text)
-  if (r.format === null && r.error?.kind !== 'ibpanic' && r.error?.kind !== 'tool-error')
+  if (r.error?.kind === 'unrecognised')
     return {
       exitCode: 2,
-      message: `not ibstat, ibstatus, ibv_devinfo, ibv_devices or rdma link output (${text.trim() === '' ? 'the input is empty' : (r.error?.message ?? 'unrecognised')})`
+      message: `not ibstat, ibstatus, ibv_devinfo, ibv_devices or rdma link output (${r.error.message})`
     }
   const json = JSON.stringify(r, null, 2) + '\n'
   if (r.error) return { json, exitCode: 1, message: `${r.error.kind}: ${r.error.message}` }

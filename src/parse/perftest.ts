@@ -50,6 +50,11 @@ export interface PerftestError {
   /** perftest's own message (the first failure line it printed), or ours when it printed none. */
   message: string
   kind: PerftestErrorKind
+  /**
+   * The option perftest refused, as written on a command line (`--use_cuda`, `-n`, `-I`): set when
+   * perftest refused its command line ('usage') or the build cannot use that memory ('cuda').
+   */
+  flag?: string
 }
 
 /** What the header block and surrounding lines said; none of it is needed to read the rows. */
@@ -164,6 +169,116 @@ interface Header {
 interface Failure {
   pattern: RegExp
   kind: PerftestErrorKind
+}
+
+/** A refusal of perftest's parameter checks: the line and the option it names. */
+interface Refusal {
+  pattern: RegExp
+  flag: string | ((m: RegExpExecArray) => string)
+  kind?: 'cuda'
+}
+
+/** The options perftest's value checks name (CHECK_VALUE* in perftest_parameters.h), by that name. */
+const CHECKED_OPTIONS: Record<string, string> = {
+  Port: '-p',
+  'IB Port': '-i',
+  MTU: '-m',
+  'Iteration num': '-n',
+  'Tx depth': '-t',
+  TOS: '-T',
+  'Hop Limit': '-L',
+  'QP Timeout': '-u',
+  'Service Level': '-S',
+  'Gid index': '-x',
+  'num of Qps': '-q',
+  'Max inline': '-I',
+  'Outstanding Reads': '-o',
+  'Rx depth': '-r',
+  'CQ moderation': '-Q',
+  'Send Post List size': '-l',
+  'Duration period': '-D',
+  Margin: '-f',
+  EQN: '-X',
+  'Message Size': '-s',
+  'CUDA device': '--use_cuda',
+  'Latency gap time': '--latency_gap'
+}
+
+function longOption(name: string): string {
+  return name.startsWith('-') ? name : `--${name}`
+}
+
+/** The option of a getopt error or an unknown option; --use_cuda* unknown = a build without CUDA. */
+function getoptRefusal(option: string): string {
+  return option.replace(/=.*$/, '')
+}
+
+// perftest's refusals of its command line (parser() and force_dependecies() in
+// src/perftest_parameters.c, getopt_long's own messages), each naming the option refused. Checked
+// before FAILURES; a line that names an option wins over " Parser function exited with Error".
+const REFUSALS: Refusal[] = [
+  { pattern: /^Perftest supports CUDA latency tests with read\/send verbs only$/, flag: '--use_cuda' },
+  {
+    pattern: /^Perftest doesn't support CUDA latency test with write \(without immediate\) verb$/,
+    flag: '--use_cuda'
+  },
+  { pattern: /^Perftest doesn't supports? CUDA tests with inline messages$/, flag: '-I' },
+  { pattern: /^Unsupported memory type$/, flag: '--use_cuda', kind: 'cuda' },
+  { pattern: /^CUDA DMA-BUF cannot be used without CUDA$/, flag: '--use_cuda_dmabuf' },
+  {
+    pattern: /unrecognized option [`'](--use_cuda[^'=]*)/,
+    flag: m => getoptRefusal(m[1]),
+    kind: 'cuda'
+  },
+  { pattern: /unrecognized option [`'](-[^']+)'/, flag: m => getoptRefusal(m[1]) },
+  { pattern: /invalid option -- '?(.)'?$/, flag: m => `-${m[1]}` },
+  { pattern: /option requires an argument -- '?(.)'?$/, flag: m => `-${m[1]}` },
+  { pattern: /option [`'](--[^'=]+)'? (?:requires|doesn't allow) an argument/, flag: m => m[1] },
+  { pattern: /^Duplicated argument: (\S+)$/, flag: m => longOption(m[1]) },
+  {
+    pattern:
+      /^(.+?) (?:argument .* should be \w+|should be between -?\d+ and -?\d+|must be positive|must be non-negative\b.*)$/,
+    flag: m => CHECKED_OPTIONS[m[1].trim()] ?? ''
+  },
+  { pattern: /^IB Port can't be less than \d+$/, flag: '-i' },
+  { pattern: /^Only \d+ Service levels$/, flag: '-S' },
+  { pattern: /^Multiple QPs only available on bw tests$/, flag: '-q' },
+  { pattern: /^Bidirectional is only available in BW test$/, flag: '-b' },
+  { pattern: /^NoPeak only valid for BW tests$/, flag: '-N' },
+  { pattern: /^Events feature not available on WRITE verb$/, flag: '-e' },
+  { pattern: /^Inline feature not available on READ\/Atomic verbs$/, flag: '-I' },
+  { pattern: /^Setting Outstanding reads only available on READ verb$/, flag: '-o' },
+  { pattern: /^On RDMA verbs rx depth can be only 1$/, flag: '-r' },
+  { pattern: /^Message size cannot be changed for Atomic tests/, flag: '-s' },
+  {
+    pattern: /^Duration mode (?:currently doesn't support running on all sizes|doesn't work with events)\.$/,
+    flag: '-D'
+  },
+  { pattern: /^run_infinitely exists only in BW tests for now\.$/, flag: '--run_infinitely' },
+  { pattern: /^Dual-port mode only supports BW tests\.$/, flag: '-O' },
+  { pattern: /^Post list is supported in BW tests only$/, flag: '-l' },
+  {
+    pattern: /^Perftest supports using a null memory region with write\/read verbs only$/,
+    flag: '--use-null-mr'
+  },
+  {
+    pattern: /^Write_with_imm can only be used with write_lat and write_bw tests$/,
+    flag: '--write_with_imm'
+  },
+  {
+    pattern: /^Invalid Command line\. Please check command rerun$/,
+    flag: 'the server address (one operand only)'
+  }
+]
+
+function findRefusal(line: string): PerftestError | null {
+  for (const r of REFUSALS) {
+    const m = r.pattern.exec(line)
+    if (!m) continue
+    const flag = typeof r.flag === 'string' ? r.flag : r.flag(m)
+    if (flag) return { message: line, kind: r.kind ?? 'usage', flag }
+  }
+  return null
 }
 
 // Ordered: the first matching line decides the kind. Messages come from perftest's sources
@@ -299,6 +414,8 @@ function toolFromTitle(title: RegExpExecArray): string | null {
 }
 
 function findFailure(line: string): PerftestError | null {
+  const refusal = findRefusal(line)
+  if (refusal) return refusal
   for (const f of FAILURES) {
     if (f.pattern.test(line)) return { message: line.trim(), kind: f.kind }
   }
@@ -411,7 +528,9 @@ export function parsePerftest(text: string, hint: PerftestHint = {}): PerftestRe
   // (a client retrying `Couldn't connect` until its server listens) did not.
   const fatal = failures.filter(f => rows.length === 0 || f.line > lastRowLine)
   for (const f of failures) if (!fatal.includes(f)) meta.warnings.push(f.error.message)
-  let error: PerftestError | null = fatal[0]?.error ?? null
+  // perftest's stdout reaches a pipe or file only when it exits, after its stderr: a line naming
+  // the refused option wins over the generic ones around it, wherever it is.
+  let error: PerftestError | null = (fatal.find(f => f.error.flag) ?? fatal[0])?.error ?? null
   if (!error && usageSeen && rows.length === 0) {
     error = { message: 'perftest printed its usage text: an option was not accepted', kind: 'usage' }
   }
@@ -470,6 +589,11 @@ export function headlineRow<R extends BwRow | LatRow>(rows: R[]): R | null {
   return rows.reduce((best, r) => (r.bytes >= best.bytes ? r : best), rows[0])
 }
 
+/** An error in one line: `refused --use_cuda: <perftest's message>` or `<kind>: <message>`. */
+export function describePerftestError(e: PerftestError): string {
+  return e.flag ? `refused ${e.flag}: ${e.message}` : `${e.kind}: ${e.message}`
+}
+
 /** CLI: `perftest parse FILE [--tool ib_read_lat]` → the PerftestResult as pretty JSON. */
 export function perftestParseCommand(file: string, hint: PerftestHint = {}): string {
   const text = readFileSync(file, 'utf8')
@@ -480,7 +604,7 @@ export function perftestParseCommand(file: string, hint: PerftestHint = {}): str
 export interface ParseCommandResult {
   /** The JSON result (stdout); absent when the input is not the tool's output. */
   json?: string
-  /** 0 parsed, 1 the output reports a failed run, 2 not perftest output. */
+  /** 0 parsed, 1 the output reports a failed run (a refused command line included), 2 not perftest output. */
   exitCode: 0 | 1 | 2
   /** Why it did not exit 0 (stderr). */
   message?: string
@@ -497,6 +621,6 @@ export function perftestCliResult(text: string, hint: PerftestHint = {}): ParseC
     }
   const json = JSON.stringify(r, null, 2) + '\n'
   if (r.error)
-    return { json, exitCode: 1, message: `perftest reported a failure (${r.error.kind}): ${r.error.message}` }
+    return { json, exitCode: 1, message: `perftest reported a failure: ${describePerftestError(r.error)}` }
   return { json, exitCode: 0 }
 }

@@ -382,6 +382,8 @@ function factsLine(
   const bandwidth = b.pairs.filter(isBandwidth)
   const cuda = bandwidth.filter(p => p.cuda).length
   if (cuda) facts.push(`GPUDirect (GPU memory) on ${cuda} of ${bandwidth.length} bandwidth measurements`)
+  const latency = b.pairs.filter(p => !isBandwidth(p))
+  if (latency.length && latency.every(p => !p.cuda)) facts.push('latency from host memory')
   return facts.join(' · ')
 }
 

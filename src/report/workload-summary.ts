@@ -25,7 +25,7 @@ export function workloadSection(w: ReportWorkload, benchmarked: boolean): string
     `A pod on pool ${code(w.pool)} asks for the shared RDMA device ${code(`${w.rdmaResource}: 1`)} per container and ${gpus}. ` +
       'No `IPC_LOCK` capability and no privileged mode are needed: ib-node-config sets memlock unlimited for containerd and kubelet on every pool node.' +
       (benchmarked
-        ? ' This run\u2019s benchmark pods were built from this same snippet (with GPUDirect each benchmark container held all of its node\u2019s GPUs, each NIC using the GPU local to it), so it is proven on this cluster.'
+        ? ' This run\u2019s benchmark pods were built from this same snippet (with GPUDirect each bandwidth container held all of its node\u2019s GPUs, each NIC using the GPU local to it), so it is proven on this cluster.'
         : ''),
     `${f}yaml\n${yaml}\n${f}`
   ]

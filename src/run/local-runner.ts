@@ -1,6 +1,6 @@
 // Runs apply / verify / drift from a terminal the way the runner runs the action: the main step
 // with the runner's files and folders, then the post step with the state the main step saved; then
-// prints the result. What it writes, keeps and removes (the README's "Running it locally"):
+// prints the result. What it writes, keeps and removes (docs/running-locally.md):
 // - RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_STATE, GITHUB_ENV: the user's when set (a folder
 //   or file that is missing is created; files are appended to, as the runner's are), otherwise in
 //   a new run folder $TMPDIR/aks-rdma-action-XXXXXX; RUNNER_TOOL_CACHE (helm when it is

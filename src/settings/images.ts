@@ -1,24 +1,57 @@
-// The container images the action runs on every RDMA node (the device plugin's is an input's
-// default), pinned by digest from published sources (each digest with its source in
-// docs/IMAGES.md; a test checks them against copies of those sources in test/fixtures/upstream/).
-// A tag alone can be re-pushed: these run privileged.
+// The container images the action runs on the RDMA nodes (the device plugin's and the benchmark's
+// are inputs' defaults): busybox and the device plugin pinned by digest from published sources,
+// and the CPU architectures each default image is published for (each digest and architecture
+// with its source in docs/IMAGES.md; a test checks them against copies of those sources in
+// test/fixtures/upstream/). A tag alone can be re-pushed: these run privileged.
+import type { CpuArch } from './vm-sizes.js'
 
 /**
- * busybox 1.37.0 (multi-arch index: amd64 and arm64 among its platforms) as docker-library's
+ * busybox 1.37.0 (multi-arch index: amd64 and arm64 among its 17 platforms) as docker-library's
  * repo-info publishes it (repos/busybox/remote/1.37.0.md). Runs ib-node-config (privileged,
- * hostPID, restarts kubelet) and the device plugin's and ib-node-config's wait init containers.
+ * hostPID, restarts kubelet), the device plugin's and ib-node-config's wait init containers, and
+ * the node probe (it reads only sysfs and /proc).
  */
 export const BUSYBOX_IMAGE =
   'docker.io/library/busybox:1.37.0@sha256:9db7b59979c38555a39def84a31fb98b5296952f9e3afd4f6f11f05b07adfab0'
 
 /**
- * The RDMA shared device plugin NVIDIA ships with Network Operator v26.4.0 (hack/release.yaml:
- * network-operator-v26.4.0), at the digest NVIDIA's OpenShift bundle for that release lists
+ * The RDMA shared device plugin NVIDIA ships with Network Operator v26.4.1 (hack/release.yaml:
+ * network-operator-v26.4.1), at the digest NVIDIA's OpenShift bundle of that tag lists
  * (relatedImages `rdma-shared-device-plugin`). The upstream semver image (ghcr.io/mellanox/
  * k8s-rdma-shared-dev-plugin:v1.5.3, 2025-03) has no published digest.
  */
 export const RDMA_DEVICE_PLUGIN_IMAGE =
-  'nvcr.io/nvidia/mellanox/k8s-rdma-shared-dev-plugin:network-operator-v26.4.0@sha256:c50fe96cfb2e32cf497f3723cc0b90f72582c2bc84b3593389dc14bc813a58fc'
+  'nvcr.io/nvidia/mellanox/k8s-rdma-shared-dev-plugin:network-operator-v26.4.1@sha256:464970d3197fe982b779c48cce74d90f7563ede5daef834bf169db39ee4541c7'
 
 /** The plugin binary in both the upstream and NVIDIA's image (NVIDIA's manifest sets it as the command). */
 export const RDMA_DEVICE_PLUGIN_COMMAND = ['/bin/k8s-rdma-shared-dp']
+
+/**
+ * The benchmark image NVIDIA's GPUDirect RDMA documentation uses. No tag but `latest`, no
+ * published digest and no published list of platforms: the only recipe Mellanox published for it
+ * builds on an amd64 CUDA base, so the action counts it as amd64 only (docs/IMAGES.md).
+ */
+export const BENCHMARK_IMAGE_DEFAULT = 'docker.io/mellanox/cuda-perftest:latest'
+
+/** The CPU architectures each default image is published for (sources in docs/IMAGES.md). */
+export const DEFAULT_IMAGE_ARCHES: Readonly<Record<string, readonly CpuArch[]>> = {
+  [BUSYBOX_IMAGE]: ['amd64', 'arm64'],
+  [RDMA_DEVICE_PLUGIN_IMAGE]: ['amd64', 'arm64'],
+  [BENCHMARK_IMAGE_DEFAULT]: ['amd64']
+}
+
+/** An image of the run: the input that chooses it (none for busybox), and whether it is that input's default. */
+export interface RunImage {
+  input?: string
+  image: string
+  isDefault: boolean
+}
+
+/**
+ * The default images of a run that are not published for `arch` (a user-supplied image is the
+ * user's to vouch for): on such a node the kubelet fails the container (`exec format error`, or
+ * `no match for platform in manifest` at pull), so the run is refused before it starts.
+ */
+export function defaultImagesLacking(arch: CpuArch, images: RunImage[]): RunImage[] {
+  return images.filter(i => i.isDefault && !(DEFAULT_IMAGE_ARCHES[i.image] ?? []).includes(arch))
+}

@@ -3,7 +3,7 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
+import { BENCHMARK_IMAGE_DEFAULT, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
 import type { NodeTaint } from './settings.js'
 import { echoValue } from '../util/echo.js'
@@ -278,9 +278,9 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'network-operator-version',
     kind: 'string',
-    default: 'v26.4.0',
+    default: 'v26.4.1',
     description: 'NVIDIA Network Operator chart version (pinned).',
-    check: pinned(CHART_VERSION_RE, 'v26.4.0')
+    check: pinned(CHART_VERSION_RE, 'v26.4.1')
   },
   {
     name: 'gpu-operator-version',
@@ -292,16 +292,16 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'doca-driver-version',
     kind: 'string',
-    default: 'doca3.4.0-26.04-0.8.6.0-0',
+    default: 'doca3.4.1-26.04-1.1.0.0-1',
     description: 'DOCA/OFED driver version in the NicClusterPolicy.',
-    check: pinned(DOCA_VERSION_RE, 'doca3.4.0-26.04-0.8.6.0-0')
+    check: pinned(DOCA_VERSION_RE, 'doca3.4.1-26.04-1.1.0.0-1')
   },
   {
     name: 'rdma-device-plugin-image',
     kind: 'string',
     default: RDMA_DEVICE_PLUGIN_IMAGE,
     description:
-      'Image of the RDMA shared device plugin. The default is the build NVIDIA ships with Network Operator v26.4.0, pinned by the digest NVIDIA publishes for it.',
+      'Image of the RDMA shared device plugin. The default is the build NVIDIA ships with Network Operator v26.4.1, pinned by the digest NVIDIA publishes for it.',
     ...image('rdma-device-plugin-image')
   },
   {
@@ -398,16 +398,17 @@ export const INPUTS: readonly InputDefinition[] = [
   {
     name: 'benchmark-image',
     kind: 'string',
-    default: 'docker.io/mellanox/cuda-perftest:latest',
+    default: BENCHMARK_IMAGE_DEFAULT,
     description:
-      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs.',
+      'Image with perftest built with CUDA (GPUDirect needs it). The default is the image NVIDIA documents for GPUDirect RDMA tests; it publishes no version tags, so pin it by digest (image@sha256:...) for reproducible runs. It is counted as amd64 only: on arm64 (GB200/GB300) sizes give an image built for arm64.',
     ...image('benchmark-image')
   },
   {
     name: 'benchmark-gpudirect',
     kind: 'boolean',
     default: 'true',
-    description: 'Benchmark GPU memory (--use_cuda); requires a CUDA build of perftest.'
+    description:
+      'Benchmark bandwidth from GPU memory (--use_cuda; latency is always host memory); requires a CUDA build of perftest.'
   },
   {
     name: 'benchmark-scope',
@@ -452,7 +453,7 @@ export const OUTPUTS: readonly OutputDefinition[] = [
   { name: 'node-pool-action', description: 'created or reused.' },
   { name: 'rdma-nodes', description: 'Number of RDMA nodes that passed verification.' },
   { name: 'bandwidth-gbps', description: 'Lowest pair average ib_write_bw bandwidth, Gb/s.' },
-  { name: 'latency-us', description: 'Typical ib_write_lat latency, microseconds.' },
+  { name: 'latency-us', description: 'Highest typical ib_write_lat latency (host memory), microseconds.' },
   { name: 'drifted', description: 'true when drift mode found a difference.' },
   { name: 'report-path', description: 'Path of the JSON report.' },
   {

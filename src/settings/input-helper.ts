@@ -17,6 +17,7 @@ import type {
   StackSettings,
   WaitSettings
 } from './settings.js'
+import { BUSYBOX_IMAGE, defaultImagesLacking, type RunImage } from './images.js'
 import { findRdmaVmSize } from './vm-sizes.js'
 
 export type { InputReader } from './input-reader.js'
@@ -209,6 +210,43 @@ function benchmarkSettings(i: Inputs, enabled: boolean): BenchmarkSettings {
   }
 }
 
+/**
+ * Refuses a size whose CPU architecture a default image of the run is not published for: the
+ * kubelet would fail that container on every node (`exec format error`, or `no match for
+ * platform in manifest` at pull). An image the user gives is the user's to vouch for.
+ */
+function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, bench: BenchmarkSettings): void {
+  const arch = findRdmaVmSize(vmSize)?.arch
+  if (!arch) return
+  const isDefault = (input: string, value: string) => i.def(input).default === value
+  const images: RunImage[] = [
+    { image: BUSYBOX_IMAGE, isDefault: true },
+    {
+      input: 'rdma-device-plugin-image',
+      image: stack.rdmaDevicePluginImage,
+      isDefault: isDefault('rdma-device-plugin-image', stack.rdmaDevicePluginImage)
+    },
+    ...(bench.enabled
+      ? [
+          {
+            input: 'benchmark-image',
+            image: bench.image,
+            isDefault: isDefault('benchmark-image', bench.image)
+          }
+        ]
+      : [])
+  ]
+  for (const lacking of defaultImagesLacking(arch, images)) {
+    const runs = `(its containers would fail with "exec format error")`
+    i.problem(
+      lacking.input
+        ? `${lacking.input} "${lacking.image}": the default image is not published for ${arch}, the CPU architecture of ${vmSize} ${runs}; ` +
+            `set ${lacking.input} to an image built for ${arch}${lacking.input === 'benchmark-image' ? ', or benchmark: false' : ''}`
+        : `vm-size "${vmSize}": ${lacking.image} is not published for ${arch}, the CPU architecture of its nodes ${runs}`
+    )
+  }
+}
+
 export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process.env): SettingsResult {
   const i = new Inputs(read)
   const mode = i.enumOf<Mode>('mode')
@@ -227,6 +265,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     )
   cluster.adminCredentials = i.bool('admin-credentials')
+  imageArchProblems(i, nodePool.vmSize, stack, benchmark)
 
   if (i.problems.length) throw new InputError(i.problems)
 

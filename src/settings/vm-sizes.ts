@@ -1,4 +1,4 @@
-// RDMA-capable Azure VM sizes (FACTS.md §6): GPUs and their vendor, InfiniBand NICs per VM, their
+// RDMA-capable Azure VM sizes (Azure's GPU and HPC size pages): GPUs and their vendor, IB NICs per VM, their
 // ConnectX generation (the PCI device id of the VF a VM sees) and link rate, and whether the stack
 // can finish on them. It can only where the GPUs are NVIDIA's (the GPU Operator waits for
 // nvidia.com/gpu) and the IB VF is one the NodeFeatureRule matches (ConnectX-6 101c, mlx5Gen 101e
@@ -9,6 +9,9 @@
 export const IB_VF_DEVICES = ['101c', '101e'] as const
 
 export type GpuVendor = 'NVIDIA' | 'AMD'
+
+/** The CPU architecture of a size's nodes, as Kubernetes names it (`kubernetes.io/arch`). */
+export type CpuArch = 'amd64' | 'arm64'
 
 export interface RdmaVmSize {
   name: string
@@ -22,6 +25,8 @@ export interface RdmaVmSize {
   nic: 'ConnectX-5' | 'ConnectX-6' | 'ConnectX-7' | 'ConnectX-8'
   /** PCI device id (vendor 15b3) of the VF the VM sees. */
   vfDevice: '1018' | '101c' | '101e'
+  /** The nodes' CPUs: arm64 for the Grace-based GB200/GB300 sizes, amd64 elsewhere. */
+  arch: CpuArch
 }
 
 const NV = 'NVIDIA' as const
@@ -35,7 +40,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 200,
     nic: 'ConnectX-6',
-    vfDevice: '101c'
+    vfDevice: '101c',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND96amsr_A100_v4',
@@ -45,7 +51,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 200,
     nic: 'ConnectX-6',
-    vfDevice: '101c'
+    vfDevice: '101c',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND96isr_H100_v5',
@@ -55,7 +62,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND96isr_H200_v5',
@@ -65,7 +73,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND96isrf_H200_v5',
@@ -75,7 +84,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND128isr_NDR_GB200_v6',
@@ -85,7 +95,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 4,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'arm64'
   },
   {
     name: 'Standard_ND128isr_GB300_v6',
@@ -95,7 +106,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 4,
     linkGbps: 400,
     nic: 'ConnectX-8',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'arm64'
   },
   {
     name: 'Standard_ND96isr_MI300X_v5',
@@ -105,7 +117,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND96asr_MI200_v4',
@@ -115,7 +128,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 8,
     linkGbps: 200,
     nic: 'ConnectX-6',
-    vfDevice: '101c'
+    vfDevice: '101c',
+    arch: 'amd64'
   },
   {
     name: 'Standard_ND40rs_v2',
@@ -125,7 +139,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 1,
     linkGbps: 100,
     nic: 'ConnectX-5',
-    vfDevice: '1018'
+    vfDevice: '1018',
+    arch: 'amd64'
   },
   {
     name: 'Standard_HB120rs_v3',
@@ -134,7 +149,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 1,
     linkGbps: 200,
     nic: 'ConnectX-6',
-    vfDevice: '101c'
+    vfDevice: '101c',
+    arch: 'amd64'
   },
   {
     name: 'Standard_HB176rs_v4',
@@ -143,7 +159,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 1,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'amd64'
   },
   {
     name: 'Standard_HX176rs',
@@ -152,7 +169,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 1,
     linkGbps: 400,
     nic: 'ConnectX-7',
-    vfDevice: '101e'
+    vfDevice: '101e',
+    arch: 'amd64'
   },
   {
     name: 'Standard_HC44rs',
@@ -161,7 +179,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     ibNics: 1,
     linkGbps: 100,
     nic: 'ConnectX-5',
-    vfDevice: '1018'
+    vfDevice: '1018',
+    arch: 'amd64'
   }
 ]
 

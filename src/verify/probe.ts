@@ -14,6 +14,7 @@ import type { Log } from '../log/index.js'
 import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import { LABELS } from '../model/types.js'
 import { poolTolerations } from '../model/workload.js'
+import { BUSYBOX_IMAGE } from '../settings/images.js'
 import type { Settings } from '../settings/settings.js'
 import { containerStatus, FAIL_FAST_REASONS, unschedulableMessage } from '../kube/pods.js'
 import { oneLine } from '../util/text.js'
@@ -39,6 +40,12 @@ export const PROBE_COMPONENT = 'rdma-probe'
 export const PROBE_CONTAINER = 'probe'
 /** The container that keeps the DaemonSet's pod running once the probe is done. */
 export const HOLD_CONTAINER = 'hold'
+/**
+ * The probe reads only sysfs, /proc and ulimit (PROBE_SCRIPT: busybox applets and ash builtins), so
+ * it runs on the small digest-pinned busybox the stack already pulls, never on the multi-GB
+ * benchmark image.
+ */
+export const PROBE_IMAGE = BUSYBOX_IMAGE
 
 export interface ProbeOptions {
   kube: KubeClient
@@ -105,7 +112,7 @@ export function probeDaemonSet(s: Settings, nodes: string[], namespace = WORK_NA
           initContainers: [
             {
               name: PROBE_CONTAINER,
-              image: s.benchmark.image,
+              image: PROBE_IMAGE,
               command: ['sh', '-c', PROBE_SCRIPT],
               terminationMessagePath: TERMINATION_LOG,
               terminationMessagePolicy: 'File',
@@ -115,7 +122,7 @@ export function probeDaemonSet(s: Settings, nodes: string[], namespace = WORK_NA
           containers: [
             {
               name: HOLD_CONTAINER,
-              image: s.benchmark.image,
+              image: PROBE_IMAGE,
               command: ['sh', '-c', 'sleep infinity'],
               resources
             }

@@ -165,9 +165,9 @@ export function settingsFor(
     },
     registerFeature: true,
     stack: {
-      networkOperatorVersion: 'v26.4.0',
+      networkOperatorVersion: 'v26.4.1',
       gpuOperatorVersion: 'v26.7.0',
-      docaDriverVersion: 'doca3.4.0-26.04-0.8.6.0-0',
+      docaDriverVersion: 'doca3.4.1-26.04-1.1.0.0-1',
       rdmaDevicePluginImage: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3',
       rdmaResourceName: 'rdma/ib',
       rdmaHcaMax: 64,

@@ -203,7 +203,7 @@ export function installNetworkOperator(
           containers: [
             {
               name: 'network-operator',
-              image: `nvcr.io/nvidia/cloud-native/network-operator:${o.version ?? 'v26.4.0'}`
+              image: `nvcr.io/nvidia/cloud-native/network-operator:${o.version ?? 'v26.4.1'}`
             }
           ]
         }
@@ -238,7 +238,7 @@ export function installNetworkOperator(
           containers: [
             {
               name: 'worker',
-              image: 'nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.0'
+              image: 'nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.1'
             }
           ],
           volumes: [

@@ -91,7 +91,7 @@ export interface ScriptRun {
     | 'kubeletRestarts'
     | 'containerdRestarts'
   >
-  /** Host files under /etc afterwards. */
+  /** Host files under /etc and /run afterwards. */
   files: Record<string, string>
   /** What the container left in its termination log (/dev/termination-log), if anything. */
   terminationLog?: string
@@ -182,7 +182,9 @@ export async function runInSimShell(k: ScriptCase): Promise<ScriptRun> {
     }
   })
   const code = await shell.run(k.script)
-  const files = Object.fromEntries(Object.entries(hw.files).filter(([p]) => p.startsWith('/etc/')))
+  const files = Object.fromEntries(
+    Object.entries(hw.files).filter(([p]) => p.startsWith('/etc/') || p.startsWith('/run/'))
+  )
   const terminationLog = own.get('/dev/termination-log')
   return {
     code,
@@ -226,7 +228,7 @@ function hostToolStub(): Promise<string> {
 }
 
 /** Host path prefixes the shipped scripts use, which the real run redirects into the fake root. */
-const HOST_PREFIXES = ['/etc/', '/dev/', '/proc/', '/sys/', '/host/', '/tmp/']
+const HOST_PREFIXES = ['/etc/', '/dev/', '/proc/', '/sys/', '/host/', '/tmp/', '/run/']
 
 /** The script with `root` in front of every absolute host path (only where a path starts). */
 export function underRoot(script: string, root: string): string {
@@ -400,7 +402,7 @@ export async function runInRealShell(
     sleeps: lines(path.join(rec, 'sleep')),
     flakyRuns: runLines(path.join(rec, 'flaky')).map(l => (l === '' ? [] : l.split(' '))),
     state: stateOf(after),
-    files: walk(root, path.join(root, 'etc'), {}),
+    files: walk(root, path.join(root, 'run'), walk(root, path.join(root, 'etc'), {})),
     rewritten,
     root
   }

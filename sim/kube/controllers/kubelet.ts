@@ -7,6 +7,25 @@ import type { KubeObject } from '../store.js'
 import type { BehaviourEnv, BehaviourFactory, ContainerView, PodBehaviour } from './behaviour.js'
 import { delayOf, isPodTerminal, isoNow, podFault, TK, typeFromKey, type SimContext } from './context.js'
 import type { FaultSpec } from '../../scenario.js'
+import { execFormatError, fullReference, imagePlatforms, pullPlatformError } from '../images.js'
+
+/**
+ * The kubelet's CrashLoopBackOff (kubernetes/kubernetes@d8302640:pkg/kubelet/kubelet.go:
+ * initialCrashLoopBackOff 10 s, MaxCrashLoopBackOff 300 s, and an entry that expires after 600 s;
+ * the ReduceDefaultCrashLoopBackOffDecay and KubeletCrashLoopBackOffMax gates are alpha, off by
+ * default). Per container, as flowcontrol.Backoff keys it: the first exit finds no entry, so the
+ * container restarts at once (at the next relist, 1 s) and the entry starts at 10 s; each later
+ * exit waits out the entry's back-off from its finish time, then doubles it, up to 300 s; an exit
+ * more than 600 s after the entry's last update starts afresh
+ * (k8s.io/client-go/util/flowcontrol/backoff.go; doBackOff in pkg/kubelet/kuberuntime).
+ */
+export const CRASH_LOOP_BACKOFF = {
+  initialMs: 10_000,
+  maxMs: 300_000,
+  expireMs: 600_000,
+  /** genericPlegRelistPeriod: when the kubelet notices the exit and restarts a container not in back-off. */
+  relistMs: 1_000
+} as const
 
 interface ContainerRt extends ContainerView {
   state: 'waiting' | 'running' | 'terminated'
@@ -29,6 +48,8 @@ interface ContainerRt extends ContainerView {
   containerID?: string
   /** A pending gate re-check for this container. */
   gate?: () => void
+  /** The kubelet's back-off entry for this container (see CRASH_LOOP_BACKOFF). */
+  backoff?: { ms: number; updatedAt: number }
 }
 
 interface Condition {
@@ -248,24 +269,32 @@ export class Kubelet {
     else this.startMain(rt)
   }
 
-  /** Image pull, with the ImagePullBackOff fault. Calls `next` once the image is present. */
+  /**
+   * Image pull: the ImagePullBackOff fault, and an index without the node's platform (see
+   * ../images.ts) fail it with containerd's error. Calls `next` once the image is present.
+   */
   private pull(rt: PodRt, c: ContainerRt, next: () => void, attempt = 0): void {
     const fieldPath = `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`
     const ev = (reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal') =>
       this.ctx.events.record(rt.pod, { reason, message, type, fieldPath, host: rt.nodeName })
-    if (rt.fault?.kind === 'ImagePullBackOff') {
+    const ref = fullReference(c.image)
+    const arch = this.ctx.hardware.get(rt.nodeName)?.spec.arch ?? 'amd64'
+    const failure =
+      rt.fault?.kind === 'ImagePullBackOff'
+        ? `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`
+        : pullPlatformError(imagePlatforms(this.ctx.scenario, c.image), c.image, arch)
+    if (failure) {
       ev('Pulling', `Pulling image "${c.image}"`)
       this.after(rt, this.step(), () => {
-        const ref = c.image.includes('/') ? c.image : `docker.io/library/${c.image}`
         ev(
           'Failed',
-          `Failed to pull image "${c.image}": rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`,
+          `Failed to pull image "${c.image}": rpc error: code = NotFound desc = ${failure}`,
           'Warning'
         )
         ev('Failed', 'Error: ErrImagePull', 'Warning')
         c.state = 'waiting'
         c.reason = 'ErrImagePull'
-        c.message = `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`
+        c.message = failure
         this.markDirty(rt)
         this.after(rt, this.step(), () => {
           c.reason = 'ImagePullBackOff'
@@ -320,6 +349,21 @@ export class Kubelet {
     c.containerID = `containerd://${hex(Math.random() * 0xffffffff)}${hex(Math.random() * 0xffffffff)}${rt.uid.replace(/-/g, '').slice(0, 48)}`
   }
 
+  /**
+   * A command built for another CPU (a single-platform image of another architecture): runc logs
+   * the exec error and the container exits 255 once started (see ../images.ts). True if so.
+   */
+  private execFails(rt: PodRt, c: ContainerRt, exited: (code: number) => void): boolean {
+    const arch = this.ctx.hardware.get(rt.nodeName)?.spec.arch ?? 'amd64'
+    const error = execFormatError(imagePlatforms(this.ctx.scenario, c.image), arch, c.spec)
+    if (!error) return false
+    this.after(rt, this.step(), () => {
+      this.ctx.logs.append(rt.ns, rt.name, c.name, error)
+      exited(255)
+    })
+    return true
+  }
+
   private startInit(rt: PodRt, i: number): void {
     const c = rt.init[i]
     c.reason = undefined
@@ -339,6 +383,7 @@ export class Kubelet {
         }
         this.markDirty(rt)
       }
+      if (this.execFails(rt, c, code => c.state === 'running' && complete(code))) return
       if (rt.behaviour.runInit) {
         rt.behaviour.runInit(c, code => {
           if (!rt.stopped && c.state === 'running') complete(rt.behaviour.onInitComplete?.(c) ?? code)
@@ -437,6 +482,13 @@ export class Kubelet {
       this.containerStarted(rt, c)
       rt.phase = 'Running'
       this.markDirty(rt)
+      const ran = c.restartCount
+      const execExit = (code: number): void => {
+        if (rt.stopped || c.state !== 'running' || c.restartCount !== ran) return
+        this.terminate(rt, c, code)
+        this.containerExited(rt, c)
+      }
+      if (this.execFails(rt, c, execExit)) return
       if (rt.behaviour.attachExit) {
         const run = c.restartCount
         rt.behaviour.attachExit(c, code => {
@@ -547,8 +599,22 @@ export class Kubelet {
       startedAt: c.startedAt,
       finishedAt: c.finishedAt ?? isoNow(this.ctx)
     }
-    c.restartCount++
-    const backoff = Math.min(10_000 * 2 ** (c.restartCount - 1), 300_000)
+    const now = this.ctx.clock.now()
+    const entry = c.backoff
+    // The restart count is the new container's attempt number: it grows when it is created.
+    const again = (): void => {
+      c.restartCount++
+      this.ctx.logs.rotate(rt.ns, rt.name, c.name)
+      restart()
+    }
+    if (!entry || now - entry.updatedAt > CRASH_LOOP_BACKOFF.expireMs) {
+      // Not in back-off: restarted at the next relist; the entry starts (again) at 10 s.
+      c.backoff = { ms: CRASH_LOOP_BACKOFF.initialMs, updatedAt: now }
+      this.markDirty(rt)
+      this.after(rt, CRASH_LOOP_BACKOFF.relistMs, again)
+      return
+    }
+    const backoff = entry.ms
     const secs =
       backoff >= 60_000
         ? `${Math.floor(backoff / 60_000)}m${(backoff % 60_000) / 1000}s`
@@ -566,8 +632,11 @@ export class Kubelet {
     })
     this.markDirty(rt)
     this.after(rt, backoff, () => {
-      this.ctx.logs.rotate(rt.ns, rt.name, c.name)
-      restart()
+      c.backoff = {
+        ms: Math.min(backoff * 2, CRASH_LOOP_BACKOFF.maxMs),
+        updatedAt: this.ctx.clock.now()
+      }
+      again()
     })
   }
 

@@ -31,6 +31,15 @@ function update(env: BehaviourEnv, fn: (hw: NodeHardware) => void): void {
 
 /** The file the driver container writes once the driver is loaded (in /run: gone after a reboot). */
 export const OFED_READY_FILE = '/run/mellanox/drivers/.driver-ready'
+/**
+ * Where the driver container publishes its kernel headers for the GPU driver's nvidia-peermem
+ * build: `mount --rbind /usr/src /run/mellanox/drivers/usr/src` through its Bidirectional volume, a
+ * host mount (Mellanox/doca-driver-build@network-operator-v26.4.1:entrypoint.sh, mount_rootfs;
+ * unmounted by unmount_rootfs on termination).
+ */
+export const OFED_HEADERS_MOUNT = '/run/mellanox/drivers/usr/src'
+/** A file of those headers, as the GPU driver container reads it. */
+export const OFED_SYMVERS_FILE = `${OFED_HEADERS_MOUNT}/ofa_kernel/default/Module.symvers`
 
 export const mofedBehaviour: BehaviourFactory = env => {
   const c0 = (env.pod.spec.containers ?? []).find(
@@ -78,7 +87,14 @@ export const mofedBehaviour: BehaviourFactory = env => {
     },
     onReady(c) {
       if (c.name !== c0.name) return
+      // load_driver: mount_rootfs, then set_driver_readiness 1 (`touch` of a plain file in the
+      // host's directory, which every container mounting it sees, propagation or not).
       update(env, hw => {
+        hw.mounts = [
+          ...hw.mounts.filter(m => m.path !== OFED_HEADERS_MOUNT),
+          { path: OFED_HEADERS_MOUNT, at: env.ctx.clock.now() }
+        ]
+        hw.files[OFED_SYMVERS_FILE] = ''
         hw.ofedReady = true
         hw.files[OFED_READY_FILE] = ''
         hw.timeline.ofedReadyAt = hw.timeline.ofedReadyAt ?? env.ctx.clock.now()
@@ -99,6 +115,8 @@ export const mofedBehaviour: BehaviourFactory = env => {
       update(env, hw => {
         hw.ofedReady = false
         delete hw.files[OFED_READY_FILE]
+        hw.mounts = hw.mounts.filter(m => m.path !== OFED_HEADERS_MOUNT)
+        delete hw.files[OFED_SYMVERS_FILE]
         hw.nvidiaPeermemLoaded = false
       })
     }
@@ -276,14 +294,15 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
       .split(':')
       .pop()
       ?.split('-')[0] ?? '580.126.20'
-  // The peermem sidecar runs `nvidia-driver reload_nvidia_peermem` (FACTS §3.6): it waits, then
-  // loads the module once. Without USE_HOST_MOFED it waits for the DOCA driver's
-  // /run/mellanox/drivers/.driver-ready and the GPU driver; with USE_HOST_MOFED=true only for
-  // `lsmod | grep mlx5_core` — the inbox driver, loaded on every Azure VM from boot — and the GPU
-  // driver, so it does not wait for the Network Operator's driver at all (FACTS §1.1 bug 4). The
-  // module was then built against the host's /usr/src, which holds no OFED sources, so it has no
-  // peer-memory client to register with either ib_core: modprobe fails with Invalid argument
-  // (FACTS §1.2), the script exits 1 and the kubelet restarts it with back-off (CrashLoopBackOff).
+  // The peermem sidecar runs `nvidia-driver reload_nvidia_peermem` (NVIDIA/gpu-operator's driver
+  // DaemonSet asset): it waits, then loads the module once. Without USE_HOST_MOFED it waits for the
+  // DOCA driver's /run/mellanox/drivers/.driver-ready and the GPU driver; with USE_HOST_MOFED=true
+  // only for `lsmod | grep mlx5_core` — the inbox driver, loaded on every Azure VM from boot — and
+  // the GPU driver, so it does not wait for the Network Operator's driver at all (gpu-operator
+  // controllers/object_controls.go). The module was then built against the host's /usr/src, which
+  // holds no OFED sources, so it has no peer-memory client to register with either ib_core: modprobe
+  // fails with Invalid argument (ai-dynamo/dynamo PR #14506), the script exits 1 and the kubelet
+  // restarts it with back-off (CrashLoopBackOff).
   let peermemRunning = false
   let exitPeermem: ((code: number) => void) | undefined
   const peermemStep = (): void => {

@@ -32,8 +32,29 @@ export interface PodView {
   readFile?(path: string): string | undefined
 }
 
-const MEMLOCK_DROPIN = '/etc/systemd/system/containerd.service.d/memlock.conf'
-const KUBELET_MEMLOCK_DROPIN = '/etc/systemd/system/kubelet.service.d/memlock.conf'
+/**
+ * The LimitMEMLOCK a unit gets from its drop-ins under /etc/systemd/system/<unit>.service.d/: the
+ * `.conf` files are read in the lexicographic order of their names and a later assignment wins
+ * (systemd.unit(5), "Drop-in files"; the unit files the node ships set none). Undefined: unset.
+ */
+export function dropInMemlock(
+  files: Record<string, string>,
+  unit: 'containerd' | 'kubelet'
+): string | undefined {
+  const dir = `/etc/systemd/system/${unit}.service.d/`
+  let value: string | undefined
+  const confs = Object.keys(files)
+    .filter(p => p.startsWith(dir) && p.endsWith('.conf') && !p.slice(dir.length).includes('/'))
+    .sort()
+  for (const p of confs)
+    for (const m of files[p].matchAll(/^\s*LimitMEMLOCK\s*=\s*(\S*)\s*$/gm)) value = m[1] || undefined
+  return value
+}
+
+/** The drop-ins make the unit's memlock unlimited (LimitMEMLOCK=infinity, last assignment wins). */
+function dropInUnlimited(files: Record<string, string>, unit: 'containerd' | 'kubelet'): boolean {
+  return dropInMemlock(files, unit) === 'infinity'
+}
 
 /** The main PID of a host service: a new one after each restart. */
 export function servicePid(hw: NodeHardware, unit: 'containerd' | 'kubelet'): number {
@@ -66,10 +87,9 @@ function systemctlShow(hw: NodeHardware, args: string[]): CommandResult {
   }
   const unit = units[0]
   if (unit !== 'containerd' && unit !== 'kubelet') return { out: valueOnly ? '0\n' : `MainPID=0\n`, code: 0 }
-  const dropin = hw.files[unit === 'kubelet' ? KUBELET_MEMLOCK_DROPIN : MEMLOCK_DROPIN] ?? ''
   const props: Record<string, string> = {
     MainPID: String(servicePid(hw, unit)),
-    LimitMEMLOCK: /LimitMEMLOCK=infinity/.test(dropin) ? 'infinity' : '8388608'
+    LimitMEMLOCK: dropInUnlimited(hw.files, unit) ? 'infinity' : String(hw.memlockDefaultKiB * 1024)
   }
   const names = prop ? prop.split(',') : Object.keys(props)
   return {
@@ -97,12 +117,12 @@ function hostLevelCommands(view: PodView): Record<string, Command> {
         host.mutate(h => {
           if (unit === 'kubelet') {
             h.kubeletRestarts++
-            h.kubeletMemlockUnlimited = /LimitMEMLOCK=infinity/.test(h.files[KUBELET_MEMLOCK_DROPIN] ?? '')
+            h.kubeletMemlockUnlimited = dropInUnlimited(h.files, 'kubelet')
           }
           if (unit === 'containerd') {
             h.containerdRestarts++
             // Containers inherit containerd's limits: the drop-in takes effect on restart.
-            h.memlockUnlimited = /LimitMEMLOCK=infinity/.test(h.files[MEMLOCK_DROPIN] ?? '')
+            h.memlockUnlimited = dropInUnlimited(h.files, 'containerd')
           }
         })
         return { code: 0 }
@@ -199,25 +219,46 @@ export function ibstat(view: PodView, args: string[]): CommandResult {
   return { out: nics.map(n => ibstatBlock(n) + '\n').join(''), code: 0 }
 }
 
-export function ibstatus(view: PodView): CommandResult {
-  const out = sortedNics(view.hw)
-    .map(n => {
-      // ibstatus prints the port's sysfs files.
-      const file = (name: string) => portFile(n, name)!.trimEnd()
-      return [
-        `Infiniband device '${n.name}' port 1 status:`,
-        `\tdefault gid:\t ${gid(n)}`,
-        `\tbase lid:\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.lid).toString(16)}`,
-        `\tsm lid:\t\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.smLid).toString(16)}`,
-        `\tstate:\t\t ${file('state')}`,
-        `\tphys state:\t ${file('phys_state')}`,
-        `\trate:\t\t ${file('rate')}`,
-        `\tlink_layer:\t ${file('link_layer')}`,
-        ''
-      ].join('\n')
-    })
-    .join('\n')
-  return { out: out + (out ? '\n' : ''), code: 0 }
+/** One port as ibstatus prints it: the port's sysfs files. */
+function ibstatusBlock(n: RdmaNic): string {
+  const file = (name: string) => portFile(n, name)!.trimEnd()
+  return [
+    `Infiniband device '${n.name}' port 1 status:`,
+    `\tdefault gid:\t ${gid(n)}`,
+    `\tbase lid:\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.lid).toString(16)}`,
+    `\tsm lid:\t\t 0x${(n.linkLayer === 'Ethernet' ? 0 : n.smLid).toString(16)}`,
+    `\tstate:\t\t ${file('state')}`,
+    `\tphys state:\t ${file('phys_state')}`,
+    `\trate:\t\t ${file('rate')}`,
+    `\tlink_layer:\t ${file('link_layer')}`,
+    ''
+  ].join('\n')
+}
+
+/**
+ * ibstatus [dev[:port]] (infiniband-diags/scripts/ibstatus): every device under
+ * /sys/class/infiniband, or the named ones; `fatal` echoes "Fatal error: " and its words (two
+ * spaces) on stdout and exits 255 when the directory is absent or a named device has no sysfs files.
+ */
+export function ibstatus(view: PodView, args: string[] = []): CommandResult {
+  const nics = sortedNics(view.hw)
+  const fatal = (words: string): CommandResult => ({ out: `Fatal error:  ${words}\n`, code: 255 })
+  if (args.length === 0) {
+    if (nics.length === 0) return fatal('No devices')
+    return { out: nics.map(n => ibstatusBlock(n) + '\n').join(''), code: 0 }
+  }
+  let out = ''
+  for (const a of args) {
+    const name = a.replace(/:.*$/, '')
+    const n = findNic(view.hw, name)
+    if (!n)
+      return {
+        out: out + fatal(`device '${name}': sys files not found (/sys/class/infiniband/${name}/ports)`).out,
+        code: 255
+      }
+    out += ibstatusBlock(n) + '\n'
+  }
+  return { out, code: 0 }
 }
 
 function devinfoBlock(n: RdmaNic): string {
@@ -489,7 +530,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
   }
   const commands: Record<string, Command> = {
     ibstat: argv => ibstat(view, argv.slice(1)),
-    ibstatus: () => ibstatus(view),
+    ibstatus: argv => ibstatus(view, argv.slice(1)),
     ibv_devinfo: argv => ibvDevinfo(view, argv.slice(1)),
     ibv_devices: () => ibvDevices(view),
     rdma: argv =>

@@ -21,25 +21,51 @@ import { hostCommands, type PodView } from './host-tools.js'
 import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
 
+/** A container path's host path and how the volume mount behind it propagates host mounts. */
+export interface HostMount {
+  host: string
+  /** Undefined: through nsenter (a privileged container), which sees the host's mounts. */
+  propagation?: 'None' | 'HostToContainer' | 'Bidirectional'
+}
+
 /**
  * The host path behind a container path: through the container's hostPath volume mounts (the
  * longest mountPath that contains it), or the same path for a privileged container (which reaches
  * the host with nsenter); undefined when the container cannot see the host there.
  */
-export function hostPathOf(pod: any, c: ContainerView, path: string): string | undefined {
+export function hostMountOf(pod: any, c: ContainerView, path: string): HostMount | undefined {
   const volumes = new Map<string, string>(
     (pod.spec?.volumes ?? []).filter((v: any) => v.hostPath?.path).map((v: any) => [v.name, v.hostPath.path])
   )
-  let best: { mount: string; host: string } | undefined
+  let best: { mount: string; host: string; propagation: HostMount['propagation'] } | undefined
   for (const m of c.spec.volumeMounts ?? []) {
     const host = volumes.get(m.name)
     const mount = String(m.mountPath ?? '').replace(/\/+$/, '')
     if (!host || !mount) continue
     if (path !== mount && !path.startsWith(`${mount}/`)) continue
-    if (!best || mount.length > best.mount.length) best = { mount, host: host.replace(/\/+$/, '') }
+    if (!best || mount.length > best.mount.length)
+      best = { mount, host: host.replace(/\/+$/, ''), propagation: m.mountPropagation ?? 'None' }
   }
-  if (best) return best.host + path.slice(best.mount.length)
-  return c.spec.securityContext?.privileged ? path : undefined
+  if (best) return { host: best.host + path.slice(best.mount.length), propagation: best.propagation }
+  return c.spec.securityContext?.privileged ? { host: path } : undefined
+}
+
+export function hostPathOf(pod: any, c: ContainerView, path: string): string | undefined {
+  return hostMountOf(pod, c, path)?.host
+}
+
+/**
+ * Whether a container that started at `startedAt` sees a host path through its mount. The kubelet
+ * bind-mounts a hostPath volume recursively (rbind) and, without propagation, as a private mount
+ * (MountPropagationNone: "the volume in a container will not receive new mounts from the host or
+ * other containers", kubernetes/api@3fed8b5a:core/v1/types.go), so a host mount made after the
+ * container started is not seen there; HostToContainer and Bidirectional (rslave, rshared)
+ * receive it. Files written into the host directory itself are seen either way.
+ */
+export function seesHostPath(hw: NodeHardware, m: HostMount, startedAt: number): boolean {
+  if (!m.propagation || m.propagation !== 'None') return true
+  const under = hw.mounts.find(x => m.host === x.path || m.host.startsWith(`${x.path}/`))
+  return !under || under.at <= startedAt
 }
 
 /** The GPUs each running container holds, per node (hardware indexes). */
@@ -100,9 +126,11 @@ export function allocatedRdmaDevices(hw: NodeHardware, podSpec: any, c: Containe
 export function podView(env: BehaviourEnv, c: ContainerView): PodView | undefined {
   const hw = env.hw()
   if (!hw) return undefined
+  const startedAt = env.ctx.clock.now()
   const readFile = (path: string): string | undefined => {
-    const host = hostPathOf(env.pod, c, path)
-    return host === undefined ? undefined : env.hw()?.files[host]
+    const m = hostMountOf(env.pod, c, path)
+    const now = env.hw()
+    return m === undefined || !now || !seesHostPath(now, m, startedAt) ? undefined : now.files[m.host]
   }
   const req = extendedRequests(env.pod.spec)
   const privileged = !!c.spec.securityContext?.privileged

@@ -7,217 +7,22 @@
 // still across sockets), and output in perftest's real layout (headers, address lines, BW and
 // latency tables, the CUDA device it picked among those the container was given) — or its real
 // error texts (no devices, missing device, port down, MR allocation, refused connection, no CUDA
-// device, unknown option in a perftest built without CUDA).
+// device). Which command lines it accepts, and how it refuses the others, is perftest-params.ts.
 import type { GpuDevice, NodeHardware, RdmaNic } from '../hardware.js'
 import { gpuNicPath, unitHash } from '../hardware.js'
 import type { Command, CommandResult, ShellIo } from './shell.js'
 import type { PodView } from './host-tools.js'
+import {
+  bytesUnit,
+  checkPerftestArgv,
+  perftestBuildOf,
+  type PerftestBuild,
+  type PerftestOptions,
+  type PerftestTool
+} from './perftest-params.js'
 
-export const PERFTEST_TOOLS = [
-  'ib_write_bw',
-  'ib_read_bw',
-  'ib_send_bw',
-  'ib_write_lat',
-  'ib_read_lat',
-  'ib_send_lat'
-] as const
-export type PerftestTool = (typeof PERFTEST_TOOLS)[number]
-
-export interface PerftestOptions {
-  tool: PerftestTool
-  device?: string
-  size?: number
-  all: boolean
-  iters?: number
-  duration?: number
-  qps: number
-  gbits: boolean
-  port: number
-  bidirectional: boolean
-  cuda?: number
-  /** --use_cuda_bus_id: the GPU by PCI address instead of by index. */
-  cudaBusId?: string
-  cudaDmabuf: boolean
-  host?: string
-  rdmaCm: boolean
-  outJson: boolean
-  cpuFreq: boolean
-}
-
-const BOOL_FLAGS: Record<string, keyof PerftestOptions> = {
-  '-a': 'all',
-  '--all': 'all',
-  '-b': 'bidirectional',
-  '--bidirectional': 'bidirectional',
-  '--report_gbits': 'gbits',
-  '--report-gbits': 'gbits',
-  '-R': 'rdmaCm',
-  '--rdma_cm': 'rdmaCm',
-  '--out_json': 'outJson',
-  '--use_cuda_dmabuf': 'cudaDmabuf',
-  '-F': 'cpuFreq',
-  '--CPU-freq': 'cpuFreq'
-}
-const IGNORED_FLAGS = new Set([
-  '--perform_warm_up',
-  '-e',
-  '--events',
-  '-z',
-  '--cpu_util',
-  '--run_infinitely',
-  '-H',
-  '--report-histogram',
-  '-U',
-  '--report-unsorted'
-])
-const VALUE_OPTS: Record<string, string> = {
-  '-d': 'device',
-  '--ib-dev': 'device',
-  '-s': 'size',
-  '--size': 'size',
-  '-n': 'iters',
-  '--iters': 'iters',
-  '-D': 'duration',
-  '--duration': 'duration',
-  '-q': 'qps',
-  '--qp': 'qps',
-  '-p': 'port',
-  '--port': 'port'
-}
-const IGNORED_VALUE_OPTS = new Set([
-  '-i',
-  '--ib-port',
-  '-x',
-  '--gid-index',
-  '-m',
-  '--mtu',
-  '-c',
-  '--connection',
-  '-t',
-  '--tx-depth',
-  '-r',
-  '--rx-depth',
-  '-l',
-  '--post_list',
-  '-I',
-  '--inline_size',
-  '-u',
-  '--qp-timeout',
-  '-S',
-  '--sl',
-  '-T',
-  '--tos',
-  '-w',
-  '--limit_bw',
-  '-Q',
-  '--cq-mod',
-  '--out_json_file',
-  '--source_ip',
-  '-g',
-  '--mcg',
-  '-k',
-  '--pkey_index'
-])
-
-export class PerftestUsageError extends Error {}
-
-/** Parses a perftest argv (argv[0] = tool name). `cudaBuilt` = the binary knows --use_cuda. */
-export function parsePerftest(argv: string[], cudaBuilt: boolean): PerftestOptions {
-  const tool = argv[0].split('/').pop() as PerftestTool
-  const o: PerftestOptions = {
-    tool,
-    all: false,
-    qps: 1,
-    gbits: false,
-    port: 18515,
-    bidirectional: false,
-    cudaDmabuf: false,
-    rdmaCm: false,
-    outJson: false,
-    cpuFreq: false
-  }
-  const set = (key: string, v: string) => {
-    if (key === 'device') o.device = v
-    else if (key === 'size') o.size = Number(v)
-    else if (key === 'iters') o.iters = Number(v)
-    else if (key === 'duration') o.duration = Number(v)
-    else if (key === 'qps') o.qps = Math.max(1, Number(v))
-    else if (key === 'port') o.port = Number(v)
-  }
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]
-    const [flag, inline] =
-      a.startsWith('--') && a.includes('=')
-        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
-        : [a, undefined]
-    if (flag === '--use_cuda' || flag === '--use_cuda_dmabuf' || flag === '--use_cuda_bus_id') {
-      if (!cudaBuilt) throw new PerftestUsageError(`${tool}: unrecognized option '${a}'`)
-      if (flag === '--use_cuda_dmabuf') o.cudaDmabuf = true
-      else if (flag === '--use_cuda_bus_id') {
-        o.cudaBusId = inline ?? argv[++i] ?? ''
-        o.cuda = 0
-      } else o.cuda = Number(inline ?? (argv[i + 1] && /^\d+$/.test(argv[i + 1]) ? argv[++i] : '0'))
-      continue
-    }
-    if (BOOL_FLAGS[flag]) {
-      ;(o as any)[BOOL_FLAGS[flag]] = true
-      continue
-    }
-    if (IGNORED_FLAGS.has(flag)) continue
-    if (VALUE_OPTS[flag]) {
-      if (flag === '-D' || flag === '--duration') {
-        set('duration', inline ?? argv[++i] ?? '5')
-        continue
-      }
-      set(VALUE_OPTS[flag], inline ?? argv[++i] ?? '')
-      continue
-    }
-    if (IGNORED_VALUE_OPTS.has(flag)) {
-      if (inline === undefined) i++
-      continue
-    }
-    // Short options glued to their value (-s65536, -p18515).
-    const glued = /^(-[dsnDqp])(.+)$/.exec(a)
-    if (glued && VALUE_OPTS[glued[1]]) {
-      set(VALUE_OPTS[glued[1]], glued[2])
-      continue
-    }
-    if (a.startsWith('-'))
-      throw new PerftestUsageError(
-        `${tool}: ${a.startsWith('--') ? `unrecognized option '${a}'` : `invalid option -- '${a.slice(1)}'`}`
-      )
-    o.host = a
-  }
-  return o
-}
-
-export function usageText(tool: string): string {
-  return [
-    ' Invalid Command or flag.',
-    ' Please check command line and run again.',
-    '',
-    '',
-    ' Usage:',
-    `  ${tool}            start a server and wait for connection`,
-    `  ${tool} <host>     connect to server at <host>`,
-    '',
-    ' Options:',
-    '  -a, --all  Run sizes from 2 till 2^23',
-    '  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)',
-    '  -c, --connection=<RC/XRC/UC/UD/DC/SRD>  Connection type RC/XRC/UC/UD/DC/SRD (default RC)',
-    '  -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)',
-    '  -D, --duration  Run test for a customized period of seconds.',
-    '  -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded, and cpu-freq is not on max.',
-    '  -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)',
-    '  -p, --port=<port>  Listen on/connect to port <port> (default 18515)',
-    "  -q, --qp=<num of qp's>  Num of qp's(default 1)",
-    '  -s, --size=<size>  Size of message to exchange (default 65536)',
-    '  -x, --gid-index=<index>  Test uses GID with GID index (Default : IB - no gid . ETH - 0)',
-    '      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)',
-    '      --perform_warm_up  Perform some iterations before start measuring in order to warming-up memory cache, valid in Atomic, Read and Write BW tests',
-    ''
-  ].join('\n')
-}
+export { PERFTEST_TOOLS } from './perftest-params.js'
+export type { PerftestOptions, PerftestTool } from './perftest-params.js'
 
 const LINE = '---------------------------------------------------------------------------------------'
 
@@ -231,7 +36,7 @@ function title(o: PerftestOptions): string {
     : o.tool.startsWith('ib_read')
       ? 'RDMA_Read'
       : 'Send'
-  if (isLat(o.tool)) return `${verb} Latency Test`
+  if (isLat(o.tool)) return `${verb}${o.writeImm ? '_imm' : ''} Latency Test`
   return `${verb}${o.bidirectional ? ' Bidirectional' : ''} BW Test`
 }
 
@@ -257,7 +62,8 @@ function header(o: PerftestOptions, nic: RdmaNic, server: boolean): string[] {
   lines.push(` Mtu             : ${eth ? 1024 : 4096}[B]`)
   lines.push(` Link type       : ${eth ? 'Ethernet' : 'IB'}`)
   if (eth) lines.push(' GID index       : 3')
-  lines.push(` Max inline data : ${lat && o.cuda === undefined && o.tool !== 'ib_read_lat' ? 220 : 0}[B]`)
+  const inline = o.inlineSize ?? (lat && o.cuda === undefined && o.tool !== 'ib_read_lat' ? 220 : 0)
+  lines.push(` Max inline data : ${inline}[B]`)
   lines.push(' rdma_cm QPs\t : OFF')
   lines.push(' Data ex. method : Ethernet')
   lines.push(LINE)
@@ -456,13 +262,13 @@ function f2(n: number): string {
   return n.toFixed(2)
 }
 
-/** Gb/s → the printed unit (Gb/sec, or MB/sec = 2^20 B/s). */
+/** Gb/s → the printed unit (Gb/sec, or MB/sec = MiB/sec = 2^20 B/s). */
 function unit(o: PerftestOptions, gbps: number): number {
   return o.gbits ? gbps : (gbps * 1e9) / 8 / 2 ** 20
 }
 
-export function bwTable(o: PerftestOptions, rows: BwRow[]): string[] {
-  const u = o.gbits ? 'Gb/sec' : 'MB/sec'
+export function bwTable(o: PerftestOptions, rows: BwRow[], bytesPerSec: string = 'MB/sec'): string[] {
+  const u = o.gbits ? 'Gb/sec' : bytesPerSec
   const out = [` #bytes     #iterations    BW peak[${u}]    BW average[${u}]   MsgRate[Mpps]`]
   for (const r of rows) {
     const peak = unit(o, r.peak)
@@ -593,7 +399,7 @@ export class PerftestNetwork {
 
 export interface PerftestEnv {
   view: PodView
-  /** The image the container runs (a name containing `nocuda` = perftest built without CUDA). */
+  /** The image the container runs: its perftest release and build (perftestBuildOf). */
   image: string
   /** IPC_LOCK or privileged: memlock does not bound MR registration. */
   ipcLock: boolean
@@ -678,11 +484,12 @@ function results(
   client: PeerSide,
   server: PeerSide,
   seed: string,
+  build: PerftestBuild,
   share: number
 ): string[] {
   return isLat(o.tool)
     ? latTable(latRows(o, client, server, seed))
-    : bwTable(o, bwRows(o, client, server, seed, share))
+    : bwTable(o, bwRows(o, client, server, seed, share), bytesUnit(build))
 }
 
 function runSeconds(o: PerftestOptions): number {
@@ -693,19 +500,15 @@ function runSeconds(o: PerftestOptions): number {
 /** A perftest binary as a shell command. */
 export function perftestCommand(env: PerftestEnv): Command {
   return async (argv, _stdin, io): Promise<CommandResult> => {
-    const cudaBuilt = !/nocuda/i.test(env.image)
-    let o: PerftestOptions
-    try {
-      o = parsePerftest(argv, cudaBuilt)
-    } catch (e) {
-      if (e instanceof PerftestUsageError) return { err: `${e.message}\n${usageText(argv[0])}`, code: 1 }
-      throw e
+    const build = perftestBuildOf(env.image)
+    const checked = checkPerftestArgv(argv, build)
+    if (!checked.ok) {
+      // stderr is unbuffered; stdout (a pipe or file) is flushed when perftest exits.
+      if (checked.refusal.stderr) io.err(checked.refusal.stderr)
+      return { out: checked.refusal.stdout, code: checked.refusal.code }
     }
-    const pre: string[] = []
-    if (o.duration !== undefined || (o.iters ?? 0) > 20000)
-      pre.push(" WARNING: BW peak won't be measured in this run.")
-    if (o.cuda !== undefined && isLat(o.tool))
-      pre.push("Perftest doesn't supports CUDA tests with inline messages: inline size set to 0")
+    const o = checked.options
+    const pre = checked.notices
     const prep = prepare(o, env)
     if ('err' in prep) {
       if (pre.length) io.out(pre.join('\n') + '\n')
@@ -796,7 +599,7 @@ export function perftestCommand(env: PerftestEnv): Command {
     env.net.connect(run)
     await env.sleep(runSeconds(o) * 1000)
     run.end = env.now()
-    const table = results(effective, client, server.side, seed, env.net.shareOf(run, run.end))
+    const table = results(effective, client, server.side, seed, build, env.net.shareOf(run, run.end))
     const tail =
       o.cuda !== undefined
         ? [`deallocating GPU buffer ${hex(0x7f0000000000, 16)}`, 'destroying current CUDA Ctx']

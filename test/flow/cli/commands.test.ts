@@ -275,6 +275,17 @@ describe('cli', () => {
     const failed = await cli(['perftest', 'parse', '-'], {}, "Couldn't connect to 10.0.0.1:18515\n")
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout).error.kind).toBe('connect')
+    // perftest's refusal of its command line: a failure that names the option, never "not perftest output"
+    const refused = await cli([
+      'perftest',
+      'parse',
+      'test/fixtures/perftest-refusals/01-ib_write_lat-cuda-write-4.5-0.20-to-25.10.txt'
+    ])
+    expect(refused.code).toBe(1)
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ kind: 'usage', flag: '--use_cuda' })
+    expect(refused.stderr).toContain(
+      'refused --use_cuda: Perftest supports CUDA latency tests with read/send verbs only'
+    )
     const ibstat = await cli(
       ['ibstat', 'parse', '-'],
       {},
@@ -286,6 +297,14 @@ describe('cli', () => {
     expect(notIbstat.code).toBe(2)
     expect(notIbstat.stdout).toBe('')
     expect(notIbstat.stderr).toContain('not ibstat')
+    // the tools' own no-device reports: ibstatus's fatal error, ibstat's empty output (exit 0)
+    const noDevice = await cli(['ibstat', 'parse', '-'], {}, 'Fatal error:  No devices\n')
+    expect(noDevice.code).toBe(1)
+    expect(JSON.parse(noDevice.stdout)).toMatchObject({ format: 'ibstatus', error: { kind: 'no-devices' } })
+    expect(noDevice.stderr).toContain('no-devices: Fatal error:  No devices')
+    const empty = await cli(['ibstat', 'parse', '-'], {}, '')
+    expect(empty.code).toBe(1)
+    expect(JSON.parse(empty.stdout).error.kind).toBe('no-devices')
     expect((await cli(['ibstat', 'parse'])).code).toBe(2)
     expect((await cli(['ibstat', 'parse', 'no-such-file'])).stderr).toContain('ENOENT')
   })

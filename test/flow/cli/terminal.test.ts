@@ -1,7 +1,8 @@
 // The CLI in a terminal, end to end on a build of the three bundles (cli.js runs index.js and
 // post.js as the runner would): `simulate` prints no workflow command and no secret, logs on
-// stderr and results on stdout, `--output json` is one JSON document; and the recipe of the README:
-// `sim up --dir DIR`, then apply / verify / drift with `--env-file DIR/.env` and no other flag.
+// stderr and results on stdout, `--output json` is one JSON document; and the recipe of
+// docs/running-locally.md: `sim up --dir DIR`, then apply / verify / drift with `--env-file DIR/.env`
+// and no other flag.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'

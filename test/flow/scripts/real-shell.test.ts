@@ -11,6 +11,7 @@ import {
   IB_NODE_CONFIG_DONE_FILE,
   ibNodeConfigDaemonSet,
   OFED_READY_FILE,
+  RESTART_MARKER,
   WAIT_FOR_OFED_DRIVER
 } from '../../../src/components/ib-node-config.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
@@ -172,8 +173,54 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       '/etc/security/limits.d/99-ib-memlock.conf': '* - memlock unlimited\nroot - memlock unlimited\n',
       '/etc/systemd/system/containerd.service.d/memlock.conf': '[Service]\nLimitMEMLOCK=infinity\n',
       '/etc/systemd/system/kubelet.service.d/memlock.conf': '[Service]\nLimitMEMLOCK=infinity\n',
+      [OFED_READY_FILE]: '',
+      [RESTART_MARKER]: '',
       [IB_NODE_CONFIG_DONE_FILE]: 'ib_umad\nrdma_ucm\n'
     })
+  })
+
+  it('ib-node-config restarts containerd and kubelet at most once per boot: a later drop-in that sets LimitMEMLOCK fails the run, and the re-run restarts nothing', async () => {
+    // A drop-in read after ours (systemd reads them in name order; the last assignment wins).
+    const override = '/etc/systemd/system/containerd.service.d/zz-limits.conf'
+    const k = (hw: NodeHardware): ScriptCase => ({
+      script: shScript(setup),
+      pod: ibPod,
+      container: setup,
+      hw,
+      rdmaDevices: true
+    })
+    const first = await judge(
+      k(
+        node(hw => {
+          ofedReady(hw)
+          hw.files[override] = '[Service]\nLimitMEMLOCK=65536\n'
+        })
+      )
+    )
+    expect(first.code).toBe(1)
+    expect(first.state).toMatchObject({ containerdRestarts: 1, kubeletRestarts: 1 })
+    expect(first.log).toContain(
+      'FAIL: containerd (pid 1132) runs without memlock unlimited after its restart. Another systemd drop-in or the unit itself may set LimitMEMLOCK after ours: see systemctl show -p LimitMEMLOCK,DropInPaths containerd on the node.\n'
+    )
+    expect(first.files[RESTART_MARKER]).toBe('')
+    expect(first.files[IB_NODE_CONFIG_DONE_FILE]).toBeUndefined()
+    // The kubelet runs the init container again (back-off): same boot, so the marker is there.
+    const again = await judge(
+      k(
+        node(hw => {
+          ofedReady(hw)
+          Object.assign(hw.files, first.files)
+          Object.assign(hw, first.state)
+        })
+      )
+    )
+    expect(again.code).toBe(1)
+    expect(again.calls.filter(c => c[1] === 'restart')).toEqual([])
+    expect(again.state).toMatchObject({ containerdRestarts: 1, kubeletRestarts: 1 })
+    expect(again.log).toContain(
+      'FAIL: containerd (pid 1132) runs without memlock unlimited although ib-node-config already restarted containerd and kubelet once since this node booted (/run/ib-node-config/restarted); not restarting them again.'
+    )
+    expect(again.sleeps).toEqual([])
   })
 
   it('ib-node-config setup again on a configured node (pod recreated, node rebooted): restarts nothing', async () => {

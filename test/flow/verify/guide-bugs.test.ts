@@ -167,7 +167,9 @@ describe('the guide’s bugs, caught by verification', () => {
           container: 'ib-setup',
           previous: false
         })
-        expect(log).toMatch(/^FAIL: containerd \(pid \d+\) runs without memlock unlimited$/m)
+        expect(log).toMatch(
+          /^FAIL: containerd \(pid \d+\) runs without memlock unlimited after its restart\. /m
+        )
       }
       for (const node of w.rdmaNodes()) {
         expect(w.sim.nodeStates()[node]).toMatchObject({ containerdRestarts: 0, memlockUnlimited: false })

@@ -22,7 +22,7 @@ const suite = haveKubectl ? describe : describe.skip
 
 const NCP_CRD = path.resolve(
   process.cwd(),
-  'test/fixtures/upstream/network-operator-v26.4.0-crd-nicclusterpolicies.yaml'
+  'test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml'
 )
 
 let w: TestWorld

@@ -203,7 +203,7 @@ describe('protobuf over HTTPS', () => {
   let w: TestWorld
   const NCP_CRD = path.resolve(
     process.cwd(),
-    'test/fixtures/upstream/network-operator-v26.4.0-crd-nicclusterpolicies.yaml'
+    'test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml'
   )
 
   beforeAll(async () => {

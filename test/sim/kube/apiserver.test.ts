@@ -29,7 +29,7 @@ import {
 
 const NCP_CRD = path.resolve(
   process.cwd(),
-  'test/fixtures/upstream/network-operator-v26.4.0-crd-nicclusterpolicies.yaml'
+  'test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml'
 )
 
 let w: TestWorld

@@ -3,8 +3,9 @@
 // perftest output from the link model or perftest's real error texts; and 1000 nodes at scale.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { parseIbstat as parsePortStates } from '../../../src/parse/ibstat.js'
 import { setExtendedResource } from '../../../sim/kube/controllers/node-resources.js'
-import { parsePerftest } from '../../../sim/kube/workloads/perftest.js'
+import { checkPerftestArgv, perftestBuildOf } from '../../../sim/kube/workloads/perftest-params.js'
 import { Shell } from '../../../sim/kube/workloads/shell.js'
 import type { KubeObject } from '../../../sim/kube/store.js'
 import {
@@ -16,6 +17,7 @@ import {
   installNetworkOperator,
   isReady,
   makeWorld,
+  systemPool,
   type World
 } from '../../support/controllers-world.js'
 
@@ -178,6 +180,30 @@ describe('probe pods', () => {
     expect(logOf('p1')).toBe('mlx5_an0\n0\n')
     expect(phase('p1')).toBe('Failed') // grep -c found nothing: exit 1
     expect(logOf('p2')).toBe('No IB devices found\n')
+  })
+
+  it('on a node without RDMA devices the port-state tools print their own no-device reports, which parse as such', async () => {
+    w = makeWorld()
+    w.cluster.addPool(systemPool(1))
+    w.cluster.addPool(gpuPool('gpu', 1))
+    readyNodes()
+    // A node where no RDMA driver is bound: not even the accelerated-networking VF shows.
+    const plain = w.cluster.nodeNameOf('system', 0)
+    w.hardware.update(plain, h => (h.nics = []))
+    const run = (name: string, on: string, cmd: string) => pod(name, on, ['sh', '-c', cmd], { rdma: false })
+    run('ibstatus', plain, 'ibstatus')
+    run('ibstat', plain, 'ibstat')
+    run('named', node(0), 'ibstatus mlx5_ib0 mlx5_ib9')
+    run('ibstat-named', node(0), 'ibstat mlx5_ib9')
+    await w.waitFor('done', () => ['ibstatus', 'ibstat', 'named', 'ibstat-named'].every(done))
+    // infiniband-diags' ibstatus: `fatal` echoes on stdout and exits 255; ibstat prints nothing, exit 0.
+    expect([logOf('ibstatus'), phase('ibstatus')]).toEqual(['Fatal error:  No devices\n', 'Failed'])
+    expect([logOf('ibstat'), phase('ibstat')]).toEqual(['', 'Succeeded'])
+    expect(logOf('named')).toMatch(
+      /^Infiniband device 'mlx5_ib0' port 1 status:\n[\s\S]*\nFatal error: {2}device 'mlx5_ib9': sys files not found \(\/sys\/class\/infiniband\/mlx5_ib9\/ports\)\n$/
+    )
+    for (const name of ['ibstatus', 'ibstat', 'ibstat-named'])
+      expect(parsePortStates(logOf(name)).error?.kind).toBe('no-devices')
   })
 
   it('end to end: after the real setup a probe sees unlimited memlock and ib_umad', async () => {
@@ -380,8 +406,8 @@ describe('perftest pods', () => {
     expect(withCap.clientPhase).toBe('Succeeded')
   })
 
-  it('parses perftest command lines (glued values, ignored flags, host)', () => {
-    const o = parsePerftest(
+  it('parses perftest command lines (glued values, flags it only accepts, host)', () => {
+    const v = checkPerftestArgv(
       [
         'ib_write_bw',
         '-d',
@@ -400,15 +426,16 @@ describe('perftest pods', () => {
         '2',
         '10.0.0.5'
       ],
-      true
+      perftestBuildOf('docker.io/mellanox/cuda-perftest:latest')
     )
-    expect(o).toMatchObject({
+    expect(v.ok && v.options).toMatchObject({
       device: 'mlx5_ib3',
       port: 18516,
       size: 1048576,
       duration: 10,
       qps: 2,
       gbits: true,
+      warmUp: true,
       host: '10.0.0.5'
     })
   })

@@ -4,9 +4,9 @@
 // once — a round whose pairs are not disjoint — is noted, while the eight NICs of one node pair
 // running together are not.
 import { describe, expect, it } from '@jest/globals'
+import { checkPerftestArgv, perftestBuildOf } from '../../../sim/kube/workloads/perftest-params.js'
 import {
   bwRows,
-  parsePerftest,
   PerftestNetwork,
   portShare,
   type PeerSide,
@@ -67,7 +67,12 @@ describe('bandwidth through a shared port', () => {
   })
 
   it('the share scales the bandwidth table', () => {
-    const o = parsePerftest(['ib_write_bw', '-s', '8388608', '--report_gbits'], true)
+    const argv = checkPerftestArgv(
+      ['ib_write_bw', '-s', '8388608', '--report_gbits'],
+      perftestBuildOf('perftest')
+    )
+    if (!argv.ok) throw new Error(argv.refusal.stderr)
+    const o = argv.options
     const side = { nic: { gbps: 200 }, hostStaged: false } as unknown as PeerSide
     const alone = bwRows(o, side, side, 'seed')[0].avg
     const shared = bwRows(o, side, side, 'seed', portShare(2))[0].avg

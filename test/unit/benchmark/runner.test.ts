@@ -2,7 +2,7 @@
 // container per node side running a perftest per device pair on its own port, holding the node's
 // GPUs with each NIC's local GPU as its CUDA device, pinning, anti-affinity, client retry), the
 // argv built from the model's plan, device sections of a container's log, CUDA-rejection
-// detection from perftest's usage output, measurements from perftest text (with the CUDA devices
+// detection from perftest's refusal of --use_cuda, measurements from perftest text (with the CUDA devices
 // used), and naming a slow end of a pair from the probe's port rates.
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
@@ -51,7 +51,7 @@ describe('perftest pods', () => {
     const script: string = c.command[2]
     expect(c.command.slice(0, 2)).toEqual(['sh', '-c'])
     expect(script).toContain(
-      `sh -c 'ib_write_bw -d mlx5_ib3 -p 18518 -s 8388608 -n 2000 -F --report_gbits --use_cuda=4 > ${outputFile(3)} 2>&1; echo "exit=$?" >> ${outputFile(3)}' &`
+      `sh -c 'ib_write_bw -d mlx5_ib3 -p 18518 -s 8388608 -n 5000 -F --report_gbits --perform_warm_up --use_cuda=4 > ${outputFile(3)} 2>&1; echo "exit=$?" >> ${outputFile(3)}' &`
     )
     expect(script.match(/ &$/gm)).toHaveLength(8)
     expect(script).toContain(`wait\necho '${SECTION_MARK} d0 mlx5_ib0'\ncat ${outputFile(0)}`)
@@ -89,7 +89,7 @@ describe('perftest pods', () => {
     ).toEqual(['node-b'])
     const script: string = pod.spec.containers[0].command[2]
     expect(script.split('\n')[0]).toMatch(
-      /^sh -c 'for attempt in 1 2 3 .* 15; do if ib_write_bw -d mlx5_ib6 -p 18521 .*--report_gbits --use_cuda=6 10\.244\.1\.7 > \/tmp\/aks-rdma-perftest-d6\.log 2>&1; then echo exit=0 >> \S+; exit 0; fi; sleep 2; done; echo exit=1 >> \S+; exit 1' &$/
+      /^sh -c 'for attempt in 1 2 3 .* 15; do if ib_write_bw -d mlx5_ib6 -p 18521 .*--report_gbits --perform_warm_up --use_cuda=6 10\.244\.1\.7 > \/tmp\/aks-rdma-perftest-d6\.log 2>&1; then echo exit=0 >> \S+; exit 0; fi; sleep 2; done; echo exit=1 >> \S+; exit 1' &$/
     )
   })
 
@@ -115,10 +115,14 @@ describe('perftest pods', () => {
       '-s',
       '2',
       '-n',
-      '10000',
+      '1000',
       '-F',
       '10.0.0.2'
     ])
+    // Latency never takes a CUDA device: perftest refuses GPU memory for write latency.
+    expect(() => perftestArgv(settings(), 'ib_write_lat', 'server', 'mlx5_ib0', 18515, 0)).toThrow(
+      'ib_write_lat measures from host memory, not a CUDA device'
+    )
     const facts = (node: string, local: Array<number | null>): NodeFacts => ({
       node,
       ibPorts: [],
@@ -185,13 +189,20 @@ describe('perftest output', () => {
     ''
   ].join('\n')
 
-  it('recognises a perftest built without CUDA from its usage output', () => {
+  it('recognises a perftest built without CUDA from its refusal of --use_cuda, and only that', () => {
     const parsed = parsePerftest(usage, { tool: 'ib_write_bw' })
-    expect(parsed.error?.kind).toBe('usage')
-    expect(isCudaRejection(usage, parsed)).toBe(true)
+    expect(parsed.error).toMatchObject({ kind: 'cuda', flag: '--use_cuda' })
+    expect(isCudaRejection(parsed)).toBe(true)
+    // perftest 23.07 and later: stderr first, then stdout when it exits.
+    const since2307 = ' Parser function exited with Error\n Unsupported memory type\n'
+    expect(isCudaRejection(parsePerftest(since2307, { tool: 'ib_write_bw' }))).toBe(true)
     const other =
       "ib_write_bw: unrecognized option '--bogus'\n Usage:\n  ib_write_bw            start a server and wait for connection\n"
-    expect(isCudaRejection(other, parsePerftest(other, { tool: 'ib_write_bw' }))).toBe(false)
+    expect(isCudaRejection(parsePerftest(other, { tool: 'ib_write_bw' }))).toBe(false)
+    // A refusal of the command line is the action's error, not a missing CUDA build.
+    const writeLat =
+      'Perftest supports CUDA latency tests with read/send verbs only\n---------------------------------------------------------------------------------------\n'
+    expect(isCudaRejection(parsePerftest(writeLat, { tool: 'ib_write_lat' }))).toBe(false)
   })
 
   it('turns a client log into a measurement, and a failure into an error measurement', () => {

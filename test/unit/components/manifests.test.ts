@@ -1,6 +1,6 @@
-// The components' desired state against the reference manifests it is built from (the workplace's
-// upstream copies, test/fixtures/upstream/): equal to them except for the departures the README
-// documents, each listed here. The NicClusterPolicy and the NodeFeatureRule are Azure's
+// The components' desired state against the reference manifests it is built from (the upstream
+// copies in test/fixtures/upstream/): equal to them except for the departures
+// docs/guide-departures.md documents, each listed here. The NicClusterPolicy and the NodeFeatureRule are Azure's
 // (aks-rdma-infiniband), the device plugin and ib-node-config the guide's with the action's
 // changes, the chart values Azure's with useHostMofed pinned false and NFD on in the Network Operator.
 import { describe, expect, it } from '@jest/globals'
@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { COMPONENTS, type KubeComponent } from '../../../src/components/index.js'
+import { RESTART_MARKER } from '../../../src/components/ib-node-config.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
@@ -258,6 +259,16 @@ describe("the guide's manifests, with the action's departures", () => {
       volumeMounts: [{ name: 'ofed-driver-state', mountPath: '/host/run/mellanox/drivers', readOnly: true }]
     })
     expect(spec.initContainers[0].command[2]).toContain('[ -f /host/run/mellanox/drivers/.driver-ready ]')
+    // The driver's path mounted as the GPU Operator's own driver DaemonSet mounts it: with
+    // HostToContainer, so what the DOCA driver mounts under it after this pod started is seen.
+    const gpuDriver = upstream('gpu-operator-v26.7.0-asset-driver-daemonset.yaml')[0].spec.template.spec
+    const theirs = (gpuDriver.volumes as any[]).find(v => v.hostPath?.path === '/run/mellanox/drivers')
+    const theirMounts = [...gpuDriver.initContainers, ...gpuDriver.containers].flatMap((c: any) =>
+      (c.volumeMounts ?? []).filter((m: any) => m.name === theirs.name)
+    )
+    expect(theirMounts.length).toBeGreaterThan(0)
+    for (const m of theirMounts) expect(m.mountPropagation).toBe('HostToContainer')
+    expect(spec.initContainers[0].volumeMounts[0].mountPropagation).toBe(theirMounts[0].mountPropagation)
     // The setup: the guide's container (privileged, on the host through nsenter), whose script writes
     // the modules-load file last, after memlock and the restarts: the device plugin waits for it.
     const setup = spec.initContainers[1]
@@ -278,7 +289,10 @@ describe("the guide's manifests, with the action's departures", () => {
       'LimitMEMLOCK=infinity',
       'for svc in containerd kubelet; do',
       'systemctl restart $svc',
-      'modprobe ib_umad'
+      'modprobe ib_umad',
+      // at most one restart per boot: the marker in /run is checked, then written, before it
+      `nsenter -t 1 -m -u -i -n -- test -f ${RESTART_MARKER}; then`,
+      `: > ${RESTART_MARKER}'`
     ])
       expect({ step, found: lines.slice(0, -2).some((l: string) => l.includes(step)) }).toEqual({
         step,

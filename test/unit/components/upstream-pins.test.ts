@@ -13,7 +13,12 @@ import { ibNodeConfigDaemonSet } from '../../../src/components/ib-node-config.js
 import { networkOperatorValues } from '../../../src/components/network-operator.js'
 import { DOCA_TELEMETRY, nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
-import { BUSYBOX_IMAGE, RDMA_DEVICE_PLUGIN_IMAGE } from '../../../src/settings/images.js'
+import {
+  BENCHMARK_IMAGE_DEFAULT,
+  BUSYBOX_IMAGE,
+  DEFAULT_IMAGE_ARCHES,
+  RDMA_DEVICE_PLUGIN_IMAGE
+} from '../../../src/settings/images.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
@@ -28,7 +33,7 @@ let nfdSchema: ReturnType<Ajv2020['compile']> | undefined
 /** The NFD subchart's values schema (draft 2020-12; unknown formats such as int64 are ignored). */
 const nfdValuesSchema = () =>
   (nfdSchema ??= new Ajv2020({ strict: false, allErrors: true, logger: false }).compile(
-    JSON.parse(read('network-operator-v26.4.0-nfd-subchart-values.schema.json'))
+    JSON.parse(read('network-operator-v26.4.1-nfd-subchart-values.schema.json'))
   ))
 
 // A tainted pool, so that every toleration and selector the action renders is there.
@@ -68,9 +73,9 @@ function undeclaredFields(value: unknown, schema: any, at: string): string[] {
 }
 
 describe('the pinned versions', () => {
-  const release = yamlOf('network-operator-v26.4.0-hack-release.yaml')
+  const release = yamlOf('network-operator-v26.4.1-hack-release.yaml')
 
-  it('the Network Operator, DOCA driver and telemetry are the set NVIDIA releases together (v26.4.0 hack/release.yaml)', () => {
+  it('the Network Operator, DOCA driver and telemetry are the set NVIDIA releases together (v26.4.1 hack/release.yaml)', () => {
     expect(defaultOf('network-operator-version')).toBe(release.NetworkOperator.version)
     expect(defaultOf('doca-driver-version')).toBe(release.Mofed.version)
     expect(DOCA_TELEMETRY).toEqual({
@@ -79,6 +84,14 @@ describe('the pinned versions', () => {
       version: release.docaTelemetryService.version
     })
     expect(release.Mofed.repository).toBe((nicClusterPolicySpec(settings).ofedDriver as any).repository)
+  })
+
+  it('the Network Operator is the newest patch of its minor (v26.4.1 over v26.4.0)', () => {
+    expect(defaultOf('network-operator-version')).toBe('v26.4.1')
+    expect(release.Mofed.version).toBe('doca3.4.1-26.04-1.1.0.0-1')
+    expect(read('network-operator-v26.4.1-values.yaml')).toMatch(
+      /^# Source: github.com\/Mellanox\/network-operator @ tag v26.4.1 /
+    )
   })
 
   it('the GPU Operator is the newest release the sources show (v26.7.0)', () => {
@@ -90,12 +103,12 @@ describe('the pinned versions', () => {
 })
 
 describe('every values key exists in the pinned chart', () => {
-  it('Network Operator v26.4.0 (the NFD worker in its node-feature-discovery subchart)', () => {
+  it('Network Operator v26.4.1 (the NFD worker in its node-feature-discovery subchart)', () => {
     const values = networkOperatorValues(settings)
-    const chart = yamlOf('network-operator-v26.4.0-values.yaml')
+    const chart = yamlOf('network-operator-v26.4.1-values.yaml')
     const { 'node-feature-discovery': nfd, ...rest } = values
     expect(missingKeys(rest, chart)).toEqual([])
-    const sub = yamlOf('network-operator-v26.4.0-nfd-subchart-values.yaml')
+    const sub = yamlOf('network-operator-v26.4.1-nfd-subchart-values.yaml')
     expect(missingKeys(nfd as Record<string, unknown>, sub)).toEqual([])
     // helm validates a subchart's values against its schema: the coalesced values must pass it.
     const validate = nfdValuesSchema()
@@ -114,7 +127,7 @@ describe('every values key exists in the pinned chart', () => {
 
   it('the schema check has teeth: a misspelt worker key or a malformed toleration is refused', () => {
     const validate = nfdValuesSchema()
-    const sub = yamlOf('network-operator-v26.4.0-nfd-subchart-values.yaml')
+    const sub = yamlOf('network-operator-v26.4.1-nfd-subchart-values.yaml')
     expect(validate({ ...sub, worker: { ...sub.worker, tolerations: 'sku=gpu' } })).toBe(false)
     expect(missingKeys({ worker: { tolerationz: [] } }, sub)).toEqual(['worker.tolerationz'])
   })
@@ -137,8 +150,8 @@ describe('every values key exists in the pinned chart', () => {
   })
 })
 
-describe('every NicClusterPolicy field exists in the pinned CRD (v26.4.0)', () => {
-  const crd = parseAllDocuments(read('network-operator-v26.4.0-crd-nicclusterpolicies.yaml'))
+describe('every NicClusterPolicy field exists in the pinned CRD (v26.4.1)', () => {
+  const crd = parseAllDocuments(read('network-operator-v26.4.1-crd-nicclusterpolicies.yaml'))
     .map(d => d.toJS())
     .find(d => d?.kind === 'CustomResourceDefinition')
   const spec = crd.spec.versions.find((v: any) => v.name === 'v1alpha1').schema.openAPIV3Schema.properties
@@ -175,12 +188,12 @@ describe('images pinned by published digests', () => {
     )
   })
 
-  it('the RDMA shared device plugin: the build and digest NVIDIA lists for Network Operator v26.4.0', () => {
-    const release = yamlOf('network-operator-v26.4.0-hack-release.yaml').RdmaSharedDevicePlugin
+  it('the RDMA shared device plugin: the build and digest NVIDIA lists for Network Operator v26.4.1', () => {
+    const release = yamlOf('network-operator-v26.4.1-hack-release.yaml').RdmaSharedDevicePlugin
     expect(RDMA_DEVICE_PLUGIN_IMAGE.split('@')[0]).toBe(
       `${release.repository}/${release.image}:${release.version}`
     )
-    const related = yamlOf('network-operator-v26.4.0-ocp-bundle-relatedImages-EXCERPT.yaml').relatedImages
+    const related = yamlOf('network-operator-v26.4.1-ocp-bundle-EXCERPT.yaml').spec.relatedImages
     expect(related).toContainEqual({
       name: 'rdma-shared-device-plugin',
       image: `${release.repository}/${release.image}@${digestOf(RDMA_DEVICE_PLUGIN_IMAGE)}`
@@ -190,5 +203,34 @@ describe('images pinned by published digests', () => {
     const pod = ds.spec.template.spec
     expect(pod.containers[0].image).toBe(RDMA_DEVICE_PLUGIN_IMAGE)
     expect(pod.initContainers[0].image).toBe(BUSYBOX_IMAGE)
+  })
+})
+
+describe('the architectures of the default images (docs/IMAGES.md)', () => {
+  it('busybox: amd64 and arm64 are among the platforms of its published index', () => {
+    const md = read('docker-library-repo-info__repos_busybox_remote_1.37.0-EXCERPT.md')
+    expect(md).toContain('Manifest MIME: `application/vnd.oci.image.index.v1+json`')
+    expect(md).toContain('### `busybox:1.37.0` - linux; amd64')
+    expect(md).toContain('### `busybox:1.37.0` - linux; arm64 variant v8')
+    expect(DEFAULT_IMAGE_ARCHES[BUSYBOX_IMAGE]).toEqual(['amd64', 'arm64'])
+  })
+
+  it("the RDMA device plugin: NVIDIA's bundle of the release declares amd64 and arm64 supported", () => {
+    const labels = yamlOf('network-operator-v26.4.1-ocp-bundle-EXCERPT.yaml').metadata.labels
+    expect(labels).toEqual({
+      'operatorframework.io/arch.amd64': 'supported',
+      'operatorframework.io/arch.arm64': 'supported'
+    })
+    expect(DEFAULT_IMAGE_ARCHES[RDMA_DEVICE_PLUGIN_IMAGE]).toEqual(['amd64', 'arm64'])
+  })
+
+  it('the benchmark image: no published platforms, counted as amd64 only', () => {
+    expect(defaultOf('benchmark-image')).toBe(BENCHMARK_IMAGE_DEFAULT)
+    expect(DEFAULT_IMAGE_ARCHES[BENCHMARK_IMAGE_DEFAULT]).toEqual(['amd64'])
+  })
+
+  it('every default image of an input has its architectures recorded', () => {
+    for (const input of ['rdma-device-plugin-image', 'benchmark-image'])
+      expect(DEFAULT_IMAGE_ARCHES[defaultOf(input)]?.length).toBeGreaterThan(0)
   })
 })

@@ -1,5 +1,5 @@
 // The components' readiness selectors against pods shaped like the real operators': the Network
-// Operator's OFED driver pods get the labels of its DaemonSet template (v26.4.0, rendered for an
+// Operator's OFED driver pods get the labels of its DaemonSet template (v26.4.1, rendered for an
 // Ubuntu 22.04 node), the GPU Operator's driver pods those of its driver DaemonSet asset (v26.7.0),
 // the action's own DaemonSets' pods their templates' labels. Each health source picks its objects
 // by namespace and label selector as the API server does, and every component's health rules must
@@ -34,7 +34,7 @@ const settings = () =>
  */
 function ofedPodLabels(): Record<string, string> {
   const text = readFileSync(
-    path.join(UPSTREAM, 'network-operator-v26.4.0-manifest-ofed-driver-ds.yaml'),
+    path.join(UPSTREAM, 'network-operator-v26.4.1-manifest-ofed-driver-ds.yaml'),
     'utf8'
   )
   const block = /\n {2}template:\n {4}metadata:\n {6}labels:\n((?: {8}.+\n)+)/.exec(text)

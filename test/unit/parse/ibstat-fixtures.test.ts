@@ -216,7 +216,7 @@ describe('ibstat edge cases', () => {
     expect(parseIbstat('Failed to get IB devices list: Function not implemented\n').error?.kind).toBe(
       'tool-error'
     )
-    expect(parseIbstat('No IB devices found\n').error?.kind).toBe('tool-error')
+    expect(parseIbstat('No IB devices found\n').error?.kind).toBe('no-devices')
     expect(parseIbstat('bash: ibstat: command not found\n').error?.kind).toBe('unrecognised')
   })
   it('normalises every spelling of state and physical state', () => {

@@ -315,7 +315,7 @@ describe('each format, its corners', () => {
     })
     expect(parseIbstat('   No IB devices found   \n').error).toEqual({
       message: 'No IB devices found',
-      kind: 'tool-error'
+      kind: 'no-devices'
     })
     expect(parseIbstat('  hello there  \nmore\n').error).toEqual({
       message: 'unrecognised output: hello there',

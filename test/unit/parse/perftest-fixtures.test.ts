@@ -245,7 +245,7 @@ describe('perftest failures', () => {
     expect(r.rows).toHaveLength(2)
   })
 
-  it('reports an unknown option (--use_cuda on a distro build) as a usage error', () => {
+  it('reports an unknown --use_cuda (a distro build) as a build without CUDA', () => {
     const text = [
       "ib_write_bw: unrecognized option '--use_cuda=0'",
       ' Invalid Command or flag.',
@@ -260,7 +260,12 @@ describe('perftest failures', () => {
       '  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)'
     ].join('\n')
     const r = parsePerftest(text)
-    expect(r.error).toEqual({ message: "ib_write_bw: unrecognized option '--use_cuda=0'", kind: 'usage' })
+    // a build without CUDA: the option it refuses is named, and the kind says the build lacks CUDA
+    expect(r.error).toEqual({
+      message: "ib_write_bw: unrecognized option '--use_cuda=0'",
+      kind: 'cuda',
+      flag: '--use_cuda'
+    })
     expect(r.rows).toEqual([])
   })
 

@@ -346,7 +346,7 @@ describe('headlineRow and the CLI result', () => {
     const failed = perftestCliResult(`   RDMA_Write BW Test\n Couldn't connect to h:1\n`)
     expect(failed).toMatchObject({
       exitCode: 1,
-      message: "perftest reported a failure (connect): Couldn't connect to h:1"
+      message: "perftest reported a failure: connect: Couldn't connect to h:1"
     })
     expect(perftestCliResult('')).toEqual({
       exitCode: 2,

@@ -18,7 +18,7 @@ const settingsOf = (over: Record<string, string> = {}) =>
 
 function ncpSchemaValidator() {
   const docs = parseAllDocuments(
-    readFileSync(path.join(UPSTREAM, 'network-operator-v26.4.0-crd-nicclusterpolicies.yaml'), 'utf8')
+    readFileSync(path.join(UPSTREAM, 'network-operator-v26.4.1-crd-nicclusterpolicies.yaml'), 'utf8')
   )
   const crd = docs.map(d => d.toJS()).find(d => d?.kind === 'CustomResourceDefinition')
   const schema = crd.spec.versions.find((v: { name: string }) => v.name === 'v1alpha1').schema.openAPIV3Schema
@@ -112,7 +112,7 @@ describe('plan', () => {
       expect(ds.spec.template.spec.nodeSelector['kubernetes.azure.com/agentpool']).toBe('rdmapool')
     }
     // Pinned versions everywhere.
-    expect(byName['network-operator'].helm!.version).toBe('v26.4.0')
+    expect(byName['network-operator'].helm!.version).toBe('v26.4.1')
     expect(byName['gpu-operator'].helm!.version).toBe('v26.7.0')
     expect((byName['network-operator'].helm!.values as any).nfd.deployNodeFeatureRules).toBe(false)
     expect(byName['network-operator'].manifests![0].metadata.labels).toEqual({
@@ -138,7 +138,7 @@ describe('plan', () => {
   it('renders text with helm argv, manifests, readiness, checks and the benchmark plan', () => {
     const text = renderPlanText(buildPlan(settingsOf()))
     expect(text).toContain(
-      'helm upgrade --install network-operator nvidia/network-operator --version v26.4.0 --namespace network-operator'
+      'helm upgrade --install network-operator nvidia/network-operator --version v26.4.1 --namespace network-operator'
     )
     expect(text).toContain('kind: NicClusterPolicy')
     expect(text).toContain('ready when:')
@@ -159,7 +159,12 @@ describe('plan', () => {
       expect(ib.nodeSelector).toEqual({ 'kubernetes.azure.com/agentpool': 'rdmapool' })
       expect(ib.initContainers.map((c: any) => c.name)).toEqual(['wait-for-ofed-driver', 'ib-setup'])
       expect(ib.initContainers[0].volumeMounts).toEqual([
-        { name: 'ofed-driver-state', mountPath: '/host/run/mellanox/drivers', readOnly: true }
+        {
+          name: 'ofed-driver-state',
+          mountPath: '/host/run/mellanox/drivers',
+          readOnly: true,
+          mountPropagation: 'HostToContainer'
+        }
       ])
     }
     expect(ds('pipelined', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBe('false')

@@ -251,14 +251,16 @@ describe('job summary Markdown', () => {
     const pairs = tables(out).find(t => t.headers[0] === 'Pair (server → client)')!
     expect(pairs.rows[0][pairs.headers.indexOf('GPUs (server → client) per NIC')]).toBe('0→4 1→5')
     expect(out).toContain('GPUDirect (GPU memory) on 2 of 2 bandwidth measurements')
-    // Latency runs with --use_cuda too are not bandwidth measurements: still 2 of 2.
-    const latency = bench.pairs.map(p => ({ ...p, test: 'ib_write_lat', bwAvgGbps: null }))
+    // Latency (host memory: perftest refuses GPU memory for write latency) is not a bandwidth measurement: still 2 of 2.
+    const latency = bench.pairs.map(p => ({ ...p, cuda: undefined, test: 'ib_write_lat', bwAvgGbps: null }))
     const both = renderSummary({
       ...emptyReport('verify'),
       result: 'failure',
       benchmark: { ...bench, pairs: [...bench.pairs, ...latency] }
     })
-    expect(both).toContain('GPUDirect (GPU memory) on 2 of 2 bandwidth measurements')
+    expect(both).toContain(
+      'GPUDirect (GPU memory) on 2 of 2 bandwidth measurements · latency from host memory'
+    )
   })
 
   it('folds diagnostics into <details> with a fence longer than any in the text', () => {

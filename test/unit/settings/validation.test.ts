@@ -43,9 +43,9 @@ describe('settings from inputs', () => {
       zones: []
     })
     expect(settings.stack).toMatchObject({
-      networkOperatorVersion: 'v26.4.0',
+      networkOperatorVersion: 'v26.4.1',
       gpuOperatorVersion: 'v26.7.0',
-      docaDriverVersion: 'doca3.4.0-26.04-0.8.6.0-0',
+      docaDriverVersion: 'doca3.4.1-26.04-1.1.0.0-1',
       rdmaResourceName: 'hca_shared_devices_a',
       rdmaHcaMax: 1000,
       useHostMofed: false
@@ -164,7 +164,9 @@ describe('settings from inputs', () => {
   })
 
   it('accepts exactly the sizes with NVIDIA GPUs and ConnectX-6/7 InfiniBand VFs, refusing the others with the reason', () => {
-    const accepted = RDMA_VM_SIZES.filter(v => problemsOf({ ...VALID_APPLY, 'vm-size': v.name }).length === 0)
+    // Without the benchmark: its default image is amd64 only (see the architecture test below).
+    const noBench = { ...VALID_APPLY, benchmark: 'false' }
+    const accepted = RDMA_VM_SIZES.filter(v => problemsOf({ ...noBench, 'vm-size': v.name }).length === 0)
     expect(accepted.map(v => v.name)).toEqual([
       'Standard_ND96asr_v4',
       'Standard_ND96amsr_A100_v4',
@@ -205,6 +207,24 @@ describe('settings from inputs', () => {
     ).toBe('Standard_ND96isr_H100_v5')
   })
 
+  it('refuses an arm64 size whose default benchmark image is amd64 only, before any network call (unless an image is given)', () => {
+    for (const size of ['Standard_ND128isr_NDR_GB200_v6', 'Standard_ND128isr_GB300_v6']) {
+      expectProblem(
+        { ...VALID_APPLY, 'vm-size': size },
+        'benchmark-image',
+        new RegExp(
+          `^benchmark-image "docker\\.io/mellanox/cuda-perftest:latest": the default image is not published for arm64, the CPU architecture of ${size} \\(its containers would fail with "exec format error"\\); set benchmark-image to an image built for arm64, or benchmark: false$`
+        )
+      )
+      expect(problemsOf({ ...VALID_APPLY, 'vm-size': size, benchmark: 'false' })).toEqual([])
+      expect(
+        problemsOf({ ...VALID_APPLY, 'vm-size': size, 'benchmark-image': 'example.io/perftest-arm64:1.0' })
+      ).toEqual([])
+    }
+    // amd64 sizes keep the default.
+    expect(problemsOf({ ...VALID_APPLY, 'vm-size': 'Standard_ND96isr_H100_v5' })).toEqual([])
+  })
+
   it("the simulator's hardware table agrees with the action's (GPUs, their vendor, the IB VF device, rate)", () => {
     for (const v of RDMA_VM_SIZES) {
       const hw = vmSizeSpec(v.name)
@@ -214,14 +234,16 @@ describe('settings from inputs', () => {
         vendor: hw.gpus ? (hw.gpuVendor ?? '10de') : undefined,
         vf: hw.ibDeviceId,
         gbps: hw.ibGbps,
-        nics: hw.ibNics
+        nics: hw.ibNics,
+        arch: hw.arch
       }).toEqual({
         size: v.name,
         gpus: v.gpus,
         vendor: v.gpuVendor === 'AMD' ? '1002' : v.gpuVendor === 'NVIDIA' ? '10de' : undefined,
         vf: v.vfDevice,
         gbps: v.linkGbps,
-        nics: v.ibNics
+        nics: v.ibNics,
+        arch: v.arch
       })
     }
   })

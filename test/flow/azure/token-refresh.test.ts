@@ -1,4 +1,4 @@
-// An AAD cluster whose tokens last a fraction of the run (1200 simulated seconds at timeScale 0.01,
+// An AAD cluster whose tokens last a fraction of the run (3000 simulated seconds at timeScale 0.01,
 // against OFED and GPU driver builds of 3000 s and 2400 s): the whole flow (Azure, the stack with
 // helm, verification and benchmarks) succeeds, the API server never answers Unauthorized, and the
 // run needed many tokens for the AKS server application: the action's client, helm (the stand-in, a
@@ -48,9 +48,10 @@ beforeAll(async () => {
       azure: {
         feature: { state: 'Registered' },
         cluster: { aad: true, localAccounts: false },
-        // AKS tokens: 12 real seconds. The action renews at half the lifetime, so a request would
-        // have to stall 6 s between its freshness check and the API server to arrive expired.
-        tokens: { accessTokenLifetime: '1000h', aksAccessTokenLifetime: '1200s' }
+        // AKS tokens: 30 real seconds. The action hands each out until half its lifetime is left,
+        // so a request would have to stall 15 s between taking its token and reaching the API
+        // server to arrive expired; the run (over a minute) still needs three or more of them.
+        tokens: { accessTokenLifetime: '1000h', aksAccessTokenLifetime: '3000s' }
       },
       // The driver builds take two to three token lifetimes.
       kube: { timeScale: 0.01, delays: { mofed: '3000s', gpuDriver: '2400s', default: '5s' } }

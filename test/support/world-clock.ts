@@ -25,6 +25,7 @@ export function worldClock(clock: SimClock, wallNow: () => number): WorldClock {
     every(periodMs, tick) {
       const next = { due: clock.now() + periodMs }
       let stopped = false
+      let ticking = false
       let cancel = (): void => undefined
       const arm = (): void => {
         pending.add(next)
@@ -32,17 +33,22 @@ export function worldClock(clock: SimClock, wallNow: () => number): WorldClock {
       }
       const fire = (): void => {
         ticks++
+        ticking = true
         void tick().finally(() => {
-          if (stopped) return
-          next.due += periodMs
-          arm()
+          ticking = false
+          if (stopped) pending.delete(next)
+          else {
+            next.due += periodMs
+            arm()
+          }
         })
       }
       arm()
       return () => {
         stopped = true
         cancel()
-        pending.delete(next)
+        // A tick still at work (a renewal racing the release) keeps its instant until it is done.
+        if (!ticking) pending.delete(next)
       }
     }
   }

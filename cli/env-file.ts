@@ -2,25 +2,68 @@
 // this process before the command runs. Node reads NODE_EXTRA_CA_CERTS only at start-up, so a CA
 // bundle named in the file is added to this process's default trusted CAs (tls.setDefaultCACertificates,
 // Node 24); where that is missing, the caller re-runs the command with the variable set.
-import { readFileSync } from 'node:fs'
+// The file is read only when it is a regular file of at most 1 MiB that no other user could have
+// written (owned by the current user or root, not world-writable), and it may not set
+// what makes Node or the dynamic loader run other code (NODE_OPTIONS, LD_PRELOAD, ...): the
+// command and every process it starts would run it.
+import { lstatSync } from 'node:fs'
 import tls from 'node:tls'
 import { parseEnv } from 'node:util'
 import { INPUTS } from '../src/settings/input-definitions.js'
 import { inputEnvName } from '../src/run/inputs.js'
+import { FileInputError, readBoundedFile } from '../src/util/files.js'
 import { UsageError } from './flags.js'
 
 /** Set in a re-run so it does not re-run again. */
 export const CA_REEXEC_ENV = 'AKS_RDMA_ACTION_CA_LOADED'
 
-/** Reads the file's variables (throws UsageError when it cannot be read). */
+/**
+ * Variables an env file may not set: each makes Node or the dynamic loader load code of its
+ * choosing into this command and every process it starts.
+ */
+export const REFUSED_ENV = [
+  'NODE_OPTIONS',
+  'LD_PRELOAD',
+  'LD_AUDIT',
+  'LD_LIBRARY_PATH',
+  'DYLD_INSERT_LIBRARIES'
+] as const
+
+/** Why the file could have been written by someone else (undefined when it could not). */
+function writableByOthers(file: string): string | undefined {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+  let st: ReturnType<typeof lstatSync>
+  try {
+    st = lstatSync(file)
+  } catch {
+    return undefined // reported by the read
+  }
+  if (uid !== undefined && st.uid !== uid && st.uid !== 0)
+    return `is owned by another user (uid ${st.uid}); it could set any variable of this command`
+  if (st.mode & 0o002)
+    return 'is writable by every user (chmod o-w it); it could set any variable of this command'
+  return undefined
+}
+
+/** Reads the file's variables (throws UsageError when it cannot be read or may not be used). */
 export function readEnvFile(file: string): Record<string, string> {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readBoundedFile(file)
   } catch (e) {
-    throw new UsageError(`--env-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    if (e instanceof FileInputError) throw new UsageError(`--env-file ${file}: ${e.reason}`)
+    throw e
   }
-  return parseEnv(text) as Record<string, string>
+  const foreign = writableByOthers(file)
+  if (foreign) throw new UsageError(`--env-file ${file}: ${foreign}`)
+  const values = parseEnv(text) as Record<string, string>
+  const refused = REFUSED_ENV.filter(k => k in values)
+  if (refused.length)
+    throw new UsageError(
+      `--env-file ${file}: sets ${refused.join(', ')}, which would load code into this command and every process it starts; ` +
+        'set it in your shell if you mean it'
+    )
+  return values
 }
 
 /** The PEM certificates of a bundle file. */
@@ -43,11 +86,10 @@ export function trustCaBundle(file: string): boolean {
   if (!t.setDefaultCACertificates || !t.getCACertificates) return false
   let certs: string[]
   try {
-    certs = pemCertificates(readFileSync(file, 'utf8'))
+    certs = pemCertificates(readBoundedFile(file))
   } catch (e) {
-    throw new UsageError(
-      `NODE_EXTRA_CA_CERTS ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
-    )
+    if (e instanceof FileInputError) throw new UsageError(`NODE_EXTRA_CA_CERTS ${file}: ${e.reason}`)
+    throw e
   }
   if (!certs.length) throw new UsageError(`NODE_EXTRA_CA_CERTS ${file}: no PEM certificate in it`)
   t.setDefaultCACertificates([...t.getCACertificates('default'), ...certs])

@@ -1,9 +1,12 @@
 // The CLI's commands and their flags, parsed with node:util parseArgs (strict): every action input
-// is a `--<input> VALUE` flag (generated from the input definitions), plus each command's own
-// options. Misuse is a UsageError (exit 2) with a message of one line: an unknown flag names the
-// closest one, a flag without its value says so, `--mode` is refused where the command is the mode.
+// is a `--<input> VALUE` flag (generated from the input definitions; `--context` is kube-context, as
+// kubectl names it), plus each command's own options. A mode's command lists (and suggests) only the
+// inputs that mode reads; another input's flag is accepted and reported as not read. Misuse is a
+// UsageError (exit 2) with a message of one line: an unknown flag names the closest one, a flag
+// without its value says so, `--mode` is refused where the command is the mode.
 import { parseArgs } from 'node:util'
-import { INPUTS } from '../src/settings/input-definitions.js'
+import { INPUTS, inputModes, MODES, type InputDefinition } from '../src/settings/input-definitions.js'
+import type { Mode } from '../src/settings/settings.js'
 
 export class UsageError extends Error {}
 
@@ -49,10 +52,14 @@ const OUTPUT_RUN: OptionSpec = {
   type: 'string',
   value: 'text|json',
   values: ['text', 'json'],
+  short: 'o',
   default: 'text',
   description:
     'text: the outputs, where the summary and report are, and `export KUBECONFIG=…`; json: the JSON report, alone on stdout.'
 }
+
+/** Flags that are other names of an input (kubectl's `--context`). */
+export const INPUT_ALIASES: Readonly<Record<string, string>> = { context: 'kube-context' }
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -64,14 +71,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'verify',
-    summary: 'Run the verification checks and benchmarks only (creates nothing but short-lived test pods).',
+    summary:
+      'Run the verification checks and benchmarks only (creates nothing but short-lived test pods). Given no Azure cluster (--resource-group, --cluster-name), it uses --kubeconfig or $KUBECONFIG and makes no Azure call.',
     inputs: 'all-but-mode',
     options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
   },
   {
     name: 'drift',
     summary:
-      'Compare the desired state with the live one, read-only. Exit code 3 when drift is found (with fail-on-drift, the default).',
+      'Compare the desired state with the live one, read-only. Exit code 3 when drift is found (with fail-on-drift, the default). Given no Azure cluster, it uses --kubeconfig or $KUBECONFIG and compares the cluster only; --kubeconfig with --subscription-id, --resource-group and --cluster-name compares the Azure resources too.',
     inputs: 'all-but-mode',
     options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
   },
@@ -186,14 +194,36 @@ export function commandSpec(name: string): CommandSpec | undefined {
   return COMMANDS.find(c => c.name === name)
 }
 
-export function inputFlags(spec: CommandSpec): typeof INPUTS {
+/** The mode a command is (apply, verify, drift, plan), if it is one. */
+export function commandMode(spec: CommandSpec): Mode | undefined {
+  return (MODES as readonly string[]).includes(spec.name) ? (spec.name as Mode) : undefined
+}
+
+/** The inputs a command accepts as flags: all but mode where the command is the mode. */
+function acceptedInputs(spec: CommandSpec): readonly InputDefinition[] {
   if (spec.inputs === 'none') return []
   return INPUTS.filter(i => spec.inputs === 'all' || i.name !== 'mode')
+}
+
+/** The inputs a command reads (what its help lists): a mode's command, those of that mode. */
+export function inputFlags(spec: CommandSpec): readonly InputDefinition[] {
+  const mode = commandMode(spec)
+  return acceptedInputs(spec).filter(i => !mode || inputModes(i).includes(mode))
+}
+
+/** The alias flags of the inputs a command reads. */
+export function aliasesOf(spec: CommandSpec, input: string): string[] {
+  const read = new Set(inputFlags(spec).map(i => i.name))
+  return Object.entries(INPUT_ALIASES)
+    .filter(([, target]) => target === input && read.has(target))
+    .map(([alias]) => alias)
 }
 
 export interface ParsedCommand {
   /** Action inputs given as flags, by input name. */
   inputs: Record<string, string>
+  /** Inputs given as flags that this command does not read (a note, not an error). */
+  unread: string[]
   /** The command's own options. */
   options: Record<string, string | boolean | undefined>
   positional?: string
@@ -213,7 +243,10 @@ export function editDistance(a: string, b: string): number {
 
 /** The flag closest to `given` (without dashes), when one is close enough to be a typo. */
 export function closestFlag(given: string, spec: CommandSpec): string | undefined {
-  const names = [...inputFlags(spec).map(i => i.name), ...spec.options.map(o => o.name)]
+  const names = [
+    ...inputFlags(spec).flatMap(i => [i.name, ...aliasesOf(spec, i.name)]),
+    ...spec.options.map(o => o.name)
+  ]
   let best: { name: string; d: number } | undefined
   for (const name of names) {
     const d = name.startsWith(given) && given.length >= 3 ? 0.5 : editDistance(given, name)
@@ -240,7 +273,10 @@ function unknownOption(flag: string, spec: CommandSpec): UsageError {
 /** Parses a command's arguments (after the command words); throws UsageError on misuse. */
 export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {}
-  for (const i of inputFlags(spec)) options[i.name] = { type: 'string' }
+  const accepted = acceptedInputs(spec)
+  for (const i of accepted) options[i.name] = { type: 'string' }
+  for (const [alias, target] of Object.entries(INPUT_ALIASES))
+    if (accepted.some(i => i.name === target)) options[alias] = { type: 'string' }
   for (const o of spec.options) options[o.name] = { type: o.type, ...(o.short ? { short: o.short } : {}) }
   let parsed: ReturnType<typeof parseArgs>
   try {
@@ -271,11 +307,16 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
   }
   const inputs: Record<string, string> = {}
   const own: ParsedCommand['options'] = {}
-  const inputNames = new Set(inputFlags(spec).map(i => i.name))
+  const inputNames = new Set(accepted.map(i => i.name))
   for (const [k, v] of Object.entries(parsed.values)) {
-    if (inputNames.has(k)) inputs[k] = v as string
-    else own[k] = v as string | boolean
+    const input = INPUT_ALIASES[k] ?? k
+    if (!inputNames.has(input)) own[k] = v as string | boolean
+    else if (input !== k && parsed.values[input] !== undefined)
+      throw new UsageError(`--${k} and --${input} are the same input: give one`)
+    else inputs[input] = v as string
   }
+  const read = new Set(inputFlags(spec).map(i => i.name))
+  const unread = Object.keys(inputs).filter(k => !read.has(k))
   for (const o of spec.options) {
     const v = own[o.name]
     if (o.values && typeof v === 'string' && !o.values.includes(v))
@@ -287,5 +328,5 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
       throw new UsageError(`${spec.name}: expected ${spec.positional.name} (- for standard input)`)
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`)
   }
-  return { inputs, options: own, ...(positionals.length ? { positional: positionals[0] } : {}) }
+  return { inputs, unread, options: own, ...(positionals.length ? { positional: positionals[0] } : {}) }
 }

@@ -1,7 +1,8 @@
-// The CLI's help text, generated: the command list, and per command its options and every action
-// input it takes with the input's default and description (from src/settings/input-definitions.ts).
+// The CLI's help text, generated: the command list, and per command its options and the action
+// inputs it reads (a mode's command: that mode's) with each input's default and description (from
+// src/settings/input-definitions.ts).
 import type { InputDefinition } from '../src/settings/input-definitions.js'
-import { COMMANDS, inputFlags, type CommandSpec, type OptionSpec } from './flags.js'
+import { aliasesOf, commandMode, COMMANDS, inputFlags, type CommandSpec, type OptionSpec } from './flags.js'
 
 export const EXIT_CODES =
   'Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode, with fail-on-drift).'
@@ -47,9 +48,9 @@ const PLACEHOLDER: Record<InputDefinition['kind'], string> = {
   secret: 'SECRET'
 }
 
-function inputFlag(i: InputDefinition): string {
+function inputFlag(i: InputDefinition, spec: CommandSpec): string {
   const value = i.kind === 'enum' ? (i.values ?? []).join('|') : PLACEHOLDER[i.kind]
-  return `--${i.name} ${value}`
+  return `${[i.name, ...aliasesOf(spec, i.name)].map(n => `--${n}`).join(', ')} ${value}`
 }
 
 function optionFlag(o: OptionSpec): string {
@@ -76,12 +77,17 @@ export function commandHelp(spec: CommandSpec): string {
     out.push(...entry(optionFlag(o), o.description + (o.default ? ` (default: ${o.default})` : ''), column))
   const inputs = inputFlags(spec)
   if (inputs.length) {
+    const mode = commandMode(spec)
     out.push(
       '',
-      'Inputs (those of action.yml; also read from INPUT_<NAME> variables, e.g. INPUT_NODE-COUNT):'
+      mode
+        ? `Inputs ${mode} reads (of action.yml; also read from INPUT_<NAME> variables, e.g. INPUT_NODE-COUNT):`
+        : 'Inputs (those of action.yml; also read from INPUT_<NAME> variables, e.g. INPUT_NODE-COUNT):'
     )
     for (const i of inputs)
-      out.push(...entry(inputFlag(i), i.description + (i.default ? ` (default: ${i.default})` : ''), column))
+      out.push(
+        ...entry(inputFlag(i, spec), i.description + (i.default ? ` (default: ${i.default})` : ''), column)
+      )
   }
   out.push('', EXIT_CODES)
   return out.join('\n') + '\n'
@@ -100,7 +106,9 @@ export function mainHelp(): string {
   for (const c of COMMANDS) out.push(...entry(c.name, c.summary, column))
   out.push(
     '',
-    'node dist/cli.js <command> --help lists its flags: every input of action.yml with its default.',
+    'node dist/cli.js <command> --help lists its flags: the inputs of action.yml it reads, with their defaults.',
+    'node dist/cli.js --version prints the version. Installed (npm install -g, or npx from the repository),',
+    'the command is aks-rdma-action.',
     EXIT_CODES
   )
   return out.join('\n') + '\n'

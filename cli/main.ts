@@ -1,20 +1,28 @@
+#!/usr/bin/env node
 // The command line tool (dist/cli.js): the action's modes with the same inputs as flags
 // (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the simulator (`simulate`,
 // `sim up`, `sim down`), the perftest / ibstat parsers, and the helm stand-in the simulator puts
 // on PATH. Logs go to stderr (outside GitHub Actions through the terminal renderer: no workflow
-// commands, secrets redacted), results to stdout. Exit codes: 0 success, 1 failure, 2 bad usage or
-// input, 3 drift found (drift mode).
+// commands, secrets redacted), results to stdout. `verify` and `drift` reach the cluster with
+// $KUBECONFIG when given neither a kubeconfig nor an Azure cluster. package.json's bin
+// (`npx aks-rdma-action …`, or the installed command); `--version` prints package.json's version.
+// Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode).
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { EXIT } from '../src/main.js'
 import { log } from '../src/log/index.js'
 import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
-import { exportInputs, secretInputValues } from '../src/run/inputs.js'
+import { FileInputError, readBoundedFile } from '../src/util/files.js'
+import { exportInputs, inputEnvName, secretInputValues } from '../src/run/inputs.js'
 import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
 import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
 import { commandHelp, mainHelp } from './help.js'
+import { cliVersion } from './version.js'
 
 const MODES = ['apply', 'verify', 'drift', 'plan'] as const
+
+/** The largest tool output `perftest parse` / `ibstat parse` read from a file. */
+const PARSER_MAX_BYTES = 16 * 1024 * 1024
 type Mode = (typeof MODES)[number]
 
 /** The Azure SDK and the Kubernetes client need Node.js 22+ (the action runs on node24). */
@@ -43,9 +51,25 @@ function rerunWithCa(argv: string[]): Promise<number> {
   return new Promise(resolve => child.on('close', code => resolve(code ?? EXIT.failure)))
 }
 
+/**
+ * verify and drift need only the cluster: given neither a kubeconfig nor an Azure cluster (flags,
+ * --env-file or INPUT_ variables), they use $KUBECONFIG, as kubectl would. A named Azure cluster
+ * keeps its credentials from ARM, so the current context never stands in for another cluster.
+ */
+function defaultKubeconfig(
+  mode: Mode,
+  inputs: Record<string, string>,
+  env = process.env
+): Record<string, string> {
+  const given = (name: string): boolean => !!(inputs[name] ?? env[inputEnvName(name)])?.trim()
+  if (mode !== 'verify' && mode !== 'drift') return {}
+  if (!env.KUBECONFIG || given('kubeconfig') || given('resource-group') || given('cluster-name')) return {}
+  return { kubeconfig: env.KUBECONFIG }
+}
+
 async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
   const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
-  exportInputs({ ...p.inputs, mode })
+  exportInputs({ ...defaultKubeconfig(mode, p.inputs), ...p.inputs, mode })
   // Secret inputs are hidden before anything could print them.
   for (const s of secretInputValues()) session.terminal?.secret(s)
   if (mode === 'plan') {
@@ -60,8 +84,10 @@ async function runParser(tool: 'perftest' | 'ibstat', p: ParsedCommand): Promise
   const file = p.positional!
   let text: string
   try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8')
+    // A file: only a regular one, of bounded size (never a FIFO or a device that would never end).
+    text = file === '-' ? readFileSync(0, 'utf8') : readBoundedFile(file, PARSER_MAX_BYTES)
   } catch (e) {
+    if (e instanceof FileInputError) return usageError(`${tool} parse: ${e.message}`)
     return usageError(`${tool} parse: ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
   const r =
@@ -118,6 +144,10 @@ export async function cli(argv: string[]): Promise<number> {
     process.stderr.write(mainHelp())
     return EXIT.usage
   }
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    process.stdout.write(`${cliVersion()}\n`)
+    return EXIT.success
+  }
   if (['-h', '--help', 'help'].includes(argv[0])) {
     if (!argv[1]) {
       process.stdout.write(mainHelp())
@@ -150,6 +180,10 @@ export async function cli(argv: string[]): Promise<number> {
     process.stdout.write(commandHelp(spec))
     return EXIT.success
   }
+  for (const input of parsed.unread)
+    process.stderr.write(
+      `note: --${input} is not read by ${name}; ignored (node dist/cli.js ${name} --help)\n`
+    )
   let fileInputs: Record<string, string> = {}
   if (typeof parsed.options['env-file'] === 'string') {
     try {

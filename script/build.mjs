@@ -6,14 +6,17 @@
 // plan mode never loads them, and the simulator's chunks are reachable from cli.js alone
 // (test/repo/shape.test.ts checks that from the build's metafile). Chunk names carry a content hash:
 // the same sources always build the same bytes (check-dist compares every file).
+// cli.js (package.json's bin) keeps its `#!/usr/bin/env node` line and is made executable.
 // `node script/build.mjs --outdir DIR` builds elsewhere (used by the dist freshness check).
 // As a module, buildDist({ outdir, metafile }) returns esbuild's metafile for tests.
 import { build } from 'esbuild'
-import { rmSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { chmodSync, rmSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+/** The CLI prints it for `--version` (a release bumps package.json, then rebuilds). */
+const VERSION = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version
 
 // The simulated API server reads the official Kubernetes .proto files next to its source
 // (sim/kube/apiserver/proto-files.ts); the bundle carries their texts inline instead.
@@ -68,11 +71,17 @@ export async function buildDist({ outdir, metafile = false }) {
         'globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);'
       ].join('\n')
     },
-    define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' },
+    define: {
+      __dirname: 'import.meta.dirname',
+      __filename: 'import.meta.filename',
+      __AKS_RDMA_ACTION_VERSION__: JSON.stringify(VERSION)
+    },
     // A worktree whose node_modules links to another checkout's builds the same bundles as a clone.
     preserveSymlinks: true,
     plugins: [inlineProtoFiles]
   })
+  // cli.js starts with cli/main.ts's `#!/usr/bin/env node`: package.json's bin, runnable as it is.
+  chmodSync(path.join(outdir, 'cli.js'), 0o755)
   return result.metafile
 }
 

@@ -1,11 +1,11 @@
-// The simulator's commands (flags parsed by the CLI): `sim up` (start a world, write DIR/.env for
-// `--env-file`, print the environment a client needs as NAME=value lines, then READY, and run until
-// `sim down` or a signal; refuses a folder that holds a live world), `sim down` (stops it and
-// removes everything it wrote: .env with the client secret, the admin kubeconfig, the CA, the helm
-// and az stand-ins and their state; the folder too when that leaves it empty), and `simulate`.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+// The simulator's commands (flags parsed by the CLI): `sim up` (start a world in a new or empty
+// folder of the user's own — world-dir.ts — write DIR/.env for `--env-file` and local-action, with
+// the inputs, the world's environment and the runner's variables; DIR/env.sh for a shell; print
+// what a person needs as `export` lines, no secret among them, then READY; run until `sim down` or
+// a signal), `sim down` (stop the world through its control socket — never a signal to a process
+// number read from a file — and remove what it wrote, nothing else), and `simulate`.
+import { lstatSync, mkdirSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PROGRESS_TAG_ENV } from '../src/log/terminal-commands.js'
@@ -15,9 +15,22 @@ import { isRdmaSize, vmSizeSpec } from './kube/hardware.js'
 import { loadScenario, ScenarioError, type Scenario } from './scenario.js'
 import { indexProblems } from './scenario-schema.js'
 import { simulate } from './simulate.js'
-import { removeWorldFiles, startWorld } from './world.js'
+import { startWorld, type World } from './world.js'
+import {
+  askToStop,
+  defaultWorldDir,
+  isWorldDir,
+  listenForStop,
+  MARKER,
+  prepareWorldDir,
+  removeWorldFiles,
+  WorldDirError,
+  worldRunning,
+  writeNewFile
+} from './world-dir.js'
 
-export const DEFAULT_DIR = path.join(tmpdir(), 'aks-rdma-sim')
+/** Most runs `simulate` starts: one after another (--runs) or at once (--concurrent). */
+export const SIMULATE_LIMITS = { runs: 100, concurrent: 16 } as const
 
 /**
  * The running bundle (dist/cli.js) and the helm and az stand-in command lines that re-enter it.
@@ -34,23 +47,14 @@ function selfPaths(): { distDir: string; helmCommand: string[]; azCommand: strin
   }
 }
 
-/** The pid of the `sim up` process serving DIR, when it is still alive. */
-export function liveWorldPid(dir: string): number | undefined {
-  const pidFile = path.join(dir, 'pid')
-  if (!existsSync(pidFile)) return undefined
-  const pid = Number(readFileSync(pidFile, 'utf8'))
-  if (!Number.isInteger(pid) || pid <= 0) return undefined
-  try {
-    process.kill(pid, 0)
-    return pid
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined
-  }
-}
-
 /** A dotenv value: as it is when plain, single-quoted otherwise (read literally by node and dotenv). */
 function envValue(v: string): string {
   return /^[^\s#'"\\`$]*$/.test(v) ? v : `'${v}'`
+}
+
+/** A value as one POSIX shell word. */
+function shellWord(v: string): string {
+  return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`
 }
 
 /** An input's value as the action will see it: given, else its default. */
@@ -92,94 +96,158 @@ export interface SimUpOptions {
   scenario?: string
 }
 
-export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<number> {
-  const dir = path.resolve(o.dir ?? DEFAULT_DIR)
-  const live = liveWorldPid(dir)
-  if (live !== undefined) {
-    process.stderr.write(
-      `sim up: ${dir} holds a running world (process ${live}); stop it with \`node dist/cli.js sim down --dir ${dir}\` or pick another --dir\n`
-    )
-    return 1
+/** The simulated runner's folder and files in DIR/runner (what the runner sets for a step). */
+function runnerFiles(dir: string): Record<string, string> {
+  const runner = path.join(dir, 'runner')
+  for (const d of ['temp', 'tool-cache']) mkdirSync(path.join(runner, d), { recursive: true, mode: 0o700 })
+  const files = {
+    GITHUB_STEP_SUMMARY: path.join(runner, 'summary.md'),
+    GITHUB_OUTPUT: path.join(runner, 'output'),
+    GITHUB_STATE: path.join(runner, 'state'),
+    GITHUB_ENV: path.join(runner, 'env')
   }
-  if (o.scenario && !existsSync(o.scenario)) {
-    process.stderr.write(`sim up: --scenario ${o.scenario}: file not found\n`)
-    return 2
+  for (const f of Object.values(files)) writeNewFile(f, '')
+  return {
+    RUNNER_TEMP: path.join(runner, 'temp'),
+    RUNNER_TOOL_CACHE: path.join(runner, 'tool-cache'),
+    ...files
   }
-  const bad = scenarioFileProblems(o.scenario)
-  if (bad.length) {
-    process.stderr.write(bad.map(p => `sim up: ${p}\n`).join(''))
-    return 2
-  }
-  const { helmCommand, azCommand } = selfPaths()
-  const world = await startWorld({ scenarioFile: o.scenario, dir, helmCommand, azCommand })
-  writeFileSync(path.join(dir, 'pid'), String(process.pid))
+}
+
+/** Names whose values are secrets: in the 0600 .env only, never printed or in env.sh. */
+const SECRET_ENV = new Set(['ACTIONS_ID_TOKEN_REQUEST_TOKEN'])
+
+/**
+ * Writes DIR/.env (inputs, the world's environment, the runner's variables; mode 0600: it holds the
+ * client secret and the OIDC request token) and DIR/env.sh (the environment without secrets, as
+ * `export` lines a shell sources before starting another program, e.g. local-action).
+ */
+function writeEnvFiles(dir: string, world: World): string {
   const env = world.env()
   const inputs: Record<string, string> = {
     ...world.inputs(),
     'auth-type': 'secret',
     'client-secret': world.scenario.azure.clientSecret
   }
-  // Everything `node dist/cli.js apply --env-file DIR/.env` (and @github/local-action, whose
-  // getIDToken is not implemented, hence the client-secret path) needs to reach this world.
+  const runner = runnerFiles(dir)
   const envFile = path.join(dir, '.env')
-  writeFileSync(
-    envFile + '.tmp',
+  writeNewFile(
+    envFile,
     [
-      '# Written by `node dist/cli.js sim up`: this world, for --env-file (removed by sim down).',
+      '# Written by `node dist/cli.js sim up` (removed by sim down): this world, for --env-file and',
+      "# local-action. It holds the world's client secret and OIDC request token: keep it mode 0600.",
       ...Object.entries(inputs).map(([k, v]) => `INPUT_${k.toUpperCase()}=${envValue(v)}`),
-      ...Object.entries(env).map(([k, v]) => `${k}=${envValue(v)}`)
-    ].join('\n') + '\n',
-    { mode: 0o600 }
+      ...Object.entries(env).map(([k, v]) => `${k}=${envValue(v)}`),
+      "# What the runner sets for a step: the runner's files and folders, here in DIR/runner.",
+      ...Object.entries(runner).map(([k, v]) => `${k}=${envValue(v)}`)
+    ].join('\n') + '\n'
   )
-  renameSync(envFile + '.tmp', envFile)
+  const exports = Object.entries(env)
+    .filter(([k]) => !SECRET_ENV.has(k))
+    .map(([k, v]) =>
+      k === 'PATH' ? `export PATH=${shellWord(world.helmBinDir)}:"$PATH"` : `export ${k}=${shellWord(v)}`
+    )
+  writeNewFile(
+    path.join(dir, 'env.sh'),
+    [
+      "# Written by `node dist/cli.js sim up`: this world's environment for a shell (`. DIR/env.sh`),",
+      '# without its secrets (those are in DIR/.env only).',
+      ...exports
+    ].join('\n') + '\n'
+  )
+  return envFile
+}
+
+/** What `sim up` prints: what a person needs, as `export` lines a shell takes; no secret. */
+function upLines(dir: string, world: World, envFile: string): string {
+  const inputs = world.inputs()
   const lines: Record<string, string> = {
     ARM_ENDPOINT: world.azure.armEndpoint,
     AUTHORITY_HOST: world.azure.authorityHost,
     AZURE_SUBSCRIPTION_ID: inputs['subscription-id'],
     AZURE_TENANT_ID: inputs['tenant-id'],
     AZURE_CLIENT_ID: inputs['client-id'],
-    AZURE_CLIENT_SECRET: world.scenario.azure.clientSecret,
     RESOURCE_GROUP: inputs['resource-group'],
     CLUSTER_NAME: inputs['cluster-name'],
     KUBE_API_SERVER: world.kube.url,
-    ...env,
-    ENV_FILE: envFile,
-    LOCAL_ACTION_ENV_FILE: envFile
+    KUBECONFIG: world.adminKubeconfigPath,
+    ENV_FILE: envFile
   }
-  session.result(
-    Object.entries(lines)
-      .map(([k, v]) => `${k}=${v}\n`)
-      .join('') + 'READY\n'
+  return (
+    [
+      `# A simulated Azure + AKS world in ${dir}, until \`node dist/cli.js sim down --dir ${shellWord(dir)}\`.`,
+      `# Its secrets (the client secret, the OIDC request token) are in ${envFile} only (mode 0600).`,
+      `# Its environment for other programs (CA, helm and az stand-ins first on PATH): . ${shellWord(path.join(dir, 'env.sh'))}`,
+      ...Object.entries(lines).map(([k, v]) => `export ${k}=${shellWord(v)}`)
+    ].join('\n') + '\nREADY\n'
   )
-  await new Promise<void>(resolve => {
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve())
-  })
-  rmSync(envFile, { force: true })
-  await world.close()
+}
+
+export async function simUp(o: SimUpOptions, session: TerminalSession): Promise<number> {
+  const dir = path.resolve(o.dir ?? defaultWorldDir())
+  if (await worldRunning(dir)) {
+    process.stderr.write(
+      `sim up: ${dir} holds a running world; stop it with \`node dist/cli.js sim down --dir ${dir}\` or pick another --dir\n`
+    )
+    return 1
+  }
+  const bad = scenarioFileProblems(o.scenario)
+  if (bad.length) {
+    process.stderr.write(bad.map(p => `sim up: ${p}\n`).join(''))
+    return 2
+  }
+  try {
+    prepareWorldDir(dir)
+  } catch (e) {
+    if (!(e instanceof WorldDirError)) throw e
+    process.stderr.write(`sim up: ${e.message}\n`)
+    return 2
+  }
+  const { helmCommand, azCommand } = selfPaths()
+  const world = await startWorld({ scenarioFile: o.scenario, dir, helmCommand, azCommand })
+  let done!: () => void
+  const stopped = new Promise<void>(resolve => (done = resolve))
+  let stopping: Promise<void> | undefined
   // The admin kubeconfig and the client secret (in .env) must not outlive the world.
-  removeWorldFiles(dir, ['pid'])
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      control.close()
+      await world.close()
+      removeWorldFiles(dir)
+      done()
+    })())
+  const control = await listenForStop(dir, stop)
+  const envFile = writeEnvFiles(dir, world)
+  session.result(upLines(dir, world, envFile))
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void stop())
+  await stopped
   return 0
 }
 
 export async function simDown(o: { dir?: string }): Promise<number> {
-  const dir = path.resolve(o.dir ?? DEFAULT_DIR)
-  const pidFile = path.join(dir, 'pid')
-  if (!existsSync(pidFile)) {
-    process.stderr.write(`sim down: no running world in ${dir}\n`)
+  const dir = path.resolve(o.dir ?? defaultWorldDir())
+  if (!isWorldDir(dir)) {
+    process.stderr.write(`sim down: no world in ${dir} (no ${MARKER} there); nothing was touched\n`)
     return 1
   }
-  const pid = Number(readFileSync(pidFile, 'utf8'))
-  let running = true
-  try {
-    process.kill(pid, 'SIGTERM')
-  } catch {
-    running = false
-    process.stderr.write(`sim down: process ${pid} is not running\n`)
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+  if (uid !== undefined && lstatSync(dir).uid !== uid) {
+    process.stderr.write(`sim down: ${dir} is owned by another user; nothing was touched\n`)
+    return 1
   }
-  // A running world removes its files as it stops; wait for that (at most 10 s).
-  for (let i = 0; running && i < 100 && existsSync(pidFile); i++) await new Promise(r => setTimeout(r, 100))
-  // Also when the world could not clean up after itself (killed): nothing of it stays behind.
-  removeWorldFiles(dir, ['.env', 'pid'])
+  try {
+    if ((await askToStop(dir)) === 'none')
+      process.stderr.write(`sim down: no world answers in ${dir} (it was killed?); removing what it wrote\n`)
+  } catch (e) {
+    process.stderr.write(`sim down: ${(e as Error).message}\n`)
+    return 1
+  }
+  // Also when the world could not clean up after itself (killed): nothing it wrote stays behind.
+  const left = removeWorldFiles(dir)
+  if (left.length)
+    process.stderr.write(
+      `sim down: kept ${dir}: it holds files the world did not write (${left.slice(0, 5).join(', ')}${left.length > 5 ? ', ...' : ''})\n`
+    )
   return 0
 }
 
@@ -210,11 +278,11 @@ export async function simulateCommand(o: SimulateCommandOptions, session: Termin
   const problems: string[] = []
   const runs = Number(o.runs ?? '1')
   const concurrent = Number(o.concurrent ?? '1')
-  if (!Number.isInteger(runs) || runs < 1) problems.push(`--runs "${o.runs}": a whole number ≥ 1`)
-  if (!Number.isInteger(concurrent) || concurrent < 1)
-    problems.push(`--concurrent "${o.concurrent}": a whole number ≥ 1`)
-  if (o.scenario && !existsSync(o.scenario)) problems.push(`--scenario "${o.scenario}": file not found`)
-  else problems.push(...scenarioFileProblems(o.scenario, o.inputs))
+  if (!Number.isInteger(runs) || runs < 1 || runs > SIMULATE_LIMITS.runs)
+    problems.push(`--runs "${o.runs}": a whole number from 1 to ${SIMULATE_LIMITS.runs}`)
+  if (!Number.isInteger(concurrent) || concurrent < 1 || concurrent > SIMULATE_LIMITS.concurrent)
+    problems.push(`--concurrent "${o.concurrent}": a whole number from 1 to ${SIMULATE_LIMITS.concurrent}`)
+  problems.push(...scenarioFileProblems(o.scenario, o.inputs))
   if (problems.length) {
     process.stderr.write(problems.map(p => `simulate: ${p}\n`).join(''))
     return 2

@@ -30,6 +30,10 @@ export interface RunActionOptions {
   /** Streams the action's log lines as they come (the CLI prints them). */
   onLog?: (text: string) => void
   runId?: string
+  /** GITHUB_JOB (default `aks-rdma`): jobs of one workflow run share runId and differ by this, or not (matrix legs). */
+  job?: string
+  /** Awaited between the main and the post step (two jobs of one run: every main step first). */
+  beforePost?: () => Promise<void>
   /** Cancels the main step when aborted (SIGINT, as the runner does); the post step still runs. */
   cancelMain?: AbortSignal
 }
@@ -91,6 +95,7 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
     GITHUB_ACTIONS: 'true',
     GITHUB_RUN_ID: o.runId ?? String(Date.now()),
     GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_JOB: o.job ?? 'aks-rdma',
     GITHUB_REPOSITORY: 'org/repo',
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_OUTPUT: files.output,
@@ -100,6 +105,7 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
     RUNNER_TOOL_CACHE: path.join(root, 'tool-cache')
   }
   const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog, o.cancelMain)
+  await o.beforePost?.()
   const state = parseFileCommands(readFileSync(files.state, 'utf8'))
   const exported = parseFileCommands(readFileSync(files.env, 'utf8'))
   const postEnv = {

@@ -1,14 +1,21 @@
 // The scenario file's schema (JSON Schema, checked with ajv): every key's type and range, no
-// unknown keys, durations that parse; and the check of node and NIC indexes against the pool a
+// unknown keys, durations that parse and stay within a timer's range; and the check of node and NIC indexes against the pool a
 // simulation will create. Problems come back as `key.path: what is wrong` lines.
 import { Ajv, type ErrorObject } from 'ajv'
 import { parseDuration } from '../src/util/duration.js'
 import { accessProblems } from './kube/apiserver/access.js'
 
+/**
+ * The longest duration a scenario may give (simulated time): 10 years, far beyond any token
+ * lifetime or delay a scenario needs; an absurd number (99999999999999h) is refused instead of
+ * reaching a clock. (SimClock takes a wait longer than a Node timer's 2^31-1 ms in steps.)
+ */
+export const MAX_SCENARIO_DURATION_MS = 87_600 * 3_600_000
+
 const duration = {
   anyOf: [
     { type: 'string', format: 'duration' },
-    { type: 'number', minimum: 0 }
+    { type: 'number', minimum: 0, maximum: MAX_SCENARIO_DURATION_MS / 1000 }
   ]
 }
 const count = { type: 'integer', minimum: 0 }
@@ -164,6 +171,23 @@ export const SCENARIO_SCHEMA = {
         },
         // Each grant's user and RBAC rules: checked by accessProblems (kube/apiserver/access.ts).
         access: { type: 'array' },
+        mutatePods: {
+          type: 'array',
+          maxItems: 20,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['image'],
+            properties: {
+              image: text,
+              dropResources: {
+                type: 'array',
+                items: { type: 'string', pattern: '^[A-Za-z0-9.-]+/[A-Za-z0-9._-]+$' }
+              },
+              memoryLimit: { type: 'string', pattern: '^\\d+(\\.\\d+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$' }
+            }
+          }
+        },
         images: {
           type: 'array',
           maxItems: 100,
@@ -205,7 +229,21 @@ export const SCENARIO_SCHEMA = {
         },
         noInfiniband: { type: 'array', items: nodeIndex, uniqueItems: true },
         ofedFails: { type: 'array', items: nodeIndex, uniqueItems: true },
-        joinSpread: duration
+        joinSpread: duration,
+        containerMemlockKiB: { type: 'integer', minimum: 0 },
+        peermemFails: { type: 'array', items: nodeIndex, uniqueItems: true },
+        dmabuf: { type: 'boolean' }
+      }
+    },
+    dynamo: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ucx: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { cuda: { type: 'boolean' }, verbs: { type: 'boolean' } }
+        }
       }
     },
     setup: {
@@ -241,7 +279,7 @@ let compiled: ReturnType<Ajv['compile']> | undefined
 function validator(): ReturnType<Ajv['compile']> {
   if (!compiled) {
     const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true })
-    ajv.addFormat('duration', (s: string) => parseDuration(s) !== undefined)
+    ajv.addFormat('duration', (s: string) => (parseDuration(s) ?? Infinity) <= MAX_SCENARIO_DURATION_MS)
     compiled = ajv.compile(SCENARIO_SCHEMA)
   }
   return compiled
@@ -278,9 +316,9 @@ function describe(e: ErrorObject, doc: unknown): string {
     case 'enum':
       return `${keyOf(e.instancePath)}: one of ${(e.params.allowedValues as unknown[]).map(shown).join(', ')}${got()}`
     case 'format':
-      return `${keyOf(e.instancePath)}: not a duration (e.g. 90s, 5m, 1h30m)${got()}`
+      return `${keyOf(e.instancePath)}: not a duration of at most 10 years (e.g. 90s, 5m, 1h30m)${got()}`
     case 'anyOf':
-      return `${keyOf(e.instancePath)}: a duration (e.g. 90s, 5m, 1h30m) or a number of seconds${got()}`
+      return `${keyOf(e.instancePath)}: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds${got()}`
     case 'oneOf':
       return `${keyOf(e.instancePath)}: a fault needs exactly one of api, pod (with kind) or watch`
     case 'type':
@@ -320,7 +358,7 @@ export function indexProblems(nodes: Record<string, unknown> | undefined, bounds
     if (typeof i === 'number' && i >= bounds.rdmaNodes)
       problems.push(`${key}: node index ${i} is outside the pool (RDMA nodes 0 to ${bounds.rdmaNodes - 1})`)
   }
-  for (const key of ['noInfiniband', 'ofedFails'])
+  for (const key of ['noInfiniband', 'ofedFails', 'peermemFails'])
     for (const [at, i] of ((nodes?.[key] as unknown[] | undefined) ?? []).entries())
       node(`nodes.${key}[${at}]`, i)
   for (const [at, d] of ((nodes?.degraded as Array<Record<string, unknown>> | undefined) ?? []).entries()) {

@@ -1,10 +1,12 @@
 // The scenario file that drives a simulated world (YAML): its typed shape, the defaults of the
 // default scenario, and the loader, which refuses a malformed file (YAML errors, and whatever
 // the schema in scenario-schema.ts rejects) with a ScenarioError naming the file and every bad
-// key. Every key is documented in the README's simulator section.
-import { readFileSync } from 'node:fs'
+// key. Every key is documented in the README's simulator section. The file is read only when it is
+// a regular file of at most 1 MiB (a FIFO or a device is refused at once), and nothing of a file
+// that does not parse is repeated (only where, and what kind of error).
 import { parse, YAMLParseError } from 'yaml'
 import { parseDuration } from '../src/util/duration.js'
+import { FileInputError, readBoundedFile } from '../src/util/files.js'
 import type { AccessGrant } from './kube/apiserver/access.js'
 import type { ThrottleSpec } from './kube/apiserver/throttle.js'
 import { scenarioProblems } from './scenario-schema.js'
@@ -34,6 +36,15 @@ export interface FaultSpec {
   retryAfter?: number
   reset?: boolean
   times?: number
+}
+
+export interface PodMutationSpec {
+  /** A substring of a container image the policy matches. */
+  image: string
+  /** Extended resources removed from every container's requests and limits (`rdma/ib`). */
+  dropResources?: string[]
+  /** A memory limit set on every container that has none (`64Mi`). */
+  memoryLimit?: string
 }
 
 export interface Scenario {
@@ -122,6 +133,10 @@ export interface Scenario {
      *  `apiGroups` + `resources` (+ `resourceNames`) or `nonResourceURLs`; `namespace` limits it to
      *  one namespace. */
     access?: AccessGrant[]
+    /** Mutating admission policies (what Kyverno or a MutatingAdmissionPolicy does): every pod
+     *  created with a container whose image contains `image` loses the `dropResources` from its
+     *  containers' requests and limits, and gets `memoryLimit` on containers without one. */
+    mutatePods?: PodMutationSpec[]
   }
   nodes: {
     ibLinkGbps?: number
@@ -130,6 +145,20 @@ export interface Scenario {
     joinSpread?: string
     /** Nodes whose OFED driver build fails. */
     ofedFails?: number[]
+    /** Every container's memlock limit (KiB), whatever containerd's own: containerd's CRI
+     *  base_runtime_spec sets RLIMIT_MEMLOCK to it (ib-node-config raises containerd's alone). */
+    containerMemlockKiB?: number
+    /** Nodes where nvidia_peermem cannot be inserted (modprobe: Invalid argument): the GPU
+     *  Operator's nvidia-peermem-ctr crash-loops and GPUDirect goes through peer memory nowhere. */
+    peermemFails?: number[]
+    /** The GPU driver can export GPU memory as dma-buf (the open kernel modules); default true
+     *  for GPUs the open modules support (not V100). */
+    dmabuf?: boolean
+  }
+  /** NVIDIA Dynamo's runtime images as the simulated pods see them. */
+  dynamo?: {
+    /** How the image's UCX is built: without CUDA (or its CUDA module not found), without verbs. */
+    ucx?: { cuda?: boolean; verbs?: boolean }
   }
   setup?: {
     apply?: boolean
@@ -183,21 +212,19 @@ export class ScenarioError extends Error {
 function readScenarioFile(file: string): unknown {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readBoundedFile(file)
   } catch (e) {
-    throw new ScenarioError(file, [`cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`])
+    if (e instanceof FileInputError) throw new ScenarioError(file, [e.reason])
+    throw e
   }
   try {
     return parse(text) ?? {}
   } catch (e) {
-    if (e instanceof YAMLParseError) {
-      const at = e.linePos?.[0]
-      const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-      throw new ScenarioError(file, [
-        `not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${first}`
-      ])
-    }
-    throw new ScenarioError(file, [`not valid YAML: ${(e as Error).message.split('\n')[0]}`])
+    const at = e instanceof YAMLParseError ? e.linePos?.[0] : undefined
+    const code = e instanceof YAMLParseError ? `: ${e.code}` : ''
+    throw new ScenarioError(file, [
+      `not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}${code}`
+    ])
   }
 }
 

@@ -126,11 +126,12 @@ export function issueClientCert(
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem }
 }
 
-/** Writes the CA to `<dir>/ca.pem` and remembers the path. */
+/** Writes the CA to a new `<dir>/ca.pem` and remembers the path. */
 export function writeCa(tls: WorldTls, dir: string): string {
   mkdirSync(dir, { recursive: true })
   const p = path.join(dir, 'ca.pem')
-  writeFileSync(p, tls.caPem)
+  // A new file only: never through a link or over another file.
+  writeFileSync(p, tls.caPem, { flag: 'wx', mode: 0o600 })
   tls.caPath = p
   return p
 }

@@ -2,7 +2,10 @@
 // half (API server, nodes, controllers, operators), joined through ClusterBackend, plus the files
 // a client needs (CA, admin kubeconfig, `helm` and `az` stand-ins first on PATH — the az stand-in's
 // configuration folder has AzureCloud pointing at this world, signed out — a local-action .env).
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+// Its files are created exclusively (never through a link, never over a file), and its inputs pin
+// the helm stand-in by its SHA-256 (helm-sha256) and allow the world's own endpoints.
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -18,12 +21,13 @@ import { HELM_STANDIN_TIME_SCALE_ENV } from './helm/index.js'
 import { startKubeSim, type KubeSim } from './kube/index.js'
 import { loadScenario, type Scenario } from './scenario.js'
 import { createWorldTls, writeCa, type WorldTls } from './tls.js'
+import { writeNewFile } from './world-dir.js'
 
 export interface WorldOptions {
   scenarioFile?: string
   /** Merged over the file (tests). */
   scenarioOverrides?: unknown
-  /** Folder for the world's files; a new temporary one when absent. */
+  /** Folder for the world's files (new or empty: see world-dir.ts); a new temporary one when absent. */
   dir?: string
   /** The command line that runs the helm stand-in (e.g. [node, dist/cli.js, '__helm']). */
   helmCommand: string[]
@@ -49,24 +53,6 @@ export interface World {
   close(): Promise<void>
 }
 
-/** What a world writes into its folder (besides `sim up`'s `.env` and `pid`). */
-export const WORLD_FILES = ['ca.pem', 'kubeconfig', 'bin', 'helm', 'azure'] as const
-
-/**
- * Removes what a world wrote into `dir` (its CA, the admin kubeconfig, the helm and az stand-ins, helm's
- * repositories and az's configuration folder), plus `extra` names, then `dir` itself when nothing else
- * is left in it.
- */
-export function removeWorldFiles(dir: string, extra: string[] = []): void {
-  for (const name of [...WORLD_FILES, ...extra])
-    rmSync(path.join(dir, name), { recursive: true, force: true })
-  try {
-    if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true })
-  } catch {
-    /* already gone */
-  }
-}
-
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`
 }
@@ -74,7 +60,6 @@ function shellQuote(s: string): string {
 export async function startWorld(o: WorldOptions): Promise<World> {
   const scenario = loadScenario(o.scenarioFile, o.scenarioOverrides)
   const dir = o.dir ?? mkdtempSync(path.join(tmpdir(), 'aks-rdma-sim-'))
-  mkdirSync(dir, { recursive: true })
   const clock = new SimClock(scenario.kube.timeScale)
   const recorder = new SimRecorder()
   const tls = createWorldTls()
@@ -93,18 +78,18 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   late.azure = azure
 
   const adminKubeconfigPath = path.join(dir, 'kubeconfig')
-  writeFileSync(adminKubeconfigPath, kube.kubeconfig('admin'), { mode: 0o600 })
+  writeNewFile(adminKubeconfigPath, kube.kubeconfig('admin'))
   const helmBinDir = path.join(dir, 'bin')
-  mkdirSync(helmBinDir, { recursive: true })
-  const helmPath = path.join(helmBinDir, 'helm')
-  writeFileSync(helmPath, `#!/bin/sh\nexec ${o.helmCommand.map(shellQuote).join(' ')} "$@"\n`)
-  chmodSync(helmPath, 0o755)
+  const helmScript = `#!/bin/sh\nexec ${o.helmCommand.map(shellQuote).join(' ')} "$@"\n`
+  writeNewFile(path.join(helmBinDir, 'helm'), helmScript, 0o700)
+  const helmSha256 = createHash('sha256').update(helmScript).digest('hex')
   const azConfigDir = path.join(dir, 'azure')
-  if (o.azCommand) {
-    const azPath = path.join(helmBinDir, 'az')
-    writeFileSync(azPath, `#!/bin/sh\nexec ${o.azCommand.map(shellQuote).join(' ')} "$@"\n`)
-    chmodSync(azPath, 0o755)
-  }
+  if (o.azCommand)
+    writeNewFile(
+      path.join(helmBinDir, 'az'),
+      `#!/bin/sh\nexec ${o.azCommand.map(shellQuote).join(' ')} "$@"\n`,
+      0o700
+    )
 
   const az = azure
   // The az stand-in's AzureCloud is this world (its Entra and ARM), as `az cloud update` would set it.
@@ -152,6 +137,10 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       'client-id': scenario.azure.clientId,
       'arm-endpoint': az.armEndpoint,
       'authority-host': az.authorityHost,
+      // The world's endpoints are on this machine, on ports of their own.
+      'allow-custom-endpoints': 'true',
+      // The helm stand-in first on PATH is the helm to run (no download).
+      'helm-sha256': helmSha256,
       'resource-group': cluster().resourceGroup,
       'cluster-name': cluster().name
     }),

@@ -7,6 +7,7 @@ import { buildPlan, renderPlanMarkdown, renderPlanText } from './plan/plan.js'
 import { actionInputReader } from './run/inputs.js'
 import { setOutput } from './run/outputs.js'
 import { InputError, readSettings, type SettingsResult } from './settings/input-helper.js'
+import { usesAzure } from './settings/settings.js'
 
 /** Exit codes of the CLI (the action itself exits 0 or 1, and 2 for bad inputs). */
 export const EXIT = { success: 0, failure: 1, usage: 2, drift: 3 } as const
@@ -62,7 +63,13 @@ export async function runMain(opts: MainOptions = {}): Promise<number> {
 /** The run's first log line: what it is about to do, to what. */
 export function runHeader(s: SettingsResult['settings']): string {
   const c = s.cluster
-  return `aks-rdma-action ${s.mode}: cluster ${c.resourceGroup}/${c.name}, node pool ${s.nodePool.name} (${s.nodePool.vmSize} × ${s.nodePool.count})`
+  const context = `context ${c.kubeconfig?.context ?? '(current-context)'} of the given kubeconfig`
+  const cluster = !c.kubeconfig
+    ? `cluster ${c.resourceGroup}/${c.name}`
+    : usesAzure(s)
+      ? `cluster ${c.resourceGroup}/${c.name} (through the ${context})`
+      : `the cluster of the ${context}, no Azure sign-in`
+  return `aks-rdma-action ${s.mode}: ${cluster}, node pool ${s.nodePool.name} (${s.nodePool.vmSize} × ${s.nodePool.count})`
 }
 
 /** Entry point of `npx @github/local-action . src/main.ts .env` (it imports run and awaits it). */

@@ -10,9 +10,15 @@
 // - `az account get-access-token [--resource R | --scope S] [--tenant T] [--subscription S]
 //   [--output json]`: `{accessToken, expiresOn (local time), expires_on (epoch seconds), tenant,
 //   subscription (not with --tenant), tokenType}`; signed out, `ERROR: Please run 'az login' to
-//   setup account.` on stderr and exit 1, the text AzureCliCredential recognises.
+//   setup account.` on stderr and exit 1, the text AzureCliCredential recognises;
+// - `az aks nodepool show|scale|update|delete` against the world's ARM (aks.ts): the commands
+//   drift prints as fixes, run as printed.
 // Simplification: the real CLI lists the identity's subscriptions from ARM at login; the stand-in
 // takes them from AZ_STANDIN_SUBSCRIPTIONS (the world sets its subscription there).
+import { aksNodepool } from './aks.js'
+import { NOT_SIGNED_IN, parse, print, signedIn, value, type AzIo, type Parsed } from './args.js'
+
+export type { AzIo } from './args.js'
 import { AzProfile, type Subscription } from './profile.js'
 import { acquireToken, AzError } from './token.js'
 
@@ -23,97 +29,11 @@ export const AZ_STANDIN_VERSION = '2.77.0'
 /** Comma-separated subscription ids a service principal sees at login (the world's). */
 export const AZ_STANDIN_SUBSCRIPTIONS_ENV = 'AZ_STANDIN_SUBSCRIPTIONS'
 
-export interface AzIo {
-  stdout(text: string): void
-  stderr(text: string): void
-}
-
-const NOT_SIGNED_IN = "Please run 'az login' to setup account."
-const BOOLEAN_FLAGS = new Set([
-  '--service-principal',
-  '--allow-no-subscriptions',
-  '--identity',
-  '--debug',
-  '--verbose',
-  '--only-show-errors',
-  '--use-device-code',
-  '--version',
-  '--help'
-])
-const SHORT: Record<string, string> = {
-  '-u': '--username',
-  '-p': '--password',
-  '-t': '--tenant',
-  '-s': '--subscription',
-  '-o': '--output',
-  '-n': '--name'
-}
-
-interface Parsed {
-  words: string[]
-  flags: Map<string, string | true>
-}
-
-function parse(argv: string[]): Parsed {
-  const words: string[] = []
-  const flags = new Map<string, string | true>()
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]
-    if (!a.startsWith('-') || a === '-') {
-      words.push(a)
-      continue
-    }
-    const eq = a.indexOf('=')
-    const name = SHORT[eq > 0 ? a.slice(0, eq) : a] ?? (eq > 0 ? a.slice(0, eq) : a)
-    if (eq > 0) flags.set(name, a.slice(eq + 1))
-    else if (BOOLEAN_FLAGS.has(name)) flags.set(name, true)
-    else {
-      const v = argv[i + 1]
-      if (v === undefined) throw new AzError(`argument ${name}: expected one argument`, 2)
-      flags.set(name, v)
-      i++
-    }
-  }
-  return { words, flags }
-}
-
-function value(p: Parsed, name: string): string | undefined {
-  const v = p.flags.get(name)
-  return typeof v === 'string' ? v : undefined
-}
-
 /** `2024-05-02 12:34:56.000000` in local time, as az prints `expiresOn`. */
 function localDateTime(epochSeconds: number): string {
   const d = new Date(epochSeconds * 1000)
   const two = (n: number) => String(n).padStart(2, '0')
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.000000`
-}
-
-/** Prints a result as `--output` asks (json by default; tsv; none), after a simple `--query key`. */
-function print(io: AzIo, p: Parsed, result: unknown): void {
-  let out = result
-  const query = value(p, '--query')
-  if (query) for (const key of query.split('.')) out = (out as Record<string, unknown> | undefined)?.[key]
-  const format = value(p, '--output') ?? 'json'
-  if (format === 'none') return
-  if (format === 'tsv' || format === 'table') {
-    const row = (o: unknown): string =>
-      o !== null && typeof o === 'object'
-        ? Object.values(o)
-            .map(v => (typeof v === 'object' ? '' : String(v)))
-            .join('\t')
-        : String(o ?? '')
-    io.stdout((Array.isArray(out) ? out.map(row) : [row(out)]).join('\n') + '\n')
-    return
-  }
-  io.stdout(JSON.stringify(out, null, 2) + '\n')
-}
-
-function signedIn(profile: AzProfile): Subscription {
-  const subs = profile.subscriptions()
-  const current = subs.find(s => s.isDefault) ?? subs[0]
-  if (!current) throw new AzError(NOT_SIGNED_IN)
-  return current
 }
 
 function shown(s: Subscription): Record<string, unknown> {
@@ -235,6 +155,8 @@ async function dispatch(profile: AzProfile, p: Parsed, env: NodeJS.ProcessEnv, i
     else io.stdout(`azure-cli                         ${AZ_STANDIN_VERSION}\n`)
     return
   }
+  const nodepool = /^aks nodepool (show|scale|update|delete)$/.exec(cmd)
+  if (nodepool) return aksNodepool(profile, nodepool[1], p, io)
   switch (cmd) {
     case 'login':
       return login(profile, p, env, io)

@@ -4,7 +4,10 @@
 // from the start, as on a real server), and spec.priority / spec.preemptionPolicy are filled in
 // from it; a pod naming a missing class, or giving a priority that differs from its class's, is
 // refused with the real server's 403 message. Controllers that create pods turn such a refusal
-// into a FailedCreate event on their object, as the real ones do.
+// into a FailedCreate event on their object, as the real ones do. The scenario's `kube.mutatePods`
+// stands for a mutating policy of the cluster (a webhook or a MutatingAdmissionPolicy) that
+// changes pods before they are stored.
+import type { PodMutationSpec } from '../scenario.js'
 import { StoreError, type KubeObject, type ObjectStore, type ResourceType } from './store.js'
 
 /** The built-in classes every Kubernetes API server creates at start-up. */
@@ -64,10 +67,37 @@ export function admitPod(store: ObjectStore, pod: KubeObject): void {
   pod.spec.preemptionPolicy = pc.preemptionPolicy ?? 'PreemptLowerPriority'
 }
 
-/** Admission for every create in `store`. */
-export function installAdmission(store: ObjectStore): void {
+/**
+ * The scenario's mutating policies (`kube.mutatePods`), as a mutating admission webhook or a
+ * MutatingAdmissionPolicy applies them before the pod is stored: for a pod with a container whose
+ * image matches, drop the named extended resources from every container's requests and limits, and
+ * give a memory limit to every container without one.
+ */
+export function mutatePod(pod: KubeObject, policies: readonly PodMutationSpec[]): void {
+  const containers: any[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]
+  for (const p of policies) {
+    if (!containers.some(c => String(c.image ?? '').includes(p.image))) continue
+    for (const c of containers) {
+      for (const r of p.dropResources ?? []) {
+        delete c.resources?.requests?.[r]
+        delete c.resources?.limits?.[r]
+      }
+      if (p.memoryLimit && c.resources?.limits?.memory === undefined) {
+        c.resources = {
+          ...(c.resources ?? {}),
+          limits: { ...(c.resources?.limits ?? {}), memory: p.memoryLimit }
+        }
+      }
+    }
+  }
+}
+
+/** Admission for every create in `store` (the Priority plugin, then the scenario's pod policies). */
+export function installAdmission(store: ObjectStore, podPolicies: readonly PodMutationSpec[] = []): void {
   seedPriorityClasses(store)
   store.setAdmission((t: ResourceType, obj: KubeObject) => {
-    if (t.group === '' && t.plural === 'pods') admitPod(store, obj)
+    if (t.group !== '' || t.plural !== 'pods') return
+    mutatePod(obj, podPolicies)
+    admitPod(store, obj)
   })
 }

@@ -307,6 +307,16 @@ export interface NodeHardware {
   memlockDefaultKiB: number
   /** Containers' memlock limit is unlimited (they inherit containerd's, set when containerd restarts). */
   memlockUnlimited: boolean
+  /**
+   * The scenario's `nodes.containerMemlockKiB`: containerd's CRI base runtime spec sets
+   * RLIMIT_MEMLOCK to this for every container (containerd itself keeps its own limit); null when
+   * it sets none and containers inherit containerd's.
+   */
+  memlockOverrideKiB: number | null
+  /** nvidia_peermem cannot be inserted here (scenario `nodes.peermemFails`). */
+  peermemFails: boolean
+  /** The GPU driver exports GPU memory as dma-buf (open kernel modules; scenario `nodes.dmabuf`). */
+  gpuDmabuf: boolean
   /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
   kubeletMemlockUnlimited: boolean
   ibModulesLoaded: boolean
@@ -524,6 +534,13 @@ export function buildNodeHardware(o: {
     ofedReady: false,
     memlockDefaultKiB: defaultMemlockKiB(os.kernel),
     memlockUnlimited: false,
+    memlockOverrideKiB: o.scenario.nodes.containerMemlockKiB ?? null,
+    peermemFails: o.rdmaIndex >= 0 && (o.scenario.nodes.peermemFails ?? []).includes(o.rdmaIndex),
+    gpuDmabuf:
+      spec.gpus > 0 &&
+      (spec.gpuVendor ?? '10de') === '10de' &&
+      !/V100/.test(spec.gpuName ?? '') &&
+      o.scenario.nodes.dmabuf !== false,
     kubeletMemlockUnlimited: false,
     ibModulesLoaded: false,
     gpuDriverReady: false,
@@ -537,6 +554,15 @@ export function buildNodeHardware(o: {
     rdmaMatchedDevices: {},
     timeline: {}
   }
+}
+
+/**
+ * The memlock limit (KiB) of a container's processes, or null for unlimited: the CRI base spec's
+ * rlimit when the scenario sets one, else containerd's own (inherited).
+ */
+export function containerMemlockKiB(hw: NodeHardware): number | null {
+  if (hw.memlockOverrideKiB !== null) return hw.memlockOverrideKiB
+  return hw.memlockUnlimited ? null : hw.memlockDefaultKiB
 }
 
 /** How a GPU reaches a NIC: behind the same PCIe switch, through the same socket, or across sockets. */

@@ -11,6 +11,7 @@ import { startControllers, type Controllers } from './controllers/index.js'
 import type { LogOptions } from './controllers/logs.js'
 import { HardwareRegistry, type NodeHardware, type NodeTimeline } from './hardware.js'
 import { registerBuiltins } from './resources.js'
+import { installAdmission } from './admission.js'
 import { ObjectStore } from './store.js'
 
 export interface NodeState {
@@ -73,6 +74,7 @@ export async function startKubeSim(o: {
 }): Promise<KubeSim> {
   const store = new ObjectStore()
   registerBuiltins(store)
+  if (o.scenario.kube.mutatePods?.length) installAdmission(store, o.scenario.kube.mutatePods)
   const hardware = new HardwareRegistry()
   const controllers = startControllers({ store, clock: o.clock, scenario: o.scenario, hardware })
   const adminToken = randomBytes(32).toString('hex')

@@ -1,8 +1,10 @@
 // The post step's Azure cleanup: with cleanup node-pool deletes the RDMA pool, with cleanup
 // cluster the cluster, but only what this run submitted a create for (the main step saves that
 // just before the PUT, so a create that failed, timed out or was cancelled counts too) and only
-// while the resource's created-by tag still names this run. Everything else is left alone, and
-// every decision comes back as a cleanup entry saying why.
+// while the resource's created-by tag still names this run. The saved state is not trusted as it
+// stands: it must name the resource group, cluster and pool of this job's inputs and this job's
+// identity (settings.runId, recomputed by the post step). Everything else is left alone, and every
+// decision comes back as a cleanup entry saying why.
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isNotFound } from './arm-errors.js'
@@ -11,7 +13,7 @@ import type { Log } from '../log/index.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 
 export type { SubmittedCreate, SubmittedCreates } from './submitted.js'
-import type { SubmittedCreates } from './submitted.js'
+import type { SubmittedCreate, SubmittedCreates } from './submitted.js'
 
 export type CleanupResource = 'cluster' | 'node-pool' | 'kubeconfig' | 'lease'
 
@@ -40,10 +42,30 @@ interface Deletable {
   }
 }
 
+type CleanupSettings = Pick<Settings, 'cleanup' | 'cluster' | 'nodePool' | 'runId'>
+
+/**
+ * Why a saved create cannot be this job's (undefined when it can): it names another resource
+ * group, cluster or pool than the inputs, or another run's identity.
+ */
+export function savedStateMismatch(settings: CleanupSettings, saved: SubmittedCreate): string | undefined {
+  const wanted: Array<[string, string | undefined, string]> = [
+    ['resource group', saved.resourceGroup, settings.cluster.resourceGroup],
+    ['cluster', saved.cluster, settings.cluster.name],
+    ...(saved.pool !== undefined
+      ? [['node pool', saved.pool, settings.nodePool.name] as [string, string, string]]
+      : []),
+    ['created-by identity', saved.createdBy, settings.runId]
+  ]
+  const wrong = wanted.filter(([, got, want]) => got !== want)
+  if (!wrong.length) return undefined
+  return `the saved state names ${wrong.map(([what, got, want]) => `${what} ${String(got).slice(0, 80)} (this job: ${want})`).join(', ')}; not trusted`
+}
+
 /** Deletes what this run submitted, as `settings.cleanup` asks; never anything else. */
 export async function cleanupAzure(
   clients: ArmClients | (() => ArmClients),
-  settings: Pick<Settings, 'cleanup' | 'cluster' | 'nodePool'>,
+  settings: CleanupSettings,
   submitted: SubmittedCreates,
   o: CleanupOptions
 ): Promise<CleanupEntry[]> {
@@ -65,7 +87,9 @@ export async function cleanupAzure(
   let clusterGone = false
   const c = submitted.cluster
   const clusterName = `${c?.resourceGroup ?? settings.cluster.resourceGroup}/${c?.cluster ?? settings.cluster.name}`
-  if (c) {
+  const cMismatch = c && savedStateMismatch(settings, c)
+  if (c && cMismatch) note({ resource: 'cluster', name: clusterName, result: 'kept', reason: cMismatch })
+  else if (c) {
     if (settings.cleanup !== 'cluster')
       note({
         resource: 'cluster',
@@ -93,7 +117,9 @@ export async function cleanupAzure(
     return out
   }
   const inDeletedCluster = clusterGone && c?.resourceGroup === p.resourceGroup && c?.cluster === p.cluster
-  if (settings.cleanup === 'none')
+  const pMismatch = savedStateMismatch(settings, p)
+  if (pMismatch) note({ resource: 'node-pool', name: poolName, result: 'kept', reason: pMismatch })
+  else if (settings.cleanup === 'none')
     note({ resource: 'node-pool', name: poolName, result: 'kept', reason: 'cleanup is none' })
   else if (inDeletedCluster)
     note({ resource: 'node-pool', name: poolName, result: 'deleted', reason: 'with its cluster' })

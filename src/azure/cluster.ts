@@ -12,6 +12,7 @@ import type { Log } from '../log/index.js'
 import { desiredCluster as desiredClusterModel } from '../model/azure-resources.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 import { StepTimeoutError } from './wait.js'
+import { azTarget, clusterCommand } from '../model/az-commands.js'
 
 import { SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
 export { dnsPrefixFor, SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
@@ -26,6 +27,12 @@ export interface ClusterOptions {
    * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
    */
   onCreateSubmit?: (submitted: SubmittedCreate) => void
+  /**
+   * Called when ARM refused the create with HTTP 412 (If-None-Match: the resource already
+   * existed, made by another run): the create announced by onCreateSubmit did not happen, and the
+   * run must forget it, so its post step never deletes what it reuses.
+   */
+  onCreateRefused?: () => void
 }
 
 export interface ClusterResult {
@@ -74,7 +81,7 @@ export async function ensureCluster(
     )
     if (state.toLowerCase() === 'failed') {
       throw new Error(
-        `${step}: the cluster is in provisioning state Failed; repair it (az aks update -g ${resourceGroup} -n ${name}) before running the action`
+        `${step}: the cluster is in provisioning state Failed; repair it (${clusterCommand(azTarget(settings), 'update')}) before running the action`
       )
     }
     return { action: 'reused', cluster: existing }
@@ -104,6 +111,7 @@ export async function ensureCluster(
     await poller.submitted()
   } catch (e) {
     if (armError(e).status === 412) {
+      o.onCreateRefused?.()
       const raced = await readCluster(clients, settings)
       if (raced) {
         o.log.info(`${step}: appeared while creating (HTTP 412); reusing it unchanged`)
@@ -125,7 +133,7 @@ export async function ensureCluster(
         step,
         poller.operationState?.status ?? 'Creating',
         Date.now() - started,
-        `The cluster may still finish; check it with az aks show -g ${resourceGroup} -n ${name}`
+        `The cluster may still finish; check it with ${clusterCommand(azTarget(settings), 'show')}`
       )
     const now = await readCluster(clients, settings).catch(() => undefined)
     throw new Error(

@@ -13,6 +13,14 @@ import type { SubmittedCreate } from './submitted.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
 import { desiredAgentPoolProperties } from '../model/azure-resources.js'
+import {
+  azTarget,
+  labelsCommand,
+  nodeTaintsCommand,
+  nodepoolCommand,
+  poolTarget,
+  type PoolTarget
+} from '../model/az-commands.js'
 import { TAGS } from '../model/types.js'
 import { pollUntil, StepTimeoutError } from './wait.js'
 
@@ -71,11 +79,12 @@ function fmtList(l: string[] | undefined): string {
 
 /**
  * Differences between the desired pool and a live one, field by field (pure). Absent
- * gpuProfile.driver means Install (the API default); absent osSKU means Ubuntu.
+ * gpuProfile.driver means Install (the API default); absent osSKU means Ubuntu. Each fix names an
+ * az command with everything it needs to run as printed (`target`: where the pool is).
  */
-export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference[] {
+export function comparePool(desired: AgentPool, live: AgentPool, target: PoolTarget): PoolDifference[] {
   const out: PoolDifference[] = []
-  const poolName = live.name ?? 'the pool'
+  const poolName = target.pool
   const add = (field: PoolField, d: string, a: string, same: boolean, fix: string): void => {
     if (!same)
       out.push({
@@ -87,7 +96,7 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
         fix
       })
   }
-  const recreate = `fixed at creation: choose another node-pool name, or delete pool ${poolName} and re-run`
+  const recreate = `fixed at creation: choose another node-pool name, or delete the pool (\`${nodepoolCommand(target, 'delete', poolName)}\`) and re-run`
   const dv = desired.vmSize ?? ''
   const lv = live.vmSize ?? ''
   add('vmSize', dv, lv, eqi(dv, lv), recreate)
@@ -111,25 +120,22 @@ export function comparePool(desired: AgentPool, live: AgentPool): PoolDifference
     String(desired.count ?? ''),
     String(live.count ?? ''),
     desired.count === live.count,
-    `\`az aks nodepool scale --name ${poolName} --node-count ${desired.count}\``
+    `\`${nodepoolCommand(target, 'scale', poolName, ['--node-count', String(desired.count)])}\``
   )
   const dl = fmtMap(desired.nodeLabels)
   const ll = fmtMap(live.nodeLabels)
-  add(
-    'nodeLabels',
-    dl,
-    ll,
-    dl === ll,
-    `\`az aks nodepool update --name ${poolName} --labels ${dl === '(none)' ? '""' : dl.replace(/,/g, ' ')}\``
-  )
+  add('nodeLabels', dl, ll, dl === ll, `\`${labelsCommand(target, poolName, desired.nodeLabels ?? {})}\``)
   const dt = fmtList(desired.nodeTaints)
   const lt = fmtList(live.nodeTaints)
+  const taints = nodeTaintsCommand(target, poolName, desired.nodeTaints ?? [])
   add(
     'nodeTaints',
     dt,
     lt,
     dt === lt,
-    `\`az aks nodepool update --name ${poolName} --node-taints ${dt === '(none)' ? '""' : dt}\``
+    taints
+      ? `\`${taints}\``
+      : `the Azure CLI sets no taint without a value (${dt}): recreate the pool with them, or set node-taints: ${lt === '(none)' ? '""' : lt}`
   )
   return out
 }
@@ -145,6 +151,12 @@ export interface NodePoolOptions {
    * outcome: the post step then deletes a create that failed, timed out or was cancelled too.
    */
   onCreateSubmit?: (submitted: SubmittedCreate) => void
+  /**
+   * Called when ARM refused the create with HTTP 412 (If-None-Match: the resource already
+   * existed, made by another run): the create announced by onCreateSubmit did not happen, and the
+   * run must forget it, so its post step never deletes what it reuses.
+   */
+  onCreateRefused?: () => void
   /** What precheckNodePool found: the pool is not read again before the create or the reuse. */
   precheck?: PoolPrecheck
 }
@@ -179,14 +191,13 @@ export class NodePoolError extends Error {
 
 /** The refusal of an existing pool that differs in fields fixed at creation. */
 function incompatiblePool(settings: Settings, live: AgentPool): NodePoolError | undefined {
-  const { resourceGroup, name: cluster } = settings.cluster
   const name = settings.nodePool.name
-  const fatal = comparePool(desiredAgentPool(settings), live).filter(d => d.immutable)
+  const fatal = comparePool(desiredAgentPool(settings), live, poolTarget(settings)).filter(d => d.immutable)
   if (!fatal.length) return undefined
   return new NodePoolError(
     `node pool ${name}: an existing pool differs in fields fixed at creation, so it cannot be used (nothing was changed):\n` +
       fatal.map(d => `  - ${d.field}: wanted ${d.desired}, found ${d.actual}`).join('\n') +
-      `\nFix: set the node-pool input to a new name, or delete the pool (az aks nodepool delete -g ${resourceGroup} --cluster-name ${cluster} --name ${name}) and re-run.`
+      `\nFix: set the node-pool input to a new name, or delete the pool (${nodepoolCommand(azTarget(settings), 'delete', name)}) and re-run.`
   )
 }
 
@@ -205,10 +216,13 @@ export function untoleratedPoolTaints(settings: Settings, live: AgentPool): Node
   })
   if (!missing.length) return undefined
   const all = [...new Set([...settings.nodePool.taints.map(taintString), ...missing])].join(',')
+  const kept = (live.nodeTaints ?? []).filter(t => !missing.includes(t))
+  const remove = nodeTaintsCommand(azTarget(settings), name, kept)
   return new NodePoolError(
     `node pool ${name}: its nodes carry taint${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that node-taints does not list; ` +
       "the stack's pods tolerate exactly node-taints, so they would never be scheduled there (nothing was changed).\n" +
-      `Fix: set node-taints: ${all}, or remove the taint from the pool (az aks nodepool update --name ${name} --node-taints ...).`
+      `Fix: set node-taints: ${all}` +
+      (remove ? `, or remove the taint from the pool (${remove}).` : '.')
   )
 }
 
@@ -248,7 +262,7 @@ export async function precheckNodePool(
     const pe = live.status?.provisioningError
     throw new NodePoolError(
       `node pool ${name}: exists in provisioning state Failed (${pe?.code ?? 'Unknown'}: ${pe?.message ?? 'no message from ARM'}); nothing was changed. ` +
-        `Delete the failed pool (az aks nodepool delete --name ${name}) or fix the cause and re-run.`
+        `Delete the failed pool (${nodepoolCommand(azTarget(settings), 'delete', name)}) or fix the cause and re-run.`
     )
   }
   o.log.info(
@@ -284,7 +298,9 @@ export async function ensureNodePool(
       return { action: 'created', pool, warnings: [] }
     } catch (e) {
       if (statusOf(e) !== 412) throw e
-      // Someone created it between our read and our create: treat it as present.
+      // Someone created it between our read and our create: not ours (never to be deleted by this
+      // run's post step); treat it as present.
+      o.onCreateRefused?.()
       o.log.info(`${step}: appeared while creating (HTTP 412 on If-None-Match); reusing it if compatible`)
       live = await get()
       if (!live)
@@ -333,7 +349,7 @@ export async function ensureNodePool(
           step,
           lastState,
           Date.now() - started,
-          `The pool may still finish; check it with az aks nodepool show --name ${name}`
+          `The pool may still finish; check it with ${nodepoolCommand(azTarget(settings), 'show', name)}`
         )
       throw await failure(e)
     }
@@ -360,7 +376,7 @@ export async function ensureNodePool(
     }
     return new NodePoolError(
       `${step}: provisioning ${p?.provisioningState ?? 'Failed'}: ${code ?? 'Unknown'}: ${message ?? 'no message from ARM'}. ` +
-        `Delete the failed pool (az aks nodepool delete --name ${name}) or fix the cause and re-run.`
+        `Delete the failed pool (${nodepoolCommand(azTarget(settings), 'delete', name)}) or fix the cause and re-run.`
     )
   }
 
@@ -391,7 +407,7 @@ export async function ensureNodePool(
       })
       pool = r.value ?? pool
     }
-    const warnings = comparePool(desired, pool)
+    const warnings = comparePool(desired, pool, poolTarget(settings))
       .filter(d => !d.immutable)
       .map(
         d =>

@@ -1,5 +1,6 @@
 // Component 4: cluster credentials — a kubeconfig (user, or admin with admin-credentials) written
-// with mode 0600 under RUNNER_TEMP; AAD clusters get a bearer token for the AKS server app.
+// with mode 0600 under RUNNER_TEMP; AAD clusters get a bearer token for the AKS server app. With the
+// kubeconfig input, that kubeconfig's context instead, and no ARM call (settings/kubeconfig.ts).
 // Applied by azure/credentials.ts; a read, so never drift.
 import { API_VERSIONS, clusterPath } from '../model/azure-resources.js'
 import type { ArmComponent } from './types.js'
@@ -9,6 +10,12 @@ export const credentials: ArmComponent = {
   kind: 'credentials',
   skip: () => undefined,
   desired: s => {
+    const given = s.cluster.kubeconfig
+    if (given)
+      return {
+        title: `Cluster credentials (the given kubeconfig, context ${given.context ?? 'its current-context'})`,
+        azure: []
+      }
     const which = s.cluster.adminCredentials ? 'listClusterAdminCredential' : 'listClusterUserCredential'
     return {
       title: `Cluster credentials (${s.cluster.adminCredentials ? 'admin' : 'user'})`,

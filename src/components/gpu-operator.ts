@@ -183,7 +183,9 @@ async function clusterPolicyDrift(ctx: DriftExtrasContext): Promise<DriftItem[]>
     if (!isKindNotServed(e)) throw e
   }
   const where = `clusterpolicy/${CLUSTER_POLICY.name}`
-  const rerender = `the release is as desired but its ClusterPolicy was changed: helm upgrade ${helm.release} -n ${helm.namespace} --reuse-values re-renders it (apply does not upgrade an unchanged release)`
+  // Runs as printed: the repo is added first (helm skips one already there with the same URL).
+  const upgrade = `helm repo add ${helm.repo.name} ${helm.repo.url} && helm upgrade ${helm.release} ${helm.chart} --version ${helm.version} -n ${helm.namespace} --reuse-values`
+  const rerender = `the release is as desired but its ClusterPolicy was changed: \`${upgrade}\` re-renders it (apply does not upgrade an unchanged release)`
   if (!policy)
     return [
       {
@@ -207,7 +209,7 @@ async function clusterPolicyDrift(ctx: DriftExtrasContext): Promise<DriftItem[]>
       desired: String(want[key]),
       actual: live[key] === undefined ? '(absent)' : String(live[key]),
       fixableByApply: false,
-      hint: `${rerender}; or kubectl patch clusterpolicy ${CLUSTER_POLICY.name} --type merge -p '{"spec":{"driver":{"rdma":{"${key}":${want[key]}}}}}'`
+      hint: `${rerender}; or \`kubectl patch clusterpolicy ${CLUSTER_POLICY.name} --type merge -p '{"spec":{"driver":{"rdma":{"${key}":${want[key]}}}}}'\``
     })
   }
   return out

@@ -4,6 +4,7 @@
 import type { AgentPool } from '@azure/arm-containerservice'
 import { armError, describeArmError, isNotFound } from '../azure/arm-errors.js'
 import { comparePool, desiredAgentPool } from '../azure/node-pool.js'
+import { azTarget, nodepoolCommand, poolTarget } from '../model/az-commands.js'
 import { API_VERSIONS, clusterPath, desiredAgentPoolProperties } from '../model/azure-resources.js'
 import { LABELS } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
@@ -61,7 +62,7 @@ export const nodePool: ArmComponent = {
         ]
       throw new Error(`reading node pool ${name} failed: ${describeArmError(e)}`)
     }
-    const out: DriftItem[] = comparePool(desired, live).map(d => ({
+    const out: DriftItem[] = comparePool(desired, live, poolTarget(settings)).map(d => ({
       component,
       field: d.field,
       desired: d.desired,
@@ -81,7 +82,7 @@ export const nodePool: ArmComponent = {
         fixableByApply: false,
         hint:
           state.toLowerCase() === 'failed'
-            ? `delete the failed pool (az aks nodepool delete --name ${name}) or fix the cause, then apply`
+            ? `delete the failed pool (\`${nodepoolCommand(azTarget(settings), 'delete', name)}\`) or fix the cause, then apply`
             : `an operation is in progress on pool ${name}; run drift again when it settles`
       })
     return out

@@ -24,7 +24,9 @@ export async function releaseDrift(
   component: string
 ): Promise<ReleaseDrift> {
   const name = releaseName(spec)
-  const upgrade = `apply runs \`helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version}\``
+  // What apply does, not a command to paste: apply passes the desired values, which a bare
+  // `helm upgrade --install` would not.
+  const upgrade = `apply upgrades release ${spec.release} in ${spec.namespace} to ${spec.chart} ${spec.version} with the desired values`
   const status = await helm.status(spec.release, spec.namespace)
   if (!status)
     return {

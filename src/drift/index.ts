@@ -3,7 +3,8 @@
 // (dryRun=All) and `helm status` / `helm get values`; never a write, never a helm upgrade. Each
 // difference becomes one DriftItem naming the component, the field, both values and whether
 // apply fixes it. What is compared beyond manifests and releases is each component's own (its
-// drift, or its drift extras). The read-only verification checks run separately.
+// drift, or its drift extras). Without an Azure connection (a kubeconfig given, no subscription-id)
+// the Azure components are left out, saying so. The read-only verification checks run separately.
 import type { AzureConnection } from '../azure/index.js'
 import { components, isKubeComponent, type Component } from '../components/index.js'
 import { ensureHelm, Helm } from '../helm/index.js'
@@ -19,7 +20,8 @@ export { objectName, releaseName } from '../model/types.js'
 
 export interface DriftContext {
   settings: Settings
-  azure: AzureConnection
+  /** Absent (a kubeconfig given without subscription-id): the Azure components are not compared. */
+  azure?: AzureConnection
   kubeconfigPath: string
   /** Where each component's outcome goes (default: nowhere). */
   log?: Log
@@ -45,7 +47,7 @@ interface Readers {
 /** One component's drift: an Azure one compares its resource; a cluster one its manifests, its release and its extras. */
 async function componentDrift(c: Component, r: Readers): Promise<DriftItem[]> {
   const s = r.ctx.settings
-  if (!isKubeComponent(c)) return c.drift({ component: c.name, settings: s, clients: r.ctx.azure.clients })
+  if (!isKubeComponent(c)) return c.drift({ component: c.name, settings: s, clients: r.ctx.azure!.clients })
   const desired = c.desired(s)
   const found: DriftItem[] = []
   for (const m of desired.manifests ?? [])
@@ -80,7 +82,7 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
     ctx,
     kube,
     helm: () =>
-      (helm ??= ensureHelm(s.stack.helmVersion, { log }).then(
+      (helm ??= ensureHelm(s.stack.helmVersion, { log, pathSha256: s.stack.helmSha256 }).then(
         helmPath => new Helm({ helmPath, kubeconfig: ctx.kubeconfigPath })
       ))
   }
@@ -88,6 +90,10 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
   const failures: string[] = []
   for (const c of components()) {
     if (c.skip(s) !== undefined) continue
+    if (!isKubeComponent(c) && !ctx.azure) {
+      log.info(`${c.name}: not compared (no Azure sign-in: give subscription-id to compare it)`)
+      continue
+    }
     try {
       const found = await componentDrift(c, readers)
       items.push(...found)

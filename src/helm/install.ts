@@ -1,14 +1,18 @@
-// Getting a helm binary for the action: a `helm` already on PATH is used when it reports exactly the
-// pinned version; otherwise the tool cache, otherwise a download from get.helm.sh whose SHA-256 is
-// verified against the published `.sha256sum` BEFORE the archive is extracted or cached (a
-// mismatch is an error, never a warning). `latest` is resolved through `helm-latest-version`.
+// Getting a helm binary for the action, every one checked against a SHA-256 the action did not
+// take from the download's host: a download of the pinned version from get.helm.sh is checked
+// against the archive's SHA-256 in checksums.ts BEFORE it is extracted or cached (a mismatch is an
+// error, never a warning); the tool cache keeps the verified archive beside the binary, and a cache
+// hit is used only when that archive still has the pinned SHA-256 and the binary is the one in it;
+// a helm on PATH is never run unless the user opts in with helm-sha256, and then only a binary with
+// exactly that SHA-256 (and the pinned version).
 import { getExecOutput } from '@actions/exec'
 import * as io from '@actions/io'
 import * as tc from '@actions/tool-cache'
 import { createHash } from 'node:crypto'
-import { createReadStream, existsSync, readFileSync, chmodSync, rmSync } from 'node:fs'
+import { copyFileSync, createReadStream, existsSync, chmodSync, realpathSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { log as processLog, type Log } from '../log/index.js'
+import { HELM_CHECKSUMS, helmChecksumVersions, type HelmChecksums } from './checksums.js'
 
 export const HELM_DOWNLOAD_BASE_URL = 'https://get.helm.sh'
 
@@ -21,6 +25,13 @@ export interface EnsureHelmOptions {
   arch?: string
   /** Progress lines (default: the process-wide log). */
   log?: Log
+  /**
+   * The SHA-256 a helm on PATH must have to be used (settings.stack.helmSha256). Unset: a helm on
+   * PATH is never run; the pinned version is taken from the tool cache or downloaded.
+   */
+  pathSha256?: string
+  /** The pinned archive checksums (default HELM_CHECKSUMS; tests serving their own releases pass theirs). */
+  checksums?: HelmChecksums
 }
 
 const PINNED = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/
@@ -48,15 +59,12 @@ export function helmArch(arch: string): string {
   return a
 }
 
-/** `3.19.0` → `v3.19.0`; `latest` stays; anything else that is not vX.Y.Z is refused. */
+/** `3.19.0` → `v3.19.0`; anything that is not vX.Y.Z is refused (`latest` cannot be pinned). */
 export function normaliseHelmVersion(version: string): string {
   const v = version.trim()
-  if (v === 'latest') return v
   const withV = v.startsWith('v') ? v : `v${v}`
   if (!PINNED.test(withV)) {
-    throw new Error(
-      `helm version "${version}" is not a pinned release: use vX.Y.Z (for example v3.19.0) or "latest"`
-    )
+    throw new Error(`helm version "${version}" is not a pinned release: use vX.Y.Z (for example v3.19.0)`)
   }
   return withV
 }
@@ -71,7 +79,7 @@ async function download(url: string): Promise<string> {
       `Failed to download ${url}: ${why}. ` +
         (status === 404
           ? 'That helm release or platform does not exist; check the version against https://github.com/helm/helm/releases.'
-          : 'Check the runner can reach the download host (proxy, firewall) or pre-install helm on PATH.')
+          : 'Check the runner can reach the download host (proxy, firewall), or install helm on the runner and set helm-sha256 to its hash.')
     )
   }
 }
@@ -87,25 +95,6 @@ export function sha256File(file: string): Promise<string> {
   })
 }
 
-/** The hash in a `.sha256sum` file (`<hex>  <name>`) or a bare `.sha256` file. */
-export function parseSha256Sum(text: string, url: string): string {
-  const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
-  if (!/^[0-9a-f]{64}$/.test(first)) throw new Error(`${url} does not contain a SHA-256 checksum`)
-  return first
-}
-
-async function resolveLatest(base: string): Promise<string> {
-  const url = `${base}/helm-latest-version`
-  const file = await download(url)
-  try {
-    const v = readFileSync(file, 'utf8').trim()
-    if (!PINNED.test(v)) throw new Error(`${url} returned "${v.slice(0, 40)}", not a helm version`)
-    return v
-  } finally {
-    rmSync(file, { force: true })
-  }
-}
-
 /** The version a helm binary reports (`helm version --template {{.Version}}`), or undefined if it does not run. */
 export async function helmBinaryVersion(helmPath: string): Promise<string | undefined> {
   try {
@@ -119,63 +108,147 @@ export async function helmBinaryVersion(helmPath: string): Promise<string | unde
   }
 }
 
+/** The helm on PATH, used only when its binary has the SHA-256 the user pinned (helm-sha256). */
+async function helmFromPath(want: string, sha256: string, log: Log): Promise<string> {
+  const onPath = await io.which('helm', false)
+  if (!onPath)
+    throw new Error(
+      `helm-sha256 is set but there is no helm on PATH: install helm ${want} on the runner, or remove helm-sha256 to have the action download it`
+    )
+  // The file itself (not a link that could be re-pointed between the check and the run).
+  const file = realpathSync(onPath)
+  const actual = await sha256File(file)
+  if (actual !== sha256.toLowerCase())
+    throw new Error(
+      `helm on PATH (${onPath}) has sha256 ${actual}, not the helm-sha256 ${sha256.toLowerCase()}; it was not run. ` +
+        `Set helm-sha256 to the hash of the helm you installed, or remove it to have the action download helm ${want}`
+    )
+  const have = await helmBinaryVersion(file)
+  if (have !== want)
+    throw new Error(
+      `helm on PATH (${onPath}) has the helm-sha256 but reports version ${have ?? '(none)'}, not helm-version ${want}; set helm-version to match it`
+    )
+  log.info(`Using helm ${have} from PATH (${onPath}: sha256 ${actual}, as helm-sha256 pins)`)
+  return file
+}
+
+/** The SHA-256 of the `<os>-<arch>/<exe>` member of a release archive (extracted to a temporary folder). */
+async function memberSha256(
+  archive: string,
+  zip: boolean,
+  inner: string,
+  exe: string
+): Promise<string | undefined> {
+  const dir = zip ? await tc.extractZip(archive) : await tc.extractTar(archive)
+  try {
+    const bin = path.join(dir, inner, exe)
+    return existsSync(bin) ? await sha256File(bin) : undefined
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+interface Release {
+  version: string
+  arch: string
+  /** `<os>-<arch>`: the archive's folder and the checksum table's key. */
+  platform: string
+  exe: string
+  zip: boolean
+  archiveName: string
+  /** The pinned SHA-256 of the archive. */
+  sha256: string
+}
+
 /**
- * Returns the path of a helm binary of exactly `version` (vX.Y.Z or `latest`): PATH, then the tool
- * cache, then a verified download.
+ * The cached helm of `r`, when it can still be trusted: the verified archive kept beside it has the
+ * pinned SHA-256 and the binary is the archive's own. Otherwise undefined (with the reason logged),
+ * and the caller downloads it again, replacing the cache entry.
+ */
+async function verifiedFromCache(r: Release, log: Log): Promise<string | undefined> {
+  const dir = tc.find('helm', r.version, r.arch)
+  if (!dir) return undefined
+  const bin = path.join(dir, r.exe)
+  const archive = path.join(dir, r.archiveName)
+  const redo = (why: string, warn = true): undefined => {
+    ;(warn ? log.warning : log.info)(
+      `The tool cache's helm ${r.version} (${dir}) ${why}; downloading it again`
+    )
+    return undefined
+  }
+  if (!existsSync(bin) || !existsSync(archive))
+    return redo('cannot be checked (no verified archive beside it)', false)
+  const archiveSha = await sha256File(archive)
+  if (archiveSha !== r.sha256)
+    return redo(`has an archive with sha256 ${archiveSha}, not the pinned ${r.sha256}`)
+  const [inArchive, cached] = [await memberSha256(archive, r.zip, r.platform, r.exe), await sha256File(bin)]
+  if (inArchive !== cached)
+    return redo(`has a binary (sha256 ${cached}) that is not the one in its verified archive`)
+  log.info(`Using helm ${r.version} from the tool cache (sha256 ${r.sha256} of its archive verified)`)
+  return bin
+}
+
+/** Downloads the release archive, checks it against the pinned SHA-256, extracts and caches it. */
+async function downloadVerified(r: Release, base: string, log: Log): Promise<string> {
+  const url = `${base}/${r.archiveName}`
+  log.info(`Downloading ${url}`)
+  const archive = await download(url)
+  try {
+    const actual = await sha256File(archive)
+    if (actual !== r.sha256)
+      throw new Error(
+        `Checksum mismatch for ${url}: expected sha256 ${r.sha256} (pinned by this action for helm ${r.version} ${r.platform}) but the download has sha256 ${actual}. ` +
+          'The file was discarded and not used; retry, and if it persists report it (the download may have been tampered with).'
+      )
+    const extracted = r.zip ? await tc.extractZip(archive) : await tc.extractTar(archive)
+    try {
+      const inner = path.join(extracted, r.platform)
+      if (!existsSync(path.join(inner, r.exe)))
+        throw new Error(`${url} does not contain ${r.platform}/${r.exe}`)
+      // The verified archive stays beside the binary: later cache hits are checked against it.
+      copyFileSync(archive, path.join(inner, r.archiveName))
+      const toolDir = await tc.cacheDir(inner, 'helm', r.version, r.arch)
+      const helmPath = path.join(toolDir, r.exe)
+      if (!r.zip) chmodSync(helmPath, 0o755)
+      log.info(`Installed helm ${r.version} (sha256 ${actual} verified) at ${helmPath}`)
+      return helmPath
+    } finally {
+      rmSync(extracted, { recursive: true, force: true })
+    }
+  } finally {
+    rmSync(archive, { force: true })
+  }
+}
+
+/**
+ * Returns the path of a helm binary of exactly `version` (vX.Y.Z) that was checked against a pinned
+ * SHA-256: the helm on PATH when opts.pathSha256 pins it; otherwise the tool cache (re-verified)
+ * or a verified download.
  */
 export async function ensureHelm(version: string, opts: EnsureHelmOptions = {}): Promise<string> {
   const log = opts.log ?? processLog
+  const want = normaliseHelmVersion(version)
+  if (opts.pathSha256) return helmFromPath(want, opts.pathSha256, log)
   const base = (opts.downloadBaseUrl ?? HELM_DOWNLOAD_BASE_URL).replace(/\/+$/, '')
   const os = helmOs(opts.platform ?? process.platform)
   const arch = helmArch(opts.arch ?? process.arch)
-  const exe = os === 'windows' ? 'helm.exe' : 'helm'
-  let want = normaliseHelmVersion(version)
-  if (want === 'latest') {
-    want = await resolveLatest(base)
-    log.info(`helm "latest" is ${want}`)
-  }
-
-  const onPath = await io.which('helm', false)
-  if (onPath) {
-    const have = await helmBinaryVersion(onPath)
-    if (have === want) {
-      log.info(`Using helm ${have} from PATH (${onPath})`)
-      return onPath
-    }
-    log.info(`helm on PATH (${onPath}) is ${have ?? 'not runnable'}, not ${want}; using a pinned copy`)
-  }
-
-  const cached = tc.find('helm', want, arch)
-  if (cached && existsSync(path.join(cached, exe))) {
-    log.info(`Using helm ${want} from the tool cache`)
-    return path.join(cached, exe)
-  }
-
-  const ext = os === 'windows' ? 'zip' : 'tar.gz'
-  const url = `${base}/helm-${want}-${os}-${arch}.${ext}`
-  const sumUrl = `${url}.sha256sum`
-  log.info(`Downloading ${url}`)
-  const sumFile = await download(sumUrl)
-  const expected = parseSha256Sum(readFileSync(sumFile, 'utf8'), sumUrl)
-  rmSync(sumFile, { force: true })
-  const archive = await download(url)
-  const actual = await sha256File(archive)
-  if (actual !== expected) {
-    rmSync(archive, { force: true })
+  const platform = `${os}-${arch}`
+  const zip = os === 'windows'
+  const sums = opts.checksums ?? HELM_CHECKSUMS
+  const sha256 = sums[want]?.[platform]
+  if (!sha256)
     throw new Error(
-      `Checksum mismatch for ${url}: expected sha256 ${expected} (from ${sumUrl}) but the download has sha256 ${actual}. ` +
-        'The file was discarded and not used; retry, and if it persists report it (the download may have been tampered with).'
+      `helm ${want} for ${platform}: this action pins no SHA-256 for it (it pins ${helmChecksumVersions(sums).join(', ')}), so it will not download it. ` +
+        'Use a pinned helm-version, or install helm on the runner and set helm-sha256 to its hash'
     )
+  const release: Release = {
+    version: want,
+    arch,
+    platform,
+    exe: zip ? 'helm.exe' : 'helm',
+    zip,
+    archiveName: `helm-${want}-${platform}.${zip ? 'zip' : 'tar.gz'}`,
+    sha256
   }
-  const extracted = ext === 'zip' ? await tc.extractZip(archive) : await tc.extractTar(archive)
-  rmSync(archive, { force: true })
-  const inner = path.join(extracted, `${os}-${arch}`)
-  if (!existsSync(path.join(inner, exe))) {
-    throw new Error(`${url} does not contain ${os}-${arch}/${exe}`)
-  }
-  const toolDir = await tc.cacheDir(inner, 'helm', want, arch)
-  const helmPath = path.join(toolDir, exe)
-  if (os !== 'windows') chmodSync(helmPath, 0o755)
-  log.info(`Installed helm ${want} (sha256 ${actual} verified) at ${helmPath}`)
-  return helmPath
+  return (await verifiedFromCache(release, log)) ?? downloadVerified(release, base, log)
 }

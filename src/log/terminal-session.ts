@@ -4,7 +4,9 @@
 // onto that terminal, on stderr; results go to stdout through `result`, redacted. Under Actions
 // (GITHUB_ACTIONS=true) log text stays exactly as it is; only with JSON results is it moved to
 // stderr (the runner reads workflow commands from both streams), so stdout holds the JSON alone.
-import { setLogBackend, type Log } from './index.js'
+// Results under Actions hold text from the cluster and Azure (a job summary, a report), so they
+// pass a guard: no line of them can become a workflow command (resultGuard).
+import { commandSafe, looksLikeCommand, setLogBackend, type Log } from './index.js'
 import { WorkflowCommandRenderer, type RendererOptions } from './terminal-commands.js'
 import { TerminalLog } from './terminal.js'
 
@@ -36,6 +38,37 @@ export interface TerminalSession {
 
 type Write = (text: string) => void
 type StreamWrite = typeof process.stdout.write
+
+/**
+ * Results printed where the runner reads workflow commands, kept from becoming any: whole lines
+ * are passed on (a partial one waits for its end, or for `end`); a block in which some line could
+ * be taken for a command is wrapped in stop-commands (commandSafe). JSON results stay one JSON
+ * document instead: `##[` — only ever inside a JSON string — is written `#\u0023[`, and no line of
+ * JSON.stringify's output starts with `::`.
+ */
+export function resultGuard(write: Write, json = false): { write: Write; end(): void } {
+  let pending = ''
+  const emit = (block: string): void => {
+    if (!block) return
+    const text = json ? block.replace(/##\[/g, '#\\u0023[') : block
+    if (!looksLikeCommand(text)) return write(text)
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text
+    write(commandSafe(body) + '\n')
+  }
+  return {
+    write: text => {
+      pending += text
+      const cut = pending.lastIndexOf('\n') + 1
+      if (!cut) return
+      emit(pending.slice(0, cut))
+      pending = pending.slice(cut)
+    },
+    end: () => {
+      emit(pending)
+      pending = ''
+    }
+  }
+}
 
 function chunkText(chunk: unknown, encoding?: unknown): string {
   if (typeof chunk === 'string') return chunk
@@ -69,11 +102,15 @@ export function startSession(o: SessionOptions = {}): TerminalSession {
   if (underActions) {
     const restore = o.jsonResults ? divert(process.stdout, origErr) : () => {}
     const logOut = o.jsonResults ? rawErr : rawOut
+    const results = resultGuard(origOut, o.jsonResults)
     return {
-      result: text => origOut(text),
+      result: text => results.write(text),
       info: line => logOut(line + '\n'),
       childOutput: () => ({ write: text => logOut(text), end: () => {} }),
-      close: restore
+      close: () => {
+        results.end()
+        restore()
+      }
     }
   }
 

@@ -2,7 +2,8 @@
 // debug lines appear only when verbose, warnings and errors are plain `warning:` / `error:` lines
 // (colour only on a TTY), every secret is redacted from everything written, and `progress` keeps
 // one live line per key on a TTY (redrawn in place, with the time since the key's first update)
-// or, without a TTY, prints a key's changes at most once per throttle window. All of it goes to
+// or, without a TTY, prints a key's changes at most once per throttle window, and its last one
+// when the key ends (so a log ends at the final count, not at the first). All of it goes to
 // one stream (the CLI gives it stderr: results are the CLI's own, on stdout).
 import type { Annotation, Log } from './types.js'
 
@@ -134,9 +135,11 @@ export class TerminalLog implements Log {
   }
 
   endGroup(): void {
-    const group = this.groups.pop()
+    const group = this.groups.at(-1)
     if (group === undefined) return
+    // Its keys end inside it (a last held-back line is printed at the group's indent).
     for (const [key, l] of this.live) if (l.group === group) this.finish(key)
+    this.groups.pop()
   }
 
   progress(key: string, line: string): void {
@@ -202,6 +205,8 @@ export class TerminalLog implements Log {
     const l = this.live.get(key)
     if (!l) return
     if (l.timer) clearTimeout(l.timer)
+    // Without a TTY a key ends on its last state (`3/3`), never on a count the throttle held back.
+    if (!this.tty && l.pending !== undefined) this.printProgress(l, l.pending)
     this.live.delete(key)
     if (this.live.size === 0 && this.ticker) {
       clearInterval(this.ticker)

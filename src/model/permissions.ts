@@ -30,7 +30,7 @@ export const AZURE_PERMISSIONS: readonly AzurePermission[] = [
   },
   {
     action: 'Microsoft.ContainerService/managedClusters/read',
-    when: 'every run: read the cluster',
+    when: 'create-cluster: true, cleanup: cluster: read the cluster',
     role: 'Azure Kubernetes Service Cluster User Role (or Reader) on the cluster'
   },
   {
@@ -50,12 +50,12 @@ export const AZURE_PERMISSIONS: readonly AzurePermission[] = [
   },
   {
     action: 'Microsoft.ContainerService/managedClusters/listClusterUserCredential/action',
-    when: 'every run (admin-credentials: false): the kubeconfig',
+    when: 'every run without kubeconfig (admin-credentials: false): the kubeconfig',
     role: 'Azure Kubernetes Service Cluster User Role on the cluster'
   },
   {
     action: 'Microsoft.ContainerService/managedClusters/listClusterAdminCredential/action',
-    when: 'admin-credentials: true: the admin kubeconfig',
+    when: 'admin-credentials: true, without kubeconfig: the admin kubeconfig',
     role: 'Azure Kubernetes Service Cluster Admin Role on the cluster'
   },
   {

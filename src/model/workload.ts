@@ -1,8 +1,8 @@
 // What a workload on the RDMA pool puts in its pod: the pool's node selector, a toleration for
 // each of the pool's taints (the node-taints input), and per container the RDMA resource and the
 // GPUs it uses. No IPC_LOCK capability is needed: ib-node-config sets memlock unlimited for
-// containerd and kubelet on every pool node. The job summary and the README show this snippet,
-// and the benchmark pods are built from it, so every benchmark run proves it.
+// containerd and kubelet on every pool node. The job summary and the README show it as a whole
+// Pod, and the benchmark pods are built from the same functions, so every benchmark run proves it.
 import type { Settings } from '../settings/settings.js'
 import { LABELS } from './types.js'
 
@@ -30,19 +30,34 @@ export function workloadResources(s: Settings, gpus: number): Record<string, str
   }
 }
 
-/** The pod spec fragment a workload on the RDMA pool uses (one container shown). */
-export function workloadPodSnippet(s: Settings, gpus: number): Record<string, unknown> {
+/** The name of the Pod the summary prints. */
+export const WORKLOAD_POD_NAME = 'rdma-workload'
+
+/**
+ * A complete Pod a workload on the RDMA pool is (`kubectl apply -f` runs it as it is): the pool's
+ * node selector, its tolerations, and one container with the resources the benchmark pods held —
+ * on the benchmark's own image, idle (`sleep infinity`), so `kubectl exec` can run perftest in it.
+ * Its spec is what a Dynamo component's podTemplate.spec takes (nvidia.com/v1beta1: the container
+ * named `main` is the one the Dynamo operator fills in), once image and command are the worker's.
+ */
+export function workloadPod(s: Settings, gpus: number): Record<string, unknown> {
   const resources = workloadResources(s, gpus)
   const tolerations = poolTolerations(s)
   return {
-    nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
-    ...(tolerations.length ? { tolerations } : {}),
-    containers: [
-      {
-        name: 'worker',
-        image: '<your image>',
-        resources: { requests: resources, limits: resources }
-      }
-    ]
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: WORKLOAD_POD_NAME },
+    spec: {
+      nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
+      ...(tolerations.length ? { tolerations } : {}),
+      containers: [
+        {
+          name: 'main',
+          image: s.benchmark.image,
+          command: ['sleep', 'infinity'],
+          resources: { requests: resources, limits: resources }
+        }
+      ]
+    }
   }
 }

@@ -6,6 +6,7 @@ import { stringify } from 'yaml'
 import { buildStack } from '../components/index.js'
 import { benchmarkPlan, type BenchmarkPlan } from '../model/benchmark-plan.js'
 import { helmRepoAddArgv, helmUpgradeArgv } from '../model/helm-argv.js'
+import { transportPlan, type TransportPlan } from '../model/transport-plan.js'
 import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { verificationChecks, type CheckSpec } from '../verify/read-only-checks.js'
@@ -37,6 +38,7 @@ export interface PlanDocument {
   components: PlanComponent[]
   verification: CheckSpec[]
   benchmark: BenchmarkPlan
+  transport: TransportPlan
 }
 
 export function buildPlan(s: Settings): PlanDocument {
@@ -82,7 +84,8 @@ export function buildPlan(s: Settings): PlanDocument {
       ...(c.departsFromGuide ? { departsFromGuide: c.departsFromGuide } : {})
     })),
     verification: verificationChecks(s),
-    benchmark: benchmarkPlan(s)
+    benchmark: benchmarkPlan(s),
+    transport: transportPlan(s)
   }
 }
 
@@ -92,6 +95,26 @@ function indent(text: string, by = '    '): string {
     .split('\n')
     .map(l => by + l)
     .join('\n')
+}
+
+/** The transport check's part of the plan text: its pods, what they run, the pass rule. */
+function transportLines(t: TransportPlan): string[] {
+  if (!t.enabled) return ['Transport check: off (transport-check: none)']
+  const requests = Object.entries(t.resources)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')
+  return [
+    `Transport check (${t.check}, image ${t.image}): two worker pods, one per RDMA node, each requesting ${requests}`,
+    `  user: ${t.user}`,
+    `  /dev/shm: ${t.shm}`,
+    `  env: ${t.env.map(e => `${e.name}=${e.value}`).join(' ')}`,
+    `  UCX_NET_DEVICES: ${t.netDevices}`,
+    '  each pod first checks:',
+    ...t.preflight.map(p => `    - ${p}`),
+    `  server: ${t.server.join(' ')} (twice: one run per client test)`,
+    ...t.client.map(c => `  client: ${c.join(' ')}`),
+    `  pass: ${t.passRule}`
+  ]
 }
 
 /** The plan as text, in order, for the log and `node dist/cli.js plan`. */
@@ -143,6 +166,8 @@ export function renderPlanText(plan: PlanDocument): string {
     out.push(`  GPU memory: ${b.gpuPlacement}`)
     out.push(`  pass: ${b.passRule}`)
   }
+  out.push('')
+  out.push(...transportLines(plan.transport))
   return out.join('\n') + '\n'
 }
 

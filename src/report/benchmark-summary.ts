@@ -50,7 +50,12 @@ function maxOf(values: Array<number | null | undefined>): number | null {
   return v.length ? Math.max(...v) : null
 }
 
-/** Node names without the prefix they all share (kept when shorter than 4 characters). */
+/**
+ * Node names without the prefix they all share, cut back to a boundary (after a `-`, or after
+ * AKS's `vmss`) so no name loses part of a number: `aks-pool-1234-vmss000007` and `…-vmss00000a`
+ * become `000007` and `00000a`, `gpu-node-10` and `gpu-node-11` become `10` and `11`. No prefix when
+ * it is shorter than 4 characters.
+ */
 export interface NodeNames {
   prefix: string
   short(node: string): string
@@ -64,9 +69,10 @@ export function nodeNames(nodes: string[]): NodeNames {
     while (i < prefix.length && i < n.length && prefix[i] === n[i]) i++
     prefix = prefix.slice(0, i)
   }
-  // Every name keeps at least one character of its own.
+  // Every name keeps at least one character of its own, and whole numbers.
   const shortest = Math.min(...names.map(n => n.length))
   prefix = prefix.slice(0, Math.max(0, shortest - 1))
+  prefix = /^.*(?:[^A-Za-z0-9]|vmss)/.exec(prefix)?.[0] ?? ''
   if (names.length < 2 || prefix.length < MIN_PREFIX) prefix = ''
   return { prefix, short: n => (prefix && n.startsWith(prefix) ? n.slice(prefix.length) : n) }
 }

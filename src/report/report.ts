@@ -134,8 +134,70 @@ export interface ReportWorkload {
   rdmaResource: string
   /** GPUs each node of the pool has (the snippet requests them all); null when unknown. */
   gpusPerNode: number | null
-  /** The pod spec fragment (src/model/workload.ts workloadPodSnippet), as the benchmark pods use it. */
+  /** A complete Pod (src/model/workload.ts workloadPod), with the benchmark pods' resources and tolerations. */
   podSnippet: Record<string, unknown>
+}
+
+export type TransportMode = 'gpudirect-rdma' | 'host-staged' | 'tcp' | 'failed'
+
+/** What one transport check pod saw before the transfer (its preflight and ucx_info -d). */
+export interface TransportSide {
+  role: 'server' | 'client'
+  node: string
+  pod: string
+  /** Why the pod did not run its checks (unschedulable, image pull, timeout); absent when it did. */
+  problem?: string
+  uid: number | null
+  /** `ulimit -l`: `unlimited` or KiB. */
+  memlock: string | null
+  shmMiB: number | null
+  /** /dev/infiniband/uverbs* the pod got. */
+  uverbs: string[]
+  gpu: string | null
+  /** UCX_NET_DEVICES in effect (`all` when unset). */
+  netDevices: string
+  /** IB port state of the devices UCX_NET_DEVICES names (all IB devices for `all`). */
+  ports: Array<{ device: string; state: string; linkLayer: string; rateGbps: number | null }>
+  peermem: boolean | null
+  /** UCX's library version in the image (ucx_info -v). */
+  ucxVersion: string | null
+  /** ucx_info -d: CUDA support (a cuda_cpy domain), an ib domain, cuda among the mlx5 domain memory types, dma-buf registration. */
+  ucx: { cuda: boolean; ib: boolean; cudaMemoryType: boolean; dmabuf: boolean } | null
+}
+
+export interface TransportPairResult {
+  server: string
+  client: string
+  /** GPU-to-GPU UCX GET bandwidth, Gb/s (2 decimals). */
+  bandwidthGbps: number | null
+  /** 8-byte tag ping-pong latency between GPU buffers, µs. */
+  latencyUs: number | null
+}
+
+/** The Dynamo transport check: what UCX did between two Dynamo-shaped pods, judged. */
+export interface ReportTransport {
+  check: 'ucx'
+  mode: TransportMode
+  verdict: 'pass' | 'fail'
+  /** Why, in the user's terms (the cause first). */
+  reason: string
+  /** What fixes it; absent on a pass. */
+  fix?: string
+  image: string
+  pairs: TransportPairResult[]
+  passMarkGbps: number | null
+  linkGbps: number | null
+  /** The lanes UCX_PROTO_INFO showed for the GET (`rc_mlx5/mlx5_ib0:1`). */
+  lanes: string[]
+  /** The protocol UCX_PROTO_INFO showed for the GET (`zero-copy`, `software emulation`). */
+  protocol: string | null
+  /** How GPU memory reached the NIC: nvidia_peermem, dma-buf, or null (not GPUDirect). */
+  gpudirect: 'nvidia_peermem' | 'dma-buf' | null
+  /** The UCX environment the pods ran with (UCX_NET_DEVICES as set at start). */
+  ucxEnv: Record<string, string>
+  sides: TransportSide[]
+  /** The worker snippet the check ran, with the pool's GPU→NIC map (shown after a pass). */
+  workerSnippet?: Record<string, unknown>
 }
 
 export interface Report {
@@ -145,6 +207,7 @@ export interface Report {
   steps: ReportStep[]
   checks: ReportCheck[]
   benchmark?: ReportBenchmark
+  transport?: ReportTransport
   drift?: DriftItem[]
   diagnostics?: Diagnostic[]
   workload?: ReportWorkload
@@ -163,7 +226,8 @@ export function deriveResult(report: Report): ReportResult {
   const failed =
     report.steps.some(s => s.status === 'failure') ||
     report.checks.some(c => c.status === 'fail') ||
-    (report.benchmark?.pairs.some(p => p.verdict === 'fail') ?? false)
+    (report.benchmark?.pairs.some(p => p.verdict === 'fail') ?? false) ||
+    report.transport?.verdict === 'fail'
   if (failed) return 'failure'
   if (report.drift && report.drift.length > 0) return 'drifted'
   return 'success'

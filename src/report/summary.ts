@@ -1,7 +1,8 @@
 // Renders a Report as GitHub-flavoured Markdown for the job summary, for a person scanning it: the
 // verdict first (naming a slow node and NIC), then steps (with start/end offsets and a timeline so
 // parallel work is visible), checks (failing nodes listed, healthy ones only counted), the benchmark
-// (a node × NIC grid and a chart, benchmark-summary.ts), drift (fixes whole, their commands as code),
+// (a node × NIC grid and a chart, benchmark-summary.ts), the Dynamo transport check
+// (transport-summary.ts), drift (fixes whole, their commands as code),
 // failure diagnostics folded in <details>, and, after a successful run, the pod snippet a workload uses
 // (workload-summary.ts). Pure: no I/O. Every table cell is escaped, and the output stays under the
 // 1 MiB job-summary limit however large the fleet (lists are capped and say what they omit).
@@ -11,6 +12,7 @@ import { benchmarkSection, outlierReasons } from './benchmark-summary.js'
 import { cellWithCode, code, DEFAULT_CELL_CHARS, escapeCell, escapeInline, fence, table } from './markdown.js'
 import { truncate } from '../util/echo.js'
 import { driftFix, type CheckStatus, type Report, type ReportStep } from './report.js'
+import { transportReason, transportSection } from './transport-summary.js'
 import { workloadSection } from './workload-summary.js'
 
 export { code, escapeCell, escapeInline } from './markdown.js'
@@ -74,10 +76,29 @@ function verdictLine(report: Report, title: string): string {
   if (failedChecks.length) reasons.push(`${failedChecks.length} of ${report.checks.length} checks failed`)
   const slow = report.benchmark ? outlierReasons(report.benchmark) : undefined
   if (slow) reasons.push(slow)
+  const transport = transportReason(report.transport)
+  if (transport) reasons.push(transport)
   if (report.drift?.length)
     reasons.push(`${report.drift.length} drifted field${report.drift.length > 1 ? 's' : ''}`)
   const head = `## ${icon} ${escapeInline(title)} ${code(report.mode)} ${word}`
+  if (!reasons.length && report.result === 'success') reasons.push(successFacts(report))
   return reasons.length ? `${head}\n\n${escapeInline(reasons.join('; '))}` : head
+}
+
+/** The one line under a success heading: what was verified, and the numbers. */
+function successFacts(report: Report): string {
+  const facts: string[] = []
+  if (report.mode === 'drift') facts.push('no drift: the cluster is as the inputs describe it')
+  const nodes = report.outputs['rdma-nodes']
+  if (nodes) facts.push(`${nodes} RDMA node${nodes === '1' ? '' : 's'} verified`)
+  const pass = report.checks.filter(c => c.status === 'pass').length
+  if (report.checks.length) facts.push(`${pass}/${report.checks.length} checks pass`)
+  const bw = report.outputs['bandwidth-gbps']
+  if (bw) facts.push(`lowest pair bandwidth ${bw} Gb/s`)
+  const lat = report.outputs['latency-us']
+  if (lat) facts.push(`latency ${lat} µs`)
+  if (!facts.length) facts.push(`${report.steps.length} step${report.steps.length === 1 ? '' : 's'} done`)
+  return facts.join(', ')
 }
 
 function outputsSection(report: Report, o: Required<SummaryOptions>): string | null {
@@ -208,6 +229,7 @@ function assemble(report: Report, o: Required<SummaryOptions>): string[] {
     stepsSection(report, o),
     checksSection(report, o),
     report.benchmark ? benchmarkSection(report.benchmark, o) : null,
+    report.transport ? transportSection(report.transport, o) : null,
     driftSection(report, o),
     diagnosticsSection(report, o),
     // A successful run ends with how a workload uses the pool.

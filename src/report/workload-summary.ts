@@ -1,15 +1,23 @@
-// The closing section of a successful run's job summary: the pod snippet a workload on the RDMA pool
-// uses (node selector, the pool's tolerations, rdma/<name>: 1 and the GPUs), as YAML, with why no
-// IPC_LOCK or privileged mode is needed. The snippet comes from the report (built by
-// src/model/workload.ts, the same functions the benchmark pods are built from). Pure: no I/O.
+// The closing section of a successful run's job summary: a complete Pod a workload on the RDMA pool
+// is (node selector, the pool's tolerations, rdma/<name>: 1 and the GPUs), as YAML that
+// `kubectl apply -f` takes as it is, with why no IPC_LOCK or privileged mode is needed and how it
+// maps to a Dynamo worker. The Pod comes from the report (built by src/model/workload.ts, the same
+// functions the benchmark pods are built from). Pure: no I/O.
 import { stringify } from 'yaml'
 import { code, fence } from './markdown.js'
 import type { ReportWorkload } from './report.js'
 
-/** The snippet as YAML (two-space indent, as in the README). */
-export function workloadYaml(podSnippet: Record<string, unknown>): string {
-  return stringify(podSnippet, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false }).trimEnd()
+/** The Pod as YAML (two-space indent, as in the README). */
+export function workloadYaml(pod: Record<string, unknown>): string {
+  return stringify(pod, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false }).trimEnd()
 }
+
+/** How to run it, and how it maps to a Dynamo worker (also the README's words). */
+export const WORKLOAD_USAGE =
+  'Save it as `rdma-workload.yaml` and run `kubectl apply -f rdma-workload.yaml`: it idles on the benchmark image. ' +
+  'For an NVIDIA Dynamo worker, its `spec` is the component’s `podTemplate.spec` (DynamoGraphDeployment, ' +
+  '`nvidia.com/v1beta1`): keep the container name `main` (the one the Dynamo operator fills in), the node ' +
+  'selector, the tolerations and the resources; give your runtime image and leave out the command.'
 
 export function workloadSection(w: ReportWorkload, benchmarked: boolean): string {
   const yaml = workloadYaml(w.podSnippet)
@@ -22,12 +30,13 @@ export function workloadSection(w: ReportWorkload, benchmarked: boolean): string
         : 'no GPU (this VM size has none)'
   const lines = [
     '### Run a workload on this pool',
-    `A pod on pool ${code(w.pool)} asks for the shared RDMA device ${code(`${w.rdmaResource}: 1`)} per container and ${gpus}. ` +
+    `A Pod on pool ${code(w.pool)} asks for the shared RDMA device ${code(`${w.rdmaResource}: 1`)} per container and ${gpus}. ` +
       'No `IPC_LOCK` capability and no privileged mode are needed: ib-node-config sets memlock unlimited for containerd and kubelet on every pool node.' +
       (benchmarked
-        ? ' This run\u2019s benchmark pods were built from this same snippet (with GPUDirect each bandwidth container held all of its node\u2019s GPUs, each NIC using the GPU local to it), so it is proven on this cluster.'
+        ? ' This run\u2019s benchmark pods were built from this same spec, on this image (with GPUDirect each bandwidth container held all of its node\u2019s GPUs, each NIC using the GPU local to it), so it is proven on this cluster.'
         : ''),
-    `${f}yaml\n${yaml}\n${f}`
+    `${f}yaml\n${yaml}\n${f}`,
+    WORKLOAD_USAGE
   ]
   return lines.join('\n\n')
 }

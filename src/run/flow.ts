@@ -3,7 +3,9 @@
 // the outputs, whatever failed on the way. Only orchestrates: each part lives in its own module.
 // Pipelined rollout runs the node pool's creation alongside the credentials and the stack. The
 // kubeconfig is exported as KUBECONFIG for the job's later steps (export-kubeconfig), and a
-// successful apply or verify report carries the pod snippet a workload on the pool uses.
+// successful apply or verify report carries the pod snippet a workload on the pool uses. With a
+// kubeconfig given (the kubeconfig input) the cluster is reached with it instead: verify, and drift
+// without subscription-id, then never sign in to Azure at all.
 import * as core from '@actions/core'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,8 +25,9 @@ import {
 import { detectDrift, DriftError } from '../drift/index.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
+import { resolveKubeconfig, writeGivenKubeconfig } from '../settings/kubeconfig.js'
 import { log } from '../log/index.js'
-import { workloadPodSnippet } from '../model/workload.js'
+import { workloadPod } from '../model/workload.js'
 import {
   deriveResult,
   emptyReport,
@@ -33,23 +36,31 @@ import {
   type ReportWorkload
 } from '../report/report.js'
 import { writeJobSummary } from '../report/job-summary.js'
-import type { Settings } from '../settings/settings.js'
+import { usesAzure, type Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { applyStack, type PoolInfo } from '../stack/index.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
+import { runTransportStep } from './transport-step.js'
 import { setOutput } from './outputs.js'
-import { rememberCreateSubmitted, rememberRun, rememberTempPath, STATE } from './post.js'
+import {
+  forgetCreateSubmitted,
+  rememberCreateSubmitted,
+  rememberLeaseReleased,
+  rememberRun,
+  rememberTempPath,
+  STATE
+} from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
 
-/** How a workload uses the pool: the snippet the benchmark pods are built from, for the whole node's GPUs. */
+/** How a workload uses the pool: a Pod as the benchmark pods are built, for the whole node's GPUs. */
 function workloadOf(s: Settings): ReportWorkload {
   const gpus = findRdmaVmSize(s.nodePool.vmSize)?.gpus ?? null
   return {
     pool: s.nodePool.name,
     rdmaResource: `rdma/${s.stack.rdmaResourceName}`,
     gpusPerNode: gpus,
-    podSnippet: workloadPodSnippet(s, gpus ?? 1)
+    podSnippet: workloadPod(s, gpus ?? 1)
   }
 }
 
@@ -122,7 +133,8 @@ async function ensureAzure(
         const r = await ensureCluster(conn.clients, s, {
           log,
           timeoutMs,
-          onCreateSubmit: c => rememberCreateSubmitted('cluster', c)
+          onCreateSubmit: c => rememberCreateSubmitted('cluster', c),
+          onCreateRefused: () => forgetCreateSubmitted('cluster')
         })
         return {
           changed: r.action === 'created',
@@ -142,7 +154,8 @@ async function ensureAzure(
       log,
       timeoutMs,
       precheck,
-      onCreateSubmit: p => rememberCreateSubmitted('node-pool', p)
+      onCreateSubmit: p => rememberCreateSubmitted('node-pool', p),
+      onCreateRefused: () => forgetCreateSubmitted('node-pool')
     })
     for (const w of r.warnings) log.warning(w)
     report.outputs['node-pool-action'] = r.action
@@ -205,6 +218,32 @@ async function fetchCredentials(
   return result!
 }
 
+/**
+ * The credentials step with a kubeconfig given: its context, narrowed to a one-context copy (0600)
+ * under RUNNER_TEMP that the run, helm and the post step use. Nothing is fetched from Azure; the
+ * job's own KUBECONFIG is left as it is (export-kubeconfig does not apply).
+ */
+async function givenCredentials(
+  s: Settings,
+  report: Report,
+  temp: string[]
+): Promise<{ path: string; refresher?: TokenRefresher }> {
+  let file!: string
+  await runStep(report.steps, 'credentials', 'the given kubeconfig', async () => {
+    const r = resolveKubeconfig(s.cluster.kubeconfig!)
+    for (const secret of r.secrets) log.secret(secret)
+    file = writeGivenKubeconfig(r, runnerTemp())
+    rememberTempPath(file, temp)
+    core.saveState(STATE.kubeconfig, file)
+    process.env.KUBECONFIG = file // for helm and any other child process
+    return {
+      changed: false,
+      detail: `context ${r.context} of the given kubeconfig (cluster ${r.cluster}, ${r.server}); nothing fetched from Azure`
+    }
+  })
+  return { path: file }
+}
+
 async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: Report): Promise<void> {
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
   const mode = s.mode === 'plan' ? 'verify' : s.mode
@@ -226,8 +265,17 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
       detail: `${verification.checks.length - failed.length}/${verification.checks.length} checks pass on ${verification.nodes.length} RDMA nodes`
     }
   })
-  if (s.mode !== 'drift' && s.benchmark.enabled && verification)
-    await runBenchmarkStep(s, kube, verification, report)
+  if (s.mode === 'drift' || !verification) return
+  // The transport check runs after the benchmark even when the benchmark failed (it says why
+  // Dynamo's own path fails); the benchmark's failure is reported all the same.
+  let benchmarkFailure: StepError | undefined
+  if (s.benchmark.enabled)
+    await runBenchmarkStep(s, kube, verification, report).catch(e => {
+      if (!(e instanceof StepError)) throw e
+      benchmarkFailure = e
+    })
+  if (s.transport.check !== 'none') await runTransportStep(s, kube, verification, report)
+  if (benchmarkFailure) throw benchmarkFailure
 }
 
 export async function runFlow(s: Settings): Promise<number> {
@@ -241,13 +289,18 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   rememberRun(s.runId, reportPath)
   let refresher: TokenRefresher | undefined
   try {
-    let conn!: AzureConnection
-    await runStep(report.steps, 'azure-sign-in', 'authenticate to Azure', async () => {
-      conn = connectAzure(s, log)
-      return { changed: false, detail: `credential: ${conn.auth.method}` }
-    })
-    const pool = s.mode === 'apply' ? await ensureAzure(s, conn, report) : undefined
-    const creds = await fetchCredentials(s, conn, report, temp).catch(async e => {
+    // Without Azure (a kubeconfig given to verify, or to drift without subscription-id) no sign-in.
+    let conn: AzureConnection | undefined
+    if (usesAzure(s))
+      await runStep(report.steps, 'azure-sign-in', 'authenticate to Azure', async () => {
+        const c = connectAzure(s, log)
+        conn = c
+        return { changed: false, detail: `credential: ${c.auth.method}` }
+      })
+    const pool = s.mode === 'apply' ? await ensureAzure(s, conn!, report) : undefined
+    const creds = await (
+      s.cluster.kubeconfig ? givenCredentials(s, report, temp) : fetchCredentials(s, conn!, report, temp)
+    ).catch(async e => {
       await settlePool(pool, report).catch(() => undefined)
       throw e
     })
@@ -275,9 +328,10 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
           const n = report.drift.length
           // Desired and actual in the log too, not only in the job summary.
           for (const line of driftLines(report.drift)) log.info(line)
+          const scope = conn ? '' : ' (in the cluster; the Azure resources not compared: no subscription-id)'
           return n
-            ? { status: 'warning', changed: false, detail: `${n} drifted field${n > 1 ? 's' : ''}` }
-            : { changed: false, detail: 'no drift' }
+            ? { status: 'warning', changed: false, detail: `${n} drifted field${n > 1 ? 's' : ''}${scope}` }
+            : { changed: false, detail: `no drift${scope}` }
         }
       ).catch(e => {
         // The step is recorded as failed; the read-only checks still run.
@@ -291,6 +345,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
           throw e
         }
       )
+      if (stack.leaseReleased) rememberLeaseReleased()
       report.steps.push(...stack.steps)
       if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
       await settlePool(pool, report) // a failed pool is the failure to report, before the stack's

@@ -1,16 +1,21 @@
 // The post step (runs after the main step whatever its outcome, cancelled included): releases the
 // run's Lease, deletes the cluster or node pool this run submitted a create for when the cleanup
 // input asks (double-checked against the created-by tag), and always removes what the main step
-// left in RUNNER_TEMP. It records every decision: in the log, in a `post` section of the action's
-// JSON report and in a short cleanup table of the job summary. It fails (the job goes red) when a
-// cluster or pool this run created could not be deleted, since that costs money.
+// left in RUNNER_TEMP. It trusts its saved state no further than it can check it: the run's
+// identity is recomputed from this job's environment and the nonce in the saved id (a mismatch
+// releases and deletes nothing), the saved names must be the inputs', and every path it removes or
+// writes (the report) must really lie inside RUNNER_TEMP, links resolved. It records every
+// decision: in the log, in a `post` section of the action's JSON report and in a short cleanup
+// table of the job summary. It fails (the job goes red) when a cluster or pool this run created
+// could not be deleted, since that costs money.
 import * as core from '@actions/core'
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { ArmClients, CleanupEntry, SubmittedCreate, SubmittedCreates } from '../azure/index.js'
 import { log } from '../log/index.js'
 import { code, escapeCell } from '../report/summary.js'
 import { InputError, readSettings } from '../settings/input-helper.js'
+import { nonceOf } from '../settings/run-identity.js'
 import type { Settings } from '../settings/settings.js'
 import { actionInputReader } from './inputs.js'
 
@@ -27,7 +32,9 @@ export const STATE = {
   /** The run id the main step used (the Lease holder, the created-by tag). */
   runId: 'run-id',
   /** Where the main step writes its JSON report (the post step adds its section). */
-  reportPath: 'report-path'
+  reportPath: 'report-path',
+  /** Set when the main step took the Lease and released it itself. */
+  leaseReleased: 'lease-released'
 } as const
 
 /** What the post step did: its exit code and one entry per thing the run may have left. */
@@ -50,7 +57,20 @@ export function rememberCreateSubmitted(resource: 'cluster' | 'node-pool', submi
   )
 }
 
-/** Saves what the post step needs of the run itself: its id and its report's path. */
+/**
+ * Withdraws a saved create: ARM refused it (HTTP 412, the resource already existed) and the run
+ * reuses what another run created, so the post step must never delete it.
+ */
+export function forgetCreateSubmitted(resource: 'cluster' | 'node-pool'): void {
+  core.saveState(resource === 'cluster' ? STATE.clusterSubmitted : STATE.nodePoolSubmitted, '')
+}
+
+/** Saves that the main step released the Lease it took (the post step's table says so). */
+export function rememberLeaseReleased(): void {
+  core.saveState(STATE.leaseReleased, 'true')
+}
+
+/** Saves what the post step needs of the run itself: its id (with its nonce) and its report's path. */
 export function rememberRun(runId: string, reportPath: string): void {
   core.saveState(STATE.runId, runId)
   core.saveState(STATE.reportPath, reportPath)
@@ -67,34 +87,61 @@ function submittedCreate(name: string): SubmittedCreate | undefined {
   }
 }
 
+/**
+ * Where `p` really is when it lies inside RUNNER_TEMP — its folder's links resolved, so a link
+ * planted on the way cannot lead outside — or undefined. `p` itself may be a link (removed as one).
+ */
+export function insideRunnerTemp(p: string, runnerTemp = process.env.RUNNER_TEMP): string | undefined {
+  if (!runnerTemp) return undefined
+  try {
+    const root = realpathSync(runnerTemp)
+    const real = path.join(realpathSync(path.dirname(path.resolve(p))), path.basename(p))
+    return real.startsWith(root + path.sep) ? real : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether something (a link too, even a dangling one) is at `p`. */
+function exists(p: string): boolean {
+  try {
+    lstatSync(p)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Removes the main step's files under RUNNER_TEMP (never anything outside it). */
 function removeTempPaths(kubeconfig: string): CleanupEntry[] {
-  const runnerTemp = process.env.RUNNER_TEMP
-  let paths: string[] = []
+  let paths: unknown = []
   try {
     paths = JSON.parse(core.getState(STATE.tempPaths) || '[]')
   } catch {
     paths = []
   }
   const out: CleanupEntry[] = []
-  for (const p of paths) {
+  for (const p of Array.isArray(paths) ? paths.filter(x => typeof x === 'string') : []) {
     const resolved = path.resolve(p)
     const name = path.basename(resolved)
     const entry = (result: CleanupEntry['result'], reason?: string): void => {
       if (kubeconfig && resolved === path.resolve(kubeconfig))
         out.push({ resource: 'kubeconfig', name, result, ...(reason ? { reason } : {}) })
     }
-    if (!runnerTemp || !resolved.startsWith(path.resolve(runnerTemp) + path.sep)) {
+    const real = insideRunnerTemp(resolved)
+    const lexicallyInside =
+      !!process.env.RUNNER_TEMP && resolved.startsWith(path.resolve(process.env.RUNNER_TEMP) + path.sep)
+    if (!real && !(lexicallyInside && !existsSync(resolved))) {
       log.info(`post: not removing ${resolved}: outside RUNNER_TEMP`)
       entry('kept', 'outside RUNNER_TEMP')
       continue
     }
-    if (!existsSync(resolved)) {
+    if (!real || !exists(real)) {
       entry('skipped', 'already gone')
       continue
     }
     try {
-      rmSync(resolved, { recursive: true, force: true })
+      rmSync(real, { recursive: true, force: true })
       log.info(`post: removed ${name}`)
       entry('deleted')
     } catch (e) {
@@ -113,13 +160,30 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
   try {
     const released = await releaseLease(kubeconfig, runId, { log })
     if (released) log.info('post: released the Lease this run held')
-    return released
-      ? { resource: 'lease', name, result: 'deleted' }
-      : { resource: 'lease', name, result: 'skipped', reason: 'this run did not hold it' }
+    if (released) return { resource: 'lease', name, result: 'deleted' }
+    // The main step took it and gave it back: nothing was left to release.
+    if (core.getState(STATE.leaseReleased))
+      return { resource: 'lease', name, result: 'skipped', reason: 'the main step took it and released it' }
+    return { resource: 'lease', name, result: 'skipped', reason: 'this run did not hold it' }
   } catch (e) {
     log.warning(`post: could not release the Lease: ${(e as Error).message}`)
     return { resource: 'lease', name, result: 'failed', reason: (e as Error).message }
   }
+}
+
+/** What a post step without a trusted identity says of the creates the saved state names: kept. */
+function untrusted(s: Settings, submitted: SubmittedCreates): CleanupEntry[] {
+  const reason = "the saved run id is not this job's identity; nothing is deleted on its word"
+  const out: CleanupEntry[] = []
+  if (submitted.cluster)
+    out.push({
+      resource: 'cluster',
+      name: `${s.cluster.resourceGroup}/${s.cluster.name}`,
+      result: 'kept',
+      reason
+    })
+  if (submitted.nodePool) out.push({ resource: 'node-pool', name: s.nodePool.name, result: 'kept', reason })
+  return out
 }
 
 async function cleanupCloud(s: Settings, submitted: SubmittedCreates): Promise<CleanupEntry[]> {
@@ -142,14 +206,24 @@ async function cleanupCloud(s: Settings, submitted: SubmittedCreates): Promise<C
   }
 }
 
-/** Adds the post step's section to the action's JSON report (when the main step wrote one). */
+/**
+ * Adds the post step's section to the action's JSON report (when the main step wrote one): only a
+ * regular file inside RUNNER_TEMP, whatever the saved state names.
+ */
 function recordInReport(post: PostReport): void {
-  const reportPath = core.getState(STATE.reportPath)
-  if (!reportPath || !existsSync(reportPath)) return
+  const saved = core.getState(STATE.reportPath)
+  if (!saved) return
+  const reportPath = insideRunnerTemp(saved)
+  if (!reportPath) {
+    log.warning('post: the saved report path is not inside RUNNER_TEMP; the cleanup is not added to it')
+    return
+  }
   try {
+    if (!lstatSync(reportPath).isFile()) return
     const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>
     writeFileSync(reportPath, JSON.stringify({ ...report, post }, null, 2) + '\n')
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
     log.warning(`post: could not add the cleanup to the report ${reportPath}: ${(e as Error).message}`)
   }
 }
@@ -194,26 +268,36 @@ async function recordInSummary(post: PostReport): Promise<void> {
  * failures are warnings only).
  */
 export async function runPost(): Promise<PostReport> {
+  // The main step's id, with the nonce it drew; the identity is recomputed from this job's own
+  // environment and inputs, and the saved state is used only when both agree.
+  const savedRunId = core.getState(STATE.runId)
   let settings: Settings | undefined
   try {
-    const parsed = readSettings(actionInputReader)
+    const parsed = readSettings(actionInputReader, process.env, { nonce: nonceOf(savedRunId) })
     for (const secret of parsed.secrets) log.secret(secret)
     settings = parsed.settings
   } catch (e) {
     if (!(e instanceof InputError)) throw e
     log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
   }
+  // No saved id: the main step saved nothing to trust or doubt (a saved create is then checked
+  // against a fresh identity, which it cannot match).
+  const trusted = !!settings && (!savedRunId || savedRunId === settings.runId)
+  if (settings && !trusted)
+    log.warning(
+      `post: the saved run id is not this job's (${settings.runId}); the saved state is not trusted, so no Lease is released and nothing in Azure is deleted`
+    )
   const kubeconfig = core.getState(STATE.kubeconfig)
   const cleanup: CleanupEntry[] = []
   try {
-    if (settings && kubeconfig)
-      cleanup.push(await releaseRunLease(kubeconfig, core.getState(STATE.runId) || settings.runId))
+    if (settings && trusted && kubeconfig) cleanup.push(await releaseRunLease(kubeconfig, settings.runId))
     if (settings?.mode === 'apply') {
       const submitted: SubmittedCreates = {
         cluster: submittedCreate(STATE.clusterSubmitted),
         nodePool: submittedCreate(STATE.nodePoolSubmitted)
       }
-      cleanup.push(...(await cleanupCloud(settings, submitted)))
+      if (trusted) cleanup.push(...(await cleanupCloud(settings, submitted)))
+      else cleanup.push(...untrusted(settings, submitted))
     }
   } finally {
     cleanup.push(...removeTempPaths(kubeconfig))

@@ -35,3 +35,13 @@ export function cloudDefaults(env: CloudName | string): CloudDefaults {
     throw new Error(`environment "${env}" is not supported; use one of ${Object.keys(CLOUDS).join(', ')}`)
   return { ...CLOUDS[key] }
 }
+
+/** The hosts of every known cloud's ARM endpoint and authority host. */
+const CLOUD_HOSTS = new Set(
+  Object.values(CLOUDS).flatMap(c => [new URL(c.armEndpoint).hostname, new URL(c.authorityHost).hostname])
+)
+
+/** Whether an endpoint is one of the known clouds' own: its host, on the default https port. */
+export function isCloudEndpoint(url: URL): boolean {
+  return url.protocol === 'https:' && url.port === '' && CLOUD_HOSTS.has(url.hostname.toLowerCase())
+}

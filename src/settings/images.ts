@@ -27,6 +27,15 @@ export const RDMA_DEVICE_PLUGIN_IMAGE =
 export const RDMA_DEVICE_PLUGIN_COMMAND = ['/bin/k8s-rdma-shared-dp']
 
 /**
+ * NVIDIA Dynamo's vLLM runtime image the transport check runs: release 0.8.1 (vLLM v0.12.0, CUDA
+ * 12.9; Dynamo's release artifacts), whose container/Dockerfile.vllm builds UCX v1.19.0 with
+ * CUDA, verbs and gdrcopy into /usr/local/ucx (its bin on PATH: ucx_info, ucx_perftest) and runs
+ * as the non-root user `dynamo` (UID 1000). Pinned by tag: NVIDIA publishes no digest for it in
+ * the sources available (docs/IMAGES.md). It runs unprivileged, only in the check's two pods.
+ */
+export const DYNAMO_RUNTIME_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1'
+
+/**
  * The benchmark image NVIDIA's GPUDirect RDMA documentation uses. No tag but `latest`, no
  * published digest and no published list of platforms: the only recipe Mellanox published for it
  * builds on an amd64 CUDA base, so the action counts it as amd64 only (docs/IMAGES.md).
@@ -37,7 +46,8 @@ export const BENCHMARK_IMAGE_DEFAULT = 'docker.io/mellanox/cuda-perftest:latest'
 export const DEFAULT_IMAGE_ARCHES: Readonly<Record<string, readonly CpuArch[]>> = {
   [BUSYBOX_IMAGE]: ['amd64', 'arm64'],
   [RDMA_DEVICE_PLUGIN_IMAGE]: ['amd64', 'arm64'],
-  [BENCHMARK_IMAGE_DEFAULT]: ['amd64']
+  [BENCHMARK_IMAGE_DEFAULT]: ['amd64'],
+  [DYNAMO_RUNTIME_IMAGE]: ['amd64', 'arm64']
 }
 
 /** An image of the run: the input that chooses it (none for busybox), and whether it is that input's default. */

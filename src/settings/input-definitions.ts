@@ -3,9 +3,10 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { BENCHMARK_IMAGE_DEFAULT, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
+import { BENCHMARK_IMAGE_DEFAULT, DYNAMO_RUNTIME_IMAGE, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
-import type { NodeTaint } from './settings.js'
+import type { Mode, NodeTaint } from './settings.js'
+import { parseDuration } from '../util/duration.js'
 import { echoValue } from '../util/echo.js'
 
 export type InputKind = 'string' | 'boolean' | 'enum' | 'integer' | 'number' | 'duration' | 'path' | 'secret'
@@ -16,7 +17,7 @@ export interface InputDefinition {
   default?: string
   kind: InputKind
   values?: readonly string[]
-  /** integer: the allowed range. */
+  /** integer: the allowed range; duration: the allowed range in milliseconds. */
   min?: number
   max?: number
   /** path: what the YAML file holds (said when it is not a mapping). */
@@ -27,6 +28,22 @@ export interface InputDefinition {
   check?: (value: string) => string | undefined
   /** A warning about a valid value, in full (`given`: set by the user rather than defaulted). */
   warn?: (value: string, given: boolean) => string | undefined
+  /** The modes that read it (the CLI's help of a command lists only these); default: every mode. */
+  modes?: readonly Mode[]
+}
+
+/** Every mode, in the order the CLI lists its commands. */
+export const MODES: readonly Mode[] = ['apply', 'verify', 'drift', 'plan']
+/** The modes that run against Azure or the cluster (plan needs no credentials and no network). */
+const RUNS: readonly Mode[] = ['apply', 'verify', 'drift']
+/** What changes or describes the Azure resources and the stack: apply, drift compares, plan prints. */
+const SHAPES: readonly Mode[] = ['apply', 'drift', 'plan']
+/** The modes that benchmark (plan prints the benchmark plan). */
+const BENCHMARKS: readonly Mode[] = ['apply', 'verify', 'plan']
+
+/** The modes that read an input. */
+export function inputModes(d: InputDefinition): readonly Mode[] {
+  return d.modes ?? MODES
 }
 
 const GUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
@@ -65,16 +82,34 @@ const image = (name: string): Pick<InputDefinition, 'check' | 'warn'> => ({
       : undefined
 })
 
-/** An https URL (the Azure SDKs refuse bearer tokens over http). */
-function httpsUrl(v: string): string | undefined {
+/**
+ * An endpoint the run sends its tokens and the OIDC assertion to: an https origin, nothing more.
+ * Credentials, control characters (raw or %-encoded), a path, a query or a fragment are refused
+ * whatever else is allowed; hosts and ports outside the known clouds are the settings' check
+ * (allow-custom-endpoints).
+ */
+function endpointUrl(v: string): string | undefined {
+  const control = [...v].some(
+    c => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f)
+  )
+  if (control || /\s/.test(v) || /%(?:[01][0-9a-f]|7f)/i.test(v))
+    return 'must not contain spaces or control characters (raw or %-encoded)'
+  if (v.includes('@')) return 'must not carry credentials (user:password@): the action sends its own tokens'
+  let url: URL
   try {
-    return new URL(v).protocol === 'https:'
-      ? undefined
-      : 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+    url = new URL(v)
   } catch {
     return 'not a URL (e.g. https://management.azure.com)'
   }
+  if (url.protocol !== 'https:') return 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+  if (/[?#\\]/.test(v) || !/^\/*$/.test(url.pathname))
+    return 'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+  return undefined
 }
+
+/** The longest a duration input may be: a job runs at most 5 days on a self-hosted runner. */
+export const MAX_DURATION = '120h'
+const DURATION_RANGE = { min: 1000, max: parseDuration(MAX_DURATION)! }
 
 /** One `key=value` entry of node-labels, or undefined when it is not one. */
 export function parseLabel(entry: string): [string, string] | undefined {
@@ -109,26 +144,34 @@ export const INPUTS: readonly InputDefinition[] = [
   // Azure authentication
   {
     name: 'client-id',
+    modes: RUNS,
     kind: 'string',
     description: 'Entra application (client) ID used for OIDC or a client secret.',
     check: guid
   },
-  { name: 'tenant-id', kind: 'string', description: 'Entra tenant ID.', check: guid },
+  { name: 'tenant-id', kind: 'string', description: 'Entra tenant ID.', check: guid, modes: RUNS },
   {
     name: 'subscription-id',
     kind: 'string',
     description: 'Azure subscription that holds the cluster.',
     check: guid
   },
-  { name: 'client-secret', kind: 'secret', description: 'Client secret (prefer OIDC). Never logged.' },
+  {
+    name: 'client-secret',
+    kind: 'secret',
+    description: 'Client secret (prefer OIDC). Never logged.',
+    modes: RUNS
+  },
   {
     name: 'creds',
+    modes: RUNS,
     kind: 'secret',
     description:
       'azure/login-style JSON with clientId, clientSecret, tenantId, subscriptionId. Ignored (with a warning) for fields also given as inputs.'
   },
   {
     name: 'auth-type',
+    modes: RUNS,
     kind: 'enum',
     values: ['auto', 'oidc', 'secret', 'cli'],
     default: 'auto',
@@ -137,12 +180,14 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'audience',
+    modes: RUNS,
     kind: 'string',
     default: 'api://AzureADTokenExchange',
     description: 'Audience of the GitHub OIDC token exchanged with Entra.'
   },
   {
     name: 'environment',
+    modes: RUNS,
     kind: 'enum',
     values: ['AzureCloud', 'AzureUSGovernment', 'AzureChinaCloud'],
     default: 'AzureCloud',
@@ -150,15 +195,27 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'arm-endpoint',
+    modes: RUNS,
     kind: 'string',
-    description: 'Override of the Azure Resource Manager endpoint (other clouds, the simulator).',
-    check: httpsUrl
+    description:
+      'Override of the Azure Resource Manager endpoint: an https origin of a known Azure cloud (another host or port needs allow-custom-endpoints).',
+    check: endpointUrl
   },
   {
     name: 'authority-host',
+    modes: RUNS,
     kind: 'string',
-    description: 'Override of the Entra authority host (other clouds, the simulator).',
-    check: httpsUrl
+    description:
+      'Override of the Entra authority host: an https origin of a known Azure cloud (another host or port needs allow-custom-endpoints).',
+    check: endpointUrl
+  },
+  {
+    name: 'allow-custom-endpoints',
+    modes: RUNS,
+    kind: 'boolean',
+    default: 'false',
+    description:
+      'Allow arm-endpoint and authority-host outside the known Azure clouds or on another port (Azure Stack, a proxy, the simulator): the run sends its tokens and the OIDC assertion there, with a warning naming the host.'
   },
   // Cluster
   {
@@ -179,12 +236,14 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'location',
+    modes: ['apply', 'plan'],
     kind: 'string',
     description: 'Azure region; required with create-cluster.',
     check: matches(/^[a-z0-9]+$/i, 'a region name such as eastus or westeurope')
   },
   {
     name: 'create-cluster',
+    modes: ['apply', 'plan'],
     kind: 'boolean',
     default: 'false',
     description:
@@ -192,6 +251,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'kubernetes-version',
+    modes: ['apply', 'plan'],
     kind: 'string',
     description: 'Kubernetes version for a created cluster (e.g. 1.33).',
     check: matches(/^\d+\.\d+(?:\.\d+)?$/, 'must look like 1.33 or 1.33.2')
@@ -204,10 +264,23 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'export-kubeconfig',
+    modes: RUNS,
     kind: 'boolean',
     default: 'true',
     description:
-      'Export KUBECONFIG (the kubeconfig-path file) for the later steps of the job, as azure/aks-set-context does; the post step still removes the file at the end of the job.'
+      'Export KUBECONFIG (the kubeconfig-path file) for the later steps of the job, as azure/aks-set-context does; the post step still removes the file at the end of the job. Not with kubeconfig (the job has its own).'
+  },
+  {
+    name: 'kubeconfig',
+    kind: 'path',
+    holds: 'a kubeconfig',
+    description:
+      'Reach the cluster with this kubeconfig instead of fetching one through Azure: a file (e.g. the KUBECONFIG azure/aks-set-context exports; several joined by the path separator, as in KUBECONFIG) or the kubeconfig itself (e.g. from a secret; its credentials are masked). verify and drift then make no Azure call at all (drift compares the Azure resources only when subscription-id is given); apply still signs in for the feature and the node pool. The CLI verify and drift commands default to $KUBECONFIG when no Azure cluster is named.'
+  },
+  {
+    name: 'kube-context',
+    kind: 'string',
+    description: "With kubeconfig: the context to use (default: the kubeconfig's current-context)."
   },
   // Node pool
   {
@@ -263,6 +336,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'zones',
+    modes: SHAPES,
     kind: 'string',
     description: 'Availability zones, comma separated (e.g. 1,2).',
     list: true,
@@ -270,6 +344,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'register-feature',
+    modes: SHAPES,
     kind: 'boolean',
     default: 'true',
     description: 'Register Microsoft.ContainerService/AKSInfinibandSupport and wait until it is Registered.'
@@ -335,31 +410,45 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'helm-version',
+    modes: SHAPES,
     kind: 'string',
     default: 'v3.19.0',
-    description: 'Pinned helm 3 release; installed and checksum-verified when the helm on PATH differs.',
+    description:
+      'Pinned helm 3 release, downloaded and checked against the SHA-256 this action pins for it (docs/security.md); the tool cache is re-checked each run.',
     check: pinned(/^v3\.\d+\.\d+$/, 'v3.19.0 (helm 3)')
   },
   {
+    name: 'helm-sha256',
+    modes: SHAPES,
+    kind: 'string',
+    description:
+      'Use the helm already on PATH instead of a download, only if its binary has this SHA-256 (sha256sum "$(command -v helm)"); without it a helm on PATH is never run.',
+    check: matches(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 in hex (64 characters), as sha256sum prints it')
+  },
+  {
     name: 'network-operator-values',
+    modes: SHAPES,
     kind: 'path',
     description: 'YAML file merged over the built-in Network Operator values.',
     holds: 'helm values'
   },
   {
     name: 'gpu-operator-values',
+    modes: SHAPES,
     kind: 'path',
     description: 'YAML file merged over the built-in GPU Operator values.',
     holds: 'helm values'
   },
   {
     name: 'nic-cluster-policy',
+    modes: SHAPES,
     kind: 'path',
     description: 'YAML file replacing the built-in NicClusterPolicy spec.',
     holds: 'a NicClusterPolicy or its spec'
   },
   {
     name: 'force-conflicts',
+    modes: SHAPES,
     kind: 'boolean',
     default: 'false',
     description:
@@ -368,13 +457,23 @@ export const INPUTS: readonly InputDefinition[] = [
   // Waiting
   {
     name: 'timeout',
+    modes: RUNS,
     kind: 'duration',
     default: '60m',
-    description: 'Time limit for the whole run (90s, 25m, 1h, 1h30m).'
+    description: `Time limit for the whole run (90s, 25m, 1h, 1h30m; 1s to ${MAX_DURATION}).`,
+    ...DURATION_RANGE
   },
-  { name: 'step-timeout', kind: 'duration', default: '25m', description: 'Time limit for each step.' },
+  {
+    name: 'step-timeout',
+    modes: RUNS,
+    kind: 'duration',
+    default: '25m',
+    description: `Time limit for each step (1s to ${MAX_DURATION}).`,
+    ...DURATION_RANGE
+  },
   {
     name: 'retries',
+    modes: RUNS,
     kind: 'integer',
     default: '3',
     description: 'Retries of transient API errors (5xx, 429, resets).',
@@ -383,6 +482,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'rollout',
+    modes: ['apply', 'plan'],
     kind: 'enum',
     values: ['pipelined', 'sequential'],
     default: 'pipelined',
@@ -391,12 +491,14 @@ export const INPUTS: readonly InputDefinition[] = [
   // Benchmark
   {
     name: 'benchmark',
+    modes: BENCHMARKS,
     kind: 'boolean',
     default: 'true',
     description: 'Run perftest benchmarks between RDMA nodes.'
   },
   {
     name: 'benchmark-image',
+    modes: BENCHMARKS,
     kind: 'string',
     default: BENCHMARK_IMAGE_DEFAULT,
     description:
@@ -405,6 +507,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'benchmark-gpudirect',
+    modes: BENCHMARKS,
     kind: 'boolean',
     default: 'true',
     description:
@@ -412,6 +515,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'benchmark-scope',
+    modes: BENCHMARKS,
     kind: 'enum',
     values: ['pair', 'fleet'],
     default: 'pair',
@@ -419,6 +523,7 @@ export const INPUTS: readonly InputDefinition[] = [
   },
   {
     name: 'min-bandwidth-ratio',
+    modes: BENCHMARKS,
     kind: 'number',
     default: '0.9',
     description: 'Fraction of the link rate a pair must reach.',
@@ -427,19 +532,57 @@ export const INPUTS: readonly InputDefinition[] = [
         ? undefined
         : 'must be a number greater than 0 and at most 1 (e.g. 0.9)'
   },
+  // Dynamo transport check
+  {
+    name: 'transport-check',
+    modes: BENCHMARKS,
+    kind: 'enum',
+    values: ['none', 'ucx'],
+    default: 'none',
+    description:
+      "After the benchmark, prove the path NVIDIA Dynamo moves its KV cache on: two pods shaped as Dynamo workers (transport-image, its own non-root user, one GPU and rdma/<name> each, a memory-backed /dev/shm, on two nodes) check UCX's view of the pod, then measure a GPU-to-GPU UCX transfer (ucx_perftest ucp_get -m cuda,cuda) and read the transport UCX chose from UCX_PROTO_INFO. none: skip (the default: the runtime image is large). See docs/transport-check.md."
+  },
+  {
+    name: 'transport-image',
+    modes: BENCHMARKS,
+    kind: 'string',
+    default: DYNAMO_RUNTIME_IMAGE,
+    description:
+      'Dynamo runtime image the transport check runs (its UCX tools and default user). The default is pinned by tag (docs/IMAGES.md); pin yours by digest for reproducible runs.',
+    ...image('transport-image')
+  },
+  {
+    name: 'transport-ucx-env',
+    modes: BENCHMARKS,
+    kind: 'enum',
+    values: ['dynamo', 'defaults'],
+    default: 'dynamo',
+    description:
+      "UCX settings of the transport check pods: dynamo is the worker snippet's (the UCX_TLS Dynamo documents for InfiniBand, and UCX_NET_DEVICES set at start to the InfiniBand device local to the pod's GPU from the probe's NIC-GPU map); defaults sets none, as a worker without them runs (UCX_TLS and UCX_NET_DEVICES all)."
+  },
   {
     name: 'fail-on-drift',
+    modes: ['drift'],
     kind: 'boolean',
     default: 'true',
     description: 'In drift mode, fail the step when drift is found.'
   },
   {
     name: 'cleanup',
+    modes: ['apply'],
     kind: 'enum',
     values: ['none', 'node-pool', 'cluster'],
     default: 'none',
     description:
       'Post step: delete the node pool or cluster this run created (never anything it did not create).'
+  },
+  {
+    name: 'job-key',
+    modes: RUNS,
+    kind: 'string',
+    description:
+      'What tells this job apart from the other jobs of the workflow run, e.g. the matrix values (toJSON of matrix): shown in the Lease holder and the created-by tag (each run also draws a nonce of its own).',
+    check: v => (v.length > 1000 ? 'at most 1000 characters' : undefined)
   }
 ]
 
@@ -454,10 +597,20 @@ export const OUTPUTS: readonly OutputDefinition[] = [
   { name: 'rdma-nodes', description: 'Number of RDMA nodes that passed verification.' },
   { name: 'bandwidth-gbps', description: 'Lowest pair average ib_write_bw bandwidth, Gb/s.' },
   { name: 'latency-us', description: 'Highest typical ib_write_lat latency (host memory), microseconds.' },
+  {
+    name: 'transport',
+    description:
+      'Transport check: the path UCX took between the two Dynamo-shaped pods (gpudirect-rdma, host-staged, tcp or failed); empty when transport-check is none.'
+  },
+  {
+    name: 'transport-gbps',
+    description: 'Transport check: GPU-to-GPU UCX bandwidth between the two pods, Gb/s.'
+  },
   { name: 'drifted', description: 'true when drift mode found a difference.' },
   { name: 'report-path', description: 'Path of the JSON report.' },
   {
     name: 'kubeconfig-path',
-    description: 'Path of the kubeconfig written for this run (removed by the post step).'
+    description:
+      'Path of the kubeconfig written for this run (removed by the post step); not set with the kubeconfig input.'
   }
 ]

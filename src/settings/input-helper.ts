@@ -2,7 +2,8 @@
 // object. Each input is read and checked by its definition (input-reader.ts over
 // input-definitions.ts); here are the settings' sections and the checks that span several inputs.
 // Every problem is collected and reported at once. No network access happens here.
-import { cloudDefaults } from './clouds.js'
+import { cloudDefaults, isCloudEndpoint } from './clouds.js'
+import { KubeconfigError, kubeconfigSource, resolveKubeconfig, type KubeconfigSource } from './kubeconfig.js'
 import { parseLabel, parseTaint } from './input-definitions.js'
 import { Inputs, type InputReader } from './input-reader.js'
 import type {
@@ -15,10 +16,14 @@ import type {
   NodePoolSettings,
   Settings,
   StackSettings,
+  TransportSettings,
   WaitSettings
 } from './settings.js'
 import { BUSYBOX_IMAGE, defaultImagesLacking, type RunImage } from './images.js'
+import { usesAzure } from './settings.js'
 import { findRdmaVmSize } from './vm-sizes.js'
+import { helmChecksumVersions } from '../helm/checksums.js'
+import { newRunNonce, runIdentity } from './run-identity.js'
 
 export type { InputReader } from './input-reader.js'
 export { LIST_LIMITS } from './input-reader.js'
@@ -91,13 +96,35 @@ function identity(i: Inputs): Identity {
   }
 }
 
-function azureSettings(i: Inputs, mode: Mode): AzureSettings {
+/**
+ * The kubeconfig input, read and narrowed to its context now (a missing file or context is an
+ * input problem, before any network call); its credentials join the values to mask.
+ */
+function kubeconfigSettings(i: Inputs): KubeconfigSource | undefined {
+  const value = i.raw('kubeconfig')
+  const context = i.raw('kube-context')
+  if (!value) {
+    if (context) i.problem(`kube-context "${context}": only with kubeconfig (a context of that kubeconfig)`)
+    return undefined
+  }
+  const source = kubeconfigSource(value, context)
+  if (source.text !== undefined) i.secrets.push(value)
+  try {
+    i.secrets.push(...resolveKubeconfig(source).secrets)
+  } catch (e) {
+    if (!(e instanceof KubeconfigError)) throw e
+    i.problem(e.message)
+  }
+  return source
+}
+
+function azureSettings(i: Inputs, mode: Mode, kubeconfig: KubeconfigSource | undefined): AzureSettings {
   const id = identity(i)
   const authType = i.enumOf<AuthType>('auth-type')
   if (id.clientId) i.check('client-id', id.clientId)
   if (id.tenantId) i.check('tenant-id', id.tenantId)
   if (id.subscriptionId) i.check('subscription-id', id.subscriptionId)
-  if (mode !== 'plan') {
+  if (usesAzure({ mode, cluster: { kubeconfig }, azure: id })) {
     if (id.clientId && !id.tenantId)
       i.problem('tenant-id: required when client-id is given (OIDC and client secret need both)')
     if (id.tenantId && !id.clientId && authType !== 'cli')
@@ -111,8 +138,13 @@ function azureSettings(i: Inputs, mode: Mode): AzureSettings {
   }
   const environment = i.enumOf<CloudName>('environment')
   const cloud = cloudDefaults(environment)
-  const endpoint = (name: string, fallback: string): string =>
-    i.optional(name)?.replace(/\/+$/, '') ?? fallback
+  const allowCustom = i.bool('allow-custom-endpoints')
+  const endpoint = (name: string, fallback: string): string => {
+    const before = i.problems.length
+    const given = i.optional(name)?.replace(/\/+$/, '')
+    if (given && i.problems.length === before) customEndpoint(i, name, given, allowCustom)
+    return given ?? fallback
+  }
   // The runner passes action.yml's default (the public cloud's audience) even for other clouds.
   const audienceGiven = i.raw('audience')
   const audience =
@@ -129,12 +161,36 @@ function azureSettings(i: Inputs, mode: Mode): AzureSettings {
   }
 }
 
-function clusterSettings(i: Inputs, mode: Mode): ClusterSettings {
+/**
+ * An endpoint outside the known Azure clouds (another host, or a port other than 443) gets the
+ * run's tokens and OIDC assertion: refused unless allow-custom-endpoints is set, and then a
+ * warning naming the host.
+ */
+function customEndpoint(i: Inputs, name: string, value: string, allowed: boolean): void {
+  const url = new URL(value)
+  if (isCloudEndpoint(url)) return
+  const what = url.port
+    ? `port ${url.port} of ${url.hostname} is not an Azure cloud endpoint`
+    : `host ${url.hostname} is not an Azure cloud endpoint`
+  if (!allowed)
+    i.problem(
+      `${name} "${url.host}": ${what}; set allow-custom-endpoints: true to send the run's tokens there (Azure Stack, a proxy, the simulator)`
+    )
+  else
+    i.warnings.push(
+      `${name}: the run's Azure tokens and OIDC assertion go to ${url.host}, outside the known Azure clouds (allow-custom-endpoints: true)`
+    )
+}
+
+function clusterSettings(i: Inputs, signsIn: boolean, kubeconfig?: KubeconfigSource): ClusterSettings {
+  // Without Azure (plan; verify or drift with a kubeconfig) placeholders name the cluster.
   const resourceGroup = i.optional('resource-group')
-  if (!resourceGroup && mode !== 'plan') i.problem('resource-group: required')
+  if (!resourceGroup && signsIn) i.problem('resource-group: required')
   const name = i.optional('cluster-name')
-  if (!name && mode !== 'plan') i.problem('cluster-name: required')
+  if (!name && signsIn) i.problem('cluster-name: required')
   const create = i.bool('create-cluster')
+  if (create && kubeconfig)
+    i.problem('kubeconfig: not with create-cluster: true (a cluster this run creates has no kubeconfig yet)')
   const location = i.optional('location')
   if (create && !location)
     i.problem('location: required with create-cluster: true (the region of the new cluster, e.g. eastus)')
@@ -145,7 +201,8 @@ function clusterSettings(i: Inputs, mode: Mode): ClusterSettings {
     create,
     kubernetesVersion: i.optional('kubernetes-version'),
     adminCredentials: false,
-    exportKubeconfig: i.bool('export-kubeconfig')
+    exportKubeconfig: i.bool('export-kubeconfig'),
+    ...(kubeconfig ? { kubeconfig } : {})
   }
 }
 
@@ -175,7 +232,7 @@ function stackSettings(i: Inputs): StackSettings {
     networkOperatorVersion: i.str('network-operator-version'),
     gpuOperatorVersion: i.str('gpu-operator-version'),
     docaDriverVersion: i.str('doca-driver-version'),
-    helmVersion: i.str('helm-version'),
+    ...helmSettings(i),
     rdmaDevicePluginImage: i.str('rdma-device-plugin-image'),
     rdmaResourceName: i.str('rdma-resource-name'),
     rdmaHcaMax: i.int('rdma-hca-max'),
@@ -185,6 +242,22 @@ function stackSettings(i: Inputs): StackSettings {
     nicClusterPolicy: i.yamlFile('nic-cluster-policy'),
     forceConflicts: i.bool('force-conflicts')
   }
+}
+
+/**
+ * The helm to run: a download of helm-version checked against the SHA-256 this action pins for it,
+ * or (helm-sha256) the helm on PATH with that hash. A version without a pinned checksum needs the latter.
+ */
+function helmSettings(i: Inputs): Pick<StackSettings, 'helmVersion' | 'helmSha256'> {
+  const helmVersion = i.str('helm-version')
+  const helmSha256 = i.optional('helm-sha256')?.toLowerCase()
+  const pinned = helmChecksumVersions()
+  if (!helmSha256 && /^v3\.\d+\.\d+$/.test(helmVersion) && !pinned.includes(helmVersion))
+    i.problem(
+      `helm-version "${helmVersion}": this action pins the SHA-256 of ${pinned.join(', ')} only, so it cannot check a download of ${helmVersion}; ` +
+        'use one of those, or install that helm on the runner and give its SHA-256 as helm-sha256'
+    )
+  return { helmVersion, ...(helmSha256 ? { helmSha256 } : {}) }
 }
 
 function waitSettings(i: Inputs): WaitSettings {
@@ -210,12 +283,39 @@ function benchmarkSettings(i: Inputs, enabled: boolean): BenchmarkSettings {
   }
 }
 
+/** The transport check's inputs; it needs two nodes with GPUs (it runs one Dynamo-shaped pod on each). */
+function transportSettings(i: Inputs, pool: NodePoolSettings): TransportSettings {
+  const check = i.enumOf<TransportSettings['check']>('transport-check')
+  const out: TransportSettings = {
+    check,
+    image: i.str('transport-image'),
+    ucxEnv: i.enumOf<TransportSettings['ucxEnv']>('transport-ucx-env')
+  }
+  if (check === 'none') return out
+  if (pool.count < 2)
+    i.problem(
+      `transport-check "${check}": needs node-count of at least 2 (the check runs one worker pod on each of two nodes), got ${pool.count}`
+    )
+  const gpus = findRdmaVmSize(pool.vmSize)?.gpus
+  if (gpus === 0)
+    i.problem(
+      `transport-check "${check}": ${pool.vmSize} has no GPUs, and the check moves GPU memory; use transport-check: none on this size`
+    )
+  return out
+}
+
 /**
  * Refuses a size whose CPU architecture a default image of the run is not published for: the
  * kubelet would fail that container on every node (`exec format error`, or `no match for
  * platform in manifest` at pull). An image the user gives is the user's to vouch for.
  */
-function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, bench: BenchmarkSettings): void {
+function imageArchProblems(
+  i: Inputs,
+  vmSize: string,
+  stack: StackSettings,
+  bench: BenchmarkSettings,
+  transport: TransportSettings
+): void {
   const arch = findRdmaVmSize(vmSize)?.arch
   if (!arch) return
   const isDefault = (input: string, value: string) => i.def(input).default === value
@@ -234,6 +334,15 @@ function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, benc
             isDefault: isDefault('benchmark-image', bench.image)
           }
         ]
+      : []),
+    ...(transport.check !== 'none'
+      ? [
+          {
+            input: 'transport-image',
+            image: transport.image,
+            isDefault: isDefault('transport-image', transport.image)
+          }
+        ]
       : [])
   ]
   for (const lacking of defaultImagesLacking(arch, images)) {
@@ -247,17 +356,29 @@ function imageArchProblems(i: Inputs, vmSize: string, stack: StackSettings, benc
   }
 }
 
-export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process.env): SettingsResult {
+export interface ReadSettingsOptions {
+  /** The run's nonce: the post step passes the main step's (read back from its saved id). */
+  nonce?: string
+}
+
+export function readSettings(
+  read: InputReader,
+  env: NodeJS.ProcessEnv = process.env,
+  opts: ReadSettingsOptions = {}
+): SettingsResult {
   const i = new Inputs(read)
   const mode = i.enumOf<Mode>('mode')
-  const azure = azureSettings(i, mode)
-  const cluster = clusterSettings(i, mode)
+  const kubeconfig = kubeconfigSettings(i)
+  const azure = azureSettings(i, mode, kubeconfig)
+  const cluster = clusterSettings(i, usesAzure({ mode, cluster: { kubeconfig }, azure }), kubeconfig)
   const benchmarkEnabled = i.bool('benchmark')
-  const nodePool = nodePoolSettings(i, benchmarkEnabled)
+  // drift runs no benchmark: its pool may have one node whatever the benchmark input says.
+  const nodePool = nodePoolSettings(i, benchmarkEnabled && mode !== 'drift')
   const registerFeature = i.bool('register-feature')
   const stack = stackSettings(i)
   const wait = waitSettings(i)
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
+  const transport = transportSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
   const cleanup = i.enumOf<Settings['cleanup']>('cleanup')
   if (cleanup === 'cluster' && !cluster.create)
@@ -265,13 +386,12 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       'cleanup "cluster": only with create-cluster: true (the action deletes only a cluster it created)'
     )
   cluster.adminCredentials = i.bool('admin-credentials')
-  imageArchProblems(i, nodePool.vmSize, stack, benchmark)
+  const jobKey = i.optional('job-key')
+  imageArchProblems(i, nodePool.vmSize, stack, benchmark, transport)
 
   if (i.problems.length) throw new InputError(i.problems)
 
-  const runId = env.GITHUB_RUN_ID
-    ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`
-    : `local-${process.pid}-${Date.now().toString(36)}`
+  const runId = runIdentity(env, jobKey, opts.nonce ?? newRunNonce())
   return {
     warnings: i.warnings,
     secrets: i.secrets,
@@ -284,6 +404,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv = process
       stack,
       wait,
       benchmark,
+      transport,
       failOnDrift,
       cleanup,
       runId

@@ -2,11 +2,13 @@
 // into its kind (enum, boolean, integer in range, duration, list, YAML file) and checked by the
 // definition's own check; every problem is collected (naming the input, the value given — never a
 // secret's, and a long one cut short — and what is allowed), with the warnings and the values to
-// mask. Lists are capped (LIST_LIMITS) and name only their first few bad entries. No network access.
-import { existsSync, readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
-import { parseDuration } from '../util/duration.js'
-import { echoValue, truncate } from '../util/echo.js'
+// mask. Lists are capped (LIST_LIMITS) and name only their first few bad entries; durations are
+// bounded; a YAML file must be a regular file of at most 1 MiB holding a mapping of plain keys,
+// and nothing of a file that is refused is echoed. No network access.
+import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { formatDuration, parseDuration } from '../util/duration.js'
+import { echoValue } from '../util/echo.js'
+import { FileInputError, readBoundedFile } from '../util/files.js'
 import { INPUTS, type InputDefinition } from './input-definitions.js'
 
 export type InputReader = (name: string) => string | undefined
@@ -21,6 +23,9 @@ export const LIST_LIMITS: Readonly<Record<string, number>> = {
   'node-taints': 100,
   zones: 3
 }
+
+/** A top-level key of a values file or a NicClusterPolicy: a name, as every chart and CRD uses. */
+const YAML_KEY_RE = /^[A-Za-z_][A-Za-z0-9_.-]{0,252}$/
 
 /** Bad entries of one list input reported one by one; the rest are counted. */
 const LIST_PROBLEMS_SHOWN = 3
@@ -46,8 +51,9 @@ export class Inputs {
     return v === undefined || v === '' ? undefined : v
   }
 
+  /** A value as a problem quotes it: never a secret's, never credentials in a URL (`//user:pass@`). */
   private shown(name: string, v: string): string {
-    return this.def(name).kind === 'secret' ? '(hidden)' : echoValue(v)
+    return this.def(name).kind === 'secret' ? '(hidden)' : echoValue(v.replace(/\/\/[^/]*@/g, '//***@'))
   }
 
   problem(text: string): void {
@@ -115,13 +121,21 @@ export class Inputs {
     return Number(v)
   }
 
-  /** Milliseconds. */
+  /** Milliseconds, within the input's range (min..max). */
   duration(name: string): number {
-    const v = this.raw(name) ?? this.def(name).default!
+    const d = this.def(name)
+    const v = this.raw(name) ?? d.default!
     const ms = parseDuration(v)
+    const range = `from ${formatDuration(d.min ?? 1)} to ${formatDuration(d.max ?? Number.MAX_SAFE_INTEGER)}`
     if (ms === undefined || ms <= 0) {
-      this.problem(`${name} ${this.shown(name, v)}: must be a duration such as 90s, 25m, 1h or 1h30m`)
-      return parseDuration(this.def(name).default!)!
+      this.problem(
+        `${name} ${this.shown(name, v)}: must be a duration such as 90s, 25m, 1h or 1h30m, ${range}`
+      )
+      return parseDuration(d.default!)!
+    }
+    if ((d.min !== undefined && ms < d.min) || (d.max !== undefined && ms > d.max)) {
+      this.problem(`${name} ${this.shown(name, v)}: out of range; must be ${range}`)
+      return parseDuration(d.default!)!
     }
     return ms
   }
@@ -148,25 +162,49 @@ export class Inputs {
     return good
   }
 
-  /** A YAML mapping read from the file the input names; undefined when not given (or wrong). */
+  /**
+   * A YAML mapping read from the file the input names; undefined when not given (or wrong). The
+   * file must be a regular file of at most 1 MiB (a FIFO or a device is refused without waiting),
+   * hold a mapping whose top-level keys are names (letters, digits, `_`, `-`, `.`), and nothing of a
+   * refused file's content is repeated in the problem (only where, and what kind of error).
+   */
   yamlFile(name: string): Record<string, unknown> | undefined {
     const file = this.raw(name)
     if (!file) return undefined
     const at = `${name} ${echoValue(file, 200)}`
-    if (!existsSync(file)) {
-      this.problem(`${at}: file not found (give a path relative to the workspace)`)
-      return undefined
-    }
+    let text: string
     try {
-      const doc = parseYaml(readFileSync(file, 'utf8'))
-      if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-        this.problem(`${at}: must be a YAML mapping (${this.def(name).holds})`)
-        return undefined
-      }
-      return doc as Record<string, unknown>
+      text = readBoundedFile(file)
     } catch (e) {
-      this.problem(`${at}: not valid YAML: ${truncate((e as Error).message.split('\n')[0], 200)}`)
+      if (!(e instanceof FileInputError)) throw e
+      this.problem(
+        `${at}: ${e.reason}${e.reason === 'file not found' ? ' (give a path relative to the workspace)' : ''}`
+      )
       return undefined
     }
+    let doc: unknown
+    try {
+      doc = parseYaml(text)
+    } catch (e) {
+      const where =
+        e instanceof YAMLParseError && e.linePos
+          ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}`
+          : ''
+      const code = e instanceof YAMLParseError ? ` (${e.code})` : ''
+      this.problem(`${at}: not valid YAML${where}${code}`)
+      return undefined
+    }
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+      this.problem(`${at}: must be a YAML mapping (${this.def(name).holds})`)
+      return undefined
+    }
+    const badKeys = Object.keys(doc).filter(k => !YAML_KEY_RE.test(k))
+    if (badKeys.length) {
+      this.problem(
+        `${at}: ${badKeys.length} top-level key${badKeys.length > 1 ? 's are' : ' is'} not a name (letters, digits, _, - and .), so this is not ${this.def(name).holds}`
+      )
+      return undefined
+    }
+    return doc as Record<string, unknown>
   }
 }

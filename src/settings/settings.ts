@@ -1,5 +1,6 @@
 // The one typed settings object every part of the action reads. Built from the inputs by
 // input-helper.ts (validation lives there); nothing else reads raw inputs.
+import type { KubeconfigSource } from './kubeconfig.js'
 
 export type Mode = 'apply' | 'verify' | 'drift' | 'plan'
 export type AuthType = 'auto' | 'oidc' | 'secret' | 'cli'
@@ -37,6 +38,8 @@ export interface ClusterSettings {
   adminCredentials: boolean
   /** Export KUBECONFIG (the written kubeconfig) to the later steps of the job. */
   exportKubeconfig: boolean
+  /** The kubeconfig input (and kube-context): the cluster is reached with it, not through ARM. */
+  kubeconfig?: KubeconfigSource
 }
 
 export interface NodePoolSettings {
@@ -58,6 +61,8 @@ export interface StackSettings {
   rdmaHcaMax: number
   useHostMofed: boolean
   helmVersion: string
+  /** The SHA-256 a helm on PATH must have to be used (helm-sha256); unset: never run a helm from PATH. */
+  helmSha256?: string
   /** Parsed contents of the override files (already validated as YAML objects). */
   networkOperatorValues?: Record<string, unknown>
   gpuOperatorValues?: Record<string, unknown>
@@ -81,6 +86,18 @@ export interface BenchmarkSettings {
   minBandwidthRatio: number
 }
 
+export type TransportCheck = 'none' | 'ucx'
+export type UcxEnvChoice = 'dynamo' | 'defaults'
+
+export interface TransportSettings {
+  /** none: no transport check; ucx: UCX GPU-to-GPU between two Dynamo-shaped pods. */
+  check: TransportCheck
+  /** The Dynamo runtime image the pods run. */
+  image: string
+  /** dynamo: the worker snippet's UCX settings; defaults: none (UCX's own defaults). */
+  ucxEnv: UcxEnvChoice
+}
+
 export interface Settings {
   mode: Mode
   azure: AzureSettings
@@ -90,8 +107,27 @@ export interface Settings {
   stack: StackSettings
   wait: WaitSettings
   benchmark: BenchmarkSettings
+  transport: TransportSettings
   failOnDrift: boolean
   cleanup: Cleanup
-  /** Identifies this run in tags, the Lease holder and the created-by markers. */
+  /**
+   * Identifies this run — this job of the workflow run, with its nonce — in tags, the Lease holder
+   * and the created-by markers (run-identity.ts).
+   */
   runId: string
+}
+
+/**
+ * Whether the run signs in to Azure. plan never does. With a kubeconfig given, verify never does
+ * (it only needs the cluster), drift only when subscription-id is given (to compare the feature and
+ * the pool), and apply always (the feature and the node pool are Azure's).
+ */
+export function usesAzure(s: {
+  mode: Mode
+  cluster: { kubeconfig?: unknown }
+  azure: { subscriptionId?: string }
+}): boolean {
+  if (s.mode === 'plan') return false
+  if (!s.cluster.kubeconfig || s.mode === 'apply') return true
+  return s.mode === 'drift' && s.azure.subscriptionId !== undefined
 }

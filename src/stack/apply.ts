@@ -21,15 +21,18 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
     component,
     spec: specOf(component, ctx.settings)
   }))
+  let result: ApplyStackResult
   try {
-    const result =
+    result = withLeaseVerdict(
+      run,
       ctx.settings.wait.rollout === 'pipelined'
         ? await applyPipelined(run, steps)
         : await applySequential(run, steps)
-    return withLeaseVerdict(run, result)
+    )
   } finally {
     await run.releaseLease()
   }
+  return run.leaseReleased ? { ...result, leaseReleased: true } : result
 }
 
 /**

@@ -22,7 +22,7 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
   let helm: Promise<Helm> | undefined
   const reposAdded = new Set<string>()
   const getHelm = (): Promise<Helm> => {
-    helm ??= ensureHelm(settings.stack.helmVersion, { log }).then(
+    helm ??= ensureHelm(settings.stack.helmVersion, { log, pathSha256: settings.stack.helmSha256 }).then(
       helmPath => new Helm({ helmPath, kubeconfig: kubeconfigPath })
     )
     return helm

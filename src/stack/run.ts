@@ -119,9 +119,14 @@ export class Run {
     return true
   }
 
+  /** True once this run took the Lease and gave it back itself (the post step then has nothing to do). */
+  leaseReleased = false
+
   async releaseLease(): Promise<void> {
     try {
+      const held = this.lease?.held() === true
       await this.lease?.release()
+      this.leaseReleased ||= held
     } catch (e) {
       this.log.warning(`releasing the Lease failed: ${messageOf(e)} (it expires on its own)`)
     }

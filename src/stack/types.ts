@@ -35,6 +35,8 @@ export interface ApplyStackResult {
   steps: ReportStep[]
   diagnostics: Diagnostic[]
   ok: boolean
+  /** The run took the Lease and released it itself. */
+  leaseReleased?: boolean
 }
 
 /** One component as the executor converges it: its parts and its desired state for these settings. */

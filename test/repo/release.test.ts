@@ -1,8 +1,11 @@
-// Tests script/release in throwaway git repositories with a bare "remote": the version bump and
-// CHANGELOG dating, the annotated vX.Y.Z tag, the moved (or new) major tag, pushing only with
-// --push, and every refusal (dirty tree, other branch, behind the remote, version not greater than
-// the latest local or remote tag, stale dist/, failing tests). A fake `npm` first on PATH records
-// what the script runs and fails on demand, so the checks are observable without a real build.
+// Tests script/release in throwaway git repositories with a bare "remote": the version bump, dist/
+// rebuilt for it and committed with it, CHANGELOG dating, the release notes (its section), the
+// annotated vX.Y.Z tag, the moved (or new) major tag — the first release too, which creates v1 —,
+// pushing only with --push, and every refusal (dirty tree, other branch, behind the remote, version
+// not greater than the latest local or remote tag, dist/ not committed or stale, an empty Unreleased
+// section, failing tests). A fake `npm` first on PATH records what the script runs, fails on demand,
+// and on `run build` writes the version into dist/cli.js as the real build does, so the checks are
+// observable without a real build.
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -76,6 +79,9 @@ function makeSandbox(): Sandbox {
       '  echo "fake npm: $* failed" >&2',
       '  exit 1',
       'fi',
+      'if [ "$*" = "run build" ]; then',
+      '  echo "// cli $(node -p "require(\'./package.json\').version")" > dist/cli.js',
+      'fi',
       ''
     ].join('\n')
   )
@@ -123,6 +129,8 @@ function seedRepository(): void {
     '# Changelog\n\n## [Unreleased]\n\n### Added\n\n- Something new.\n\n## [1.0.0] - 2026-01-01\n\n- First.\n'
   )
   writeFileSync(path.join(work, 'dist', 'index.js'), '// bundle\n')
+  writeFileSync(path.join(work, 'dist', 'post.js'), '// post\n')
+  writeFileSync(path.join(work, 'dist', 'cli.js'), '// cli 1.0.0\n')
   git(['add', '-A'])
   git(['commit', '--quiet', '-m', 'initial'])
   git(['tag', '-a', 'v1.0.0', '-m', 'Release v1.0.0'])
@@ -170,7 +178,13 @@ describe('a release', () => {
       'Update v1 tag to v1.1.0'
     )
 
-    expect(npmCalls()).toEqual(['run check-dist', 'test'])
+    expect(npmCalls()).toEqual(['run check-dist', 'test', 'run build'])
+    // dist/ was rebuilt for the new version and is in the release commit (what the tag runs).
+    expect(git(['show', 'v1.1.0:dist/cli.js'])).toBe('// cli 1.1.0')
+    // The release notes: the version's CHANGELOG section.
+    const notes = path.join(box.work, '.git', 'release-notes-v1.1.0.md')
+    expect(readFileSync(notes, 'utf8').trim()).toBe('### Added\n\n- Something new.')
+    expect(r.stdout).toContain(`gh release create v1.1.0 --verify-tag --title v1.1.0 --notes-file ${notes}`)
     expect(r.stdout).toContain('moved v1 to v1.1.0')
     expect(r.stdout).toContain('git push origin main')
     expect(r.stdout).toContain('git push origin v1.1.0')
@@ -188,15 +202,26 @@ describe('a release', () => {
     expect(remoteRef('refs/tags/v1.1.0')).toBe(first)
     expect(remoteRef('refs/tags/v1')).toBe(first)
 
+    // The next release has its own changes to tell.
+    const changelog = path.join(box.work, 'CHANGELOG.md')
+    writeFileSync(
+      changelog,
+      readFileSync(changelog, 'utf8').replace(
+        '## [Unreleased]\n',
+        '## [Unreleased]\n\n### Fixed\n\n- A fix.\n'
+      )
+    )
+    git(['commit', '--quiet', '-am', 'a fix'])
+    const fix = commitOf('HEAD')
     const r = release(['v1.1.1', '--push', '--skip-tests'])
     expect(r.status).toBe(0)
     const second = commitOf('HEAD')
-    expect(second).not.toBe(first)
+    expect(git(['rev-parse', 'HEAD~1'])).toBe(fix)
     expect(remoteRef('refs/tags/v1')).toBe(second)
     expect(remoteRef('refs/tags/v1.1.0')).toBe(first)
     expect(remoteRef('refs/tags/v1.1.1')).toBe(second)
     // The second run skipped the tests but not the dist/ check.
-    expect(npmCalls()).toEqual(['run check-dist', 'test', 'run check-dist'])
+    expect(npmCalls()).toEqual(['run check-dist', 'test', 'run build', 'run check-dist', 'run build'])
     expect(r.stdout).toContain('--skip-tests: not running the tests')
   })
 
@@ -209,6 +234,21 @@ describe('a release', () => {
     expect(git(['cat-file', '-t', 'v2'])).toBe('tag')
     expect(commitOf('v1')).toBe(before)
     expect(r.stdout).toContain('git push origin v2 --force')
+  })
+
+  test('the first release: no tag yet, v1.0.0 creates v1, which `uses: …@v1` then finds', () => {
+    git(['tag', '-d', 'v1.0.0', 'v1'])
+    git(['push', '--quiet', 'origin', ':refs/tags/v1.0.0', ':refs/tags/v1'])
+    const r = release(['v1.0.0', '--push'])
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('created v1 at v1.0.0')
+    expect(remoteRef('refs/tags/v1')).toBe(commitOf('HEAD'))
+    expect(remoteRef('refs/tags/v1.0.0')).toBe(commitOf('HEAD'))
+    expect(git(['ls-tree', '--name-only', 'v1', 'dist/']).split('\n')).toEqual([
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/post.js'
+    ])
   })
 
   test('without a version and without a terminal it asks for one instead of guessing', () => {
@@ -300,6 +340,32 @@ describe('refusals (nothing is committed, tagged or pushed)', () => {
     expect(npmCalls()).toEqual(['run check-dist'])
     expect(readJson('package.json').version).toBe('1.0.0')
     expectUntouched(head)
+  })
+
+  test('an empty Unreleased section: a release must say what it changes', () => {
+    writeFileSync(
+      path.join(box.work, 'CHANGELOG.md'),
+      '# Changelog\n\n## [Unreleased]\n\n## [1.0.0] - 2026-01-01\n\n- First.\n'
+    )
+    git(['commit', '--quiet', '-am', 'empty changelog'])
+    const head = commitOf('HEAD')
+    const r = release(['v1.1.0'])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/the Unreleased section is empty; say what v1\.1\.0 changes first/)
+    expect(npmCalls()).toEqual([])
+    expect(commitOf('HEAD')).toBe(head)
+    expect(tagsNow()).toEqual(['v1', 'v1.0.0'])
+  })
+
+  test('dist/ not committed: a tag without the bundles cannot run', () => {
+    git(['rm', '--quiet', '--cached', 'dist/post.js'])
+    git(['commit', '--quiet', '-m', 'untrack post.js'])
+    rmSync(path.join(box.work, 'dist', 'post.js'))
+    const r = release(['v1.1.0'])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/dist\/post\.js is not committed/)
+    expect(npmCalls()).toEqual([])
+    expect(tagsNow()).toEqual(['v1', 'v1.0.0'])
   })
 
   test('failing tests, unless --skip-tests', () => {

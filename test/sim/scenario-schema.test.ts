@@ -1,8 +1,10 @@
 // Scenario files are checked before any world starts: YAML errors, wrong types, out-of-range
 // values, unknown keys and node/NIC indexes outside the pool come back as `scenario FILE: key: …`
 // lines; the CLI's simulate and sim up exit 2 with them, no stack trace, no world folder, no report.
+// A scenario that is a FIFO or a device, too large, or has a duration past a timer's reach is
+// refused the same way, at once; nothing of a file that does not parse is repeated.
 import { describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -53,12 +55,19 @@ kube:
     - { pod: rdma-shared-dp-ds, kind: CrashLoopBackOff }
     - { watch: disconnect, every: 20s }
     - { api: "PATCH *", status: 500, times: 2 }
+  mutatePods:
+    - { image: vllm-runtime, dropResources: [rdma/hca_shared_devices_a], memoryLimit: 64Mi }
 nodes:
   ibLinkGbps: 200
   degraded: [{ index: 1, gbps: 180 }, { index: 0, nic: 3, gbps: 100 }]
   noInfiniband: [1]
   ofedFails: [0]
   joinSpread: 60s
+  containerMemlockKiB: 64
+  peermemFails: [0, 1]
+  dmabuf: false
+dynamo:
+  ucx: { cuda: false, verbs: true }
 setup:
   apply: true
   mutate:
@@ -71,11 +80,33 @@ setup:
   it('the failures the issue found: unclosed YAML, a string for a list, a word for a number', () => {
     const yaml = problemsOf('azure: [unclosed')
     expect(yaml).toHaveLength(1)
-    expect(yaml[0]).toMatch(/^not valid YAML \(line 1, column \d+\): /)
+    expect(yaml[0]).toMatch(/^not valid YAML \(line 1, column \d+\): [A-Z_]+$/)
     expect(problemsOf('kube:\n  faults: "boom"')).toEqual(['kube.faults: must be a list (got "boom")'])
     expect(problemsOf('kube:\n  timeScale: "fast"')).toEqual([
       'kube.timeScale: must be a number (got "fast")'
     ])
+  })
+
+  it('hostile files: a FIFO, a device, an oversized file, a huge duration; nothing of the text repeated', () => {
+    const fifo = path.join(dir, 'scenario.fifo')
+    execFileSync('mkfifo', [fifo])
+    const refused = (f: string) => {
+      try {
+        loadScenario(f)
+      } catch (e) {
+        return (e as ScenarioError).problems
+      }
+      return []
+    }
+    expect(refused(fifo)).toEqual(['not a regular file (a FIFO)'])
+    expect(refused('/dev/zero')).toEqual(['not a regular file (a character device)'])
+    expect(refused(file('#'.repeat(1024 * 1024 + 1)))).toEqual(['1048577 bytes; at most 1 MiB'])
+    expect(problemsOf('kube:\n  delays: { mofed: 99999999999999h }')).toEqual([
+      'kube.delays.mofed: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds (got "99999999999999h")'
+    ])
+    const secret = problemsOf('azure:\n  clientSecret: "s3cret-value\n  tenantId: [x')
+    expect(secret).toHaveLength(1)
+    expect(secret[0]).not.toContain('s3cret')
   })
 
   it('names every bad key: unknown keys, ranges, enums, durations, required fields', () => {
@@ -97,7 +128,7 @@ surprise: true
         'kube.timescale: unknown key',
         'kube.timeScale: must be > 0 (got 0)',
         'azure.feature.state: one of "Registered", "NotRegistered", "Pending" (got "Approved")',
-        'azure.tokens.accessTokenLifetime: a duration (e.g. 90s, 5m, 1h30m) or a number of seconds (got "10 minutes")',
+        'azure.tokens.accessTokenLifetime: a duration of at most 10 years (e.g. 90s, 5m, 1h30m) or a number of seconds (got "10 minutes")',
         'azure.existingPools[0].count: must be <= 1000 (got 5000)',
         'azure.existingPools[0].name: must match pattern "^[a-z][a-z0-9]{0,11}$" (got "RDMA")',
         'azure.faults[0].match: required',
@@ -107,6 +138,36 @@ surprise: true
       ])
     )
     expect(p).toHaveLength(10)
+  })
+
+  it('the transport check’s keys: the image’s UCX build, the nodes’ memlock and peermem, pod policies', () => {
+    expect(
+      problemsOf(`
+dynamo:
+  ucx: { cuda: "no", rdma: true }
+nodes:
+  containerMemlockKiB: -1
+  peermemFails: [a]
+  dmabuf: 1
+kube:
+  mutatePods:
+    - { dropResources: [gpu], memoryLimit: lots }
+`)
+    ).toEqual(
+      expect.arrayContaining([
+        'dynamo.ucx.cuda: must be a boolean (got "no")',
+        'dynamo.ucx.rdma: unknown key',
+        'nodes.containerMemlockKiB: must be >= 0 (got -1)',
+        'nodes.peermemFails[0]: must be a integer (got "a")',
+        'nodes.dmabuf: must be a boolean (got 1)',
+        'kube.mutatePods[0].image: required',
+        'kube.mutatePods[0].dropResources[0]: must match pattern "^[A-Za-z0-9.-]+/[A-Za-z0-9._-]+$" (got "gpu")',
+        'kube.mutatePods[0].memoryLimit: must match pattern "^\\d+(\\.\\d+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$" (got "lots")'
+      ])
+    )
+    expect(scenarioFileProblems(file('nodes:\n  peermemFails: [2]'), {})[0]).toMatch(
+      /nodes\.peermemFails\[0\]: node index 2 is outside the pool \(RDMA nodes 0 to 1\)$/
+    )
   })
 
   it('a list or a scalar where a mapping belongs', () => {
@@ -191,7 +252,10 @@ describe('the CLI refuses a bad scenario before any world starts', () => {
     const r = await cli(['sim', 'up', '--scenario', f, '--dir', worldDir])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(
-      new RegExp(`^sim up: scenario ${f.replace(/[.]/g, '\\.')}: not valid YAML \\(line 1`)
+      new RegExp(
+        `^sim up: scenario ${f.replace(/[.]/g, '\\.')}: not valid YAML \\(line 1, column \\d+\\): [A-Z_]+$`,
+        'm'
+      )
     )
     expect(r.stderr).not.toMatch(/\n\s+at /)
     expect(existsSync(worldDir)).toBe(false)

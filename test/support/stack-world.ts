@@ -11,7 +11,7 @@ import { createWorldTls, type WorldTls } from '../../sim/tls.js'
 import { readSettings } from '../../src/settings/input-helper.js'
 import type { Settings } from '../../src/settings/settings.js'
 import type { Log } from '../../src/log/index.js'
-import { helmStandinBinDir } from './helm-standin-bin.js'
+import { helmStandinBinDir, helmStandinSha256 } from './helm-standin-bin.js'
 import { reader, VALID_APPLY } from './inputs.js'
 
 let tls: WorldTls | undefined
@@ -97,6 +97,8 @@ export async function startStackWorld(
     ...(opts.taints ? { taints: opts.taints } : {})
   })
   const dir = mkdtempSync(path.join(tmpdir(), 'stack-world-'))
+  // The helm stand-in first on PATH is the helm the action runs (useHelmStandin).
+  const helmSha256 = await helmStandinSha256()
   const kubeconfigPath = path.join(dir, 'kubeconfig')
   writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
   return {
@@ -107,6 +109,7 @@ export async function startStackWorld(
       const s = readSettings(
         reader({
           ...VALID_APPLY,
+          'helm-sha256': helmSha256,
           'node-pool': POOL,
           'step-timeout': '60s',
           timeout: '5m',

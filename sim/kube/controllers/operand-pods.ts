@@ -310,7 +310,8 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
     if (!hw || !peermemRunning || !env.alive()) return
     const waiting = useHostMofed ? !hw.gpuDriverReady : !(hw.ofedReady && hw.gpuDriverReady)
     if (waiting || hw.nvidiaPeermemLoaded) return
-    if (useHostMofed) {
+    // The scenario's nodes.peermemFails: the module cannot be inserted on this node either.
+    if (useHostMofed || hw.peermemFails) {
       peermemRunning = false
       env.log(PEERMEM_CTR, "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument")
       env.log(PEERMEM_CTR, 'failed to load nvidia-peermem module')

@@ -1,9 +1,10 @@
 // The host tools a verification pod runs, printing the node's simulated state in the real
 // tools' formats: ibstat (-l, <dev>), ibstatus, ibv_devinfo (-l, -d), ibv_devices, rdma link,
 // lsmod and /proc/modules, ulimit -l and /proc/<pid>/limits, /sys/class/infiniband reads,
-// nvidia-smi -L, uname, hostname, grep/head/wc/cat/ls/seq for pipelines; host files through
-// hostPath mounts.
-import type { NodeHardware, RdmaNic } from '../hardware.js'
+// /sys/module/nvidia_peermem/version, nvidia-smi -L and --query-gpu=pci.bus_id, id, df -k
+// /dev/shm, uname, hostname, grep/head/wc/cat/ls/seq for pipelines; host files through hostPath
+// mounts.
+import { containerMemlockKiB, type GpuDevice, type NodeHardware, type RdmaNic } from '../hardware.js'
 import type { Command, CommandResult } from './shell.js'
 import { listDir, portFile, readSysfs, resolvePath, sysfsTree, type SysfsTree } from './sysfs.js'
 
@@ -30,6 +31,39 @@ export interface PodView {
   host?: { mutate(fn: (hw: NodeHardware) => void): void; now(): number }
   /** A host file the container reaches (a hostPath mount, or any host file when privileged). */
   readFile?(path: string): string | undefined
+  /** The user the container runs as (its image's, or runAsUser); 0 when not given. */
+  uid?: number
+  /** The GPUs the container sees in CUDA (PCI) order, for nvidia-smi's queries; none when not given. */
+  visibleGpus?: GpuDevice[]
+  /** Size of the container's /dev/shm in KiB (the kubelet's sizing of a memory-backed emptyDir, or containerd's 64 MiB). */
+  shmKiB?: number
+}
+
+/** nvidia_peermem's /sys/module/<name>/version: the driver's version (the module is built with it). */
+const PEERMEM_MODULE_VERSION = '580.126.20'
+
+/** `df -k` of the container's /dev/shm (a tmpfs; `shm` when it is containerd's own mount). */
+function df(view: PodView, args: string[]): CommandResult {
+  const path = args.filter(a => !a.startsWith('-'))[0] ?? '/'
+  if (path !== '/dev/shm') return { err: `df: ${path}: No such file or directory\n`, code: 1 }
+  const kib = view.shmKiB ?? 65536
+  const fs = view.shmKiB === undefined || view.shmKiB === 65536 ? 'shm' : 'tmpfs'
+  return {
+    out: `Filesystem     1K-blocks  Used Available Use% Mounted on\n${fs.padEnd(14)} ${String(kib).padStart(9)}     0 ${String(kib).padStart(9)}   0% /dev/shm\n`,
+    code: 0
+  }
+}
+
+/** `nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader`: the GPUs the container was given, in PCI order. */
+function nvidiaSmiQuery(view: PodView, args: string[]): CommandResult {
+  const q = args.find(a => a.startsWith('--query-gpu='))?.slice('--query-gpu='.length)
+  if (q !== 'pci.bus_id') return { err: `Field "${q ?? ''}" is not a valid field to query.\n`, code: 2 }
+  const noheader = args.some(a => a.startsWith('--format=') && a.includes('noheader'))
+  const rows = (view.visibleGpus ?? []).map(g => {
+    const [domain = '', ...rest] = g.pciAddress.split(':')
+    return `${domain.padStart(8, '0')}:${rest.join(':')}`.toUpperCase()
+  })
+  return { out: [...(noheader ? [] : ['pci.bus_id']), ...rows].map(r => r + '\n').join(''), code: 0 }
 }
 
 /**
@@ -516,6 +550,8 @@ export function hostCommands(view: PodView): Record<string, Command> {
         )
       } else if (p === '/etc/os-release') out += osRelease(hw)
       else if (p === '/proc/sys/kernel/osrelease') out += hw.kernel + '\n'
+      else if (p === '/sys/module/nvidia_peermem/version' && hw.nvidiaPeermemLoaded)
+        out += PEERMEM_MODULE_VERSION + '\n'
       else if (view.readFile?.(p) !== undefined) out += view.readFile(p)
       else {
         const s = p.startsWith('/sys/') ? readSysfs(sys(), p) : undefined
@@ -540,7 +576,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
     lsmod: () => ({ out: lsmod(hw), code: 0 }),
     ulimit: argv =>
       argv.includes('-l')
-        ? { out: hw.memlockUnlimited ? 'unlimited\n' : `${hw.memlockDefaultKiB}\n`, code: 0 }
+        ? { out: `${containerMemlockKiB(hw) ?? 'unlimited'}\n`, code: 0 }
         : { out: 'unlimited\n', code: 0 },
     cat,
     grep: (argv, stdin) => grep(argv.slice(1), stdin),
@@ -643,6 +679,16 @@ export function hostCommands(view: PodView): Record<string, Command> {
         return { err: `modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n`, code: 1 }
       return { code: 0 }
     },
+    id: argv =>
+      argv.includes('-u')
+        ? { out: `${view.uid ?? 0}\n`, code: 0 }
+        : {
+            out: view.uid
+              ? `uid=${view.uid} gid=0(root) groups=0(root)\n`
+              : 'uid=0(root) gid=0(root) groups=0(root)\n',
+            code: 0
+          },
+    df: argv => df(view, argv.slice(1)),
     'nvidia-smi': argv => {
       if (!view.gpus || !hw.gpuDriverReady || hw.spec.gpus === 0) {
         return {
@@ -650,6 +696,7 @@ export function hostCommands(view: PodView): Record<string, Command> {
           code: 9
         }
       }
+      if (argv.some(a => a.startsWith('--query-gpu='))) return nvidiaSmiQuery(view, argv.slice(1))
       if (argv.includes('-L')) {
         return {
           out: Array.from(

@@ -1,12 +1,14 @@
 // What runs in pods that are not part of the operator stack — the action's verification probes
 // and benchmarks, and any other container with a command: the container's script runs in the
 // simulated shell against the node's tools (ibstat, ibv_devinfo, ulimit -l, /proc/modules, sysfs,
-// …) and perftest; it logs, takes simulated time, and exits with the script's status. Each
-// container has its own files (/tmp, its termination log — what the kubelet reports as the
-// terminated state's message — and, unless privileged, anything else it writes), and the GPUs
-// the device plugin gave it: a container asking for N nvidia.com/gpu gets N of the node's free
-// GPUs in no particular order (as the kubelet's device manager hands them out), all of them when
-// it asks for all.
+// …) and perftest — and, in images that ship UCX (Dynamo's runtime images, workloads/image-contents.ts),
+// ucx_info and ucx_perftest (workloads/ucx.ts); it logs, takes simulated time, and exits with the
+// script's status. Each container has its own files (/tmp, its termination log — what the kubelet
+// reports as the terminated state's message — and, unless privileged, anything else it writes),
+// its /dev/shm (sized as the kubelet sizes a memory-backed emptyDir), its user (the image's, or
+// runAsUser), and the GPUs the device plugin gave it: a container asking for N nvidia.com/gpu gets
+// N of the node's free GPUs in no particular order (as the kubelet's device manager hands them
+// out), all of them when it asks for all.
 import {
   commandText,
   type BehaviourEnv,
@@ -17,9 +19,12 @@ import {
 import { TK } from '../controllers/context.js'
 import { extendedRequests } from '../controllers/placement.js'
 import { unitHash, type NodeHardware, type RdmaNic } from '../hardware.js'
+import { parseQuantity } from '../../../src/kube/quantity.js'
 import { hostCommands, type PodView } from './host-tools.js'
-import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork } from './perftest.js'
+import { containerUid, imageModel } from './image-contents.js'
+import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork, visibleGpus } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
+import { ucxCommands, UcxNetwork } from './ucx.js'
 
 /** A container path's host path and how the volume mount behind it propagates host mounts. */
 export interface HostMount {
@@ -180,6 +185,31 @@ function containerEnv(env: BehaviourEnv, c: ContainerView): Record<string, strin
   return out
 }
 
+/** containerd's own /dev/shm of a pod sandbox: 64 MiB (defaultShmSize). */
+export const DEFAULT_SHM_KIB = 65536
+
+/**
+ * The size (KiB) of a container's /dev/shm: a memory-backed emptyDir mounted there is sized as the
+ * kubelet sizes it — the node's allocatable memory, lowered to the pod's memory limit (when every
+ * container has one), lowered to the volume's sizeLimit — else containerd's 64 MiB.
+ */
+export function shmKiB(podSpec: any, c: ContainerView, allocatableMemory: number | undefined): number {
+  const mount = (c.spec.volumeMounts ?? []).find(
+    (m: any) => String(m.mountPath).replace(/\/+$/, '') === '/dev/shm'
+  )
+  const vol = mount && (podSpec?.volumes ?? []).find((v: any) => v.name === mount.name)
+  if (!vol?.emptyDir || vol.emptyDir.medium !== 'Memory') return DEFAULT_SHM_KIB
+  let size = allocatableMemory ?? Infinity
+  const limits = (podSpec.containers ?? []).map((x: any) => parseQuantity(x.resources?.limits?.memory))
+  if (limits.length && limits.every((l: number | undefined) => l !== undefined && l > 0)) {
+    const pod = limits.reduce((a: number, b: number) => a + b, 0)
+    if (pod <= size) size = pod
+  }
+  const sl = parseQuantity(vol.emptyDir.sizeLimit)
+  if (sl !== undefined && sl > 0 && sl <= size) size = sl
+  return Number.isFinite(size) ? Math.floor(size / 1024) : DEFAULT_SHM_KIB
+}
+
 /** Where the kubelet reads a container's termination message. */
 export function terminationMessagePath(c: ContainerView): string {
   return c.spec.terminationMessagePath ?? '/dev/termination-log'
@@ -188,7 +218,8 @@ export function terminationMessagePath(c: ContainerView): string {
 /** Runs containers that have a command through the simulated shell. */
 export function shellWorkloads(
   net: PerftestNetwork,
-  gpuAllocations = new GpuAllocations()
+  gpuAllocations = new GpuAllocations(),
+  ucxNet = new UcxNetwork()
 ): BehaviourFactory {
   return (env: BehaviourEnv): PodBehaviour | undefined => {
     const all = [...(env.pod.spec.initContainers ?? []), ...(env.pod.spec.containers ?? [])]
@@ -226,8 +257,12 @@ export function shellWorkloads(
       // Container-local: its termination log, /tmp, and whatever an unprivileged container writes.
       const local = (path: string) => path === termPath || path.startsWith('/tmp/') || !base.host
       const wantGpus = containerGpus(c)
+      const image = imageModel(String(c.image ?? ''), ctx.scenario)
+      const node = ctx.cache.list(TK.nodes).find(n => n.metadata.name === env.nodeName)
       const view: PodView = {
         ...base,
+        uid: containerUid(env.pod.spec, c.spec, image),
+        shmKiB: shmKiB(env.pod.spec, c, parseQuantity(node?.status?.allocatable?.memory)),
         readFile: path => own.get(path) ?? base.readFile?.(path),
         ...(wantGpus > 0 && !base.host
           ? {
@@ -241,6 +276,7 @@ export function shellWorkloads(
             }
           : {})
       }
+      view.visibleGpus = visibleGpus(view)
       const commands = hostCommands(view)
       const perftest = perftestCommand({
         view,
@@ -258,9 +294,31 @@ export function shellWorkloads(
         alive: () => env.alive()
       })
       for (const t of PERFTEST_TOOLS) commands[t] = perftest
+      const cenv = containerEnv(env, c)
+      if (image.ucx) {
+        const build = image.ucx
+        Object.assign(
+          commands,
+          ucxCommands({
+            side: () => ({
+              view,
+              build,
+              uid: view.uid ?? 0,
+              ipcLock: hasCapability(c, 'IPC_LOCK'),
+              privileged: !!c.spec.securityContext?.privileged,
+              env: cenv,
+              podName: env.pod.metadata.name,
+              podIP: () => env.podIP()
+            }),
+            resolve: host => ctx.cache.list(TK.pods).find(p => p.metadata.name === host)?.status?.podIP,
+            net: ucxNet,
+            sleep: ms => new Promise<void>(r => ctx.timers.after(ms, r))
+          })
+        )
+      }
       const shell = new Shell({
         commands,
-        env: containerEnv(env, c),
+        env: cenv,
         io: { out: t => env.log(c.name, t), err: t => env.log(c.name, t) },
         sleep: ms =>
           ms === Infinity ? new Promise<void>(() => {}) : new Promise<void>(r => ctx.timers.after(ms, r)),

@@ -1,12 +1,12 @@
 // A small POSIX-shell subset that runs a simulated container's command: words with quotes,
-// $VAR / ${VAR} / $? / $(cmd) expansion, `;` `&&` `||` `|` `&` and newlines, redirections to
-// /dev/null and 2>&1, `VAR=x` / export, if/then/else/fi, for/while/until loops, `set -e` (errexit
-// with POSIX's exceptions: conditions of if/while/until, every command of an && / || list but the
-// last, every command of a pipeline but its status; an assignment takes the status of its last
-// command substitution, which inherits errexit), and builtins
-// (echo, printf, sleep, exit, true, false, wait, set, cd, test / [ with file tests through the
-// container's view of files). Everything else is looked up in a
-// command table (the simulated host tools); sleeps and async commands take simulated time.
+// $VAR / ${VAR} (with :- - :+ + # ## % %%) / $? / $(cmd) expansion, `;` `&&` `||` `|` `&` and
+// newlines, redirections to /dev/null and 2>&1, `VAR=x` / export, if/then/else/fi,
+// for/while/until loops, `set -e` (errexit with POSIX's exceptions: conditions of if/while/until,
+// every command of an && / || list but the last, every command of a pipeline but its status; an
+// assignment takes the status of its last command substitution, which inherits errexit), and
+// builtins (echo, printf, sleep, exit, true, false, wait, set, cd, test / [ with file tests through
+// the container's view of files). Everything else is looked up in a command table (the simulated
+// host tools); sleeps and async commands take simulated time.
 
 export interface ShellIo {
   out(text: string): void
@@ -590,9 +590,7 @@ export class Shell {
       }
       if (s[at + 1] === '{') {
         const j = s.indexOf('}', at)
-        const expr = s.slice(at + 2, j)
-        const [name, def] = expr.split(/:-/)
-        return [this.env[name] ?? def ?? '', j + 1]
+        return [parameterExpansion(s.slice(at + 2, j), this.env), j + 1]
       }
       if (s[at + 1] === '?') return [String(this.lastCode), at + 2]
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(at + 1))
@@ -631,6 +629,55 @@ export class Shell {
     }
     if (!split || quotedAny) return [out]
     return out.split(/\s+/).filter(Boolean)
+  }
+}
+
+/** A shell glob (`*`, `?`) as an anchored regex. */
+function globRegex(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')
+  return new RegExp(`^${body}$`, 's')
+}
+
+/**
+ * `${name}` and POSIX's parameter expansions: `:-` / `-` (default), `:+` / `+` (alternative),
+ * `#` / `##` (remove the shortest / longest matching prefix) and `%` / `%%` (suffix); the word is
+ * taken literally (no expansion inside it).
+ */
+export function parameterExpansion(expr: string, env: Record<string, string>): string {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*|\?)(:-|-|:\+|\+|##|#|%%|%)?([\s\S]*)$/.exec(expr)
+  if (!m) return ''
+  const [, name, op, word] = m
+  const v = env[name]
+  const set = v !== undefined
+  const value = v ?? ''
+  switch (op) {
+    case ':-':
+      return value !== '' ? value : word
+    case '-':
+      return set ? value : word
+    case ':+':
+      return value !== '' ? word : ''
+    case '+':
+      return set ? word : ''
+    case '#':
+    case '##': {
+      const re = globRegex(word)
+      const ends = Array.from({ length: value.length + 1 }, (_, i) => i)
+      const i = (op === '#' ? ends : ends.reverse()).find(k => re.test(value.slice(0, k)))
+      return i === undefined ? value : value.slice(i)
+    }
+    case '%':
+    case '%%': {
+      const re = globRegex(word)
+      const starts = Array.from({ length: value.length + 1 }, (_, i) => i)
+      const i = (op === '%%' ? starts : starts.reverse()).find(k => re.test(value.slice(k)))
+      return i === undefined ? value : value.slice(0, i)
+    }
+    default:
+      return value
   }
 }
 

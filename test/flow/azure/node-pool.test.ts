@@ -81,14 +81,13 @@ describe('desiredAgentPool / comparePool (pure)', () => {
       nodeLabels: { a: '1' },
       nodeTaints: ['x=y:NoSchedule']
     }
-    expect(comparePool(desired, { ...desired, name: 'rdma' })).toEqual([])
-    const diffs = comparePool(desired, {
-      name: 'rdma',
-      vmSize: 'standard_nd96asr_v4',
-      count: 4,
-      osSKU: 'Ubuntu',
-      nodeLabels: { a: '2' }
-    })
+    const target = { subscriptionId: 'sub-1', resourceGroup: 'rg', cluster: 'aks', pool: 'rdma' }
+    expect(comparePool(desired, { ...desired, name: 'rdma' }, target)).toEqual([])
+    const diffs = comparePool(
+      desired,
+      { name: 'rdma', vmSize: 'standard_nd96asr_v4', count: 4, osSKU: 'Ubuntu', nodeLabels: { a: '2' } },
+      target
+    )
     expect(diffs.map(d => [d.field, d.desired, d.actual, d.immutable, d.fixableByApply])).toEqual([
       ['osSKU', 'Ubuntu2204', 'Ubuntu', true, false],
       ['gpuProfile.driver', 'None', 'Install', true, false],
@@ -96,7 +95,27 @@ describe('desiredAgentPool / comparePool (pure)', () => {
       ['nodeLabels', 'a=1', 'a=2', false, false],
       ['nodeTaints', 'x=y:NoSchedule', '(none)', false, false]
     ])
-    expect(diffs.find(d => d.field === 'count')?.fix).toMatch(/az aks nodepool scale/)
+    // Every fix runs as printed: the subscription, the resource group and the cluster are in it.
+    expect(Object.fromEntries(diffs.map(d => [d.field, d.fix]))).toEqual({
+      osSKU:
+        'fixed at creation: choose another node-pool name, or delete the pool (`az aks nodepool delete --subscription sub-1 --resource-group rg --cluster-name aks --name rdma`) and re-run',
+      'gpuProfile.driver': expect.stringContaining('(`az aks nodepool delete --subscription sub-1'),
+      count:
+        '`az aks nodepool scale --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --node-count 2`',
+      nodeLabels:
+        '`az aks nodepool update --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --labels a=1`',
+      nodeTaints:
+        '`az aks nodepool update --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --node-taints x=y:NoSchedule`'
+    })
+    // az refuses a taint without a value: no command for it, the inputs instead.
+    const valueless = comparePool(
+      { ...desired, nodeTaints: ['gpu:NoExecute'] },
+      { ...desired, name: 'rdma', nodeTaints: [] },
+      target
+    )
+    expect(valueless[0].fix).toBe(
+      'the Azure CLI sets no taint without a value (gpu:NoExecute): recreate the pool with them, or set node-taints: ""'
+    )
   })
 })
 
@@ -173,7 +192,11 @@ describe('ensureNodePool', () => {
 
   it('matches the pool taints against node-taints as the scheduler does: a valueless entry tolerates any value', () => {
     const base = (taints: Settings['nodePool']['taints']) =>
-      ({ nodePool: { name: 'rdma', taints } }) as unknown as Settings
+      ({
+        nodePool: { name: 'rdma', taints },
+        azure: { subscriptionId: 'sub-1' },
+        cluster: { resourceGroup: 'rg', name: 'aks' }
+      }) as unknown as Settings
     const live = { nodeTaints: ['sku=gpu:NoSchedule'] }
     expect(
       untoleratedPoolTaints(base([{ key: 'sku', value: '', effect: 'NoSchedule' }]), live)
@@ -184,6 +207,12 @@ describe('ensureNodePool', () => {
     expect(
       untoleratedPoolTaints(base([{ key: 'sku', value: 'cpu', effect: 'NoSchedule' }]), live)?.message
     ).toMatch(/^node pool rdma: its nodes carry taint sku=gpu:NoSchedule that node-taints does not list/)
+    // The fix removes it with a command that runs as printed.
+    expect(
+      untoleratedPoolTaints(base([{ key: 'sku', value: 'cpu', effect: 'NoSchedule' }]), live)?.message
+    ).toMatch(
+      /\(az aks nodepool update --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --node-taints ''\)\.$/
+    )
     expect(
       untoleratedPoolTaints(base([{ key: 'sku', value: 'gpu', effect: 'NoExecute' }]), live)
     ).toBeInstanceOf(NodePoolError)
@@ -223,7 +252,7 @@ describe('ensureNodePool', () => {
     expect(err.message).toMatch(/az aks nodepool delete/)
   })
 
-  it('a pool appearing between the read and the create (HTTP 412) is re-read and reused', async () => {
+  it('a pool appearing between the read and the create (HTTP 412) is re-read and reused, and not claimed', async () => {
     // The first GET misses the pool (as if it did not exist yet); the PUT with If-None-Match: *
     // then finds it and answers 412.
     world = await startWorld({
@@ -233,8 +262,17 @@ describe('ensureNodePool', () => {
       }
     })
     const { clients, settings, log } = armFixture(world)
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    // What the run's saved state says it created, as the flow keeps it (core.saveState).
+    const saved: string[] = []
+    const r = await ensureNodePool(clients, settings, {
+      log,
+      ...OPTS,
+      onCreateSubmit: c => saved.push(`submitted ${c.pool} by ${c.createdBy}`),
+      onCreateRefused: () => saved.push('withdrawn')
+    })
     expect(r.action).toBe('reused')
+    // Announced before the PUT, withdrawn on its 412: the post step never deletes the reused pool.
+    expect(saved).toEqual([`submitted rdma by ${settings.runId}`, 'withdrawn'])
     const statuses = world.recorder.records
       .filter(x => x.path.endsWith('/agentPools/rdma'))
       .map(x => `${x.method} ${x.status}`)

@@ -1,12 +1,15 @@
 // The CLI as a user runs it (a child process of the shipped dist/cli.js): plan prints the full plan
 // and JSON, bad inputs exit 2 with every problem and make no network access, exit codes, help
-// generated from the input definitions, strict flags, --env-file, the parsers on files and stdin.
-import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+// generated from the input definitions (per command: the inputs that mode reads), strict flags,
+// -o, --version, the package's bin, --env-file, the parsers on files and stdin; hostile inputs (huge
+// durations, devices, FIFOs, non-YAML files, URLs with credentials or control characters, an env
+// file setting NODE_OPTIONS) exit 2 at once, naming the input, echoing nothing.
+import { execFile, execFileSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { INPUTS } from '../../../src/settings/input-definitions.js'
+import { INPUTS, inputModes } from '../../../src/settings/input-definitions.js'
 import { bundlePath } from '../../support/dist.js'
 
 const run = promisify(execFile)
@@ -42,7 +45,9 @@ async function cli(
 /** The help entry of one flag: from its line to the next flag's, whitespace collapsed. */
 function helpEntry(help: string, flag: string): string | undefined {
   const lines = help.split('\n')
-  const at = lines.findIndex(l => l.startsWith(`  ${flag} `) || l === `  ${flag}`)
+  const at = lines.findIndex(
+    l => l.startsWith(`  ${flag} `) || l.startsWith(`  ${flag},`) || l === `  ${flag}`
+  )
   if (at < 0) return undefined
   const end = lines.findIndex((l, i) => i > at && !l.startsWith('   '))
   return lines
@@ -160,27 +165,73 @@ describe('cli', () => {
     }
   })
 
-  it('each command has its own help listing every input with its default and description', async () => {
-    const plan = await cli(['plan', '--help'])
-    expect(plan.code).toBe(0)
-    expect(plan.stderr).toBe('')
-    for (const i of INPUTS) {
-      const entry = helpEntry(plan.stdout, `--${i.name}`)
-      if (i.name === 'mode') {
-        expect(entry).toBeUndefined()
-        continue
+  it('each mode command’s help lists the inputs that mode reads, with default and description', async () => {
+    for (const mode of ['apply', 'verify', 'drift', 'plan'] as const) {
+      const help = await cli([mode, '--help'])
+      expect(help.code).toBe(0)
+      expect(help.stderr).toBe('')
+      for (const i of INPUTS) {
+        const entry = helpEntry(help.stdout, `--${i.name}`)
+        const reads = i.name !== 'mode' && inputModes(i).includes(mode)
+        expect({ mode, input: i.name, listed: entry !== undefined }).toEqual({
+          mode,
+          input: i.name,
+          listed: reads
+        })
+        if (!reads) continue
+        expect(entry).toContain(i.description.replace(/\s+/g, ' '))
+        if (i.default) expect(entry).toContain(`(default: ${i.default})`)
       }
-      expect({ input: i.name, listed: entry !== undefined }).toEqual({ input: i.name, listed: true })
-      expect(entry).toContain(i.description.replace(/\s+/g, ' '))
-      if (i.default) expect(entry).toContain(`(default: ${i.default})`)
+      if (mode === 'plan') expect(help.stdout).not.toMatch(/--client-secret|--creds/) // plan needs no secret
+      if (mode === 'verify' || mode === 'drift') expect(help.stdout).not.toContain('--create-cluster')
     }
-    expect(helpEntry(plan.stdout, '--output text|json')).toContain('(default: text)')
+    const plan = await cli(['plan', '--help'])
+    expect(helpEntry(plan.stdout, '-o, --output text|json')).toContain('(default: text)')
+    // kubectl's --context names kube-context.
+    expect(helpEntry((await cli(['verify', '--help'])).stdout, '--kube-context')).toContain(
+      '--kube-context, --context VALUE With kubeconfig: the context to use'
+    )
     const simulate = await cli(['simulate', '-h'])
     expect(simulate.code).toBe(0)
     expect(helpEntry(simulate.stdout, '--mode apply|verify|drift|plan')).toContain('(default: apply)')
     expect(helpEntry(simulate.stdout, '--concurrent N')).toBeDefined()
     expect((await cli(['help', 'drift'])).stdout).toContain('Usage: node dist/cli.js drift')
     expect((await cli(['sim', 'up', '--help'])).stdout).toContain('--dir DIR')
+  })
+
+  it('-o is --output; a flag the command does not read is a note, not an error; --context is kube-context', async () => {
+    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '-o', 'json'])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).cluster.name).toBe('aks1')
+    const unread = await cli(['plan', '--fail-on-drift', 'false', '-o', 'json'])
+    expect(unread.code).toBe(0)
+    expect(unread.stderr).toContain('note: --fail-on-drift is not read by plan; ignored')
+    const both = await cli(['verify', '--context', 'a', '--kube-context', 'b'])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('--context and --kube-context are the same input: give one')
+    // --context without a kubeconfig (and no $KUBECONFIG) is an input problem, before any network.
+    const alone = await cli(['plan', '--context', 'prod'])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toContain('kube-context "prod": only with kubeconfig')
+  })
+
+  it('--version prints package.json’s version; the package’s bin is dist/cli.js, runnable as it is', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
+    for (const flag of ['--version', '-V']) {
+      const r = await cli([flag])
+      expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+    }
+    expect(pkg.bin).toEqual({ 'aks-rdma-action': 'dist/cli.js' })
+    // The shipped bundle starts with a shebang and is executable: `npx aks-rdma-action` runs it.
+    const bundle = bundlePath('cli')
+    expect(readFileSync(bundle, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node')
+    expect(statSync(bundle).mode & 0o111).toBe(0o111)
+    const direct = await new Promise<{ code: number; stdout: string }>(resolve =>
+      execFile(bundle, ['--version'], (e, stdout) => resolve({ code: e ? 1 : 0, stdout }))
+    )
+    expect(direct).toEqual({ code: 0, stdout: `${pkg.version}\n` })
+    // The committed one too (what npm links as the command).
+    expect(statSync('dist/cli.js').mode & 0o111).toBe(0o111)
   })
 
   it('an unknown flag exits 2 naming the closest input on the same line', async () => {
@@ -253,7 +304,7 @@ describe('cli', () => {
     writeFileSync(file, `NODE_EXTRA_CA_CERTS=${path.join(dir, 'no-ca.pem')}\n`)
     const badCa = await cli(['plan', '--env-file', file])
     expect(badCa.code).toBe(2)
-    expect(badCa.stderr).toContain('no-ca.pem: ENOENT')
+    expect(badCa.stderr).toContain('no-ca.pem: file not found')
     // Node itself checks an --env-file argument exists, even after the script (nodejs/node#54232).
     const missing = await cli(['plan', '--env-file', path.join(dir, 'nope')])
     expect(missing.code).not.toBe(0)
@@ -306,6 +357,89 @@ describe('cli', () => {
     expect(empty.code).toBe(1)
     expect(JSON.parse(empty.stdout).error.kind).toBe('no-devices')
     expect((await cli(['ibstat', 'parse'])).code).toBe(2)
-    expect((await cli(['ibstat', 'parse', 'no-such-file'])).stderr).toContain('ENOENT')
+    expect((await cli(['ibstat', 'parse', 'no-such-file'])).stderr).toContain('no-such-file: file not found')
+    const fifo = path.join(mkdtempSync(path.join(tmpdir(), 'cli-fifo-')), 'out.fifo')
+    execFileSync('mkfifo', [fifo])
+    expect(await cli(['perftest', 'parse', fifo])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `perftest parse: ${fifo}: not a regular file (a FIFO)\n`
+    })
+    expect((await cli(['ibstat', 'parse', '/dev/zero'])).stderr).toBe(
+      'ibstat parse: /dev/zero: not a regular file (a character device)\n'
+    )
+  })
+
+  it('hostile inputs exit 2 at once, naming the input, echoing nothing, leaving nothing behind', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-hostile-'))
+    const fifo = path.join(dir, 'values.fifo')
+    execFileSync('mkfifo', [fifo])
+    const shadowLike = path.join(dir, 'shadow')
+    writeFileSync(shadowLike, 'root:$6$salt$hash:20228:0:99999:7:::\n')
+    const tmp = mkdtempSync(path.join(tmpdir(), 'cli-hostile-tmp-'))
+    const cases: Array<[string[], string]> = [
+      [['--timeout', '99999999999999h'], 'timeout "99999999999999h": out of range; must be from 1s to 120h'],
+      [
+        ['--network-operator-values', '/dev/zero'],
+        'network-operator-values "/dev/zero": not a regular file (a character device)'
+      ],
+      [['--gpu-operator-values', fifo], `gpu-operator-values "${fifo}": not a regular file (a FIFO)`],
+      [
+        ['--network-operator-values', shadowLike],
+        `network-operator-values "${shadowLike}": 1 top-level key is not a name`
+      ],
+      [
+        ['--arm-endpoint', 'https://user:pass@host/%0A'],
+        'arm-endpoint "https://***@host/%0A": must not contain spaces or control characters'
+      ],
+      [
+        ['--authority-host', 'https://login.example.net'],
+        'authority-host "login.example.net": host login.example.net is not an Azure cloud endpoint'
+      ]
+    ]
+    for (const [flags, problem] of cases) {
+      const r = await cli(
+        [
+          'apply',
+          '--resource-group',
+          'rg',
+          '--cluster-name',
+          'aks',
+          '--subscription-id',
+          '00000000-0000-0000-0000-000000000000',
+          ...flags
+        ],
+        { TMPDIR: tmp }
+      )
+      expect({ flags, code: r.code, problem: r.stderr.includes(problem) }).toEqual({
+        flags,
+        code: 2,
+        problem: true
+      })
+      expect(r.stderr).not.toMatch(/user:pass|\$6\$|root:/)
+      expect(r.stdout).toBe('')
+    }
+    expect(readdirSync(tmp)).toEqual([])
+  })
+
+  it('--env-file: refuses NODE_OPTIONS and loader variables, and a world-writable file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-hostile-'))
+    const file = path.join(dir, '.env')
+    writeFileSync(
+      file,
+      'INPUT_RESOURCE-GROUP=rg\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n'
+    )
+    const r = await cli(['plan', '--env-file', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(
+      `--env-file ${file}: sets NODE_OPTIONS, LD_PRELOAD, which would load code into this command`
+    )
+    writeFileSync(file, 'INPUT_RESOURCE-GROUP=rg\n')
+    chmodSync(file, 0o666)
+    expect((await cli(['plan', '--env-file', file])).stderr).toContain(
+      `--env-file ${file}: is writable by every user (chmod o-w it)`
+    )
+    chmodSync(file, 0o644)
+    expect((await cli(['plan', '--env-file', file])).code).toBe(0)
   })
 })

@@ -1,14 +1,16 @@
 // The CLI in a terminal, end to end on a build of the three bundles (cli.js runs index.js and
 // post.js as the runner would): `simulate` prints no workflow command and no secret, logs on
-// stderr and results on stdout, `--output json` is one JSON document; and the recipe of
-// docs/running-locally.md: `sim up --dir DIR`, then apply / verify / drift with `--env-file DIR/.env`
-// and no other flag.
+// stderr and results on stdout, `--output json` is one JSON document; and the recipes of
+// docs/running-locally.md: `sim up --dir DIR` (which prints no secret), then apply / verify / drift
+// with `--env-file DIR/.env` and no other flag; and the local-action recipe as far as it can run here
+// (local-action itself is not installed): a shell sources DIR/env.sh, the .env is loaded as dotenv
+// loads it (a variable already set wins), and the action's main step runs as the runner would.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
+import { parseEnv, promisify } from 'node:util'
 
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'cli-terminal-'))
@@ -87,6 +89,7 @@ describe('the simulator one flag away', () => {
   const dir = path.join(work, 'world')
   const envFile = path.join(dir, '.env')
   let up: ChildProcess | undefined
+  let printed = ''
 
   beforeAll(async () => {
     up = spawn(process.execPath, [path.join(dist, 'cli.js'), 'sim', 'up', '--dir', dir], {
@@ -101,6 +104,7 @@ describe('the simulator one flag away', () => {
       })
       up!.on('exit', code => reject(new Error(`sim up exited ${code}: ${out}`)))
     })
+    printed = out
   }, 120_000)
 
   afterAll(async () => {
@@ -117,6 +121,62 @@ describe('the simulator one flag away', () => {
     expect(existsSync(envFile)).toBe(true)
   })
 
+  it('sim up prints what a person needs as export lines, and no secret: those stay in the 0600 .env', () => {
+    const env = parseEnv(readFileSync(envFile, 'utf8')) as Record<string, string>
+    expect(statSync(envFile).mode & 0o777).toBe(0o600)
+    expect(env['INPUT_CLIENT-SECRET']).toBe(WORLD_SECRET)
+    const token = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN
+    expect(token).toBeTruthy()
+    expect(printed).not.toContain(WORLD_SECRET)
+    expect(printed).not.toContain(token)
+    expect(readFileSync(path.join(dir, 'env.sh'), 'utf8')).not.toContain(token)
+    // Every line but the comments and READY is an export a shell takes as it is.
+    const exports = printed.split('\n').filter(l => l && !l.startsWith('#') && l !== 'READY')
+    expect(exports.every(l => l.startsWith('export '))).toBe(true)
+    const shell = execFileSync(
+      'sh',
+      ['-c', `${exports.join('\n')}\nprintf '%s|%s' "$KUBECONFIG" "$ENV_FILE"`],
+      {
+        env: terminalEnv()
+      }
+    ).toString()
+    expect(shell).toBe(`${path.join(dir, 'kubeconfig')}|${envFile}`)
+  })
+
+  it('the local-action recipe: env.sh in a shell, the .env as dotenv loads it, the main step as on the runner', async () => {
+    // What `( . DIR/env.sh && npx -y @github/local-action . src/main.ts DIR/.env )` does short of
+    // local-action itself: the shell's environment after env.sh, then the .env's variables that
+    // are not already set (dotenv's config() does not override), then the action's main step.
+    const shellEnv = parseEnv(
+      execFileSync('sh', ['-c', `. '${path.join(dir, 'env.sh')}' && env`], { env: terminalEnv() })
+        .toString()
+        .split('\n')
+        .filter(l => /^[A-Za-z_][A-Za-z0-9_]*=/.test(l))
+        .join('\n')
+    ) as Record<string, string>
+    const fromFile = parseEnv(readFileSync(envFile, 'utf8')) as Record<string, string>
+    const env = { ...fromFile, ...shellEnv }
+    // The runner's variables come from the .env: the job summary, outputs, RUNNER_TEMP in DIR/runner.
+    for (const k of ['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'RUNNER_TEMP'])
+      expect(env[k]?.startsWith(path.join(dir, 'runner'))).toBe(true)
+    expect(env.PATH.split(':')[0]).toBe(path.join(dir, 'bin'))
+    const r = await new Promise<{ code: number | null; log: string }>(resolve => {
+      const child = spawn(process.execPath, [path.join(dist, 'index.js')], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
+      let log = ''
+      child.stdout.on('data', (b: Buffer) => (log += b.toString()))
+      child.stderr.on('data', (b: Buffer) => (log += b.toString()))
+      child.on('close', code => resolve({ code, log }))
+    })
+    expect({ code: r.code, tail: r.code ? r.log.slice(-3000) : '' }).toEqual({ code: 0, tail: '' })
+    expect(r.log).toContain(`Using helm v3.19.0 from PATH (${path.join(dir, 'bin', 'helm')}`)
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain('aks-rdma-action')
+    expect(readFileSync(env.GITHUB_OUTPUT, 'utf8')).toContain('result<<')
+    expect(existsSync(path.join(env.RUNNER_TEMP, 'aks-rdma-action-report.json'))).toBe(true)
+  }, 300_000)
+
   it('apply, verify and drift run against it with --env-file and no other flag', async () => {
     const apply = await cli(['apply', '--env-file', envFile])
     expect({ code: apply.code, stderr: apply.code ? apply.stderr.slice(-3000) : '' }).toEqual({
@@ -129,19 +189,14 @@ describe('the simulator one flag away', () => {
     expect(kubeconfig).toBeDefined()
     expect(existsSync(kubeconfig!)).toBe(true) // a local run keeps it
 
-    // The user's own runner files are created when missing and respected.
-    const own = path.join(work, 'own')
-    const verify = await cli(['verify', '--env-file', envFile, '--output', 'json'], {
-      RUNNER_TEMP: path.join(own, 'temp'),
-      GITHUB_OUTPUT: path.join(own, 'outputs'),
-      GITHUB_STEP_SUMMARY: path.join(own, 'summary.md')
-    })
+    // The runner's files of the .env (DIR/runner) hold the outputs, the summary and the report.
+    const verify = await cli(['verify', '--env-file', envFile, '--output', 'json'])
     expect(verify.code).toBe(0)
     const report = JSON.parse(verify.stdout)
     expect(report.result).toBe('success')
-    expect(readFileSync(path.join(own, 'outputs'), 'utf8')).toContain('result')
-    expect(readFileSync(path.join(own, 'summary.md'), 'utf8')).toContain('aks-rdma-action')
-    expect(existsSync(path.join(own, 'temp', 'aks-rdma-action-report.json'))).toBe(true)
+    expect(readFileSync(path.join(dir, 'runner', 'output'), 'utf8')).toContain('result')
+    expect(readFileSync(path.join(dir, 'runner', 'summary.md'), 'utf8')).toContain('aks-rdma-action')
+    expect(existsSync(path.join(dir, 'runner', 'temp', 'aks-rdma-action-report.json'))).toBe(true)
     expectTerminalClean(verify.stdout + verify.stderr)
 
     const drift = await cli(['drift', '--env-file', envFile])
@@ -168,10 +223,11 @@ describe('the simulator one flag away', () => {
     ).toBe(0)
   }, 300_000)
 
-  it('sim down stops it and removes its .env', async () => {
+  it('sim down stops it and removes what it wrote, the runner folder the runs used included', async () => {
     const r = await cli(['sim', 'down', '--dir', dir])
     expect(r.code).toBe(0)
     await new Promise(resolve => (up!.exitCode === null ? up!.once('exit', resolve) : resolve(undefined)))
     expect(existsSync(envFile)).toBe(false)
+    expect(existsSync(dir)).toBe(false)
   }, 60_000)
 })

@@ -341,7 +341,9 @@ describe('one thing changed behind the action’s back', () => {
         fixableByApply: false
       })
     ])
-    expect(items[0].hint).toMatch(/helm upgrade gpu-operator -n gpu-operator --reuse-values/)
+    expect(items[0].hint).toContain(
+      '`helm repo add nvidia https://helm.ngc.nvidia.com/nvidia && helm upgrade gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --reuse-values`'
+    )
     mutateObject('nvidia.com', 'clusterpolicies', undefined, 'cluster-policy', o => {
       o.spec.driver.rdma.useHostMofed = false
     })
@@ -403,10 +405,13 @@ describe('one thing changed behind the action’s back', () => {
       })
     ]
     const items = await drift()
+    const s0 = settings('drift')
     expect(items).toEqual(expected)
     // a third node, not one request more
     expect(world.recorder.counts().kube.total).toBe(convergedKubeRequests)
-    expect(items[0].hint).toMatch(/az aks nodepool scale --name rdma --node-count 2/)
+    expect(items[0].hint).toContain(
+      `\`az aks nodepool scale --subscription ${world.scenario.azure.subscriptionId} --resource-group ${s0.cluster.resourceGroup} --cluster-name ${s0.cluster.name} --name rdma --node-count 2\``
+    )
     const r = await applyAgain()
     expect(r.report.outputs['node-pool-action']).toBe('reused')
     expect(await drift()).toEqual(expected)
@@ -444,7 +449,7 @@ describe('one thing changed behind the action’s back', () => {
         '  node-pool: count',
         '    desired: 2',
         '    actual:  3',
-        '    fix:     apply never changes an existing pool; `az aks nodepool scale --name rdma --node-count 2`, or set node-count: 3'
+        `    fix:     apply never changes an existing pool; \`az aks nodepool scale --subscription ${world.scenario.azure.subscriptionId} --resource-group ${s0.cluster.resourceGroup} --cluster-name ${s0.cluster.name} --name rdma --node-count 2\`, or set node-count: 3`
       ].join('\n')
     )
   })

@@ -1,14 +1,28 @@
 // What runs leave behind: a local run keeps of its run folder only what it names (the summary, the
-// report, the kubeconfig) and removes the rest, all of it after bad inputs; `sim down` removes
+// report, the kubeconfig) and removes the rest, all of it after bad inputs; `sim up` writes only
+// into a new or empty folder of the user's own, never through a link; `sim down` removes
 // everything its world wrote (.env with the client secret, the admin kubeconfig, the CA, the helm
-// stand-in); `simulate` leaves nothing in TMPDIR but the report it names.
+// stand-in) and nothing else, and stops only its own world (through the world's control socket,
+// never by a process number read from a file); `simulate` leaves nothing in TMPDIR but the
+// report it names.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../src/run/local-runner.js'
+import { prepareWorldDir, WorldDirError } from '../../../sim/world-dir.js'
 
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'leftovers-'))
@@ -116,23 +130,40 @@ describe('the simulator', () => {
     }
   }
 
-  it('sim down removes everything the world wrote, the .env with the client secret and the admin kubeconfig first of all', async () => {
-    const dir = path.join(work, 'world')
+  /** `sim up --dir dir`, once READY. */
+  async function simUp(dir: string): Promise<{ up: ChildProcess; out: string }> {
     const up = spawn(process.execPath, [path.join(dist, 'cli.js'), 'sim', 'up', '--dir', dir], {
       env: cleanEnv({}),
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let out = ''
     await new Promise<void>((resolve, reject) => {
-      up.stdout.on('data', (b: Buffer) => {
+      up.stdout!.on('data', (b: Buffer) => {
         out += b.toString()
         if (/^READY$/m.test(out)) resolve()
       })
       up.on('exit', code => reject(new Error(`sim up exited ${code}: ${out}`)))
     })
+    return { up, out }
+  }
+
+  it('sim down removes everything the world wrote, the .env with the client secret and the admin kubeconfig first of all', async () => {
+    const dir = path.join(work, 'world')
+    const { up } = await simUp(dir)
     expect(filesUnder(dir)).toEqual(
-      expect.arrayContaining(['.env', 'ca.pem', 'kubeconfig', 'bin/helm', 'pid'])
+      expect.arrayContaining([
+        '.aks-rdma-sim',
+        '.env',
+        'env.sh',
+        'ca.pem',
+        'kubeconfig',
+        'bin/helm',
+        'control.sock'
+      ])
     )
+    // Created by sim up itself, for its user only; the secrets' file too.
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    expect(statSync(path.join(dir, '.env')).mode & 0o777).toBe(0o600)
     const exited = new Promise(r => up.once('exit', r))
     const down = await cli(['sim', 'down', '--dir', dir])
     expect(down.code).toBe(0)
@@ -140,15 +171,82 @@ describe('the simulator', () => {
     expect(existsSync(dir)).toBe(false)
   }, 120_000)
 
-  it('sim down after a world that could not clean up (killed): its files go all the same', async () => {
+  it('sim down after a world that could not clean up (killed): its files go, the user’s stay, nothing is signalled', async () => {
     const dir = path.join(work, 'dead-world')
-    mkdirSync(path.join(dir, 'bin'), { recursive: true })
-    for (const f of ['.env', 'ca.pem', 'kubeconfig', 'bin/helm']) writeFileSync(path.join(dir, f), 'x')
-    writeFileSync(path.join(dir, 'pid'), '2147483646') // no such process
+    const { up } = await simUp(dir)
+    const killed = new Promise(r => up.once('exit', r))
+    up.kill('SIGKILL')
+    await killed
     writeFileSync(path.join(dir, 'notes.txt'), 'the user’s own file')
+    writeFileSync(path.join(dir, 'bin', 'mytool'), '#!/bin/sh\n')
+    // A process of the user's, and its number where an older sim down read the world's.
+    const bystander = spawn('sleep', ['60'], { stdio: 'ignore' })
+    writeFileSync(path.join(dir, 'pid'), String(bystander.pid))
+    try {
+      const down = await cli(['sim', 'down', '--dir', dir])
+      expect(down.code).toBe(0)
+      expect(down.stderr).toContain('it holds files the world did not write')
+      expect(filesUnder(dir)).toEqual(['bin/mytool', 'notes.txt', 'pid'])
+      expect(bystander.exitCode).toBeNull()
+      expect(bystander.signalCode).toBeNull()
+    } finally {
+      bystander.kill()
+    }
+  }, 120_000)
+
+  it('sim down in a folder that never held a world touches nothing', async () => {
+    const dir = mkdtempSync(path.join(work, 'project-'))
+    mkdirSync(path.join(dir, 'bin'))
+    mkdirSync(path.join(dir, 'helm'))
+    for (const f of ['.env', 'kubeconfig', 'bin/helm', 'helm/values.yaml'])
+      writeFileSync(path.join(dir, f), 'mine')
     const down = await cli(['sim', 'down', '--dir', dir])
-    expect(down.code).toBe(0)
-    expect(filesUnder(dir)).toEqual(['notes.txt'])
+    expect(down.code).toBe(1)
+    expect(down.stderr).toContain('nothing was touched')
+    expect(filesUnder(dir)).toEqual(['.env', 'bin/helm', 'helm/values.yaml', 'kubeconfig'])
+  })
+
+  it('sim up refuses a non-empty folder, a linked folder and a planted link: exit 2, nothing written', async () => {
+    const full = mkdtempSync(path.join(work, 'full-'))
+    writeFileSync(path.join(full, 'notes.txt'), 'mine')
+    // A link planted where the admin kubeconfig would go.
+    const planted = mkdtempSync(path.join(work, 'planted-'))
+    const target = path.join(work, 'where-the-kubeconfig-would-land')
+    symlinkSync(target, path.join(planted, 'kubeconfig'))
+    const real = mkdtempSync(path.join(work, 'real-'))
+    const linked = path.join(work, 'linked')
+    symlinkSync(real, linked)
+    for (const [dir, why] of [
+      [full, 'is not empty (1 entry)'],
+      [planted, 'is not empty (1 entry)'],
+      [linked, 'is a symbolic link']
+    ]) {
+      const r = await cli(['sim', 'up', '--dir', dir])
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 2,
+        stderr: expect.stringContaining(`sim up: --dir ${dir}: ${why}`)
+      })
+    }
+    expect(filesUnder(full)).toEqual(['notes.txt'])
+    expect(readdirSync(planted)).toEqual(['kubeconfig'])
+    expect(existsSync(target)).toBe(false)
+    expect(readdirSync(real)).toEqual([])
+  })
+
+  it('sim up refuses a folder another user owns (it may hold planted files)', async () => {
+    const foreign = mkdtempSync(path.join(work, 'foreign-'))
+    // As root the folder really changes hands; as anyone else, the check is shown against another uid.
+    if (process.getuid?.() === 0) {
+      chownSync(foreign, 65534, 65534)
+      const r = await cli(['sim', 'up', '--dir', foreign])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(`sim up: --dir ${foreign}: is owned by another user (uid 65534)`)
+    } else {
+      const me = process.getuid!()
+      expect(() => prepareWorldDir(foreign, me + 1)).toThrow(WorldDirError)
+      expect(() => prepareWorldDir(foreign, me + 1)).toThrow(`is owned by another user (uid ${me})`)
+    }
+    expect(readdirSync(foreign)).toEqual([])
   })
 
   it('simulate leaves nothing in TMPDIR but the report it names', async () => {

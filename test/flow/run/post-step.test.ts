@@ -3,9 +3,21 @@
 // exactly the paths the run recorded under RUNNER_TEMP (nothing else there, nothing outside it),
 // releases the Lease only while this run holds it, and deletes only the node pool the saved state
 // says this run submitted, while its created-by tag still names the run (cleanup none, another
-// run's tag or a corrupt state leave it standing, without an ARM DELETE).
+// run's tag or a corrupt state leave it standing, without an ARM DELETE). The saved state is
+// trusted no further than it can be checked: a saved run id that is not this job's identity
+// (recomputed from the runner's variables and the saved nonce) releases and deletes nothing, and
+// neither a removal nor the report's update reaches outside RUNNER_TEMP through a link.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import tls from 'node:tls'
@@ -16,7 +28,11 @@ import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
 import { startWorld, type World } from '../../../sim/world.js'
 
 const POOL = 'rdmapool'
-const RUN = 'run-111-1'
+/** The runner's variables of this job, and the identity its main step had (its nonce saved with it). */
+const JOB = { GITHUB_RUN_ID: '111', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'rdma' }
+const RUN = '111-1/rdma/0123456789ab'
+/** Another job of the same workflow run (a matrix leg): same run and job, its own nonce. */
+const OTHER_JOB = '111-1/rdma/ba9876543210'
 
 let world: World
 const savedEnv = { ...process.env }
@@ -55,6 +71,7 @@ function runnerEnv(inputs: Record<string, string>, state: Record<string, string>
   process.env.ACTIONS_ID_TOKEN_REQUEST_URL = env.ACTIONS_ID_TOKEN_REQUEST_URL
   process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN
   process.env.RUNNER_TEMP = temp
+  Object.assign(process.env, JOB)
   for (const [name, value] of Object.entries({ ...world.inputs(), 'node-pool': POOL, ...inputs }))
     process.env[inputEnvName(name)] = value
   for (const [name, value] of Object.entries(state)) process.env[`STATE_${name}`] = value
@@ -155,7 +172,7 @@ describe('runPost', () => {
     })
     expect(await lease()).toBeUndefined()
 
-    await leaseHeldBy('run-222-1')
+    await leaseHeldBy(OTHER_JOB)
     const other = runKubeconfig()
     runnerEnv(
       { mode: 'verify' },
@@ -163,7 +180,26 @@ describe('runPost', () => {
     )
     const kept = await runPost()
     expect(kept.cleanup[0]).toMatchObject({ resource: 'lease', result: 'skipped' })
-    expect((await lease())?.spec.holderIdentity).toBe('run-222-1')
+    expect((await lease())?.spec.holderIdentity).toBe(OTHER_JOB)
+
+    // The main step took it and released it itself: the table says so, not "did not hold it".
+    const mine = runKubeconfig()
+    runnerEnv(
+      { mode: 'verify' },
+      {
+        [STATE.kubeconfig]: mine,
+        [STATE.runId]: RUN,
+        [STATE.leaseReleased]: 'true',
+        [STATE.tempPaths]: JSON.stringify([mine])
+      }
+    )
+    const after = await runPost()
+    expect(after.cleanup[0]).toEqual({
+      resource: 'lease',
+      name: `${LEASE_NAMESPACE}/${LEASE_NAME}`,
+      result: 'skipped',
+      reason: 'the main step took it and released it'
+    })
   })
 })
 
@@ -208,13 +244,19 @@ describe('runPost honours the saved cleanup state', () => {
       ],
       [
         { cleanup: 'node-pool' },
-        { [STATE.nodePoolSubmitted]: submitted('run-999-1') },
+        { [STATE.nodePoolSubmitted]: submitted(OTHER_JOB) },
         {
           resource: 'node-pool',
           name: POOL,
           result: 'kept',
-          reason: `its aks-rdma-action-created-by tag is ${RUN}, not this run's (run-999-1)`
+          reason: `the saved state names created-by identity ${OTHER_JOB} (this job: ${RUN}); not trusted`
         }
+      ],
+      [
+        // Withdrawn by the main step: its create was refused (HTTP 412) and it reused the pool.
+        { cleanup: 'node-pool' },
+        { [STATE.nodePoolSubmitted]: '' },
+        { resource: 'node-pool', name: POOL, result: 'skipped', reason: 'this run did not create it' }
       ],
       [
         { cleanup: 'node-pool' },
@@ -240,5 +282,76 @@ describe('runPost honours the saved cleanup state', () => {
       expect(armDeletes()).toEqual([])
       expect(world.azure.getPool(POOL)).toBeDefined()
     }
+  })
+})
+
+describe('runPost trusts its saved state no further than it can check it', () => {
+  it('a saved run id that is not this job’s releases no Lease and deletes nothing', async () => {
+    world.azure.setPool(POOL, {
+      vmSize: 'Standard_ND96asr_v4',
+      count: 1,
+      tags: { 'aks-rdma-action-created-by': OTHER_JOB }
+    })
+    await leaseHeldBy(OTHER_JOB)
+    world.recorder.reset()
+    const kubeconfig = runKubeconfig()
+    const saved = JSON.stringify({
+      resourceGroup: world.inputs()['resource-group'],
+      cluster: world.inputs()['cluster-name'],
+      pool: POOL,
+      createdBy: OTHER_JOB
+    })
+    // The state of another job of the run (its id, its pool), read by this job's post step.
+    runnerEnv(
+      { cleanup: 'node-pool' },
+      {
+        [STATE.runId]: OTHER_JOB.replace('/rdma/', '/other/'),
+        [STATE.kubeconfig]: kubeconfig,
+        [STATE.tempPaths]: JSON.stringify([kubeconfig]),
+        [STATE.nodePoolSubmitted]: saved
+      }
+    )
+    const post = await runPost()
+    expect(post.cleanup.filter(e => e.resource !== 'kubeconfig')).toEqual([
+      {
+        resource: 'node-pool',
+        name: POOL,
+        result: 'kept',
+        reason: "the saved run id is not this job's identity; nothing is deleted on its word"
+      }
+    ])
+    expect(armDeletes()).toEqual([])
+    expect(world.azure.getPool(POOL)).toBeDefined()
+    expect((await lease())?.spec.holderIdentity).toBe(OTHER_JOB)
+  })
+
+  it('no removal and no report update reaches outside RUNNER_TEMP through a link', async () => {
+    const secret = path.join(outside, 'keep-me')
+    writeFileSync(secret, 'outside')
+    const report = path.join(outside, 'report.json')
+    writeFileSync(report, '{"result":"success"}\n')
+    // A folder link inside RUNNER_TEMP that leads outside, and a report path through it.
+    symlinkSync(outside, path.join(temp, 'link'))
+    runnerEnv(
+      { mode: 'verify' },
+      {
+        [STATE.runId]: RUN,
+        [STATE.tempPaths]: JSON.stringify([path.join(temp, 'link', 'keep-me')]),
+        [STATE.reportPath]: path.join(temp, 'link', 'report.json')
+      }
+    )
+    await runPost()
+    expect(readFileSync(secret, 'utf8')).toBe('outside')
+    expect(readFileSync(report, 'utf8')).toBe('{"result":"success"}\n')
+    // A report outside RUNNER_TEMP named directly is not written either.
+    runnerEnv({ mode: 'verify' }, { [STATE.runId]: RUN, [STATE.reportPath]: report })
+    await runPost()
+    expect(readFileSync(report, 'utf8')).toBe('{"result":"success"}\n')
+    // Inside RUNNER_TEMP, the post step's section is added.
+    const own = path.join(temp, 'aks-rdma-action-report.json')
+    writeFileSync(own, '{"result":"success"}\n')
+    runnerEnv({ mode: 'verify' }, { [STATE.runId]: RUN, [STATE.reportPath]: own })
+    await runPost()
+    expect(JSON.parse(readFileSync(own, 'utf8'))).toMatchObject({ result: 'success', post: { exitCode: 0 } })
   })
 })

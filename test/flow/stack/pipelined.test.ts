@@ -19,6 +19,7 @@ import { startKubeSim, type KubeSim } from '../../../sim/kube/index.js'
 import { loadScenario } from '../../../sim/scenario.js'
 import { createWorldTls, type WorldTls } from '../../../sim/tls.js'
 import { applyStack, type ApplyStackResult, type PoolInfo } from '../../../src/stack/index.js'
+import { helmStandinSha256 } from '../../support/helm-standin-bin.js'
 import { collectLog, useHelmStandin, type CollectedLog } from '../../support/stack-world.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
@@ -66,6 +67,7 @@ async function world(
   const settings = readSettings(
     reader({
       ...VALID_APPLY,
+      'helm-sha256': await helmStandinSha256(),
       'node-pool': POOL,
       'step-timeout': '60s',
       timeout: '5m',

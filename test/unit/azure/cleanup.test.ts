@@ -10,7 +10,7 @@ import { cleanupAzure, type CleanupEntry, type SubmittedCreates } from '../../..
 import type { ArmClients } from '../../../src/azure/clients.js'
 import type { Log } from '../../../src/log/index.js'
 
-const RUN = 'run-7-1'
+const RUN = '7-1/rdma/0123456789ab'
 type Live = { tags?: Record<string, string>; provisioningState?: string } | 'missing' | Error
 
 interface Arm {
@@ -88,7 +88,8 @@ function arm(o: { cluster?: Live; pool?: Live; deleteError?: Error; deleteNever?
 const settings = (cleanup: 'none' | 'node-pool' | 'cluster') => ({
   cleanup,
   cluster: { resourceGroup: 'rg', name: 'aks' },
-  nodePool: { name: 'rdma' }
+  nodePool: { name: 'rdma' },
+  runId: RUN
 })
 const createdPool = (createdBy = RUN) => ({ resourceGroup: 'rg', cluster: 'aks', pool: 'rdma', createdBy })
 const createdCluster = (createdBy = RUN) => ({ resourceGroup: 'rg', cluster: 'aks', createdBy })
@@ -131,13 +132,13 @@ describe('cleanupAzure: the node pool', () => {
   })
 
   it('keeps a pool whose tag names another run, or none', async () => {
-    const other = arm({ pool: tagged('run-8-1') })
+    const other = arm({ pool: tagged('8-1/rdma/ba9876543210') })
     expect(await cleanup(other, 'node-pool', { nodePool: createdPool() })).toEqual([
       {
         resource: 'node-pool',
         name: 'rdma',
         result: 'kept',
-        reason: `its aks-rdma-action-created-by tag is run-8-1, not this run's (${RUN})`
+        reason: `its aks-rdma-action-created-by tag is 8-1/rdma/ba9876543210, not this run's (${RUN})`
       }
     ])
     const untagged = arm({ pool: {} })
@@ -245,14 +246,29 @@ describe('cleanupAzure: the cluster', () => {
     expect(a.calls.filter(c => c.startsWith('DELETE'))).toEqual(['DELETE pool every 7ms'])
   })
 
-  it('a pool in another cluster than the deleted one is deleted on its own', async () => {
-    const a = arm({ cluster: tagged(RUN), pool: tagged(RUN) })
-    const pool = { ...createdPool(), cluster: 'other' }
-    expect(await cleanup(a, 'cluster', { cluster: createdCluster(), nodePool: pool })).toEqual([
-      { resource: 'cluster', name: 'rg/aks', result: 'deleted', reason: 'was Succeeded' },
-      { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Succeeded' }
-    ])
-    expect(a.calls).toContain('GET pool rg/other/rdma')
+  it('a saved create that names other resources or another identity than this job is kept, unread', async () => {
+    // The saved state is the main step's word only: it must name the inputs' resources and this
+    // job's identity (recomputed by the post step), or nothing is read or deleted on it.
+    const cases: Array<[SubmittedCreates, string]> = [
+      [{ nodePool: { ...createdPool(), cluster: 'other' } }, 'cluster other (this job: aks)'],
+      [{ nodePool: { ...createdPool(), resourceGroup: 'rg2' } }, 'resource group rg2 (this job: rg)'],
+      [{ nodePool: { ...createdPool(), pool: 'gpu' } }, 'node pool gpu (this job: rdma)'],
+      [
+        { nodePool: createdPool('7-1/rdma/ffffffffffff') },
+        `created-by identity 7-1/rdma/ffffffffffff (this job: ${RUN})`
+      ],
+      [{ cluster: { ...createdCluster(), cluster: 'prod' } }, 'cluster prod (this job: aks)']
+    ]
+    for (const [submitted, named] of cases) {
+      const a = arm({ cluster: tagged(RUN), pool: tagged(RUN) })
+      const entries = await cleanup(a, 'cluster', submitted)
+      const kept = entries.find(e => e.result === 'kept')
+      expect({ named, kept }).toEqual({
+        named,
+        kept: expect.objectContaining({ reason: `the saved state names ${named}; not trusted` })
+      })
+      expect(a.calls).toEqual([])
+    }
   })
 
   it('with cleanup node-pool the created cluster is kept and only the pool deleted', async () => {

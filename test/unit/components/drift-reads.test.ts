@@ -260,7 +260,7 @@ describe('gpu-operator: the ClusterPolicy has the chart values’ driver.rdma', 
     spec: { driver: rdma === undefined ? {} : { rdma } }
   })
   const rerender =
-    'the release is as desired but its ClusterPolicy was changed: helm upgrade gpu-operator -n gpu-operator --reuse-values re-renders it (apply does not upgrade an unchanged release)'
+    'the release is as desired but its ClusterPolicy was changed: `helm repo add nvidia https://helm.ngc.nvidia.com/nvidia && helm upgrade gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --reuse-values` re-renders it (apply does not upgrade an unchanged release)'
 
   it('reports useHostMofed turned on and RDMA turned off, each with the patch that fixes it', async () => {
     const c = cluster([policy({ enabled: false, useHostMofed: true })])
@@ -271,7 +271,7 @@ describe('gpu-operator: the ClusterPolicy has the chart values’ driver.rdma', 
         desired: 'true',
         actual: 'false',
         fixableByApply: false,
-        hint: `${rerender}; or kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"enabled":true}}}}'`
+        hint: `${rerender}; or \`kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"enabled":true}}}}'\``
       },
       {
         component: 'gpu-operator',
@@ -279,7 +279,7 @@ describe('gpu-operator: the ClusterPolicy has the chart values’ driver.rdma', 
         desired: 'false',
         actual: 'true',
         fixableByApply: false,
-        hint: `${rerender}; or kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"useHostMofed":false}}}}'`
+        hint: `${rerender}; or \`kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"useHostMofed":false}}}}'\``
       }
     ])
     expect(c.reads).toEqual(['GET ClusterPolicy/cluster-policy'])
@@ -428,7 +428,7 @@ describe('the Azure components’ drift (GETs only)', () => {
       desired: 'Succeeded',
       actual: 'Failed',
       fixableByApply: false,
-      hint: 'delete the failed pool (az aks nodepool delete --name rdmapool) or fix the cause, then apply'
+      hint: 'delete the failed pool (`az aks nodepool delete --subscription 00000000-0000-0000-0000-000000000000 --resource-group rg --cluster-name aks1 --name rdmapool`) or fix the cause, then apply'
     })
     const busy = await drift('node-pool', arm({ pool: { ...asDesired, provisioningState: 'Upgrading' } }))
     expect(busy.find(i => i.field === 'provisioningState')?.hint).toBe(
@@ -439,7 +439,7 @@ describe('the Azure components’ drift (GETs only)', () => {
       desired: String(settings().nodePool.count),
       actual: '3',
       fixableByApply: false,
-      hint: expect.stringMatching(/^apply never changes an existing pool; .*, or set node-count: 3$/)
+      hint: 'apply never changes an existing pool; `az aks nodepool scale --subscription 00000000-0000-0000-0000-000000000000 --resource-group rg --cluster-name aks1 --name rdmapool --node-count 2`, or set node-count: 3'
     })
   })
 

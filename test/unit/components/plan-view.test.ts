@@ -29,10 +29,11 @@ const CLUSTER = `${SUB}/resourceGroups/rg/providers/Microsoft.ContainerService/m
 const FEATURE = `${SUB}/providers/Microsoft.Features/providers/Microsoft.ContainerService/features/AKSInfinibandSupport`
 
 const settings = (over: Record<string, string> = {}) =>
-  readSettings(reader({ ...VALID_APPLY, 'create-cluster': 'true', location: 'eastus', ...over }), {
-    GITHUB_RUN_ID: '9',
-    GITHUB_RUN_ATTEMPT: '2'
-  }).settings
+  readSettings(
+    reader({ ...VALID_APPLY, 'create-cluster': 'true', location: 'eastus', ...over }),
+    { GITHUB_RUN_ID: '9', GITHUB_RUN_ATTEMPT: '2', GITHUB_JOB: 'rdma' },
+    { nonce: '0123456789ab' }
+  ).settings
 const plan = (over: Record<string, string> = {}) =>
   Object.fromEntries(buildStack(settings(over)).map(c => [c.name, c]))
 
@@ -86,7 +87,7 @@ describe('the Azure components in the plan', () => {
         when: 'cluster absent',
         body: {
           location: 'eastus',
-          tags: { 'aks-rdma-action-managed': 'true', 'aks-rdma-action-created-by': '9-2' },
+          tags: { 'aks-rdma-action-managed': 'true', 'aks-rdma-action-created-by': '9-2/rdma/0123456789ab' },
           identity: { type: 'SystemAssigned' },
           properties: {
             dnsPrefix: 'aks1',

@@ -17,6 +17,7 @@ import {
   BENCHMARK_IMAGE_DEFAULT,
   BUSYBOX_IMAGE,
   DEFAULT_IMAGE_ARCHES,
+  DYNAMO_RUNTIME_IMAGE,
   RDMA_DEVICE_PLUGIN_IMAGE
 } from '../../../src/settings/images.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
@@ -234,8 +235,17 @@ describe('the architectures of the default images (docs/IMAGES.md)', () => {
     expect(DEFAULT_IMAGE_ARCHES[BENCHMARK_IMAGE_DEFAULT]).toEqual(['amd64'])
   })
 
+  it("the Dynamo runtime image: Dynamo's release artifacts list the tag for AMD64 and ARM64", () => {
+    const md = read('dynamo-release-artifacts-v0.8.1-EXCERPT.md')
+    const tag = DYNAMO_RUNTIME_IMAGE.split('/').pop()!
+    const row = md.split('\n').find(l => l.startsWith(`| \`${tag}\` |`))
+    expect(row?.split('|').map(c => c.trim())[5]).toBe('AMD64/ARM64')
+    expect(defaultOf('transport-image')).toBe(DYNAMO_RUNTIME_IMAGE)
+    expect(DEFAULT_IMAGE_ARCHES[DYNAMO_RUNTIME_IMAGE]).toEqual(['amd64', 'arm64'])
+  })
+
   it('every default image of an input has its architectures recorded', () => {
-    for (const input of ['rdma-device-plugin-image', 'benchmark-image'])
+    for (const input of ['rdma-device-plugin-image', 'benchmark-image', 'transport-image'])
       expect(DEFAULT_IMAGE_ARCHES[defaultOf(input)]?.length).toBeGreaterThan(0)
   })
 })

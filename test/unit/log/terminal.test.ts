@@ -175,4 +175,27 @@ describe('terminal log', () => {
     expect(s.text).not.toContain('\x1b[')
     log.close()
   })
+
+  it('without a TTY a key that ends inside its throttle window ends on its last count, not its first', () => {
+    jest.useFakeTimers({ now: 0 })
+    const s = new FakeStream(false)
+    const log = new TerminalLog({ stream: s, throttleMs: 5000 })
+    log.startGroup('rdma-device-plugin')
+    log.progress('rdma-device-plugin', 'rdma-device-plugin: 0/1 nodes ready')
+    jest.advanceTimersByTime(200)
+    log.progress('rdma-device-plugin', 'rdma-device-plugin: 1/1 nodes ready')
+    log.endGroup() // the step ends before the window does
+    expect(s.writes).toEqual([
+      '==> rdma-device-plugin\n',
+      '  rdma-device-plugin: 0/1 nodes ready\n',
+      '  rdma-device-plugin: 1/1 nodes ready\n'
+    ])
+    // An explicit end (an empty update) flushes it too, and nothing comes later.
+    log.progress('pool', 'Creating 0/2')
+    log.progress('pool', 'Creating 2/2')
+    log.progress('pool', '')
+    jest.advanceTimersByTime(10_000)
+    expect(s.writes.slice(3)).toEqual(['Creating 0/2\n', 'Creating 2/2\n'])
+    log.close()
+  })
 })

@@ -171,6 +171,24 @@ describe('job summary Markdown', () => {
     expect(md).toContain('failed step: nic-cluster-policy')
     expect(md).toContain('aks-ndv4-2')
     expect(renderSummary({ ...emptyReport('verify') }).split('\n')[0]).toMatch(/^## ✅ .*succeeded/)
+    // A success has its one line under the heading too: what was verified, and the numbers.
+    const ok = renderSummary({
+      ...emptyReport('apply'),
+      result: 'success',
+      outputs: { 'rdma-nodes': '2', 'bandwidth-gbps': '387.16', 'latency-us': '1.62' },
+      checks: [
+        { name: 'nodes-ready', status: 'pass', detail: '' },
+        { name: 'ofed-driver', status: 'pass', detail: '' }
+      ]
+    }).split('\n')
+    expect(ok.slice(0, 3)).toEqual([
+      '## ✅ aks-rdma-action `apply` succeeded',
+      '',
+      '2 RDMA nodes verified, 2/2 checks pass, lowest pair bandwidth 387.16 Gb/s, latency 1.62 µs'
+    ])
+    expect(renderSummary({ ...emptyReport('drift'), result: 'success' }).split('\n')[2]).toBe(
+      'no drift: the cluster is as the inputs describe it'
+    )
     expect(renderSummary({ ...emptyReport('drift'), result: 'drifted' }).split('\n')[0]).toMatch(
       /^## ⚠️ .*found drift/
     )
@@ -360,7 +378,7 @@ describe('job summary size', () => {
     // the slow nodes lead the grid when not every node fits, each of their NICs marked
     const grid = tables(out).find(t => t.headers[0] === 'Node')!
     expect(grid.rows).toHaveLength(25)
-    expect(grid.rows[0][0]).toBe('<code>005-vmss</code>') // prefix aks-rdmapool-0
+    expect(grid.rows[0][0]).toBe('<code>0005-vmss</code>') // prefix aks-rdmapool-, not inside the number
     expect(grid.rows[0].slice(1, 9).every(c => c.startsWith('❌ 88.4'))).toBe(true)
     expect(out).toContain('the 25 slowest of 1000 nodes')
   })
@@ -406,12 +424,13 @@ describe('a 16-node fleet at a glance (reports of the simulator, test/fixtures/r
     )
     // The common prefix is stated once; in the benchmark section no full name repeats.
     const bench = md.slice(md.indexOf('### Benchmark'))
-    expect(bench.split('aks-rdmapool-54215238-vmss0000').length - 1).toBe(1)
-    expect(out).toContain('without their common prefix <code>aks-rdmapool-54215238-vmss00000</code>')
+    expect(bench.split('aks-rdmapool-54215238-vmss').length - 1).toBe(1)
+    // Cut after `vmss`, never inside the instance number.
+    expect(out).toContain('without their common prefix <code>aks-rdmapool-54215238-vmss</code>')
     // One row per node, one column per NIC, a Gb/s figure and a mark in every cell.
     const grid = ts.find(t => t.headers[0] === 'Node')!
     expect(grid.headers.slice(1, 9)).toEqual(NICS.map(n => `<code>${n}</code>`))
-    const names = [...'0123456789abcdef'].map(c => `<code>${c}</code>`)
+    const names = [...'0123456789abcdef'].map(c => `<code>00000${c}</code>`)
     expect(grid.rows.map(r => r[0])).toEqual(names)
     const failing: string[] = []
     for (const row of grid.rows)
@@ -419,11 +438,11 @@ describe('a 16-node fleet at a glance (reports of the simulator, test/fixtures/r
         expect(cell).toMatch(/^(✅|❌) \d{3}\.\d$/)
         if (cell.startsWith('❌')) failing.push(`${row[0]} ${NICS[i]}: ${cell}`)
       })
-    expect(failing).toEqual(['<code>7</code> mlx5_ib3: ❌ 206.0'])
+    expect(failing).toEqual(['<code>000007</code> mlx5_ib3: ❌ 206.0'])
     expect(grid.rows[7][grid.headers.indexOf('Note')]).toBe('bad NIC(s) mlx5_ib3: slow with every partner')
     // The chart: each node's slowest NIC (bars) against the pass mark (line), in the grid's order.
     const c = chart(md)
-    expect(c.x).toEqual([...'0123456789abcdef'])
+    expect(c.x).toEqual([...'0123456789abcdef'].map(c => `00000${c}`))
     expect(c.bar).toHaveLength(16)
     expect(c.bar[7]).toBe(206)
     expect(c.bar.filter((v, i) => i !== 7).every(v => v >= 360)).toBe(true)
@@ -437,8 +456,8 @@ describe('a 16-node fleet at a glance (reports of the simulator, test/fixtures/r
     const pairs = tables(out.slice(folded))[0]
     expect(pairs.rows).toHaveLength(16)
     expect(pairs.rows.slice(0, 2).map(r => r[0])).toEqual([
-      '<code>6</code> → <code>7</code>',
-      '<code>7</code> → <code>8</code>'
+      '<code>000006</code> → <code>000007</code>',
+      '<code>000007</code> → <code>000008</code>'
     ])
     // No pod snippet after a failed run.
     expect(md).not.toContain('Run a workload on this pool')
@@ -456,12 +475,12 @@ describe('a 16-node fleet at a glance (reports of the simulator, test/fixtures/r
     // The last section: how a workload uses the pool, its YAML the report's snippet exactly.
     const headings = [...md.matchAll(/^### (.+)$/gm)].map(m => m[1])
     expect(headings.at(-1)).toBe('Run a workload on this pool')
-    const yaml = /```yaml\n([\s\S]*?)\n```\n$/.exec(md)![1]
+    const yaml = /```yaml\n([\s\S]*?)\n```\n\nSave it as `rdma-workload.yaml`/.exec(md)![1]
     expect(parseYaml(yaml)).toEqual(report.workload!.podSnippet)
     expect(yaml).not.toMatch(/[&*]a\d/) // no YAML anchors: a person copies it
     expect(md).toContain('`rdma/hca_shared_devices_a: 1`')
     expect(md).toContain('No `IPC_LOCK` capability')
-    expect(md).toContain('benchmark pods were built from this same snippet')
+    expect(md).toContain('benchmark pods were built from this same spec')
   })
 })
 

@@ -1,14 +1,16 @@
-// The pod snippet a workload on the RDMA pool uses (src/model/workload.ts) is what every benchmark
-// proves: each perftest container's resources are the snippet's for the GPUs that container asks for,
-// each pod tolerates exactly the snippet's tolerations, and nothing needs IPC_LOCK or privileges. The
-// README shows the snippet of the default inputs, byte for byte as the job summary renders it.
+// The Pod a workload on the RDMA pool is (src/model/workload.ts) is what every benchmark proves: each
+// perftest container's resources are the Pod's for the GPUs that container asks for, each benchmark
+// pod tolerates exactly its tolerations and runs its image, and nothing needs IPC_LOCK or privileges.
+// It is a whole Pod (apiVersion, kind, name: what `kubectl apply -f` needs; the flow test
+// test/flow/run/existing-kubeconfig.test.ts applies it with the real kubectl). The README shows the Pod
+// of the default inputs, and how to run it, byte for byte as the job summary renders them.
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { devicePairs } from '../../../src/benchmark/pairing.js'
 import { perftestPod, type PairSpec, type PhaseSpec } from '../../../src/benchmark/perftest-pods.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { workloadPodSnippet } from '../../../src/model/workload.js'
-import { workloadYaml } from '../../../src/report/workload-summary.js'
+import { workloadPod } from '../../../src/model/workload.js'
+import { WORKLOAD_USAGE, workloadYaml } from '../../../src/report/workload-summary.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
@@ -69,13 +71,16 @@ describe('the workload snippet is what the benchmark pods use', () => {
   ])('%s: every container has the snippet resources, every pod its tolerations', (_name, over) => {
     const s = settings(over)
     const snippet = (gpus: number) =>
-      workloadPodSnippet(s, gpus) as { tolerations?: unknown[]; containers: Container[] }
+      (workloadPod(s, gpus) as { spec: { tolerations?: unknown[]; containers: Container[] } }).spec
     let withGpu = 0
     let withoutGpu = 0
     for (const pod of benchmarkPods(s)) {
       expect(pod.spec.tolerations).toEqual(snippet(0).tolerations ?? [])
       for (const c of pod.spec.containers as Container[]) {
         const gpus = Number(c.resources.limits['nvidia.com/gpu'] ?? 0)
+        expect((c as Container & { image: string }).image).toBe(
+          (snippet(gpus).containers[0] as Container & { image: string }).image
+        )
         if (gpus) withGpu++
         else withoutGpu++
         expect(c.resources).toEqual(snippet(gpus).containers[0].resources)
@@ -90,30 +95,40 @@ describe('the workload snippet is what the benchmark pods use', () => {
     expect(withoutGpu).toBeGreaterThan(0)
   })
 
-  it('the snippet: the pool selector, the pool taints tolerated, rdma/<name>: 1 and the GPUs', () => {
+  it('a whole Pod: the pool selector, the pool taints tolerated, rdma/<name>: 1 and the GPUs', () => {
     const s = settings({ 'node-pool': 'ndpool', 'node-taints': 'sku=gpu:NoSchedule,dedicated:NoExecute' })
-    expect(workloadPodSnippet(s, 8)).toEqual({
-      nodeSelector: { 'kubernetes.azure.com/agentpool': 'ndpool' },
-      tolerations: [
-        { key: 'sku', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' },
-        { key: 'dedicated', operator: 'Exists', effect: 'NoExecute' }
-      ],
-      containers: [
-        {
-          name: 'worker',
-          image: '<your image>',
-          resources: {
-            requests: { 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '8' },
-            limits: { 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '8' }
+    expect(workloadPod(s, 8)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'rdma-workload' },
+      spec: {
+        nodeSelector: { 'kubernetes.azure.com/agentpool': 'ndpool' },
+        tolerations: [
+          { key: 'sku', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' },
+          { key: 'dedicated', operator: 'Exists', effect: 'NoExecute' }
+        ],
+        containers: [
+          {
+            name: 'main',
+            image: s.benchmark.image,
+            command: ['sleep', 'infinity'],
+            resources: {
+              requests: { 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '8' },
+              limits: { 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '8' }
+            }
           }
-        }
-      ]
+        ]
+      }
     })
   })
 
-  it('the README shows the snippet of the default inputs as the job summary renders it', () => {
+  it('the README shows the Pod of the default inputs, and how to run it, as the job summary renders them', () => {
     const readme = readFileSync('README.md', 'utf8')
-    const yaml = workloadYaml(workloadPodSnippet(settings(), 8))
-    expect(readme).toContain('```yaml\n' + yaml + '\n```')
+    const yaml = workloadYaml(workloadPod(settings(), 8))
+    const block = '```yaml\n' + yaml + '\n```'
+    expect(readme).toContain(block)
+    // The words after it, as the summary has them (the README wraps its lines).
+    const flat = (t: string) => t.replace(/\s+/g, ' ')
+    expect(flat(readme)).toContain(flat(`${block}\n\n${WORKLOAD_USAGE}`))
   })
 })

@@ -139,7 +139,34 @@ describe('each checked input, just inside and just outside', () => {
     ['rdma-device-plugin-image', `ghcr.io/x/y@sha256:${'a'.repeat(63)}`, IMAGE],
     ['rdma-device-plugin-image', 'host:port/x:v1', IMAGE],
     ['rdma-device-plugin-image', '/x:v1', IMAGE],
-    ['arm-endpoint', 'https://management.example.com', undefined],
+    ['arm-endpoint', 'https://management.usgovcloudapi.net', undefined],
+    ['arm-endpoint', 'https://management.azure.com/', undefined],
+    ['authority-host', 'https://login.chinacloudapi.cn', undefined],
+    [
+      'arm-endpoint',
+      'https://user:pass@management.azure.com',
+      'must not carry credentials (user:password@): the action sends its own tokens'
+    ],
+    [
+      'arm-endpoint',
+      'https://management.azure.com/%0A',
+      'must not contain spaces or control characters (raw or %-encoded)'
+    ],
+    [
+      'arm-endpoint',
+      'https://management.azure.com/\u0007',
+      'must not contain spaces or control characters (raw or %-encoded)'
+    ],
+    [
+      'authority-host',
+      'https://login.microsoftonline.com/x',
+      'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+    ],
+    [
+      'authority-host',
+      'https://login.microsoftonline.com?x=1',
+      'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+    ],
     [
       'arm-endpoint',
       'http://management.example.com',
@@ -163,7 +190,7 @@ describe('each checked input, just inside and just outside', () => {
   ]
   it.each(cases)('%s %j', (input, value, problem) => {
     const got = problems({ [input]: value, ...(input === 'location' ? { 'create-cluster': 'false' } : {}) })
-    const shown = echoValue(value.trim())
+    const shown = echoValue(value.trim().replace(/\/\/[^/]*@/, '//***@'))
     expect(got).toEqual(problem === undefined ? [] : [`${input} ${shown}: ${problem}`])
   })
 })
@@ -329,7 +356,11 @@ describe('identity', () => {
   it('endpoints lose trailing slashes; the audience follows the cloud unless really given', () => {
     const az = (o: Record<string, string>) => read(o).settings.azure
     expect(
-      az({ 'arm-endpoint': 'https://arm.example.com///', 'authority-host': 'https://login.example.com/' })
+      az({
+        'arm-endpoint': 'https://arm.example.com///',
+        'authority-host': 'https://login.example.com/',
+        'allow-custom-endpoints': 'true'
+      })
     ).toMatchObject({
       armEndpoint: 'https://arm.example.com',
       authorityHost: 'https://login.example.com'
@@ -385,10 +416,10 @@ describe('the rest of the settings', () => {
     expect(problems({ 'node-count': '2.5' })).toEqual(['node-count "2.5": must be an integer from 1 to 1000'])
     expect(read({ 'node-count': '1000' }).settings.nodePool.count).toBe(1000)
     expect(problems({ timeout: '0s' })).toEqual([
-      'timeout "0s": must be a duration such as 90s, 25m, 1h or 1h30m'
+      'timeout "0s": must be a duration such as 90s, 25m, 1h or 1h30m, from 1s to 120h'
     ])
     expect(problems({ 'step-timeout': 'soon' })).toEqual([
-      'step-timeout "soon": must be a duration such as 90s, 25m, 1h or 1h30m'
+      'step-timeout "soon": must be a duration such as 90s, 25m, 1h or 1h30m, from 1s to 120h'
     ])
     expect(read({ timeout: '1h30m', 'step-timeout': '90s' }).settings.wait).toMatchObject({
       timeoutMs: 5_400_000,
@@ -448,7 +479,7 @@ describe('the rest of the settings', () => {
     const broken = file('broken.yaml', 'a: [1, 2\n')
     expect(problems({ 'network-operator-values': broken })[0]).toMatch(
       new RegExp(
-        `^network-operator-values "${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": not valid YAML: .+`
+        `^network-operator-values "${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": not valid YAML at line 2, column 1 \\([A-Z_]+\\)$`
       )
     )
     const missing = path.join(dir, 'nope.yaml')
@@ -457,10 +488,28 @@ describe('the rest of the settings', () => {
     ])
   })
 
-  it('the run id: the runner’s run and attempt, or a local one', () => {
-    expect(read({}, { GITHUB_RUN_ID: '42', GITHUB_RUN_ATTEMPT: '3' }).settings.runId).toBe('42-3')
-    expect(read({}, { GITHUB_RUN_ID: '42' }).settings.runId).toBe('42-1')
-    expect(read({}, {}).settings.runId).toMatch(new RegExp(`^local-${process.pid}-[0-9a-z]+$`))
+  it('the run id: the runner’s run, attempt and job, the job-key, and a nonce of the run’s own', () => {
+    const runner = { GITHUB_RUN_ID: '42', GITHUB_RUN_ATTEMPT: '3', GITHUB_JOB: 'rdma' }
+    const id = (o: Record<string, string>, env: NodeJS.ProcessEnv) => read(o, env).settings.runId
+    expect(id({}, runner)).toMatch(/^42-3\/rdma\/[0-9a-f]{12}$/)
+    // Two jobs of one workflow run (matrix legs: same run, attempt and job) never share it.
+    expect(id({}, runner)).not.toBe(id({}, runner))
+    expect(id({}, { GITHUB_RUN_ID: '42' })).toMatch(/^42-1\/job\/[0-9a-f]{12}$/)
+    expect(id({ 'job-key': 'h100' }, runner)).toMatch(/^42-3\/rdma\/h100\/[0-9a-f]{12}$/)
+    expect(id({ 'job-key': '{\n  "gpu": "h100",\n  "zone": 1\n}' }, runner)).toMatch(
+      /^42-3\/rdma\/gpu:h100,zone:1\/[0-9a-f]{12}$/
+    )
+    expect(id({ 'job-key': 'x'.repeat(300) }, runner)).toMatch(/^42-3\/rdma\/key-[0-9a-f]{12}\/[0-9a-f]{12}$/)
+    expect(id({}, {})).toMatch(/^local\/[0-9a-f]{12}$/)
+    // The post step recomputes it from the nonce in the main step's saved id.
+    const main = id({ 'job-key': 'h100' }, runner)
+    const nonce = main.slice(-12)
+    expect(
+      readSettings(reader({ ...VALID_APPLY, 'job-key': 'h100' }), runner, { nonce }).settings.runId
+    ).toBe(main)
+    expect(
+      readSettings(reader({ ...VALID_APPLY }), { ...runner, GITHUB_JOB: 'other' }, { nonce }).settings.runId
+    ).not.toBe(main)
   })
 
   it('InputError says how many problems, one per line', () => {

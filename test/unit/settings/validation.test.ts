@@ -27,10 +27,11 @@ function expectProblem(values: Record<string, string>, input: string, text: RegE
 
 describe('settings from inputs', () => {
   it('builds typed settings with the documented defaults', () => {
-    const { settings, warnings } = readSettings(reader(VALID_APPLY), {
-      GITHUB_RUN_ID: '42',
-      GITHUB_RUN_ATTEMPT: '2'
-    })
+    const { settings, warnings } = readSettings(
+      reader(VALID_APPLY),
+      { GITHUB_RUN_ID: '42', GITHUB_RUN_ATTEMPT: '2', GITHUB_JOB: 'rdma' },
+      { nonce: 'abcdef012345' }
+    )
     expect(warnings).toEqual([])
     expect(settings.mode).toBe('apply')
     expect(settings.nodePool).toEqual({
@@ -58,7 +59,7 @@ describe('settings from inputs', () => {
     })
     expect(settings.azure.armEndpoint).toBe('https://management.azure.com')
     expect(settings.azure.audience).toBe('api://AzureADTokenExchange')
-    expect(settings.runId).toBe('42-2')
+    expect(settings.runId).toBe('42-2/rdma/abcdef012345')
   })
 
   it('parses labels, taints, zones and durations', () => {

@@ -1,0 +1,3 @@
+import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
+globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
+var t={n:1e-9,u:1e-6,m:.001,"":1,k:1e3,M:1e6,G:1e9,T:1e12,P:1e15,E:1e18},u={Ki:2**10,Mi:2**20,Gi:2**30,Ti:2**40,Pi:2**50,Ei:2**60},d=/^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?\d+))?$/;function s(e){if(typeof e=="number")return Number.isFinite(e)?e:void 0;if(typeof e!="string")return;let n=d.exec(e.trim());if(!n)return;let i=Number(n[1]);if(n[3]!==void 0)return i*10**Number(n[3]);let r=n[2]??"";return i*(u[r]??t[r])}function f(e,n){let i=e.status?.allocatable?.[n];return{text:i,value:s(i)??0}}export{s as a,f as b};

@@ -1,0 +1,3 @@
+import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
+globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
+var n="aks-rdma-action",t={managed:"aks-rdma-action-managed",createdBy:"aks-rdma-action-created-by"},r={managed:"aks-rdma-action/managed",createdBy:"aks-rdma-action/created-by",pci15b3:"feature.node.kubernetes.io/pci-15b3.present",mofedWait:"network.nvidia.com/operator.mofed.wait",agentPool:"kubernetes.azure.com/agentpool",ofedDriverPod:"nvidia.com/ofed-driver"};function a(e){return`${e.kind.toLowerCase()}/${e.metadata.name}`}function i(e){return`helm/${e.release}`}export{n as a,t as b,r as c,a as d,i as e};

@@ -1,0 +1,3 @@
+import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
+globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
+import{a,b,c,d,e}from"./chunk-LJ3PQDKY.js";import"./chunk-5QPG4Z6G.js";import"./chunk-FJIGDWZM.js";import"./chunk-GQAUCC64.js";import"./chunk-PUJFNPSU.js";import"./chunk-XV25A2AD.js";import"./chunk-NCG7CGYX.js";import"./chunk-4TUYC2HY.js";import"./chunk-KRUJWQI3.js";import"./chunk-ID7QODXY.js";import"./chunk-OFZFKJ2B.js";import"./chunk-POBXFJDP.js";import"./chunk-MILRLVW7.js";import"./chunk-KSL2OGMM.js";import"./chunk-METBHTLS.js";import"./chunk-5LVJI5AK.js";export{a as EXIT,b as PLAN_RUN_ID,e as run,d as runHeader,c as runMain};

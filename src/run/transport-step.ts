@@ -1,0 +1,44 @@
+// The transport step of the flow: UCX GPU-to-GPU between two Dynamo-shaped pods (transport/),
+// after the benchmark, from the verification probe's facts; into the report (`transport`), the
+// outputs (`transport`, `transport-gbps`) and, when it fails, the diagnostics (both pods' output).
+// A failed verdict fails the step, so the run exits 1.
+import type { KubeClient } from '../kube/client.js'
+import { log } from '../log/index.js'
+import { dynamoWorkerSnippet } from '../model/dynamo-worker.js'
+import type { Report } from '../report/report.js'
+import type { Settings } from '../settings/settings.js'
+import { gpuNicMapOf } from '../transport/pods.js'
+import { runTransportCheck } from '../transport/runner.js'
+import type { Verification } from '../verify/index.js'
+import { runStep } from './steps.js'
+
+export async function runTransportStep(
+  s: Settings,
+  kube: KubeClient,
+  verification: Verification,
+  report: Report
+): Promise<void> {
+  await runStep(report.steps, 'transport', `Dynamo transport (UCX, ${s.transport.image})`, async () => {
+    const facts = verification.facts ?? new Map()
+    const run = await runTransportCheck({ settings: s, kube, facts, log })
+    const t = run.transport
+    report.transport = t
+    report.outputs.transport = t.mode
+    const gbps = t.pairs[0]?.bandwidthGbps
+    if (gbps !== null && gbps !== undefined) report.outputs['transport-gbps'] = gbps.toFixed(2)
+    if (t.verdict === 'fail') {
+      for (const role of ['server', 'client'] as const) {
+        const text = run.logs[role]
+        if (text)
+          report.diagnostics = [
+            ...(report.diagnostics ?? []),
+            { step: 'transport', title: `${role} pod output`, text }
+          ]
+      }
+      throw new Error(`transport: ${run.summary}${t.fix ? `. Fix: ${t.fix}` : ''}`)
+    }
+    const client = facts.get(t.pairs[0]?.client ?? '')
+    t.workerSnippet = dynamoWorkerSnippet(s, client ? { gpuNicMap: gpuNicMapOf(client) } : {})
+    return { changed: false, detail: run.summary }
+  })
+}

@@ -1,0 +1,225 @@
+// The `kubeconfig` input: a kubeconfig the user already has (the file azure/aks-set-context
+// exports, several files joined as in KUBECONFIG, or the kubeconfig's text from a secret), read the
+// way kubectl reads it (client-go tools/clientcmd/loader.go: missing files of a list are skipped,
+// the first file to name a cluster, user or context wins, the first current-context wins, relative
+// file paths resolve against the file that holds them), narrowed to one context (kube-context, or
+// the current-context) and written as a one-context copy (mode 0600) the run, helm and kubectl use.
+// Its credentials are secrets: every token, key, certificate and password in it is returned for
+// masking, and no message here ever quotes the kubeconfig's text. No network access.
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { parse, stringify } from 'yaml'
+
+/** Where the kubeconfig comes from: files (a KUBECONFIG-style list) or its own text. */
+export interface KubeconfigSource {
+  files?: string[]
+  text?: string
+  /** The context to use (default: the kubeconfig's current-context). */
+  context?: string
+}
+
+type Entry = { name: string; [k: string]: unknown }
+type Named = Record<string, unknown> & { name?: unknown }
+
+/** A kubeconfig as YAML holds it (only the parts read here are typed). */
+export interface KubeconfigDoc {
+  apiVersion?: string
+  kind?: string
+  clusters?: Entry[]
+  users?: Entry[]
+  contexts?: Entry[]
+  'current-context'?: string
+  [k: string]: unknown
+}
+
+/** The kubeconfig narrowed to one context, with what a log may say of it. */
+export interface ResolvedKubeconfig {
+  doc: KubeconfigDoc
+  context: string
+  cluster: string
+  user: string
+  server: string
+  /** Every credential value in it (to mask). */
+  secrets: string[]
+}
+
+/** A kubeconfig that cannot be used: the message names the input and the fix, never its text. */
+export class KubeconfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'KubeconfigError'
+  }
+}
+
+/** The input's value: the kubeconfig's own text (a line break, `{` or `apiVersion:`), or files. */
+export function kubeconfigSource(value: string, context?: string): KubeconfigSource {
+  const text = /[\r\n]/.test(value) || /^\s*(\{|apiVersion\s*:)/.test(value)
+  return {
+    ...(text ? { text: value } : { files: value.split(path.delimiter).filter(Boolean) }),
+    ...(context ? { context } : {})
+  }
+}
+
+/** What the input names, for messages: the files, or `(hidden)` for a kubeconfig given as text. */
+export function describeSource(src: KubeconfigSource): string {
+  return src.text !== undefined ? '(hidden)' : src.files!.join(path.delimiter)
+}
+
+const USER_SECRETS = ['token', 'client-key-data', 'client-certificate-data', 'password']
+const AUTH_PROVIDER_SECRETS = ['access-token', 'refresh-token', 'id-token', 'client-secret']
+
+/** Every credential-bearing value of a kubeconfig's users (tokens, keys, certificates, passwords). */
+export function kubeconfigSecrets(doc: KubeconfigDoc): string[] {
+  const out: string[] = []
+  const add = (v: unknown): void => {
+    if (typeof v === 'string' && v) out.push(v)
+  }
+  for (const u of doc.users ?? []) {
+    const user = (u.user ?? {}) as Record<string, unknown>
+    for (const k of USER_SECRETS) add(user[k])
+    const config = (user['auth-provider'] as { config?: Record<string, unknown> } | undefined)?.config
+    for (const k of AUTH_PROVIDER_SECRETS) add(config?.[k])
+  }
+  return out
+}
+
+function parseDoc(text: string, where: string): KubeconfigDoc {
+  let doc: unknown
+  try {
+    doc = parse(text)
+  } catch {
+    throw new KubeconfigError(`kubeconfig ${where}: not valid YAML`)
+  }
+  if (doc === null || doc === undefined) return {}
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new KubeconfigError(
+      `kubeconfig ${where}: not a kubeconfig (expected a mapping with clusters, users, contexts)`
+    )
+  return doc as KubeconfigDoc
+}
+
+/** Makes `o[key]`, a relative file path, absolute against `base` (empty and absolute paths stay). */
+function absolute(o: Record<string, unknown> | undefined, key: string, base: string): void {
+  const p = o?.[key]
+  if (o && typeof p === 'string' && p && !path.isAbsolute(p)) o[key] = path.join(base, p)
+}
+
+/** Makes a file's relative paths absolute against its folder, as client-go's ResolveLocalPaths does. */
+function resolvePaths(doc: KubeconfigDoc, file: string): void {
+  const base = path.dirname(path.resolve(file))
+  for (const c of doc.clusters ?? [])
+    absolute(c?.cluster as Record<string, unknown> | undefined, 'certificate-authority', base)
+  for (const u of doc.users ?? []) {
+    const user = u?.user as Record<string, unknown> | undefined
+    for (const k of ['client-certificate', 'client-key', 'tokenFile']) absolute(user, k, base)
+    const exec = user?.exec as Record<string, unknown> | undefined
+    // Only a command with a path separator is a path; a bare name is looked up on PATH.
+    if (typeof exec?.command === 'string' && exec.command.includes(path.sep)) absolute(exec, 'command', base)
+  }
+}
+
+/** Merges documents as kubectl does: the first to name an entry or a current-context wins. */
+function merge(docs: KubeconfigDoc[]): KubeconfigDoc {
+  const out: KubeconfigDoc = { clusters: [], users: [], contexts: [] }
+  for (const doc of docs) {
+    for (const key of ['clusters', 'users', 'contexts'] as const) {
+      const list = doc[key]
+      if (list !== undefined && !Array.isArray(list))
+        throw new KubeconfigError(`kubeconfig: ${key} is not a list`)
+      for (const e of (list ?? []) as Named[])
+        if (typeof e?.name === 'string' && !out[key]!.some(x => x.name === e.name)) out[key]!.push(e as Entry)
+    }
+    out['current-context'] ??= doc['current-context'] || undefined
+  }
+  return out
+}
+
+/** The documents of a source, their paths resolved. */
+function readDocs(src: KubeconfigSource): KubeconfigDoc[] {
+  if (src.text !== undefined) return [parseDoc(src.text, '(hidden)')]
+  const files = src.files ?? []
+  const present = files.filter(f => existsSync(f))
+  if (!present.length)
+    throw new KubeconfigError(
+      `kubeconfig ${files.join(path.delimiter) || '""'}: ${files.length > 1 ? 'none of these files exists' : 'file not found'} (give the path of a kubeconfig, e.g. the KUBECONFIG azure/aks-set-context exports)`
+    )
+  return present.map(f => {
+    let text: string
+    try {
+      text = readFileSync(f, 'utf8')
+    } catch (e) {
+      throw new KubeconfigError(
+        `kubeconfig ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
+      )
+    }
+    const doc = parseDoc(text, f)
+    resolvePaths(doc, f)
+    return doc
+  })
+}
+
+const names = (list: Entry[] | undefined): string => (list ?? []).map(e => e.name).join(', ') || 'none'
+
+/**
+ * Reads the kubeconfig and narrows it to the context to use; throws a KubeconfigError naming what
+ * is missing (the file, the context with the ones there are, the context's cluster or user).
+ */
+export function resolveKubeconfig(src: KubeconfigSource): ResolvedKubeconfig {
+  const where = describeSource(src)
+  const merged = merge(readDocs(src))
+  const context = src.context ?? merged['current-context']
+  if (!context)
+    throw new KubeconfigError(
+      `kube-context: kubeconfig ${where} has no current-context; name one of its contexts (${names(merged.contexts)})`
+    )
+  const ctx = merged.contexts!.find(c => c.name === context)
+  if (!ctx)
+    throw new KubeconfigError(
+      `kube-context "${context}": no such context in kubeconfig ${where}; it has ${names(merged.contexts)}`
+    )
+  const spec = (ctx.context ?? {}) as { cluster?: string; user?: string }
+  const cluster = merged.clusters!.find(c => c.name === spec.cluster)
+  if (!cluster)
+    throw new KubeconfigError(
+      `kubeconfig ${where}: context "${context}" names cluster "${spec.cluster ?? ''}", which it does not define`
+    )
+  const server = (cluster.cluster as { server?: unknown } | undefined)?.server
+  if (typeof server !== 'string' || !server)
+    throw new KubeconfigError(`kubeconfig ${where}: cluster "${cluster.name}" has no server`)
+  // A context without a user is valid (anonymous); one naming a user that is not there is not.
+  const user = spec.user ? merged.users!.find(u => u.name === spec.user) : undefined
+  if (spec.user && !user)
+    throw new KubeconfigError(
+      `kubeconfig ${where}: context "${context}" names user "${spec.user}", which it does not define`
+    )
+  const doc: KubeconfigDoc = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [cluster],
+    users: user ? [user] : [],
+    contexts: [ctx],
+    'current-context': context
+  }
+  return {
+    doc,
+    context,
+    cluster: cluster.name,
+    user: user?.name ?? '',
+    server,
+    secrets: kubeconfigSecrets(doc)
+  }
+}
+
+/** Writes the one-context kubeconfig (0600) through a temporary file into `dir`; returns its path. */
+export function writeGivenKubeconfig(resolved: ResolvedKubeconfig, dir: string): string {
+  const file = path.join(
+    dir,
+    `kubeconfig-${resolved.context.replace(/[^a-zA-Z0-9-]/g, '-').slice(0, 40)}-${randomBytes(4).toString('hex')}`
+  )
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`
+  writeFileSync(tmp, stringify(resolved.doc), { mode: 0o600 })
+  chmodSync(tmp, 0o600)
+  renameSync(tmp, file)
+  return file
+}

@@ -1,0 +1,257 @@
+// The kubeconfig input read as kubectl reads it (client-go's loading rules): a file, a KUBECONFIG
+// list (missing files skipped, the first file to name an entry or a current-context wins, relative
+// paths resolved against the file that holds them) or the kubeconfig's own text; narrowed to one
+// context, written as a one-context 0600 copy; every credential in it returned for masking; every
+// refusal names the input and what is there, never the kubeconfig's text. Then the settings: verify
+// and drift with a kubeconfig need no Azure input at all, apply still does, problems exit 2.
+import { describe, expect, it } from '@jest/globals'
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parse, stringify } from 'yaml'
+import {
+  KubeconfigError,
+  kubeconfigSource,
+  resolveKubeconfig,
+  writeGivenKubeconfig
+} from '../../../src/settings/kubeconfig.js'
+import { InputError, readSettings } from '../../../src/settings/input-helper.js'
+import { usesAzure } from '../../../src/settings/settings.js'
+import { reader, VALID_APPLY } from '../../support/inputs.js'
+
+const dir = mkdtempSync(path.join(tmpdir(), 'given-kubeconfig-'))
+
+function kubeconfig(o: {
+  contexts: Array<[name: string, cluster: string, user?: string]>
+  clusters?: Array<[name: string, server: string, ca?: string]>
+  users?: Array<[name: string, user: Record<string, unknown>]>
+  current?: string
+}): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: (o.clusters ?? []).map(([name, server, ca]) => ({
+      name,
+      cluster: { server, ...(ca ? { 'certificate-authority': ca } : {}) }
+    })),
+    users: (o.users ?? []).map(([name, user]) => ({ name, user })),
+    contexts: o.contexts.map(([name, cluster, user]) => ({
+      name,
+      context: { cluster, ...(user ? { user } : {}) }
+    })),
+    ...(o.current ? { 'current-context': o.current } : {})
+  }
+}
+
+function file(name: string, doc: unknown): string {
+  const f = path.join(dir, name)
+  mkdirSync(path.dirname(f), { recursive: true })
+  writeFileSync(f, typeof doc === 'string' ? doc : stringify(doc))
+  return f
+}
+
+const TOKEN = 'kube-token-0123456789abcdef'
+const PROD = kubeconfig({
+  clusters: [['prod', 'https://prod.example:443', 'ca/prod.pem']],
+  users: [
+    ['prod-admin', { token: TOKEN }],
+    ['aad', { exec: { command: './bin/kubelogin', args: ['get-token'] } }]
+  ],
+  contexts: [
+    ['prod', 'prod', 'prod-admin'],
+    ['prod-aad', 'prod', 'aad']
+  ],
+  current: 'prod'
+})
+
+const message = (f: () => unknown): string => {
+  try {
+    f()
+  } catch (e) {
+    if (e instanceof KubeconfigError) return e.message
+    throw e
+  }
+  throw new Error('expected a KubeconfigError')
+}
+
+describe('reading the kubeconfig input', () => {
+  it('a file: its current-context, relative paths made absolute, one context kept, the token to mask', () => {
+    const f = file('a/config', PROD)
+    const r = resolveKubeconfig(kubeconfigSource(f))
+    expect(r).toMatchObject({
+      context: 'prod',
+      cluster: 'prod',
+      user: 'prod-admin',
+      server: 'https://prod.example:443'
+    })
+    expect(r.secrets).toEqual([TOKEN])
+    expect(r.doc).toEqual({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'prod',
+          cluster: {
+            server: 'https://prod.example:443',
+            'certificate-authority': path.join(dir, 'a/ca/prod.pem')
+          }
+        }
+      ],
+      users: [{ name: 'prod-admin', user: { token: TOKEN } }],
+      contexts: [{ name: 'prod', context: { cluster: 'prod', user: 'prod-admin' } }],
+      'current-context': 'prod'
+    })
+    // kube-context picks another; an exec command with a path resolves too, a bare name stays.
+    const aad = resolveKubeconfig(kubeconfigSource(f, 'prod-aad'))
+    expect((aad.doc.users![0].user as any).exec.command).toBe(path.join(dir, 'a/bin/kubelogin'))
+    expect(aad.secrets).toEqual([])
+  })
+
+  it('a KUBECONFIG list: missing files skipped, the first to name an entry or a current-context wins', () => {
+    const first = file(
+      'list/first',
+      kubeconfig({
+        clusters: [['shared', 'https://first.example']],
+        users: [['u', { token: 'first-token' }]],
+        contexts: [['ctx', 'shared', 'u']]
+      })
+    )
+    const second = file(
+      'list/second',
+      kubeconfig({
+        clusters: [
+          ['shared', 'https://second.example'],
+          ['other', 'https://other.example']
+        ],
+        users: [['u', { token: 'second-token' }]],
+        contexts: [
+          ['ctx', 'other', 'u'],
+          ['ctx2', 'other', 'u']
+        ],
+        current: 'ctx'
+      })
+    )
+    const list = [path.join(dir, 'list/missing'), first, second].join(path.delimiter)
+    const r = resolveKubeconfig(kubeconfigSource(list))
+    // current-context from the second file (the first sets none); `ctx` and `u` from the first.
+    expect(r).toMatchObject({ context: 'ctx', cluster: 'shared', server: 'https://first.example' })
+    expect(r.secrets).toEqual(['first-token'])
+    expect(resolveKubeconfig(kubeconfigSource(list, 'ctx2')).server).toBe('https://other.example')
+  })
+
+  it('the kubeconfig itself (a secret): read as text, never echoed in a message', () => {
+    const text = stringify(PROD)
+    const src = kubeconfigSource(text)
+    expect(src).toEqual({ text })
+    expect(resolveKubeconfig(src).secrets).toEqual([TOKEN])
+    expect(kubeconfigSource(JSON.stringify(PROD))).toEqual({ text: JSON.stringify(PROD) })
+    const m = message(() => resolveKubeconfig({ text, context: 'staging' }))
+    expect(m).toBe('kube-context "staging": no such context in kubeconfig (hidden); it has prod, prod-aad')
+    expect(m).not.toContain(TOKEN)
+    expect(message(() => resolveKubeconfig({ text: '{ not: [yaml' }))).toBe(
+      'kubeconfig (hidden): not valid YAML'
+    )
+  })
+
+  it('refusals name the input, the file and what is there', () => {
+    expect(message(() => resolveKubeconfig(kubeconfigSource(path.join(dir, 'nope'))))).toMatch(
+      /^kubeconfig .*nope: file not found \(give the path of a kubeconfig/
+    )
+    const noCurrent = file('no-current', { ...PROD, 'current-context': undefined })
+    expect(message(() => resolveKubeconfig(kubeconfigSource(noCurrent)))).toBe(
+      `kube-context: kubeconfig ${noCurrent} has no current-context; name one of its contexts (prod, prod-aad)`
+    )
+    const dangling = file('dangling', kubeconfig({ contexts: [['c', 'gone', 'u']], current: 'c' }))
+    expect(message(() => resolveKubeconfig(kubeconfigSource(dangling)))).toBe(
+      `kubeconfig ${dangling}: context "c" names cluster "gone", which it does not define`
+    )
+    const noUser = file(
+      'no-user',
+      kubeconfig({ clusters: [['k', 'https://k']], contexts: [['c', 'k', 'who']], current: 'c' })
+    )
+    expect(message(() => resolveKubeconfig(kubeconfigSource(noUser)))).toBe(
+      `kubeconfig ${noUser}: context "c" names user "who", which it does not define`
+    )
+    const list = file('list.yaml', '- a\n- b\n')
+    expect(message(() => resolveKubeconfig(kubeconfigSource(list)))).toMatch(/not a kubeconfig/)
+  })
+
+  it('the copy: one context, mode 0600, usable as a kubeconfig', () => {
+    const r = resolveKubeconfig(kubeconfigSource(file('copy/config', PROD), 'prod'))
+    const out = mkdtempSync(path.join(tmpdir(), 'given-copy-'))
+    const written = writeGivenKubeconfig(r, out)
+    expect(path.dirname(written)).toBe(out)
+    expect(statSync(written).mode & 0o777).toBe(0o600)
+    expect(parse(readFileSync(written, 'utf8'))).toEqual(r.doc)
+  })
+})
+
+describe('the settings with a kubeconfig', () => {
+  const config = () => file('settings/config', PROD)
+  const problems = (inputs: Record<string, string>): string[] => {
+    try {
+      readSettings(reader(inputs))
+      return []
+    } catch (e) {
+      if (e instanceof InputError) return e.problems
+      throw e
+    }
+  }
+
+  it('verify and drift need no Azure input; they sign in to Azure only for drift with subscription-id', () => {
+    for (const mode of ['verify', 'drift']) {
+      const r = readSettings(reader({ mode, kubeconfig: config() }))
+      expect(r.settings.cluster.kubeconfig).toEqual({ files: [config()] })
+      expect(usesAzure(r.settings)).toBe(false)
+      expect(r.secrets).toContain(TOKEN)
+    }
+    const drift = readSettings(reader({ ...VALID_APPLY, mode: 'drift', kubeconfig: config() }))
+    expect(usesAzure(drift.settings)).toBe(true)
+    // drift with a subscription compares the pool: it needs the cluster's name and group.
+    expect(
+      problems({ mode: 'drift', kubeconfig: config(), 'subscription-id': VALID_APPLY['subscription-id'] })
+    ).toEqual(['resource-group: required', 'cluster-name: required'])
+  })
+
+  it('apply with a kubeconfig still signs in (the feature and the pool are Azure’s)', () => {
+    expect(problems({ mode: 'apply', kubeconfig: config() })).toEqual([
+      'subscription-id: required (or in creds) outside plan mode',
+      'resource-group: required',
+      'cluster-name: required'
+    ])
+    const r = readSettings(
+      reader({ ...VALID_APPLY, mode: 'apply', kubeconfig: config(), 'kube-context': 'prod-aad' })
+    )
+    expect(usesAzure(r.settings)).toBe(true)
+    expect(r.settings.cluster.kubeconfig).toEqual({ files: [config()], context: 'prod-aad' })
+  })
+
+  it('a missing file or context is an input problem (exit 2), the text of a given kubeconfig hidden', () => {
+    expect(problems({ mode: 'verify', kubeconfig: path.join(dir, 'missing') })).toEqual([
+      expect.stringMatching(/^kubeconfig .*missing: file not found/)
+    ])
+    expect(problems({ mode: 'verify', kubeconfig: config(), 'kube-context': 'staging' })).toEqual([
+      `kube-context "staging": no such context in kubeconfig ${config()}; it has prod, prod-aad`
+    ])
+    expect(
+      problems({
+        ...VALID_APPLY,
+        mode: 'apply',
+        kubeconfig: config(),
+        'create-cluster': 'true',
+        location: 'eastus'
+      })
+    ).toEqual([
+      'kubeconfig: not with create-cluster: true (a cluster this run creates has no kubeconfig yet)'
+    ])
+    expect(problems({ mode: 'verify', 'kube-context': 'prod' })).toContain(
+      'kube-context "prod": only with kubeconfig (a context of that kubeconfig)'
+    )
+    const text = stringify(PROD)
+    const r = readSettings(reader({ mode: 'verify', kubeconfig: text }))
+    expect(r.secrets).toEqual(expect.arrayContaining([text.trim(), TOKEN]))
+    const bad = problems({ mode: 'verify', kubeconfig: text, 'kube-context': 'x' }).join('\n')
+    expect(bad).not.toContain(TOKEN)
+    expect(bad).toContain('kubeconfig (hidden)')
+  })
+})

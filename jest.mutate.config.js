@@ -15,6 +15,7 @@ const LEFT_OUT = [
   'test/flow/cli/',
   'test/flow/run/bundles.test.ts',
   'test/flow/run/leftovers.test.ts',
+  'test/flow/run/one-run-two-jobs.test.ts',
   'test/flow/run/runner-contract.test.ts',
   'test/flow/run/untrusted-text.test.ts'
 ]

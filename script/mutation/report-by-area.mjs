@@ -6,13 +6,17 @@
 // run test/repo/ nor the README checks among the other tests at all, and the report says so. Score as Stryker counts it: (killed + timeout) /
 // (killed + timeout + survived + no coverage); errors and ignored mutants are outside it.
 // `--min <score>` exits 1 when the behaviour score is below it.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
 const args = process.argv.slice(2)
 const minAt = args.indexOf('--min')
 const min = minAt >= 0 ? Number(args[minAt + 1]) : undefined
 const file = args.find((a, i) => !a.startsWith('--') && i !== minAt + 1) ?? 'reports/mutation/mutation.json'
+if (!existsSync(file)) {
+  console.error(`${file}: no mutation report (npm run mutate writes it when a run completes)`)
+  process.exit(2)
+}
 const report = JSON.parse(readFileSync(file, 'utf8'))
 
 /** The test ids of the report, by id: their file (tests are `<file>: <name>` in this runner). */

@@ -1,8 +1,35 @@
-// Jest for the mutation run (npm run mutate, stryker.config.mjs): the unit tests (test/unit/, the
-// action's modules alone) — no simulator, no bundles (so no globalSetup), Node's own test
-// environment (Stryker wraps it to learn which test covers which mutant). ESM TypeScript through
-// ts-jest as in jest.config.js; tsconfig's isolatedModules makes it transpile only. The in-process
-// runner (script/mutation/in-process-runner.mjs) expands the same testMatch globs.
+// Jest for the mutation run (npm run mutate, stryker.config.mjs), read by its in-process runner
+// (script/mutation/in-process-runner.mjs), which runs the testMatch globs in this order: the unit
+// tests (test/unit/, the action's modules alone; cheap, so they kill most mutants first), then the
+// flows against the simulator (test/flow/), whose orchestration — Lease, apply, retries, helm,
+// verification, benchmarks, the run and its post step — no unit test reaches. Left out: the flows
+// that run the shipped bundles as child processes (a mutant is switched on in this process only,
+// so those would cover nothing), the check that reads src/ as text for stray prints (the sandbox's
+// sources are instrumented), and test/repo/ (action.yml, README, workflows: a mutant in an input's
+// description caught there is documentation, not behaviour) and the README checks among the unit
+// and flow tests (DOCUMENTATION_TESTS). ESM TypeScript through ts-jest as in
+// jest.config.js, for `npx jest -c` runs of the same selection.
+const LEFT_OUT = [
+  'test/unit/log/seam.test.ts',
+  'test/flow/azure/cli-credential.test.ts',
+  'test/flow/cli/',
+  'test/flow/run/bundles.test.ts',
+  'test/flow/run/leftovers.test.ts',
+  'test/flow/run/one-run-two-jobs.test.ts',
+  'test/flow/run/runner-contract.test.ts',
+  'test/flow/run/untrusted-text.test.ts'
+]
+
+/**
+ * Tests (ids `<file>: <describe…> <test>`, as regular expressions) that compare documentation with
+ * the code: the README's workload snippet and Azure permissions table. The runner skips them; a
+ * mutant only they would catch counts as survived, so the score says what behaviour catches.
+ */
+export const DOCUMENTATION_TESTS = [
+  '^test/unit/report/workload-snippet\\.test\\.ts: .*the README shows',
+  "^test/flow/azure/permissions\\.test\\.ts: .*the README's permissions table"
+]
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -10,6 +37,7 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }]
   },
-  testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
-  testTimeout: 30000
+  testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/flow/**/*.test.ts'],
+  testPathIgnorePatterns: LEFT_OUT.map(p => `<rootDir>/${p.replace(/\./g, '\\.')}`),
+  testTimeout: 60000
 }

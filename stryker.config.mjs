@@ -1,17 +1,23 @@
-// StrykerJS mutation testing (npm run mutate; not part of .ci/run). It mutates the action's
-// decision-making modules — settings and validation, the components' desired state and health
-// rules, src/health, the verification rules, benchmark analysis, the parsers, the cleanup
-// decisions, the drift comparison — and runs their fast unit tests (the list in
-// jest.mutate.config.js) against each mutant, with per-test coverage, so a mutant runs only the
-// tests that reach it. The test runner is script/mutation/in-process-runner.mjs, which loads the
-// tests once (Stryker's jest-runner works with jest.mutate.config.js too — `npm run mutate:jest`
-// — but starts Jest per mutant: hours for this scope). Reports: the console and
-// reports/mutation/index.html; the run fails below the `break` threshold.
+// StrykerJS mutation testing (npm run mutate; not part of .ci/run). It mutates the whole action,
+// src/ (the simulator in sim/ stays out: it is the test bench, not the product), and runs the unit
+// tests and the flows against the simulator (jest.mutate.config.js) against each mutant, with
+// per-test coverage, so a mutant runs only the tests that reach it. The test runner is
+// script/mutation/in-process-runner.mjs, which loads the tests once (Stryker's jest-runner starts
+// Jest per mutant: days for this scope). The flows run the helm stand-in from bundles built once
+// into the sandbox (buildCommand). Incremental: reports/stryker-incremental.json keeps each
+// mutant's result, and a run tests again only mutants whose code or covering tests changed
+// (`npm run mutate -- --force` tests all). Reports: the console, reports/mutation/index.html,
+// reports/mutation/mutation.json, and per area (script/mutation/report-by-area.mjs); the run fails
+// below the `break` threshold.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   plugins: ['@stryker-mutator/typescript-checker', './script/mutation/in-process-runner.mjs'],
   testRunner: 'in-process',
-  inProcessRunner: { jestConfig: 'jest.mutate.config.js' },
+  inProcessRunner: {
+    jestConfig: 'jest.mutate.config.js',
+    env: { AKS_RDMA_TEST_DIST: '<rootDir>/.mutation-dist' }
+  },
+  buildCommand: 'node script/build.mjs --outdir .mutation-dist',
   coverageAnalysis: 'perTest',
   // Mutants are transpiled, not type-checked (as ts-jest does with isolatedModules): the TypeScript
   // checker would drop those that do not compile before running them, at about three times the CPU
@@ -19,21 +25,9 @@ export default {
   checkers: [],
   tsconfigFile: 'tsconfig.mutate.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  mutate: [
-    'src/settings/*.ts',
-    'src/components/*.ts',
-    'src/health/*.ts',
-    'src/verify/check-result.ts',
-    'src/verify/probe-check.ts',
-    'src/verify/probe-output.ts',
-    'src/verify/read-only-checks.ts',
-    'src/benchmark/analysis.ts',
-    'src/benchmark/link-rate.ts',
-    'src/parse/*.ts',
-    'src/azure/cleanup.ts',
-    'src/drift/paths.ts',
-    'src/drift/manifests.ts'
-  ],
+  mutate: ['src/**/*.ts'],
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
   // Left out of the sandbox (anchored: test/fixtures/reports is a fixture folder).
   ignorePatterns: [
     '/dist',
@@ -50,7 +44,15 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   thresholds: { high: 90, low: 80, break: 80 },
   concurrency: 2,
-  timeoutMS: 10000,
+  // A fresh worker process every 100 mutants: a static mutant loads fresh copies of the modules
+  // (never unloaded), and a mutant that timed out may leave a flow's world running.
+  maxTestRunnerReuse: 100,
+  // A mutant's limit: twice what its covering tests took in the initial run, plus 30 s (a flow's
+  // waits on a loaded machine vary by more than 10 s).
+  timeoutFactor: 2,
+  timeoutMS: 30000,
+  // The initial run is every unit test and flow once, with coverage: minutes on a loaded machine.
+  dryRunTimeoutMinutes: 90,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always'
 }

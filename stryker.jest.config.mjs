@@ -15,6 +15,7 @@ export default {
   jest: { configFile: 'jest.mutate.config.js', enableFindRelatedTests: true },
   testRunnerNodeArgs: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'],
   thresholds: { ...base.thresholds, break: null },
+  incremental: false,
   htmlReporter: { fileName: 'reports/mutation-jest/index.html' },
   jsonReporter: { fileName: 'reports/mutation-jest/mutation.json' }
 }

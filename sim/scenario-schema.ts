@@ -132,7 +132,11 @@ export const SCENARIO_SCHEMA = {
         tokens: {
           type: 'object',
           additionalProperties: false,
-          properties: { oidcLifetime: duration, accessTokenLifetime: duration }
+          properties: {
+            oidcLifetime: duration,
+            accessTokenLifetime: duration,
+            aksAccessTokenLifetime: duration
+          }
         },
         clientSecret: text,
         faults: { type: 'array', items: azureFault },

@@ -101,8 +101,10 @@ export interface Scenario {
      * Simulated token lifetimes. Unset, a GitHub ID token lives 300 s and an access token 3600 s,
      * but never less than 30 real seconds (SimTime.tokenLifetimeMs): a client fetches a token and
      * uses it in real time, and a busy machine must not make it miss a lifetime scaled to a blink.
+     * `aksAccessTokenLifetime` is the AKS server application's tokens' (an AAD cluster's; default:
+     * accessTokenLifetime), so a run can renew those many times while its ARM tokens last.
      */
-    tokens: { oidcLifetime?: string; accessTokenLifetime?: string }
+    tokens: { oidcLifetime?: string; accessTokenLifetime?: string; aksAccessTokenLifetime?: string }
     clientSecret: string
     faults: FaultSpec[]
     /**

@@ -1,8 +1,11 @@
 // The `@jest/globals` of the mutation run's in-process test runner: describe / it / test (with
-// .each, .skip, .only as the unit tests use them), the hooks, Jest's own `expect` (the `expect`
-// package, every matcher and asymmetric matcher) and `jest.fn` / `jest.spyOn` (jest-mock). Test
-// files register into the collector the runner sets while it imports them; the same functions are
-// installed as globals, as Jest injects them.
+// .each, .skip, .only as the tests use them), the hooks, Jest's own `expect` (the `expect`
+// package, every matcher and asymmetric matcher), `jest.fn` / `jest.spyOn` (jest-mock),
+// `jest.setTimeout` (the calling file's default) and Jest's modern fake timers (@jest/fake-timers:
+// useFakeTimers, advanceTimersByTime, useRealTimers). Test files register into the collector the
+// runner sets while it imports them; the same functions are installed as globals, as Jest injects
+// them.
+import { ModernFakeTimers } from '@jest/fake-timers'
 import { expect } from 'expect'
 import { fn, spyOn } from 'jest-mock'
 
@@ -63,13 +66,21 @@ export const beforeAll = body => collector().hook('beforeAll', body)
 export const afterAll = body => collector().hook('afterAll', body)
 export const beforeEach = body => collector().hook('beforeEach', body)
 export const afterEach = body => collector().hook('afterEach', body)
+let fakeTimers
+const timers = () => (fakeTimers ??= new ModernFakeTimers({ global: globalThis, config: { fakeTimers: {} } }))
+
+/** Back to real timers (the runner calls it after every test, as Jest's environment does per file). */
+export function restoreRealTimers() {
+  fakeTimers?.useRealTimers()
+}
+
 export const jest = {
   fn,
   spyOn,
-  setTimeout: ms => {
-    const c = globalThis[STATE]?.collector
-    if (c) c.defaultTimeout = ms
-  }
+  setTimeout: ms => globalThis[STATE]?.collector?.setTimeout(ms),
+  useFakeTimers: config => timers().useFakeTimers(config),
+  useRealTimers: () => restoreRealTimers(),
+  advanceTimersByTime: ms => timers().advanceTimersByTime(ms)
 }
 export { expect }
 

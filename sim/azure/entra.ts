@@ -239,7 +239,12 @@ export class EntraStandIn {
     access_token: string
   } {
     const now = this.time.nowSec()
-    const lifetimeMs = this.time.tokenLifetimeMs(this.scenario.azure.tokens?.accessTokenLifetime, 3_600_000)
+    const tokens = this.scenario.azure.tokens
+    const lifetimeMs = this.time.tokenLifetimeMs(
+      (audience === AKS_AAD_SERVER_APP ? tokens?.aksAccessTokenLifetime : undefined) ??
+        tokens?.accessTokenLifetime,
+      3_600_000
+    )
     const token = signJwt(this.key, {
       aud: audience,
       iss: this.issuer(),

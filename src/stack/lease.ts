@@ -13,6 +13,7 @@ import { isConflict, isNotFound, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchUntil, WatchTimeoutError } from '../kube/watch.js'
 import { silentLog, type Log } from '../log/index.js'
+import { systemClock, type Clock } from '../util/clock.js'
 import { formatDuration } from '../util/duration.js'
 
 export const LEASE_NAME = 'aks-rdma-action'
@@ -25,6 +26,8 @@ export interface LeaseOptions {
   /** How long to wait for another holder, in milliseconds. */
   timeoutMs: number
   log?: Log
+  /** The clock this run judges the Lease's times by and renews on (default: the process's). */
+  clock?: Clock
 }
 
 export interface LeaseHandle {
@@ -113,6 +116,8 @@ class Observed {
   private key?: string
   private at = 0
 
+  constructor(private readonly clock: Clock) {}
+
   /** Notes the Lease as read now; returns the local time until which its holder counts as live. */
   see(lease: KubeObject | undefined, st: LeaseState | undefined): number {
     const key = lease
@@ -120,7 +125,7 @@ class Observed {
       : ''
     if (key !== this.key) {
       this.key = key
-      this.at = Date.now()
+      this.at = this.clock.now()
     }
     return this.at + (st?.durationS ?? DEFAULT_LEASE_SECONDS) * 1000
   }
@@ -172,12 +177,13 @@ async function tryTake(
   client: KubeClient,
   holder: string,
   durationS: number,
-  observed: Observed
+  observed: Observed,
+  clock: Clock
 ): Promise<{ taken: boolean; lease?: KubeObject; liveUntil?: number }> {
   const lease = await readLease(client)
   const st = stateOf(lease)
   const liveUntil = observed.see(lease, st)
-  const now = Date.now()
+  const now = clock.now()
   try {
     if (!lease) {
       await client.request(
@@ -216,16 +222,17 @@ async function tryTake(
 export async function acquireLease(client: KubeClient, opts: LeaseOptions): Promise<LeaseHandle> {
   const log = opts.log ?? silentLog
   const durationS = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS
-  const start = Date.now()
+  const clock = opts.clock ?? systemClock
+  const start = clock.now()
   const deadline = start + opts.timeoutMs
-  const observed = new Observed()
+  const observed = new Observed(clock)
   let lastHolderLogged: string | undefined
   for (;;) {
-    const attempt = await tryTake(client, opts.holder, durationS, observed)
+    const attempt = await tryTake(client, opts.holder, durationS, observed, clock)
     if (attempt.taken) break
     const st = stateOf(attempt.lease)
     if (!st?.holder || !attempt.lease) continue // lost a race: look again
-    const now = Date.now()
+    const now = clock.now()
     if (now >= deadline) throw new LeaseTimeoutError(st.holder, now - start)
     if (lastHolderLogged !== `${st.holder}@${st.acquiredAt}`) {
       lastHolderLogged = `${st.holder}@${st.acquiredAt}`
@@ -249,18 +256,18 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
         }),
         objects => {
           const l = objects.find(o => o.metadata.name === LEASE_NAME)
-          const left = liveUntil - Date.now()
+          const left = liveUntil - clock.now()
           const changed = !l || l.metadata.resourceVersion !== seenRv || !stateOf(l)?.holder
           return { done: changed || left <= 0, recheckInMs: Math.max(0, left) + 10 }
         },
-        { timeoutMs: Math.max(0, deadline - Date.now()) }
+        { timeoutMs: Math.max(0, deadline - clock.now()) }
       )
     } catch (e) {
-      if (e instanceof WatchTimeoutError) throw new LeaseTimeoutError(st.holder, Date.now() - start)
+      if (e instanceof WatchTimeoutError) throw new LeaseTimeoutError(st.holder, clock.now() - start)
       throw e
     }
   }
-  const acquiredAt = Date.now()
+  const acquiredAt = clock.now()
   if (acquiredAt - start > 1000 || lastHolderLogged)
     log.info(
       `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`
@@ -280,13 +287,13 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   const lose = (why: string, what?: string): LeaseLostError => {
     if (!lost) {
       lost = new LeaseLostError(opts.holder, why)
-      clearInterval(timer)
+      stopRenewing()
       log.warning(lost.message)
       onLost(lost)
     }
     return new LeaseLostError(opts.holder, lost.why, what)
   }
-  const overdue = (): boolean => Date.now() - lastRenewed > renewDeadlineMs
+  const overdue = (): boolean => clock.now() - lastRenewed > renewDeadlineMs
   const check = (lease: KubeObject | undefined, what?: string): void => {
     const st = stateOf(lease)
     if (!lease) throw lose('the Lease was deleted', what)
@@ -304,22 +311,21 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
           client.coordination.replaceNamespacedLease({
             name: LEASE_NAME,
             namespace: LEASE_NAMESPACE,
-            body: leaseBody(opts.holder, durationS, Date.now(), lease, st)
+            body: leaseBody(opts.holder, durationS, clock.now(), lease, st)
           }),
         true
       )
-      lastRenewed = Date.now()
+      lastRenewed = clock.now()
     } catch (e) {
       if (e instanceof LeaseLostError) return
       if (overdue())
         lose(
-          `no renewal succeeded for ${formatDuration(Date.now() - lastRenewed)} (last error: ${messageOf(e)})`
+          `no renewal succeeded for ${formatDuration(clock.now() - lastRenewed)} (last error: ${messageOf(e)})`
         )
       else log.warning(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
     }
   }
-  const timer = setInterval(() => void renew(), renewEveryMs)
-  timer.unref?.()
+  const stopRenewing = clock.every(renewEveryMs, renew)
   return {
     holder: opts.holder,
     acquiredAt,
@@ -328,7 +334,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     confirm: async (what: string) => {
       if (released) throw new LeaseLostError(opts.holder, 'this run released it', what)
       if (lost) throw lose(lost.why, what)
-      if (overdue()) throw lose(`no renewal succeeded for ${formatDuration(Date.now() - lastRenewed)}`, what)
+      if (overdue()) throw lose(`no renewal succeeded for ${formatDuration(clock.now() - lastRenewed)}`, what)
       let lease: KubeObject | undefined
       try {
         lease = await readLease(client)
@@ -343,7 +349,7 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
     release: async () => {
       if (released) return
       released = true
-      clearInterval(timer)
+      stopRenewing()
       if (!lost) await deleteIfHeld(client, opts.holder, log)
     }
   }

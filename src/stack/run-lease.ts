@@ -4,6 +4,7 @@
 import type { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
 import type { Log } from '../log/index.js'
+import type { Clock } from '../util/clock.js'
 import { acquireLease, type LeaseHandle, type LeaseLostError } from './lease.js'
 
 export class RunLease {
@@ -21,6 +22,8 @@ export class RunLease {
       /** The run's absolute deadline (epoch ms): how long it may wait for another holder. */
       deadline: number
       log: Log
+      /** The clock the Lease is judged and renewed by (default: the process's). */
+      clock?: Clock
     }
   ) {}
 
@@ -31,7 +34,8 @@ export class RunLease {
       holder: this.o.holder,
       leaseDurationSeconds: this.o.leaseDurationSeconds,
       timeoutMs: Math.max(0, this.o.deadline - Date.now()),
-      log: this.o.log
+      log: this.o.log,
+      ...(this.o.clock ? { clock: this.o.clock } : {})
     })
     void this.lease.whenLost().then(e => (this.lost = e))
     return true

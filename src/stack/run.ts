@@ -130,7 +130,8 @@ export class Run {
       holder: settings.runId,
       leaseDurationSeconds: ctx.leaseDurationSeconds,
       deadline: this.deadline,
-      log
+      log,
+      ...(ctx.leaseClock ? { clock: ctx.leaseClock } : {})
     })
   }
 

@@ -5,6 +5,7 @@ import type { ComponentSpec, KubeComponent } from '../components/index.js'
 import type { Log } from '../log/index.js'
 import type { Diagnostic, ReportStep } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
+import type { Clock } from '../util/clock.js'
 import type { PoolInfo } from './pipeline-gates.js'
 
 export interface ApplyStackContext {
@@ -18,6 +19,8 @@ export interface ApplyStackContext {
   nfdGraceMs?: number
   /** Lease duration (default 60 s). */
   leaseDurationSeconds?: number
+  /** The clock the Lease is judged and renewed by (default: the process's). */
+  leaseClock?: Clock
   /** First backoff of transient-error retries (default 200 ms). */
   retryBaseDelayMs?: number
   /**

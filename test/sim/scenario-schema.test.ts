@@ -44,7 +44,7 @@ azure:
   existingPools:
     - { name: rdma, vmSize: Standard_ND96isr_H100_v5, count: 2, osSKU: Ubuntu2204, gpuDriver: None, tags: { a: b } }
   poolProvisioning: { polls: 0, result: Failed, errorCode: X, errorMessage: Y, duration: 600s, bootDelay: 2m }
-  tokens: { oidcLifetime: 60s, accessTokenLifetime: 600 }
+  tokens: { oidcLifetime: 60s, accessTokenLifetime: 600, aksAccessTokenLifetime: 20m }
   faults:
     - { match: "PUT */agentPools/*", status: 429, retryAfter: 2, times: 2 }
     - { match: "*", reset: true, times: 1 }

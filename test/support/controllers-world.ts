@@ -63,6 +63,17 @@ export interface World {
     group?: string
   ): KubeObject[]
   waitFor<T>(what: string, fn: () => T | undefined | false, timeoutMs?: number): Promise<T>
+  /**
+   * Until `fn` holds, without a real-time deadline: runs the queued work, lets in-flight work run,
+   * and when the store stands still jumps the simulated clock `stepMs` to the next timers. Fails
+   * only when the store has not changed over `idleJumps` jumps (the world stalled), however slow
+   * the machine.
+   */
+  settle<T>(
+    what: string,
+    fn: () => T | undefined | false,
+    o?: { stepMs?: number; idleJumps?: number }
+  ): Promise<T>
   close(): void
 }
 
@@ -129,6 +140,26 @@ export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: b
         if (v) return v as never
         if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for: ${what}`)
         await new Promise(r => setTimeout(r, 5))
+      }
+    },
+    async settle(what, fn, { stepMs = 10_000, idleJumps = 360 } = {}) {
+      let seen = store.currentResourceVersion
+      let idle = 0
+      for (;;) {
+        controllers.flush()
+        const v = fn()
+        if (v) return v as never
+        await new Promise(r => setImmediate(r))
+        if (store.currentResourceVersion !== seen) {
+          seen = store.currentResourceVersion
+          idle = 0
+          continue
+        }
+        if (++idle > idleJumps)
+          throw new Error(
+            `the world stalled waiting for ${what}: nothing changed over ${(idleJumps * stepMs) / 1000} simulated seconds`
+          )
+        clock.advance(stepMs)
       }
     },
     close() {

@@ -29,6 +29,8 @@ import { Scheduler } from './scheduler.js'
 export interface Controllers {
   ctx: SimContext
   kubelet: Kubelet
+  /** The perftest servers listening and every perftest run so far. */
+  perftest: PerftestNetwork
   /** Container logs, as the API server's log endpoint serves them. */
   logs(ns: string, pod: string, container?: string, opts?: LogOptions): string | undefined
   /** Runs queued reconciles and pending pod-status writes now. */
@@ -110,6 +112,7 @@ export function startControllers(o: ControllerOptions): Controllers {
   return {
     ctx,
     kubelet,
+    perftest: net,
     logs: (ns, pod, container, opts) => ctx.logs.read(ns, pod, container, opts),
     flush: () => {
       ctx.queue.flush()

@@ -284,7 +284,9 @@ export function shellWorkloads(
           return ctx.hardware.get(host)?.nodeIp
         },
         net,
-        sleep: ms => new Promise<void>(r => ctx.timers.after(ms, r))
+        sleep: ms => new Promise<void>(r => ctx.timers.after(ms, r)),
+        now: () => ctx.clock.now(),
+        alive: () => env.alive()
       })
       for (const t of PERFTEST_TOOLS) commands[t] = perftest
       const cenv = containerEnv(env, c)

@@ -1,6 +1,7 @@
 // perftest (ib_write_bw / ib_read_bw / ib_send_bw and the _lat variants) inside simulated pods:
 // option parsing, the server/client rendezvous over pod IPs, the link model (min of the two
 // ports' rates × efficiency, degraded NICs, host staging without nvidia_peermem, bidirectional,
+// a port shared by bandwidth runs at once — a node in two pairs — splitting its rate among them,
 // and for GPU memory the PCIe path from the GPU to the NIC: full speed behind the NIC's own PCIe
 // switch, markedly slower through the socket (another switch on the same NUMA node) and slower
 // still across sockets), and output in perftest's real layout (headers, address lines, BW and
@@ -129,6 +130,18 @@ function cudaLines(
   return lines
 }
 
+/**
+ * What one port carries in all when two streams go through it at once, as a fraction of what one
+ * stream gets alone: a bidirectional run sums both directions to about 1.04 × the one-way rate
+ * (204.59 Gb/s on a 200G port), and two runs through one NIC share it the same way.
+ */
+export const SHARED_PORT_TOTAL = 1.04
+
+/** The fraction of its lone rate each of `streams` runs through one port gets. */
+export function portShare(streams: number): number {
+  return streams <= 1 ? 1 : SHARED_PORT_TOTAL / streams
+}
+
 /** Bandwidth factor of GPU memory reached over the GPU's PCIe path to the NIC. */
 export const GPU_PATH_BANDWIDTH = { switch: 1, numa: 0.62, 'cross-numa': 0.4 } as const
 /** Added latency (µs) of GPU memory over that path. */
@@ -163,9 +176,12 @@ function sizesOf(o: PerftestOptions): number[] {
   return [o.size ?? (isLat(o.tool) ? 2 : 65536)]
 }
 
-/** The bandwidth table (Gb/s) between two ports. */
-export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: string): BwRow[] {
-  const link = Math.min(a.nic.gbps, b.nic.gbps)
+/**
+ * The bandwidth table (Gb/s) between two ports; `share` is the run's part of its busiest port over
+ * the run (1 when nothing else ran through either port meanwhile).
+ */
+export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: string, share = 1): BwRow[] {
+  const link = Math.min(a.nic.gbps, b.nic.gbps) * share
   const eff = 0.97 + 0.015 * unitHash(seed + 'eff')
   const k = (2716 * link) / 200 / Math.min(o.qps, 4)
   const mppsCap = link >= 400 ? 4.1 : link >= 200 ? 2.86 : 2.4
@@ -179,7 +195,7 @@ export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: strin
     const byLink = ((link * eff * bytes) / (bytes + k)) * jitter * read
     const byRate = (bytes * 8 * mpps * 1e6) / 1e9
     let avg = Math.min(byLink, byRate) * staged * pcie
-    if (o.bidirectional) avg *= 2 * 0.52
+    if (o.bidirectional) avg *= 2 * portShare(2)
     const noPeak = o.duration !== undefined || (o.iters ?? 5000) > 20000
     const peak = noPeak
       ? 0
@@ -283,20 +299,102 @@ export function latTable(rows: LatRow[]): string[] {
   return out
 }
 
-// ---- processes and rendezvous ----
+// ---- processes, rendezvous and the ports' traffic ----
+
+/** One port: a node's RDMA device. */
+export interface PortRef {
+  node: string
+  device: string
+}
+
+/** A perftest run between a client's port and a server's, from connection to end (simulated ms). */
+export interface PerftestRun {
+  tool: PerftestTool
+  client: PortRef
+  server: PortRef
+  start: number
+  /** Unset while it runs. */
+  end?: number
+  /** Both its pods are still on their nodes (not deleted). */
+  podsLive(): boolean
+}
+
+const samePort = (a: PortRef, b: PortRef): boolean => a.node === b.node && a.device === b.device
+const portsOf = (r: PerftestRun): PortRef[] => [r.client, r.server]
+const overlap = (a: PerftestRun, b: PerftestRun, now: number): boolean =>
+  a.start < (b.end ?? now) && b.start < (a.end ?? now)
 
 interface Listener {
   o: PerftestOptions
   side: PeerSide
   view: PodView
   io: ShellIo
+  /** The server's pod is still on its node. */
+  alive(): boolean
   /** Called by the client when the test ran (or failed mid-way). */
   finish(code: number, serverOutput: string[]): void
 }
 
-/** Listening perftest servers, keyed `<ip>:<port>`. */
+/** Listening perftest servers (keyed `<ip>:<port>`) and the runs whose pods are still there. */
 export class PerftestNetwork {
   readonly servers = new Map<string, Listener>()
+  /** Runs that connected, until a later connection finds their pods deleted. */
+  runs: PerftestRun[] = []
+  /** `node: partner + partner` for each node seen serving two perftest partners at once. */
+  readonly doubleBooked: string[] = []
+
+  /**
+   * The run's share of its busiest port, averaged over its time: at each moment, 1 / (the
+   * bandwidth runs going through that port then) split as portShare says. Latency runs carry one
+   * message at a time and take nothing from the others.
+   */
+  shareOf(run: PerftestRun, now: number): number {
+    const end = run.end ?? now
+    if (end <= run.start || isLat(run.tool)) return 1
+    const others = this.runs.filter(
+      r =>
+        r !== run &&
+        !isLat(r.tool) &&
+        overlap(r, run, now) &&
+        portsOf(r).some(p => portsOf(run).some(q => samePort(p, q)))
+    )
+    const cuts = [...new Set([run.start, end, ...others.flatMap(r => [r.start, r.end ?? now])])]
+      .filter(t => t >= run.start && t <= end)
+      .sort((x, y) => x - y)
+    let sum = 0
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const mid = (cuts[i] + cuts[i + 1]) / 2
+      const busiest = Math.max(
+        ...portsOf(run).map(
+          p =>
+            1 +
+            others.filter(r => r.start <= mid && (r.end ?? now) > mid && portsOf(r).some(q => samePort(p, q)))
+              .length
+        )
+      )
+      sum += (cuts[i + 1] - cuts[i]) * portShare(busiest)
+    }
+    return sum / (end - run.start)
+  }
+
+  /**
+   * A client connects: the run is recorded, and when one of its nodes already has the pods of a
+   * run with another partner (a node in two pairs at once: a schedule whose round is not made of
+   * disjoint pairs), that node is noted in doubleBooked.
+   */
+  connect(run: PerftestRun): void {
+    const partner = (r: PerftestRun, node: string) => (r.client.node === node ? r.server.node : r.client.node)
+    this.runs = this.runs.filter(r => r.podsLive())
+    for (const other of this.runs) {
+      for (const node of [run.client.node, run.server.node]) {
+        if (other.client.node !== node && other.server.node !== node) continue
+        const [x, y] = [partner(run, node), partner(other, node)].sort()
+        if (x !== y && !this.doubleBooked.includes(`${node}: ${x} + ${y}`))
+          this.doubleBooked.push(`${node}: ${x} + ${y}`)
+      }
+    }
+    this.runs.push(run)
+  }
 }
 
 export interface PerftestEnv {
@@ -310,6 +408,10 @@ export interface PerftestEnv {
   resolve(host: string): string | undefined
   net: PerftestNetwork
   sleep(simMs: number): Promise<void>
+  /** Simulated milliseconds since the world started. */
+  now(): number
+  /** The pod is still on its node (not deleted). */
+  alive(): boolean
 }
 
 /**
@@ -382,11 +484,12 @@ function results(
   client: PeerSide,
   server: PeerSide,
   seed: string,
-  build: PerftestBuild
+  build: PerftestBuild,
+  share: number
 ): string[] {
   return isLat(o.tool)
     ? latTable(latRows(o, client, server, seed))
-    : bwTable(o, bwRows(o, client, server, seed), bytesUnit(build))
+    : bwTable(o, bwRows(o, client, server, seed, share), bytesUnit(build))
 }
 
 function runSeconds(o: PerftestOptions): number {
@@ -429,6 +532,7 @@ export function perftestCommand(env: PerftestEnv): Command {
           side: prep.side,
           view: env.view,
           io,
+          alive: () => env.alive(),
           finish: (code, lines) => {
             env.net.servers.delete(key)
             if (lines.length) io.out(lines.join('\n') + '\n')
@@ -485,8 +589,17 @@ export function perftestCommand(env: PerftestEnv): Command {
       bidirectional: o.bidirectional || server.o.bidirectional,
       qps: Math.max(o.qps, server.o.qps)
     }
-    const table = results(effective, client, server.side, seed, build)
+    const run: PerftestRun = {
+      tool: o.tool,
+      client: { node: client.hw.nodeName, device: client.nic.name },
+      server: { node: server.side.hw.nodeName, device: server.side.nic.name },
+      start: env.now(),
+      podsLive: () => env.alive() && server.alive()
+    }
+    env.net.connect(run)
     await env.sleep(runSeconds(o) * 1000)
+    run.end = env.now()
+    const table = results(effective, client, server.side, seed, build, env.net.shareOf(run, run.end))
     const tail =
       o.cuda !== undefined
         ? [`deallocating GPU buffer ${hex(0x7f0000000000, 16)}`, 'destroying current CUDA Ctx']

@@ -1,9 +1,12 @@
-// An AAD cluster whose tokens last a fraction of the run (600 simulated seconds at timeScale 0.01,
-// against OFED and GPU driver builds of 1500 s and 1200 s): the whole flow (Azure, the stack with helm,
-// verification and benchmarks) succeeds, the API server never answers Unauthorized, and the run
-// needed many tokens for the AKS server application: the action's client, helm (the stand-in, a
+// An AAD cluster whose tokens last a fraction of the run (3000 simulated seconds at timeScale 0.01,
+// against OFED and GPU driver builds of 3000 s and 2400 s): the whole flow (Azure, the stack with
+// helm, verification and benchmarks) succeeds, the API server never answers Unauthorized, and the
+// run needed many tokens for the AKS server application: the action's client, helm (the stand-in, a
 // client-node program, runs the kubeconfig's exec credential as kubectl and client-go do) and
 // everything else reading the kubeconfig were handed a fresh one each time the last ran short.
+// Only the AKS tokens are short: the ARM SDK's token cycler (@azure/core-rest-pipeline) keeps using
+// a token until 1 s before its expiry, so 12-second ARM tokens would make any ARM request that a
+// busy machine delays by a second arrive expired — a race with the machine, not a test of the action.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,7 +20,9 @@ import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
 
-jest.setTimeout(300_000)
+// The driver builds alone take 54 s of real time; a loaded machine stretches the rest of the run
+// (helm processes, TLS) several times over.
+jest.setTimeout(900_000)
 
 const savedEnv = { ...process.env }
 const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
@@ -43,9 +48,10 @@ beforeAll(async () => {
       azure: {
         feature: { state: 'Registered' },
         cluster: { aad: true, localAccounts: false },
-        // 12 real seconds: the action renews at half the lifetime, so a request would have to stall
-        // 6 s between its freshness check and the API server to arrive with an expired token.
-        tokens: { accessTokenLifetime: '1200s' }
+        // AKS tokens: 30 real seconds. The action hands each out until half its lifetime is left,
+        // so a request would have to stall 15 s between taking its token and reaching the API
+        // server to arrive expired; the run (over a minute) still needs three or more of them.
+        tokens: { accessTokenLifetime: '1000h', aksAccessTokenLifetime: '3000s' }
       },
       // The driver builds take two to three token lifetimes.
       kube: { timeScale: 0.01, delays: { mofed: '3000s', gpuDriver: '2400s', default: '5s' } }

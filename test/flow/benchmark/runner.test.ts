@@ -2,7 +2,8 @@
 // each NIC with its NIC-local GPU on both sides (the CUDA devices in every measurement); a wrong
 // NIC↔GPU pairing fails on ND H100 v5 as it would on hardware; a degraded NIC named
 // node/mlx5_ibN; a degraded node named an outlier in fleet scope; 64 nodes in a fixed number of
-// rounds; a perftest image without CUDA detected and replaced by a host-memory run; missing
+// rounds and an odd fleet in three, no node ever serving two pairs at once (the simulator notes a
+// node that does, and splits its NIC's bandwidth among the runs through it); a perftest image without CUDA detected and replaced by a host-memory run; missing
 // nvidia_peermem reported as host-staged; and no benchmark pod left behind, also when the run
 // times out.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
@@ -127,6 +128,7 @@ describe('degraded hardware', () => {
       expect(run.rounds).toBe(2)
       expect(run.verdict).toBe('fail')
       expect(run.outliers).toEqual([nodes[2]])
+      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
       const view = run.report.nodes!
       expect(view.find(n => n.node === nodes[2])!.verdict).toBe('fail')
       expect(view.filter(n => n.verdict === 'fail').map(n => n.node)).toEqual([nodes[2]])
@@ -254,6 +256,33 @@ describe('fleet scope at scale', () => {
       const stats = requestStats(w)
       expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
       expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
+      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('an odd fleet runs its closing edge in a third round: no node serves two pairs at once', async () => {
+    const w = await startRdmaWorld({
+      nodes: 3,
+      vmSize: 'Standard_HB120rs_v3',
+      inputs: { 'benchmark-scope': 'fleet' }
+    })
+    try {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      const n = w.rdmaNodes()
+      // what the simulated nodes saw: each node with one partner at a time, every NIC at full rate
+      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+      expect(run.verdict).toBe('pass')
+      const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(bw).toHaveLength(3)
+      expect(bw.every(p => p.ratio! >= w.settings.benchmark.minBandwidthRatio)).toBe(true)
+      expect(run.schedule.rounds.map(r => r.map(p => [p.server, p.client]))).toEqual([
+        [[n[0], n[1]]],
+        [[n[1], n[2]]],
+        [[n[2], n[0]]]
+      ])
       expect(workPods(w)).toHaveLength(0)
     } finally {
       await w.close()

@@ -4,7 +4,7 @@
 // fake node root, and in the simulator's shell against the same node; both must give the same
 // exit code, log, tool calls (with their arguments), sleeps, node changes and host files.
 // Harness and fake root: test/support/real-shell.ts.
-import { describe, expect, it, jest } from '@jest/globals'
+import { beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { existsSync } from 'node:fs'
 import { perftestArgv, sideScript, splitSections } from '../../../src/benchmark/perftest-pods.js'
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../../src/components/ib-node-config.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
 import { PROBE_SCRIPT, parseProbeOutput } from '../../../src/verify/probe-output.js'
 import { probeDaemonSet } from '../../../src/verify/probe.js'
 import { buildNodeHardware, type NodeHardware } from '../../../sim/kube/hardware.js'
@@ -30,7 +31,11 @@ const haveSh = existsSync(SH)
 if (!haveSh) console.warn(`${SH} not found: the shipped scripts are not judged by a real shell here`)
 const suite = haveSh ? describe : describe.skip
 
-const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' }), {}).settings
+// Built before the tests, not while the file loads (a settings bug fails tests, not the file).
+let settings: Settings
+beforeAll(() => {
+  settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' }), {}).settings
+})
 const NODE = 'aks-rdmapool-12345678-vmss000000'
 
 /** An H100 RDMA node, in the state `tweak` gives it. */
@@ -74,10 +79,20 @@ async function judge(k: ScriptCase) {
 }
 
 suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
-  const ds = ibNodeConfigDaemonSet(settings) as any
-  const ibPod = podOf(ds.spec.template, 'ib-node-config-x7k2p')
-  const [waitOfed, setup] = ibPod.spec.initContainers
-  const keepalive = ibPod.spec.containers[0]
+  // The pods the shipped manifests make, built before the tests (not while the file loads).
+  let ibPod: any, waitOfed: any, setup: any, keepalive: any
+  let dpPod: any, wait: any
+  let probe: any, probeContainer: any
+  beforeAll(() => {
+    ibPod = podOf((ibNodeConfigDaemonSet(settings) as any).spec.template, 'ib-node-config-x7k2p')
+    ;[waitOfed, setup] = ibPod.spec.initContainers
+    keepalive = ibPod.spec.containers[0]
+    const [, dpDs] = rdmaDevicePluginManifests(settings) as any[]
+    dpPod = podOf(dpDs.spec.template, 'rdma-shared-dp-ds-q8v4m')
+    wait = dpPod.spec.initContainers[0]
+    probe = podOf((probeDaemonSet(settings, [NODE]) as any).spec.template, 'rdma-probe-x7k2p')
+    probeContainer = probe.spec.initContainers[0]
+  })
   const ofedReady = (hw: NodeHardware): void => {
     hw.ofedReady = true
     hw.files[OFED_READY_FILE] = ''
@@ -308,10 +323,6 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     expect(real).toMatchObject({ code: 0, log: 'IB node config active\n', sleeps: ['infinity'] })
   })
 
-  const [, dpDs] = rdmaDevicePluginManifests(settings) as any[]
-  const dpPod = podOf(dpDs.spec.template, 'rdma-shared-dp-ds-q8v4m')
-  const wait = dpPod.spec.initContainers[0]
-
   it('device plugin init container: ib-node-config already done', async () => {
     const real = await judge({
       script: shScript(wait),
@@ -354,10 +365,6 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       `ib-node-config has not completed on this node after 600s (no ${IB_NODE_CONFIG_DONE_FILE}); check the ib-node-config pod on this node`
     ])
   })
-
-  const probeDs = probeDaemonSet(settings, [NODE]) as any
-  const probe = podOf(probeDs.spec.template, 'rdma-probe-x7k2p')
-  const probeContainer = probe.spec.initContainers[0]
 
   it('node probe on a set-up node: the same termination message from both shells, and the NIC-local GPUs', async () => {
     expect(shScript(probeContainer)).toBe(PROBE_SCRIPT)

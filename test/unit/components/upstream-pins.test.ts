@@ -22,6 +22,7 @@ import {
 } from '../../../src/settings/images.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
@@ -38,10 +39,14 @@ const nfdValuesSchema = () =>
   ))
 
 // A tainted pool, so that every toleration and selector the action renders is there.
-const settings = readSettings(
-  reader({ ...VALID_APPLY, 'node-taints': 'sku=gpu:NoSchedule,dedicated=rdma:NoExecute' }),
-  {}
-).settings
+// Built before the tests, not while the file loads (a settings bug fails tests, not the file).
+let settings: Settings
+beforeAll(() => {
+  settings = readSettings(
+    reader({ ...VALID_APPLY, 'node-taints': 'sku=gpu:NoSchedule,dedicated=rdma:NoExecute' }),
+    {}
+  ).settings
+})
 
 /**
  * Key paths of `ours` missing from `upstream`: a key must exist upstream; its value is compared

@@ -2,14 +2,19 @@
 // print: a pod that never ran (the image not pulled), a result without UCX_PROTO_INFO's table,
 // zero-copy below the pass mark on a NIC that is not the GPU's, GPUDirect through dma-buf when
 // nvidia_peermem is absent, and the preflight lines read back.
-import { describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
 import type { UcxMemoryDomain, UcxPerftestOutput } from '../../../src/parse/ucx.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
 import { parsePreflight, splitTransportLog, type Preflight } from '../../../src/transport/script.js'
 import { judgeTransport, type JudgeInput, type SideObservation } from '../../../src/transport/verdict.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
-const s = readSettings(reader({ ...VALID_APPLY, mode: 'verify', 'transport-check': 'ucx' })).settings
+// Built before the tests, not while the file loads (a settings bug fails tests, not the file).
+let s: Settings
+beforeAll(() => {
+  s = readSettings(reader({ ...VALID_APPLY, mode: 'verify', 'transport-check': 'ucx' })).settings
+})
 
 function preflight(over: Partial<Preflight> = {}): Preflight {
   return {

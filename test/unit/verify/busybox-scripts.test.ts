@@ -10,11 +10,16 @@ import { ibNodeConfigDaemonSet } from '../../../src/components/ib-node-config.js
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
 import { BUSYBOX_IMAGE } from '../../../src/settings/images.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
 import { PROBE_SCRIPT } from '../../../src/verify/probe-output.js'
 import { probeDaemonSet } from '../../../src/verify/probe.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
-const settings = readSettings(reader(VALID_APPLY), {}).settings
+// Built before the tests, not while the file loads (a settings bug fails tests, not the file).
+let settings: Settings
+beforeAll(() => {
+  settings = readSettings(reader(VALID_APPLY), {}).settings
+})
 const fixture = readFileSync(
   path.resolve(process.cwd(), 'test/fixtures/upstream/busybox-applets-EXCERPT.txt'),
   'utf8'

@@ -247,15 +247,18 @@ function health(s: Settings): Health {
             const done = setupDone(onNode)
             if (done) return met(`${IB_SETUP} completed (pod ${done.metadata.name})`)
             const p = onNode[0]
-            if (!runsCurrentSetup(p, s))
+            const current = runsCurrentSetup(p, s)
+            if (!current && initCompleted(p, IB_SETUP))
               return missing(`pod ${p.metadata.name} ran an earlier setup script: its replacement re-runs it`)
+            // A pod of another script that fails says how it fails first: that is what a user must fix.
+            const earlier = current ? '' : ' (it runs an earlier setup script: apply replaces the pod)'
             const waiting = containerStatus(p, WAIT_FOR_OFED_DRIVER, true)
             const why = !hasContainer(p, IB_SETUP, true)
               ? `pod has no ${IB_SETUP} init container`
               : hasContainer(p, WAIT_FOR_OFED_DRIVER, true) && waiting?.state?.terminated?.exitCode !== 0
                 ? `waiting for the OFED driver on the node (init container ${WAIT_FOR_OFED_DRIVER} ${describeContainer(waiting)})`
                 : `init container ${IB_SETUP} ${describeContainer(containerStatus(p, IB_SETUP, true))}`
-            return missing(`pod ${p.metadata.name}: ${why}`)
+            return missing(`pod ${p.metadata.name}: ${why}${earlier}`)
           }
         },
         {

@@ -199,6 +199,7 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
         .join('\n')
     )
   let registered = false
+  const registry = pluginRegistry(env.ctx)
   // The plugin registers only once its container has started (after its init containers, if any).
   let running = false
   const register = (): void => {
@@ -207,6 +208,7 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
     const { config } = readDpConfig(env)
     if (!config) return
     registered = true
+    registry.set(env.nodeName, env.pod.metadata.uid ?? env.pod.metadata.name)
     const lines: string[] = ['Discovering host devices']
     for (const n of hw.nics) {
       lines.push(
@@ -272,12 +274,25 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
     onReady: () => register(),
     onNodeChange: () => register(),
     onStop() {
-      if (!registered) return
+      // The kubelet drops a resource when its plugin's endpoint goes, unless a newer plugin pod on the
+      // node registered the same resource since (a DaemonSet rollout's replacement): then the old
+      // endpoint was already replaced and its stop changes nothing.
+      if (!registered || registry.get(env.nodeName) !== (env.pod.metadata.uid ?? env.pod.metadata.name))
+        return
+      registry.delete(env.nodeName)
       const { config } = readDpConfig(env)
       for (const r of config?.configList ?? [])
         setExtendedResource(env.ctx, env.nodeName, `${r.resourcePrefix ?? 'rdma'}/${r.resourceName}`, 0)
     }
   }
+}
+
+/** Per world: which RDMA device plugin pod registered on each node last (node name → pod uid). */
+const REGISTRIES = new WeakMap<object, Map<string, string>>()
+function pluginRegistry(ctx: object): Map<string, string> {
+  let m = REGISTRIES.get(ctx)
+  if (!m) REGISTRIES.set(ctx, (m = new Map()))
+  return m
 }
 
 // ---- GPU Operator operands ----

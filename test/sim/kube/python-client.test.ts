@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startWorld, type World } from '../../../sim/world.js'
 
-jest.setTimeout(180_000)
+jest.setTimeout(450_000)
 
 function findPython(): string | undefined {
   for (const candidate of ['python3', '/usr/bin/python3']) {
@@ -52,7 +52,7 @@ suite(suiteName, () => {
       execFile(
         PYTHON!,
         [path.resolve('test/support/python/kube_flows.py'), path.join(dir, 'admin'), 'py-flows'],
-        { timeout: 150_000, env: { ...process.env, HOME: dir } },
+        { timeout: 400_000, env: { ...process.env, HOME: dir } },
         (err, out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out))
       )
     )

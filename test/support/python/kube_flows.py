@@ -26,7 +26,7 @@ def status_of(err):
     return {"code": err.status, "reason": body.get("reason"), "message": body.get("message")}
 
 
-def until(what, fn, limit=60):
+def until(what, fn, limit=180):
     deadline = time.time() + limit
     while time.time() < deadline:
         if fn():

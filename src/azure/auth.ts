@@ -162,6 +162,9 @@ export function explainAuthError(e: unknown, ctx: ErrorContext): AzureAuthError 
         `Azure sign-in failed with ${aad}: tenant ${tenant} was not found. Check tenant-id and environment (${ctx.azure.environment}).`,
         aad
       )
+    default:
+      // Any other code, or none: judged by the message below.
+      break
   }
   if (ctx.method === 'cli' && /Azure CLI could not be found|az: not found|not recognized/i.test(raw)) {
     return new AzureAuthError(

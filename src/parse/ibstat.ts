@@ -362,6 +362,9 @@ export function parseIbstat(text: string): IbstatResult {
     case 'ibv_devices':
       parseIbvDevices(lines, out)
       break
+    case null:
+      // No format recognised: reported as an error below.
+      break
   }
   const panic = lines.find(l => /^\s*ibpanic:/.test(l))
   const toolError = lines.find(l => TOOL_ERROR_RE.test(l))

@@ -271,59 +271,59 @@ export async function precheckNodePool(
   return { state: 'present', pool: live }
 }
 
-/** Creates the RDMA pool, or reuses a compatible one without writing. */
-export async function ensureNodePool(
-  clients: ArmClients,
-  settings: Settings,
-  o: NodePoolOptions
-): Promise<NodePoolResult> {
-  const { resourceGroup, name: cluster } = settings.cluster
-  const name = settings.nodePool.name
-  const step = `node pool ${name}`
-  const started = Date.now()
-  const interval = o.pollIntervalMs ?? 10_000
-  const remaining = (): number => Math.max(0, o.timeoutMs - (Date.now() - started))
-  const desired = desiredAgentPool(settings)
-  const ap = clients.containerService.agentPools
+/** One ensureNodePool call: what its create, wait and reuse steps share. */
+class PoolRun {
+  readonly step: string
+  readonly started = Date.now()
+  private readonly interval: number
+  private readonly desired: AgentPool
 
-  const get = (): Promise<AgentPool | undefined> => readPool(clients, settings)
-
-  let live = o.precheck ? (o.precheck.state === 'present' ? o.precheck.pool : undefined) : await get()
-  if (!live) {
-    o.log.info(
-      `${step}: absent; creating ${desired.count}× ${desired.vmSize} (${desired.osSKU}, gpuProfile.driver None) in ${resourceGroup}/${cluster}`
-    )
-    try {
-      const pool = await createPool()
-      return { action: 'created', pool, warnings: [] }
-    } catch (e) {
-      if (statusOf(e) !== 412) throw e
-      // Someone created it between our read and our create: not ours (never to be deleted by this
-      // run's post step); treat it as present.
-      o.onCreateRefused?.()
-      o.log.info(`${step}: appeared while creating (HTTP 412 on If-None-Match); reusing it if compatible`)
-      live = await get()
-      if (!live)
-        throw new NodePoolError(
-          `${step}: the create was refused with HTTP 412 (pool exists) but the pool cannot be read`
-        )
-    }
+  constructor(
+    private readonly clients: ArmClients,
+    private readonly settings: Settings,
+    private readonly o: NodePoolOptions
+  ) {
+    this.step = `node pool ${settings.nodePool.name}`
+    this.interval = o.pollIntervalMs ?? 10_000
+    this.desired = desiredAgentPool(settings)
   }
-  return reuse(live)
 
-  async function createPool(): Promise<AgentPool> {
-    const abort = AbortSignal.timeout(Math.max(1, remaining()))
+  get(): Promise<AgentPool | undefined> {
+    return readPool(this.clients, this.settings)
+  }
+
+  private remaining(): number {
+    return Math.max(0, this.o.timeoutMs - (Date.now() - this.started))
+  }
+
+  describeCreate(): string {
+    const { resourceGroup, name: cluster } = this.settings.cluster
+    const desired = this.desired
+    return `creating ${desired.count}× ${desired.vmSize} (${desired.osSKU}, gpuProfile.driver None) in ${resourceGroup}/${cluster}`
+  }
+
+  async create(): Promise<AgentPool> {
+    const { settings, o, step, started, desired } = this
+    const { resourceGroup, name: cluster } = settings.cluster
+    const name = settings.nodePool.name
+    const abort = AbortSignal.timeout(Math.max(1, this.remaining()))
     o.onCreateSubmit?.({
       resourceGroup,
       cluster,
       pool: name,
       createdBy: tagValue(desired.tags, TAG_CREATED_BY) ?? settings.runId
     })
-    const poller = ap.createOrUpdate(resourceGroup, cluster, name, desired, {
-      ifNoneMatch: '*',
-      updateIntervalInMs: interval,
-      abortSignal: abort
-    })
+    const poller = this.clients.containerService.agentPools.createOrUpdate(
+      resourceGroup,
+      cluster,
+      name,
+      desired,
+      {
+        ifNoneMatch: '*',
+        updateIntervalInMs: this.interval,
+        abortSignal: abort
+      }
+    )
     try {
       await poller.submitted()
     } catch (e) {
@@ -337,7 +337,7 @@ export async function ensureNodePool(
       if (poller.isDone) return
       o.log.info(`${step}: ${lastState} (${formatDuration(Date.now() - started)} elapsed)`)
       // The operation status only says InProgress: read the pool's state for the next line.
-      void get()
+      void this.get()
         .then(p => (lastState = p?.provisioningState ?? lastState))
         .catch(() => undefined)
     })
@@ -351,21 +351,23 @@ export async function ensureNodePool(
           Date.now() - started,
           `The pool may still finish; check it with ${nodepoolCommand(azTarget(settings), 'show', name)}`
         )
-      throw await failure(e)
+      throw await this.failure(e)
     }
-    const result = poller.result ?? (await get())
+    const result = poller.result ?? (await this.get())
     if (!result) throw new NodePoolError(`${step}: creation reported success but the pool cannot be read`)
-    if ((result.provisioningState ?? 'Succeeded').toLowerCase() === 'failed') throw await failure(undefined)
+    if ((result.provisioningState ?? 'Succeeded').toLowerCase() === 'failed')
+      throw await this.failure(undefined)
     o.log.info(
       `${step}: created (${result.provisioningState ?? 'Succeeded'}, ${formatDuration(Date.now() - started)})`
     )
     return result
   }
 
-  async function failure(e: unknown): Promise<Error> {
+  async failure(e: unknown): Promise<Error> {
+    const step = this.step
     if (e instanceof Error && e.name === 'AbortError')
-      return new StepTimeoutError(step, 'Creating', Date.now() - started)
-    const p = await get().catch(() => undefined)
+      return new StepTimeoutError(step, 'Creating', Date.now() - this.started)
+    const p = await this.get().catch(() => undefined)
     const pe = p?.status?.provisioningError
     let code = pe?.code
     let message = pe?.message
@@ -376,38 +378,41 @@ export async function ensureNodePool(
     }
     return new NodePoolError(
       `${step}: provisioning ${p?.provisioningState ?? 'Failed'}: ${code ?? 'Unknown'}: ${message ?? 'no message from ARM'}. ` +
-        `Delete the failed pool (${nodepoolCommand(azTarget(settings), 'delete', name)}) or fix the cause and re-run.`
+        `Delete the failed pool (${nodepoolCommand(azTarget(this.settings), 'delete', this.settings.nodePool.name)}) or fix the cause and re-run.`
     )
   }
 
-  async function reuse(found: AgentPool): Promise<NodePoolResult> {
+  /** An existing pool in a transitional state: waits for it to settle. */
+  private async settle(pool: AgentPool): Promise<AgentPool> {
+    const { step, o } = this
+    o.log.info(`${step}: exists and is ${pool.provisioningState}; waiting for it to settle`)
+    const r = await pollUntil({
+      step,
+      timeoutMs: o.timeoutMs,
+      startedAt: this.started,
+      backoff: { initialMs: this.interval, maxMs: this.interval },
+      log: o.log,
+      probe: async () => {
+        const p = await this.get()
+        if (!p)
+          throw new NodePoolError(`${step}: disappeared while waiting for it (was ${pool.provisioningState})`)
+        const s = p.provisioningState ?? 'Succeeded'
+        if (s.toLowerCase() === 'failed') throw await this.failure(undefined)
+        return { done: !TRANSITIONAL.includes(s.toLowerCase()), state: s, value: p }
+      }
+    })
+    return r.value ?? pool
+  }
+
+  async reuse(found: AgentPool): Promise<NodePoolResult> {
+    const { settings, step, o } = this
     let pool = found
     const refused = incompatiblePool(settings, pool) ?? untoleratedPoolTaints(settings, pool)
     if (refused) throw refused
     const state = (pool.provisioningState ?? 'Succeeded').toLowerCase()
-    if (state === 'failed') throw await failure(undefined)
-    if (TRANSITIONAL.includes(state)) {
-      o.log.info(`${step}: exists and is ${pool.provisioningState}; waiting for it to settle`)
-      const r = await pollUntil({
-        step,
-        timeoutMs: o.timeoutMs,
-        startedAt: started,
-        backoff: { initialMs: interval, maxMs: interval },
-        log: o.log,
-        probe: async () => {
-          const p = await get()
-          if (!p)
-            throw new NodePoolError(
-              `${step}: disappeared while waiting for it (was ${pool.provisioningState})`
-            )
-          const s = p.provisioningState ?? 'Succeeded'
-          if (s.toLowerCase() === 'failed') throw await failure(undefined)
-          return { done: !TRANSITIONAL.includes(s.toLowerCase()), state: s, value: p }
-        }
-      })
-      pool = r.value ?? pool
-    }
-    const warnings = comparePool(desired, pool, poolTarget(settings))
+    if (state === 'failed') throw await this.failure(undefined)
+    if (TRANSITIONAL.includes(state)) pool = await this.settle(pool)
+    const warnings = comparePool(this.desired, pool, poolTarget(settings))
       .filter(d => !d.immutable)
       .map(
         d =>
@@ -419,6 +424,36 @@ export async function ensureNodePool(
     )
     return { action: 'reused', pool, warnings }
   }
+}
+
+/** Creates the RDMA pool, or reuses a compatible one without writing. */
+export async function ensureNodePool(
+  clients: ArmClients,
+  settings: Settings,
+  o: NodePoolOptions
+): Promise<NodePoolResult> {
+  const run = new PoolRun(clients, settings, o)
+  const step = run.step
+  let live = o.precheck ? (o.precheck.state === 'present' ? o.precheck.pool : undefined) : await run.get()
+  if (!live) {
+    o.log.info(`${step}: absent; ${run.describeCreate()}`)
+    try {
+      const pool = await run.create()
+      return { action: 'created', pool, warnings: [] }
+    } catch (e) {
+      if (statusOf(e) !== 412) throw e
+      // Someone created it between our read and our create: not ours (never to be deleted by this
+      // run's post step); treat it as present.
+      o.onCreateRefused?.()
+      o.log.info(`${step}: appeared while creating (HTTP 412 on If-None-Match); reusing it if compatible`)
+      live = await run.get()
+      if (!live)
+        throw new NodePoolError(
+          `${step}: the create was refused with HTTP 412 (pool exists) but the pool cannot be read`
+        )
+    }
+  }
+  return run.reuse(live)
 }
 
 function quotaHint(e: unknown): string {

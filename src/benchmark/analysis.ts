@@ -179,9 +179,11 @@ function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pa
   return { blamedEnds, pairOutliers: [...new Set(pairOutliers)] }
 }
 
-/** Analyses all measurements of one benchmark run. */
-export function analyseBenchmark(input: BenchMeasurement[], options: AnalysisOptions): BenchmarkAnalysis {
-  const opts = { medianRatio: 0.8, minSamplesForMedian: 3, ...options }
+/** The median average bandwidth of each test, and how many results it is the median of. */
+function testMedians(input: BenchMeasurement[]): {
+  medians: Record<string, number>
+  counts: Record<string, number>
+} {
   const byTest: Record<string, number[]> = {}
   for (const m of input) {
     if (isBandwidth(m) && m.bwAvgGbps !== null && !m.error) (byTest[m.test] ??= []).push(m.bwAvgGbps)
@@ -192,6 +194,65 @@ export function analyseBenchmark(input: BenchMeasurement[], options: AnalysisOpt
     medians[test] = median(values)!
     counts[test] = values.length
   }
+  return { medians, counts }
+}
+
+/** One node's view: its own measurements (`mine`), judged with the blame of its partners' ends. */
+function nodeView(node: string, mine: MeasurementVerdict[], blamedEnds: Set<string>): NodeView {
+  const other = (m: MeasurementVerdict) => (m.server === node ? m.client : m.server)
+  // A slow result the partner's own blame explains says nothing about this node.
+  const explained = (m: MeasurementVerdict) =>
+    m.verdict === 'fail' && other(m) !== node && blamedEnds.has(endKey(other(m), m.device))
+  const own = mine.filter(m => !explained(m))
+  const basis = own.length ? own : mine
+  const bw = basis.filter(m => isBandwidth(m))
+  const values = bw.map(m => m.bwAvgGbps).filter((v): v is number => v !== null)
+  const ratios = bw.map(m => m.ratio).filter((v): v is number => v !== null)
+  const allValues = mine
+    .filter(isBandwidth)
+    .map(m => m.bwAvgGbps)
+    .filter((v): v is number => v !== null)
+  const devices = [...new Set(mine.map(m => m.device))]
+  const blamedDevices = devices.filter(d => blamedEnds.has(endKey(node, d)))
+  const blamed = blamedDevices.length > 0 && blamedDevices.length === devices.length
+  const badDevices = blamed ? [] : blamedDevices.filter((d): d is string => d !== null)
+  const failing = mine.filter(m => m.verdict === 'fail').length
+  const unexplained = own.filter(m => m.verdict === 'fail').length
+  const partners = [...new Set(mine.map(other))]
+  const slowWith = [...new Set(mine.filter(explained).map(other))]
+  let verdict: Verdict = 'pass'
+  let detail = `${mine.length} measurement(s) with ${partners.length} partner(s) passed`
+  if (blamed) {
+    verdict = 'fail'
+    detail = `slow with every partner (${failing}/${mine.length} measurements failed)`
+  } else if (badDevices.length) {
+    verdict = 'fail'
+    detail = `bad NIC(s) ${badDevices.join(', ')}: slow with every partner`
+  } else if (unexplained) {
+    verdict = 'warn'
+    detail = `${unexplained}/${mine.length} measurement(s) failed, but not with every partner`
+  } else if (failing) {
+    detail = `slow only with outlier partner(s) ${slowWith.join(', ')}; fine otherwise`
+  }
+  return {
+    node,
+    bandwidthGbps: values.length ? Math.min(...values) : null,
+    worstGbps: allValues.length ? Math.min(...allValues) : null,
+    ratio: ratios.length ? Math.min(...ratios) : null,
+    partners,
+    measurements: mine.length,
+    failing,
+    badDevices,
+    blamed,
+    verdict,
+    detail
+  }
+}
+
+/** Analyses all measurements of one benchmark run. */
+export function analyseBenchmark(input: BenchMeasurement[], options: AnalysisOptions): BenchmarkAnalysis {
+  const opts = { medianRatio: 0.8, minSamplesForMedian: 3, ...options }
+  const { medians, counts } = testMedians(input)
   const measurements = input.map(m => judge(m, opts, medians, counts))
   const { blamedEnds, pairOutliers } = attribute(measurements)
 
@@ -203,56 +264,7 @@ export function analyseBenchmark(input: BenchMeasurement[], options: AnalysisOpt
       byNode.set(n, list)
     }
   }
-  const nodes: NodeView[] = [...byNode].map(([node, mine]) => {
-    const other = (m: MeasurementVerdict) => (m.server === node ? m.client : m.server)
-    // A slow result the partner's own blame explains says nothing about this node.
-    const explained = (m: MeasurementVerdict) =>
-      m.verdict === 'fail' && other(m) !== node && blamedEnds.has(endKey(other(m), m.device))
-    const own = mine.filter(m => !explained(m))
-    const basis = own.length ? own : mine
-    const bw = basis.filter(m => isBandwidth(m))
-    const values = bw.map(m => m.bwAvgGbps).filter((v): v is number => v !== null)
-    const ratios = bw.map(m => m.ratio).filter((v): v is number => v !== null)
-    const allValues = mine
-      .filter(isBandwidth)
-      .map(m => m.bwAvgGbps)
-      .filter((v): v is number => v !== null)
-    const devices = [...new Set(mine.map(m => m.device))]
-    const blamedDevices = devices.filter(d => blamedEnds.has(endKey(node, d)))
-    const blamed = blamedDevices.length > 0 && blamedDevices.length === devices.length
-    const badDevices = blamed ? [] : blamedDevices.filter((d): d is string => d !== null)
-    const failing = mine.filter(m => m.verdict === 'fail').length
-    const unexplained = own.filter(m => m.verdict === 'fail').length
-    const partners = [...new Set(mine.map(other))]
-    const slowWith = [...new Set(mine.filter(explained).map(other))]
-    let verdict: Verdict = 'pass'
-    let detail = `${mine.length} measurement(s) with ${partners.length} partner(s) passed`
-    if (blamed) {
-      verdict = 'fail'
-      detail = `slow with every partner (${failing}/${mine.length} measurements failed)`
-    } else if (badDevices.length) {
-      verdict = 'fail'
-      detail = `bad NIC(s) ${badDevices.join(', ')}: slow with every partner`
-    } else if (unexplained) {
-      verdict = 'warn'
-      detail = `${unexplained}/${mine.length} measurement(s) failed, but not with every partner`
-    } else if (failing) {
-      detail = `slow only with outlier partner(s) ${slowWith.join(', ')}; fine otherwise`
-    }
-    return {
-      node,
-      bandwidthGbps: values.length ? Math.min(...values) : null,
-      worstGbps: allValues.length ? Math.min(...allValues) : null,
-      ratio: ratios.length ? Math.min(...ratios) : null,
-      partners,
-      measurements: mine.length,
-      failing,
-      badDevices,
-      blamed,
-      verdict,
-      detail
-    }
-  })
+  const nodes: NodeView[] = [...byNode].map(([node, mine]) => nodeView(node, mine, blamedEnds))
   nodes.sort(
     (a, b) =>
       severity(b) - severity(a) ||

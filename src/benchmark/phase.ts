@@ -176,76 +176,124 @@ export function isCudaRejection(parsed: PerftestResult): boolean {
   return parsed.error?.kind === 'cuda'
 }
 
-export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpec[]): Promise<PhaseOutcome> {
-  const s = c.settings
-  const namespace = c.namespace ?? WORK_NAMESPACE
-  const selector = selectorOf({ ...benchmarkLabels(s), [PHASE_LABEL]: phase.name })
-  const measurements: BenchMeasurement[] = []
-  let podsCreated = 0
-  const deadlineSeconds = Math.max(60, Math.ceil((c.timeoutMs * 2) / 1000))
-  const create = async (pod: KubeObject): Promise<string | { error: string }> => {
+/** A server pod that came up, with its pod IP for the clients to connect to. */
+interface LiveServer {
+  pair: PairSpec
+  ip: string
+  devices: PairDevice[]
+}
+
+/** One phase in progress: what its steps share (the pods' names, the measurements so far). */
+class PhaseRun {
+  readonly namespace: string
+  readonly selector: string
+  readonly measurements: BenchMeasurement[] = []
+  podsCreated = 0
+  private readonly deadlineSeconds: number
+
+  constructor(
+    private readonly c: PhaseContext,
+    private readonly phase: PhaseSpec
+  ) {
+    this.namespace = c.namespace ?? WORK_NAMESPACE
+    this.selector = selectorOf({ ...benchmarkLabels(c.settings), [PHASE_LABEL]: phase.name })
+    this.deadlineSeconds = Math.max(60, Math.ceil((c.timeoutMs * 2) / 1000))
+  }
+
+  private async create(pod: KubeObject): Promise<string | { error: string }> {
     try {
-      podsCreated++
-      return (await createPod(c.kube, pod)).metadata.name
+      this.podsCreated++
+      return (await createPod(this.c.kube, pod)).metadata.name
     } catch (e) {
       return { error: `pod not created: ${oneLine(e instanceof Error ? e.message : String(e))}` }
     }
   }
-  const fail = (pair: PairSpec, d: PairDevice, why: string) =>
-    measurements.push(errorMeasurement(pair, d, phase, c.linkGbps(pair, d), why))
-  const log = (name: string) =>
-    c.kube.podLog(namespace, name, { container: PERFTEST_CONTAINER, tailLines: 20_000 })
-  try {
-    // 1. Servers.
-    const serverNames = new Map<string, PairSpec>()
+
+  private fail(pair: PairSpec, d: PairDevice, why: string): void {
+    this.measurements.push(errorMeasurement(pair, d, this.phase, this.c.linkGbps(pair, d), why))
+  }
+
+  private log(name: string): Promise<string> {
+    return this.c.kube.podLog(this.namespace, name, { container: PERFTEST_CONTAINER, tailLines: 20_000 })
+  }
+
+  /** A pod that did not settle in time, or cannot be scheduled, fails its devices; true when it did. */
+  private settledOrFailed(
+    role: 'server' | 'client',
+    pair: PairSpec,
+    devices: PairDevice[],
+    pod: KubeObject | undefined,
+    settled: (p: KubeObject) => boolean
+  ): pod is KubeObject {
+    if (!pod || !settled(pod)) {
+      const what = role === 'server' ? 'server pod did not start' : 'client did not finish'
+      for (const d of devices)
+        this.fail(
+          pair,
+          d,
+          `${what} within ${Math.round(this.c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
+        )
+      return false
+    }
+    const unsched = unschedulableMessage(pod)
+    if (unsched) {
+      for (const d of devices) this.fail(pair, d, `${role} pod unschedulable: ${oneLine(unsched)}`)
+      return false
+    }
+    return true
+  }
+
+  /** 1. Servers: one pod per pair; waits until each runs (or cannot). */
+  async startServers(
+    pairs: PairSpec[]
+  ): Promise<{ names: Map<string, PairSpec>; pods: Map<string, KubeObject> }> {
+    const { c, phase } = this
+    const names = new Map<string, PairSpec>()
     await mapLimit(pairs, c.concurrency, async pair => {
-      const name = await create(
+      const name = await this.create(
         perftestPod({
-          settings: s,
+          settings: c.settings,
           phase,
           pair,
           role: 'server',
           devices: pair.devices,
-          namespace,
-          deadlineSeconds
+          namespace: this.namespace,
+          deadlineSeconds: this.deadlineSeconds
         })
       )
-      if (typeof name === 'string') serverNames.set(name, pair)
-      else for (const d of pair.devices) fail(pair, d, `server ${name.error}`)
+      if (typeof name === 'string') names.set(name, pair)
+      else for (const d of pair.devices) this.fail(pair, d, `server ${name.error}`)
     })
-    const servers = await waitFor(
+    const pods = await waitFor(
       c,
-      selector,
-      new Set(serverNames.keys()),
+      this.selector,
+      new Set(names.keys()),
       serverSettled,
       `${phase.name} perftest servers started`
     )
+    return { names, pods }
+  }
 
-    // 2. Servers that could not start: CUDA rejection stops the phase; anything else fails that device.
-    const live: Array<{ pair: PairSpec; ip: string; devices: PairDevice[] }> = []
+  /**
+   * 2. Servers that could not start: CUDA rejection stops the phase (its message returned); anything
+   * else fails that device. The servers that run are added to `live`.
+   */
+  async judgeServers(
+    names: Map<string, PairSpec>,
+    pods: Map<string, KubeObject>,
+    live: LiveServer[]
+  ): Promise<string | undefined> {
+    const { c, phase } = this
     let cudaUnsupported: string | undefined
-    await mapLimit([...serverNames], c.concurrency, async ([name, pair]) => {
-      const pod = servers.get(name)
-      if (!pod || !serverSettled(pod)) {
-        for (const d of pair.devices)
-          fail(
-            pair,
-            d,
-            `server pod did not start within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
-          )
-        return
-      }
-      const unsched = unschedulableMessage(pod)
-      if (unsched) {
-        for (const d of pair.devices) fail(pair, d, `server pod unschedulable: ${oneLine(unsched)}`)
-        return
-      }
+    await mapLimit([...names], c.concurrency, async ([name, pair]) => {
+      const pod = pods.get(name)
+      if (!this.settledOrFailed('server', pair, pair.devices, pod, serverSettled)) return
       if (!isPodTerminal(pod) && pod.status?.podIP) {
         live.push({ pair, ip: pod.status.podIP as string, devices: pair.devices })
         return
       }
       // The server container ended before any client came: its sections say why.
-      const sections = splitSections(await log(name))
+      const sections = splitSections(await this.log(name))
       for (const d of pair.devices) {
         const text = sections.get(d.index)?.text ?? ''
         const parsed = parsePerftest(text, { tool: phase.test })
@@ -253,65 +301,65 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
           cudaUnsupported ??= parsed.error!.message
           continue
         }
-        fail(
+        this.fail(
           pair,
           d,
           `server ${parsed.error ? describePerftestError(parsed.error) : `exited (${describePod(pod)})`}`
         )
       }
     })
-    if (cudaUnsupported) return { measurements: [], cudaUnsupported, podsCreated }
+    return cudaUnsupported
+  }
 
-    // 3. Clients, each connecting to its server's pod IP.
-    const clientNames = new Map<string, { pair: PairSpec; devices: PairDevice[] }>()
+  /** 3. Clients, each connecting to its server's pod IP; waits until each has finished (or cannot). */
+  async startClients(live: LiveServer[]): Promise<{
+    names: Map<string, { pair: PairSpec; devices: PairDevice[] }>
+    pods: Map<string, KubeObject>
+  }> {
+    const { c, phase } = this
+    const names = new Map<string, { pair: PairSpec; devices: PairDevice[] }>()
     await mapLimit(live, c.concurrency, async l => {
       const pod = perftestPod({
-        settings: s,
+        settings: c.settings,
         phase,
         pair: l.pair,
         role: 'client',
         devices: l.devices,
         serverIp: l.ip,
-        namespace,
-        deadlineSeconds
+        namespace: this.namespace,
+        deadlineSeconds: this.deadlineSeconds
       })
-      const name = await create(pod)
-      if (typeof name === 'string') clientNames.set(name, { pair: l.pair, devices: l.devices })
-      else for (const d of l.devices) fail(l.pair, d, `client ${name.error}`)
+      const name = await this.create(pod)
+      if (typeof name === 'string') names.set(name, { pair: l.pair, devices: l.devices })
+      else for (const d of l.devices) this.fail(l.pair, d, `client ${name.error}`)
     })
-    const clients = await waitFor(
+    const pods = await waitFor(
       c,
-      selector,
-      new Set(clientNames.keys()),
+      this.selector,
+      new Set(names.keys()),
       clientSettled,
       `${phase.name} perftest clients finished`
     )
+    return { names, pods }
+  }
 
-    // 4. One log read per client pod, one measurement per device section.
-    await mapLimit([...clientNames], c.concurrency, async ([name, { pair, devices }]) => {
-      const pod = clients.get(name)
-      if (!pod || !clientSettled(pod)) {
-        for (const d of devices)
-          fail(
-            pair,
-            d,
-            `client did not finish within ${Math.round(c.timeoutMs / 1000)}s${pod ? ` (${describePod(pod)})` : ''}`
-          )
-        return
-      }
-      const unsched = unschedulableMessage(pod)
-      if (unsched) {
-        for (const d of devices) fail(pair, d, `client pod unschedulable: ${oneLine(unsched)}`)
-        return
-      }
-      const sections = splitSections(await log(name))
+  /** 4. One log read per client pod, one measurement per device section. */
+  async measureClients(
+    names: Map<string, { pair: PairSpec; devices: PairDevice[] }>,
+    pods: Map<string, KubeObject>
+  ): Promise<void> {
+    const { c, phase } = this
+    await mapLimit([...names], c.concurrency, async ([name, { pair, devices }]) => {
+      const pod = pods.get(name)
+      if (!this.settledOrFailed('client', pair, devices, pod, clientSettled)) return
+      const sections = splitSections(await this.log(name))
       for (const d of devices) {
         const section = sections.get(d.index)
         if (!section) {
-          fail(pair, d, `no output for ${d.clientDevice} in the client's log (${describePod(pod)})`)
+          this.fail(pair, d, `no output for ${d.clientDevice} in the client's log (${describePod(pod)})`)
           continue
         }
-        measurements.push(
+        this.measurements.push(
           measurementFrom(
             pair,
             d,
@@ -322,9 +370,21 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
         )
       }
     })
-    return { measurements, podsCreated }
+  }
+}
+
+export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpec[]): Promise<PhaseOutcome> {
+  const run = new PhaseRun(c, phase)
+  try {
+    const servers = await run.startServers(pairs)
+    const live: LiveServer[] = []
+    const cudaUnsupported = await run.judgeServers(servers.names, servers.pods, live)
+    if (cudaUnsupported) return { measurements: [], cudaUnsupported, podsCreated: run.podsCreated }
+    const clients = await run.startClients(live)
+    await run.measureClients(clients.names, clients.pods)
+    return { measurements: run.measurements, podsCreated: run.podsCreated }
   } finally {
-    const err = await deletePodsQuietly(c.kube, selector, namespace)
+    const err = await deletePodsQuietly(c.kube, run.selector, run.namespace)
     if (err) c.log?.warning(`could not delete the ${phase.name} perftest pods: ${err}`)
   }
 }

@@ -202,18 +202,88 @@ function gpudirectState(
   }
 }
 
-export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun> {
-  const s = o.settings
-  if (!s.benchmark.enabled) return emptyRun(s, 'skipped', 'benchmark is false')
-  const namespace = o.namespace ?? WORK_NAMESPACE
-  const excluded: ExcludedNode[] = []
-  const facts = await probeIfNeeded(o, excluded)
+/** Splits the probed nodes into those a benchmark can use and those it leaves out (added to `excluded`). */
+function eligibleNodes(facts: Map<string, NodeFacts>, excluded: ExcludedNode[]): NodeFacts[] {
   const eligible: NodeFacts[] = []
   for (const f of facts.values()) {
     if (f.error) excluded.push({ node: f.node, reason: f.error })
     else if (!f.activeDevices.length) excluded.push({ node: f.node, reason: 'no active InfiniBand port' })
     else eligible.push(f)
   }
+  return eligible
+}
+
+/** What measuring every round gave: the measurements and how they were taken. */
+interface RoundsMeasured {
+  measurements: BenchMeasurement[]
+  phases: number
+  /** Still true when no perftest rejected --use_cuda. */
+  useCuda: boolean
+  hostOnlyDevices: number
+  cudaRejected?: string
+}
+
+/** Runs every round's phases (each test, repeated from host memory when perftest refuses --use_cuda). */
+async function measureRounds(
+  o: BenchmarkRunOptions,
+  namespace: string,
+  schedule: PairSchedule,
+  byNode: Map<string, NodeFacts>,
+  line: number | null,
+  useCudaAsked: boolean
+): Promise<RoundsMeasured> {
+  const s = o.settings
+  const m: RoundsMeasured = { measurements: [], phases: 0, useCuda: useCudaAsked, hostOnlyDevices: 0 }
+  const ctx = {
+    kube: o.kube,
+    settings: s,
+    namespace,
+    timeoutMs: o.timeoutMs ?? s.wait.stepTimeoutMs,
+    concurrency: o.concurrency ?? 16,
+    linkGbps: () => line,
+    log: o.log
+  }
+  for (const round of schedule.rounds) {
+    const pairs: PairSpec[] = round.map((p, k) => {
+      const server = byNode.get(p.server)!
+      const client = byNode.get(p.client)!
+      const devices = pairDevices(server, client)
+      if (m.useCuda) m.hostOnlyDevices += devices.filter(d => !d.cuda).length
+      return {
+        id: `p${k + 1}`,
+        server: p.server,
+        client: p.client,
+        devices,
+        gpus: { server: server.gpus.length, client: client.gpus.length }
+      }
+    })
+    for (const t of BENCHMARK_TESTS) {
+      const { first, hostRepeat } = testPhases(s, t, round[0].round, m.useCuda)
+      m.phases++
+      o.log?.info(
+        `round ${round[0].round}/${schedule.rounds.length}: ${t.test} on ${pairs.length} pair(s)${first.useCuda ? ' with --use_cuda' : ' from host memory'}`
+      )
+      let out = await runPhase(ctx, first, pairs)
+      if (out.cudaUnsupported && hostRepeat) {
+        m.cudaRejected = out.cudaUnsupported
+        o.log?.info(`perftest rejected --use_cuda (${m.cudaRejected}); repeating from host memory`)
+        m.phases++
+        out = await runPhase(ctx, hostRepeat, pairs)
+        m.useCuda = false
+      }
+      m.measurements.push(...out.measurements)
+    }
+  }
+  return m
+}
+
+export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun> {
+  const s = o.settings
+  if (!s.benchmark.enabled) return emptyRun(s, 'skipped', 'benchmark is false')
+  const namespace = o.namespace ?? WORK_NAMESPACE
+  const excluded: ExcludedNode[] = []
+  const facts = await probeIfNeeded(o, excluded)
+  const eligible = eligibleNodes(facts, excluded)
   const byNode = new Map(eligible.map(f => [f.node, f]))
   const names = eligible.map(f => f.node)
   const schedule = s.benchmark.scope === 'fleet' ? fleetSchedule(names) : pairScope(names)
@@ -228,59 +298,17 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
   const line = fleetLineRate(eligible, s)
   const size = findRdmaVmSize(s.nodePool.vmSize)
   const gpus = size ? size.gpus : Math.max(0, ...eligible.map(f => f.gpus.length))
-  let useCuda = s.benchmark.gpudirect && gpus !== 0
-  let hostOnlyDevices = 0
-  let cudaRejected: string | undefined
-  const measurements: BenchMeasurement[] = []
-  let phases = 0
   const selector = selectorOf(benchmarkLabels(s))
   await ensureWorkNamespace(o.kube, namespace)
   await deletePodsQuietly(o.kube, selector, namespace)
+  let measured: RoundsMeasured
   try {
-    const ctx = {
-      kube: o.kube,
-      settings: s,
-      namespace,
-      timeoutMs: o.timeoutMs ?? s.wait.stepTimeoutMs,
-      concurrency: o.concurrency ?? 16,
-      linkGbps: () => line,
-      log: o.log
-    }
-    for (const round of schedule.rounds) {
-      const pairs: PairSpec[] = round.map((p, k) => {
-        const server = byNode.get(p.server)!
-        const client = byNode.get(p.client)!
-        const devices = pairDevices(server, client)
-        if (useCuda) hostOnlyDevices += devices.filter(d => !d.cuda).length
-        return {
-          id: `p${k + 1}`,
-          server: p.server,
-          client: p.client,
-          devices,
-          gpus: { server: server.gpus.length, client: client.gpus.length }
-        }
-      })
-      for (const t of BENCHMARK_TESTS) {
-        const { first, hostRepeat } = testPhases(s, t, round[0].round, useCuda)
-        phases++
-        o.log?.info(
-          `round ${round[0].round}/${schedule.rounds.length}: ${t.test} on ${pairs.length} pair(s)${first.useCuda ? ' with --use_cuda' : ' from host memory'}`
-        )
-        let out = await runPhase(ctx, first, pairs)
-        if (out.cudaUnsupported && hostRepeat) {
-          cudaRejected = out.cudaUnsupported
-          o.log?.info(`perftest rejected --use_cuda (${cudaRejected}); repeating from host memory`)
-          phases++
-          out = await runPhase(ctx, hostRepeat, pairs)
-          useCuda = false
-        }
-        measurements.push(...out.measurements)
-      }
-    }
+    measured = await measureRounds(o, namespace, schedule, byNode, line, s.benchmark.gpudirect && gpus !== 0)
   } finally {
     const err = await deletePodsQuietly(o.kube, selector, namespace)
     if (err) o.log?.warning(`could not delete the benchmark pods (-n ${namespace} -l ${selector}): ${err}`)
   }
+  const { measurements, useCuda, hostOnlyDevices, cudaRejected } = measured
 
   const analysis = analyseBenchmark(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })
   const measuredNodes = [...new Set(measurements.flatMap(m => [m.server, m.client]))]
@@ -315,7 +343,7 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
     summary,
     scope: s.benchmark.scope,
     rounds: schedule.rounds.length,
-    phases,
+    phases: measured.phases,
     schedule,
     pairs: report.pairs,
     outliers,

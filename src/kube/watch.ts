@@ -75,154 +75,188 @@ const keyOf = (o: KubeObject): string => `${o.metadata?.namespace ?? ''}/${o.met
 
 const MAX_RECONNECT_DELAY_MS = 5000
 
+/** Where one source's watch stands: the resourceVersion to resume from, failures in a row. */
+interface SourceCursor {
+  rv: string
+  failures: number
+}
+
+/** One watchAll call: the sources' current sets, the last verdict, the timers; settles once. */
+class MultiWatch<K extends string, V extends Verdict> {
+  private readonly names: K[]
+  private readonly maps: Map<K, Map<string, KubeObject>>
+  private readonly listed = new Set<K>()
+  private readonly stops = new Map<K, () => void>()
+  private finished = false
+  private last: V | undefined
+  private lastMessage: string | undefined
+  private recheck: ReturnType<typeof setTimeout> | undefined
+  private timeout: ReturnType<typeof setTimeout> | undefined
+  private readonly onAbort = (): void =>
+    this.finish(() => this.reject(this.opts.signal?.reason ?? new Error('aborted')))
+
+  constructor(
+    private readonly sources: Record<K, WatchSource>,
+    private readonly predicate: (snapshot: Snapshot<K>) => V,
+    private readonly opts: WatchOptions<V>,
+    private readonly resolve: (out: WatchOutcome<K, V>) => void,
+    private readonly reject: (e: unknown) => void
+  ) {
+    this.names = Object.keys(sources) as K[]
+    this.maps = new Map(this.names.map(n => [n, new Map()]))
+  }
+
+  start(): void {
+    const opts = this.opts
+    if (opts.signal?.aborted) {
+      this.onAbort()
+      return
+    }
+    opts.signal?.addEventListener('abort', this.onAbort)
+    this.timeout = setTimeout(
+      () => {
+        const snap = this.snapshot()
+        this.finish(() => this.reject(new WatchTimeoutError<K, V>(this.last, snap, opts.timeoutMs)))
+      },
+      Math.max(0, opts.timeoutMs)
+    )
+    for (const n of this.names) this.run(n).catch(e => this.finish(() => this.reject(e)))
+  }
+
+  private snapshot(): Snapshot<K> {
+    const s = {} as Snapshot<K>
+    for (const n of this.names) s[n] = [...this.maps.get(n)!.values()]
+    return s
+  }
+
+  private finish(fn: () => void): void {
+    if (this.finished) return
+    this.finished = true
+    if (this.recheck) clearTimeout(this.recheck)
+    if (this.timeout) clearTimeout(this.timeout)
+    this.opts.signal?.removeEventListener('abort', this.onAbort)
+    for (const stop of this.stops.values()) stop()
+    fn()
+  }
+
+  private evaluate(): void {
+    if (this.finished || this.listed.size < this.names.length) return
+    let v: V
+    try {
+      v = this.predicate(this.snapshot())
+    } catch (e) {
+      this.finish(() => this.reject(e))
+      return
+    }
+    this.last = v
+    if (v.message !== undefined && v.message !== this.lastMessage) {
+      this.lastMessage = v.message
+      this.opts.onChange?.(v)
+    }
+    if (v.fail) {
+      const snap = this.snapshot()
+      this.finish(() => this.reject(new WatchFailError(v, snap)))
+      return
+    }
+    if (v.done) {
+      const snap = this.snapshot()
+      this.finish(() => this.resolve({ verdict: v, snapshot: snap }))
+      return
+    }
+    if (this.recheck) clearTimeout(this.recheck)
+    this.recheck = undefined
+    if (v.recheckInMs !== undefined) {
+      this.recheck = setTimeout(() => this.evaluate(), Math.max(0, v.recheckInMs))
+      this.recheck.unref?.()
+    }
+  }
+
+  /** Lists a source afresh: its set replaced, the watch to resume from the list's resourceVersion. */
+  private async relist(name: K, cursor: SourceCursor): Promise<void> {
+    const map = this.maps.get(name)!
+    const { items, resourceVersion } = await this.sources[name].list()
+    map.clear()
+    for (const it of items) map.set(keyOf(it), it)
+    cursor.rv = resourceVersion
+    this.listed.add(name)
+    this.evaluate()
+  }
+
+  /** One watch connection of a source, until it ends: the error it ended with, and whether a 410 came. */
+  private async follow(name: K, cursor: SourceCursor): Promise<{ err: unknown; gone: boolean }> {
+    const map = this.maps.get(name)!
+    let gone = false
+    const err = await new Promise<unknown>(resolveEnd => {
+      this.sources[name]
+        .watch(
+          cursor.rv,
+          ev => {
+            if (this.finished) return
+            if (ev.type === 'ERROR') {
+              const code = (ev.object as { code?: number }).code
+              if (code === 410) gone = true
+              return
+            }
+            const objRv = ev.object?.metadata?.resourceVersion
+            if (objRv) cursor.rv = objRv
+            cursor.failures = 0
+            if (ev.type === 'BOOKMARK') return
+            if (ev.type === 'DELETED') map.delete(keyOf(ev.object))
+            else map.set(keyOf(ev.object), ev.object)
+            this.evaluate()
+          },
+          e => resolveEnd(e)
+        )
+        .then(
+          h => {
+            if (this.finished) h.stop()
+            else this.stops.set(name, () => h.stop())
+          },
+          e => resolveEnd(e ?? new Error('watch failed'))
+        )
+    })
+    this.stops.delete(name)
+    return { err, gone }
+  }
+
+  /** Lists a source, then watches it until the whole call settles: resumes after a drop, relists after a 410. */
+  private async run(name: K): Promise<void> {
+    const source = this.sources[name]
+    const cursor: SourceCursor = { rv: '', failures: 0 }
+    await this.relist(name, cursor)
+    while (!this.finished) {
+      const { err, gone } = await this.follow(name, cursor)
+      if (this.finished) return
+      const status =
+        (err as { statusCode?: number; code?: number } | null)?.statusCode ??
+        (err as { code?: unknown } | null)?.code
+      if (gone || status === 410) {
+        this.opts.onNotice?.(`${source.name}: watch history expired (410 Gone); listing again`)
+        await this.relist(name, cursor)
+        continue
+      }
+      // client-node aborts a stream silent for 30 s (TimeoutError): an idle watch, not a failure.
+      if (err && (err as { name?: string }).name !== 'TimeoutError') {
+        cursor.failures++
+        const delay = Math.min(MAX_RECONNECT_DELAY_MS, 50 * 2 ** Math.min(cursor.failures, 7))
+        this.opts.onNotice?.(
+          `${source.name}: watch dropped (${(err as Error)?.message ?? err}); resuming from resourceVersion ${cursor.rv}`
+        )
+        await new Promise(r => setTimeout(r, delay))
+      }
+    }
+  }
+}
+
 /** Watches several sources at once; resolves when `predicate` over all their current sets is done. */
 export function watchAll<K extends string, V extends Verdict>(
   sources: Record<K, WatchSource>,
   predicate: (snapshot: Snapshot<K>) => V,
   opts: WatchOptions<V>
 ): Promise<WatchOutcome<K, V>> {
-  const names = Object.keys(sources) as K[]
-  const maps = new Map<K, Map<string, KubeObject>>(names.map(n => [n, new Map()]))
-  const listed = new Set<K>()
-  const stops = new Map<K, () => void>()
-  let finished = false
-  let last: V | undefined
-  let lastMessage: string | undefined
-  let recheck: ReturnType<typeof setTimeout> | undefined
-  let timeout: ReturnType<typeof setTimeout> | undefined
-
-  const snapshot = (): Snapshot<K> => {
-    const s = {} as Snapshot<K>
-    for (const n of names) s[n] = [...maps.get(n)!.values()]
-    return s
-  }
-
-  return new Promise<WatchOutcome<K, V>>((resolve, reject) => {
-    const finish = (fn: () => void): void => {
-      if (finished) return
-      finished = true
-      if (recheck) clearTimeout(recheck)
-      if (timeout) clearTimeout(timeout)
-      opts.signal?.removeEventListener('abort', onAbort)
-      for (const stop of stops.values()) stop()
-      fn()
-    }
-    const onAbort = (): void => finish(() => reject(opts.signal?.reason ?? new Error('aborted')))
-
-    const evaluate = (): void => {
-      if (finished || listed.size < names.length) return
-      let v: V
-      try {
-        v = predicate(snapshot())
-      } catch (e) {
-        finish(() => reject(e))
-        return
-      }
-      last = v
-      if (v.message !== undefined && v.message !== lastMessage) {
-        lastMessage = v.message
-        opts.onChange?.(v)
-      }
-      if (v.fail) {
-        const snap = snapshot()
-        finish(() => reject(new WatchFailError(v, snap)))
-        return
-      }
-      if (v.done) {
-        const snap = snapshot()
-        finish(() => resolve({ verdict: v, snapshot: snap }))
-        return
-      }
-      if (recheck) clearTimeout(recheck)
-      recheck = undefined
-      if (v.recheckInMs !== undefined) {
-        recheck = setTimeout(evaluate, Math.max(0, v.recheckInMs))
-        recheck.unref?.()
-      }
-    }
-
-    const run = async (name: K): Promise<void> => {
-      const source = sources[name]
-      const map = maps.get(name)!
-      let rv = ''
-      let failures = 0
-      const relist = async (): Promise<void> => {
-        const { items, resourceVersion } = await source.list()
-        map.clear()
-        for (const it of items) map.set(keyOf(it), it)
-        rv = resourceVersion
-        listed.add(name)
-        evaluate()
-      }
-      await relist()
-      while (!finished) {
-        let gone = false
-        const ended = new Promise<unknown>(resolveEnd => {
-          source
-            .watch(
-              rv,
-              ev => {
-                if (finished) return
-                if (ev.type === 'ERROR') {
-                  const code = (ev.object as { code?: number }).code
-                  if (code === 410) gone = true
-                  return
-                }
-                const objRv = ev.object?.metadata?.resourceVersion
-                if (objRv) rv = objRv
-                failures = 0
-                if (ev.type === 'BOOKMARK') return
-                if (ev.type === 'DELETED') map.delete(keyOf(ev.object))
-                else map.set(keyOf(ev.object), ev.object)
-                evaluate()
-              },
-              err => resolveEnd(err)
-            )
-            .then(
-              h => {
-                if (finished) h.stop()
-                else stops.set(name, () => h.stop())
-              },
-              err => resolveEnd(err ?? new Error('watch failed'))
-            )
-        })
-        const err = await ended
-        stops.delete(name)
-        if (finished) return
-        const status =
-          (err as { statusCode?: number; code?: number } | null)?.statusCode ??
-          (err as { code?: unknown } | null)?.code
-        if (gone || status === 410) {
-          opts.onNotice?.(`${source.name}: watch history expired (410 Gone); listing again`)
-          await relist()
-          continue
-        }
-        // client-node aborts a stream silent for 30 s (TimeoutError): an idle watch, not a failure.
-        if (err && (err as { name?: string }).name !== 'TimeoutError') {
-          failures++
-          const delay = Math.min(MAX_RECONNECT_DELAY_MS, 50 * 2 ** Math.min(failures, 7))
-          opts.onNotice?.(
-            `${source.name}: watch dropped (${(err as Error)?.message ?? err}); resuming from resourceVersion ${rv}`
-          )
-          await new Promise(r => setTimeout(r, delay))
-        }
-      }
-    }
-
-    if (opts.signal?.aborted) {
-      onAbort()
-      return
-    }
-    opts.signal?.addEventListener('abort', onAbort)
-    timeout = setTimeout(
-      () => {
-        const snap = snapshot()
-        finish(() => reject(new WatchTimeoutError<K, V>(last, snap, opts.timeoutMs)))
-      },
-      Math.max(0, opts.timeoutMs)
-    )
-    for (const n of names) run(n).catch(e => finish(() => reject(e)))
-  })
+  return new Promise<WatchOutcome<K, V>>((resolve, reject) =>
+    new MultiWatch(sources, predicate, opts, resolve, reject).start()
+  )
 }
 
 /** Watches one source until the predicate over its current set of objects is done. */

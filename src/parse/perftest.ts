@@ -428,6 +428,113 @@ interface Collected {
   extra: Record<string, number>
 }
 
+/** What one pass over perftest's lines finds: title, tables, rows, failures. */
+interface Scan {
+  tool: string | null
+  titleKind: PerftestKind | null
+  firstHeader: Header | null
+  usageSeen: boolean
+  failures: Array<{ error: PerftestError; line: number }>
+  collected: Collected[]
+  lastRowLine: number
+  peakWarning: boolean
+}
+
+/** Reads every line once: the title, the first results table's rows, failures (meta notes the rest). */
+function scanLines(lines: string[], meta: PerftestMeta): Scan {
+  const scan: Scan = {
+    tool: null,
+    titleKind: null,
+    firstHeader: null,
+    usageSeen: false,
+    failures: [],
+    collected: [],
+    lastRowLine: -1,
+    peakWarning: false
+  }
+  let header: Header | null = null
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]
+    const line = raw.replace(/\t/g, '    ')
+    const trimmed = line.trim()
+    if (trimmed === '') continue
+    if (trimmed === '...' || trimmed === '…') {
+      meta.truncated = true
+      continue
+    }
+    const title = TITLE_RE.exec(trimmed)
+    if (title && !trimmed.includes(':')) {
+      meta.title ??= trimmed
+      scan.tool ??= toolFromTitle(title)
+      scan.titleKind ??= title[3] === 'BW' ? 'bw' : 'lat'
+      if (title[2]) meta.bidirectional = true
+      continue
+    }
+    if (/BW peak won't be measured/i.test(trimmed)) {
+      scan.peakWarning = true
+      continue
+    }
+    if (USAGE_RE.test(line)) scan.usageSeen = true
+    const parsedHeader = parseHeader(line, index)
+    if (parsedHeader) {
+      if (scan.firstHeader && parsedHeader.kind !== scan.firstHeader.kind) {
+        meta.warnings.push(`ignored a second results table of another kind at line ${index + 1}`)
+        header = null
+        continue
+      }
+      scan.firstHeader ??= parsedHeader
+      header = parsedHeader
+      continue
+    }
+    if (header) {
+      const values = rowTokens(line, header)
+      if (values) {
+        const { row, extra } = buildRow(values, header)
+        scan.collected.push({ values, row, extra })
+        scan.lastRowLine = index
+        continue
+      }
+    }
+    const failure = findFailure(trimmed)
+    if (failure) scan.failures.push({ error: failure, line: index })
+  }
+  return scan
+}
+
+/** The run's settings perftest prints above its results table. */
+function readHeaderMeta(headerLines: string[], meta: PerftestMeta): void {
+  meta.device = headerValue(headerLines, /Device\s*:\s*(\S+)/)
+  meta.linkType = headerValue(headerLines, /Link type\s*:\s*(\S+)/)
+  meta.connectionType = headerValue(headerLines, /Connection type\s*:\s*(\S+)/)
+  const qps = headerValue(headerLines, /Number of qps\s*:\s*(\d+)/)
+  meta.qps = qps === null ? null : Number(qps)
+  const mtu = headerValue(headerLines, /^\s*Mtu\s*:\s*(\d+)/)
+  meta.mtu = mtu === null ? null : Number(mtu)
+}
+
+/** The error that ended the run, if any (failures before the results are warnings in meta). */
+function runError(text: string, scan: Scan, rowCount: number, meta: PerftestMeta): PerftestError | null {
+  // A failure printed after the last row ended the run; one printed before the final results table
+  // (a client retrying `Couldn't connect` until its server listens) did not.
+  const fatal = scan.failures.filter(f => rowCount === 0 || f.line > scan.lastRowLine)
+  for (const f of scan.failures) if (!fatal.includes(f)) meta.warnings.push(f.error.message)
+  // perftest's stdout reaches a pipe or file only when it exits, after its stderr: a line naming
+  // the refused option wins over the generic ones around it, wherever it is.
+  let error: PerftestError | null = (fatal.find(f => f.error.flag) ?? fatal[0])?.error ?? null
+  if (!error && scan.usageSeen && rowCount === 0) {
+    error = { message: 'perftest printed its usage text: an option was not accepted', kind: 'usage' }
+  }
+  if (!error && rowCount === 0) {
+    error = scan.firstHeader
+      ? { message: 'perftest printed a results header but no result rows', kind: 'no-results' }
+      : {
+          message: text.trim() === '' ? 'perftest printed nothing' : 'no perftest results table found',
+          kind: 'no-output'
+        }
+  }
+  return error
+}
+
 /** Parses perftest's stdout (or stdout+stderr) into rows in Gb/s / µs, or a structured error. */
 export function parsePerftest(text: string, hint: PerftestHint = {}): PerftestResult {
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
@@ -446,102 +553,23 @@ export function parsePerftest(text: string, hint: PerftestHint = {}): PerftestRe
     extra: [],
     warnings: []
   }
-  let tool: string | null = null
-  let titleKind: PerftestKind | null = null
-  let header: Header | null = null
-  let firstHeader: Header | null = null
-  let usageSeen = false
-  const failures: Array<{ error: PerftestError; line: number }> = []
-  const collected: Collected[] = []
-  let lastRowLine = -1
-  let peakWarning = false
+  const scan = scanLines(lines, meta)
+  const firstHeader = scan.firstHeader
+  readHeaderMeta(lines.slice(0, firstHeader?.line ?? lines.length), meta)
 
-  for (let index = 0; index < lines.length; index++) {
-    const raw = lines[index]
-    const line = raw.replace(/\t/g, '    ')
-    const trimmed = line.trim()
-    if (trimmed === '') continue
-    if (trimmed === '...' || trimmed === '…') {
-      meta.truncated = true
-      continue
-    }
-    const title = TITLE_RE.exec(trimmed)
-    if (title && !trimmed.includes(':')) {
-      meta.title ??= trimmed
-      tool ??= toolFromTitle(title)
-      titleKind ??= title[3] === 'BW' ? 'bw' : 'lat'
-      if (title[2]) meta.bidirectional = true
-      continue
-    }
-    if (/BW peak won't be measured/i.test(trimmed)) {
-      peakWarning = true
-      continue
-    }
-    if (USAGE_RE.test(line)) usageSeen = true
-    const parsedHeader = parseHeader(line, index)
-    if (parsedHeader) {
-      if (firstHeader && parsedHeader.kind !== firstHeader.kind) {
-        meta.warnings.push(`ignored a second results table of another kind at line ${index + 1}`)
-        header = null
-        continue
-      }
-      firstHeader ??= parsedHeader
-      header = parsedHeader
-      continue
-    }
-    if (header) {
-      const values = rowTokens(line, header)
-      if (values) {
-        const { row, extra } = buildRow(values, header)
-        collected.push({ values, row, extra })
-        lastRowLine = index
-        continue
-      }
-    }
-    const failure = findFailure(trimmed)
-    if (failure) failures.push({ error: failure, line: index })
-  }
-
-  const headerLines = lines.slice(0, firstHeader?.line ?? lines.length)
-  meta.device = headerValue(headerLines, /Device\s*:\s*(\S+)/)
-  meta.linkType = headerValue(headerLines, /Link type\s*:\s*(\S+)/)
-  meta.connectionType = headerValue(headerLines, /Connection type\s*:\s*(\S+)/)
-  const qps = headerValue(headerLines, /Number of qps\s*:\s*(\d+)/)
-  meta.qps = qps === null ? null : Number(qps)
-  const mtu = headerValue(headerLines, /^\s*Mtu\s*:\s*(\d+)/)
-  meta.mtu = mtu === null ? null : Number(mtu)
-
-  const rows = mergeInterleaved(collected, firstHeader?.kind ?? null)
-  meta.mergedDuplicateRows = collected.length - rows.length
+  const rows = mergeInterleaved(scan.collected, firstHeader?.kind ?? null)
+  meta.mergedDuplicateRows = scan.collected.length - rows.length
   meta.printed = rows.map(r => r.values)
   meta.extra = rows.map(r => r.extra)
-  const kind = firstHeader?.kind ?? titleKind ?? kindFromTool(hint.tool)
-  tool ??= hint.tool ?? null
+  const kind = firstHeader?.kind ?? scan.titleKind ?? kindFromTool(hint.tool)
+  const tool = scan.tool ?? hint.tool ?? null
   if (kind === 'bw') {
     const anyPeak = rows.some(r => (r.row as BwRow).bwPeakGbps !== null)
-    meta.peakMeasured = !peakWarning && (rows.length === 0 || anyPeak)
+    meta.peakMeasured = !scan.peakWarning && (rows.length === 0 || anyPeak)
   } else {
     meta.peakMeasured = false
   }
-
-  // A failure printed after the last row ended the run; one printed before the final results table
-  // (a client retrying `Couldn't connect` until its server listens) did not.
-  const fatal = failures.filter(f => rows.length === 0 || f.line > lastRowLine)
-  for (const f of failures) if (!fatal.includes(f)) meta.warnings.push(f.error.message)
-  // perftest's stdout reaches a pipe or file only when it exits, after its stderr: a line naming
-  // the refused option wins over the generic ones around it, wherever it is.
-  let error: PerftestError | null = (fatal.find(f => f.error.flag) ?? fatal[0])?.error ?? null
-  if (!error && usageSeen && rows.length === 0) {
-    error = { message: 'perftest printed its usage text: an option was not accepted', kind: 'usage' }
-  }
-  if (!error && rows.length === 0) {
-    error = firstHeader
-      ? { message: 'perftest printed a results header but no result rows', kind: 'no-results' }
-      : {
-          message: text.trim() === '' ? 'perftest printed nothing' : 'no perftest results table found',
-          kind: 'no-output'
-        }
-  }
+  const error = runError(text, scan, rows.length, meta)
 
   return {
     tool,

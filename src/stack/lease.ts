@@ -224,12 +224,34 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
   const durationS = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS
   const clock = opts.clock ?? systemClock
   const start = clock.now()
-  const deadline = start + opts.timeoutMs
+  const waited = await waitAndTake(client, opts.holder, durationS, start, start + opts.timeoutMs, clock, log)
+  const acquiredAt = clock.now()
+  if (acquiredAt - start > 1000 || waited)
+    log.info(
+      `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`
+    )
+  else log.info(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
+  return new HeldLease(client, opts.holder, durationS, clock, log, start, acquiredAt)
+}
+
+/**
+ * Tries to take the lease until it is taken, waiting between attempts for another holder's lease
+ * to change or expire; throws LeaseTimeoutError at the deadline. True when it had to wait.
+ */
+async function waitAndTake(
+  client: KubeClient,
+  holder: string,
+  durationS: number,
+  start: number,
+  deadline: number,
+  clock: Clock,
+  log: Log
+): Promise<boolean> {
   const observed = new Observed(clock)
   let lastHolderLogged: string | undefined
   for (;;) {
-    const attempt = await tryTake(client, opts.holder, durationS, observed, clock)
-    if (attempt.taken) break
+    const attempt = await tryTake(client, holder, durationS, observed, clock)
+    if (attempt.taken) return lastHolderLogged !== undefined
     const st = stateOf(attempt.lease)
     if (!st?.holder || !attempt.lease) continue // lost a race: look again
     const now = clock.now()
@@ -243,67 +265,133 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
           `waiting for it: taken over only if this run sees it go unrenewed for ${st.durationS}s`
       )
     }
-    // Wait for the lease to change (renewed, released, taken) or for its record to stay the same
-    // a whole lease duration by this run's clock; no polling.
-    const seenRv = attempt.lease.metadata.resourceVersion
-    const liveUntil = attempt.liveUntil ?? now
     try {
-      await watchUntil(
-        client.watchSource('coordination.k8s.io/v1', 'Lease', {
-          namespace: LEASE_NAMESPACE,
-          fieldSelector: `metadata.name=${LEASE_NAME}`,
-          name: 'lease'
-        }),
-        objects => {
-          const l = objects.find(o => o.metadata.name === LEASE_NAME)
-          const left = liveUntil - clock.now()
-          const changed = !l || l.metadata.resourceVersion !== seenRv || !stateOf(l)?.holder
-          return { done: changed || left <= 0, recheckInMs: Math.max(0, left) + 10 }
-        },
-        { timeoutMs: Math.max(0, deadline - clock.now()) }
-      )
+      await waitForChange(client, attempt.lease, attempt.liveUntil ?? now, deadline, clock)
     } catch (e) {
       if (e instanceof WatchTimeoutError) throw new LeaseTimeoutError(st.holder, clock.now() - start)
       throw e
     }
   }
-  const acquiredAt = clock.now()
-  if (acquiredAt - start > 1000 || lastHolderLogged)
-    log.info(
-      `Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder} after waiting ${formatDuration(acquiredAt - start)}`
-    )
-  else log.info(`Lease ${LEASE_NAMESPACE}/${LEASE_NAME} taken by run ${opts.holder}`)
+}
 
-  const renewEveryMs = Math.max(200, (durationS * 1000) / 3)
-  // As client-go's renew deadline: without a successful renewal for this long, this run can no
-  // longer be sure that no other run has (rightly) taken the Lease over.
-  const renewDeadlineMs = (durationS * 1000 * 2) / 3
-  let lastRenewed = acquiredAt
-  let lost: LeaseLostError | undefined
-  let released = false
-  let onLost: (e: LeaseLostError) => void = () => undefined
-  const lostPromise = new Promise<LeaseLostError>(resolve => (onLost = resolve))
-  /** Records the loss (the first time: warns, stops renewing); the error for `what`. */
-  const lose = (why: string, what?: string): LeaseLostError => {
-    if (!lost) {
-      lost = new LeaseLostError(opts.holder, why)
-      stopRenewing()
-      log.warning(lost.message)
-      onLost(lost)
+/**
+ * Waits for the lease to change (renewed, released, taken) or for its record to stay the same
+ * a whole lease duration by this run's clock (until liveUntil); no polling.
+ */
+async function waitForChange(
+  client: KubeClient,
+  seen: KubeObject,
+  liveUntil: number,
+  deadline: number,
+  clock: Clock
+): Promise<void> {
+  const seenRv = seen.metadata.resourceVersion
+  await watchUntil(
+    client.watchSource('coordination.k8s.io/v1', 'Lease', {
+      namespace: LEASE_NAMESPACE,
+      fieldSelector: `metadata.name=${LEASE_NAME}`,
+      name: 'lease'
+    }),
+    objects => {
+      const l = objects.find(o => o.metadata.name === LEASE_NAME)
+      const left = liveUntil - clock.now()
+      const changed = !l || l.metadata.resourceVersion !== seenRv || !stateOf(l)?.holder
+      return { done: changed || left <= 0, recheckInMs: Math.max(0, left) + 10 }
+    },
+    { timeoutMs: Math.max(0, deadline - clock.now()) }
+  )
+}
+
+/** The lease this run holds: renews it on a timer and judges whether it still holds it. */
+class HeldLease implements LeaseHandle {
+  readonly waitedMs: number
+  private readonly renewEveryMs: number
+  /**
+   * As client-go's renew deadline: without a successful renewal for this long, this run can no
+   * longer be sure that no other run has (rightly) taken the Lease over.
+   */
+  private readonly renewDeadlineMs: number
+  private lastRenewed: number
+  private lost: LeaseLostError | undefined
+  private released = false
+  private onLost: (e: LeaseLostError) => void = () => undefined
+  private readonly lostPromise = new Promise<LeaseLostError>(resolve => (this.onLost = resolve))
+  private readonly stopRenewing: () => void
+
+  constructor(
+    private readonly client: KubeClient,
+    readonly holder: string,
+    private readonly durationS: number,
+    private readonly clock: Clock,
+    private readonly log: Log,
+    start: number,
+    readonly acquiredAt: number
+  ) {
+    this.waitedMs = acquiredAt - start
+    this.lastRenewed = acquiredAt
+    this.renewEveryMs = Math.max(200, (durationS * 1000) / 3)
+    this.renewDeadlineMs = (durationS * 1000 * 2) / 3
+    this.stopRenewing = clock.every(this.renewEveryMs, () => this.renew())
+  }
+
+  held(): boolean {
+    return !this.lost && !this.released && !this.overdue()
+  }
+
+  async confirm(what: string): Promise<void> {
+    if (this.released) throw new LeaseLostError(this.holder, 'this run released it', what)
+    if (this.lost) throw this.lose(this.lost.why, what)
+    if (this.overdue())
+      throw this.lose(`no renewal succeeded for ${formatDuration(this.clock.now() - this.lastRenewed)}`, what)
+    let lease: KubeObject | undefined
+    try {
+      lease = await readLease(this.client)
+    } catch (e) {
+      // Unreadable: still ours while the renewals are on time (they would have seen a takeover).
+      if (this.overdue()) throw this.lose(`it cannot be read (${messageOf(e)})`, what)
+      return
     }
-    return new LeaseLostError(opts.holder, lost.why, what)
+    this.check(lease, what)
   }
-  const overdue = (): boolean => clock.now() - lastRenewed > renewDeadlineMs
-  const check = (lease: KubeObject | undefined, what?: string): void => {
+
+  whenLost(): Promise<LeaseLostError> {
+    return this.lostPromise
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return
+    this.released = true
+    this.stopRenewing()
+    if (!this.lost) await deleteIfHeld(this.client, this.holder, this.log)
+  }
+
+  /** Records the loss (the first time: warns, stops renewing); the error for `what`. */
+  private lose(why: string, what?: string): LeaseLostError {
+    if (!this.lost) {
+      this.lost = new LeaseLostError(this.holder, why)
+      this.stopRenewing()
+      this.log.warning(this.lost.message)
+      this.onLost(this.lost)
+    }
+    return new LeaseLostError(this.holder, this.lost.why, what)
+  }
+
+  private overdue(): boolean {
+    return this.clock.now() - this.lastRenewed > this.renewDeadlineMs
+  }
+
+  private check(lease: KubeObject | undefined, what?: string): void {
     const st = stateOf(lease)
-    if (!lease) throw lose('the Lease was deleted', what)
-    if (st?.holder !== opts.holder) throw lose(`it is now held by ${st?.holder ?? 'nobody'}`, what)
+    if (!lease) throw this.lose('the Lease was deleted', what)
+    if (st?.holder !== this.holder) throw this.lose(`it is now held by ${st?.holder ?? 'nobody'}`, what)
   }
-  const renew = async (): Promise<void> => {
-    if (released || lost) return
+
+  private async renew(): Promise<void> {
+    if (this.released || this.lost) return
+    const { client, clock } = this
     try {
       const lease = await readLease(client)
-      check(lease)
+      this.check(lease)
       const st = stateOf(lease)
       await client.request(
         'renew lease',
@@ -311,46 +399,18 @@ export async function acquireLease(client: KubeClient, opts: LeaseOptions): Prom
           client.coordination.replaceNamespacedLease({
             name: LEASE_NAME,
             namespace: LEASE_NAMESPACE,
-            body: leaseBody(opts.holder, durationS, clock.now(), lease, st)
+            body: leaseBody(this.holder, this.durationS, clock.now(), lease, st)
           }),
         true
       )
-      lastRenewed = clock.now()
+      this.lastRenewed = clock.now()
     } catch (e) {
       if (e instanceof LeaseLostError) return
-      if (overdue())
-        lose(
-          `no renewal succeeded for ${formatDuration(clock.now() - lastRenewed)} (last error: ${messageOf(e)})`
+      if (this.overdue())
+        this.lose(
+          `no renewal succeeded for ${formatDuration(clock.now() - this.lastRenewed)} (last error: ${messageOf(e)})`
         )
-      else log.warning(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
-    }
-  }
-  const stopRenewing = clock.every(renewEveryMs, renew)
-  return {
-    holder: opts.holder,
-    acquiredAt,
-    waitedMs: acquiredAt - start,
-    held: () => !lost && !released && !overdue(),
-    confirm: async (what: string) => {
-      if (released) throw new LeaseLostError(opts.holder, 'this run released it', what)
-      if (lost) throw lose(lost.why, what)
-      if (overdue()) throw lose(`no renewal succeeded for ${formatDuration(clock.now() - lastRenewed)}`, what)
-      let lease: KubeObject | undefined
-      try {
-        lease = await readLease(client)
-      } catch (e) {
-        // Unreadable: still ours while the renewals are on time (they would have seen a takeover).
-        if (overdue()) throw lose(`it cannot be read (${messageOf(e)})`, what)
-        return
-      }
-      check(lease, what)
-    },
-    whenLost: () => lostPromise,
-    release: async () => {
-      if (released) return
-      released = true
-      stopRenewing()
-      if (!lost) await deleteIfHeld(client, opts.holder, log)
+      else this.log.warning(`renewing Lease ${LEASE_NAMESPACE}/${LEASE_NAME} failed: ${messageOf(e)}`)
     }
   }
 }

@@ -40,6 +40,174 @@ function img(c: any, repo: string, image: string, version: string): string {
   return `${c?.repository ?? repo}/${c?.image ?? image}:${c?.version ?? version}`
 }
 
+/** The driver DaemonSet's pod spec: the driver container, the peermem sidecar when driver.rdma.enabled. */
+function driverPodSpec(spec: any, osLabel: string): any {
+  const rdma = spec.driver?.rdma ?? {}
+  const useHostMofed = rdma.enabled && rdma.useHostMofed === true
+  const driverImage = `${spec.driver?.repository ?? 'nvcr.io/nvidia'}/${spec.driver?.image ?? 'driver'}:${spec.driver?.version ?? '580.126.20'}-ubuntu${osLabel}`
+  const containers: any[] = [
+    {
+      name: 'nvidia-driver-ctr',
+      image: driverImage,
+      imagePullPolicy: 'IfNotPresent',
+      command: ['nvidia-driver'],
+      args: ['init'],
+      securityContext: { privileged: true, seLinuxOptions: { level: 's0' } },
+      startupProbe: {
+        exec: { command: ['sh', '/usr/local/bin/nvidia-driver', 'probe'] },
+        initialDelaySeconds: 60,
+        failureThreshold: 120,
+        periodSeconds: 10,
+        timeoutSeconds: 60
+      }
+    }
+  ]
+  if (rdma.enabled) containers.push(peermemContainer(driverImage, useHostMofed))
+  return {
+    hostPID: true,
+    initContainers: [
+      {
+        name: 'k8s-driver-manager',
+        image: 'nvcr.io/nvidia/cloud-native/k8s-driver-manager:v0.9.1',
+        imagePullPolicy: 'IfNotPresent',
+        command: ['driver-manager'],
+        args: ['uninstall_driver'],
+        securityContext: { privileged: true }
+      }
+    ],
+    containers,
+    volumes: [
+      { name: 'run-nvidia', hostPath: { path: '/run/nvidia', type: 'DirectoryOrCreate' } },
+      {
+        name: 'run-mellanox-drivers',
+        hostPath: { path: '/run/mellanox/drivers', type: 'DirectoryOrCreate' }
+      },
+      {
+        name: 'mlnx-ofed-usr-src',
+        hostPath: {
+          path: useHostMofed ? '/usr/src' : '/run/mellanox/drivers/usr/src',
+          type: 'DirectoryOrCreate'
+        }
+      }
+    ]
+  }
+}
+
+/** The nvidia-peermem-ctr sidecar (USE_HOST_MOFED when the host's MOFED is used). */
+function peermemContainer(driverImage: string, useHostMofed: boolean): any {
+  return {
+    name: 'nvidia-peermem-ctr',
+    image: driverImage,
+    imagePullPolicy: 'IfNotPresent',
+    command: ['nvidia-driver'],
+    args: ['reload_nvidia_peermem'],
+    securityContext: { privileged: true, seLinuxOptions: { level: 's0' } },
+    ...(useHostMofed ? { env: [{ name: 'USE_HOST_MOFED', value: 'true' }] } : {}),
+    startupProbe: {
+      exec: { command: ['sh', '-c', 'nvidia-driver probe_nvidia_peermem'] },
+      initialDelaySeconds: 10,
+      failureThreshold: 120,
+      periodSeconds: 10,
+      timeoutSeconds: 10
+    },
+    livenessProbe: {
+      exec: { command: ['sh', '-c', 'nvidia-driver probe_nvidia_peermem'] },
+      periodSeconds: 30,
+      initialDelaySeconds: 30,
+      failureThreshold: 1,
+      successThreshold: 1,
+      timeoutSeconds: 10
+    },
+    volumeMounts: [
+      { name: 'run-nvidia', mountPath: '/run/nvidia', mountPropagation: 'Bidirectional' },
+      {
+        name: 'run-mellanox-drivers',
+        mountPath: '/run/mellanox/drivers',
+        mountPropagation: 'HostToContainer'
+      }
+    ]
+  }
+}
+
+function toolkitPodSpec(spec: any): any {
+  return {
+    containers: [
+      {
+        name: 'nvidia-container-toolkit-ctr',
+        image: img(spec.toolkit, 'nvcr.io/nvidia/k8s', 'container-toolkit', 'v1.19.1'),
+        securityContext: { privileged: true }
+      }
+    ]
+  }
+}
+
+function devicePluginPodSpec(spec: any): any {
+  return {
+    containers: [
+      {
+        name: 'nvidia-device-plugin',
+        image: img(spec.devicePlugin, 'nvcr.io/nvidia', 'k8s-device-plugin', 'v0.19.3'),
+        securityContext: { privileged: true }
+      }
+    ]
+  }
+}
+
+function validatorPodSpec(spec: any): any {
+  const validatorImage = img(
+    spec.validator,
+    'nvcr.io/nvidia/cloud-native',
+    'gpu-operator-validator',
+    'v26.3.3'
+  )
+  return {
+    initContainers: ['driver-validation', 'toolkit-validation', 'cuda-validation', 'plugin-validation'].map(
+      n => ({
+        name: n,
+        image: validatorImage,
+        securityContext: { privileged: true }
+      })
+    ),
+    containers: [
+      { name: 'nvidia-operator-validator', image: validatorImage, securityContext: { privileged: true } }
+    ]
+  }
+}
+
+/** The operands, in the order the operator renders them: DaemonSet (= app) name, node selector label, pod spec. */
+function operands(
+  spec: any,
+  driverEnabled: boolean,
+  osLabel: string
+): Array<{ name: string; selectorLabel: string; podSpec: any }> {
+  return [
+    ...(driverEnabled
+      ? [
+          {
+            name: 'nvidia-driver-daemonset',
+            selectorLabel: 'nvidia.com/gpu.deploy.driver',
+            podSpec: driverPodSpec(spec, osLabel)
+          }
+        ]
+      : []),
+    {
+      name: 'nvidia-container-toolkit-daemonset',
+      selectorLabel: 'nvidia.com/gpu.deploy.container-toolkit',
+      podSpec: toolkitPodSpec(spec)
+    },
+    {
+      name: 'nvidia-device-plugin-daemonset',
+      selectorLabel: 'nvidia.com/gpu.deploy.device-plugin',
+      podSpec: devicePluginPodSpec(spec)
+    },
+    {
+      name: 'nvidia-operator-validator',
+      selectorLabel: 'nvidia.com/gpu.deploy.operator-validator',
+      podSpec: validatorPodSpec(spec)
+    }
+  ]
+}
+
 export class GpuOperator implements Reconciler {
   readonly name = 'gpu-operator'
   constructor(private readonly ctx: SimContext) {
@@ -111,6 +279,20 @@ export class GpuOperator implements Reconciler {
   private reconcilePolicy(cp: KubeObject, ns: string): void {
     const spec = cp.spec ?? {}
     const driverEnabled = spec.driver?.enabled !== false
+    const gpuNodes = this.labelGpuNodes(driverEnabled)
+    const osLabel =
+      gpuNodes[0]?.metadata.labels?.['feature.node.kubernetes.io/system-os_release.VERSION_ID'] ?? '22.04'
+    const tolerations = spec.daemonsets?.tolerations ?? DEFAULT_TOLERATIONS
+    const names: string[] = []
+    for (const op of operands(spec, driverEnabled, osLabel)) {
+      names.push(op.name)
+      this.ensureDaemonSet(cp, ns, op.name, op.selectorLabel, tolerations, op.podSpec)
+    }
+    this.writeStatus(cp, this.policyStatus(cp, ns, gpuNodes.length, names))
+  }
+
+  /** Labels the GPU nodes with what to deploy on them; a pre-installed driver is ready at once. */
+  private labelGpuNodes(driverEnabled: boolean): KubeObject[] {
     const gpuNodes = this.ctx.cache
       .list(TK.nodes)
       .filter(n => GPU_LABELS.some(l => n.metadata.labels?.[l] === 'true'))
@@ -130,181 +312,57 @@ export class GpuOperator implements Reconciler {
         })
       }
     }
-    const osLabel =
-      gpuNodes[0]?.metadata.labels?.['feature.node.kubernetes.io/system-os_release.VERSION_ID'] ?? '22.04'
-    const tolerations = spec.daemonsets?.tolerations ?? DEFAULT_TOLERATIONS
-    const names: string[] = []
-    const ensure = (name: string, app: string, selectorLabel: string, podSpec: any) => {
-      names.push(name)
-      const dsT = typeFromKey(this.ctx, TK.daemonsets)!
-      const obj: KubeObject = {
-        apiVersion: 'apps/v1',
-        kind: 'DaemonSet',
-        metadata: {
-          name,
-          namespace: ns,
-          labels: { app, 'app.kubernetes.io/managed-by': 'gpu-operator', 'helm.sh/chart': 'gpu-operator' },
-          ownerReferences: [ownerRef(cp)]
-        },
-        spec: {
-          selector: { matchLabels: { app } },
-          updateStrategy: { type: name === 'nvidia-driver-daemonset' ? 'OnDelete' : 'RollingUpdate' },
-          template: {
-            metadata: { labels: { app, 'app.kubernetes.io/managed-by': 'gpu-operator' } },
-            spec: {
-              priorityClassName: 'system-node-critical',
-              tolerations,
-              nodeSelector: { [selectorLabel]: 'true' },
-              serviceAccountName: app.replace(/-daemonset$/, ''),
-              ...podSpec
-            }
+    return gpuNodes
+  }
+
+  /** Creates an operand's DaemonSet (app = its name), or updates its spec when it differs. */
+  private ensureDaemonSet(
+    cp: KubeObject,
+    ns: string,
+    name: string,
+    selectorLabel: string,
+    tolerations: unknown,
+    podSpec: any
+  ): void {
+    const app = name
+    const dsT = typeFromKey(this.ctx, TK.daemonsets)!
+    const obj: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: {
+        name,
+        namespace: ns,
+        labels: { app, 'app.kubernetes.io/managed-by': 'gpu-operator', 'helm.sh/chart': 'gpu-operator' },
+        ownerReferences: [ownerRef(cp)]
+      },
+      spec: {
+        selector: { matchLabels: { app } },
+        updateStrategy: { type: name === 'nvidia-driver-daemonset' ? 'OnDelete' : 'RollingUpdate' },
+        template: {
+          metadata: { labels: { app, 'app.kubernetes.io/managed-by': 'gpu-operator' } },
+          spec: {
+            priorityClassName: 'system-node-critical',
+            tolerations,
+            nodeSelector: { [selectorLabel]: 'true' },
+            serviceAccountName: app.replace(/-daemonset$/, ''),
+            ...podSpec
           }
         }
-      }
-      const cur = this.ctx.cache.get(TK.daemonsets, ns, name)
-      if (!cur) createIfAbsent(this.ctx, dsT, obj)
-      else if (JSON.stringify(cur.spec) !== JSON.stringify(obj.spec)) {
-        this.ctx.store.mutate(dsT, ns, name, o => {
-          o.spec = obj.spec
-        })
       }
     }
-    const validatorImage = img(
-      spec.validator,
-      'nvcr.io/nvidia/cloud-native',
-      'gpu-operator-validator',
-      'v26.3.3'
-    )
-    if (driverEnabled) {
-      const rdma = spec.driver?.rdma ?? {}
-      const useHostMofed = rdma.enabled && rdma.useHostMofed === true
-      const driverImage = `${spec.driver?.repository ?? 'nvcr.io/nvidia'}/${spec.driver?.image ?? 'driver'}:${spec.driver?.version ?? '580.126.20'}-ubuntu${osLabel}`
-      const containers: any[] = [
-        {
-          name: 'nvidia-driver-ctr',
-          image: driverImage,
-          imagePullPolicy: 'IfNotPresent',
-          command: ['nvidia-driver'],
-          args: ['init'],
-          securityContext: { privileged: true, seLinuxOptions: { level: 's0' } },
-          startupProbe: {
-            exec: { command: ['sh', '/usr/local/bin/nvidia-driver', 'probe'] },
-            initialDelaySeconds: 60,
-            failureThreshold: 120,
-            periodSeconds: 10,
-            timeoutSeconds: 60
-          }
-        }
-      ]
-      if (rdma.enabled) {
-        containers.push({
-          name: 'nvidia-peermem-ctr',
-          image: driverImage,
-          imagePullPolicy: 'IfNotPresent',
-          command: ['nvidia-driver'],
-          args: ['reload_nvidia_peermem'],
-          securityContext: { privileged: true, seLinuxOptions: { level: 's0' } },
-          ...(useHostMofed ? { env: [{ name: 'USE_HOST_MOFED', value: 'true' }] } : {}),
-          startupProbe: {
-            exec: { command: ['sh', '-c', 'nvidia-driver probe_nvidia_peermem'] },
-            initialDelaySeconds: 10,
-            failureThreshold: 120,
-            periodSeconds: 10,
-            timeoutSeconds: 10
-          },
-          livenessProbe: {
-            exec: { command: ['sh', '-c', 'nvidia-driver probe_nvidia_peermem'] },
-            periodSeconds: 30,
-            initialDelaySeconds: 30,
-            failureThreshold: 1,
-            successThreshold: 1,
-            timeoutSeconds: 10
-          },
-          volumeMounts: [
-            { name: 'run-nvidia', mountPath: '/run/nvidia', mountPropagation: 'Bidirectional' },
-            {
-              name: 'run-mellanox-drivers',
-              mountPath: '/run/mellanox/drivers',
-              mountPropagation: 'HostToContainer'
-            }
-          ]
-        })
-      }
-      ensure('nvidia-driver-daemonset', 'nvidia-driver-daemonset', 'nvidia.com/gpu.deploy.driver', {
-        hostPID: true,
-        initContainers: [
-          {
-            name: 'k8s-driver-manager',
-            image: 'nvcr.io/nvidia/cloud-native/k8s-driver-manager:v0.9.1',
-            imagePullPolicy: 'IfNotPresent',
-            command: ['driver-manager'],
-            args: ['uninstall_driver'],
-            securityContext: { privileged: true }
-          }
-        ],
-        containers,
-        volumes: [
-          { name: 'run-nvidia', hostPath: { path: '/run/nvidia', type: 'DirectoryOrCreate' } },
-          {
-            name: 'run-mellanox-drivers',
-            hostPath: { path: '/run/mellanox/drivers', type: 'DirectoryOrCreate' }
-          },
-          {
-            name: 'mlnx-ofed-usr-src',
-            hostPath: {
-              path: useHostMofed ? '/usr/src' : '/run/mellanox/drivers/usr/src',
-              type: 'DirectoryOrCreate'
-            }
-          }
-        ]
+    const cur = this.ctx.cache.get(TK.daemonsets, ns, name)
+    if (!cur) createIfAbsent(this.ctx, dsT, obj)
+    else if (JSON.stringify(cur.spec) !== JSON.stringify(obj.spec)) {
+      this.ctx.store.mutate(dsT, ns, name, o => {
+        o.spec = obj.spec
       })
     }
-    ensure(
-      'nvidia-container-toolkit-daemonset',
-      'nvidia-container-toolkit-daemonset',
-      'nvidia.com/gpu.deploy.container-toolkit',
-      {
-        containers: [
-          {
-            name: 'nvidia-container-toolkit-ctr',
-            image: img(spec.toolkit, 'nvcr.io/nvidia/k8s', 'container-toolkit', 'v1.19.1'),
-            securityContext: { privileged: true }
-          }
-        ]
-      }
-    )
-    ensure(
-      'nvidia-device-plugin-daemonset',
-      'nvidia-device-plugin-daemonset',
-      'nvidia.com/gpu.deploy.device-plugin',
-      {
-        containers: [
-          {
-            name: 'nvidia-device-plugin',
-            image: img(spec.devicePlugin, 'nvcr.io/nvidia', 'k8s-device-plugin', 'v0.19.3'),
-            securityContext: { privileged: true }
-          }
-        ]
-      }
-    )
-    ensure(
-      'nvidia-operator-validator',
-      'nvidia-operator-validator',
-      'nvidia.com/gpu.deploy.operator-validator',
-      {
-        initContainers: [
-          'driver-validation',
-          'toolkit-validation',
-          'cuda-validation',
-          'plugin-validation'
-        ].map(n => ({ name: n, image: validatorImage, securityContext: { privileged: true } })),
-        containers: [
-          { name: 'nvidia-operator-validator', image: validatorImage, securityContext: { privileged: true } }
-        ]
-      }
-    )
+  }
+
+  /** status.state and the Ready/Error conditions, from the operands' DaemonSets. */
+  private policyStatus(cp: KubeObject, ns: string, gpuNodeCount: number, names: string[]): any {
     const notReady = names.filter(n => !dsReady(this.ctx.cache.get(TK.daemonsets, ns, n)))
-    const ready = gpuNodes.length > 0 && notReady.length === 0
+    const ready = gpuNodeCount > 0 && notReady.length === 0
     const now = isoNow(this.ctx)
     const prev: any[] = cp.status?.conditions ?? []
     const cond = (type: string, status: string, reason: string, message: string) => {
@@ -318,10 +376,10 @@ export class GpuOperator implements Reconciler {
       }
     }
     const message =
-      gpuNodes.length === 0
+      gpuNodeCount === 0
         ? 'No GPU node found, watching for new nodes to join the cluster.'
         : `ClusterPolicy is not ready, states not ready: [${notReady.map(n => n.replace(/^nvidia-/, 'state-').replace(/-daemonset$/, '')).join(' ')}]`
-    this.writeStatus(cp, {
+    return {
       state: ready ? 'ready' : 'notReady',
       namespace: ns,
       conditions: [
@@ -333,6 +391,6 @@ export class GpuOperator implements Reconciler {
         ),
         cond('Error', 'False', ready ? 'Ready' : 'OperandNotReady', '')
       ]
-    })
+    }
   }
 }

@@ -30,7 +30,7 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
 export class FlagError extends Error {}
 
 /** Go's time.ParseDuration (helm's --timeout): `5m0s`, `300s`, `1h30m`, `1.5h`, `250ms`. Returns ms. */
-export function parseGoDuration(text: string): number {
+export function parseHelmDuration(text: string): number {
   try {
     return parseGoDurationNs(text) / 1e6
   } catch (e) {
@@ -57,7 +57,7 @@ function convert(spec: FlagSpec, raw: string, shown: string): string | boolean |
   }
   if (spec.kind === 'duration') {
     try {
-      return parseGoDuration(raw)
+      return parseHelmDuration(raw)
     } catch (e) {
       throw new FlagError(`invalid argument "${raw}" for "${shown}" flag: ${(e as Error).message}`)
     }

@@ -11,12 +11,13 @@ export function asRestError(e: unknown): RestError | undefined {
   return undefined
 }
 
-export function statusOf(e: unknown): number | undefined {
+/** The HTTP status of an ARM (REST) error; the Kubernetes client's is kube/errors.ts' statusOf. */
+export function armStatusOf(e: unknown): number | undefined {
   return asRestError(e)?.statusCode
 }
 
-export function isNotFound(e: unknown): boolean {
-  return statusOf(e) === 404
+export function isArmNotFound(e: unknown): boolean {
+  return armStatusOf(e) === 404
 }
 
 /** ARM's error code and message (`body.error.code` / `.message`), falling back to the error itself. */

@@ -8,7 +8,7 @@
 // the action created (any run: the created-by tag is set) is here too.
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
-import { describeArmError, isNotFound } from './arm-errors.js'
+import { describeArmError, isArmNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
@@ -198,7 +198,7 @@ async function deleteOwned(
   try {
     live = await target.read()
   } catch (e) {
-    if (isNotFound(e)) return { resource, name, result: 'skipped', reason: GONE }
+    if (isArmNotFound(e)) return { resource, name, result: 'skipped', reason: GONE }
     return { resource, name, result: 'failed', reason: `reading it failed: ${describeArmError(e)}` }
   }
   if (!live) return { resource, name, result: 'skipped', reason: GONE }
@@ -221,7 +221,7 @@ async function deleteOwned(
     await poller.submitted()
     await poller
   } catch (e) {
-    if (isNotFound(e)) return { resource, name, result: 'deleted', reason: `was ${state}` }
+    if (isArmNotFound(e)) return { resource, name, result: 'deleted', reason: `was ${state}` }
     const timedOut = e instanceof Error && (e.name === 'AbortError' || e.name === 'TimeoutError')
     return {
       resource,

@@ -5,7 +5,7 @@
 import type { ManagedCluster } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
-import { armError, describeArmError, isNotFound } from './arm-errors.js'
+import { armError, describeArmError, isArmNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { SubmittedCreate } from './submitted.js'
 import type { Log } from '../log/index.js'
@@ -52,7 +52,7 @@ async function readCluster(clients: ArmClients, settings: Settings): Promise<Man
   try {
     return await clients.containerService.managedClusters.get(resourceGroup, name)
   } catch (e) {
-    if (isNotFound(e)) {
+    if (isArmNotFound(e)) {
       if (armError(e).code === 'ResourceGroupNotFound') {
         throw new Error(
           `cluster ${name}: resource group ${resourceGroup} does not exist in subscription ${clients.subscriptionId}; create it first (az group create) or fix resource-group`

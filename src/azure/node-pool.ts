@@ -8,7 +8,7 @@
 import type { AgentPool } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
-import { armError, describeArmError, isNotFound, statusOf } from './arm-errors.js'
+import { armError, describeArmError, isArmNotFound, armStatusOf } from './arm-errors.js'
 import type { SubmittedCreate } from './submitted.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
@@ -233,7 +233,7 @@ async function readPool(clients: ArmClients, settings: Settings): Promise<AgentP
   try {
     return await clients.containerService.agentPools.get(resourceGroup, cluster, name)
   } catch (e) {
-    if (isNotFound(e) && armError(e).code !== 'ResourceGroupNotFound') return undefined
+    if (isArmNotFound(e) && armError(e).code !== 'ResourceGroupNotFound') return undefined
     throw new NodePoolError(`node pool ${name}: reading it failed: ${describeArmError(e)}`)
   }
 }
@@ -327,7 +327,7 @@ class PoolRun {
     try {
       await poller.submitted()
     } catch (e) {
-      if (statusOf(e) === 412) throw e
+      if (armStatusOf(e) === 412) throw e
       throw new NodePoolError(`${step}: create request failed: ${describeArmError(e)}${quotaHint(e)}`)
     }
     // The poller waits between polls as ARM's Retry-After says (its own interval otherwise); after
@@ -441,7 +441,7 @@ export async function ensureNodePool(
       const pool = await run.create()
       return { action: 'created', pool, warnings: [] }
     } catch (e) {
-      if (statusOf(e) !== 412) throw e
+      if (armStatusOf(e) !== 412) throw e
       // Someone created it between our read and our create: not ours (never to be deleted by this
       // run's post step); treat it as present.
       o.onCreateRefused?.()

@@ -4,6 +4,7 @@
 // neither end is slow with its other partner.
 
 import type { ReportBenchmark } from '../report/report.js'
+import { outlierName, sortedOutliers, type Outlier } from '../model/outliers.js'
 
 export interface BenchMeasurement {
   server: string
@@ -73,8 +74,8 @@ export interface NodeView {
 export interface BenchmarkAnalysis {
   measurements: MeasurementVerdict[]
   nodes: NodeView[]
-  /** `node`, `node/mlx5_ibN` or `a ↔ b[/dev]`; sorted. */
-  outliers: string[]
+  /** Blamed nodes, NICs and links; sorted by name. */
+  outliers: Outlier[]
   medianGbps: Record<string, number>
   verdict: 'pass' | 'fail'
   summary: string
@@ -147,7 +148,7 @@ function endKey(node: string, device: string | null): string {
  * whose every measured device is bad (or that has no device split) is named alone. A failing
  * measurement with neither end blamed is named as the pair.
  */
-function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pairOutliers: string[] } {
+function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pairOutliers: Outlier[] } {
   interface End {
     partners: Set<string>
     total: number
@@ -169,14 +170,17 @@ function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pa
   }
   const blamedEnds = new Set<string>()
   for (const e of ends.values()) if (e.failing === e.total && e.partners.size >= 2) blamedEnds.add(e.end)
-  const pairOutliers: string[] = []
+  const pairOutliers: Outlier[] = []
   for (const m of results) {
     if (m.verdict !== 'fail') continue
     if (blamedEnds.has(endKey(m.server, m.device)) || blamedEnds.has(endKey(m.client, m.device))) continue
-    const dev = m.device ? `/${m.device}` : ''
-    pairOutliers.push(`${m.server}${dev} ↔ ${m.client}${dev}`)
+    pairOutliers.push({
+      kind: 'link',
+      a: { node: m.server, device: m.device },
+      b: { node: m.client, device: m.device }
+    })
   }
-  return { blamedEnds, pairOutliers: [...new Set(pairOutliers)] }
+  return { blamedEnds, pairOutliers }
 }
 
 /** The median average bandwidth of each test, and how many results it is the median of. */
@@ -272,11 +276,11 @@ export function analyseBenchmark(input: BenchMeasurement[], options: AnalysisOpt
       a.node.localeCompare(b.node)
   )
 
-  const outliers = [
-    ...nodes.filter(n => n.blamed).map(n => n.node),
-    ...nodes.flatMap(n => n.badDevices.map(d => `${n.node}/${d}`)),
+  const outliers = sortedOutliers([
+    ...nodes.filter(n => n.blamed).map((n): Outlier => ({ kind: 'node', node: n.node })),
+    ...nodes.flatMap(n => n.badDevices.map((device): Outlier => ({ kind: 'nic', node: n.node, device }))),
     ...pairOutliers
-  ].sort()
+  ])
 
   const bwValues = measurements.filter(m => isBandwidth(m) && m.bwAvgGbps !== null).map(m => m.bwAvgGbps!)
   const latValues = measurements
@@ -288,7 +292,7 @@ export function analyseBenchmark(input: BenchMeasurement[], options: AnalysisOpt
   const summary =
     verdict === 'pass'
       ? `${measurements.length} measurement(s) passed`
-      : `${failed.length} of ${measurements.length} measurement(s) failed; outliers: ${outliers.join(', ') || 'none attributed'}`
+      : `${failed.length} of ${measurements.length} measurement(s) failed; outliers: ${outliers.map(outlierName).join(', ') || 'none attributed'}`
   return {
     measurements,
     nodes,
@@ -316,7 +320,7 @@ export function toReportBenchmark(
     scope: context.scope,
     minBandwidthRatio: context.minBandwidthRatio,
     medianGbps: analysis.medianGbps,
-    outliers: analysis.outliers,
+    outliers: analysis.outliers.map(outlierName),
     pairs: analysis.measurements.map(m => ({
       server: m.server,
       client: m.client,

@@ -6,6 +6,7 @@
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import type { NodeFacts } from '../verify/probe-output.js'
+import { endOutlier, outlierName, sortedOutliers, type Outlier } from '../model/outliers.js'
 
 export function fleetLineRate(facts: Iterable<NodeFacts>, s: Settings): number | null {
   let max = 0
@@ -24,37 +25,36 @@ export function slowPorts(facts: Iterable<NodeFacts>, line: number | null): Set<
 }
 
 /**
- * Sharpens outliers the analysis could only name as a pair (`a/dev ↔ b/dev`, e.g. pair scope where
- * each node has one partner): when exactly one end's port is slow in ibstat, that end is named.
+ * Sharpens outliers the analysis could only name as a link (`a/dev ↔ b/dev`, e.g. pair scope where
+ * each node has one partner): when exactly one end's port is slow in ibstat (`slow`: `node/device`),
+ * that end is named. A node with every device named is named as the node.
  */
 export function refineOutliers(
-  outliers: string[],
+  outliers: Outlier[],
   slow: Set<string>,
   devicesPerNode: Map<string, number> = new Map()
-): string[] {
-  const out = new Set<string>()
+): Outlier[] {
+  const out = new Map<string, Outlier>()
+  const add = (o: Outlier) => out.set(outlierName(o), o)
   for (const o of outliers) {
-    const m = /^(.+?) ↔ (.+)$/.exec(o)
-    if (!m) {
-      out.add(o)
+    if (o.kind !== 'link') {
+      add(o)
       continue
     }
-    const ends = [m[1], m[2]].filter(e => slow.has(e))
-    if (ends.length === 1) out.add(ends[0])
-    else out.add(o)
+    const ends = [o.a, o.b].filter(e => slow.has(outlierName(endOutlier(e))))
+    add(ends.length === 1 ? endOutlier(ends[0]) : o)
   }
-  // Every device of a node named: name the node.
+  // Every device of a node named: name the node (device names have no space or slash).
   const byNode = new Map<string, string[]>()
-  for (const o of out) {
-    const m = /^([^/ ]+)\/([^/ ]+)$/.exec(o)
-    if (m) byNode.set(m[1], [...(byNode.get(m[1]) ?? []), o])
-  }
+  for (const [name, o] of out)
+    if (o.kind === 'nic' && /^[^/ ]+$/.test(o.node) && /^[^/ ]+$/.test(o.device))
+      byNode.set(o.node, [...(byNode.get(o.node) ?? []), name])
   for (const [node, named] of byNode) {
     const total = devicesPerNode.get(node)
     if (total !== undefined && total > 0 && named.length >= total) {
       for (const n of named) out.delete(n)
-      out.add(node)
+      add({ kind: 'node', node })
     }
   }
-  return [...out].sort()
+  return sortedOutliers(out.values())
 }

@@ -12,7 +12,7 @@ import { watchUntil, WatchTimeoutError, type Verdict } from '../kube/watch.js'
 import {
   describePerftestError,
   headlineRow,
-  parsePerftest,
+  parsePerftestOutput,
   type BwRow,
   type LatRow,
   type PerftestResult
@@ -296,7 +296,7 @@ class PhaseRun {
       const sections = splitSections(await this.log(name))
       for (const d of pair.devices) {
         const text = sections.get(d.index)?.text ?? ''
-        const parsed = parsePerftest(text, { tool: phase.test })
+        const parsed = parsePerftestOutput(text, { tool: phase.test })
         if (phase.useCuda && isCudaRejection(parsed)) {
           cudaUnsupported ??= parsed.error!.message
           continue
@@ -365,7 +365,7 @@ class PhaseRun {
             d,
             phase,
             c.linkGbps(pair, d),
-            parsePerftest(section.text, { tool: phase.test })
+            parsePerftestOutput(section.text, { tool: phase.test })
           )
         )
       }

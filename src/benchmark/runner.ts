@@ -24,6 +24,7 @@ import {
   type BenchmarkAnalysis
 } from './analysis.js'
 import { fleetLineRate, refineOutliers, slowPorts } from './link-rate.js'
+import { outlierName } from '../model/outliers.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from './pairing.js'
 import {
   benchmarkLabels,
@@ -313,7 +314,9 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
   const analysis = analyseBenchmark(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })
   const measuredNodes = [...new Set(measurements.flatMap(m => [m.server, m.client]))]
   const devicesPerNode = new Map(eligible.map(f => [f.node, f.activeDevices.length]))
-  const outliers = refineOutliers(analysis.outliers, slowPorts(eligible, line), devicesPerNode)
+  const outliers = refineOutliers(analysis.outliers, slowPorts(eligible, line), devicesPerNode).map(
+    outlierName
+  )
   const report = {
     ...toReportBenchmark(analysis, {
       scope: s.benchmark.scope,

@@ -2,7 +2,7 @@
 // If-None-Match: * when absent and reused without a write when its immutable fields match.
 // Applied by azure/node-pool.ts; drift compares the live pool field by field (a GET).
 import type { AgentPool } from '@azure/arm-containerservice'
-import { armError, describeArmError, isNotFound } from '../azure/arm-errors.js'
+import { armError, describeArmError, isArmNotFound } from '../azure/arm-errors.js'
 import { comparePool, desiredAgentPool } from '../azure/node-pool.js'
 import { azTarget, nodepoolCommand, poolTarget } from '../model/az-commands.js'
 import { API_VERSIONS, clusterPath, desiredAgentPoolProperties } from '../model/azure-resources.js'
@@ -49,7 +49,7 @@ export const nodePool: ArmComponent = {
     try {
       live = await clients.containerService.agentPools.get(resourceGroup, clusterName, name)
     } catch (e) {
-      if (isNotFound(e) && armError(e).code !== 'ResourceGroupNotFound')
+      if (isArmNotFound(e) && armError(e).code !== 'ResourceGroupNotFound')
         return [
           {
             component,

@@ -5,8 +5,8 @@
 // compiler rejects a module that leaves one out.
 import type { ArmClients } from '../azure/index.js'
 import type { HelmReleaseStatus } from '../helm/index.js'
-import type { Health, HealthVerdict, SourceSpec } from '../health/types.js'
-import type { KubeClient } from '../kube/client.js'
+import type { Health, HealthVerdict } from '../health/types.js'
+import type { KubeReader } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type {
   AzureOperation,
@@ -77,7 +77,7 @@ export type Placement = { on: 'cluster' } | { on: 'pool-nodes'; after: readonly 
 export interface DriftExtrasContext {
   component: ComponentName
   settings: Settings
-  kube: KubeClient
+  kube: KubeReader
   desired: Desired
   /** The differences found in its manifests and its release. */
   found: DriftItem[]

@@ -4,7 +4,7 @@
 // what apply would make of it, and only the fields the manifest sets whose dry-run value differs
 // from the live one are reported. A missing object is drift; a field another field manager holds
 // is drift that apply only fixes with force-conflicts.
-import type { KubeClient } from '../kube/client.js'
+import type { KubeReader } from '../kube/client.js'
 import { checkConverged, dryRunChanges, firstDroppedField } from '../kube/converge.js'
 import { ApplyConflictError } from '../kube/errors.js'
 import { refOf, type KubeObject } from '../kube/types.js'
@@ -63,7 +63,7 @@ export interface ManifestDriftOptions {
 
 /** Drift items of one manifest (none when apply would not change it). */
 export async function manifestDrift(
-  kube: KubeClient,
+  kube: KubeReader,
   m: KubeManifest,
   o: ManifestDriftOptions
 ): Promise<DriftItem[]> {

@@ -178,7 +178,27 @@ export function plain<T = KubeObject>(o: unknown): T {
   return JSON.parse(JSON.stringify(o)) as T
 }
 
-export class KubeClient {
+/**
+ * Requests that change nothing on the cluster: GET, LIST, and the server's dry-run apply (the API
+ * server runs admission and defaulting and persists nothing). Drift reads the cluster through this
+ * alone, so a write from drift does not compile; a unit test hands in a small fake of it.
+ */
+export interface KubeReader {
+  /** The object, or undefined when it does not exist. */
+  get(ref: KubeRef): Promise<KubeObject | undefined>
+  /** Every object of a kind matching the options. */
+  list(apiVersion: string, kind: string, opts?: ListOptions): Promise<ListResult>
+  /** What the object would become if applied, without writing it. */
+  dryRunApply(m: KubeObject, opts?: { force?: boolean; live?: KubeObject | null }): Promise<DryRunResult>
+}
+
+/** Requests that change the cluster: server-side apply, and the check whether it would write. */
+export interface KubeWriter {
+  applyManifest(m: KubeObject, opts?: { force?: boolean; live?: KubeObject | null }): Promise<ApplyResult>
+  needsApply(m: KubeObject, opts?: { force?: boolean }): Promise<WriteNeed>
+}
+
+export class KubeClient implements KubeReader, KubeWriter {
   readonly core: CoreV1Api
   readonly apps: AppsV1Api
   readonly coordination: CoordinationV1Api

@@ -37,7 +37,7 @@ export function commandSafe(text: string): string {
 }
 
 /** A single-line field (an annotation title, a name): line breaks become spaces. */
-export function oneLine(text: string): string {
+export function withoutLineBreaks(text: string): string {
   return text.replace(/[\r\n\u0085\u2028\u2029]+/g, ' ')
 }
 
@@ -46,9 +46,9 @@ export const actionsLog: Log = {
   info: line => core.info(commandSafe(line)),
   debug: line => core.debug(line),
   // @actions/core escapes a command's message and properties (no line break survives in them).
-  warning: (line, a) => core.warning(line, a?.title ? { title: oneLine(a.title) } : {}),
-  error: (line, a) => core.error(line, a?.title ? { title: oneLine(a.title) } : {}),
-  startGroup: title => core.startGroup(oneLine(title)),
+  warning: (line, a) => core.warning(line, a?.title ? { title: withoutLineBreaks(a.title) } : {}),
+  error: (line, a) => core.error(line, a?.title ? { title: withoutLineBreaks(a.title) } : {}),
+  startGroup: title => core.startGroup(withoutLineBreaks(title)),
   endGroup: () => core.endGroup(),
   progress: (key, line) => {
     // Under `simulate` (a simulated runner) the line is tagged so its terminal can keep it live.

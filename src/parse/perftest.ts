@@ -536,7 +536,7 @@ function runError(text: string, scan: Scan, rowCount: number, meta: PerftestMeta
 }
 
 /** Parses perftest's stdout (or stdout+stderr) into rows in Gb/s / µs, or a structured error. */
-export function parsePerftest(text: string, hint: PerftestHint = {}): PerftestResult {
+export function parsePerftestOutput(text: string, hint: PerftestHint = {}): PerftestResult {
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
   const meta: PerftestMeta = {
     title: null,
@@ -625,7 +625,7 @@ export function describePerftestError(e: PerftestError): string {
 /** CLI: `perftest parse FILE [--tool ib_read_lat]` → the PerftestResult as pretty JSON. */
 export function perftestParseCommand(file: string, hint: PerftestHint = {}): string {
   const text = readFileSync(file, 'utf8')
-  return JSON.stringify(parsePerftest(text, hint), null, 2) + '\n'
+  return JSON.stringify(parsePerftestOutput(text, hint), null, 2) + '\n'
 }
 
 /** What `perftest parse` prints and exits with. */
@@ -640,7 +640,7 @@ export interface ParseCommandResult {
 
 /** CLI: the text of `perftest parse FILE|-` → its JSON and exit code. */
 export function perftestCliResult(text: string, hint: PerftestHint = {}): ParseCommandResult {
-  const r = parsePerftest(text, hint)
+  const r = parsePerftestOutput(text, hint)
   const recognised = r.rows.length > 0 || r.meta.title !== null || r.meta.device !== null
   if (!recognised && (!r.error || r.error.kind === 'no-output'))
     return {

@@ -7,6 +7,7 @@
 import { naturalCompare } from '../util/compare.js'
 import { code, codeSpan, escapeCell, escapeInline, table } from './markdown.js'
 import type { BenchmarkNodeResult, BenchmarkPairResult, ReportBenchmark } from './report.js'
+import { parseOutlierName } from '../model/outliers.js'
 
 export interface BenchmarkSummaryOptions {
   /** Nodes in the grid and the chart (the slowest first when there are more). */
@@ -84,12 +85,21 @@ interface Outliers {
   links: string[]
 }
 
-function parseOutliers(list: string[]): Outliers {
+function outliersByKind(list: string[]): Outliers {
   const out: Outliers = { nodes: new Set(), ends: new Set(), links: [] }
-  for (const o of list) {
-    if (o.includes(' ↔ ')) out.links.push(o)
-    else if (o.includes('/')) out.ends.add(o)
-    else out.nodes.add(o)
+  for (const name of list) {
+    const o = parseOutlierName(name)
+    switch (o.kind) {
+      case 'link':
+        out.links.push(name)
+        break
+      case 'nic':
+        out.ends.add(name)
+        break
+      case 'node':
+        out.nodes.add(name)
+        break
+    }
   }
   return out
 }
@@ -324,7 +334,7 @@ function pairTable(pairs: BenchmarkPairResult[], names: NodeNames, o: BenchmarkS
 }
 
 /** What one outlier is, with its worst number: `slow NIC mlx5_ib3 on node-7 (212.40 Gb/s, 53% of line rate)`. */
-function describeOutlier(outlier: string, pairs: BenchmarkPairResult[]): string {
+function describeOutlier(name: string, pairs: BenchmarkPairResult[]): string {
   const bw = pairs.filter(isBandwidth)
   const worst = (ms: BenchmarkPairResult[]): string => {
     const failing = ms.filter(m => m.verdict === 'fail')
@@ -334,26 +344,25 @@ function describeOutlier(outlier: string, pairs: BenchmarkPairResult[]): string 
     if (gbps === null) return ''
     return ` (${gbps.toFixed(2)} Gb/s${ratio !== null ? `, ${percent(ratio)} of line rate` : ''})`
   }
-  const link = /^(.+?) ↔ (.+)$/.exec(outlier)
-  if (link) {
-    const [a, b] = [link[1], link[2]].map(e => {
-      const m = /^([^/]+)(?:\/(.+))?$/.exec(e)!
-      return { node: m[1], device: m[2] ?? null }
-    })
-    const ms = bw.filter(
-      p =>
-        ((p.server === a.node && p.client === b.node) || (p.server === b.node && p.client === a.node)) &&
-        (a.device === null || p.device === a.device)
-    )
-    return `slow link ${outlier}${worst(ms)}`
+  const o = parseOutlierName(name)
+  switch (o.kind) {
+    case 'link': {
+      const { a, b } = o
+      const ms = bw.filter(
+        p =>
+          ((p.server === a.node && p.client === b.node) || (p.server === b.node && p.client === a.node)) &&
+          (a.device === null || p.device === a.device)
+      )
+      return `slow link ${name}${worst(ms)}`
+    }
+    case 'nic': {
+      const { node, device } = o
+      const ms = bw.filter(p => (p.server === node || p.client === node) && p.device === device)
+      return `slow NIC ${device} on ${node}${worst(ms)}`
+    }
+    case 'node':
+      return `slow node ${o.node}, every NIC${worst(bw.filter(p => p.server === o.node || p.client === o.node))}`
   }
-  const end = /^([^/]+)\/(.+)$/.exec(outlier)
-  if (end) {
-    const [, node, device] = end
-    const ms = bw.filter(p => (p.server === node || p.client === node) && p.device === device)
-    return `slow NIC ${device} on ${node}${worst(ms)}`
-  }
-  return `slow node ${outlier}, every NIC${worst(bw.filter(p => p.server === outlier || p.client === outlier))}`
 }
 
 /** The outliers named for the verdict line (full node names), at most `max` and a count of the rest. */
@@ -397,21 +406,25 @@ function factsLine(
 export function benchmarkSection(b: ReportBenchmark, o: BenchmarkSummaryOptions): string {
   const parts: string[] = ['### Benchmark']
   const tests = [...new Set(b.pairs.filter(isBandwidth).map(p => p.test))].sort()
-  const outliers = parseOutliers(b.outliers)
+  const outliers = outliersByKind(b.outliers)
   const names = nodeNames(b.pairs.flatMap(p => [p.server, p.client]))
   const grids = tests.map(t => gridOf(b.pairs, t, outliers))
   const mark = tests.length ? passMark(b, tests[0]) : { line: null, pass: null }
   parts.push(factsLine(b, grids[0], mark))
   if (b.outliers.length) {
-    const shown = b.outliers.slice(0, o.maxNodes).map(x =>
-      x
-        .split(' ↔ ')
-        .map(end => {
-          const [node, device] = end.split('/')
-          return device ? `${code(names.short(node))} ${code(device)}` : code(names.short(node))
-        })
-        .join(' ↔ ')
-    )
+    const end = (node: string, device: string | null) =>
+      device ? `${code(names.short(node))} ${code(device)}` : code(names.short(node))
+    const shown = b.outliers.slice(0, o.maxNodes).map(name => {
+      const x = parseOutlierName(name)
+      switch (x.kind) {
+        case 'link':
+          return `${end(x.a.node, x.a.device)} ↔ ${end(x.b.node, x.b.device)}`
+        case 'nic':
+          return end(x.node, x.device)
+        case 'node':
+          return end(x.node, null)
+      }
+    })
     const more = b.outliers.length - shown.length
     parts.push(`${FAIL} **Slow:** ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`)
   }

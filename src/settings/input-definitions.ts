@@ -11,8 +11,8 @@ import { echoValue } from '../util/echo.js'
 
 export type InputKind = 'string' | 'boolean' | 'enum' | 'integer' | 'number' | 'duration' | 'path' | 'secret'
 
-export interface InputDefinition {
-  name: string
+export interface InputDefinition<N extends string = string> {
+  name: N
   description: string
   default?: string
   kind: InputKind
@@ -134,7 +134,7 @@ export function parseTaint(entry: string): NodeTaint | undefined {
   return { key: m[1], value: m[2] ?? '', effect: m[3] as NodeTaint['effect'] }
 }
 
-export const INPUTS: readonly InputDefinition[] = [
+const DEFINITIONS = [
   {
     name: 'mode',
     kind: 'enum',
@@ -595,7 +595,13 @@ export const INPUTS: readonly InputDefinition[] = [
       'What tells this job apart from the other jobs of the workflow run, e.g. the matrix values (toJSON of matrix): shown in the Lease holder and the created-by tag (each run also draws a nonce of its own).',
     check: v => (v.length > 1000 ? 'at most 1000 characters' : undefined)
   }
-]
+] as const satisfies readonly InputDefinition[]
+
+/** The name of an input: reading one the definitions do not have does not compile. */
+export type InputName = (typeof DEFINITIONS)[number]['name']
+
+/** Every input, in the order action.yml and the README list them. */
+export const INPUTS: readonly InputDefinition<InputName>[] = DEFINITIONS
 
 export interface OutputDefinition {
   name: string

@@ -4,7 +4,7 @@
 // Every problem is collected and reported at once. No network access happens here.
 import { cloudDefaults, isCloudEndpoint } from './clouds.js'
 import { KubeconfigError, kubeconfigSource, resolveKubeconfig, type KubeconfigSource } from './kubeconfig.js'
-import { parseLabel, parseTaint } from './input-definitions.js'
+import { parseLabel, parseTaint, type InputName } from './input-definitions.js'
 import { Inputs, type InputReader } from './input-reader.js'
 import type {
   AuthType,
@@ -144,7 +144,7 @@ function azureSettings(
   const environment = i.enumOf<CloudName>('environment')
   const cloud = cloudDefaults(environment)
   const allowCustom = i.bool('allow-custom-endpoints')
-  const endpoint = (name: string, fallback: string): string => {
+  const endpoint = (name: InputName, fallback: string): string => {
     const before = i.problems.length
     const given = i.optional(name)?.replace(/\/+$/, '')
     if (given && i.problems.length === before) customEndpoint(i, name, given, allowCustom)
@@ -323,7 +323,7 @@ function imageArchProblems(
 ): void {
   const arch = findRdmaVmSize(vmSize)?.arch
   if (!arch) return
-  const isDefault = (input: string, value: string) => i.def(input).default === value
+  const isDefault = (input: InputName, value: string) => i.def(input).default === value
   const images: RunImage[] = [
     { image: BUSYBOX_IMAGE, isDefault: true },
     {

@@ -9,7 +9,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { formatDuration, parseDuration } from '../util/duration.js'
 import { echoValue } from '../util/echo.js'
 import { FileInputError, readBoundedFile } from '../util/files.js'
-import { INPUTS, type InputDefinition } from './input-definitions.js'
+import { INPUTS, type InputDefinition, type InputName } from './input-definitions.js'
 
 export type InputReader = (name: string) => string | undefined
 
@@ -39,20 +39,20 @@ export class Inputs {
 
   constructor(private readonly read: InputReader) {}
 
-  def(name: string): InputDefinition {
+  def(name: InputName): InputDefinition {
     const d = this.defs.get(name)
     if (!d) throw new Error(`no input named ${name}`)
     return d
   }
 
   /** The value as given (trimmed; empty counts as not given). */
-  raw(name: string): string | undefined {
+  raw(name: InputName): string | undefined {
     const v = this.read(name)?.trim()
     return v === undefined || v === '' ? undefined : v
   }
 
   /** A value as a problem quotes it: never a secret's, never credentials in a URL (`//user:pass@`). */
-  private shown(name: string, v: string): string {
+  private shown(name: InputName, v: string): string {
     return this.def(name).kind === 'secret' ? '(hidden)' : echoValue(v.replace(/\/\/[^/]*@/g, '//***@'))
   }
 
@@ -61,7 +61,7 @@ export class Inputs {
   }
 
   /** Applies the input's own check and warning to `value`; false when it has a problem. */
-  check(name: string, value: string): boolean {
+  check(name: InputName, value: string): boolean {
     const d = this.def(name)
     const problem = d.check?.(value)
     if (problem) {
@@ -74,20 +74,20 @@ export class Inputs {
   }
 
   /** A string input as given, checked; undefined when not given. */
-  optional(name: string): string | undefined {
+  optional(name: InputName): string | undefined {
     const v = this.raw(name)
     if (v !== undefined) this.check(name, v)
     return v
   }
 
   /** A string input as given or its default, checked. */
-  str(name: string): string {
+  str(name: InputName): string {
     const v = this.raw(name) ?? this.def(name).default!
     this.check(name, v)
     return v
   }
 
-  enumOf<T extends string>(name: string): T {
+  enumOf<T extends string>(name: InputName): T {
     const d = this.def(name)
     const v = this.raw(name) ?? d.default!
     const match = d.values!.find(a => a.toLowerCase() === v.toLowerCase())
@@ -95,7 +95,7 @@ export class Inputs {
     return (match ?? d.default) as T
   }
 
-  bool(name: string): boolean {
+  bool(name: InputName): boolean {
     const v = this.raw(name) ?? this.def(name).default!
     if (/^(true|yes|1|on)$/i.test(v)) {
       this.check(name, v)
@@ -106,7 +106,7 @@ export class Inputs {
     return this.def(name).default === 'true'
   }
 
-  int(name: string): number {
+  int(name: InputName): number {
     const d = this.def(name)
     const v = this.raw(name) ?? d.default!
     if (!/^\d+$/.test(v) || Number(v) < d.min! || Number(v) > d.max!) {
@@ -116,13 +116,13 @@ export class Inputs {
     return Number(v)
   }
 
-  number(name: string): number {
+  number(name: InputName): number {
     const v = this.str(name)
     return Number(v)
   }
 
   /** Milliseconds, within the input's range (min..max). */
-  duration(name: string): number {
+  duration(name: InputName): number {
     const d = this.def(name)
     const v = this.raw(name) ?? d.default!
     const ms = parseDuration(v)
@@ -144,7 +144,7 @@ export class Inputs {
    * The entries of a comma-separated list input that pass its check. Over its limit (LIST_LIMITS)
    * it says so once; only the first few bad entries are named, the others counted.
    */
-  list(name: string): string[] {
+  list(name: InputName): string[] {
     const entries = (this.raw(name) ?? '')
       .split(',')
       .map(s => s.trim())
@@ -168,7 +168,7 @@ export class Inputs {
    * hold a mapping whose top-level keys are names (letters, digits, `_`, `-`, `.`), and nothing of a
    * refused file's content is repeated in the problem (only where, and what kind of error).
    */
-  yamlFile(name: string): Record<string, unknown> | undefined {
+  yamlFile(name: InputName): Record<string, unknown> | undefined {
     const file = this.raw(name)
     if (!file) return undefined
     const at = `${name} ${echoValue(file, 200)}`

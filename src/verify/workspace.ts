@@ -3,7 +3,7 @@
 // run label that ties every pod to this run, and the one-request cleanup (delete by label).
 // Nothing here touches a stack resource.
 import { createHash } from 'node:crypto'
-import { plain, type KubeClient } from '../kube/client.js'
+import { plain, type KubeClient, type KubeReader, type KubeWriter } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
 import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
@@ -45,7 +45,10 @@ export function workNamespaceManifest(namespace = WORK_NAMESPACE): KubeObject {
 }
 
 /** Creates the work namespace when absent (one GET when it exists). */
-export async function ensureWorkNamespace(kube: KubeClient, namespace = WORK_NAMESPACE): Promise<void> {
+export async function ensureWorkNamespace(
+  kube: KubeReader & KubeWriter,
+  namespace = WORK_NAMESPACE
+): Promise<void> {
   const live = await kube.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace })
   if (live && !live.metadata.deletionTimestamp) return
   await kube.applyManifest(workNamespaceManifest(namespace), { live: live ?? null })

@@ -18,7 +18,7 @@ import { data, Evaluator, Lexer, Parser } from '@actions/expressions'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import { INPUTS, OUTPUTS } from '../../src/settings/input-definitions.js'
+import { INPUTS, OUTPUTS, type InputDefinition } from '../../src/settings/input-definitions.js'
 
 const ROOT = process.cwd()
 const EXAMPLES = path.join(ROOT, 'workflows')
@@ -83,7 +83,7 @@ function actionSteps(doc: Doc): Array<{ job: string; jobDoc: Doc; step: Step }> 
   )
 }
 
-const inputByName = new Map(INPUTS.map(i => [i.name, i]))
+const inputByName = new Map<string, InputDefinition>(INPUTS.map(i => [i.name, i]))
 const outputNames = new Set(OUTPUTS.map(o => o.name))
 
 /** Problems with the `with:` of one action step: unknown inputs, literal values of the wrong kind. */

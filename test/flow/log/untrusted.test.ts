@@ -3,7 +3,7 @@
 // ::stop-commands::<random token> … ::<token>::, everything else as it is; annotation titles and
 // group names lose their line breaks. Checked by reading the output as the runner does.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { actionsLog, commandSafe, looksLikeCommand, oneLine } from '../../../src/log/index.js'
+import { actionsLog, commandSafe, looksLikeCommand, withoutLineBreaks } from '../../../src/log/index.js'
 import { runnerCommands } from '../../support/runner-commands.js'
 
 const HOSTILE = [
@@ -57,7 +57,7 @@ describe('commandSafe', () => {
   })
 
   it('single-line fields lose their line breaks', () => {
-    expect(oneLine('a\nb\r\nc\u2028d')).toBe('a b c d')
+    expect(withoutLineBreaks('a\nb\r\nc\u2028d')).toBe('a b c d')
   })
 })
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { isReady, merge3 } from '../../../sim/helm/apply.js'
-import { parseFlags, parseGoDuration } from '../../../sim/helm/flags.js'
+import { parseFlags, parseHelmDuration } from '../../../sim/helm/flags.js'
 import { HELM_STANDIN_VERSION, helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
 import { decodeRelease, releaseSecret, type Release } from '../../../sim/helm/releases.js'
 import {
@@ -125,9 +125,9 @@ describe('flags', () => {
     )
   })
   it('parses Go durations', () => {
-    expect(parseGoDuration('1h30m')).toBe(5_400_000)
-    expect(parseGoDuration('1.5s')).toBe(1500)
-    expect(parseGoDuration('250ms')).toBe(250)
+    expect(parseHelmDuration('1h30m')).toBe(5_400_000)
+    expect(parseHelmDuration('1.5s')).toBe(1500)
+    expect(parseHelmDuration('250ms')).toBe(250)
   })
 })
 

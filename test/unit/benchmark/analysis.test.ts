@@ -6,6 +6,7 @@ import {
   toReportBenchmark,
   type BenchMeasurement
 } from '../../../src/benchmark/analysis.js'
+import { outlierName } from '../../../src/model/outliers.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from '../../../src/benchmark/pairing.js'
 import { naturalCompare } from '../../../src/util/compare.js'
 
@@ -113,7 +114,7 @@ describe('benchmark analysis', () => {
       { minBandwidthRatio: 0.9 }
     )
     expect(a.verdict).toBe('fail')
-    expect(a.outliers).toEqual([bad])
+    expect(a.outliers.map(outlierName)).toEqual([bad])
     const view = a.nodes.find(n => n.node === bad)!
     expect(view).toMatchObject({ verdict: 'fail', blamed: true, bandwidthGbps: 120, ratio: 0.6, failing: 2 })
     // its neighbours were slow only with it: they pass and their own bandwidth is not dragged down
@@ -142,7 +143,7 @@ describe('benchmark analysis', () => {
       tAvgUs: 1.7
     }))
     const a = analyseBenchmark([...bw, ...lat], { minBandwidthRatio: 0.9 })
-    expect(a.outliers).toEqual([bad])
+    expect(a.outliers.map(outlierName)).toEqual([bad])
     expect(a.nodes.find(n => n.node === bad)).toMatchObject({ verdict: 'fail', blamed: true })
   })
 
@@ -153,7 +154,7 @@ describe('benchmark analysis', () => {
       measure(ring, devices, (s, c, d) => ((s === bad || c === bad) && d === 'mlx5_ib3' ? 97 : 195)),
       { minBandwidthRatio: 0.9 }
     )
-    expect(a.outliers).toEqual([`${bad}/mlx5_ib3`])
+    expect(a.outliers.map(outlierName)).toEqual([`${bad}/mlx5_ib3`])
     expect(a.nodes.find(n => n.node === bad)).toMatchObject({
       verdict: 'fail',
       blamed: false,
@@ -168,7 +169,7 @@ describe('benchmark analysis', () => {
       measure(ring, [null], (s, c) => ((s === x && c === y) || (s === y && c === x) ? 100 : 195)),
       { minBandwidthRatio: 0.9 }
     )
-    expect(a.outliers).toEqual([`${x} ↔ ${y}`])
+    expect(a.outliers.map(outlierName)).toEqual([`${x} ↔ ${y}`])
     expect(a.nodes.filter(n => n.verdict === 'fail')).toEqual([])
     expect(
       a.nodes
@@ -185,7 +186,7 @@ describe('benchmark analysis', () => {
       { minBandwidthRatio: 0.5 }
     )
     expect(a.medianGbps.ib_write_bw).toBe(195)
-    expect(a.outliers).toEqual([slow])
+    expect(a.outliers.map(outlierName)).toEqual([slow])
     const failed = a.measurements.find(m => m.verdict === 'fail')!
     expect(failed.reasons.join()).toMatch(/fleet median 195/)
     expect(failed.ratio).toBe(0.7)
@@ -206,7 +207,7 @@ describe('benchmark analysis', () => {
     }))
     const a = analyseBenchmark([...bw, ...lat], { minBandwidthRatio: 0.9 })
     expect(a.verdict).toBe('pass')
-    expect(a.outliers).toEqual([])
+    expect(a.outliers.map(outlierName)).toEqual([])
     expect(a.outputs.bandwidthGbps).toBe(Math.min(...bw.map(m => m.bwAvgGbps!)).toFixed(2))
     expect(a.outputs.latencyUs).toBe((5.4 + (lat.length - 1) / 100).toFixed(2))
     expect(a.nodes.every(n => n.verdict === 'pass')).toBe(true)
@@ -227,7 +228,7 @@ describe('benchmark analysis', () => {
     })
     expect(a.measurements[1]).toMatchObject({ verdict: 'pass', ratio: 0.975 })
     // only two nodes: the slow device cannot be pinned on either end
-    expect(a.outliers).toEqual([`${nodes[0]}/mlx5_ib0 ↔ ${nodes[1]}/mlx5_ib0`])
+    expect(a.outliers.map(outlierName)).toEqual([`${nodes[0]}/mlx5_ib0 ↔ ${nodes[1]}/mlx5_ib0`])
   })
 
   it('converts to the report section', () => {

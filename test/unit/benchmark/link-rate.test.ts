@@ -4,9 +4,14 @@
 // its devices is.
 import { describe, expect, it } from '@jest/globals'
 import { fleetLineRate, refineOutliers, slowPorts } from '../../../src/benchmark/link-rate.js'
+import { outlierName, parseOutlierName } from '../../../src/model/outliers.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { emptyFacts, type NodeFacts } from '../../../src/verify/probe-output.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+
+/** refineOutliers over outlier names, as the report carries them. */
+const refine = (names: string[], slow: Set<string>, devicesPerNode?: Map<string, number>): string[] =>
+  refineOutliers(names.map(parseOutlierName), slow, devicesPerNode).map(outlierName)
 
 const settings = (vm: string) => readSettings(reader({ ...VALID_APPLY, 'vm-size': vm })).settings
 function facts(node: string, rates: Record<string, number | null>): NodeFacts {
@@ -44,7 +49,7 @@ describe('refineOutliers', () => {
   it('a pair with exactly one slow end becomes that end; otherwise the pair stays; sorted', () => {
     const slow = new Set(['b/mlx5_ib1', 'c/mlx5_ib0', 'd/mlx5_ib0'])
     expect(
-      refineOutliers(
+      refine(
         ['a/mlx5_ib1 ↔ b/mlx5_ib1', 'c/mlx5_ib0 ↔ d/mlx5_ib0', 'e/mlx5_ib2 ↔ f/mlx5_ib2', 'node-z'],
         slow
       )
@@ -53,7 +58,7 @@ describe('refineOutliers', () => {
   it('every device of a node named: the node is named instead (only with its device count known)', () => {
     const out = ['a/mlx5_ib0', 'a/mlx5_ib1', 'b/mlx5_ib0', 'a/x y', 'c']
     expect(
-      refineOutliers(
+      refine(
         out,
         new Set(),
         new Map([
@@ -62,9 +67,9 @@ describe('refineOutliers', () => {
         ])
       )
     ).toEqual(['a', 'a/x y', 'b/mlx5_ib0', 'c'])
-    expect(refineOutliers(out, new Set(), new Map([['a', 3]]))).toEqual([...out].sort())
-    expect(refineOutliers(out, new Set(), new Map([['a', 0]]))).toEqual([...out].sort())
-    expect(refineOutliers(out, new Set())).toEqual([...out].sort())
-    expect(refineOutliers(['x/y/z'], new Set(), new Map([['x', 1]]))).toEqual(['x/y/z'])
+    expect(refine(out, new Set(), new Map([['a', 3]]))).toEqual([...out].sort())
+    expect(refine(out, new Set(), new Map([['a', 0]]))).toEqual([...out].sort())
+    expect(refine(out, new Set())).toEqual([...out].sort())
+    expect(refine(['x/y/z'], new Set(), new Map([['x', 1]]))).toEqual(['x/y/z'])
   })
 })

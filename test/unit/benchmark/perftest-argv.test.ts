@@ -13,7 +13,7 @@ import { perftestPod, type PairSpec, type Role } from '../../../src/benchmark/pe
 import { isCudaRejection } from '../../../src/benchmark/phase.js'
 import { BENCHMARK_TESTS, testPhases } from '../../../src/benchmark/runner.js'
 import { benchmarkPlan } from '../../../src/model/benchmark-plan.js'
-import { describePerftestError, parsePerftest } from '../../../src/parse/perftest.js'
+import { describePerftestError, parsePerftestOutput } from '../../../src/parse/perftest.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { findRdmaVmSize, supportedVmSizes } from '../../../src/settings/vm-sizes.js'
@@ -140,7 +140,7 @@ describe('every perftest command line the benchmark runs', () => {
           })
           if (v.ok) continue
           // What the server's section holds: stderr first, stdout when perftest exits.
-          const parsed = parsePerftest(v.refusal.stderr + v.refusal.stdout, { tool: argv[0] })
+          const parsed = parsePerftestOutput(v.refusal.stderr + v.refusal.stdout, { tool: argv[0] })
           expect(parsed.error).toMatchObject({ kind: 'cuda', flag: '--use_cuda' })
           expect(isCudaRejection(parsed)).toBe(true)
         }
@@ -182,7 +182,7 @@ describe('every perftest command line the benchmark runs', () => {
     const messages = RELEASES.map(([name, version]) => {
       const v = checkPerftestArgv(argv, { version, cuda: true })
       if (v.ok) return [name, 'accepted']
-      const parsed = parsePerftest(v.refusal.stderr + v.refusal.stdout, { tool: 'ib_write_lat' })
+      const parsed = parsePerftestOutput(v.refusal.stderr + v.refusal.stdout, { tool: 'ib_write_lat' })
       return [name, v.refusal.code, describePerftestError(parsed.error!)]
     })
     expect(messages).toEqual([

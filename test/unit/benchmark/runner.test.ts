@@ -6,7 +6,7 @@
 // used), and naming a slow end of a pair from the probe's port rates.
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import { parsePerftest } from '../../../src/parse/perftest.js'
+import { parsePerftestOutput } from '../../../src/parse/perftest.js'
 import { devicePairs } from '../../../src/benchmark/pairing.js'
 import {
   outputFile,
@@ -21,10 +21,15 @@ import {
 import { isCudaRejection, measurementFrom } from '../../../src/benchmark/phase.js'
 import { pairDevices } from '../../../src/benchmark/runner.js'
 import { fleetLineRate, refineOutliers, slowPorts } from '../../../src/benchmark/link-rate.js'
+import { outlierName, parseOutlierName } from '../../../src/model/outliers.js'
 import { benchmarkPlan } from '../../../src/model/benchmark-plan.js'
 import { workloadResources } from '../../../src/model/workload.js'
 import type { NodeFacts } from '../../../src/verify/probe-output.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+
+/** refineOutliers over outlier names, as the report carries them. */
+const refine = (names: string[], slow: Set<string>, devicesPerNode?: Map<string, number>): string[] =>
+  refineOutliers(names.map(parseOutlierName), slow, devicesPerNode).map(outlierName)
 
 function settings(over: Record<string, string> = {}): Settings {
   return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
@@ -190,19 +195,19 @@ describe('perftest output', () => {
   ].join('\n')
 
   it('recognises a perftest built without CUDA from its refusal of --use_cuda, and only that', () => {
-    const parsed = parsePerftest(usage, { tool: 'ib_write_bw' })
+    const parsed = parsePerftestOutput(usage, { tool: 'ib_write_bw' })
     expect(parsed.error).toMatchObject({ kind: 'cuda', flag: '--use_cuda' })
     expect(isCudaRejection(parsed)).toBe(true)
     // perftest 23.07 and later: stderr first, then stdout when it exits.
     const since2307 = ' Parser function exited with Error\n Unsupported memory type\n'
-    expect(isCudaRejection(parsePerftest(since2307, { tool: 'ib_write_bw' }))).toBe(true)
+    expect(isCudaRejection(parsePerftestOutput(since2307, { tool: 'ib_write_bw' }))).toBe(true)
     const other =
       "ib_write_bw: unrecognized option '--bogus'\n Usage:\n  ib_write_bw            start a server and wait for connection\n"
-    expect(isCudaRejection(parsePerftest(other, { tool: 'ib_write_bw' }))).toBe(false)
+    expect(isCudaRejection(parsePerftestOutput(other, { tool: 'ib_write_bw' }))).toBe(false)
     // A refusal of the command line is the action's error, not a missing CUDA build.
     const writeLat =
       'Perftest supports CUDA latency tests with read/send verbs only\n---------------------------------------------------------------------------------------\n'
-    expect(isCudaRejection(parsePerftest(writeLat, { tool: 'ib_write_lat' }))).toBe(false)
+    expect(isCudaRejection(parsePerftestOutput(writeLat, { tool: 'ib_write_lat' }))).toBe(false)
   })
 
   it('turns a client log into a measurement, and a failure into an error measurement', () => {
@@ -213,7 +218,13 @@ describe('perftest output', () => {
       ' 8388608    2000             196.80             196.55\t\t   0.002929',
       '---------------------------------------------------------------------------------------'
     ].join('\n')
-    const m = measurementFrom(pair, pair.devices[2], bw, 200, parsePerftest(text, { tool: 'ib_write_bw' }))
+    const m = measurementFrom(
+      pair,
+      pair.devices[2],
+      bw,
+      200,
+      parsePerftestOutput(text, { tool: 'ib_write_bw' })
+    )
     expect(m).toMatchObject({
       server: 'node-a',
       client: 'node-b',
@@ -229,7 +240,7 @@ describe('perftest output', () => {
         pair.devices[2],
         { ...bw, useCuda: false },
         200,
-        parsePerftest(text, { tool: 'ib_write_bw' })
+        parsePerftestOutput(text, { tool: 'ib_write_bw' })
       ).cuda
     ).toBeNull()
     const failed = measurementFrom(
@@ -237,7 +248,7 @@ describe('perftest output', () => {
       pair.devices[0],
       bw,
       200,
-      parsePerftest(
+      parsePerftestOutput(
         "Couldn't connect to 10.0.0.1:18515\nUnable to open file descriptor for socket connection Unable to init the socket connection\n",
         { tool: 'ib_write_bw' }
       )
@@ -276,13 +287,11 @@ describe('line rate and outlier naming', () => {
     ]
     const slow = slowPorts(all, 400)
     expect([...slow].sort()).toEqual(['b/mlx5_ib2', 'c/mlx5_ib0', 'c/mlx5_ib1', 'c/mlx5_ib2', 'c/mlx5_ib3'])
-    expect(refineOutliers(['a/mlx5_ib2 ↔ b/mlx5_ib2'], slow)).toEqual(['b/mlx5_ib2'])
+    expect(refine(['a/mlx5_ib2 ↔ b/mlx5_ib2'], slow)).toEqual(['b/mlx5_ib2'])
     const cOut = [0, 1, 2, 3].map(i => `a/mlx5_ib${i} ↔ c/mlx5_ib${i}`)
-    expect(refineOutliers(cOut, slow, new Map([['c', 4]]))).toEqual(['c'])
-    expect(refineOutliers(['a/mlx5_ib0 ↔ a2/mlx5_ib0'], slow)).toEqual(['a/mlx5_ib0 ↔ a2/mlx5_ib0'])
+    expect(refine(cOut, slow, new Map([['c', 4]]))).toEqual(['c'])
+    expect(refine(['a/mlx5_ib0 ↔ a2/mlx5_ib0'], slow)).toEqual(['a/mlx5_ib0 ↔ a2/mlx5_ib0'])
     // A single-NIC node whose only device is named is the node.
-    expect(refineOutliers(['a/mlx5_ib0 ↔ d/mlx5_ib0'], new Set(['d/mlx5_ib0']), new Map([['d', 1]]))).toEqual(
-      ['d']
-    )
+    expect(refine(['a/mlx5_ib0 ↔ d/mlx5_ib0'], new Set(['d/mlx5_ib0']), new Map([['d', 1]]))).toEqual(['d'])
   })
 })

@@ -15,7 +15,7 @@ import {
 } from '../../../src/components/index.js'
 import { podImages, reported } from '../../../src/components/shared.js'
 import type { HealthVerdict } from '../../../src/health/types.js'
-import type { KubeClient } from '../../../src/kube/client.js'
+import type { KubeReader } from '../../../src/kube/client.js'
 import { KindNotServedError } from '../../../src/kube/errors.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { DriftItem } from '../../../src/report/report.js'
@@ -27,7 +27,7 @@ import { reader, VALID_APPLY } from '../../support/inputs.js'
 const settings = () => readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
 
 /** Reads served from `objects` (by kind, namespace, a label selector of k=v or k terms); writes throw. */
-function cluster(objects: KubeObject[], o: { getError?: Error } = {}): { kube: KubeClient; reads: string[] } {
+function cluster(objects: KubeObject[], o: { getError?: Error } = {}): { kube: KubeReader; reads: string[] } {
   const reads: string[] = []
   const matches = (obj: KubeObject, selector?: string) =>
     !selector ||
@@ -36,12 +36,9 @@ function cluster(objects: KubeObject[], o: { getError?: Error } = {}): { kube: K
       const labels = obj.metadata.labels ?? {}
       return v === undefined ? k in labels : labels[k] === v
     })
-  const kube = {
-    list: async (
-      apiVersion: string,
-      kind: string,
-      opts: { namespace?: string; labelSelector?: string } = {}
-    ) => {
+  // A KubeReader: drift cannot write (no such method); its extras compare reads, never dry runs.
+  const kube: KubeReader = {
+    list: async (apiVersion, kind, opts = {}) => {
       reads.push(
         `LIST ${kind}${opts.namespace ? ` -n ${opts.namespace}` : ''}${opts.labelSelector ? ` -l ${opts.labelSelector}` : ''}`
       )
@@ -52,19 +49,20 @@ function cluster(objects: KubeObject[], o: { getError?: Error } = {}): { kube: K
             x.apiVersion === apiVersion &&
             (!opts.namespace || x.metadata.namespace === opts.namespace) &&
             matches(x, opts.labelSelector)
-        )
+        ),
+        resourceVersion: '1'
       }
     },
-    get: async (ref: { apiVersion: string; kind: string; name: string }) => {
+    get: async ref => {
       reads.push(`GET ${ref.kind}/${ref.name}`)
       if (o.getError) throw o.getError
       return objects.find(x => x.kind === ref.kind && x.metadata.name === ref.name)
     },
-    applyManifest: () => {
-      throw new Error('drift must not write')
+    dryRunApply: async m => {
+      throw new Error(`the drift extras compare reads only, not a dry run of ${m.kind}`)
     }
   }
-  return { kube: kube as unknown as KubeClient, reads }
+  return { kube, reads }
 }
 
 const pod = (
@@ -82,7 +80,7 @@ const pod = (
 
 async function extras(
   name: ComponentName,
-  kube: KubeClient,
+  kube: KubeReader,
   found: DriftItem[] = [],
   release?: { valuePaths: string[] }
 ) {

@@ -9,7 +9,7 @@ import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-p
 import { nodeFeatureRule } from '../../../src/components/node-feature-rule.js'
 import { manifestDrift } from '../../../src/drift/manifests.js'
 import { shortValue } from '../../../src/drift/paths.js'
-import type { KubeClient } from '../../../src/kube/client.js'
+import type { KubeReader } from '../../../src/kube/client.js'
 import { ApplyConflictError } from '../../../src/kube/errors.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
@@ -34,33 +34,32 @@ function asApplied(m: KubeObject, fieldsV1: unknown = { 'f:metadata': {} }): Kub
 }
 
 interface Api {
-  kube: KubeClient
+  kube: KubeReader
   calls: string[]
 }
 
 /** `live` as the GET answers; `dryRun(desired, live)` as the server's dry-run apply answers. */
 function api(live: KubeObject | undefined, dryRun?: (m: KubeObject, live: KubeObject) => KubeObject): Api {
   const calls: string[] = []
-  const refuse = (what: string) => () => {
-    throw new Error(`drift must not ${what}`)
-  }
-  const kube = {
-    get: async (ref: { kind: string; name: string }) => {
+  // A KubeReader: drift cannot write (no such method) and lists nothing for one manifest.
+  const kube: KubeReader = {
+    get: async ref => {
       calls.push(`GET ${ref.kind}/${ref.name}`)
       return live === undefined ? undefined : structuredClone(live)
     },
-    dryRunApply: async (m: KubeObject, o: { force?: boolean; live?: KubeObject }) => {
+    list: async (_apiVersion, kind) => {
+      throw new Error(`the drift of one manifest lists nothing (asked for ${kind})`)
+    },
+    dryRunApply: async (m, o = {}) => {
       calls.push(
         `DRY-RUN ${m.kind}/${m.metadata.name}${o.force ? ' force' : ''}${o.live ? ' (live given)' : ''}`
       )
       if (!dryRun) throw new Error('no dry run expected')
       const object = dryRun(structuredClone(m), structuredClone(o.live ?? live!))
-      return { object, live: o.live, wouldChange: true }
-    },
-    applyManifest: refuse('apply'),
-    request: refuse('send requests of its own')
+      return { object, live: o.live ?? undefined, wouldChange: true }
+    }
   }
-  return { kube: kube as unknown as KubeClient, calls }
+  return { kube, calls }
 }
 
 const component = 'rdma-device-plugin'

@@ -6,7 +6,7 @@ import path from 'node:path'
 import {
   GBPS_PER_MIBPS,
   headlineRow,
-  parsePerftest,
+  parsePerftestOutput,
   perftestParseCommand,
   type BwRow,
   type LatRow
@@ -47,7 +47,7 @@ describe('perftest fixtures (expected.json)', () => {
 
   it.each(fixtures)('%s', file => {
     const want = expected[file]
-    const r = parsePerftest(readFileSync(path.join(dir, file), 'utf8'))
+    const r = parsePerftestOutput(readFileSync(path.join(dir, file), 'utf8'))
     expect(r.error).toBeNull()
     expect(r.kind).toBe(want.kind)
     expect(r.tool).toBe(TOOL_BY_PREFIX[file.slice(0, 2)])
@@ -103,7 +103,7 @@ describe('perftest fixtures (expected.json)', () => {
 
   it('reads the header facts and the markers around the table', () => {
     const read = (prefix: string) =>
-      parsePerftest(
+      parsePerftestOutput(
         readFileSync(
           path.join(
             dir,
@@ -140,7 +140,7 @@ describe('perftest fixtures (expected.json)', () => {
       ),
       'utf8'
     )
-    expect(parsePerftest(text, { tool: 'ib_read_lat' }).tool).toBe('ib_read_lat')
+    expect(parsePerftestOutput(text, { tool: 'ib_read_lat' }).tool).toBe('ib_read_lat')
   })
 
   it('CLI command prints the JSON result', () => {
@@ -185,7 +185,7 @@ const BW_TABLE = [
 
 describe('perftest failures', () => {
   it("reports Couldn't connect with perftest's own message, never zeros", () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       `${HEADER}\nCouldn't connect to 10.244.1.7:18515\nUnable to open file descriptor for socket connection Unable to init the socket connection\n`
     )
     expect(r.error).toEqual({ message: "Couldn't connect to 10.244.1.7:18515", kind: 'connect' })
@@ -196,7 +196,7 @@ describe('perftest failures', () => {
 
   it('treats connect failures before a finished table as retries', () => {
     const retries = "Couldn't connect to 10.244.1.7:18515\n Unable to init the socket connection\n".repeat(3)
-    const r = parsePerftest(`${retries}${HEADER}\n${BW_TABLE}\n`)
+    const r = parsePerftestOutput(`${retries}${HEADER}\n${BW_TABLE}\n`)
     expect(r.error).toBeNull()
     expect(r.rows).toHaveLength(1)
     expect(r.meta.warnings).toContain("Couldn't connect to 10.244.1.7:18515")
@@ -225,7 +225,7 @@ describe('perftest failures', () => {
       'device'
     ]
   ])('classifies %j', (tail, message, kind) => {
-    const r = parsePerftest(`${HEADER}\n${tail}`)
+    const r = parsePerftestOutput(`${HEADER}\n${tail}`)
     expect(r.error).toEqual({ message, kind })
     expect(r.rows).toEqual([])
   })
@@ -240,7 +240,7 @@ describe('perftest failures', () => {
       ' Failed status 12: wr_id 0 syndrom 0x81',
       'scnt=128, ccnt=0'
     ].join('\n')
-    const r = parsePerftest(text)
+    const r = parsePerftestOutput(text)
     expect(r.error).toEqual({ message: 'Completion with error at client', kind: 'completion' })
     expect(r.rows).toHaveLength(2)
   })
@@ -259,7 +259,7 @@ describe('perftest failures', () => {
       '  -a, --all  Run sizes from 2 till 2^23',
       '  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)'
     ].join('\n')
-    const r = parsePerftest(text)
+    const r = parsePerftestOutput(text)
     // a build without CUDA: the option it refuses is named, and the kind says the build lacks CUDA
     expect(r.error).toEqual({
       message: "ib_write_bw: unrecognized option '--use_cuda=0'",
@@ -270,12 +270,14 @@ describe('perftest failures', () => {
   })
 
   it('reports a bare usage dump as a usage error', () => {
-    const r = parsePerftest(' Usage:\n  ib_write_bw            start a server and wait for connection\n')
+    const r = parsePerftestOutput(
+      ' Usage:\n  ib_write_bw            start a server and wait for connection\n'
+    )
     expect(r.error?.kind).toBe('usage')
   })
 
   it('fails a header with no rows', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       `${HEADER}\n #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n---------------------------------------------------------------------------------------\n`
     )
     expect(r.error).toEqual({
@@ -286,8 +288,8 @@ describe('perftest failures', () => {
   })
 
   it('fails empty or unrelated output', () => {
-    expect(parsePerftest('').error?.kind).toBe('no-output')
-    expect(parsePerftest('hello\nworld\n').error).toEqual({
+    expect(parsePerftestOutput('').error?.kind).toBe('no-output')
+    expect(parsePerftestOutput('hello\nworld\n').error).toEqual({
       message: 'no perftest results table found',
       kind: 'no-output'
     })
@@ -301,7 +303,7 @@ describe('perftest layouts beyond the fixtures', () => {
       ' #bytes        #iterations       t_avg[usec]    tps average',
       ' 2             4913561          1.22           819034.76'
     ].join('\n')
-    const r = parsePerftest(text)
+    const r = parsePerftestOutput(text)
     expect(r.tool).toBe('ib_write_lat')
     expect(r.kind).toBe('lat')
     expect(r.rows).toEqual([
@@ -326,7 +328,7 @@ describe('perftest layouts beyond the fixtures', () => {
       ' #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]',
       ' 2       1000          1.90           7.75         1.94'
     ].join('\n')
-    const r = parsePerftest(text)
+    const r = parsePerftestOutput(text)
     expect(r.tool).toBe('ib_read_lat')
     expect(r.rows[0]).toMatchObject({
       tMinUs: 1.9,
@@ -343,7 +345,7 @@ describe('perftest layouts beyond the fixtures', () => {
       ' #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]    CPU_Util[%]',
       ' 65536      1000             11758.95            11756.28\t\t   0.188100\t    11.83'
     ].join('\n')
-    const r = parsePerftest(text)
+    const r = parsePerftestOutput(text)
     expect(r.tool).toBe('ib_send_bw')
     const row = r.rows[0] as BwRow
     expect(row.bwAvgGbps).toBeCloseTo(11756.28 * 0.008388608, 6)
@@ -360,6 +362,6 @@ describe('perftest layouts beyond the fixtures', () => {
       ['RDMA_Read Latency Test', 'ib_read_lat'],
       ['Send Bidirectional BW Test', 'ib_send_bw']
     ]
-    for (const [title, tool] of titles) expect(parsePerftest(`          ${title}\n`).tool).toBe(tool)
+    for (const [title, tool] of titles) expect(parsePerftestOutput(`          ${title}\n`).tool).toBe(tool)
   })
 })

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   headlineRow,
-  parsePerftest,
+  parsePerftestOutput,
   perftestCliResult,
   type BwRow,
   type LatRow
@@ -33,31 +33,40 @@ describe('titles, tools and kinds', () => {
     ['Send Latency Test', 'ib_send_lat', 'lat'],
     ['Raw_Ethernet BW Test', null, 'bw']
   ])('%s → %s (%s)', (title, tool, kind) => {
-    const r = parsePerftest(`${bar}\n   ${title}\n${bar}\n`)
+    const r = parsePerftestOutput(`${bar}\n   ${title}\n${bar}\n`)
     expect([r.tool, r.kind, r.meta.title]).toEqual([tool, kind, title])
   })
 
   it('a bidirectional run is said so; a line with a colon is never a title; the first title wins', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       `   Note: RDMA_Write BW Test\n   RDMA_Read Bidirectional BW Test\n   Send Latency Test\n${BW_HEAD}\n 65536 1000 90.10 90.00 0.17\n`
     )
     expect(r.meta).toMatchObject({ title: 'RDMA_Read Bidirectional BW Test', bidirectional: true })
     expect([r.tool, r.kind]).toEqual(['ib_read_bw', 'bw'])
-    expect(parsePerftest('   RDMA_Write BW Test\n').meta.bidirectional).toBe(false)
+    expect(parsePerftestOutput('   RDMA_Write BW Test\n').meta.bidirectional).toBe(false)
   })
 
   it('without a title the hint names the tool, and its suffix the kind', () => {
     const rows = `${BW_HEAD}\n 65536 1000 90.10 90.00 0.17\n`
-    expect(parsePerftest(rows, { tool: 'ib_write_bw' })).toMatchObject({ tool: 'ib_write_bw', kind: 'bw' })
-    expect(parsePerftest('', { tool: 'ib_read_lat' })).toMatchObject({ tool: 'ib_read_lat', kind: 'lat' })
-    expect(parsePerftest('', { tool: 'ib_something' })).toMatchObject({ tool: 'ib_something', kind: null })
-    expect(parsePerftest('')).toMatchObject({ tool: null, kind: null })
+    expect(parsePerftestOutput(rows, { tool: 'ib_write_bw' })).toMatchObject({
+      tool: 'ib_write_bw',
+      kind: 'bw'
+    })
+    expect(parsePerftestOutput('', { tool: 'ib_read_lat' })).toMatchObject({
+      tool: 'ib_read_lat',
+      kind: 'lat'
+    })
+    expect(parsePerftestOutput('', { tool: 'ib_something' })).toMatchObject({
+      tool: 'ib_something',
+      kind: null
+    })
+    expect(parsePerftestOutput('')).toMatchObject({ tool: null, kind: null })
   })
 })
 
 describe('bandwidth tables', () => {
   it('Gb/sec rows as printed; a peak printed as 0.00 means not measured', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       bw('RDMA_Write BW Test', [
         ' 65536      5000             196.56             196.55\t\t   0.374893',
         ' 131072     5000             0.00             196.60\t\t   0.187500'
@@ -79,12 +88,14 @@ describe('bandwidth tables', () => {
   it('MB/sec and MiB/sec convert to Gb/s; an unknown unit is taken as Gb/s', () => {
     const head = (u: string) => ` #bytes     #iterations    BW peak[${u}]    BW average[${u}]   MsgRate[Mpps]`
     for (const u of ['MB/sec', 'MiB/sec']) {
-      const r = parsePerftest(bw('RDMA_Write BW Test', [' 65536 1000 11758.95 11756.28 0.188100'], head(u)))
+      const r = parsePerftestOutput(
+        bw('RDMA_Write BW Test', [' 65536 1000 11758.95 11756.28 0.188100'], head(u))
+      )
       expect(r.units).toBe(u)
       expect((r.rows[0] as BwRow).bwAvgGbps).toBe(Math.round(11756.28 * 0.008388608 * 1e6) / 1e6)
       expect((r.rows[0] as BwRow).bwPeakGbps).toBe(Math.round(11758.95 * 0.008388608 * 1e6) / 1e6)
     }
-    const odd = parsePerftest(bw('RDMA_Write BW Test', [' 65536 1000 10 9 0.1'], head('Kb/sec')))
+    const odd = parsePerftestOutput(bw('RDMA_Write BW Test', [' 65536 1000 10 9 0.1'], head('Kb/sec')))
     expect(odd.units).toBeNull()
     expect((odd.rows[0] as BwRow).bwAvgGbps).toBe(9)
   })
@@ -92,7 +103,7 @@ describe('bandwidth tables', () => {
   it('the optional and extra columns: #sl, per-port BW and message rate, CPU_Util, tps average', () => {
     const head =
       ' #bytes     #sl    #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]   BW Port1[Gb/sec]   MsgRate Port1[Mpps]   BW Port2[Gb/sec]   MsgRate Port2[Mpps]   CPU_Util[%]'
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       bw(
         'Send BW Test',
         [
@@ -110,7 +121,7 @@ describe('bandwidth tables', () => {
       { sl: 0, port1Bw: 47.5, port1MsgRate: 1.45, port2Bw: 47.5, port2MsgRate: 1.45, cpuUtil: 12.5 },
       { sl: 0, port1Bw: 48, port1MsgRate: 0.7, port2Bw: 48, port2MsgRate: 0.7 }
     ])
-    const tps = parsePerftest(
+    const tps = parsePerftestOutput(
       bw(
         'Send BW Test',
         [' 4096 1000 96.0 95.0 2.9 1234.5'],
@@ -121,7 +132,7 @@ describe('bandwidth tables', () => {
   })
 
   it('a warned-off peak is not measured; rows that are not rows are skipped', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       bw(
         'RDMA_Write BW Test',
         [
@@ -139,16 +150,16 @@ describe('bandwidth tables', () => {
     )
     expect(r.rows).toHaveLength(1)
     expect(r.meta.peakMeasured).toBe(false)
-    expect(parsePerftest(bw('RDMA_Write BW Test', [' 65536 1000 0.00 196.55 0.37'])).meta.peakMeasured).toBe(
-      false
-    )
-    expect(parsePerftest(bw('RDMA_Write BW Test', [])).meta.peakMeasured).toBe(true)
+    expect(
+      parsePerftestOutput(bw('RDMA_Write BW Test', [' 65536 1000 0.00 196.55 0.37'])).meta.peakMeasured
+    ).toBe(false)
+    expect(parsePerftestOutput(bw('RDMA_Write BW Test', [])).meta.peakMeasured).toBe(true)
   })
 })
 
 describe('latency tables', () => {
   it('every column of a row, in µs; peak is never measured for latency', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       [
         bar,
         '                    RDMA_Write Latency Test',
@@ -177,7 +188,7 @@ describe('latency tables', () => {
   })
 
   it('a short latency header (send_lat without percentiles) reads what it has', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       ` #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]\n 2 1000 1.5 3.0 1.6\n`,
       { tool: 'ib_send_lat' }
     )
@@ -197,15 +208,17 @@ describe('latency tables', () => {
   })
 
   it('a header missing #iterations, or with no BW or latency column, is no header', () => {
-    expect(parsePerftest(' #bytes    BW average[Gb/sec]\n 65536 196\n').error?.kind).toBe('no-output')
-    expect(parsePerftest(' #bytes #iterations   something[x]\n 65536 1000 3\n').error?.kind).toBe('no-output')
-    expect(parsePerftest(' bytes iterations t_min[usec]\n 2 1000 1\n').error?.kind).toBe('no-output')
+    expect(parsePerftestOutput(' #bytes    BW average[Gb/sec]\n 65536 196\n').error?.kind).toBe('no-output')
+    expect(parsePerftestOutput(' #bytes #iterations   something[x]\n 65536 1000 3\n').error?.kind).toBe(
+      'no-output'
+    )
+    expect(parsePerftestOutput(' bytes iterations t_min[usec]\n 2 1000 1\n').error?.kind).toBe('no-output')
   })
 })
 
 describe('around the tables', () => {
   it('the header block’s facts, read only above the results', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       [
         bar,
         '                    RDMA_Write BW Test',
@@ -228,8 +241,8 @@ describe('around the tables', () => {
       qps: 4,
       mtu: 4096
     })
-    expect(parsePerftest(' Some Mtu : 1024\n').meta.mtu).toBeNull()
-    expect(parsePerftest('').meta).toMatchObject({
+    expect(parsePerftestOutput(' Some Mtu : 1024\n').meta.mtu).toBeNull()
+    expect(parsePerftestOutput('').meta).toMatchObject({
       device: null,
       linkType: null,
       connectionType: null,
@@ -239,17 +252,17 @@ describe('around the tables', () => {
   })
 
   it('a cut copy is noted; a second table of another kind is ignored with a warning', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       [BW_HEAD, ' 65536 1000 196.56 196.55 0.37', '...', LAT_HEAD, ' 2 1000 1 2 1 1 0 1 2', '…'].join('\n')
     )
     expect(r.meta.truncated).toBe(true)
     expect(r.rows).toHaveLength(1)
     expect(r.meta.warnings).toEqual(['ignored a second results table of another kind at line 4'])
-    expect(parsePerftest(BW_HEAD).meta.truncated).toBe(false)
+    expect(parsePerftestOutput(BW_HEAD).meta.truncated).toBe(false)
   })
 
   it('an interleaved server+client log: the same row once; the client’s measured peak replaces the server’s', () => {
-    const r = parsePerftest(
+    const r = parsePerftestOutput(
       [
         BW_HEAD,
         ' 65536 1000 0.00 196.55 0.37',
@@ -264,7 +277,7 @@ describe('around the tables', () => {
       [131072, 190, 190]
     ])
     expect(r.meta.mergedDuplicateRows).toBe(3)
-    const lat = parsePerftest([LAT_HEAD, ' 2 1000 1 2 1 1 0 1 2', ' 2 1000 9 9 9 9 0 9 9'].join('\n'))
+    const lat = parsePerftestOutput([LAT_HEAD, ' 2 1000 1 2 1 1 0 1 2', ' 2 1000 9 9 9 9 0 9 9'].join('\n'))
     expect((lat.rows[0] as LatRow).tMinUs).toBe(1)
   })
 })
@@ -288,16 +301,16 @@ describe('failures', () => {
     [' Error in run iter', 'completion'],
     [' Failed to complete run_iter', 'completion']
   ])('%s → %s', (line, kind) => {
-    expect(parsePerftest(`${line}\n`).error).toEqual({ message: line.trim(), kind })
+    expect(parsePerftestOutput(`${line}\n`).error).toEqual({ message: line.trim(), kind })
   })
 
   it('a failure before the final table did not end the run (a warning); after the last row it did', () => {
-    const before = parsePerftest(
+    const before = parsePerftestOutput(
       [" Couldn't connect to 10.0.0.5:18515", BW_HEAD, ' 65536 1000 196.56 196.55 0.37'].join('\n')
     )
     expect(before.error).toBeNull()
     expect(before.meta.warnings).toEqual(["Couldn't connect to 10.0.0.5:18515"])
-    const after = parsePerftest(
+    const after = parsePerftestOutput(
       [BW_HEAD, ' 65536 1000 196.56 196.55 0.37', ' Completion with error at client'].join('\n')
     )
     expect(after.error).toEqual({ message: 'Completion with error at client', kind: 'completion' })
@@ -306,21 +319,24 @@ describe('failures', () => {
 
   it('usage, a header without rows, nothing at all, and text that is not perftest', () => {
     expect(
-      parsePerftest(' Usage:\n  ib_write_bw            start a server and wait for connection\n').error
+      parsePerftestOutput(' Usage:\n  ib_write_bw            start a server and wait for connection\n').error
     ).toEqual({
       message: 'perftest printed its usage text: an option was not accepted',
       kind: 'usage'
     })
     expect(
-      parsePerftest('ib_write_bw: unrecognized option\n   start a server and wait for connection\n').error
-        ?.kind
+      parsePerftestOutput('ib_write_bw: unrecognized option\n   start a server and wait for connection\n')
+        .error?.kind
     ).toBe('usage')
-    expect(parsePerftest(`${BW_HEAD}\n`).error).toEqual({
+    expect(parsePerftestOutput(`${BW_HEAD}\n`).error).toEqual({
       message: 'perftest printed a results header but no result rows',
       kind: 'no-results'
     })
-    expect(parsePerftest('  \n').error).toEqual({ message: 'perftest printed nothing', kind: 'no-output' })
-    expect(parsePerftest('hello\n').error).toEqual({
+    expect(parsePerftestOutput('  \n').error).toEqual({
+      message: 'perftest printed nothing',
+      kind: 'no-output'
+    })
+    expect(parsePerftestOutput('hello\n').error).toEqual({
       message: 'no perftest results table found',
       kind: 'no-output'
     })

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { parsePerftest, perftestCliResult } from '../../../src/parse/perftest.js'
+import { parsePerftestOutput, perftestCliResult } from '../../../src/parse/perftest.js'
 
 const dir = path.resolve(process.cwd(), 'test/fixtures/perftest-refusals')
 const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Record<
@@ -24,7 +24,7 @@ describe('perftest refusals (expected.json)', () => {
   it.each(fixtures)('%s', file => {
     const text = readFileSync(path.join(dir, file), 'utf8')
     const want = expected[file]
-    const r = parsePerftest(text, { tool: toolOf(file) })
+    const r = parsePerftestOutput(text, { tool: toolOf(file) })
     expect(r.error).toEqual({ kind: want.kind, flag: want.flag, message: want.message })
     expect(r.rows).toEqual([])
     expect(perftestCliResult(text, { tool: toolOf(file) })).toMatchObject({
@@ -38,7 +38,7 @@ describe('perftest refusals (expected.json)', () => {
   it('the line naming the option wins over the generic ones, in either order', () => {
     const lines = [' Parser function exited with Error', ' Duplicated argument: -n ']
     for (const text of [lines.join('\n'), [...lines].reverse().join('\n')])
-      expect(parsePerftest(text).error).toEqual({
+      expect(parsePerftestOutput(text).error).toEqual({
         kind: 'usage',
         flag: '-n',
         message: 'Duplicated argument: -n'
@@ -46,12 +46,12 @@ describe('perftest refusals (expected.json)', () => {
   })
 
   it('getopt’s other complaints name their option; an unknown check name is no refusal', () => {
-    const flagOf = (line: string) => parsePerftest(`${line}\n`).error?.flag
+    const flagOf = (line: string) => parsePerftestOutput(`${line}\n`).error?.flag
     expect(flagOf("ib_write_bw: invalid option -- 'Y'")).toBe('-Y')
     expect(flagOf("ib_write_bw: option '--size' requires an argument")).toBe('--size')
     expect(flagOf("ib_write_bw: option '--report_gbits' doesn't allow an argument")).toBe('--report_gbits')
     expect(flagOf("ib_write_bw: unrecognized option '--use_cuda_dmabuf'")).toBe('--use_cuda_dmabuf')
-    expect(parsePerftest("ib_write_bw: unrecognized option '--bogus=1'\n").error).toMatchObject({
+    expect(parsePerftestOutput("ib_write_bw: unrecognized option '--bogus=1'\n").error).toMatchObject({
       kind: 'usage',
       flag: '--bogus'
     })
@@ -63,7 +63,7 @@ describe('perftest refusals (expected.json)', () => {
 
   it('the inline notice of every CUDA run, in both spellings, is no refusal', () => {
     for (const spelling of ['supports', 'support']) {
-      const r = parsePerftest(
+      const r = parsePerftestOutput(
         `Perftest doesn't ${spelling} CUDA tests with inline messages: inline size set to 0\n`
       )
       expect(r.error?.flag).toBeUndefined()

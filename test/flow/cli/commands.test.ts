@@ -11,6 +11,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { INPUTS, inputModes } from '../../../src/settings/input-definitions.js'
 import { bundlePath } from '../../support/dist.js'
+import { allComponents } from '../../support/components.js'
 
 const run = promisify(execFile)
 const NO_NETWORK = path.resolve('test/support/no-network.mjs')
@@ -70,18 +71,7 @@ describe('cli', () => {
     const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '--output', 'json'])
     expect(r.code).toBe(0)
     const doc = JSON.parse(r.stdout)
-    expect(doc.components.map((c: { name: string }) => c.name)).toEqual([
-      'infiniband-feature',
-      'cluster',
-      'node-pool',
-      'credentials',
-      'network-operator',
-      'node-feature-rule',
-      'nic-cluster-policy',
-      'ib-node-config',
-      'rdma-device-plugin',
-      'gpu-operator'
-    ])
+    expect(doc.components.map((c: { name: string }) => c.name)).toEqual(allComponents())
     for (const c of doc.components) expect(c).toHaveProperty('kind')
   })
 

@@ -18,6 +18,7 @@ import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { clusterStack } from '../../support/components.js'
 
 jest.setTimeout(600_000)
 
@@ -188,14 +189,7 @@ const at = (steps: ReportStep[], name: string) => {
   if (!s) throw new Error(`no step ${name} in ${steps.map(x => x.name).join(', ')}`)
   return { start: Date.parse(s.startedAt ?? ''), end: Date.parse(s.finishedAt ?? ''), step: s }
 }
-const STACK = [
-  'network-operator',
-  'node-feature-rule',
-  'nic-cluster-policy',
-  'ib-node-config',
-  'rdma-device-plugin',
-  'gpu-operator'
-]
+const STACK = clusterStack()
 
 describe('rollout through the whole flow', () => {
   it('both succeed, with the same steps in the same order', () => {

@@ -15,17 +15,11 @@ import {
   useHelmStandin,
   type StackWorld
 } from '../../support/stack-world.js'
+import { clusterStack } from '../../support/components.js'
 
 jest.setTimeout(180_000)
 
-const ORDER = [
-  'network-operator',
-  'node-feature-rule',
-  'nic-cluster-policy',
-  'ib-node-config',
-  'rdma-device-plugin',
-  'gpu-operator'
-]
+const ORDER = clusterStack()
 
 describe('applyStack on a 2-node pool', () => {
   let w: StackWorld

@@ -10,6 +10,7 @@ import type { ApplyStackResult } from '../../../src/stack/types.js'
 import type { Clock } from '../../../src/util/clock.js'
 import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from '../../support/stack-world.js'
 import { worldClock } from '../../support/world-clock.js'
+import { clusterStatuses } from '../../support/components.js'
 
 jest.setTimeout(180_000)
 
@@ -50,14 +51,7 @@ afterAll(() => w?.close())
 
 describe('a run that holds the Lease for many lease durations', () => {
   it('succeeds: every component applied and ready, nothing lost on the way', () => {
-    expect(res.steps.map(s => [s.name, s.status])).toEqual([
-      ['network-operator', 'success'],
-      ['node-feature-rule', 'success'],
-      ['nic-cluster-policy', 'success'],
-      ['ib-node-config', 'success'],
-      ['rdma-device-plugin', 'success'],
-      ['gpu-operator', 'success']
-    ])
+    expect(res.steps.map(s => [s.name, s.status])).toEqual(clusterStatuses('success'))
     expect(res.ok).toBe(true)
     expect(warnings).toEqual([])
   })

@@ -22,6 +22,7 @@ import { applyStack, type ApplyStackResult, type PoolInfo } from '../../../src/s
 import { helmStandinSha256 } from '../../support/helm-standin-bin.js'
 import { collectLog, useHelmStandin, type CollectedLog } from '../../support/stack-world.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { clusterStackAfter } from '../../support/components.js'
 
 jest.setTimeout(300_000)
 
@@ -306,7 +307,7 @@ describe('pipelined rollout (stack level)', () => {
       expect(r.diagnostics[0].title).toContain(bad)
       // The build log tail (the crash line itself may not be flushed yet when it is read).
       expect(r.diagnostics[0].text).toMatch(/Building driver packages|failed to build mlnx-ofed-kernel-dkms/)
-      for (const name of ['ib-node-config', 'rdma-device-plugin', 'gpu-operator']) {
+      for (const name of clusterStackAfter('nic-cluster-policy')) {
         const s = step(r, name)
         expect([name, s.status]).toEqual([name, 'failure'])
         expect(s.detail).toContain(`node ${bad}: blocked (nic-cluster-policy failed there)`)

@@ -22,6 +22,21 @@ import { reader, VALID_APPLY } from '../../support/inputs.js'
 const settings = () => readSettings(reader({ ...VALID_APPLY }), {}).settings
 
 describe('registry', () => {
+  it('the golden order: the stack in the order the guide requires (the one list a test writes out)', () => {
+    expect([...COMPONENT_ORDER]).toEqual([
+      'infiniband-feature',
+      'cluster',
+      'node-pool',
+      'credentials',
+      'network-operator',
+      'node-feature-rule',
+      'nic-cluster-policy',
+      'ib-node-config',
+      'rdma-device-plugin',
+      'gpu-operator'
+    ])
+  })
+
   it('holds every component of the stack order, under its own name, in that order', () => {
     expect(Object.keys(COMPONENTS)).toEqual([...COMPONENT_ORDER])
     for (const [name, c] of Object.entries(COMPONENTS)) expect(c.name).toBe(name)

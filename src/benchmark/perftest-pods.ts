@@ -14,7 +14,14 @@ import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import { pinToNode } from '../verify/probe.js'
-import { APP_NAME, dnsName, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../verify/workspace.js'
+import {
+  dnsName,
+  runLabel,
+  runOncePodSpec,
+  WORK_LABELS,
+  WORK_NAMESPACE,
+  workLabels
+} from '../verify/workspace.js'
 import type { DevicePair } from './pairing.js'
 
 export const BENCHMARK_COMPONENT = 'rdma-benchmark'
@@ -58,11 +65,7 @@ export interface PhaseSpec {
 }
 
 export function benchmarkLabels(s: Settings): Record<string, string> {
-  return {
-    [WORK_LABELS.name]: APP_NAME,
-    [WORK_LABELS.component]: BENCHMARK_COMPONENT,
-    [WORK_LABELS.run]: runLabel(s.runId)
-  }
+  return workLabels(s.runId, BENCHMARK_COMPONENT)
 }
 
 /** The CUDA device a side of a device pair uses in this phase, if it uses GPU memory. */
@@ -229,11 +232,7 @@ export function perftestPod(i: PerftestPodInput): KubeObject {
       labels: { ...benchmarkLabels(s), ...pairLabels, [ROLE_LABEL]: i.role, [WORK_LABELS.node]: node }
     },
     spec: {
-      restartPolicy: 'Never',
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 1,
-      activeDeadlineSeconds: i.deadlineSeconds ?? 1800,
+      ...runOncePodSpec(i.deadlineSeconds),
       tolerations: poolTolerations(s),
       affinity: {
         ...pinToNode(node),

@@ -183,6 +183,19 @@ interface LiveServer {
   devices: PairDevice[]
 }
 
+/** A pod to start: its pair and devices, and for a client its server's pod IP. */
+interface StartEntry {
+  pair: PairSpec
+  devices: PairDevice[]
+  ip?: string
+}
+
+/** The pods a step started, by name (with their pair and devices), as they stood when they settled. */
+interface StartedPods {
+  names: Map<string, { pair: PairSpec; devices: PairDevice[] }>
+  pods: Map<string, KubeObject>
+}
+
 /** One phase in progress: what its steps share (the pods' names, the measurements so far). */
 class PhaseRun {
   readonly namespace: string
@@ -243,49 +256,56 @@ class PhaseRun {
     return true
   }
 
-  /** 1. Servers: one pod per pair; waits until each runs (or cannot). */
-  async startServers(
-    pairs: PairSpec[]
-  ): Promise<{ names: Map<string, PairSpec>; pods: Map<string, KubeObject> }> {
+  /**
+   * Steps 1 and 3: one pod per entry (servers; clients with their server's pod IP); waits until each
+   * has settled (a server running, a client finished) or cannot.
+   */
+  private async startPods(role: 'server' | 'client', entries: StartEntry[]): Promise<StartedPods> {
     const { c, phase } = this
-    const names = new Map<string, PairSpec>()
-    await mapLimit(pairs, c.concurrency, async pair => {
+    const names = new Map<string, { pair: PairSpec; devices: PairDevice[] }>()
+    await mapLimit(entries, c.concurrency, async e => {
       const name = await this.create(
         perftestPod({
           settings: c.settings,
           phase,
-          pair,
-          role: 'server',
-          devices: pair.devices,
+          pair: e.pair,
+          role,
+          devices: e.devices,
+          ...(e.ip !== undefined ? { serverIp: e.ip } : {}),
           namespace: this.namespace,
           deadlineSeconds: this.deadlineSeconds
         })
       )
-      if (typeof name === 'string') names.set(name, pair)
-      else for (const d of pair.devices) this.fail(pair, d, `server ${name.error}`)
+      if (typeof name === 'string') names.set(name, { pair: e.pair, devices: e.devices })
+      else for (const d of e.devices) this.fail(e.pair, d, `${role} ${name.error}`)
     })
+    const server = role === 'server'
     const pods = await waitFor(
       c,
       this.selector,
       new Set(names.keys()),
-      serverSettled,
-      `${phase.name} perftest servers started`
+      server ? serverSettled : clientSettled,
+      `${phase.name} perftest ${server ? 'servers started' : 'clients finished'}`
     )
     return { names, pods }
+  }
+
+  /** 1. Servers: one pod per pair; waits until each runs (or cannot). */
+  startServers(pairs: PairSpec[]): Promise<StartedPods> {
+    return this.startPods(
+      'server',
+      pairs.map(pair => ({ pair, devices: pair.devices }))
+    )
   }
 
   /**
    * 2. Servers that could not start: CUDA rejection stops the phase (its message returned); anything
    * else fails that device. The servers that run are added to `live`.
    */
-  async judgeServers(
-    names: Map<string, PairSpec>,
-    pods: Map<string, KubeObject>,
-    live: LiveServer[]
-  ): Promise<string | undefined> {
+  async judgeServers({ names, pods }: StartedPods, live: LiveServer[]): Promise<string | undefined> {
     const { c, phase } = this
     let cudaUnsupported: string | undefined
-    await mapLimit([...names], c.concurrency, async ([name, pair]) => {
+    await mapLimit([...names], c.concurrency, async ([name, { pair }]) => {
       const pod = pods.get(name)
       if (!this.settledOrFailed('server', pair, pair.devices, pod, serverSettled)) return
       if (!isPodTerminal(pod) && pod.status?.podIP) {
@@ -312,42 +332,12 @@ class PhaseRun {
   }
 
   /** 3. Clients, each connecting to its server's pod IP; waits until each has finished (or cannot). */
-  async startClients(live: LiveServer[]): Promise<{
-    names: Map<string, { pair: PairSpec; devices: PairDevice[] }>
-    pods: Map<string, KubeObject>
-  }> {
-    const { c, phase } = this
-    const names = new Map<string, { pair: PairSpec; devices: PairDevice[] }>()
-    await mapLimit(live, c.concurrency, async l => {
-      const pod = perftestPod({
-        settings: c.settings,
-        phase,
-        pair: l.pair,
-        role: 'client',
-        devices: l.devices,
-        serverIp: l.ip,
-        namespace: this.namespace,
-        deadlineSeconds: this.deadlineSeconds
-      })
-      const name = await this.create(pod)
-      if (typeof name === 'string') names.set(name, { pair: l.pair, devices: l.devices })
-      else for (const d of l.devices) this.fail(l.pair, d, `client ${name.error}`)
-    })
-    const pods = await waitFor(
-      c,
-      this.selector,
-      new Set(names.keys()),
-      clientSettled,
-      `${phase.name} perftest clients finished`
-    )
-    return { names, pods }
+  startClients(live: LiveServer[]): Promise<StartedPods> {
+    return this.startPods('client', live)
   }
 
   /** 4. One log read per client pod, one measurement per device section. */
-  async measureClients(
-    names: Map<string, { pair: PairSpec; devices: PairDevice[] }>,
-    pods: Map<string, KubeObject>
-  ): Promise<void> {
+  async measureClients({ names, pods }: StartedPods): Promise<void> {
     const { c, phase } = this
     await mapLimit([...names], c.concurrency, async ([name, { pair, devices }]) => {
       const pod = pods.get(name)
@@ -378,10 +368,10 @@ export async function runPhase(c: PhaseContext, phase: PhaseSpec, pairs: PairSpe
   try {
     const servers = await run.startServers(pairs)
     const live: LiveServer[] = []
-    const cudaUnsupported = await run.judgeServers(servers.names, servers.pods, live)
+    const cudaUnsupported = await run.judgeServers(servers, live)
     if (cudaUnsupported) return { measurements: [], cudaUnsupported, podsCreated: run.podsCreated }
     const clients = await run.startClients(live)
-    await run.measureClients(clients.names, clients.pods)
+    await run.measureClients(clients)
     return { measurements: run.measurements, podsCreated: run.podsCreated }
   } finally {
     const err = await deletePodsQuietly(c.kube, run.selector, run.namespace)

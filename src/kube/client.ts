@@ -62,6 +62,12 @@ export interface KubeClientOptions {
   rateLimit?: RateLimit
 }
 
+/** How to apply: `force` takes over fields other managers hold; `live` as the caller read it (null: absent). */
+export interface ApplyOptions {
+  force?: boolean
+  live?: KubeObject | null
+}
+
 export interface ApplyResult {
   /** Created, or its resourceVersion moved. */
   changed: boolean
@@ -189,12 +195,12 @@ export interface KubeReader {
   /** Every object of a kind matching the options. */
   list(apiVersion: string, kind: string, opts?: ListOptions): Promise<ListResult>
   /** What the object would become if applied, without writing it. */
-  dryRunApply(m: KubeObject, opts?: { force?: boolean; live?: KubeObject | null }): Promise<DryRunResult>
+  dryRunApply(m: KubeObject, opts?: ApplyOptions): Promise<DryRunResult>
 }
 
 /** Requests that change the cluster: server-side apply, and the check whether it would write. */
 export interface KubeWriter {
-  applyManifest(m: KubeObject, opts?: { force?: boolean; live?: KubeObject | null }): Promise<ApplyResult>
+  applyManifest(m: KubeObject, opts?: ApplyOptions): Promise<ApplyResult>
   needsApply(m: KubeObject, opts?: { force?: boolean }): Promise<WriteNeed>
 }
 
@@ -302,15 +308,17 @@ export class KubeClient implements KubeReader, KubeWriter {
     }
   }
 
+  /** The live object as the caller read it (null: absent), or read now when the caller did not. */
+  private async liveOf(m: KubeObject, given: KubeObject | null | undefined): Promise<KubeObject | undefined> {
+    return given === undefined ? this.get(refOf(m)) : (given ?? undefined)
+  }
+
   /**
    * Server-side apply as field manager aks-rdma-action. A conflict with another manager fails with
    * an ApplyConflictError naming it and the field, unless `force` takes the fields over.
    */
-  async applyManifest(
-    m: KubeObject,
-    opts: { force?: boolean; live?: KubeObject | null } = {}
-  ): Promise<ApplyResult> {
-    const before = opts.live === undefined ? await this.get(refOf(m)) : (opts.live ?? undefined)
+  async applyManifest(m: KubeObject, opts: ApplyOptions = {}): Promise<ApplyResult> {
+    const before = await this.liveOf(m, opts.live)
     const object = await this.patchApply(m, false, opts.force ?? false)
     const created = !before
     return {
@@ -367,11 +375,8 @@ export class KubeClient implements KubeReader, KubeWriter {
   }
 
   /** A server-side apply with dryRun=All: what the object would become, without writing it. */
-  async dryRunApply(
-    m: KubeObject,
-    opts: { force?: boolean; live?: KubeObject | null } = {}
-  ): Promise<DryRunResult> {
-    const live = opts.live === undefined ? await this.get(refOf(m)) : (opts.live ?? undefined)
+  async dryRunApply(m: KubeObject, opts: ApplyOptions = {}): Promise<DryRunResult> {
+    const live = await this.liveOf(m, opts.live)
     const object = await this.patchApply(m, true, opts.force ?? false)
     return { object, live, wouldChange: dryRunChanges(object, live) }
   }

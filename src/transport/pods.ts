@@ -9,7 +9,14 @@ import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import type { NodeFacts } from '../verify/probe-output.js'
 import { pinToNode } from '../verify/probe.js'
-import { APP_NAME, dnsName, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../verify/workspace.js'
+import {
+  dnsName,
+  runLabel,
+  runOncePodSpec,
+  WORK_LABELS,
+  WORK_NAMESPACE,
+  workLabels
+} from '../verify/workspace.js'
 import { clientScript, serverScript } from './script.js'
 
 export const TRANSPORT_COMPONENT = 'dynamo-transport'
@@ -18,11 +25,7 @@ export const ROLE_LABEL = 'aks-rdma-action/role'
 export type Role = 'server' | 'client'
 
 export function transportLabels(s: Settings): Record<string, string> {
-  return {
-    [WORK_LABELS.name]: APP_NAME,
-    [WORK_LABELS.component]: TRANSPORT_COMPONENT,
-    [WORK_LABELS.run]: runLabel(s.runId)
-  }
+  return workLabels(s.runId, TRANSPORT_COMPONENT)
 }
 
 /** The node's GPU→NIC map as the snippet carries it: each GPU with the active IB NIC local to it. */
@@ -78,11 +81,7 @@ export function transportPod(i: TransportPodInput): KubeObject {
       labels: { ...transportLabels(s), [ROLE_LABEL]: i.role, [WORK_LABELS.node]: i.node }
     },
     spec: {
-      restartPolicy: 'Never',
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 1,
-      activeDeadlineSeconds: i.deadlineSeconds ?? 1800,
+      ...runOncePodSpec(i.deadlineSeconds),
       nodeSelector: snippet.nodeSelector,
       ...(snippet.tolerations ? { tolerations: snippet.tolerations } : {}),
       affinity: pinToNode(i.node),

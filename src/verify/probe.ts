@@ -26,13 +26,13 @@ import {
   type NodeFacts
 } from './probe-output.js'
 import {
-  APP_NAME,
   dnsName,
   ensureWorkNamespace,
   runLabel,
   runTag,
   WORK_LABELS,
-  WORK_NAMESPACE
+  WORK_NAMESPACE,
+  workLabels
 } from './workspace.js'
 
 export const PROBE_COMPONENT = 'rdma-probe'
@@ -60,11 +60,7 @@ export interface ProbeOptions {
 }
 
 export function probeLabels(s: Settings): Record<string, string> {
-  return {
-    [WORK_LABELS.name]: APP_NAME,
-    [WORK_LABELS.component]: PROBE_COMPONENT,
-    [WORK_LABELS.run]: runLabel(s.runId)
-  }
+  return workLabels(s.runId, PROBE_COMPONENT)
 }
 
 /** The probe DaemonSet's name: one per run. */

@@ -10,6 +10,29 @@ import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
 export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
+/** The labels of a run's work objects (probe, benchmark, transport pods): the app, what they are, the run. */
+export function workLabels(runId: string, component: string): Record<string, string> {
+  return {
+    [WORK_LABELS.name]: APP_NAME,
+    [WORK_LABELS.component]: component,
+    [WORK_LABELS.run]: runLabel(runId)
+  }
+}
+
+/**
+ * The spec fields every run-once work pod shares: never restarted, no API token or service links,
+ * gone a second after it is deleted, and bounded in time.
+ */
+export function runOncePodSpec(deadlineSeconds = 1800) {
+  return {
+    restartPolicy: 'Never',
+    automountServiceAccountToken: false,
+    enableServiceLinks: false,
+    terminationGracePeriodSeconds: 1,
+    activeDeadlineSeconds: deadlineSeconds
+  } as const
+}
+
 /** A short stable tag of a run for pod names (6 hex characters). */
 export function runTag(runId: string): string {
   return createHash('sha256').update(runId).digest('hex').slice(0, 6)

@@ -14,14 +14,8 @@ import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import { pinToNode } from '../verify/probe.js'
-import {
-  dnsName,
-  runLabel,
-  runOncePodSpec,
-  WORK_LABELS,
-  WORK_NAMESPACE,
-  workLabels
-} from '../verify/workspace.js'
+import { runLabel, WORK_LABELS, WORK_NAMESPACE, workLabels } from '../model/work-labels.js'
+import { dnsName, runOncePodSpec } from '../verify/workspace.js'
 import type { DevicePair } from './pairing.js'
 
 export const BENCHMARK_COMPONENT = 'rdma-benchmark'

@@ -5,7 +5,7 @@
 // compiler rejects a module that leaves one out.
 import type { ArmClients } from '../azure/index.js'
 import type { HelmReleaseStatus } from '../helm/index.js'
-import type { Health, HealthVerdict } from '../health/types.js'
+import type { Health, HealthVerdict, SourceSpec } from '../health/types.js'
 import type { KubeReader } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type {

@@ -20,3 +20,12 @@ export function runLabel(runId: string): string {
   if (clean.length > 0 && clean.length <= 63) return clean
   return `run-${createHash('sha256').update(runId).digest('hex').slice(0, 16)}`
 }
+
+/** The labels of a run's work objects (probe, benchmark, transport pods): the app, what they are, the run. */
+export function workLabels(runId: string, component: string): Record<string, string> {
+  return {
+    [WORK_LABELS.name]: APP_NAME,
+    [WORK_LABELS.component]: component,
+    [WORK_LABELS.run]: runLabel(runId)
+  }
+}

@@ -9,14 +9,8 @@ import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import type { NodeFacts } from '../verify/probe-output.js'
 import { pinToNode } from '../verify/probe.js'
-import {
-  dnsName,
-  runLabel,
-  runOncePodSpec,
-  WORK_LABELS,
-  WORK_NAMESPACE,
-  workLabels
-} from '../verify/workspace.js'
+import { runLabel, WORK_LABELS, WORK_NAMESPACE, workLabels } from '../model/work-labels.js'
+import { dnsName, runOncePodSpec } from '../verify/workspace.js'
 import { clientScript, serverScript } from './script.js'
 
 export const TRANSPORT_COMPONENT = 'dynamo-transport'

@@ -8,16 +8,7 @@ import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
 import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
 
-export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
-
-/** The labels of a run's work objects (probe, benchmark, transport pods): the app, what they are, the run. */
-export function workLabels(runId: string, component: string): Record<string, string> {
-  return {
-    [WORK_LABELS.name]: APP_NAME,
-    [WORK_LABELS.component]: component,
-    [WORK_LABELS.run]: runLabel(runId)
-  }
-}
+export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE, workLabels } from '../model/work-labels.js'
 
 /**
  * The spec fields every run-once work pod shares: never restarted, no API token or service links,

@@ -71,7 +71,8 @@ export function serveRemoteCommand(
   conn.onClose(() => {
     if (!finished) proc.kill()
   })
-  proc.exited.then(code => {
+  // The exit is reported on the stream when it comes; the connection's handler does not wait for it.
+  void proc.exited.then(code => {
     send(ERROR, Buffer.from(JSON.stringify(exitStatus(code, command))))
     finished = true
     conn.close()

@@ -2,7 +2,7 @@
 // each pod's container is the snippet's (image, env, resources, /dev/shm mount; no securityContext,
 // so the image's own non-root user and no capability), its script starts with the snippet's
 // UCX_NET_DEVICES prelude, and the pods carry the snippet's node selector, tolerations and volume.
-// The README shows the snippet of the default inputs as the job summary renders it. Also: the
+// docs/transport-check.md shows the snippet of the default inputs as the job summary renders it. Also: the
 // GPU→NIC map from the probe's facts, nvidia-smi's bus id form, the plan's transport part, and the
 // inputs' checks.
 import { describe, expect, it } from '@jest/globals'
@@ -124,8 +124,8 @@ describe('the transport pods are the worker snippet', () => {
     ).toThrow(/unsafe word/)
   })
 
-  it('the README shows the snippet of the default inputs as the job summary renders it', () => {
-    const readme = readFileSync('README.md', 'utf8')
+  it('docs/transport-check.md shows the snippet of the default inputs as the job summary renders it', () => {
+    const readme = readFileSync('docs/transport-check.md', 'utf8')
     expect(readme).toContain('```yaml\n' + workloadYaml(dynamoWorkerSnippet(settings())) + '\n```')
   })
 })

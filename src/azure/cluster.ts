@@ -11,7 +11,7 @@ import type { SubmittedCreate } from './submitted.js'
 import type { Log } from '../log/index.js'
 import { desiredCluster as desiredClusterModel } from '../model/azure-resources.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
-import { StepTimeoutError } from './wait.js'
+import { AzureWaitTimeoutError } from './wait.js'
 import { azTarget, clusterCommand } from '../model/az-commands.js'
 
 import { SYSTEM_POOL_VM_SIZE } from '../model/azure-resources.js'
@@ -129,7 +129,7 @@ export async function ensureCluster(
     await poller.pollUntilDone({ abortSignal: abort })
   } catch (e) {
     if (abort.aborted || (e instanceof Error && e.name === 'AbortError'))
-      throw new StepTimeoutError(
+      throw new AzureWaitTimeoutError(
         step,
         poller.operationState?.status ?? 'Creating',
         Date.now() - started,

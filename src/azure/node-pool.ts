@@ -22,7 +22,7 @@ import {
   type PoolTarget
 } from '../model/az-commands.js'
 import { TAGS } from '../model/types.js'
-import { pollUntil, StepTimeoutError } from './wait.js'
+import { pollUntil, AzureWaitTimeoutError } from './wait.js'
 
 /** Tag names (hyphens: ARM tag names may not contain `/`). */
 export const TAG_MANAGED = TAGS.managed
@@ -345,7 +345,7 @@ class PoolRun {
       await poller.pollUntilDone({ abortSignal: abort })
     } catch (e) {
       if (e instanceof Error && e.name === 'AbortError')
-        throw new StepTimeoutError(
+        throw new AzureWaitTimeoutError(
           step,
           lastState,
           Date.now() - started,
@@ -366,7 +366,7 @@ class PoolRun {
   async failure(e: unknown): Promise<Error> {
     const step = this.step
     if (e instanceof Error && e.name === 'AbortError')
-      return new StepTimeoutError(step, 'Creating', Date.now() - this.started)
+      return new AzureWaitTimeoutError(step, 'Creating', Date.now() - this.started)
     const p = await this.get().catch(() => undefined)
     const pe = p?.status?.provisioningError
     let code = pe?.code

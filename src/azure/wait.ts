@@ -5,7 +5,8 @@ import type { AbortSignalLike } from '@azure/abort-controller'
 import { formatDuration } from '../util/duration.js'
 import type { Log } from '../log/index.js'
 
-export class StepTimeoutError extends Error {
+/** An Azure step's bounded wait that ran out (the run layer reports it as a StepError). */
+export class AzureWaitTimeoutError extends Error {
   constructor(
     readonly step: string,
     readonly lastState: string,
@@ -15,7 +16,7 @@ export class StepTimeoutError extends Error {
     super(
       `${step}: timed out after ${formatDuration(elapsedMs)}; last state seen: ${lastState}${hint ? `. ${hint}` : ''}`
     )
-    this.name = 'StepTimeoutError'
+    this.name = 'AzureWaitTimeoutError'
   }
 }
 
@@ -102,7 +103,7 @@ export async function pollUntil<T>(
       r.retryAfterMs !== undefined ? Math.min(o.backoff.maxMs, r.retryAfterMs) : delay
     )
     if (elapsed + wait > o.timeoutMs) {
-      throw new StepTimeoutError(o.step, last, elapsed, o.timeoutHint?.(last))
+      throw new AzureWaitTimeoutError(o.step, last, elapsed, o.timeoutHint?.(last))
     }
     await sleep(wait)
     if (r.retryAfterMs === undefined)

@@ -13,6 +13,11 @@ export interface StepOutcome {
   detail: string
 }
 
+/**
+ * A step of the run that failed, named: what the job summary and the report show. Below it, an
+ * Azure wait fails with AzureWaitTimeoutError (runStep wraps it) and a stack component with
+ * ComponentStepFailure (recorded in the stack's own step list).
+ */
 export class StepError extends Error {
   constructor(
     readonly step: string,

@@ -16,7 +16,7 @@ import { watchAll, type Snapshot } from '../kube/watch.js'
 import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
 import { formatDuration } from '../util/duration.js'
 import { LocalSignal, PoolGate, type PoolInfo } from './pipeline-gates.js'
-import { actionOf, StepFailure, stepFailureOf, type Applied, type Run } from './run.js'
+import { actionOf, ComponentStepFailure, stepFailureOf, type Applied, type Run } from './run.js'
 import type { ApplyStackResult, StackStep } from './types.js'
 
 /** A wait given up because something it depends on will not come (no failure of its own). */
@@ -126,7 +126,7 @@ export class Pipeline {
     let applied: Applied
     try {
       if (Date.now() >= this.run.deadline)
-        throw new StepFailure('the run timeout was reached before this step started')
+        throw new ComponentStepFailure('the run timeout was reached before this step started')
       applied = await this.run.converge(step, started)
     } catch (e) {
       const { reason, diagnostic } = await this.run.diagnose(step, e)
@@ -280,7 +280,7 @@ export class Pipeline {
         const reason = `not ready on ${t.failed.size + t.blocked.size} of ${v.totalNodes} nodes: ${[...own, ...blocked].join('; ')}`
         t.result = this.finish(t, 'failure', t.applied, [...details, `${reason} (${v.message})`].join('; '))
         if (t.failed.size) {
-          const failure = new StepFailure(
+          const failure = new ComponentStepFailure(
             `${name} failed on ${nodeList(t.failed.keys())} (the other nodes went on): ${own.join('; ')}`,
             { ...v, fail: own[0] },
             out.snapshot

@@ -52,8 +52,8 @@ interface StepPlan {
 const anyNeeded = (p: StepPlan): boolean =>
   p.manifests.some(m => m.needed) || (p.helm?.needed ?? false) || p.crds.length > 0 || p.stalePods.length > 0
 
-/** A step that failed, with what its wait saw last. */
-export class StepFailure extends Error {
+/** A stack component's step that failed, with what its wait saw last. */
+export class ComponentStepFailure extends Error {
   constructor(
     message: string,
     readonly verdict?: HealthVerdict,
@@ -72,10 +72,10 @@ export function stepFailureOf(
   o: { started: number; limit: string; last?: HealthVerdict; snapshot?: Record<string, KubeObject[]> }
 ): unknown {
   if (e instanceof WatchFailError)
-    return new StepFailure(e.verdict.fail ?? 'failed', e.verdict as HealthVerdict, e.snapshot)
+    return new ComponentStepFailure(e.verdict.fail ?? 'failed', e.verdict as HealthVerdict, e.snapshot)
   if (e instanceof WatchTimeoutError) {
     const last = (e.verdict as HealthVerdict | undefined) ?? o.last
-    return new StepFailure(
+    return new ComponentStepFailure(
       `not ready after ${formatDuration(Date.now() - o.started)} (${o.limit})${last?.message ? `: ${last.message}` : ''}`,
       last,
       e.snapshot ?? o.snapshot
@@ -301,13 +301,14 @@ export class Run {
 
   /** The reason and the diagnostic of a failed step (logged as an error and its details). */
   async diagnose({ spec }: StackStep, e: unknown): Promise<{ reason: string; diagnostic: Diagnostic }> {
-    const ours = e instanceof StepFailure || e instanceof ApplyConflictError || e instanceof KubeRequestError
+    const ours =
+      e instanceof ComponentStepFailure || e instanceof ApplyConflictError || e instanceof KubeRequestError
     const reason = ours ? (e as Error).message : messageOf(e)
     const diagnostic = await buildDiagnostic(this.client, {
       component: spec,
       reason,
-      verdict: e instanceof StepFailure ? e.verdict : undefined,
-      snapshot: e instanceof StepFailure ? e.snapshot : undefined,
+      verdict: e instanceof ComponentStepFailure ? e.verdict : undefined,
+      snapshot: e instanceof ComponentStepFailure ? e.snapshot : undefined,
       error: e
     }).catch(err => ({
       step: spec.name,

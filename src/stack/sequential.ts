@@ -6,7 +6,7 @@ import type { HealthVerdict } from '../health/types.js'
 import type { KubeObject } from '../kube/types.js'
 import { watchAll } from '../kube/watch.js'
 import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
-import { actionOf, StepFailure, stepFailureOf, type Run } from './run.js'
+import { actionOf, ComponentStepFailure, stepFailureOf, type Run } from './run.js'
 import type { ApplyStackResult, StackStep } from './types.js'
 
 async function waitReady(
@@ -53,7 +53,7 @@ async function runStep(run: Run, step: StackStep): Promise<{ result: ReportStep;
   let version: ReportStep['version']
   try {
     if (Date.now() >= run.deadline)
-      throw new StepFailure('the run timeout was reached before this step started')
+      throw new ComponentStepFailure('the run timeout was reached before this step started')
     const applied = await run.converge(step, started)
     changed = applied.changed
     details = applied.details

@@ -4,7 +4,7 @@
 // short grace (not the step timeout) with the approval explanation, writing nothing.
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { ensureInfinibandFeature, FeaturePendingError, PENDING_GRACE_MS } from '../../../src/azure/feature.js'
-import { StepTimeoutError } from '../../../src/azure/wait.js'
+import { AzureWaitTimeoutError } from '../../../src/azure/wait.js'
 import { armFixture, leaks, startWorld, type TestWorld } from '../../support/azure-world.js'
 
 let world: TestWorld | undefined
@@ -59,8 +59,8 @@ describe('ensureInfinibandFeature', () => {
     } catch (e) {
       err = e
     }
-    expect(err).toBeInstanceOf(StepTimeoutError)
-    const e = err as StepTimeoutError
+    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
+    const e = err as AzureWaitTimeoutError
     expect(e.step).toMatch(/AKSInfinibandSupport/)
     expect(e.lastState).toBe('Pending')
     expect(e.message).toMatch(/awaits approval/)

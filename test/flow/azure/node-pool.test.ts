@@ -312,7 +312,7 @@ describe('ensureNodePool', () => {
     world = await startWorld({ azure: { poolProvisioning: { polls: 100000, result: 'Succeeded' } } })
     const { clients, settings, log } = armFixture(world)
     const err = await failure(ensureNodePool(clients, settings, { log, timeoutMs: 3000, pollIntervalMs: 20 }))
-    expect(err.name).toBe('StepTimeoutError')
+    expect(err.name).toBe('AzureWaitTimeoutError')
     expect(err.message).toMatch(/^node pool rdma: timed out after .*; last state seen: Creating/)
   })
 })

@@ -46,6 +46,11 @@ function endState(w: World) {
   const states = w.kube.nodeStates()
   const names = new Set(Object.keys(states).filter(n => states[n].pool === POOL))
   const nodes = list(w, '', 'nodes').filter(n => names.has(n.metadata.name))
+  // Pods of a DaemonSet that is gone (the probe's) terminate with their grace period after the run:
+  // the end state is the pods of the DaemonSets that exist.
+  const daemonSets = new Set(
+    list(w, 'apps', 'daemonsets').map(d => `${d.metadata.namespace}/${d.metadata.name}`)
+  )
   return {
     objects: [
       ...list(w, 'apps', 'daemonsets'),
@@ -58,6 +63,7 @@ function endState(w: World) {
       .sort(),
     daemonSetPods: list(w, '', 'pods')
       .filter(p => names.has(p.spec?.nodeName) && p.metadata.ownerReferences?.[0]?.kind === 'DaemonSet')
+      .filter(p => daemonSets.has(`${p.metadata.namespace}/${p.metadata.ownerReferences![0].name}`))
       .map(p => `${p.metadata.namespace}/${p.metadata.ownerReferences![0].name}@${p.spec.nodeName}`)
       .sort(),
     labels: Object.fromEntries(nodes.map(n => [n.metadata.name, n.metadata.labels])),

@@ -93,7 +93,9 @@ describe('a healthy stack', () => {
     expect(names()).toEqual([other.metadata.name])
     // Older than any probe may last (2 × step-timeout, at least an hour): a killed run's, deleted.
     w.recorder.reset()
-    const later = Date.now() + Math.max(3_600_000, 2 * w.settings.wait.stepTimeoutMs) + 60_000
+    // The simulator's clock runs ahead of the wall clock: age is counted from the object's own stamp.
+    const created = Date.parse(other.metadata.creationTimestamp!)
+    const later = created + Math.max(3_600_000, 2 * w.settings.wait.stepTimeoutMs) + 60_000
     expect(await removeStaleProbes(w.kube, w.settings, 'aks-rdma-verify', undefined, later)).toEqual([
       other.metadata.name
     ])

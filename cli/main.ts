@@ -1,248 +1,39 @@
 #!/usr/bin/env node
-// The command line tool (dist/cli.js): the action's modes with the same inputs as flags
-// (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the simulator (`simulate`,
-// `sim up`, `sim down`), the perftest / ibstat parsers, and the helm stand-in the simulator puts
-// on PATH. Logs go to stderr (outside GitHub Actions through the terminal renderer: no workflow
-// commands, secrets redacted), results to stdout. `verify` and `drift` reach the cluster with
-// $KUBECONFIG when given neither a kubeconfig nor an Azure cluster. package.json's bin
-// (`npx aks-rdma-action …`, or the installed command); `--version` prints package.json's version.
-// Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode).
-import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { EXIT } from '../src/main.js'
-import { log } from '../src/log/index.js'
-import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
-import { FileInputError, readBoundedFile } from '../src/util/files.js'
-import { exportInputs, inputEnvName, secretInputValues } from '../src/run/inputs.js'
-import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
-import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
-import { commandHelp, mainHelp } from './help.js'
-import { cliVersion } from './version.js'
+// The command line tool's entry (dist/cli.js, package.json's bin: `npx aks-rdma-action …`). The
+// simulator's stand-ins (`__helm`, `__az`: the world puts them first on PATH and runs one per helm
+// or az command) start without loading the tool's commands, the action or its clients; every
+// other command is commands.ts's. A stand-in keeps its compiled code in Node's compile cache
+// (module.enableCompileCache: $NODE_COMPILE_CACHE, else the system's temporary folder), so the
+// next of the many helm commands of a run skips compiling it; user commands leave nothing behind.
+import module from 'node:module'
+import { needsModernNode } from './node-version.js'
 
-const MODES = ['apply', 'verify', 'drift', 'plan', 'uninstall'] as const
+type Standin = (
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: { stdout: (s: string) => void; stderr: (s: string) => void }
+) => Promise<number>
 
-/** The largest tool output `perftest parse` / `ibstat parse` read from a file. */
-const PARSER_MAX_BYTES = 16 * 1024 * 1024
-type Mode = (typeof MODES)[number]
-
-/** The Azure SDK and the Kubernetes client need Node.js 22+ (the action runs on node24). */
-function needsModernNode(command: string): number | undefined {
-  const major = Number(process.versions.node.split('.')[0])
-  if (major >= 22) return undefined
-  process.stderr.write(
-    `${command} needs Node.js 22 or newer (the action runs on node24); this is ${process.version}.\n` +
-      `Run it with Node 24, e.g.: npx -y node@24 dist/cli.js ${command} ...\n`
-  )
-  return EXIT.usage
+/** The stand-ins the simulator puts on PATH (not user commands), loaded only when called. */
+const STANDINS: Record<string, () => Promise<Standin>> = {
+  __helm: async () => (await import('../sim/helm/index.js')).helmStandin,
+  __az: async () => (await import('../sim/az/index.js')).azStandin
 }
 
-function usageError(message: string): number {
-  process.stderr.write(`${message}\n`)
-  return EXIT.usage
-}
-
-/** Runs this command again with NODE_EXTRA_CA_CERTS set (a Node without tls.setDefaultCACertificates). */
-function rerunWithCa(argv: string[]): Promise<number> {
-  const ca = process.env.NODE_EXTRA_CA_CERTS!
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
-    stdio: 'inherit',
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: ca, [CA_REEXEC_ENV]: ca }
-  })
-  return new Promise(resolve => child.on('close', code => resolve(code ?? EXIT.failure)))
-}
-
-/**
- * verify and drift need only the cluster: given neither a kubeconfig nor an Azure cluster (flags,
- * --env-file or INPUT_ variables), they use $KUBECONFIG, as kubectl would. A named Azure cluster
- * keeps its credentials from ARM, so the current context never stands in for another cluster.
- */
-function defaultKubeconfig(
-  mode: Mode,
-  inputs: Record<string, string>,
-  env = process.env
-): Record<string, string> {
-  const given = (name: string): boolean => !!(inputs[name] ?? env[inputEnvName(name)])?.trim()
-  if (mode !== 'verify' && mode !== 'drift') return {}
-  if (!env.KUBECONFIG || given('kubeconfig') || given('resource-group') || given('cluster-name')) return {}
-  return { kubeconfig: env.KUBECONFIG }
-}
-
-async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
-  const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
-  const planMode: Record<string, string> =
-    mode === 'plan' ? { 'plan-mode': (p.options.mode as string | undefined) ?? 'apply' } : {}
-  exportInputs({ ...defaultKubeconfig(mode, p.inputs), ...p.inputs, mode, ...planMode })
-  // Secret inputs are hidden before anything could print them.
-  for (const s of secretInputValues()) session.terminal?.secret(s)
-  if (mode === 'plan') {
-    const { runMain } = await import('../src/main.js')
-    return runMain({ output, cli: true, print: text => session.result(text) })
-  }
-  const { runLikeRunner } = await import('../src/run/local-runner.js')
-  return runLikeRunner({ output, print: text => session.result(text) })
-}
-
-async function runParser(tool: 'perftest' | 'ibstat', p: ParsedCommand): Promise<number> {
-  const file = p.positional!
-  let text: string
-  try {
-    // A file: only a regular one, of bounded size (never a FIFO or a device that would never end).
-    text = file === '-' ? readFileSync(0, 'utf8') : readBoundedFile(file, PARSER_MAX_BYTES)
-  } catch (e) {
-    if (e instanceof FileInputError) return usageError(`${tool} parse: ${e.message}`)
-    return usageError(`${tool} parse: ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
-  }
-  const r =
-    tool === 'perftest'
-      ? (await import('../src/parse/perftest.js')).perftestCliResult(text, {
-          ...(typeof p.options.tool === 'string' ? { tool: p.options.tool } : {})
-        })
-      : (await import('../src/parse/ibstat.js')).ibstatCliResult(text)
-  if (r.json) process.stdout.write(r.json)
-  if (r.message) process.stderr.write(`${tool} parse: ${r.message}\n`)
-  return r.exitCode
-}
-
-/** `sim`, `perftest`, `ibstat` take a second word. */
-function resolveCommand(argv: string[]): { name: string; rest: string[] } {
-  const [first, second] = argv
-  if (['sim', 'perftest', 'ibstat'].includes(first) && second !== undefined && !second.startsWith('-'))
-    return { name: `${first} ${second}`, rest: argv.slice(2) }
-  return { name: first, rest: argv.slice(1) }
-}
-
-function unknownCommand(name: string): number {
-  const group = COMMANDS.filter(c => c.name.startsWith(`${name} `))
-  if (group.length)
-    return usageError(
-      `${name}: expected ${group.map(c => `"${c.name}"`).join(' or ')} (node dist/cli.js --help)`
-    )
-  const near = COMMANDS.map(c => ({ c: c.name, d: editDistance(name, c.name) })).sort((a, b) => a.d - b.d)[0]
-  return usageError(
-    `unknown command "${name}"${near.d <= 2 ? `; did you mean ${near.c}?` : ''} (node dist/cli.js --help lists them)`
-  )
-}
-
-export async function cli(argv: string[]): Promise<number> {
-  if (argv[0] === '__helm') {
-    // The helm stand-in the simulator puts first on PATH (not a user command).
-    const refused = needsModernNode('__helm')
-    if (refused !== undefined) return refused
-    return (await import('../sim/helm/index.js')).helmStandin(argv.slice(1), process.env, {
-      stdout: s => process.stdout.write(s),
-      stderr: s => process.stderr.write(s)
-    })
-  }
-  if (argv[0] === '__az') {
-    // The az stand-in the simulator puts first on PATH (not a user command).
-    const refused = needsModernNode('__az')
-    if (refused !== undefined) return refused
-    return (await import('../sim/az/index.js')).azStandin(argv.slice(1), process.env, {
-      stdout: s => process.stdout.write(s),
-      stderr: s => process.stderr.write(s)
-    })
-  }
-  if (argv.length === 0) {
-    process.stderr.write(mainHelp())
-    return EXIT.usage
-  }
-  if (argv[0] === '--version' || argv[0] === '-V') {
-    process.stdout.write(`${cliVersion()}\n`)
-    return EXIT.success
-  }
-  if (['-h', '--help', 'help'].includes(argv[0])) {
-    if (!argv[1]) {
-      process.stdout.write(mainHelp())
-      return EXIT.success
-    }
-    const about = resolveCommand(argv.slice(1)).name
-    const specs = COMMANDS.filter(c => c.name === about || c.name.startsWith(`${about} `))
-    if (!specs.length) return unknownCommand(about)
-    process.stdout.write(specs.map(commandHelp).join('\n'))
-    return EXIT.success
-  }
-  const { name, rest } = resolveCommand(argv)
-  const spec = commandSpec(name)
-  if (!spec) {
-    const group = COMMANDS.filter(c => c.name.startsWith(`${name} `))
-    if (group.length && rest.some(a => a === '-h' || a === '--help')) {
-      process.stdout.write(group.map(commandHelp).join('\n'))
-      return EXIT.success
-    }
-    return unknownCommand(name)
-  }
-  let parsed: ParsedCommand
-  try {
-    parsed = parseCommand(spec, rest)
-  } catch (e) {
-    if (e instanceof UsageError) return usageError(e.message)
-    throw e
-  }
-  if (parsed.options.help) {
-    process.stdout.write(commandHelp(spec))
-    return EXIT.success
-  }
-  for (const input of parsed.unread)
-    process.stderr.write(
-      `note: --${input} is not read by ${name}; ignored (node dist/cli.js ${name} --help)\n`
-    )
-  let fileInputs: Record<string, string> = {}
-  if (typeof parsed.options['env-file'] === 'string') {
-    try {
-      const loaded = loadEnvFile(parsed.options['env-file'])
-      if (loaded.reexec) return rerunWithCa(argv)
-      fileInputs = loaded.inputs
-    } catch (e) {
-      if (e instanceof UsageError) return usageError(e.message)
-      throw e
-    }
-  }
-  if (name === 'perftest parse' || name === 'ibstat parse')
-    return runParser(spec.name.split(' ')[0] as 'perftest' | 'ibstat', parsed)
-  const refused = name === 'plan' ? undefined : needsModernNode(name)
+async function main(argv: string[]): Promise<number> {
+  const standin = STANDINS[argv[0]]
+  if (!standin) return (await import('./commands.js')).cli(argv)
+  const refused = needsModernNode(argv[0])
   if (refused !== undefined) return refused
-
-  const session = startSession({
-    verbose: parsed.options.verbose === true,
-    jsonResults: parsed.options.output === 'json'
+  module.enableCompileCache?.()
+  return (await standin())(argv.slice(1), process.env, {
+    stdout: s => process.stdout.write(s),
+    stderr: s => process.stderr.write(s)
   })
-  try {
-    if (MODES.includes(name as Mode)) return await runMode(name as Mode, parsed, session)
-    const sim = await import('../sim/commands.js')
-    if (name === 'simulate')
-      return await sim.simulateCommand(
-        {
-          inputs: { ...fileInputs, ...parsed.inputs },
-          scenario: parsed.options.scenario as string | undefined,
-          report: parsed.options.report as string | undefined,
-          runs: parsed.options.runs as string | undefined,
-          concurrent: parsed.options.concurrent as string | undefined,
-          output: (parsed.options.output as 'text' | 'json' | undefined) ?? 'text'
-        },
-        session
-      )
-    if (name === 'sim up')
-      return await sim.simUp(
-        {
-          dir: parsed.options.dir as string | undefined,
-          scenario: parsed.options.scenario as string | undefined
-        },
-        session
-      )
-    return await sim.simDown({ dir: parsed.options.dir as string | undefined })
-  } catch (e) {
-    // Through the log, so a secret in an unexpected error is redacted like everything else.
-    log.error(e instanceof Error ? (e.stack ?? e.message) : String(e), {
-      title: `${name} failed unexpectedly`
-    })
-    return EXIT.failure
-  } finally {
-    session.close()
-  }
 }
 
 // A closed pipe (e.g. `| head`) is not an error of the tool.
 process.stdout.on('error', e => {
   if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e
 })
-process.exitCode = await cli(process.argv.slice(2))
+process.exitCode = await main(process.argv.slice(2))

@@ -14,9 +14,9 @@ import { actionInputReader } from './run/inputs.js'
 import { setOutput } from './run/outputs.js'
 import { InputError, readSettings, type SettingsResult } from './settings/input-helper.js'
 import { usesAzure } from './settings/settings.js'
+import { EXIT } from './exit-codes.js'
 
-/** Exit codes of the CLI (the action itself exits 0 or 1, and 2 for bad inputs). */
-export const EXIT = { success: 0, failure: 1, usage: 2, drift: 3 } as const
+export { EXIT } from './exit-codes.js'
 
 /**
  * What the plan shows for the run's identity (the created-by tag, the Lease holder): a run's id is

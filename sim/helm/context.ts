@@ -4,7 +4,8 @@
 // is NOT scaled: it is the caller's budget in the caller's (real) time, as the action computes it
 // from its own step deadline; scaling it would hand helm 1/1000 of what the action meant.
 import type { FlagValues } from './flags.js'
-import { KubeRest, loadKubeConfig } from './kube-rest.js'
+import { KubeRest } from './kube-rest.js'
+import { StandinKubeConfig } from './kubeconfig.js'
 import { helmPaths, type HelmPaths } from './repos.js'
 
 /** Environment variable the simulator sets to its SimClock timeScale so helm polls at the world's pace. */
@@ -38,7 +39,7 @@ export class HelmContext {
 
   get kube(): KubeRest {
     if (!this.kubeRest) {
-      const kc = loadKubeConfig(
+      const kc = StandinKubeConfig.load(
         this.env,
         this.flags.kubeconfig as string | undefined,
         (this.flags['kube-context'] as string | undefined) || this.env.HELM_KUBECONTEXT

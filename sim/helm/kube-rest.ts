@@ -1,9 +1,9 @@
-// The helm stand-in's connection to the API server: the kubeconfig is read and its TLS and
-// credentials applied by @kubernetes/client-node (as helm reads it through client-go); requests are
-// plain JSON over node:https. Knows the REST paths of the kinds the simulated charts touch.
+// The helm stand-in's connection to the API server: the kubeconfig's cluster and credentials
+// (kubeconfig.ts, read as client-go reads them); requests are plain JSON over node:https. Knows the
+// REST paths of the kinds the simulated charts touch.
 import https from 'node:https'
 import http from 'node:http'
-import { KubeConfig } from '@kubernetes/client-node'
+import type { StandinKubeConfig } from './kubeconfig.js'
 
 export interface KindInfo {
   apiVersion: string
@@ -65,32 +65,12 @@ export interface KubeObj {
   [k: string]: any
 }
 
-/** Loads the kubeconfig as helm does: --kubeconfig, else $KUBECONFIG (first entry), else ~/.kube/config. */
-export function loadKubeConfig(env: NodeJS.ProcessEnv, file?: string, context?: string): KubeConfig {
-  const kc = new KubeConfig()
-  const fromEnv = (env.KUBECONFIG ?? '').split(':').find(p => p.length > 0)
-  const home = env.HOME ?? ''
-  const path = file || fromEnv || `${home}/.kube/config`
-  kc.loadFromFile(path)
-  if (context) kc.setCurrentContext(context)
-  if (!kc.getCurrentCluster()) {
-    throw new Error(
-      'Kubernetes cluster unreachable: invalid configuration: no configuration has been provided'
-    )
-  }
-  return kc
-}
-
 export class KubeRest {
-  private readonly server: URL
-  constructor(private readonly kc: KubeConfig) {
-    this.server = new URL(kc.getCurrentCluster()!.server)
-  }
+  constructor(private readonly kc: StandinKubeConfig) {}
 
   /** The namespace of the kubeconfig's current context ('default' when unset). */
   contextNamespace(): string {
-    const ctx = this.kc.getContextObject(this.kc.getCurrentContext())
-    return ctx?.namespace || 'default'
+    return this.kc.namespace
   }
 
   path(info: KindInfo, namespace: string | undefined, name?: string): string {
@@ -116,15 +96,16 @@ export class KubeRest {
   }
 
   private async requestOnce(method: string, path: string, body?: unknown): Promise<any> {
-    const url = new URL(path, this.server)
+    const url = new URL(path, this.kc.server)
+    const { headers, ...tlsOptions } = await this.kc.connection()
     const opts: https.RequestOptions = {
       method,
       hostname: url.hostname,
       port: url.port,
       path: url.pathname + url.search,
-      headers: { Accept: 'application/json' }
+      headers: { Accept: 'application/json', ...headers },
+      ...tlsOptions
     }
-    await this.kc.applyToHTTPSOptions(opts)
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
     if (payload) {
       opts.headers = { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': payload.length }

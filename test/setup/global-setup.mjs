@@ -2,12 +2,19 @@
 // temporary folder and hands it to every test as AKS_RDMA_TEST_DIST, so tests run the bundles
 // exactly as shipped (check-dist separately proves dist/ is byte-identical to this build).
 // AKS_RDMA_TEST_DIST set beforehand (e.g. AKS_RDMA_TEST_DIST=dist) tests that folder instead.
+// Every Node process a test starts (the bundles, the helm and az stand-ins: hundreds per run) keeps
+// its compiled code in one compile cache for the run (NODE_COMPILE_CACHE, removed at teardown), so
+// each bundle is compiled once rather than once per process.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 export default function globalSetup(_globalConfig, projectConfig) {
+  if (!process.env.NODE_COMPILE_CACHE) {
+    process.env.NODE_COMPILE_CACHE = mkdtempSync(path.join(tmpdir(), 'aks-rdma-test-compile-cache-'))
+    process.env.AKS_RDMA_TEST_COMPILE_CACHE_OWNED = '1'
+  }
   if (process.env.AKS_RDMA_TEST_DIST) {
     process.env.AKS_RDMA_TEST_DIST = path.resolve(projectConfig.rootDir, process.env.AKS_RDMA_TEST_DIST)
     return

@@ -343,8 +343,9 @@ export interface NodeHardware {
 /** FNV-32a of a string (unsigned). */
 export function fnv32a(s: string): number {
   let h = 0x811c9dc5
-  for (const b of Buffer.from(s, 'utf8')) {
-    h ^= b
+  const bytes = Buffer.from(s, 'utf8')
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i]
     h = Math.imul(h, 0x01000193)
   }
   return h >>> 0

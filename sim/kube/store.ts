@@ -76,16 +76,30 @@ type Listener = (event: WatchEvent, type: ResourceType) => void
 
 const clone = <T>(v: T): T => structuredClone(v)
 
-/** JSON with object keys sorted: equal for equal values whatever order their keys came in. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .filter(k => (v as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map(k => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`
-  return JSON.stringify(v) ?? 'null'
+/**
+ * Whether two JSON values are equal as stored objects (key order ignored, an undefined member
+ * absent, undefined in an array null): the store's test for a no-op update and a spec change.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    return true
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const x = a as Record<string, unknown>
+    const y = b as Record<string, unknown>
+    let defined = 0
+    for (const k in x) {
+      if (x[k] === undefined) continue
+      defined++
+      if (y[k] === undefined || !sameJson(x[k], y[k])) return false
+    }
+    for (const k in y) if (y[k] !== undefined) defined--
+    return defined === 0
+  }
+  return (JSON.stringify(a) ?? 'null') === (JSON.stringify(b) ?? 'null')
 }
 
 /** Fields whose change bumps metadata.generation when no strategy says otherwise. */
@@ -311,12 +325,14 @@ export class ObjectStore {
       this.keepDeletionFields(t, next, cur)
       this.strategy.prepareForUpdate?.(t, next, cur)
       if (!this.tracksGeneration(t, next)) delete next.metadata.generation
-      else if (canonicalJson(this.generationInput(t, next)) !== canonicalJson(this.generationInput(t, cur)))
+      else if (!sameJson(this.generationInput(t, next), this.generationInput(t, cur)))
         next.metadata.generation = (cur.metadata.generation ?? 1) + 1
     }
     if (
-      canonicalJson(next) ===
-      canonicalJson({ ...cur, metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion } })
+      sameJson(next, {
+        ...cur,
+        metadata: { ...cur.metadata, resourceVersion: next.metadata.resourceVersion }
+      })
     ) {
       // No change: Kubernetes keeps the resourceVersion and emits no event.
       return clone(cur)

@@ -34,6 +34,26 @@ export function templateHash(template: unknown): string {
   return safeEncode(String(fnv32a(JSON.stringify(template ?? {}))))
 }
 
+/** Revision hashes by `<uid>/<resourceVersion>`: a stored version never changes. */
+const revisions = new Map<string, string>()
+
+/**
+ * The controller-revision-hash of a DaemonSet's current template, hashed once per stored version
+ * (the controllers ask on every pod and node event).
+ */
+export function daemonSetRevision(ds: KubeObject): string {
+  const { uid, resourceVersion } = ds.metadata
+  if (!uid || !resourceVersion) return templateHash(ds.spec?.template)
+  const key = `${uid}/${resourceVersion}`
+  let hash = revisions.get(key)
+  if (hash === undefined) {
+    if (revisions.size >= 4096) revisions.clear()
+    hash = templateHash(ds.spec?.template)
+    revisions.set(key, hash)
+  }
+  return hash
+}
+
 function podSpecFor(ds: KubeObject): any {
   const spec = structuredClone(ds.spec?.template?.spec ?? {})
   const tolerations = [...(spec.tolerations ?? [])]
@@ -109,7 +129,7 @@ export class DaemonSetController implements Reconciler {
     const podT = typeFromKey(this.ctx, TK.pods)
     const dsT = typeFromKey(this.ctx, TK.daemonsets)
     if (!ds || !podT || !dsT || ds.metadata.deletionTimestamp) return
-    const hash = templateHash(ds.spec?.template)
+    const hash = daemonSetRevision(ds)
     const spec = podSpecFor(ds)
     const nodes = this.ctx.cache.list(TK.nodes)
     const should = new Set(

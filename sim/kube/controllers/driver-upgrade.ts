@@ -28,7 +28,7 @@
 import type { KubeObject } from '../store.js'
 import { matchesLabels, parseLabelSelector } from '../selectors.js'
 import { isPodReady, isPodTerminal, TK, typeFromKey, deleteIfPresent, type SimContext } from './context.js'
-import { templateHash } from './daemonset.js'
+import { daemonSetRevision } from './daemonset.js'
 import { extendedRequests } from './placement.js'
 import type { Reconciler } from './queue.js'
 
@@ -74,6 +74,8 @@ interface NodeState {
   state: string
   pod: KubeObject
   ds: KubeObject
+  /** The controller-revision-hash of the DaemonSet's current template (hashed once per pass). */
+  revision: string
 }
 
 /** k8s-operator-libs' GetScaledValueFromIntOrPercent(…, roundUp = true); absent: every node. */
@@ -138,19 +140,21 @@ export class DriverUpgrade implements Reconciler {
   /** Every node with a driver pod of a managed DaemonSet, and its state. */
   private buildState(scope: UpgradeScope): NodeState[] {
     const out: NodeState[] = []
-    for (const ds of scope.daemonSets)
+    for (const ds of scope.daemonSets) {
+      const revision = daemonSetRevision(ds)
       for (const pod of this.ctx.cache.ownedPods(ds.metadata.uid!)) {
         const node = pod.spec?.nodeName
           ? this.ctx.cache.get(TK.nodes, undefined, pod.spec.nodeName)
           : undefined
         if (!node || isPodTerminal(pod)) continue
-        out.push({ node, pod, ds, state: node.metadata.labels?.[this.stateLabel] ?? '' })
+        out.push({ node, pod, ds, revision, state: node.metadata.labels?.[this.stateLabel] ?? '' })
       }
+    }
     return out
   }
 
   private inSync(n: NodeState): boolean {
-    return n.pod.metadata.labels?.['controller-revision-hash'] === templateHash(n.ds.spec?.template)
+    return n.pod.metadata.labels?.['controller-revision-hash'] === n.revision
   }
 
   private processUpgradeRequired(all: NodeState[], required: NodeState[], policy: UpgradePolicy): void {

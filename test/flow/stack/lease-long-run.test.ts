@@ -58,13 +58,17 @@ describe('a run that holds the Lease for many lease durations', () => {
 
   it('lasted many lease durations of the world’s time, renewing the Lease all along', () => {
     const leaseMs = DEFAULT_LEASE_SECONDS * 1000
-    expect(simulatedMs).toBeGreaterThan(20 * leaseMs)
+    // The OFED driver build alone is 900 s, 15 lease durations; what else the run takes in world
+    // time depends on the machine (a real millisecond is a simulated second here), so the bounds
+    // are the build's, less one renewal period.
+    const held = 900_000 - leaseMs / 3
+    expect(simulatedMs).toBeGreaterThan(held)
     // renewed every third of the lease duration, each time still held by this run
-    expect(renewals.length).toBeGreaterThanOrEqual(50)
+    expect(renewals.length).toBeGreaterThanOrEqual(Math.floor(held / (leaseMs / 3)))
     expect(new Set(renewals.map(r => r.holder))).toEqual(new Set(['run-1']))
     const times = renewals.map(r => Date.parse(r.renewTime!))
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(leaseMs / 3)
-    expect(times[times.length - 1] - times[0]).toBeGreaterThan(20 * leaseMs)
+    expect(times[times.length - 1] - times[0]).toBeGreaterThan(held - leaseMs / 3)
   })
 
   it('released the Lease at the end', () => {

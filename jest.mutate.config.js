@@ -7,7 +7,8 @@
 // so those would cover nothing), the check that reads src/ as text for stray prints (the sandbox's
 // sources are instrumented), and test/repo/ (action.yml, README, workflows: a mutant in an input's
 // description caught there is documentation, not behaviour) and the README checks among the unit
-// and flow tests (DOCUMENTATION_TESTS). ESM TypeScript through ts-jest as in
+// and flow tests (DOCUMENTATION_TESTS). MUTATE_TEST_KINDS=unit runs the unit tests alone: an area's
+// score in minutes, a lower bound of what the flows would add. ESM TypeScript through ts-jest as in
 // jest.config.js, for `npx jest -c` runs of the same selection.
 const LEFT_OUT = [
   'test/unit/log/seam.test.ts',
@@ -30,6 +31,15 @@ export const DOCUMENTATION_TESTS = [
   "^test/flow/azure/permissions\\.test\\.ts: .*the README's permissions table"
 ]
 
+/** The kinds of test the run uses, in this order (MUTATE_TEST_KINDS, comma-separated; default both). */
+export const TEST_KINDS = (process.env.MUTATE_TEST_KINDS || 'unit,flow')
+  .split(',')
+  .map(k => k.trim())
+  .filter(Boolean)
+for (const k of TEST_KINDS)
+  if (!['unit', 'flow'].includes(k))
+    throw new Error(`MUTATE_TEST_KINDS: "${k}" is not a kind the mutation run uses (unit, flow)`)
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -37,7 +47,7 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }]
   },
-  testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/flow/**/*.test.ts'],
+  testMatch: TEST_KINDS.map(k => `<rootDir>/test/${k}/**/*.test.ts`),
   testPathIgnorePatterns: LEFT_OUT.map(p => `<rootDir>/${p.replace(/\./g, '\\.')}`),
   testTimeout: 60000
 }

@@ -1,8 +1,8 @@
 // An AAD cluster whose tokens last a fraction of the run (3000 simulated seconds at timeScale 0.01,
 // against OFED and GPU driver builds of 3000 s and 2400 s): the whole flow (Azure, the stack with
 // helm, verification and benchmarks) succeeds, the API server never answers Unauthorized, and the
-// run needed many tokens for the AKS server application: the action's client, helm (the stand-in, a
-// client-node program, runs the kubeconfig's exec credential as kubectl and client-go do) and
+// run needed many tokens for the AKS server application: the action's client, helm (the stand-in
+// runs the kubeconfig's exec credential as client-go does, again once its credential expires) and
 // everything else reading the kubeconfig were handed a fresh one each time the last ran short.
 // Only the AKS tokens are short: the ARM SDK's token cycler (@azure/core-rest-pipeline) keeps using
 // a token until 1 s before its expiry, so 12-second ARM tokens would make any ARM request that a

@@ -11,6 +11,7 @@ import { type ApiServer, startApiServer } from '../../sim/kube/apiserver/index.j
 import { registerBuiltins } from '../../sim/kube/resources.js'
 import { chartCrds } from '../../sim/kube/crds/index.js'
 import { type KubeObject, ObjectStore, type ResourceType } from '../../sim/kube/store.js'
+import { rejection } from './rejection.js'
 
 export const TOKEN = 'sim-token-123'
 
@@ -176,6 +177,12 @@ export function podObject(
 export function statusOf(err: unknown): any {
   const body = (err as { body?: unknown }).body
   return typeof body === 'string' ? JSON.parse(body) : body
+}
+
+/** The HTTP code and the Status body a client call failed with; throws when the call succeeded. */
+export async function failure(p: Promise<unknown>): Promise<any> {
+  const err = await rejection(p)
+  return { code: (err as { code?: number }).code, ...statusOf(err) }
 }
 
 /** Polls `cond` every 10 ms until it holds (a generous limit: a busy machine only waits longer). */

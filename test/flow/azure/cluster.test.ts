@@ -25,6 +25,7 @@ import {
   type CapturedLog,
   type TestWorld
 } from '../../support/azure-world.js'
+import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
 afterEach(async () => {
@@ -35,15 +36,6 @@ afterEach(async () => {
 const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
 const run = promisify(execFile)
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'azure-cred-'))
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (e) {
-    return e as Error
-  }
-  throw new Error('expected a failure')
-}
 
 describe('ensureCluster', () => {
   it('creates a minimal tagged cluster when create-cluster is set and it is absent', async () => {

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { ensureNodePool, NodePoolError, precheckNodePool } from '../../../src/azure/node-pool.js'
 import { armFixture, startWorld, type TestWorld } from '../../support/azure-world.js'
+import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
 afterEach(async () => {
@@ -26,15 +27,6 @@ const compatiblePool = {
   count: 2,
   osSKU: 'Ubuntu2204',
   gpuDriver: 'None'
-}
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (e) {
-    return e as Error
-  }
-  throw new Error('expected a failure')
 }
 
 describe('precheckNodePool', () => {

@@ -14,6 +14,7 @@ import {
 } from '../../../src/azure/node-pool.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { armFixture, leaks, settingsFor, startWorld, type TestWorld } from '../../support/azure-world.js'
+import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
 afterEach(async () => {
@@ -23,15 +24,6 @@ afterEach(async () => {
 
 const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
 const armWrites = (w: TestWorld) => w.recorder.records.filter(r => r.service === 'arm' && r.mutating)
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (e) {
-    return e as Error
-  }
-  throw new Error('expected a failure')
-}
 
 /** A pool as the scenario seeds it, compatible with settingsFor()'s node pool. */
 const compatiblePool = {

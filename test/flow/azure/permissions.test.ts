@@ -15,6 +15,7 @@ import { applyStack } from '../../../src/stack/index.js'
 import { armAction } from '../../../sim/azure/arm/authorization.js'
 import { armFixture, startWorld, type TestWorld } from '../../support/azure-world.js'
 import { collectLog, startStackWorld, useHelmStandin } from '../../support/stack-world.js'
+import { rejection } from '../../support/rejection.js'
 
 jest.setTimeout(120_000)
 
@@ -24,13 +25,10 @@ afterEach(async () => {
   world = undefined
 })
 
+/** The message `p` failed with. */
 async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e)
-  }
-  throw new Error('expected a failure')
+  const e = await rejection(p)
+  return e instanceof Error ? e.message : String(e)
 }
 
 const SUB = '/subscriptions/00000000-0000-0000-0000-000000000000'

@@ -18,6 +18,7 @@ import {
   startWorld,
   type TestWorld
 } from '../../support/azure-world.js'
+import { rejection as failure } from '../../support/rejection.js'
 
 const ARM = 'https://management.azure.com/.default'
 let world: TestWorld | undefined
@@ -36,15 +37,6 @@ function oidcEnv(w: TestWorld): void {
 
 const count = (w: TestWorld, service: 'oidc' | 'entra', pathPart = ''): number =>
   w.recorder.records.filter(r => r.service === service && r.path.includes(pathPart)).length
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (e) {
-    return e as Error
-  }
-  throw new Error('expected a failure')
-}
 
 describe('cloud defaults', () => {
   it('gives each cloud its endpoints and token-exchange audience', () => {

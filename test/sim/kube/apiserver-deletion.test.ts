@@ -14,11 +14,11 @@ import {
   type V1OwnerReference
 } from '@kubernetes/client-node'
 import {
+  failure,
   nodeObject,
   podObject,
   rawRequest,
   startWorld,
-  statusOf,
   waitFor,
   type TestWorld
 } from '../../support/apiserver-world.js'
@@ -37,15 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w.close()
 })
-
-async function failure(p: Promise<unknown>): Promise<any> {
-  try {
-    await p
-  } catch (err) {
-    return { code: (err as { code?: number }).code, ...statusOf(err) }
-  }
-  throw new Error('the call succeeded')
-}
 
 const pods = () => w.type('', 'pods')
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch)

@@ -9,7 +9,7 @@
 // support, and the server-side printers' columns.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { AppsV1Api, BatchV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node'
-import { rawRequest, startWorld, statusOf, type TestWorld } from '../../support/apiserver-world.js'
+import { failure, rawRequest, startWorld, type TestWorld } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 let core: CoreV1Api
@@ -26,15 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w.close()
 })
-
-async function failure(p: Promise<unknown>): Promise<any> {
-  try {
-    await p
-  } catch (err) {
-    return { code: (err as { code?: number }).code, ...statusOf(err) }
-  }
-  throw new Error('the call succeeded')
-}
 
 const deployment = (labels: Record<string, string>, selector: Record<string, string>): V1Deployment => ({
   metadata: { name: 'web' },

@@ -1,5 +1,7 @@
 // Device-plugin resources on a node: what the kubelet adds to status.capacity and
-// status.allocatable when a device plugin registers (rdma/*, nvidia.com/gpu), as quantity strings.
+// status.allocatable when a device plugin registers (rdma/*, nvidia.com/gpu), as quantity strings,
+// and the kubelet device manager's one endpoint per resource: a plugin that registers a resource
+// replaces the endpoint serving it, and a replaced endpoint's disconnect leaves the resource alone.
 import { TK, typeFromKey, type SimContext } from './context.js'
 import { formatQuantity } from './placement.js'
 
@@ -33,4 +35,29 @@ export function setExtendedResource(
     },
     { subresource: 'status' }
   )
+}
+
+/** Per world: the device plugin pod serving each resource on each node (`node resource` → pod uid). */
+const ENDPOINTS = new WeakMap<SimContext, Map<string, string>>()
+
+function endpoints(ctx: SimContext): Map<string, string> {
+  let m = ENDPOINTS.get(ctx)
+  if (!m) ENDPOINTS.set(ctx, (m = new Map()))
+  return m
+}
+
+/** A device plugin pod (`plugin`, its uid) registered `resource` on `node`, replacing any earlier endpoint. */
+export function registerEndpoint(ctx: SimContext, node: string, resource: string, plugin: string): void {
+  endpoints(ctx).set(`${node} ${resource}`, plugin)
+}
+
+/**
+ * A device plugin pod's endpoint for `resource` went away: the node's count drops to 0, unless
+ * another pod registered the resource since (a rollout's replacement), whose endpoint stays.
+ */
+export function endpointStopped(ctx: SimContext, node: string, resource: string, plugin: string): void {
+  const key = `${node} ${resource}`
+  if (endpoints(ctx).get(key) !== plugin) return
+  endpoints(ctx).delete(key)
+  setExtendedResource(ctx, node, resource, 0)
 }

@@ -6,7 +6,7 @@
 import type { NodeHardware, RdmaNic } from '../hardware.js'
 import type { BehaviourEnv, BehaviourFactory, ContainerView } from './behaviour.js'
 import { createIfAbsent, ownerRef, randomSuffix, TK, typeFromKey } from './context.js'
-import { setExtendedResource } from './node-resources.js'
+import { endpointStopped, registerEndpoint, setExtendedResource } from './node-resources.js'
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
@@ -198,8 +198,10 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
         .map(l => `${goLog(env)} ${l}`)
         .join('\n')
     )
+  const plugin = env.pod.metadata.uid ?? env.pod.metadata.name
   let registered = false
-  const registry = pluginRegistry(env.ctx)
+  /** The resources this pod registered (its config when it registered). */
+  const served: string[] = []
   // The plugin registers only once its container has started (after its init containers, if any).
   let running = false
   const register = (): void => {
@@ -208,7 +210,6 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
     const { config } = readDpConfig(env)
     if (!config) return
     registered = true
-    registry.set(env.nodeName, env.pod.metadata.uid ?? env.pod.metadata.name)
     const lines: string[] = ['Discovering host devices']
     for (const n of hw.nics) {
       lines.push(
@@ -232,6 +233,8 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
         h.rdmaMatchedDevices[name] = matched.map(n => n.name)
         h.timeline.rdmaAdvertisedAt = h.timeline.rdmaAdvertisedAt ?? env.ctx.clock.now()
       })
+      registerEndpoint(env.ctx, env.nodeName, name, plugin)
+      served.push(name)
       setExtendedResource(env.ctx, env.nodeName, name, matched.length > 0 ? r.rdmaHcaMax : 0)
     }
     lines.push('Starting all servers...')
@@ -274,25 +277,9 @@ export const rdmaSharedDpBehaviour: BehaviourFactory = env => {
     onReady: () => register(),
     onNodeChange: () => register(),
     onStop() {
-      // The kubelet drops a resource when its plugin's endpoint goes, unless a newer plugin pod on the
-      // node registered the same resource since (a DaemonSet rollout's replacement): then the old
-      // endpoint was already replaced and its stop changes nothing.
-      if (!registered || registry.get(env.nodeName) !== (env.pod.metadata.uid ?? env.pod.metadata.name))
-        return
-      registry.delete(env.nodeName)
-      const { config } = readDpConfig(env)
-      for (const r of config?.configList ?? [])
-        setExtendedResource(env.ctx, env.nodeName, `${r.resourcePrefix ?? 'rdma'}/${r.resourceName}`, 0)
+      for (const name of served) endpointStopped(env.ctx, env.nodeName, name, plugin)
     }
   }
-}
-
-/** Per world: which RDMA device plugin pod registered on each node last (node name → pod uid). */
-const REGISTRIES = new WeakMap<object, Map<string, string>>()
-function pluginRegistry(ctx: object): Map<string, string> {
-  let m = REGISTRIES.get(ctx)
-  if (!m) REGISTRIES.set(ctx, (m = new Map()))
-  return m
 }
 
 // ---- GPU Operator operands ----
@@ -438,10 +425,12 @@ export const nvidiaDevicePluginBehaviour: BehaviourFactory = env => {
     (c: any) => c.name === 'nvidia-device-plugin' || /\/k8s-device-plugin:/.test(c.image ?? '')
   )
   if (!c0) return undefined
+  const plugin = env.pod.metadata.uid ?? env.pod.metadata.name
   let ready = false
   const advertise = (): void => {
     const hw = env.hw()
     if (!hw || !ready || !env.alive()) return
+    registerEndpoint(env.ctx, env.nodeName, 'nvidia.com/gpu', plugin)
     const want = hw.gpuDriverReady ? hw.spec.gpus : 0
     if (hw.extendedResources['nvidia.com/gpu'] === String(want)) return
     setExtendedResource(env.ctx, env.nodeName, 'nvidia.com/gpu', want)
@@ -480,7 +469,7 @@ export const nvidiaDevicePluginBehaviour: BehaviourFactory = env => {
     },
     onNodeChange: advertise,
     onStop() {
-      if (ready) setExtendedResource(env.ctx, env.nodeName, 'nvidia.com/gpu', 0)
+      if (ready) endpointStopped(env.ctx, env.nodeName, 'nvidia.com/gpu', plugin)
     }
   }
 }

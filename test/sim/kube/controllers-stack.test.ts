@@ -4,6 +4,11 @@
 // status` reads them), Ubuntu 24.04 naming, and the guide's failure modes.
 import { kernelHash } from '../../../sim/kube/controllers/network-operator.js'
 import {
+  endpointStopped,
+  registerEndpoint,
+  setExtendedResource
+} from '../../../sim/kube/controllers/node-resources.js'
+import {
   applyGuideDevicePlugin,
   applyIbNodeConfig,
   applyNfdRule,
@@ -514,5 +519,22 @@ describe('the whole guide, fixed', () => {
     expect(sys.metadata.labels![WAIT]).toBeUndefined()
     expect(sys.status.allocatable['nvidia.com/gpu']).toBeUndefined()
     expect(w.errors).toEqual([])
+  })
+
+  it('a device plugin endpoint replaced by another pod’s: the old one’s stop leaves the resource alone', async () => {
+    w = makeWorld()
+    w.cluster.addPool(gpuPool('gpu', 1))
+    const ctx = w.controllers.ctx
+    const name = gpuNodes()[0].metadata.name
+    const count = () => gpuNodes()[0].status.allocatable?.['nvidia.com/gpu']
+    // The kubelet's device manager keeps one endpoint per resource: a rollout's new plugin pod
+    // registers before or after the old pod's endpoint goes, and only the current one counts.
+    registerEndpoint(ctx, name, 'nvidia.com/gpu', 'old-pod')
+    setExtendedResource(ctx, name, 'nvidia.com/gpu', 8)
+    registerEndpoint(ctx, name, 'nvidia.com/gpu', 'new-pod')
+    endpointStopped(ctx, name, 'nvidia.com/gpu', 'old-pod')
+    expect(count()).toBe('8')
+    endpointStopped(ctx, name, 'nvidia.com/gpu', 'new-pod')
+    expect(count()).toBe('0')
   })
 })

@@ -217,225 +217,277 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
   )
 }
 
+/** What every request of one server shares: its options, authentication, faults, throttle, host. */
+interface ServerContext {
+  o: ApiServerOptions
+  authn: Parameters<typeof authenticate>[1]
+  faults: KubeFaults
+  throttle?: ServerThrottle
+  bookmarkEveryMs: number
+  /** `127.0.0.1:<port>` once listening. */
+  host: string
+}
+
+/** The path of a request's URL without trailing slashes. */
+function requestPath(url: URL): string {
+  return url.pathname.replace(/\/+$/, '') || '/'
+}
+
+/**
+ * The gates before a resource is served, in kube-apiserver's filter order: authentication,
+ * impersonation and authorization (public paths exempt), then API priority and fairness and the
+ * scenario's faults. Returns the user, or what to answer instead (`reset`: drop the connection).
+ */
+function admitRequest(
+  c: ServerContext,
+  req: IncomingMessage,
+  method: string,
+  url: URL,
+  isResource: boolean
+): { user?: UserInfo } | { refuse: ApiError } | { reset: true } {
+  const pathname = requestPath(url)
+  let user: UserInfo | undefined = authenticate(req, c.authn)
+  if (!PUBLIC_PATHS.has(pathname)) {
+    if (!user) return { refuse: new ApiError(401, 'Unauthorized', 'Unauthorized') }
+    user = impersonate(c.o.store, user, req)
+    const attrs = requestAttributes(method, pathname, url.searchParams)
+    if (!authorize(c.o.store, user, attrs).allowed) return { refuse: forbidden(user, attrs) }
+  }
+  if (c.throttle && isResource && !c.throttle.admit())
+    return {
+      refuse: new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', {
+        retryAfterSeconds: c.throttle.retryAfterSeconds
+      })
+    }
+  const fault = c.faults.forRequest(method, pathname)
+  if (fault?.reset) return { reset: true }
+  if (fault) {
+    const code = fault.status ?? 500
+    return {
+      refuse: new ApiError(
+        code,
+        reasonForCode(code),
+        code === 429 ? 'Too many requests, please try again later.' : `simulated fault (${code})`,
+        fault.retryAfter ? { retryAfterSeconds: fault.retryAfter } : undefined
+      )
+    }
+  }
+  return { user }
+}
+
+/** One admitted request on a resource: a watch, a followed log, or a verb (reviews included). */
+async function serveResource(
+  c: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  a: { method: string; url: URL; route: ResourceRoute; user?: UserInfo; record: (status: number) => void }
+): Promise<void> {
+  const { method, route, record } = a
+  const o = c.o
+  const accept = String(req.headers.accept ?? '')
+  const body = await readBody(req)
+  const q = a.url.searchParams
+  const env: VerbEnv = { store: o.store, logs: o.logs }
+  const watching = route.watchPath || parseBool(q, 'watch')
+  const protobuf = groupSpeaksProtobuf(route.type.group)
+  if (method === 'GET' && !route.subresource && (!route.name || watching)) {
+    const invalid = listOptionsError(q)
+    if (invalid) throw invalid
+  }
+  if (method === 'GET' && watching && !route.name) {
+    const media = negotiate(accept, { protobuf, table: true, watch: true })
+    if (!media) throw notAcceptable(true)
+    const timeout = Number(q.get('timeoutSeconds') ?? '')
+    checkSelectors(env, route.type, q.get('fieldSelector') ?? undefined)
+    record(200)
+    return serveWatch(
+      req,
+      res,
+      o.store,
+      route.type,
+      {
+        namespace: route.namespace,
+        labelSelector: q.get('labelSelector') ?? undefined,
+        fieldSelector: q.get('fieldSelector') ?? undefined,
+        resourceVersion: q.get('resourceVersion') ?? undefined,
+        allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks'),
+        timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
+      },
+      {
+        bookmarkEveryMs: c.bookmarkEveryMs,
+        cut: c.faults.forWatch(),
+        protobuf: media.encoding === 'protobuf'
+      }
+    )
+  }
+  if (method === 'GET' && route.subresource === 'log' && wantsFollow(q)) {
+    record(200)
+    return followLog(env, route, q, req, res, o.streams)
+  }
+  const media = negotiate(accept, { protobuf, table: true })
+  if (!media) throw notAcceptable()
+  const verbRequest: VerbRequest = {
+    method,
+    route,
+    query: q,
+    body,
+    contentType: String(req.headers['content-type'] ?? 'application/json'),
+    accept: accept || 'application/json',
+    table: media.table,
+    userAgent: String(req.headers['user-agent'] ?? '')
+  }
+  const verb = requestAttributes(method, requestPath(a.url), q).verb
+  if (!route.subresource && route.type.verbs && !route.type.verbs.includes(verb))
+    throw new ApiError(
+      405,
+      'MethodNotAllowed',
+      'the server does not allow this method on the requested resource'
+    )
+  const reply = REVIEW_GROUPS.has(route.type.group)
+    ? review(o.store, a.user!, verbRequest)
+    : dispatch(env, verbRequest)
+  record(reply.status)
+  send(res, reply, media)
+}
+
+/** One HTTP request: recorded once, admitted, then discovery or a resource; errors as a Status. */
+async function handleRequest(c: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase()
+  const url = new URL(req.url ?? '/', `https://${c.host}`)
+  const pathname = requestPath(url)
+  let route: ResourceRoute | undefined
+  let recorded = false
+  const record = (status: number) => {
+    if (recorded) return
+    recorded = true
+    c.o.recorder.record({
+      service: 'kube',
+      method,
+      path: pathname,
+      status,
+      mutating: MUTATING.has(method) && !isDryRun(url.searchParams),
+      ...(route ? { resource: route.type.plural } : {})
+    })
+  }
+  const accept = String(req.headers.accept ?? '')
+  const fail = (err: ApiError) => {
+    record(err.code)
+    if (!res.headersSent) {
+      if (err.details?.retryAfterSeconds) res.setHeader('Retry-After', String(err.details.retryAfterSeconds))
+      // A Status travels in whatever the client accepts; a failed negotiation answers in JSON.
+      const media = err.code === 406 ? undefined : negotiate(accept, { protobuf: true, table: false })
+      send(res, { status: err.code, body: err.toStatus() }, media)
+    } else res.end()
+  }
+  try {
+    const split = splitApiPath(pathname)
+    const isResource = !!split && split.rest.length > 0
+    if (split && isResource) {
+      try {
+        route = resolveResource(c.o.store, split.group, split.version, split.rest)
+      } catch {
+        route = undefined
+      }
+    }
+    const admitted = admitRequest(c, req, method, url, isResource)
+    if ('reset' in admitted) {
+      record(0)
+      req.socket.destroy()
+      return
+    }
+    if ('refuse' in admitted) {
+      req.resume()
+      return fail(admitted.refuse)
+    }
+    if (!split || !isResource) {
+      req.resume()
+      const reply = method === 'GET' ? discovery(c.o, pathname, c.host, accept) : undefined
+      if (!reply)
+        return fail(new ApiError(404, 'NotFound', 'the server could not find the requested resource'))
+      record(reply.status)
+      return send(res, reply)
+    }
+    if (!route) route = resolveResource(c.o.store, split.group, split.version, split.rest) // throws NotFound
+    await serveResource(c, req, res, { method, url, route, user: admitted.user, record })
+  } catch (err) {
+    fail(toApiError(err, route))
+  }
+}
+
+/** An upgrade request (exec, attach, port-forward): authorized as `create` on the subresource. */
+function handleUpgrade(c: ServerContext, req: IncomingMessage, socket: Socket, head: Buffer): void {
+  const url = new URL(req.url ?? '/', `https://${c.host}`)
+  const pathname = requestPath(url)
+  let route: ResourceRoute | undefined
+  const record = (status: number) =>
+    c.o.recorder.record({
+      service: 'kube',
+      method: req.method ?? 'GET',
+      path: pathname,
+      status,
+      mutating: false,
+      ...(route ? { resource: route.type.plural } : {})
+    })
+  try {
+    const split = splitApiPath(pathname)
+    if (!split) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource')
+    route = resolveResource(c.o.store, split.group, split.version, split.rest)
+    const stream = ['exec', 'attach', 'portforward'].includes(route.subresource ?? '')
+    if (!route.name || !stream)
+      throw new ApiError(400, 'BadRequest', 'this resource is not served as a stream')
+    let user = authenticate(req, c.authn)
+    if (!user) throw new ApiError(401, 'Unauthorized', 'Unauthorized')
+    user = impersonate(c.o.store, user, req)
+    // Upgraded stream requests are authorized as `create` on the subresource, whatever the method.
+    const attrs = requestAttributes('POST', pathname, url.searchParams)
+    if (!authorize(c.o.store, user, attrs).allowed) throw forbidden(user, attrs)
+    serveStream(c.o.store, c.o.streams, route, url.searchParams, req, socket, head)
+    record(101)
+  } catch (err) {
+    const e = toApiError(err, route)
+    record(e.code)
+    refuseUpgrade(socket, e)
+  }
+}
+
 export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   installCrdController(o.store)
   seedBootstrapRbac(o.store)
   installAccess(o.store, o.access)
-  const authn = {
-    tokens: o.tokens,
-    ...(o.tokenUsers ? { tokenUsers: o.tokenUsers } : {}),
-    ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
-    restricted: restrictedUsers(o.access)
+  const c: ServerContext = {
+    o,
+    authn: {
+      tokens: o.tokens,
+      ...(o.tokenUsers ? { tokenUsers: o.tokenUsers } : {}),
+      ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
+      restricted: restrictedUsers(o.access)
+    },
+    faults: new KubeFaults(o.faults ?? [], o.clock),
+    throttle: o.throttle ? new ServerThrottle(o.throttle) : undefined,
+    bookmarkEveryMs: Math.min(10_000, Math.max(50, o.clock.real(60_000))),
+    host: '127.0.0.1'
   }
-  const faults = new KubeFaults(o.faults ?? [], o.clock)
-  const throttle = o.throttle ? new ServerThrottle(o.throttle) : undefined
   const sockets = new Set<Socket>()
-  const bookmarkEveryMs = Math.min(10_000, Math.max(50, o.clock.real(60_000)))
-  let host = '127.0.0.1'
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const method = (req.method ?? 'GET').toUpperCase()
-    const url = new URL(req.url ?? '/', `https://${host}`)
-    const pathname = url.pathname.replace(/\/+$/, '') || '/'
-    let route: ResourceRoute | undefined
-    let recorded = false
-    const record = (status: number) => {
-      if (recorded) return
-      recorded = true
-      o.recorder.record({
-        service: 'kube',
-        method,
-        path: pathname,
-        status,
-        mutating: MUTATING.has(method) && !isDryRun(url.searchParams),
-        ...(route ? { resource: route.type.plural } : {})
-      })
-    }
-    const accept = String(req.headers.accept ?? '')
-    const fail = (err: ApiError) => {
-      record(err.code)
-      if (!res.headersSent) {
-        if (err.details?.retryAfterSeconds)
-          res.setHeader('Retry-After', String(err.details.retryAfterSeconds))
-        // A Status travels in whatever the client accepts; a failed negotiation answers in JSON.
-        const media = err.code === 406 ? undefined : negotiate(accept, { protobuf: true, table: false })
-        send(res, { status: err.code, body: err.toStatus() }, media)
-      } else res.end()
-    }
-    try {
-      const split = splitApiPath(pathname)
-      if (split && split.rest.length) {
-        try {
-          route = resolveResource(o.store, split.group, split.version, split.rest)
-        } catch {
-          route = undefined
-        }
-      }
-      let user: UserInfo | undefined = authenticate(req, authn)
-      if (!PUBLIC_PATHS.has(pathname)) {
-        if (!user) {
-          req.resume()
-          return fail(new ApiError(401, 'Unauthorized', 'Unauthorized'))
-        }
-        user = impersonate(o.store, user, req)
-        const attrs = requestAttributes(method, pathname, url.searchParams)
-        if (!authorize(o.store, user, attrs).allowed) {
-          req.resume()
-          return fail(forbidden(user, attrs))
-        }
-      }
-      if (throttle && split && split.rest.length && !throttle.admit()) {
-        req.resume()
-        return fail(
-          new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', {
-            retryAfterSeconds: throttle.retryAfterSeconds
-          })
-        )
-      }
-      const fault = faults.forRequest(method, pathname)
-      if (fault?.reset) {
-        record(0)
-        req.socket.destroy()
-        return
-      }
-      if (fault) {
-        req.resume()
-        const code = fault.status ?? 500
-        return fail(
-          new ApiError(
-            code,
-            reasonForCode(code),
-            code === 429 ? 'Too many requests, please try again later.' : `simulated fault (${code})`,
-            fault.retryAfter ? { retryAfterSeconds: fault.retryAfter } : undefined
-          )
-        )
-      }
-      if (!split || !split.rest.length) {
-        req.resume()
-        const reply = method === 'GET' ? discovery(o, pathname, host, accept) : undefined
-        if (!reply)
-          return fail(new ApiError(404, 'NotFound', 'the server could not find the requested resource'))
-        record(reply.status)
-        return send(res, reply)
-      }
-      if (!route) route = resolveResource(o.store, split.group, split.version, split.rest) // throws NotFound
-      const body = await readBody(req)
-      const q = url.searchParams
-      const env: VerbEnv = { store: o.store, logs: o.logs }
-      const watching = route.watchPath || parseBool(q, 'watch')
-      const protobuf = groupSpeaksProtobuf(route.type.group)
-      if (method === 'GET' && !route.subresource && (!route.name || watching)) {
-        const invalid = listOptionsError(q)
-        if (invalid) throw invalid
-      }
-      if (method === 'GET' && watching && !route.name) {
-        const media = negotiate(accept, { protobuf, table: true, watch: true })
-        if (!media) throw notAcceptable(true)
-        const timeout = Number(q.get('timeoutSeconds') ?? '')
-        checkSelectors(env, route.type, q.get('fieldSelector') ?? undefined)
-        record(200)
-        return serveWatch(
-          req,
-          res,
-          o.store,
-          route.type,
-          {
-            namespace: route.namespace,
-            labelSelector: q.get('labelSelector') ?? undefined,
-            fieldSelector: q.get('fieldSelector') ?? undefined,
-            resourceVersion: q.get('resourceVersion') ?? undefined,
-            allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks'),
-            timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined
-          },
-          { bookmarkEveryMs, cut: faults.forWatch(), protobuf: media.encoding === 'protobuf' }
-        )
-      }
-      if (method === 'GET' && route.subresource === 'log' && wantsFollow(q)) {
-        record(200)
-        return followLog(env, route, q, req, res, o.streams)
-      }
-      const media = negotiate(accept, { protobuf, table: true })
-      if (!media) throw notAcceptable()
-      const verbRequest = (): VerbRequest => ({
-        method,
-        route: route!,
-        query: q,
-        body,
-        contentType: String(req.headers['content-type'] ?? 'application/json'),
-        accept: accept || 'application/json',
-        table: media.table,
-        userAgent: String(req.headers['user-agent'] ?? '')
-      })
-      const verb = requestAttributes(method, pathname, q).verb
-      if (!route.subresource && route.type.verbs && !route.type.verbs.includes(verb))
-        throw new ApiError(
-          405,
-          'MethodNotAllowed',
-          'the server does not allow this method on the requested resource'
-        )
-      const reply = REVIEW_GROUPS.has(route.type.group)
-        ? review(o.store, user!, verbRequest())
-        : dispatch(env, verbRequest())
-      record(reply.status)
-      send(res, reply, media)
-    } catch (err) {
-      fail(toApiError(err, route))
-    }
+  const track = (s: Socket) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
   }
-
   const server = createServer(
     { cert: o.tls.certPem, key: o.tls.keyPem, ca: o.tls.caPem, requestCert: true, rejectUnauthorized: false },
-    (req, res) => void handle(req, res)
+    (req, res) => void handleRequest(c, req, res)
   )
-  server.on('secureConnection', s => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  server.on('connection', (s: Socket) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const url = new URL(req.url ?? '/', `https://${host}`)
-    const pathname = url.pathname.replace(/\/+$/, '') || '/'
-    let route: ResourceRoute | undefined
-    const record = (status: number) =>
-      o.recorder.record({
-        service: 'kube',
-        method: req.method ?? 'GET',
-        path: pathname,
-        status,
-        mutating: false,
-        ...(route ? { resource: route.type.plural } : {})
-      })
-    try {
-      const split = splitApiPath(pathname)
-      if (!split) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource')
-      route = resolveResource(o.store, split.group, split.version, split.rest)
-      const stream = ['exec', 'attach', 'portforward'].includes(route.subresource ?? '')
-      if (!route.name || !stream)
-        throw new ApiError(400, 'BadRequest', 'this resource is not served as a stream')
-      let user = authenticate(req, authn)
-      if (!user) throw new ApiError(401, 'Unauthorized', 'Unauthorized')
-      user = impersonate(o.store, user, req)
-      // Upgraded stream requests are authorized as `create` on the subresource, whatever the method.
-      const attrs = requestAttributes('POST', pathname, url.searchParams)
-      if (!authorize(o.store, user, attrs).allowed) throw forbidden(user, attrs)
-      serveStream(o.store, o.streams, route, url.searchParams, req, socket, head)
-      record(101)
-    } catch (err) {
-      const e = toApiError(err, route)
-      record(e.code)
-      refuseUpgrade(socket, e)
-    }
-  })
+  server.on('secureConnection', track)
+  server.on('connection', track)
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) =>
+    handleUpgrade(c, req, socket, head)
+  )
   server.on('tlsClientError', () => undefined)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
   })
   const port = (server.address() as { port: number }).port
-  host = `127.0.0.1:${port}`
+  c.host = `127.0.0.1:${port}`
   return {
     url: `https://127.0.0.1:${port}`,
     close: () =>

@@ -8,10 +8,8 @@
 // a token until 1 s before its expiry, so 12-second ARM tokens would make any ARM request that a
 // busy machine delays by a second arrive expired — a race with the machine, not a test of the action.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import tls from 'node:tls'
 import { parse } from 'yaml'
 import { AKS_SERVER_APP_ID } from '../../../src/azure/credentials.js'
 import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
@@ -19,13 +17,11 @@ import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
 
 // The driver builds alone take 54 s of real time; a loaded machine stretches the rest of the run
 // (helm processes, TLS) several times over.
 jest.setTimeout(900_000)
-
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
 
 let world: World
 let flow: FlowResult
@@ -57,13 +53,7 @@ beforeAll(async () => {
       kube: { timeScale: 0.01, delays: { mofed: '3000s', gpuDriver: '2400s', default: '5s' } }
     }
   })
-  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-  const env = world.env()
-  delete (env as Record<string, string>).KUBECONFIG
-  runnerTemp = mkdtempSync(path.join(tmpdir(), 'aad-runner-'))
-  process.env = { ...savedEnv, ...env, RUNNER_TEMP: runnerTemp }
-  for (const k of Object.keys(process.env))
-    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  runnerTemp = adoptWorld(world, 'aad-runner')
   const r = readSettings(
     reader({
       ...world.inputs(),
@@ -88,8 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close()
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 describe('an AAD cluster whose tokens expire many times during the run', () => {

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
 import { connectAzure } from '../../../src/azure/index.js'
 import { silentLog } from '../../../src/log/index.js'
 import { detectDrift, DriftError } from '../../../src/drift/index.js'
@@ -19,19 +18,18 @@ import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
 import type { DriftItem } from '../../../src/report/report.js'
-import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import type { FlowResult } from '../../../src/run/flow.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
 const POOL = 'rdma'
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
 let world: World
 let kubeconfigPath: string
 let convergedKubeRequests = 0
@@ -58,20 +56,9 @@ function settings(mode: string, extra: Record<string, string> = {}): Settings {
 
 /** Runs the action's flow in-process, its workflow-command output collected rather than printed. */
 async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
-  const write = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    flowLog.push(String(chunk))
-    return true
-  }) as typeof process.stdout.write
-  try {
-    const s = settings(mode, extra)
-    s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
-    const r = await runFlowWithReport(s)
-    if (r.report.steps.some(x => x.status === 'failure')) write(flowLog.slice(-200).join(''))
-    return r
-  } finally {
-    process.stdout.write = write
-  }
+  const s = settings(mode, extra)
+  s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
+  return runFlowQuietly(s, flowLog)
 }
 
 const secrets = () =>
@@ -127,12 +114,7 @@ beforeAll(async () => {
       }
     }
   })
-  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-  const env = world.env()
-  delete (env as Record<string, string>).KUBECONFIG
-  Object.assign(process.env, env, { RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'drift-runner-')) })
-  for (const k of Object.keys(process.env))
-    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  adoptWorld(world, 'drift-runner')
 
   const r = await flow('apply')
   expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
@@ -143,8 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close()
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 describe('drift on a converged world', () => {

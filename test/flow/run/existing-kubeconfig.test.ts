@@ -10,7 +10,6 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
 import { connectAzure } from '../../../src/azure/index.js'
 import { nodePool } from '../../../src/components/node-pool.js'
 import { silentLog } from '../../../src/log/index.js'
@@ -21,12 +20,11 @@ import { startWorld, type World } from '../../../sim/world.js'
 import { bundlePath } from '../../support/dist.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
 const POOL = 'rdma'
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
 let world: World
 const flowLog: string[] = []
 
@@ -92,20 +90,14 @@ beforeAll(async () => {
       }
     }
   })
-  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-  const env = world.env()
-  delete (env as Record<string, string>).KUBECONFIG
-  Object.assign(process.env, env, { RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'kc-runner-')) })
-  for (const k of Object.keys(process.env))
-    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_') || k === 'KUBECONFIG') delete process.env[k]
+  adoptWorld(world, 'kc-runner')
   const r = await flow({ ...azureInputs(), mode: 'apply' })
   expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
 })
 
 afterAll(async () => {
   await world?.close()
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 describe('with only a kubeconfig', () => {

@@ -3,24 +3,18 @@
 // mutating request at all, ARM or Kubernetes (no feature registration, no helm release, no Lease),
 // and fails the node-pool step with the fields that differ.
 import { afterAll, describe, expect, it, jest } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
 import { runFlowWithReport } from '../../../src/run/flow.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
 
 jest.setTimeout(300_000)
 
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
-
 afterAll(() => {
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 describe.each(['sequential', 'pipelined'])('%s rollout', rollout => {
@@ -40,12 +34,7 @@ describe.each(['sequential', 'pipelined'])('%s rollout', rollout => {
       }
     })
     try {
-      tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-      const env = world.env()
-      delete (env as Record<string, string>).KUBECONFIG
-      process.env = { ...savedEnv, ...env, RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'refusal-')) }
-      for (const k of Object.keys(process.env))
-        if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+      adoptWorld(world, 'refusal')
       const { settings } = readSettings(
         reader({
           ...world.inputs(),

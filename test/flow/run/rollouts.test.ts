@@ -7,10 +7,7 @@
 // (objects, node labels, allocatable, one kubelet restart per node) with the guide's order on every
 // node, and verification starts only once every readiness condition holds.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { ReportStep } from '../../../src/report/report.js'
 import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
@@ -19,13 +16,12 @@ import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
 import { clusterStack } from '../../support/components.js'
+import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
 const POOL = 'rdma'
 const TIME_SCALE = 0.01
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
 
 interface Outcome {
   flow: FlowResult
@@ -129,12 +125,7 @@ async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
   const out: string[] = []
   const write = process.stdout.write.bind(process.stdout)
   try {
-    tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-    const env = world.env()
-    delete (env as Record<string, string>).KUBECONFIG
-    process.env = { ...savedEnv, ...env, RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'rollout-runner-')) }
-    for (const k of Object.keys(process.env))
-      if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+    adoptWorld(world, 'rollout-runner')
     const r = readSettings(
       reader({
         ...world.inputs(),
@@ -186,8 +177,7 @@ beforeAll(async () => {
 })
 
 afterAll(() => {
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 const at = (steps: ReportStep[], name: string) => {

@@ -5,21 +5,16 @@
 // the reason, and leaves it alone: NFD labels only the RDMA pool, so neither the NicClusterPolicy's
 // driver nor any GPU Operator operand is scheduled on the inference pool.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
-
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
 
 let world: World
 let flow: FlowResult
@@ -52,12 +47,7 @@ beforeAll(async () => {
       }
     }
   })
-  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-  const env = world.env()
-  delete (env as Record<string, string>).KUBECONFIG
-  process.env = { ...savedEnv, ...env, RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'shared-runner-')) }
-  for (const k of Object.keys(process.env))
-    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  adoptWorld(world, 'shared-runner')
   const r = readSettings(
     reader({
       ...world.inputs(),
@@ -89,8 +79,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close()
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', () => {

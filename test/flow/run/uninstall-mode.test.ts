@@ -4,15 +4,13 @@
 // finds nothing left on the cluster and deletes the pool, which the action's created-by tag marks
 // as its own. Neither run verifies or benchmarks anything.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import tls from 'node:tls'
-import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import type { FlowResult } from '../../../src/run/flow.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
+import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -26,40 +24,27 @@ const REMOVAL_ORDER = [
   'node-feature-rule',
   'network-operator'
 ]
-const savedEnv = { ...process.env }
-const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
 let world: World
 const flowLog: string[] = []
 
 /** Runs the action's flow in-process (its workflow-command output collected, shown on failure). */
 async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
-  const write = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    flowLog.push(String(chunk))
-    return true
-  }) as typeof process.stdout.write
-  try {
-    const s = readSettings(
-      reader({
-        ...world.inputs(),
-        'client-secret': world.scenario.azure.clientSecret,
-        'auth-type': 'secret',
-        mode,
-        'node-pool': POOL,
-        'node-count': '2',
-        benchmark: 'false',
-        timeout: '30m',
-        'step-timeout': '10m',
-        ...extra
-      })
-    ).settings
-    s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
-    const r = await runFlowWithReport(s)
-    if (r.report.steps.some(x => x.status === 'failure')) write(flowLog.slice(-200).join(''))
-    return r
-  } finally {
-    process.stdout.write = write
-  }
+  const s = readSettings(
+    reader({
+      ...world.inputs(),
+      'client-secret': world.scenario.azure.clientSecret,
+      'auth-type': 'secret',
+      mode,
+      'node-pool': POOL,
+      'node-count': '2',
+      benchmark: 'false',
+      timeout: '30m',
+      'step-timeout': '10m',
+      ...extra
+    })
+  ).settings
+  s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
+  return runFlowQuietly(s, flowLog)
 }
 
 beforeAll(async () => {
@@ -76,12 +61,7 @@ beforeAll(async () => {
       }
     }
   })
-  tls.setDefaultCACertificates([...originalCAs, world.tls.caPem])
-  const env = world.env()
-  delete (env as Record<string, string>).KUBECONFIG
-  Object.assign(process.env, env, { RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'uninstall-runner-')) })
-  for (const k of Object.keys(process.env))
-    if (k.startsWith('GITHUB_') || k.startsWith('INPUT_')) delete process.env[k]
+  adoptWorld(world, 'uninstall-runner')
   const applied = await flow('apply')
   expect(applied.exitCode).toBe(0)
   expect(world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(/^apply-/)
@@ -89,8 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.close()
-  process.env = { ...savedEnv }
-  tls.setDefaultCACertificates(originalCAs)
+  restoreRunner()
 })
 
 describe('mode: uninstall', () => {

@@ -104,9 +104,7 @@ const line = (name, a) => [
   behaviour(a),
   `${a.firstKill.unit} / ${a.firstKill.flow} / ${a.firstKill.repo}`
 ]
-const table = [header, ...rows.map(([n, a]) => line(n, a)), line('total', total)].map(r =>
-  r.map(String)
-)
+const table = [header, ...rows.map(([n, a]) => line(n, a)), line('total', total)].map(r => r.map(String))
 const widths = header.map((_, i) => Math.max(...table.map(r => r[i].length)))
 const print = r =>
   console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))

@@ -4,6 +4,9 @@
 //             worlds at a fixed timeScale: its Kubernetes requests, mutating requests and wall
 //             time (steps), side by side; then how fast dist/index.js reaches its first log line.
 //   rollout — sequential vs pipelined rollout (2, 8, 64 nodes, guide component times).
+//   standins — what one call of the simulator's helm and az stand-ins costs (a simulated run
+//             starts one process per helm command): wall time and CPU, cold and with the
+//             compile cache warm.
 // Everything runs the committed dist/cli.js, exactly as a user would.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -257,7 +260,55 @@ async function benchRollout() {
   }
 }
 
-const benches = { world: benchWorld, apply: benchApply, rollout: benchRollout }
+/** One `node dist/cli.js <args>` run: its exit code and wall time in ms. */
+function timedRun(args, env) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [cli, ...args], { stdio: 'ignore', env })
+    child.on('error', reject)
+    child.on('close', code => resolve({ code, wall: performance.now() - started }))
+  })
+}
+
+/**
+ * The CPU (user + system, ms) of this process's waited-for children so far: /proc/self/stat's
+ * cutime and cstime, in clock ticks of 10 ms (process.resourceUsage reports this process only).
+ */
+function childrenCpuMs() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[13]) + Number(fields[14])) * 10
+}
+
+async function benchStandins() {
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+  console.log(`standins: one call of each stand-in, median of 15 (load average ${load})`)
+  for (const [name, args] of [
+    ['helm', ['__helm', 'version']],
+    ['az', ['__az', 'version']]
+  ]) {
+    for (const cache of ['cold', 'warm']) {
+      const env = { ...process.env }
+      const dir = mkdtempSync(path.join(work, `cache-${name}-`))
+      env.NODE_COMPILE_CACHE = dir
+      const walls = []
+      const cpus = []
+      if (cache === 'warm') await timedRun(args, env)
+      for (let i = 0; i < 15; i++) {
+        if (cache === 'cold') env.NODE_COMPILE_CACHE = mkdtempSync(path.join(work, `cache-${name}-`))
+        const cpu0 = childrenCpuMs()
+        const r = await timedRun(args, env)
+        if (r.code !== 0) throw new Error(`${args.join(' ')} exited ${r.code}`)
+        walls.push(r.wall)
+        cpus.push(childrenCpuMs() - cpu0)
+      }
+      console.log(
+        `  ${name} (${args.join(' ')}), compile cache ${cache}: ${median(walls).toFixed(0)} ms wall, ${median(cpus).toFixed(0)} ms CPU`
+      )
+    }
+  }
+}
+
+const benches = { world: benchWorld, apply: benchApply, rollout: benchRollout, standins: benchStandins }
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches)
 for (const name of wanted) {
   if (!benches[name]) throw new Error(`unknown bench "${name}" (${Object.keys(benches).join(', ')})`)

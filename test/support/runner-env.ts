@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import tls from 'node:tls'
 import { runFlowWithReport, type FlowResult } from '../../src/run/flow.js'
+import { readSettings } from '../../src/settings/input-helper.js'
 import type { Settings } from '../../src/settings/settings.js'
 import type { World } from '../../sim/world.js'
+import { reader } from './inputs.js'
 
 const savedEnv = { ...process.env }
 const originalCAs = [...tls.getCACertificates('bundled'), ...tls.getCACertificates('extra')]
@@ -46,4 +48,16 @@ export async function runFlowQuietly(settings: Settings, log: string[]): Promise
   } finally {
     process.stdout.write = write
   }
+}
+
+/** Settings for a run against the world, signed in with its client secret, from these inputs. */
+export function secretAuthSettings(world: World, inputs: Record<string, string>): Settings {
+  return readSettings(
+    reader({
+      ...world.inputs(),
+      'client-secret': world.scenario.azure.clientSecret,
+      'auth-type': 'secret',
+      ...inputs
+    })
+  ).settings
 }

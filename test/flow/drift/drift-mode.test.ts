@@ -19,13 +19,11 @@ import type { KubeObject } from '../../../src/kube/types.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
 import type { DriftItem } from '../../../src/report/report.js'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
+import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -36,22 +34,16 @@ let convergedKubeRequests = 0
 const flowLog: string[] = []
 
 function settings(mode: string, extra: Record<string, string> = {}): Settings {
-  const r = readSettings(
-    reader({
-      ...world.inputs(),
-      'client-secret': world.scenario.azure.clientSecret,
-      'auth-type': 'secret',
-      mode,
-      'node-pool': POOL,
-      'node-count': '2',
-      benchmark: 'false',
-      timeout: '30m',
-      'step-timeout': '10m',
-      retries: '3',
-      ...extra
-    })
-  )
-  return r.settings
+  return secretAuthSettings(world, {
+    mode,
+    'node-pool': POOL,
+    'node-count': '2',
+    benchmark: 'false',
+    timeout: '30m',
+    'step-timeout': '10m',
+    retries: '3',
+    ...extra
+  })
 }
 
 /** Runs the action's flow in-process, its workflow-command output collected rather than printed. */

@@ -13,14 +13,14 @@ import path from 'node:path'
 import { connectAzure } from '../../../src/azure/index.js'
 import { nodePool } from '../../../src/components/node-pool.js'
 import { silentLog } from '../../../src/log/index.js'
-import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
+import type { FlowResult } from '../../../src/run/flow.js'
 import { workloadYaml } from '../../../src/report/workload-summary.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { bundlePath } from '../../support/dist.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
+import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -39,22 +39,11 @@ const common = { 'node-pool': POOL, 'node-count': '2', benchmark: 'false', timeo
 
 /** Runs the action's flow in-process with exactly these inputs; its workflow commands collected. */
 async function flow(inputs: Record<string, string>): Promise<FlowResult> {
-  const write = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    flowLog.push(String(chunk))
-    return true
-  }) as typeof process.stdout.write
-  try {
-    const s = readSettings(
-      reader({ ...common, 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })
-    ).settings
-    s.runId = `kc-${Math.random().toString(36).slice(2, 8)}`
-    const r = await runFlowWithReport(s)
-    if (r.report.steps.some(x => x.status === 'failure')) write(flowLog.slice(-200).join(''))
-    return r
-  } finally {
-    process.stdout.write = write
-  }
+  const s = readSettings(
+    reader({ ...common, 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })
+  ).settings
+  s.runId = `kc-${Math.random().toString(36).slice(2, 8)}`
+  return runFlowQuietly(s, flowLog)
 }
 
 /** Requests that reached the world's Azure half (ARM, Entra, GitHub OIDC). */

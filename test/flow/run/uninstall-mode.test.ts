@@ -6,11 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
+import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -29,20 +27,15 @@ const flowLog: string[] = []
 
 /** Runs the action's flow in-process (its workflow-command output collected, shown on failure). */
 async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
-  const s = readSettings(
-    reader({
-      ...world.inputs(),
-      'client-secret': world.scenario.azure.clientSecret,
-      'auth-type': 'secret',
-      mode,
-      'node-pool': POOL,
-      'node-count': '2',
-      benchmark: 'false',
-      timeout: '30m',
-      'step-timeout': '10m',
-      ...extra
-    })
-  ).settings
+  const s = secretAuthSettings(world, {
+    mode,
+    'node-pool': POOL,
+    'node-count': '2',
+    benchmark: 'false',
+    timeout: '30m',
+    'step-timeout': '10m',
+    ...extra
+  })
   s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
   return runFlowQuietly(s, flowLog)
 }

@@ -63,6 +63,7 @@ function byName<T>(list: unknown, key: string, name: string | undefined): T | un
 /** A kubeconfig's cluster and user, and the exec credential it caches until it expires. */
 export class StandinKubeConfig {
   private execCredential?: { token?: string; cert?: Buffer; key?: Buffer; expiresAt?: number }
+  private fixed?: { tls: Omit<Connection, 'headers'>; token?: string }
 
   private constructor(
     private readonly dir: string,
@@ -113,19 +114,29 @@ export class StandinKubeConfig {
     return file ? this.file(file) : undefined
   }
 
-  /** TLS material and headers for the next request (an exec plugin runs when its credential expired). */
-  async connection(): Promise<Connection> {
+  /** The cluster's CA and TLS settings, the user's client certificate and static token. */
+  private readFixed(): { tls: Omit<Connection, 'headers'>; token?: string } {
     const c = this.cluster
     const u = this.user
-    const conn: Connection = {
-      ca: this.data(c['certificate-authority-data'], c['certificate-authority']),
-      cert: this.data(u['client-certificate-data'], u['client-certificate']),
-      key: this.data(u['client-key-data'], u['client-key']),
-      rejectUnauthorized: c['insecure-skip-tls-verify'] !== true,
-      servername: c['tls-server-name'],
-      headers: {}
+    return {
+      tls: {
+        ca: this.data(c['certificate-authority-data'], c['certificate-authority']),
+        cert: this.data(u['client-certificate-data'], u['client-certificate']),
+        key: this.data(u['client-key-data'], u['client-key']),
+        rejectUnauthorized: c['insecure-skip-tls-verify'] !== true,
+        servername: c['tls-server-name']
+      },
+      token: u.token || (u.tokenFile ? this.file(u.tokenFile).toString('utf8').trim() : undefined)
     }
-    let token = u.token || (u.tokenFile ? this.file(u.tokenFile).toString('utf8').trim() : undefined)
+  }
+
+  /** TLS material and headers for the next request (an exec plugin runs when its credential expired). */
+  async connection(): Promise<Connection> {
+    const u = this.user
+    // The files are read once, as client-go reads them when it builds its transport.
+    const fixed = (this.fixed ??= this.readFixed())
+    const conn: Connection = { ...fixed.tls, headers: {} }
+    let token = fixed.token
     if (u.exec) {
       const cred = await this.runExec(u.exec)
       token = cred.token ?? token

@@ -18,8 +18,9 @@
 // it switched on, and runs the unit tests that load its module plus the tests that reached it while
 // running — not every flow, which would cost an hour a mutant. The hit limit turns an infinite
 // loop into a timeout.
-import { globSync } from 'node:fs'
+import { globSync, mkdtempSync, rmSync } from 'node:fs'
 import { register } from 'node:module'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { INSTRUMENTER_CONSTANTS } from '@stryker-mutator/api/core'
@@ -116,6 +117,10 @@ export class InProcessRunner {
     )
     for (const [name, value] of Object.entries(this.extraEnv))
       process.env[name] = String(value).replace('<rootDir>', root)
+    // What the tests leave in the temporary folder (a run folder per mutant, say) goes to one
+    // folder of this worker, removed when the worker ends.
+    this.tempRoot = mkdtempSync(path.join(tmpdir(), 'mutation-tmp-'))
+    process.env.TMPDIR = this.tempRoot
     this.startEnv = { ...process.env }
     process.on('unhandledRejection', e => this.log.debug(`unhandled rejection in a test: ${message(e)}`))
     process.on('uncaughtException', e => {
@@ -124,6 +129,10 @@ export class InProcessRunner {
     })
     globalThis[STATE] = {}
     await this.load(this.testFiles)
+  }
+
+  async dispose() {
+    if (this.tempRoot) rmSync(this.tempRoot, { recursive: true, force: true })
   }
 
   /** Imports `files` (and so the project's modules) as a fresh environment. */

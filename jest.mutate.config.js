@@ -8,8 +8,10 @@
 // sources are instrumented), and test/repo/ (action.yml, README, workflows: a mutant in an input's
 // description caught there is documentation, not behaviour) and the README checks among the unit
 // and flow tests (DOCUMENTATION_TESTS). MUTATE_TEST_KINDS=unit runs the unit tests alone: an area's
-// score in minutes, a lower bound of what the flows would add. ESM TypeScript through ts-jest as in
+// score in minutes, a lower bound of what the flows would add; `unit,flow/stack` adds one area's flows. ESM TypeScript through ts-jest as in
 // jest.config.js, for `npx jest -c` runs of the same selection.
+import { existsSync } from 'node:fs'
+
 const LEFT_OUT = [
   'test/unit/log/seam.test.ts',
   'test/flow/azure/cli-credential.test.ts',
@@ -31,14 +33,20 @@ export const DOCUMENTATION_TESTS = [
   "^test/flow/azure/permissions\\.test\\.ts: .*the README's permissions table"
 ]
 
-/** The kinds of test the run uses, in this order (MUTATE_TEST_KINDS, comma-separated; default both). */
+/**
+ * The tests the run uses, in this order (MUTATE_TEST_KINDS, comma-separated; default `unit,flow`):
+ * a kind (`unit`, `flow`) or one area's folder of a kind (`flow/kube`: test/flow/kube/), so an
+ * orchestration area can be measured against its own flows instead of every flow that reaches it.
+ */
 export const TEST_KINDS = (process.env.MUTATE_TEST_KINDS || 'unit,flow')
   .split(',')
-  .map(k => k.trim())
+  .map(k => k.trim().replace(/\/+$/, ''))
   .filter(Boolean)
 for (const k of TEST_KINDS)
-  if (!['unit', 'flow'].includes(k))
-    throw new Error(`MUTATE_TEST_KINDS: "${k}" is not a kind the mutation run uses (unit, flow)`)
+  if (!/^(unit|flow)(\/[a-z0-9-]+)?$/.test(k) || !existsSync(new URL(`test/${k}/`, import.meta.url)))
+    throw new Error(
+      `MUTATE_TEST_KINDS: "${k}" is not a kind the mutation run uses (unit, flow) or a folder of one (e.g. flow/kube)`
+    )
 
 export default {
   testEnvironment: 'node',
@@ -49,5 +57,6 @@ export default {
   },
   testMatch: TEST_KINDS.map(k => `<rootDir>/test/${k}/**/*.test.ts`),
   testPathIgnorePatterns: LEFT_OUT.map(p => `<rootDir>/${p.replace(/\./g, '\\.')}`),
-  testTimeout: 60000
+  // A unit test takes milliseconds: a mutant that makes one hang is a Timeout after 10 s, not 60.
+  testTimeout: TEST_KINDS.every(k => k.startsWith('unit')) ? 10000 : 60000
 }

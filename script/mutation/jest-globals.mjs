@@ -2,7 +2,7 @@
 // .each, .skip, .only as the tests use them), the hooks, Jest's own `expect` (the `expect`
 // package, every matcher and asymmetric matcher), `jest.fn` / `jest.spyOn` (jest-mock),
 // `jest.setTimeout` (the calling file's default) and Jest's modern fake timers (@jest/fake-timers:
-// useFakeTimers, advanceTimersByTime, useRealTimers). Test files register into the collector the
+// useFakeTimers, advanceTimersByTime and its Async form, getTimerCount, useRealTimers). Test files register into the collector the
 // runner sets while it imports them; the same functions are installed as globals, as Jest injects
 // them.
 import { ModernFakeTimers } from '@jest/fake-timers'
@@ -80,7 +80,9 @@ export const jest = {
   setTimeout: ms => globalThis[STATE]?.collector?.setTimeout(ms),
   useFakeTimers: config => timers().useFakeTimers(config),
   useRealTimers: () => restoreRealTimers(),
-  advanceTimersByTime: ms => timers().advanceTimersByTime(ms)
+  advanceTimersByTime: ms => timers().advanceTimersByTime(ms),
+  advanceTimersByTimeAsync: ms => timers().advanceTimersByTimeAsync(ms),
+  getTimerCount: () => timers().getTimerCount()
 }
 export { expect }
 

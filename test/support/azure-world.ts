@@ -9,9 +9,11 @@ import { loadScenario, type Scenario } from '../../sim/scenario.js'
 import { createWorldTls } from '../../sim/tls.js'
 import { startAzureSim, type AzureSim } from '../../sim/azure/index.js'
 import type { Settings } from '../../src/settings/settings.js'
-import type { Log } from '../../src/log/index.js'
+import { captureLog, type CapturedLog } from './capture-log.js'
 import { createCredential, type AzureCredential } from '../../src/azure/auth.js'
 import { createArmClients, pipelineOptions, type ArmClients } from '../../src/azure/clients.js'
+
+export { captureLog, type CapturedLog }
 
 export class FakeBackend implements ClusterBackend {
   readonly calls: string[] = []
@@ -62,33 +64,6 @@ export class FakeBackend implements ClusterBackend {
       'current-context': 'aks',
       users: [{ name: userName, user }]
     })
-  }
-}
-
-export interface CapturedLog extends Log {
-  lines: string[]
-  warnings: string[]
-  text(): string
-}
-
-export function captureLog(): CapturedLog {
-  const lines: string[] = []
-  const warnings: string[] = []
-  return {
-    lines,
-    warnings,
-    info: m => lines.push(`info: ${m}`),
-    warning: m => {
-      lines.push(`warning: ${m}`)
-      warnings.push(m)
-    },
-    debug: m => lines.push(`debug: ${m}`),
-    error: m => lines.push(`error: ${m}`),
-    startGroup: t => lines.push(`group: ${t}`),
-    endGroup: () => undefined,
-    progress: (_key, m) => lines.push(`info: ${m}`),
-    secret: () => undefined,
-    text: () => lines.join('\n')
   }
 }
 

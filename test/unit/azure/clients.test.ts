@@ -9,7 +9,7 @@ import {
   type PipelineResponse
 } from '@azure/core-rest-pipeline'
 import { createArmClients, pipelineOptions, transientRetryPolicy } from '../../../src/azure/clients.js'
-import { captureLog } from '../../support/azure-world.js'
+import { captureLog } from '../../support/capture-log.js'
 
 const tuning = { retries: 3, baseDelayMs: 1, maxDelayMs: 4 }
 

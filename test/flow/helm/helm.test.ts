@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Helm, HelmCommandError, PLAN_VALUES_FILE } from '../../../src/helm/helm.js'
-import { canonicalJson, needsUpgrade, upgradeReason } from '../../../src/helm/compare.js'
+import { needsUpgrade, upgradeReason } from '../../../src/helm/compare.js'
 import { silentLog } from '../../../src/log/index.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { startHelmWorld, type HelmWorld } from '../../support/helm-world.js'
@@ -148,19 +148,5 @@ describe('Helm', () => {
       '--timeout',
       '600s'
     ])
-  })
-})
-
-describe('needsUpgrade', () => {
-  const live = { chartVersion: 'v26.3.3', status: 'deployed', values: { b: 1, a: { y: true, x: 'z' } } }
-  it('compares versions without caring about the v prefix and values without caring about key order', () => {
-    expect(needsUpgrade({ version: '26.3.3', values: { a: { x: 'z', y: true }, b: 1 } }, live)).toBe(false)
-    expect(needsUpgrade({ version: 'v26.3.3', values: { a: { x: 'z', y: 'true' }, b: 1 } }, live)).toBe(true)
-    expect(upgradeReason({ version: 'v26.3.3', values: {} }, undefined)).toBe('not installed')
-    expect(upgradeReason({ version: 'v26.3.3', values: live.values }, { ...live, status: 'failed' })).toBe(
-      'release status is failed'
-    )
-    expect(needsUpgrade({ version: 'v26.3.3', values: {} }, { ...live, values: null })).toBe(false)
-    expect(canonicalJson({ b: [{ d: 1, c: undefined }], a: 1 })).toBe('{"a":1,"b":[{"d":1}]}')
   })
 })

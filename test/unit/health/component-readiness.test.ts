@@ -2,6 +2,7 @@
 // apply wait and verification): per-node progress, done, and the fail-fast cases (no IB device
 // after the grace period, CrashLoopBackOff, missing peermem).
 import { COMPONENTS, type ComponentName, type KubeComponent } from '../../../src/components/index.js'
+import { gpuUpgradePolicyText } from '../../../src/components/gpu-operator.js'
 import { evaluateHealth } from '../../../src/health/evaluate.js'
 import { daemonSetRolledOut } from '../../../src/health/rules.js'
 import { failFast } from '../../../src/kube/pods.js'
@@ -205,6 +206,162 @@ describe('nic-cluster-policy', () => {
   })
 })
 
+describe('nic-cluster-policy: what each node lacks, in words', () => {
+  const ofed = { labels: { 'nvidia.com/ofed-driver': '' }, namespace: 'network-operator' }
+  const ready = (name: string, pci = 'true'): KubeObject =>
+    node(name, {
+      'network.nvidia.com/operator.mofed.wait': 'false',
+      'feature.node.kubernetes.io/pci-15b3.present': pci
+    })
+  /** The image the policy of the default settings has the operator run: `<repo>/<image>:<version>-<os>-<arch>`. */
+  function policyImage(): string {
+    const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': POOL }), {}).settings
+    const manifests = (COMPONENTS['nic-cluster-policy'] as KubeComponent).desired(settings).manifests ?? []
+    const o = manifests.find(m => m.kind === 'NicClusterPolicy')!.spec!.ofedDriver as Record<string, string>
+    return `${o.repository}/${o.image}:${o.version}-ubuntu24.04-amd64`
+  }
+  const withImage = (
+    name: string,
+    nodeName: string,
+    image: string,
+    container = 'mofed-container'
+  ): KubeObject => {
+    const p = pod(name, nodeName, { ...ofed, containers: [{ name: container }] })
+    p.spec.containers = [
+      { name: 'sidecar', image: 'busybox' },
+      { name: container, image }
+    ]
+    return p
+  }
+  const detailOf = (observed: Record<string, KubeObject[]>, n = 'n1') =>
+    evaluateNicClusterPolicy(observed, { pool: POOL }).nodes.find(x => x.node === n)
+
+  it('a node without the Mellanox PCI label is not selected by the driver DaemonSet, and says so', () => {
+    const d = detailOf({ nodes: [ready('n1', 'false')], pods: [], policies: [] })
+    expect(d?.ready).toBe(false)
+    expect(d?.detail).toContain(
+      'no OFED driver pod (-n network-operator -l nvidia.com/ofed-driver) — node lacks feature.node.kubernetes.io/pci-15b3.present=true, so the driver DaemonSet does not select it'
+    )
+    const labelled = detailOf({ nodes: [ready('n1')], pods: [], policies: [] })
+    expect(labelled?.detail).toMatch(/^no OFED driver pod \(-n network-operator -l nvidia.com\/ofed-driver\)/)
+    expect(labelled?.detail).not.toContain('lacks')
+    expect(labelled?.blocked).toBeFalsy()
+  })
+
+  it('a node whose taint the policy does not tolerate is blocked: its driver pod never comes', () => {
+    const tainted = ready('n1')
+    tainted.spec = { taints: [{ key: 'sku', value: 'gpu-x', effect: 'NoSchedule' }] }
+    const d = detailOf({ nodes: [tainted], pods: [], policies: [] })
+    expect(d?.blocked).toBe(true)
+    expect(d?.detail).toContain(
+      'node taint sku=gpu-x:NoSchedule is not tolerated by the NicClusterPolicy (spec.tolerations)'
+    )
+    // nvidia.com/gpu is one the operator always adds for its driver pods.
+    tainted.spec = { taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }] }
+    expect(detailOf({ nodes: [tainted], pods: [], policies: [] })?.blocked).toBeFalsy()
+  })
+
+  it('names the driver pod that is not Ready, and the Ready one it found', () => {
+    const notReady = detailOf({
+      nodes: [ready('n1')],
+      pods: [pod('mofed-b', 'n1', { ...ofed, ready: false })],
+      policies: []
+    })
+    expect(notReady?.detail).toMatch(/^OFED driver pod mofed-b not Ready \(/)
+    const image = policyImage()
+    const ok = evaluateNicClusterPolicy(
+      { nodes: [ready('n1')], pods: [withImage('mofed-a', 'n1', image)], policies: [] },
+      { pool: POOL }
+    ).nodes[0]
+    expect(ok.ready).toBe(true)
+    expect(ok.notes).toContain('OFED driver pod mofed-a Ready')
+  })
+
+  it('says the mofed.wait label as it is, or that it is absent', () => {
+    const absent = node('n1', { 'feature.node.kubernetes.io/pci-15b3.present': 'true' })
+    const image = policyImage()
+    expect(
+      detailOf({ nodes: [absent], pods: [withImage('m', 'n1', image)], policies: [] })?.detail
+    ).toContain('network.nvidia.com/operator.mofed.wait=<absent>')
+    const waiting = node('n1', { 'network.nvidia.com/operator.mofed.wait': 'true' })
+    expect(
+      detailOf({ nodes: [waiting], pods: [withImage('m', 'n1', image)], policies: [] })?.detail
+    ).toContain('network.nvidia.com/operator.mofed.wait=true')
+  })
+
+  it("waits while a driver pod still runs another driver than the policy's (read from the driver container)", () => {
+    const image = policyImage()
+    const old = image.replace(/:([^-]+)-/, ':doca3.1.0-25.07-0.9.7.0-0-')
+    const d = detailOf({ nodes: [ready('n1')], pods: [withImage('mofed-old', 'n1', old)], policies: [] })
+    expect(d?.ready).toBe(false)
+    expect(d?.detail).toMatch(
+      /^OFED driver pod mofed-old runs .*doca3\.1\.0-25\.07.*, not the policy's \S+ yet$/
+    )
+    // Another container's image does not count, nor a pod whose containers name no image.
+    expect(detailOf({ nodes: [ready('n1')], pods: [withImage('m', 'n1', image)], policies: [] })?.ready).toBe(
+      true
+    )
+    const firstOnly = withImage('m', 'n1', old, 'driver')
+    firstOnly.spec.containers = [{ name: 'driver', image: old }]
+    expect(detailOf({ nodes: [ready('n1')], pods: [firstOnly], policies: [] })?.detail).toContain(
+      'OFED driver pod m runs'
+    )
+    const noImage = pod('m', 'n1', ofed)
+    expect(detailOf({ nodes: [ready('n1')], pods: [noImage], policies: [] })?.ready).toBe(true)
+  })
+
+  it('says an upgrade in progress or failed from the operator’s label', () => {
+    const image = policyImage()
+    const upgrading = ready('n1')
+    upgrading.metadata.labels!['nvidia.com/ofed-driver-upgrade-state'] = 'wait-for-jobs-required'
+    expect(
+      detailOf({ nodes: [upgrading], pods: [withImage('m', 'n1', image)], policies: [] })?.detail
+    ).toContain(
+      'OFED driver upgrade in progress (nvidia.com/ofed-driver-upgrade-state=wait-for-jobs-required)'
+    )
+    upgrading.metadata.labels!['nvidia.com/ofed-driver-upgrade-state'] = 'upgrade-done'
+    expect(detailOf({ nodes: [upgrading], pods: [withImage('m', 'n1', image)], policies: [] })?.ready).toBe(
+      true
+    )
+  })
+
+  it("says the policy's states not ready, and asks about the NodeFeatureRule when there are no driver pods at all", () => {
+    const policy: KubeObject = {
+      apiVersion: 'mellanox.com/v1alpha1',
+      kind: 'NicClusterPolicy',
+      metadata: { name: 'nic-cluster-policy' },
+      status: {
+        state: 'notReady',
+        reason: 'driver\nnot yet',
+        appliedStates: [
+          { name: 'state-OFED', state: 'notReady', message: 'waiting for pods' },
+          { name: 'state-RDMA-device-plugin', state: 'ready' },
+          { name: 'state-ipoib', state: 'ignore' },
+          { name: 'state-nv-peer' }
+        ]
+      }
+    }
+    const v = evaluateNicClusterPolicy({ nodes: [ready('n1')], pods: [], policies: [policy] }, { pool: POOL })
+    expect(v.problems).toEqual([
+      'NicClusterPolicy state notReady (driver not yet): state-OFED notReady (waiting for pods), state-nv-peer unknown — no OFED driver pods at all: is the NodeFeatureRule (pci-15b3.present) missing?'
+    ])
+    const withPods = evaluateNicClusterPolicy(
+      { nodes: [ready('n1')], pods: [pod('m', 'n1', ofed)], policies: [policy] },
+      { pool: POOL }
+    )
+    expect(withPods.problems?.[0]).not.toContain('NodeFeatureRule')
+    const ofedReady = {
+      ...policy,
+      status: { state: 'notReady', appliedStates: [{ name: 'state-OFED', state: 'ready' }] }
+    }
+    const noHint = evaluateNicClusterPolicy(
+      { nodes: [ready('n1')], pods: [], policies: [ofedReady] },
+      { pool: POOL }
+    )
+    expect(noHint.problems).toEqual(['NicClusterPolicy state notReady'])
+  })
+})
+
 describe('ib-node-config', () => {
   it('requires ib-setup completed and the DaemonSet rolled out (OnDelete: no update count)', () => {
     const nodes = [node('n1'), node('n2')]
@@ -326,6 +483,130 @@ describe('gpu-operator', () => {
       { pool: POOL }
     )
     expect(v.fail).toContain('no nvidia-peermem-ctr container')
+  })
+})
+
+describe('gpu-operator: the driver version, peermem and the upgrade policy in words', () => {
+  const nodes = [node('n1', {}, { 'nvidia.com/gpu': '8' }), node('n2', {}, { 'nvidia.com/gpu': '8' })]
+  const policy = (version?: string): KubeObject => ({
+    apiVersion: 'nvidia.com/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name: 'cluster-policy' },
+    spec: { driver: version === undefined ? {} : { version } },
+    status: { state: 'ready' }
+  })
+  const driver = (
+    n: string,
+    image: string,
+    o: { peermemReady?: boolean; podReady?: boolean } = {}
+  ): KubeObject => {
+    const p = pod(`nvidia-driver-daemonset-${n}`, n, {
+      ready: o.podReady ?? true,
+      containers: [
+        { name: 'nvidia-driver-ctr', ready: true },
+        { name: 'nvidia-peermem-ctr', ready: o.peermemReady ?? true }
+      ]
+    })
+    p.spec.containers = [
+      { name: 'nvidia-peermem-ctr', image: 'nvcr.io/nvidia/driver:peermem' },
+      { name: 'nvidia-driver-ctr', image }
+    ]
+    return p
+  }
+
+  it('holds the run while driver pods on the pool run another driver than the ClusterPolicy sets', () => {
+    const pods = [
+      driver('n1', 'nvcr.io/nvidia/driver:580.95.05-ubuntu24.04'),
+      driver('n2', 'nvcr.io/nvidia/driver:570.172.08-ubuntu24.04'),
+      driver('elsewhere', 'nvcr.io/nvidia/driver:570.172.08-ubuntu24.04')
+    ]
+    const v = evaluateGpuOperator({ nodes, pods, policies: [policy('580.95.05')] }, { pool: POOL })
+    expect(v.done).toBe(false)
+    expect(v.problems).toEqual([
+      '1 driver pod(s) still run another driver than 580.95.05 (nvidia-driver-daemonset-n2 on n2): the GPU Operator replaces them node by node (driver.upgradePolicy)'
+    ])
+    expect(v.message).toContain('driver 580.95.05 on 1/2 pods')
+    const current = [
+      driver('n1', 'nvcr.io/nvidia/driver:580.95.05-ubuntu24.04'),
+      driver('n2', 'x/driver:580.95.05')
+    ]
+    expect(
+      evaluateGpuOperator({ nodes, pods: current, policies: [policy('580.95.05')] }, { pool: POOL }).done
+    ).toBe(true)
+    // No version in the policy (the chart's default is not known here): nothing to compare.
+    const older = [driver('n1', 'a:1'), driver('n2', 'a:2')]
+    expect(evaluateGpuOperator({ nodes, pods: older, policies: [policy()] }, { pool: POOL }).done).toBe(true)
+    expect(evaluateGpuOperator({ nodes, pods: older, policies: [policy('')] }, { pool: POOL }).done).toBe(
+      true
+    )
+  })
+
+  it('names a driver pod without an image as running another driver', () => {
+    const bare = driver('n1', '')
+    bare.spec.containers = [{ name: 'nvidia-peermem-ctr' }, { name: 'nvidia-driver-ctr' }]
+    const v = evaluateGpuOperator(
+      { nodes: [nodes[0]], pods: [bare], policies: [policy('580.95.05')] },
+      { pool: POOL }
+    )
+    expect(v.problems?.[0]).toMatch(
+      /^1 driver pod\(s\) still run another driver than 580\.95\.05 \(nvidia-driver-daemonset-n1 on n1\)/
+    )
+  })
+
+  it('says why peermem is not Ready, with the host-MOFED hint when use-host-mofed is on', () => {
+    const pods = [driver('n1', 'd:1', { peermemReady: false, podReady: false })]
+    const plain = evaluateGpuOperator({ nodes: [nodes[0]], pods, policies: [policy()] }, { pool: POOL })
+    expect(plain.nodes[0].detail).toBe('nvidia-peermem-ctr running, not Ready')
+    const settings = readSettings(
+      reader({ ...VALID_APPLY, 'node-pool': POOL, 'use-host-mofed': 'true' }),
+      {}
+    ).settings
+    const v = evaluateHealth(
+      (COMPONENTS['gpu-operator'] as KubeComponent).health(settings),
+      {
+        nodes: [nodes[0]],
+        pods,
+        policies: [policy()]
+      },
+      { settings, elapsedMs: 0, nfdGraceMs: 60_000 }
+    )
+    expect(v.nodes[0].detail).toBe(
+      'nvidia-peermem-ctr running, not Ready (use-host-mofed is true: peermem looks for a host MOFED instead of the Network Operator driver)'
+    )
+  })
+
+  it('waits for the driver pod itself once peermem is Ready', () => {
+    const pods = [driver('n1', 'd:1', { peermemReady: true, podReady: false })]
+    const v = evaluateGpuOperator({ nodes: [nodes[0]], pods, policies: [policy()] }, { pool: POOL })
+    expect(v.nodes[0].detail).toMatch(/^driver pod nvidia-driver-daemonset-n1 not Ready \(/)
+    const ok = evaluateGpuOperator(
+      { nodes: [nodes[0]], pods: [driver('n1', 'd:1')], policies: [policy()] },
+      { pool: POOL }
+    )
+    expect(ok.nodes[0].notes).toContain('nvidia-peermem-ctr Ready')
+  })
+
+  it("says the driver upgrade policy as the operator applies it: the values over the chart's defaults", () => {
+    const chartDefault =
+      'the GPU Operator replaces the GPU driver node by node when the chart version or driver values change ' +
+      '(driver.upgradePolicy: at most 1 node at once and 25% of the nodes unavailable, each cordoned, its GPU pods deleted first, uncordoned once its new driver is validated)'
+    expect(gpuUpgradePolicyText({})).toBe(chartDefault)
+    expect(gpuUpgradePolicyText({ driver: 'x' })).toBe(chartDefault)
+    const text = (upgradePolicy: Record<string, unknown>) =>
+      gpuUpgradePolicyText({ driver: { upgradePolicy } })
+    expect(text({})).toBe(chartDefault)
+    expect(text({ autoUpgrade: false })).toBe(
+      'driver.upgradePolicy.autoUpgrade is not true: the GPU Operator does not replace running driver pods (drain the node and delete its driver pod)'
+    )
+    expect(text({ autoUpgrade: 'true' })).toMatch(/^driver.upgradePolicy.autoUpgrade is not true/)
+    expect(text({ maxParallelUpgrades: 0, maxUnavailable: 1 })).toContain(
+      'at most every node at once and 1 of'
+    )
+    expect(text({ maxParallelUpgrades: 3, drain: { enable: true } })).toContain(
+      'at most 3 nodes at once and 25% of the nodes unavailable, each cordoned, its GPU pods deleted and drained first'
+    )
+    expect(text({ maxParallelUpgrades: '2' })).toContain('at most 1 node at once')
+    expect(text({ drain: { enable: 'true' } })).not.toContain('drained')
   })
 })
 

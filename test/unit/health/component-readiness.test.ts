@@ -3,6 +3,7 @@
 // after the grace period, CrashLoopBackOff, missing peermem).
 import { COMPONENTS, type ComponentName, type KubeComponent } from '../../../src/components/index.js'
 import { gpuUpgradePolicyText } from '../../../src/components/gpu-operator.js'
+import { ibNodeConfigDaemonSet, runsCurrentSetup } from '../../../src/components/ib-node-config.js'
 import { evaluateHealth } from '../../../src/health/evaluate.js'
 import { daemonSetRolledOut } from '../../../src/health/rules.js'
 import { failFast } from '../../../src/kube/pods.js'
@@ -217,7 +218,10 @@ describe('nic-cluster-policy: what each node lacks, in words', () => {
   function policyImage(): string {
     const settings = readSettings(reader({ ...VALID_APPLY, 'node-pool': POOL }), {}).settings
     const manifests = (COMPONENTS['nic-cluster-policy'] as KubeComponent).desired(settings).manifests ?? []
-    const o = manifests.find(m => m.kind === 'NicClusterPolicy')!.spec!.ofedDriver as Record<string, string>
+    const spec = manifests.find(m => m.kind === 'NicClusterPolicy')!.spec as {
+      ofedDriver: Record<string, string>
+    }
+    const o = spec.ofedDriver
     return `${o.repository}/${o.image}:${o.version}-ubuntu24.04-amd64`
   }
   const withImage = (
@@ -396,6 +400,98 @@ describe('ib-node-config', () => {
     ]
     const v = evaluateIbNodeConfig({ nodes: [node('n1')], pods, daemonsets: [] }, { pool: POOL })
     expect(v.fail).toContain('init container ib-setup is in CrashLoopBackOff')
+  })
+})
+
+describe('ib-node-config: which setup a pod ran, and what it waits for', () => {
+  const settings = () => readSettings(reader({ ...VALID_APPLY, 'node-pool': POOL }), {}).settings
+  /** The command of ib-setup in the DaemonSet these settings want (its last word is the script). */
+  const currentCommand = (): string[] => {
+    const spec = (
+      ibNodeConfigDaemonSet(settings()).spec as {
+        template: { spec: { initContainers: Array<{ name: string; command: string[] }> } }
+      }
+    ).template.spec
+    return spec.initContainers.find(c => c.name === 'ib-setup')!.command
+  }
+  /** A pod whose init containers ran `script` (undefined: no command shown) with the given states. */
+  const setupPod = (
+    name: string,
+    script: string | undefined,
+    init: Array<{ name: string; exitCode?: number; waiting?: string }>,
+    ready = false
+  ): KubeObject => {
+    const p = pod(name, 'n1', { ready, init })
+    const command = currentCommand()
+    p.spec.initContainers = init.map(c =>
+      c.name === 'ib-setup' && script !== undefined
+        ? { name: c.name, command: [...command.slice(0, -1), script] }
+        : { name: c.name }
+    )
+    return p
+  }
+  const detail = (pods: KubeObject[]) =>
+    evaluateIbNodeConfig({ nodes: [node('n1')], pods, daemonsets: [] }, { pool: POOL }).nodes[0]
+
+  it('knows the current script from the DaemonSet, and takes a pod whose script is not shown as current', () => {
+    const script = currentCommand().at(-1)!
+    expect(runsCurrentSetup(setupPod('a', script, [{ name: 'ib-setup', exitCode: 0 }]), settings())).toBe(
+      true
+    )
+    expect(
+      runsCurrentSetup(setupPod('b', 'echo older', [{ name: 'ib-setup', exitCode: 0 }]), settings())
+    ).toBe(false)
+    expect(runsCurrentSetup(setupPod('c', undefined, [{ name: 'ib-setup', exitCode: 0 }]), settings())).toBe(
+      true
+    )
+    const other = setupPod('d', undefined, [{ name: 'other-init', exitCode: 0 }])
+    other.spec.initContainers = [{ name: 'other-init', command: ['sh', '-c', 'echo not ib-setup'] }]
+    expect(runsCurrentSetup(other, settings())).toBe(true)
+  })
+
+  it('a pod that completed an earlier script is not done: its replacement re-runs the setup', () => {
+    const d = detail([setupPod('ib-old', 'echo older', [{ name: 'ib-setup', exitCode: 0 }], true)])
+    expect(d.ready).toBe(false)
+    expect(d.detail).toBe('pod ib-old ran an earlier setup script: its replacement re-runs it')
+    const current = detail([
+      setupPod('ib-new', currentCommand().at(-1), [{ name: 'ib-setup', exitCode: 0 }], true)
+    ])
+    expect(current.ready).toBe(true)
+    expect(current.notes).toContain('ib-setup completed (pod ib-new)')
+  })
+
+  it('says it waits for the OFED driver while that init container has not succeeded', () => {
+    const waiting = detail([
+      setupPod('ib-1', undefined, [
+        { name: 'wait-for-ofed-driver' },
+        { name: 'ib-setup', waiting: 'PodInitializing' }
+      ])
+    ])
+    expect(waiting.detail).toMatch(
+      /^pod ib-1: waiting for the OFED driver on the node \(init container wait-for-ofed-driver /
+    )
+    const past = detail([
+      setupPod('ib-1', undefined, [{ name: 'wait-for-ofed-driver', exitCode: 0 }, { name: 'ib-setup' }])
+    ])
+    expect(past.detail).toBe('pod ib-1: init container ib-setup running, not Ready')
+  })
+
+  it('says how a pod of an earlier script fails, and that apply replaces it', () => {
+    const d = detail([setupPod('ib-old', 'echo older', [{ name: 'ib-setup', exitCode: 1 }])])
+    expect(d.detail).toMatch(
+      /^pod ib-old: init container ib-setup .*\(it runs an earlier setup script: apply replaces the pod\)$/
+    )
+  })
+
+  it('names a pod without the ib-setup init container', () => {
+    const d = detail([setupPod('ib-x', undefined, [{ name: 'something-else', exitCode: 0 }])])
+    expect(d.detail).toBe('pod ib-x: pod has no ib-setup init container')
+  })
+
+  it('needs the pod that completed the setup Ready', () => {
+    const d = detail([setupPod('ib-1', undefined, [{ name: 'ib-setup', exitCode: 0 }], false)])
+    expect(d.ready).toBe(false)
+    expect(d.detail).toMatch(/^pod ib-1 not Ready \(/)
   })
 })
 

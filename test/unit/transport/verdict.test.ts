@@ -166,6 +166,195 @@ describe('judgeTransport', () => {
   })
 })
 
+describe('judgeTransport: the cause of a transfer that did not run, first match wins', () => {
+  const log = (message: string) => [{ level: 'ERROR' as const, source: 'ib_iface.c:1', message }]
+  const noResult = (over: Partial<JudgeInput> = {}) =>
+    judgeTransport(input({ bandwidth: { final: null, log: [], protocols: [] } as never, ...over })).transport
+
+  it('a pod that did not run for another reason than its image: check the allocatable resources', () => {
+    const t = noResult({ client: side('client', { problem: 'pod Pending: 0/2 nodes are available' }) })
+    expect(t.reason).toBe('the client pod on n1 did not run: pod Pending: 0/2 nodes are available')
+    expect(t.fix).toBe(
+      `check the pool's allocatable rdma/${s.stack.rdmaResourceName} and nvidia.com/gpu (each worker pod asks for one of each)`
+    )
+  })
+
+  it('UCX without CUDA: from ucx_info alone, or with the perftest error quoted', () => {
+    const noCuda = domains({ peermem: true, dmabuf: true }).filter(d => d.component !== 'cuda_cpy')
+    const t = noResult({ server: side('server', { ucxInfo: noCuda }) })
+    expect(t.mode).toBe('failed')
+    expect(t.reason).toMatch(/has no CUDA support: ucx_info -d lists no cuda_cpy memory domain\. NIXL/)
+    const quoted = noResult({ client: side('client', { log: log('Unsupported memory type cuda') }) })
+    expect(quoted.reason).toContain(
+      'lists no cuda_cpy memory domain and ucx_perftest -m cuda failed (Unsupported memory type cuda). NIXL'
+    )
+    expect(quoted.fix).toMatch(/built --with-cuda/)
+  })
+
+  it('queues UCX could not create: the locked-memory limit for the worker’s user', () => {
+    const t = noResult({
+      server: side('server', {
+        preflight: preflight({ memlockKiB: 8192, memlock: '8192', uid: 1001 }),
+        log: log('ibv_create_cq(cqe=4096) failed: Cannot allocate memory')
+      })
+    })
+    expect(t.reason).toBe(
+      "UCX could not create its InfiniBand queues in the server pod on n0 (ibv_create_cq(cqe=4096) failed: Cannot allocate memory): the worker's locked-memory limit is 8192 KiB for UID 1001, and a non-root user cannot use IPC_LOCK to exceed it"
+    )
+    expect(t.fix).toMatch(/LimitMEMLOCK=infinity/)
+    const unknown = noResult({
+      client: side('client', {
+        preflight: preflight({ memlockKiB: null, memlock: 'unlimited' }),
+        log: log('max locked memory')
+      })
+    })
+    expect(unknown.reason).toContain('limit is unlimited for UID 1000')
+    const noPreflight = noResult({
+      client: side('client', { preflight: null, log: log('Cannot allocate memory') })
+    })
+    expect(noPreflight.reason).toContain('limit is limited for UID ?')
+  })
+
+  it('no uverbs file: the pod did not get the RDMA resource', () => {
+    const t = noResult({ client: side('client', { preflight: preflight({ infiniband: ['rdma_cm'] }) }) })
+    expect(t.reason).toBe(
+      `the client pod on n1 has no /dev/infiniband device (no uverbs file): it did not get rdma/${s.stack.rdmaResourceName}, so UCX has no InfiniBand device to use`
+    )
+    expect(t.fix).toMatch(/^request rdma\/\S+: 1 in every worker container/)
+  })
+
+  it('UCX without verbs although the pod has the device', () => {
+    const noIb = domains({ peermem: true, dmabuf: true }).filter(d => d.component !== 'ib')
+    const t = noResult({ server: side('server', { ucxInfo: noIb }) })
+    expect(t.reason).toContain(
+      'has no InfiniBand support: ucx_info -d in the server pod on n0 lists no ib memory domain although the pod has uverbs0, uverbs1'
+    )
+  })
+
+  it("UCX on the node's Ethernet mlx5 device: no RDMA path between nodes", () => {
+    const ports = [
+      { device: 'mlx5_an0', state: 'ACTIVE', linkLayer: 'Ethernet', rateGbps: 100 },
+      { device: 'mlx5_ib0', state: 'ACTIVE', linkLayer: 'InfiniBand', rateGbps: 400 }
+    ]
+    const t = noResult({
+      client: side('client', {
+        preflight: preflight({ ports, netDevices: 'all' }),
+        log: log('mlx5_an0: ibv_create_ah failed: Invalid argument')
+      })
+    })
+    expect(t.reason).toBe(
+      "UCX used mlx5_an0, the node's Ethernet (accelerated-networking) mlx5 device, in the client pod on n1 (UCX_NET_DEVICES=all): mlx5_an0: ibv_create_ah failed: Invalid argument. It has no RDMA path between nodes"
+    )
+  })
+
+  it('an InfiniBand port that is not ACTIVE', () => {
+    const ports = [{ device: 'mlx5_ib0', state: 'DOWN', linkLayer: 'InfiniBand', rateGbps: 400 }]
+    const t = noResult({ server: side('server', { preflight: preflight({ ports }) }) })
+    expect(t.reason).toBe('mlx5_ib0 on n0 is DOWN: UCX cannot use it')
+  })
+
+  it("otherwise UCX's first error, or that no result was printed", () => {
+    expect(noResult({ client: side('client', { log: log('endpoint timeout') }) }).reason).toBe(
+      'ucx_perftest failed in the client pod on n1: endpoint timeout'
+    )
+    expect(noResult().reason).toBe('ucx_perftest printed no result (bandwidth run exit non-zero)')
+    expect(judgeTransport(input({ bandwidth: null })).transport.reason).toBe(
+      'ucx_perftest printed no result (bandwidth run exit unknown)'
+    )
+  })
+})
+
+describe('judgeTransport: the transport UCX chose when it ran', () => {
+  const withLanes = (protocol: string, lanes: string[]): UcxPerftestOutput => ({
+    ...bandwidth(50, lanes[0]),
+    protocols: [
+      {
+        endpoint: 'perftest inter-node cfg#1',
+        operation: 'remote memory read by ucp_get* into cuda/GPU0 from cuda/dev[1]',
+        rows: [{ from: 0, to: Infinity, protocol, config: lanes.join(','), lanes }]
+      }
+    ]
+  })
+
+  it('tcp: KV-cache at TCP speed, with why InfiniBand was not usable', () => {
+    const t = judgeTransport(input({ bandwidth: withLanes('zero-copy', ['tcp/eth0']) })).transport
+    expect(t.mode).toBe('tcp')
+    expect(t.reason).toBe(
+      'UCX chose tcp (tcp/eth0) between the pods: KV-cache transfers would run at TCP speed: no InfiniBand transport was usable (UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc)'
+    )
+    expect(t.fix).toMatch(/^keep rc_x\/rc/)
+    const noDevice = judgeTransport(
+      input({
+        bandwidth: withLanes('zero-copy', ['tcp/eth0']),
+        server: side('server', { preflight: preflight({ infiniband: [] }) }),
+        ucxEnv: {}
+      })
+    ).transport
+    expect(noDevice.reason).toMatch(
+      /^UCX chose tcp \(tcp\/eth0\) between the pods: .*: the server pod on n0 has no \/dev\/infiniband device/
+    )
+    expect(noDevice.fix).toMatch(/^request rdma\//)
+  })
+
+  it('host-staged: GPU memory through host memory, naming the nodes without nvidia_peermem', () => {
+    const noGpuReg = {
+      preflight: preflight({ peermem: null }),
+      ucxInfo: domains({ peermem: false, dmabuf: false })
+    }
+    const t = judgeTransport(
+      input({
+        bandwidth: withLanes('(?) multi-frag copy-in', ['rc_mlx5/mlx5_ib0:1']),
+        server: side('server', noGpuReg),
+        client: side('client', noGpuReg)
+      })
+    ).transport
+    expect(t.mode).toBe('host-staged')
+    expect(t.protocol).toBe('multi-frag copy-in')
+    expect(t.gpudirect).toBeNull()
+    expect(t.reason).toBe(
+      'UCX moved the GPU memory through host memory ("multi-frag copy-in" on rc_mlx5/mlx5_ib0:1): on n1, n0 the mlx5 memory domain cannot register GPU memory — nvidia_peermem is not loaded (no /sys/module/nvidia_peermem on n1, n0) and dma-buf registration is unavailable (ucx_info -d: no cuda memory type and no dmabuf on mlx5)'
+    )
+    const onlyServer = judgeTransport(
+      input({ bandwidth: withLanes('copy-in', ['rc_mlx5/mlx5_ib0:1']), server: side('server', noGpuReg) })
+    ).transport
+    expect(onlyServer.reason).toContain('on n0 the mlx5 memory domain')
+    expect(onlyServer.reason).toContain('(no /sys/module/nvidia_peermem on n0)')
+  })
+
+  it('zero-copy at the mark names the protocol, lanes and rate; a small /dev/shm still fails it', () => {
+    const t = judgeTransport(input()).transport
+    expect(t.reason).toBe(
+      'UCX read GPU memory with zero-copy over rc_mlx5/mlx5_ib0:1 at 380 Gb/s (pass mark 320 Gb/s)'
+    )
+    const small = judgeTransport(
+      input({ client: side('client', { preflight: preflight({ shmKiB: 64 * 1024 }) }) })
+    )
+    expect(small.transport.verdict).toBe('fail')
+    expect(small.transport.mode).toBe('gpudirect-rdma')
+    expect(small.transport.reason).toMatch(
+      /^\/dev\/shm is 64 MiB in the client pod on n1, less than the \S+ the worker mounts/
+    )
+    expect(small.summary).toBe(`gpudirect-rdma: ${small.transport.reason}`)
+    const tcpAndShm = judgeTransport(
+      input({
+        bandwidth: withLanes('zero-copy', ['tcp/eth0']),
+        server: side('server', { preflight: preflight({ shmKiB: 1024 }) })
+      })
+    ).transport
+    expect(tcpAndShm.reason).toMatch(/^UCX chose tcp .*; \/dev\/shm is 1 MiB in the server pod on n0/)
+    expect(tcpAndShm.fix).toMatch(/^keep rc_x\/rc.*; give worker containers a memory limit above/)
+  })
+
+  it('below the mark on the GPU’s own NIC: compare with the benchmark', () => {
+    const t = judgeTransport(input({ bandwidth: bandwidth(100, 'rc_mlx5/mlx5_ib0:1') })).transport
+    expect(t.verdict).toBe('fail')
+    expect(t.reason).toBe(
+      'GPU-to-GPU bandwidth 100 Gb/s is below the pass mark 320 Gb/s (0.8 × the 400 Gb/s link)'
+    )
+    expect(t.fix).toMatch(/^compare with the benchmark/)
+  })
+})
+
 describe('the preflight read back', () => {
   it('every line, as the script prints it', () => {
     const log = [

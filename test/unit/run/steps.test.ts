@@ -30,7 +30,7 @@ describe('runStep', () => {
     expect(steps[0]).toMatchObject({ name: 'node-pool', status: 'success', changed: true, action: 'created' })
     expect(steps[0].durationMs).toBeGreaterThanOrEqual(0)
     expect(log.lines[0]).toBe('group: node-pool: create or reuse the RDMA pool')
-    expect(log.lines[1]).toMatch(/^info: node-pool: created rdma \(2 nodes\) \(\d+ms\)$/)
+    expect(log.lines[1]).toMatch(/^info: node-pool: created rdma \(2 nodes\) \((\d+[hm])*\d+m?s\)$/)
     expect(log.lines[2]).toBe('endgroup')
     expect(log.warnings).toEqual([])
   })
@@ -44,7 +44,7 @@ describe('runStep', () => {
     }))
     expect(steps[0]).toMatchObject({ name: 'drift', status: 'warning', changed: false })
     expect(log.warnings).toHaveLength(1)
-    expect(log.warnings[0]).toMatch(/^drift: 2 drifted \(\d+ms\)$/)
+    expect(log.warnings[0]).toMatch(/^drift: 2 drifted \((\d+[hm])*\d+m?s\)$/)
   })
 
   it('records a failure with the message, logs it as an error and rethrows it as a StepError', async () => {

@@ -41,7 +41,11 @@ describe('stepFailureOf', () => {
     const v = verdict('1/2 nodes ready')
     const started = Date.now() - 90_000
     const f = stepFailureOf(new WatchTimeoutError(v, pods, 90_000), { started, limit: 'wait-timeout 90s' })
-    expect((f as Error).message).toMatch(/^not ready after 1m\d+s \(wait-timeout 90s\): 1\/2 nodes ready$/)
+    expect((f as Error).message).toMatch(
+      /^not ready after (\d+[hm])*\d+m?s \(wait-timeout 90s\): 1\/2 nodes ready$/
+    )
+    // Counted from when the step started (90 s ago), not from the error.
+    expect((f as Error).message).toMatch(/^not ready after (\d+h)?\d+m\d*s? /)
     expect((f as ComponentStepFailure).verdict).toBe(v)
     expect((f as ComponentStepFailure).snapshot).toBe(pods)
   })
@@ -55,14 +59,14 @@ describe('stepFailureOf', () => {
       last,
       snapshot: own
     }) as ComponentStepFailure
-    expect(f.message).toMatch(/^not ready after \d+ms \(l\): waiting for the pool$/)
+    expect(f.message).toMatch(/^not ready after (\d+[hm])*\d+m?s \(l\): waiting for the pool$/)
     expect(f.verdict).toBe(last)
     expect(f.snapshot).toBe(own)
     const bare = stepFailureOf(new WatchTimeoutError(undefined, pods, 1000), {
       started: Date.now(),
       limit: 'l'
     })
-    expect((bare as Error).message).toMatch(/^not ready after \d+ms \(l\)$/)
+    expect((bare as Error).message).toMatch(/^not ready after (\d+[hm])*\d+m?s \(l\)$/)
   })
 
   it('returns any other error unchanged', () => {

@@ -1,14 +1,13 @@
-// Unit tests of the Kubernetes helpers: quantities, transient-error classification and retry,
-// server-side apply conflict parsing, and the GET-only convergence check.
+// Unit tests of the Kubernetes helpers: quantities, server-side apply conflict parsing, and the
+// GET-only convergence check (error classification and retries: errors.test.ts, rate-limit.test.ts).
 import {
   checkConverged,
   dryRunChanges,
   firstDifference,
   firstDroppedField
 } from '../../../src/kube/converge.js'
-import { ApplyConflictError, isTransient, parseApplyConflicts } from '../../../src/kube/errors.js'
+import { ApplyConflictError, parseApplyConflicts } from '../../../src/kube/errors.js'
 import { parseQuantity } from '../../../src/kube/quantity.js'
-import { withRetry } from '../../../src/kube/retry.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 
 describe('parseQuantity', () => {
@@ -22,57 +21,6 @@ describe('parseQuantity', () => {
     expect(parseQuantity('0')).toBe(0)
     expect(parseQuantity(undefined)).toBeUndefined()
     expect(parseQuantity('lots')).toBeUndefined()
-  })
-})
-
-describe('transient errors and retry', () => {
-  it('classifies', () => {
-    expect(isTransient({ code: 500 })).toBe(true)
-    expect(isTransient({ code: 503 })).toBe(true)
-    expect(isTransient({ code: 429 })).toBe(true)
-    expect(isTransient({ code: 409 })).toBe(false)
-    expect(isTransient({ code: 404 })).toBe(false)
-    expect(isTransient(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }))).toBe(
-      true
-    )
-    expect(isTransient(new Error('bad input'))).toBe(false)
-  })
-  it('retries transient failures up to the limit, others never', async () => {
-    let calls = 0
-    const ok = await withRetry(
-      async () => {
-        calls++
-        if (calls < 3) throw { code: 500 }
-        return 'done'
-      },
-      { retries: 3, baseDelayMs: 1 }
-    )
-    expect(ok).toBe('done')
-    expect(calls).toBe(3)
-
-    calls = 0
-    await expect(
-      withRetry(
-        async () => {
-          calls++
-          throw { code: 503 }
-        },
-        { retries: 2, baseDelayMs: 1 }
-      )
-    ).rejects.toEqual({ code: 503 })
-    expect(calls).toBe(3)
-
-    calls = 0
-    await expect(
-      withRetry(
-        async () => {
-          calls++
-          throw { code: 422 }
-        },
-        { retries: 5, baseDelayMs: 1 }
-      )
-    ).rejects.toEqual({ code: 422 })
-    expect(calls).toBe(1)
   })
 })
 

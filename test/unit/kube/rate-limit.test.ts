@@ -102,6 +102,44 @@ describe('retry backoff', () => {
     }
   })
 
+  it('retries transient failures up to the limit, others never', async () => {
+    let calls = 0
+    const ok = await withRetry(
+      async () => {
+        calls++
+        if (calls < 3) throw { code: 500 }
+        return 'done'
+      },
+      { retries: 3, baseDelayMs: 1 }
+    )
+    expect(ok).toBe('done')
+    expect(calls).toBe(3)
+
+    calls = 0
+    await expect(
+      withRetry(
+        async () => {
+          calls++
+          throw { code: 503 }
+        },
+        { retries: 2, baseDelayMs: 1 }
+      )
+    ).rejects.toEqual({ code: 503 })
+    expect(calls).toBe(3)
+
+    calls = 0
+    await expect(
+      withRetry(
+        async () => {
+          calls++
+          throw { code: 422 }
+        },
+        { retries: 5, baseDelayMs: 1 }
+      )
+    ).rejects.toEqual({ code: 422 })
+    expect(calls).toBe(1)
+  })
+
   it('waits what the server asked (bounded by the maximum) and tells onRetry each attempt', async () => {
     const seen: Array<[number, number]> = []
     let calls = 0

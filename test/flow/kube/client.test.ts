@@ -1,7 +1,8 @@
 // KubeClient and the Lease against the simulated API server (no controllers): server-side apply
 // with `changed`, the GET-only convergence check (no mutating request when converged), conflicts
-// naming the other field manager, retries of injected 500s, pagination, watches that survive
-// disconnects, and two runs serialised by the Lease.
+// naming the other field manager, deletes guarded by uid, an object's events, container logs,
+// retries of injected 500s, pagination, watches that survive disconnects, and two runs serialised
+// by the Lease.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -9,6 +10,7 @@ import { SimClock, SimRecorder } from '../../../sim/contracts.js'
 import type { FaultSpec } from '../../../sim/scenario.js'
 import { createWorldTls, type WorldTls } from '../../../sim/tls.js'
 import { startApiServer, type ApiServer } from '../../../sim/kube/apiserver/index.js'
+import type { LogProvider } from '../../../sim/kube/apiserver/handlers.js'
 import { registerBuiltins } from '../../../sim/kube/resources.js'
 import { ObjectStore } from '../../../sim/kube/store.js'
 import { KubeClient } from '../../../src/kube/client.js'
@@ -30,7 +32,7 @@ interface World {
   close(): Promise<void>
 }
 
-async function startWorld(faults: FaultSpec[] = [], timeScale = 0.001): Promise<World> {
+async function startWorld(faults: FaultSpec[] = [], timeScale = 0.001, logs?: LogProvider): Promise<World> {
   tls ??= createWorldTls()
   const store = new ObjectStore()
   registerBuiltins(store)
@@ -41,7 +43,8 @@ async function startWorld(faults: FaultSpec[] = [], timeScale = 0.001): Promise<
     recorder,
     clock: new SimClock(timeScale),
     tokens: new Set([TOKEN]),
-    faults
+    faults,
+    logs
   })
   const dir = mkdtempSync(path.join(tmpdir(), 'kube-client-'))
   const kubeconfigPath = path.join(dir, 'kubeconfig')
@@ -188,6 +191,80 @@ describe('server-side apply', () => {
     expect(all.items.filter(i => i.metadata.name.startsWith('page-'))).toHaveLength(12)
     expect(all.items.every(i => i.kind === 'ConfigMap')).toBe(true)
     expect(w.recorder.records.filter(r => r.path.endsWith('/configmaps')).length).toBe(3)
+  })
+})
+
+describe('deletes, events and logs', () => {
+  let w: World
+  const asked: Array<{ pod: string; container?: string; tailLines?: number; previous?: boolean }> = []
+  beforeAll(async () => {
+    w = await startWorld([], 0.001, (_ns, pod, container, opts = {}) => {
+      asked.push({ pod, container, tailLines: opts.tailLines, previous: opts.previous })
+      return pod === 'talker' ? (opts.previous ? 'before the restart\n' : 'line 1\nline 2\n') : undefined
+    })
+  })
+  afterAll(() => w.close())
+
+  const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kube-system', name })
+
+  it('deletes an object only while it is the one read (its uid), and says when it was gone', async () => {
+    const c = w.client()
+    await c.applyManifest(configMap({ a: '1' }, 'to-delete'))
+    const live = await c.get(ref('to-delete'))
+    await expect(c.deleteObject(ref('to-delete'), 'another-uid')).rejects.toThrow(
+      /^delete configmap\/to-delete -n kube-system: HTTP 409: .*Precondition failed: UID in precondition: another-uid/
+    )
+    expect(await c.get(ref('to-delete'))).toBeDefined()
+    expect(await c.deleteObject(ref('to-delete'), live!.metadata.uid)).toBe(true)
+    expect(await c.get(ref('to-delete'))).toBeUndefined()
+    expect(await c.deleteObject(ref('to-delete'))).toBe(false)
+  })
+
+  it('reads the events of one object (and kind), oldest first', async () => {
+    const c = w.client()
+    const event = (name: string, involved: { kind: string; name: string }, at: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace: 'default' },
+      involvedObject: { ...involved, namespace: 'default' },
+      reason: 'Test',
+      message: name,
+      lastTimestamp: at,
+      type: 'Normal'
+    })
+    await c.applyManifest(event('late', { kind: 'Pod', name: 'p1' }, '2026-12-02T10:00:02Z'))
+    await c.applyManifest(event('early', { kind: 'Pod', name: 'p1' }, '2026-12-02T10:00:01Z'))
+    await c.applyManifest(event('other-kind', { kind: 'Job', name: 'p1' }, '2026-12-02T10:00:00Z'))
+    await c.applyManifest(event('other-name', { kind: 'Pod', name: 'p2' }, '2026-12-02T10:00:00Z'))
+    expect((await c.eventsFor('default', 'p1', 'Pod')).map(e => e.metadata.name)).toEqual(['early', 'late'])
+    expect((await c.eventsFor('default', 'p1')).map(e => e.metadata.name)).toEqual([
+      'other-kind',
+      'early',
+      'late'
+    ])
+    expect(await c.eventsFor('default', 'nobody')).toEqual([])
+  })
+
+  it('reads a container’s log tail (the last 50 lines unless told), and nothing for a pod without one', async () => {
+    const c = w.client()
+    const pod = (name: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default' },
+      spec: { containers: [{ name: 'main', image: 'busybox' }] }
+    })
+    await c.applyManifest(pod('talker'))
+    await c.applyManifest(pod('silent'))
+    expect(await c.podLog('default', 'talker')).toBe('line 1\nline 2\n')
+    expect(asked.at(-1)).toEqual({ pod: 'talker', container: 'main', tailLines: 50, previous: undefined })
+    expect(await c.podLog('default', 'talker', { container: 'main', tailLines: 5, previous: true })).toBe(
+      'before the restart\n'
+    )
+    expect(asked.at(-1)).toEqual({ pod: 'talker', container: 'main', tailLines: 5, previous: true })
+    // A container that has not started (400) and a pod that is gone (404): no log, no failure.
+    expect(await c.podLog('default', 'silent')).toBe('')
+    expect(await c.podLog('default', 'gone')).toBe('')
+    await expect(c.podLog('default', 'talker', { container: 'nope' })).resolves.toBe('')
   })
 })
 

@@ -128,6 +128,44 @@ describe('terminal log', () => {
     expect(r.redact('x abcdefgh y abc')).toBe('x *** y ***')
   })
 
+  it('hides the forms a secret takes: trimmed, each line of six characters or more, JSON, URL, base64 from eight', () => {
+    const r = new Redactor()
+    r.add('  padded-secret  ')
+    expect(r.redact('value padded-secret here')).toBe('value *** here')
+    const lines = new Redactor()
+    lines.add('abcde\nsix-ch\nlonger-line')
+    expect(lines.redact('abcde six-ch longer-line')).toBe('abcde *** ***')
+    expect(lines.redact('"abcde\\nsix-ch\\nlonger-line"')).toBe('"***"')
+    const seven = new Redactor()
+    seven.add('abcdefg')
+    expect(seven.redact(Buffer.from('abcdefg').toString('base64'))).toBe('YWJjZGVmZw==')
+    const eight = new Redactor()
+    eight.add('abcdefgh')
+    expect(eight.redact(`b64 ${Buffer.from('abcdefgh').toString('base64')}`)).toBe('b64 ***')
+    expect(eight.redact(`url ${encodeURIComponent('a b&c=d')}`)).toBe('url a%20b%26c%3Dd')
+    eight.add('a b&c=d')
+    expect(eight.redact(`url ${encodeURIComponent('a b&c=d')}`)).toBe('url ***')
+  })
+
+  it('ignores an empty secret and forms of one character, and counts each form once', () => {
+    const r = new Redactor()
+    r.add('')
+    r.add('x')
+    expect(r.size).toBe(0)
+    expect(r.redact('x marks the spot')).toBe('x marks the spot')
+    r.add('ab')
+    expect(r.size).toBe(1)
+    expect(r.redact('ab cab')).toBe('*** c***')
+    r.add('ab')
+    expect(r.size).toBe(1)
+    const key = new Redactor()
+    key.add('secret-one')
+    const one = key.size
+    key.add('secret-one\nsecret-two')
+    expect(key.size).toBeGreaterThan(one)
+    expect(key.redact('secret-one secret-two')).toBe('*** ***')
+  })
+
   it('keeps one live line per key on a TTY, updated in place, under the lines printed meanwhile', () => {
     const s = new FakeStream(true, 60)
     let now = 1_000_000

@@ -18,7 +18,6 @@ export default function globalSetup(_globalConfig, projectConfig) {
   process.env.TMPDIR = process.env.AKS_RDMA_TEST_TMPDIR
   if (!process.env.NODE_COMPILE_CACHE) {
     process.env.NODE_COMPILE_CACHE = mkdtempSync(path.join(tmpdir(), 'aks-rdma-test-compile-cache-'))
-    process.env.AKS_RDMA_TEST_COMPILE_CACHE_OWNED = '1'
   }
   if (process.env.AKS_RDMA_TEST_DIST) {
     process.env.AKS_RDMA_TEST_DIST = path.resolve(projectConfig.rootDir, process.env.AKS_RDMA_TEST_DIST)
@@ -30,5 +29,4 @@ export default function globalSetup(_globalConfig, projectConfig) {
     stdio: ['ignore', 'pipe', 'inherit']
   })
   process.env.AKS_RDMA_TEST_DIST = outdir
-  process.env.AKS_RDMA_TEST_DIST_OWNED = '1'
 }

@@ -102,56 +102,48 @@ describe('retry backoff', () => {
     }
   })
 
+  /** An operation that throws `failures` in turn, then returns `value` (or throws the last failure again). */
+  function operation(failures: unknown[], value?: string) {
+    const op = {
+      calls: 0,
+      run: async (): Promise<string> => {
+        const i = op.calls++
+        if (i < failures.length) throw failures[i]
+        if (value === undefined) throw failures[failures.length - 1]
+        return value
+      }
+    }
+    return op
+  }
+
   it('retries transient failures up to the limit, others never', async () => {
-    let calls = 0
-    const ok = await withRetry(
-      async () => {
-        calls++
-        if (calls < 3) throw { code: 500 }
-        return 'done'
-      },
-      { retries: 3, baseDelayMs: 1 }
-    )
-    expect(ok).toBe('done')
-    expect(calls).toBe(3)
+    const recovers = operation([{ code: 500 }, { code: 500 }], 'done')
+    expect(await withRetry(recovers.run, { retries: 3, baseDelayMs: 1 })).toBe('done')
+    expect(recovers.calls).toBe(3)
 
-    calls = 0
-    await expect(
-      withRetry(
-        async () => {
-          calls++
-          throw { code: 503 }
-        },
-        { retries: 2, baseDelayMs: 1 }
-      )
-    ).rejects.toEqual({ code: 503 })
-    expect(calls).toBe(3)
+    const down = operation([{ code: 503 }])
+    await expect(withRetry(down.run, { retries: 2, baseDelayMs: 1 })).rejects.toEqual({ code: 503 })
+    expect(down.calls).toBe(3)
 
-    calls = 0
-    await expect(
-      withRetry(
-        async () => {
-          calls++
-          throw { code: 422 }
-        },
-        { retries: 5, baseDelayMs: 1 }
-      )
-    ).rejects.toEqual({ code: 422 })
-    expect(calls).toBe(1)
+    const invalid = operation([{ code: 422 }])
+    await expect(withRetry(invalid.run, { retries: 5, baseDelayMs: 1 })).rejects.toEqual({ code: 422 })
+    expect(invalid.calls).toBe(1)
   })
 
   it('waits what the server asked (bounded by the maximum) and tells onRetry each attempt', async () => {
     const seen: Array<[number, number]> = []
-    let calls = 0
-    const result = await withRetry(
-      async () => {
-        calls++
-        if (calls === 1) throw { code: 429, headers: { 'retry-after': '0' } }
-        if (calls === 2) throw { code: 503, headers: { 'retry-after': '3600' } }
-        return 'ok'
-      },
-      { retries: 2, maxDelayMs: 5, onRetry: (attempt, delay) => seen.push([attempt, delay]) }
+    const throttled = operation(
+      [
+        { code: 429, headers: { 'retry-after': '0' } },
+        { code: 503, headers: { 'retry-after': '3600' } }
+      ],
+      'ok'
     )
+    const result = await withRetry(throttled.run, {
+      retries: 2,
+      maxDelayMs: 5,
+      onRetry: (attempt, delay) => seen.push([attempt, delay])
+    })
     expect(result).toBe('ok')
     expect(seen).toEqual([
       [1, 0],
@@ -160,27 +152,17 @@ describe('retry backoff', () => {
   })
 
   it('retries what `retryable` says, and with no retries left throws the last failure', async () => {
-    let calls = 0
+    const conflicts = operation([new Error('conflict 1'), new Error('conflict 2'), new Error('conflict 3')])
     await expect(
-      withRetry(
-        async () => {
-          calls++
-          throw new Error(`conflict ${calls}`)
-        },
-        { retries: 2, baseDelayMs: 1, retryable: e => (e as Error).message.startsWith('conflict') }
-      )
+      withRetry(conflicts.run, {
+        retries: 2,
+        baseDelayMs: 1,
+        retryable: e => (e as Error).message.startsWith('conflict')
+      })
     ).rejects.toThrow('conflict 3')
-    expect(calls).toBe(3)
-    calls = 0
-    await expect(
-      withRetry(
-        async () => {
-          calls++
-          throw { code: 500 }
-        },
-        { retries: 0 }
-      )
-    ).rejects.toEqual({ code: 500 })
-    expect(calls).toBe(1)
+    expect(conflicts.calls).toBe(3)
+    const once = operation([{ code: 500 }])
+    await expect(withRetry(once.run, { retries: 0 })).rejects.toEqual({ code: 500 })
+    expect(once.calls).toBe(1)
   })
 })

@@ -1,0 +1,93 @@
+// The names of the action's own short-lived objects: the run's label value (a valid label value
+// from any run id, a hash when the id cannot be one), the labels of a run's work pods, the pod
+// name tag and DNS-1123 names, and the work namespace as it is created.
+import { createHash } from 'node:crypto'
+import { runLabel, workLabels } from '../../../src/model/work-labels.js'
+import { dnsName, runOncePodSpec, runTag, workNamespaceManifest } from '../../../src/verify/workspace.js'
+
+const LABEL_VALUE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)$/
+const sha = (s: string) => createHash('sha256').update(s).digest('hex')
+
+describe('the run label', () => {
+  it('keeps a run id that is already a label value', () => {
+    expect(runLabel('12345-1')).toBe('12345-1')
+    expect(runLabel('a.b_c-D')).toBe('a.b_c-D')
+    expect(runLabel('x'.repeat(63))).toBe('x'.repeat(63))
+  })
+
+  it('turns other characters into dashes and trims what is not alphanumeric at both ends', () => {
+    expect(runLabel('run 7/attempt 2')).toBe('run-7-attempt-2')
+    expect(runLabel('--_run.7_.')).toBe('run.7')
+    expect(runLabel('./a')).toBe('a')
+    expect(runLabel('a/.')).toBe('a')
+  })
+
+  it('is a hash of the id when nothing of it is left or it is too long', () => {
+    expect(runLabel('///')).toBe(`run-${sha('///').slice(0, 16)}`)
+    expect(runLabel('')).toBe(`run-${sha('').slice(0, 16)}`)
+    expect(runLabel('x'.repeat(64))).toBe(`run-${sha('x'.repeat(64)).slice(0, 16)}`)
+    for (const id of ['///', 'x'.repeat(64), 'run 7/attempt 2', '-a-'])
+      expect(runLabel(id)).toMatch(LABEL_VALUE)
+  })
+
+  it('labels a run’s work objects with the app, what they are and the run', () => {
+    expect(workLabels('run 7', 'probe')).toEqual({
+      'app.kubernetes.io/name': 'aks-rdma-action',
+      'app.kubernetes.io/component': 'probe',
+      'aks-rdma-action/run': 'run-7'
+    })
+  })
+})
+
+describe('work pod names', () => {
+  it('tags a run with six hex characters of its id’s hash', () => {
+    expect(runTag('42')).toBe(sha('42').slice(0, 6))
+    expect(runTag('42')).not.toBe(runTag('43'))
+  })
+
+  it('builds a lower-case DNS-1123 label, one dash between parts, none at the ends', () => {
+    expect(dnsName(['Probe', 'Node_1', 'x'])).toBe('probe-node-1-x')
+    expect(dnsName(['-a', '', 'b--c', 'd-'])).toBe('a-b-c-d')
+    expect(dnsName(['a'.repeat(63)])).toBe('a'.repeat(63))
+  })
+
+  it('cuts a long name and keeps it unique with a hash of the whole', () => {
+    const long = ['perftest', 'server', 'n'.repeat(80)]
+    const whole = `perftest-server-${'n'.repeat(80)}`
+    expect(dnsName(long)).toBe(`${whole.slice(0, 56)}-${sha(whole).slice(0, 6)}`)
+    expect(dnsName(long)).toHaveLength(63)
+    expect(dnsName(['b'.repeat(30)], 20)).toBe(`${'b'.repeat(13)}-${sha('b'.repeat(30)).slice(0, 6)}`)
+    expect(dnsName(['a'.repeat(55), '-'.repeat(10), 'z'.repeat(10)])).toMatch(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/
+    )
+  })
+})
+
+describe('the work namespace and pods', () => {
+  it('is labelled as the action’s and enforces the baseline pod security level', () => {
+    expect(workNamespaceManifest()).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: 'aks-rdma-verify',
+        labels: {
+          'aks-rdma-action/managed': 'true',
+          'app.kubernetes.io/name': 'aks-rdma-action',
+          'pod-security.kubernetes.io/enforce': 'baseline'
+        }
+      }
+    })
+    expect(workNamespaceManifest('other').metadata.name).toBe('other')
+  })
+
+  it('runs each pod once, without an API token, bounded in time', () => {
+    expect(runOncePodSpec()).toEqual({
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      terminationGracePeriodSeconds: 1,
+      activeDeadlineSeconds: 1800
+    })
+    expect(runOncePodSpec(60).activeDeadlineSeconds).toBe(60)
+  })
+})

@@ -7,7 +7,12 @@ import type { UcxMemoryDomain, UcxPerftestOutput } from '../../../src/parse/ucx.
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { parsePreflight, splitTransportLog, type Preflight } from '../../../src/transport/script.js'
-import { judgeTransport, type JudgeInput, type SideObservation } from '../../../src/transport/verdict.js'
+import {
+  describeSide,
+  judgeTransport,
+  type JudgeInput,
+  type SideObservation
+} from '../../../src/transport/verdict.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 // Built before the tests, not while the file loads (a settings bug fails tests, not the file).
@@ -394,5 +399,183 @@ describe('the preflight read back', () => {
       peermem: null,
       ucxVersion: '1.19.0'
     })
+  })
+})
+
+describe('a side as the report shows it', () => {
+  it('every field from the preflight and ucx_info, ports those UCX_NET_DEVICES names', () => {
+    const p = preflight({
+      infiniband: ['rdma_cm', 'umad0', 'uverbs0', 'uverbs12', 'uverbsX', 'xuverbs1'],
+      gpus: ['00000002:00:00.0', '00000003:00:00.0'],
+      shmKiB: 16 * 2 ** 20 + 600,
+      netDevices: 'mlx5_an0:1,mlx5_ib1:1',
+      ports: [
+        { device: 'mlx5_ib0', state: 'ACTIVE', linkLayer: 'InfiniBand', rateGbps: 400 },
+        { device: 'mlx5_ib1', state: 'DOWN', linkLayer: 'InfiniBand', rateGbps: 400 },
+        { device: 'mlx5_an0', state: 'ACTIVE', linkLayer: 'Ethernet', rateGbps: 100 }
+      ]
+    })
+    expect(describeSide(side('client', { preflight: p, problem: 'late' }))).toEqual({
+      role: 'client',
+      node: 'n1',
+      pod: 'ucx-client',
+      problem: 'late',
+      uid: 1000,
+      memlock: 'unlimited',
+      shmMiB: 16 * 1024 + 1,
+      uverbs: ['uverbs0', 'uverbs12'],
+      gpu: '00000002:00:00.0',
+      netDevices: 'mlx5_an0:1,mlx5_ib1:1',
+      ports: [
+        { device: 'mlx5_ib1', state: 'DOWN', linkLayer: 'InfiniBand', rateGbps: 400 },
+        { device: 'mlx5_an0', state: 'ACTIVE', linkLayer: 'Ethernet', rateGbps: 100 }
+      ],
+      peermem: true,
+      ucxVersion: '1.19.0',
+      ucx: { cuda: true, ib: true, cudaMemoryType: true, dmabuf: true }
+    })
+  })
+
+  it('with every device allowed, the InfiniBand ports only; nothing known without a preflight', () => {
+    const p = preflight({
+      netDevices: 'all',
+      ports: [
+        { device: 'mlx5_an0', state: 'ACTIVE', linkLayer: 'Ethernet', rateGbps: 100 },
+        { device: 'mlx5_ib0', state: 'ACTIVE', linkLayer: 'InfiniBand', rateGbps: 400 }
+      ]
+    })
+    expect(describeSide(side('server', { preflight: p })).ports.map(x => x.device)).toEqual(['mlx5_ib0'])
+    expect(describeSide(side('server', { preflight: null, ucxInfo: [] }))).toEqual({
+      role: 'server',
+      node: 'n0',
+      pod: 'ucx-server',
+      uid: null,
+      memlock: null,
+      shmMiB: null,
+      uverbs: [],
+      gpu: null,
+      netDevices: 'all',
+      ports: [],
+      peermem: null,
+      ucxVersion: null,
+      ucx: null
+    })
+  })
+
+  it('what UCX supports: dma-buf needs both the mlx5 registration and CUDA’s dmabuf memory type', () => {
+    const ucx = (mds: UcxMemoryDomain[]) => describeSide(side('server', { ucxInfo: mds })).ucx
+    const [cudaCpy, ib] = domains({ peermem: false, dmabuf: true })
+    expect(ucx([cudaCpy, ib])).toEqual({ cuda: true, ib: true, cudaMemoryType: false, dmabuf: true })
+    expect(ucx([cudaCpy, { ...ib, registerDmabuf: false }])!.dmabuf).toBe(false)
+    expect(ucx(domains({ peermem: false, dmabuf: false }))!.dmabuf).toBe(false)
+    expect(ucx([ib])).toEqual({ cuda: false, ib: true, cudaMemoryType: false, dmabuf: false })
+    expect(ucx([cudaCpy])).toEqual({ cuda: true, ib: false, cudaMemoryType: false, dmabuf: false })
+    // One ib domain with the cuda memory type among several is enough.
+    const [, ibPeer] = domains({ peermem: true, dmabuf: false })
+    expect(ucx([cudaCpy, ib, { ...ibPeer, name: 'mlx5_ib1' }])!.cudaMemoryType).toBe(true)
+  })
+})
+
+describe('which GPUDirect path a passing transfer took', () => {
+  const path = (server: Partial<SideObservation>, client: Partial<SideObservation>) =>
+    judgeTransport(input({ server: side('server', server), client: side('client', client) })).transport
+      .gpudirect
+  const peer = { ucxInfo: domains({ peermem: true, dmabuf: false }) }
+  const dmabuf = {
+    preflight: preflight({ peermem: null }),
+    ucxInfo: domains({ peermem: false, dmabuf: true })
+  }
+
+  it('nvidia_peermem when both sides load it and register GPU memory through it', () => {
+    expect(path(peer, peer)).toBe('nvidia_peermem')
+  })
+  it('dma-buf when one side lacks nvidia_peermem and both can register by dma-buf', () => {
+    expect(path(peer, { ...dmabuf, ucxInfo: domains({ peermem: false, dmabuf: true }) })).toBe('dma-buf')
+    expect(path({ ...peer, ucxInfo: domains({ peermem: true, dmabuf: true }) }, dmabuf)).toBe('dma-buf')
+  })
+  it('otherwise by the module: nvidia_peermem when both load it, dma-buf when either lacks it', () => {
+    const loadedNoCudaType = { ucxInfo: domains({ peermem: false, dmabuf: false }) }
+    expect(path(loadedNoCudaType, peer)).toBe('nvidia_peermem')
+    expect(
+      path(
+        { preflight: preflight({ peermem: null }), ucxInfo: domains({ peermem: true, dmabuf: false }) },
+        peer
+      )
+    ).toBe('dma-buf')
+  })
+  it('none when the transfer was not GPUDirect', () => {
+    expect(judgeTransport(input({ bandwidth: bandwidth(380, null) })).transport.gpudirect).toBeNull()
+  })
+})
+
+describe('what the report carries of a judgement', () => {
+  it('the pair’s figures, lanes, protocol, the UCX environment with the client’s devices, both sides', () => {
+    const lat: UcxPerftestOutput = {
+      ...bandwidth(1, null),
+      final: { ...bandwidth(1, null).final!, latencyUs: { percentile: 1, average: 1, overall: 2.345 } }
+    }
+    const { transport } = judgeTransport(input({ latency: lat }))
+    expect(transport).toMatchObject({
+      check: 'ucx',
+      image: s.transport.image,
+      pairs: [{ server: 'n0', client: 'n1', bandwidthGbps: 380, latencyUs: 2.35 }],
+      protocol: 'zero-copy',
+      ucxEnv: { UCX_TLS: 'rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc', UCX_NET_DEVICES: 'mlx5_ib0:1' },
+      reason: 'UCX read GPU memory with zero-copy over rc_mlx5/mlx5_ib0:1 at 380 Gb/s (pass mark 320 Gb/s)'
+    })
+    expect(transport.sides.map(x => x.role)).toEqual(['server', 'client'])
+    const unknownDevices = judgeTransport(input({ client: side('client', { preflight: null }) })).transport
+    expect(unknownDevices.ucxEnv.UCX_NET_DEVICES).toBe('all')
+  })
+
+  it('passes at the pass mark exactly, fails just below it, and has no pass mark without a link rate', () => {
+    expect(judgeTransport(input({ bandwidth: bandwidth(320, 'rc_mlx5/mlx5_ib0:1') })).transport.verdict).toBe(
+      'pass'
+    )
+    expect(
+      judgeTransport(input({ bandwidth: bandwidth(319.9, 'rc_mlx5/mlx5_ib0:1') })).transport.verdict
+    ).toBe('fail')
+    const noLink = judgeTransport(
+      input({ bandwidth: bandwidth(10, 'rc_mlx5/mlx5_ib0:1'), linkGbps: () => null })
+    )
+    expect(noLink.transport).toMatchObject({ verdict: 'pass', passMarkGbps: null, linkGbps: null })
+    expect(noLink.transport.reason).toContain('(pass mark ? Gb/s)')
+  })
+
+  it('the link rate of the fastest device among the lanes', () => {
+    const b = bandwidth(380, 'rc_mlx5/mlx5_ib0:1')
+    b.protocols[0].rows[0].lanes = ['rc_mlx5/mlx5_ib0:1', 'rc_mlx5/mlx5_ib1:1']
+    const rates: Record<string, number> = { mlx5_ib0: 200, mlx5_ib1: 400 }
+    const asked: string[] = []
+    const t = judgeTransport(
+      input({
+        bandwidth: b,
+        linkGbps: (node, d) => {
+          asked.push(`${node} ${d}`)
+          return rates[d] ?? null
+        }
+      })
+    ).transport
+    expect(t.linkGbps).toBe(400)
+    expect(asked).toEqual(['n1 mlx5_ib0', 'n1 mlx5_ib1'])
+  })
+
+  it('a fix only on a failure', () => {
+    const failed = judgeTransport(input({ bandwidth: bandwidth(380, null) })).transport
+    expect(failed.fix).toBe('use an image with UCX ≥ 1.12 (protocols v2 print UCX_PROTO_INFO tables)')
+    expect(judgeTransport(input()).transport).not.toHaveProperty('fix')
+  })
+
+  it('a small /dev/shm on a passing transfer fails it with the shm cause alone', () => {
+    const small = side('server', { preflight: preflight({ shmKiB: 64 * 1024 }) })
+    const { transport, summary } = judgeTransport(input({ server: small }))
+    expect(transport.mode).toBe('gpudirect-rdma')
+    expect(transport.verdict).toBe('fail')
+    expect(transport.reason).toMatch(/^\/dev\/shm is 64 MiB in the server pod on n0, less than the /)
+    expect(transport.fix).toMatch(/^give worker containers a memory limit above/)
+    expect(summary).toBe(`gpudirect-rdma: ${transport.reason}`)
+    // At the worker's size (within rounding) it is no problem.
+    const atSize = side('server', { preflight: preflight({ shmKiB: 16 * 2 ** 20 * 0.995 }) })
+    expect(judgeTransport(input({ server: atSize })).transport.verdict).toBe('pass')
   })
 })

@@ -96,6 +96,13 @@ function parseDoc(text: string, where: string): KubeconfigDoc {
     throw new KubeconfigError(
       `kubeconfig ${where}: not a kubeconfig (expected a mapping with clusters, users, contexts)`
     )
+  // An empty section (null) is none, as client-go reads it; any other non-list is refused here,
+  // before its paths are resolved or it is merged.
+  for (const key of ['clusters', 'users', 'contexts'] as const) {
+    const list = (doc as KubeconfigDoc)[key]
+    if (list !== undefined && list !== null && !Array.isArray(list))
+      throw new KubeconfigError(`kubeconfig ${where}: ${key} is not a list`)
+  }
   return doc as KubeconfigDoc
 }
 
@@ -124,10 +131,7 @@ function merge(docs: KubeconfigDoc[]): KubeconfigDoc {
   const out: KubeconfigDoc = { clusters: [], users: [], contexts: [] }
   for (const doc of docs) {
     for (const key of ['clusters', 'users', 'contexts'] as const) {
-      const list = doc[key]
-      if (list !== undefined && !Array.isArray(list))
-        throw new KubeconfigError(`kubeconfig: ${key} is not a list`)
-      for (const e of (list ?? []) as Named[])
+      for (const e of (doc[key] ?? []) as Named[])
         if (typeof e?.name === 'string' && !out[key]!.some(x => x.name === e.name)) out[key]!.push(e as Entry)
     }
     out['current-context'] ??= doc['current-context'] || undefined

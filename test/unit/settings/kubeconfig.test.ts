@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
 import {
+  describeSource,
   KubeconfigError,
+  kubeconfigSecrets,
   kubeconfigSource,
   resolveKubeconfig,
   writeGivenKubeconfig
@@ -183,6 +185,167 @@ describe('reading the kubeconfig input', () => {
     expect(path.dirname(written)).toBe(out)
     expect(statSync(written).mode & 0o777).toBe(0o600)
     expect(parse(readFileSync(written, 'utf8'))).toEqual(r.doc)
+  })
+})
+
+describe('the kubeconfig input at its edges', () => {
+  it('text when it has a line break or starts like a document; else files, empty parts dropped', () => {
+    expect(kubeconfigSource('  apiVersion : v1')).toEqual({ text: '  apiVersion : v1' })
+    expect(kubeconfigSource(' {"a":1}')).toEqual({ text: ' {"a":1}' })
+    expect(kubeconfigSource('a\rb')).toEqual({ text: 'a\rb' })
+    expect(kubeconfigSource('config\n')).toEqual({ text: 'config\n' })
+    expect(kubeconfigSource('x {')).toEqual({ files: ['x {'] })
+    expect(kubeconfigSource(`a${path.delimiter}${path.delimiter}b`, 'ctx')).toEqual({
+      files: ['a', 'b'],
+      context: 'ctx'
+    })
+    expect(kubeconfigSource('')).toEqual({ files: [] })
+    expect(describeSource({ text: 'secret' })).toBe('(hidden)')
+    expect(describeSource({ files: ['a', 'b'] })).toBe(`a${path.delimiter}b`)
+  })
+
+  it('every credential of every user to mask, and nothing that is not one', () => {
+    expect(
+      kubeconfigSecrets({
+        users: [
+          {
+            name: 'a',
+            user: {
+              token: 't',
+              'client-key-data': 'k',
+              'client-certificate-data': 'c',
+              password: 'p',
+              username: 'not-secret'
+            }
+          },
+          {
+            name: 'b',
+            user: {
+              'auth-provider': {
+                name: 'oidc',
+                config: {
+                  'access-token': 'at',
+                  'refresh-token': 'rt',
+                  'id-token': 'it',
+                  'client-secret': 'cs',
+                  'client-id': 'id'
+                }
+              }
+            }
+          },
+          { name: 'c', user: { token: '', password: 7 } },
+          { name: 'd' }
+        ]
+      } as never)
+    ).toEqual(['t', 'k', 'c', 'p', 'at', 'rt', 'it', 'cs'])
+    expect(kubeconfigSecrets({})).toEqual([])
+  })
+
+  it('an empty file has no current-context; a scalar or a non-list section is no kubeconfig', () => {
+    const empty = file('edges/empty', '')
+    expect(message(() => resolveKubeconfig(kubeconfigSource(empty)))).toBe(
+      `kube-context: kubeconfig ${empty} has no current-context; name one of its contexts (none)`
+    )
+    const scalar = file('edges/scalar', 'hello\n')
+    expect(message(() => resolveKubeconfig(kubeconfigSource(scalar)))).toBe(
+      `kubeconfig ${scalar}: not a kubeconfig (expected a mapping with clusters, users, contexts)`
+    )
+    for (const key of ['clusters', 'users', 'contexts']) {
+      const notList = file(`edges/not-list-${key}`, { [key]: { name: 'x' } })
+      expect(message(() => resolveKubeconfig(kubeconfigSource(notList)))).toBe(
+        `kubeconfig ${notList}: ${key} is not a list`
+      )
+    }
+    expect(message(() => resolveKubeconfig({ text: 'users: 7\n' }))).toBe(
+      'kubeconfig (hidden): users is not a list'
+    )
+    // An empty section is none, as kubectl reads it.
+    const nulls = file('edges/null-sections', 'clusters:\nusers:\ncontexts:\n')
+    expect(message(() => resolveKubeconfig(kubeconfigSource(nulls)))).toBe(
+      `kube-context: kubeconfig ${nulls} has no current-context; name one of its contexts (none)`
+    )
+  })
+
+  it('says which files are missing, and names a file it cannot read', () => {
+    const a = path.join(dir, 'edges/none-a')
+    const b = path.join(dir, 'edges/none-b')
+    expect(message(() => resolveKubeconfig(kubeconfigSource(`${a}${path.delimiter}${b}`)))).toBe(
+      `kubeconfig ${a}${path.delimiter}${b}: none of these files exists (give the path of a kubeconfig, e.g. the KUBECONFIG azure/aks-set-context exports)`
+    )
+    expect(message(() => resolveKubeconfig({ files: [] }))).toMatch(/^kubeconfig "": file not found/)
+    const folder = path.join(dir, 'edges/a-folder')
+    mkdirSync(folder, { recursive: true })
+    expect(message(() => resolveKubeconfig(kubeconfigSource(folder)))).toBe(`kubeconfig ${folder}: EISDIR`)
+  })
+
+  it('skips entries without a name, keeps the first of a name, and a context may have no user', () => {
+    const f = file('edges/anonymous', {
+      clusters: [
+        { cluster: { server: 'https://nameless' } },
+        { name: 'k', cluster: { server: 'https://k' } },
+        { name: 'k', cluster: { server: 'https://k2' } }
+      ],
+      contexts: [{ name: 'c', context: { cluster: 'k' } }],
+      'current-context': 'c'
+    })
+    const r = resolveKubeconfig(kubeconfigSource(f))
+    expect(r).toMatchObject({ context: 'c', cluster: 'k', user: '', server: 'https://k', secrets: [] })
+    expect(r.doc.users).toEqual([])
+    expect(r.doc.clusters).toEqual([{ name: 'k', cluster: { server: 'https://k' } }])
+  })
+
+  it('refuses a cluster without a server', () => {
+    for (const cluster of [{}, { server: '' }, { server: 7 }]) {
+      const f = file('edges/no-server', {
+        clusters: [{ name: 'k', cluster }],
+        contexts: [{ name: 'c', context: { cluster: 'k' } }],
+        'current-context': 'c'
+      })
+      expect(message(() => resolveKubeconfig(kubeconfigSource(f)))).toBe(
+        `kubeconfig ${f}: cluster "k" has no server`
+      )
+    }
+  })
+
+  it('makes each relative credential path absolute against its file; absolute and empty ones stay', () => {
+    const f = file('edges/paths/config', {
+      clusters: [{ name: 'k', cluster: { server: 'https://k', 'certificate-authority': '/etc/ca.pem' } }],
+      users: [
+        {
+          name: 'u',
+          user: {
+            'client-certificate': 'c.pem',
+            'client-key': 'keys/k.pem',
+            tokenFile: '',
+            exec: { command: 'kubelogin' }
+          }
+        }
+      ],
+      contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+      'current-context': 'c'
+    })
+    const r = resolveKubeconfig(kubeconfigSource(f))
+    expect(r.doc.clusters![0].cluster).toEqual({
+      server: 'https://k',
+      'certificate-authority': '/etc/ca.pem'
+    })
+    expect(r.doc.users![0].user).toEqual({
+      'client-certificate': path.join(dir, 'edges/paths/c.pem'),
+      'client-key': path.join(dir, 'edges/paths/keys/k.pem'),
+      tokenFile: '',
+      exec: { command: 'kubelogin' }
+    })
+    // Given as text, a kubeconfig has no folder: its paths stay as written.
+    const text = resolveKubeconfig({ text: readFileSync(f, 'utf8') })
+    expect((text.doc.users![0].user as Record<string, unknown>)['client-key']).toBe('keys/k.pem')
+  })
+
+  it('names the copy after the context, made safe for a file name', () => {
+    const r = resolveKubeconfig(kubeconfigSource(file('edges/copy', { ...PROD, 'current-context': 'prod' })))
+    const out = mkdtempSync(path.join(tmpdir(), 'given-copy-'))
+    const named = writeGivenKubeconfig({ ...r, context: `my/ctx:${'x'.repeat(60)}` }, out)
+    expect(path.basename(named)).toMatch(new RegExp(`^kubeconfig-my-ctx-${'x'.repeat(33)}-[0-9a-f]{8}$`))
+    expect(writeGivenKubeconfig(r, out)).not.toBe(writeGivenKubeconfig(r, out))
   })
 })
 

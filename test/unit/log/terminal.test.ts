@@ -237,3 +237,102 @@ describe('terminal log', () => {
     log.close()
   })
 })
+
+describe('terminal log, details', () => {
+  it('shows a live line’s elapsed time in seconds, minutes and hours', () => {
+    const s = new FakeStream(true, 80)
+    let now = 0
+    const log = new TerminalLog({ stream: s, now: () => now, color: false })
+    log.progress('k', 'waiting')
+    const shown = (ms: number) => {
+      now = ms
+      log.progress('k', 'waiting')
+      return s.screen.at(-1)
+    }
+    expect(shown(59_999)).toBe('  … waiting [59s]')
+    expect(shown(60_000)).toBe('  … waiting [1m00s]')
+    expect(shown(3_599_000)).toBe('  … waiting [59m59s]')
+    expect(shown(3_600_000)).toBe('  … waiting [1h00m]')
+    expect(shown(7_380_000)).toBe('  … waiting [2h03m]')
+    log.close()
+    expect(s.screen).toEqual([])
+  })
+
+  it('cuts a live line to the terminal’s width with an ellipsis, its line breaks as spaces', () => {
+    const s = new FakeStream(true, 31)
+    const log = new TerminalLog({ stream: s, now: () => 0, color: false })
+    log.progress('k', 'a\n  b')
+    expect(s.screen).toEqual(['  … a b [0s]'])
+    log.progress('k', 'x'.repeat(40))
+    // 30 columns: the text and its elapsed time fill them exactly.
+    expect(s.screen).toEqual([`  … ${'x'.repeat(20)}… [0s]`])
+    expect(s.screen[0]).toHaveLength(30)
+    log.progress('k', 'y'.repeat(21))
+    expect(s.screen).toEqual([`  … ${'y'.repeat(21)} [0s]`])
+    log.close()
+  })
+
+  it('labels notices, indents the lines of a message under its label, and drops trailing line ends', () => {
+    const s = new FakeStream(false)
+    const log = new TerminalLog({ stream: s })
+    log.notice('first\r\nsecond\rthird\n\n', { title: 'T' })
+    log.info('one\ntwo')
+    log.startGroup('g')
+    log.warning('w1\nw2')
+    expect(s.text).toBe('notice: T: first\n  second\n  third\none\ntwo\n==> g\n  warning: w1\n    w2\n')
+    log.close()
+  })
+
+  it('nests groups: a key ends with the group it started in, the outer one keeps its own', () => {
+    const s = new FakeStream(true, 80)
+    const log = new TerminalLog({ stream: s, now: () => 0, color: false })
+    log.endGroup() // no group open: nothing happens
+    log.startGroup('outer')
+    log.progress('a', 'outer key')
+    log.startGroup('inner')
+    log.progress('b', 'inner key')
+    expect(s.screen.slice(-2)).toEqual(['  … outer key [0s]', '  … inner key [0s]'])
+    log.endGroup()
+    expect(s.screen.slice(-1)).toEqual(['  … outer key [0s]'])
+    log.info('still inside outer')
+    expect(s.screen).toEqual(['==> outer', '==> inner', '  still inside outer', '  … outer key [0s]'])
+    log.endGroup()
+    expect(s.screen).toEqual(['==> outer', '==> inner', '  still inside outer'])
+  })
+
+  it('leaves no timer behind once every key has ended', () => {
+    jest.useFakeTimers({ now: 0 })
+    const tty = new TerminalLog({ stream: new FakeStream(true), color: false })
+    tty.progress('a', 'x')
+    tty.progress('b', 'y')
+    expect(jest.getTimerCount()).toBe(1)
+    tty.progress('a', '')
+    expect(jest.getTimerCount()).toBe(1)
+    tty.progress('b', '')
+    expect(jest.getTimerCount()).toBe(0)
+    const plain = new TerminalLog({ stream: new FakeStream(false), throttleMs: 5000 })
+    plain.progress('a', '1')
+    plain.progress('a', '2')
+    expect(jest.getTimerCount()).toBe(1)
+    plain.close()
+    expect(jest.getTimerCount()).toBe(0)
+  })
+
+  it('redraws a TTY’s live block every second while a key is live', () => {
+    jest.useFakeTimers({ now: 0 })
+    const s = new FakeStream(true, 80)
+    const log = new TerminalLog({ stream: s, color: false })
+    log.progress('k', 'waiting')
+    jest.advanceTimersByTime(2_000)
+    expect(s.screen).toEqual(['  … waiting [2s]'])
+    log.close()
+  })
+
+  it('colours a label alone, and a debug line whole', () => {
+    const s = new FakeStream(true)
+    const log = new TerminalLog({ stream: s, color: true, verbose: true })
+    log.error('bad')
+    log.debug('detail')
+    expect(s.text).toBe(`${ESC}[31merror:${ESC}[0m bad\n${ESC}[2mdebug: detail${ESC}[0m\n`)
+  })
+})

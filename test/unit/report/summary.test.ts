@@ -593,3 +593,121 @@ describe('report and writer', () => {
     }
   })
 })
+
+describe('the verdict line and the diagnostics, exactly', () => {
+  const step = (name: string, status: 'success' | 'failure') => ({
+    name,
+    status,
+    changed: false,
+    durationMs: 1000,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:01.000Z'
+  })
+
+  it('names every kind of failure, in the plural when there are several', () => {
+    const r: Report = {
+      ...emptyReport('apply'),
+      result: 'failure',
+      steps: [step('a', 'failure'), step('b', 'failure'), step('c', 'success')],
+      checks: [
+        { name: 'x', status: 'fail', detail: '' },
+        { name: 'y', status: 'pass', detail: '' }
+      ],
+      drift: [
+        { component: 'c', field: 'f', desired: '1', actual: '2', fixableByApply: true },
+        { component: 'c', field: 'g', desired: '1', actual: '2', fixableByApply: true }
+      ]
+    }
+    expect(renderSummary(r).split('\n').slice(0, 3)).toEqual([
+      '## ❌ aks-rdma-action `apply` failed',
+      '',
+      'failed steps: a, b; 1 of 2 checks failed; 2 drifted fields'
+    ])
+    const one = { ...r, steps: [step('a', 'failure')], drift: [r.drift![0]], checks: [] }
+    expect(renderSummary(one).split('\n')[2]).toBe('failed step: a; 1 drifted field')
+    // A failure without a named cause has the heading alone.
+    expect(
+      renderSummary({ ...emptyReport('apply'), result: 'failure' }, { title: 'mine' }).split('\n')[0]
+    ).toBe('## ❌ mine `apply` failed')
+    expect(renderSummary({ ...emptyReport('apply'), result: 'failure' }).split('\n')[1]).not.toMatch(/\w/)
+  })
+
+  it('says what a success did: one node, the checks that pass, else the steps done', () => {
+    const ok = (o: Partial<Report>) => renderSummary({ ...emptyReport('apply'), ...o }).split('\n')[2]
+    expect(
+      ok({
+        outputs: { 'rdma-nodes': '1' },
+        checks: [
+          { name: 'a', status: 'pass', detail: '' },
+          { name: 'b', status: 'warn', detail: '' }
+        ]
+      })
+    ).toBe('1 RDMA node verified, 1/2 checks pass')
+    expect(ok({ steps: [step('a', 'success')] })).toBe('1 step done')
+    expect(ok({ steps: [step('a', 'success'), step('b', 'success')] })).toBe('2 steps done')
+    expect(ok({ outputs: { 'rdma-nodes': '' } })).toBe('0 steps done')
+  })
+
+  it('keeps a long diagnostic’s tail from a line start, says how much was cut, and lists the rest as a count', () => {
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) => `line ${String(i).padStart(3, '0')} ${'é'.repeat(20)}`
+    )
+    const text = lines.join('\n')
+    const diag = (i: number) => ({ step: `s${i}`, title: `t${i}`, text })
+    const md = renderSummary(
+      { ...emptyReport('apply'), result: 'failure', diagnostics: [diag(1), diag(2), diag(3)] },
+      { maxDiagnostics: 2, maxDiagnosticBytes: 2000 }
+    )
+    const body = md.slice(md.indexOf('```text\n') + 8, md.indexOf('\n```\n'))
+    const [head, ...kept] = body.split('\n')
+    // Whole lines only (the cut is moved to the next line start), the last one kept.
+    expect(kept[0]).toMatch(/^line \d{3} é{20}$/)
+    expect(kept.at(-1)).toBe(lines.at(-1))
+    expect(kept.join('\n')).toBe(lines.slice(lines.indexOf(kept[0])).join('\n'))
+    expect(Buffer.byteLength(kept.join('\n'))).toBeLessThanOrEqual(2000)
+    expect(head).toBe(`[… ${Buffer.byteLength(text) - Buffer.byteLength(kept.join('\n'))} earlier bytes cut]`)
+    expect(md).toContain('_1 more diagnostics in the JSON report._')
+    expect(md.match(/<details>/g)).toHaveLength(2)
+    // A text within the limit is shown whole.
+    const short = renderSummary({
+      ...emptyReport('apply'),
+      diagnostics: [{ step: 's', title: 't', text: 'a\r\nb' }]
+    })
+    expect(short).toContain('```text\na\nb\n```')
+  })
+
+  it('keeps a tail without a near line start as it is, without a broken character', () => {
+    const text = 'x'.repeat(10) + '\n' + 'é'.repeat(2000)
+    const md = renderSummary(
+      { ...emptyReport('apply'), result: 'failure', diagnostics: [{ step: 's', title: 't', text }] },
+      { maxDiagnosticBytes: 1001 }
+    )
+    const body = md.slice(md.indexOf('```text\n') + 8, md.indexOf('\n```\n'))
+    const kept = body.split('\n')[1]
+    expect(kept).toBe('é'.repeat(500))
+    expect(body.split('\n')[0]).toBe(`[… ${Buffer.byteLength(text) - 1000} earlier bytes cut]`)
+  })
+
+  it('halves its caps to fit before cutting sections, never below their floors', () => {
+    const diagnostics = Array.from({ length: 4 }, (_, i) => ({
+      step: `s${i}`,
+      title: 't',
+      text: 'y'.repeat(40_000)
+    }))
+    const r: Report = { ...emptyReport('apply'), result: 'failure', diagnostics }
+    const full = renderSummary(r)
+    expect(full.match(/<details>/g)).toHaveLength(4)
+    // 16 KiB of ten at first; halved four times to fit 2 KB: one diagnostic, at its 1 KiB floor.
+    const fitted = renderSummary(r, { maxBytes: 2_000 })
+    expect(Buffer.byteLength(fitted)).toBeLessThanOrEqual(2_000)
+    expect(fitted.match(/<details>/g)).toHaveLength(1)
+    expect(fitted).toContain('_3 more diagnostics in the JSON report._')
+    expect(fitted).toContain(`[… ${40_000 - 1024} earlier bytes cut]`)
+    expect(fitted).not.toContain('Summary cut to stay under')
+    // Halved twice (two of them, 4 KiB each) it fits 10 KB.
+    const roomier = renderSummary(r, { maxBytes: 10_000 })
+    expect(roomier.match(/<details>/g)).toHaveLength(2)
+    expect(roomier).toContain(`[… ${40_000 - 4096} earlier bytes cut]`)
+  })
+})

@@ -1,10 +1,18 @@
 // A local run's runner files: the user's are kept (created when missing, appended to), the others
 // go to a new run folder; the CLI's exit code tells drift (3) from a failed run (1).
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { cliExitCode, prepareLocalRunner } from '../../../src/run/local-runner.js'
+import { cliExitCode, prepareLocalRunner, tidyRunFolder } from '../../../src/run/local-runner.js'
 import { simulateExitCode } from '../../../sim/commands.js'
 
 describe('local runner', () => {
@@ -59,5 +67,47 @@ describe('local runner', () => {
     // A failed post step (a cluster it could not delete) is a failure, whatever the main step found.
     expect(simulateExitCode([{ exitCode: 1, postExitCode: 1, outputs: { result: 'drifted' } }])).toBe(1)
     expect(simulateExitCode([{ exitCode: 0, postExitCode: 1, outputs: { result: 'success' } }])).toBe(1)
+  })
+
+  it('tidies its run folder: keeps the summary, report and kubeconfig that hold something, and says so', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'local-runner-'))
+    const f = prepareLocalRunner({ XDG_CACHE_HOME: path.join(home, 'cache') })
+    const dir = f.runDir!
+    writeFileSync(f.summary, '## summary\n')
+    mkdirSync(path.join(dir, 'runner-temp', 'deep'), { recursive: true })
+    writeFileSync(path.join(dir, 'runner-temp', 'deep', 'values.yaml'), 'x: 1\n')
+    const report = path.join(dir, 'runner-temp', 'report.json')
+    writeFileSync(report, '{}\n')
+    const kubeconfig = path.join(dir, 'runner-temp', 'kubeconfig')
+    writeFileSync(kubeconfig, '')
+    const outside = path.join(home, 'report-elsewhere.json')
+    writeFileSync(outside, '{}')
+    expect(tidyRunFolder(f, { 'report-path': report, 'kubeconfig-path': kubeconfig })).toBe(
+      `kept ${dir}: the job summary, the report, to use after the run; delete the folder when done`
+    )
+    // The empty kubeconfig, the other files and the folders left empty are gone.
+    expect(readdirSync(dir).sort()).toEqual(['runner-temp', path.basename(f.summary)].sort())
+    expect(readdirSync(path.join(dir, 'runner-temp'))).toEqual(['report.json'])
+    // A report outside the run folder is the user's: neither kept in the sentence nor touched.
+    const g = prepareLocalRunner({ XDG_CACHE_HOME: path.join(home, 'cache') })
+    expect(tidyRunFolder(g, { 'report-path': outside })).toBeUndefined()
+    expect(existsSync(g.runDir!)).toBe(false)
+    expect(readFileSync(outside, 'utf8')).toBe('{}')
+  })
+
+  it('leaves a folder it did not make alone', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'local-runner-'))
+    const env: NodeJS.ProcessEnv = {
+      RUNNER_TEMP: dir,
+      RUNNER_TOOL_CACHE: dir,
+      GITHUB_OUTPUT: path.join(dir, 'o'),
+      GITHUB_STEP_SUMMARY: path.join(dir, 's'),
+      GITHUB_STATE: path.join(dir, 'st'),
+      GITHUB_ENV: path.join(dir, 'e')
+    }
+    const f = prepareLocalRunner(env)
+    expect(tidyRunFolder(f, {})).toBeUndefined()
+    expect(readdirSync(dir).sort()).toEqual(['e', 'o', 's', 'st'])
+    expect(tidyRunFolder({ ...f, runDir: path.join(dir, 'gone') }, {})).toBeUndefined()
   })
 })

@@ -152,3 +152,123 @@ describe('convergence check', () => {
     expect(dryRunChanges(other, l)).toBe(true)
   })
 })
+
+describe('convergence check, exact reasons and edges', () => {
+  it('firstDifference: subset for objects, same length and order for lists, exact for scalars', () => {
+    expect(firstDifference({ a: 1, b: { c: 'x' } }, { a: 1, b: { c: 'x', d: 2 }, e: 3 })).toBeUndefined()
+    expect(firstDifference({ a: null, b: undefined }, { z: 1 })).toBeUndefined()
+    expect(firstDifference({ b: { c: 'x' } }, { b: { c: 'y' } })).toBe('.b.c: live "y", desired "x"')
+    expect(firstDifference({ b: { c: 'x' } }, { b: 'flat' })).toBe('.b: missing')
+    expect(firstDifference({ a: [1] }, { a: 'x' })).toBe('.a: missing')
+    expect(firstDifference([1], {})).toBe('.: missing')
+    expect(firstDifference({ c: 1 }, [])).toBe('.: missing')
+    expect(firstDifference({ a: [1, 2] }, { a: [1] })).toBe('.a: 1 items live, 2 desired')
+    expect(firstDifference({ a: [1, 2] }, { a: [1, 3] })).toBe('.a[1]: live 3, desired 2')
+    expect(firstDifference({ a: [{ x: 1 }, { x: 2 }] }, { a: [{ x: 1, y: 0 }, { x: 2 }] })).toBeUndefined()
+    expect(firstDifference({ n: 1 }, { n: '1' })).toBe('.n: live "1", desired 1')
+    expect(firstDifference({ n: 1 }, {})).toBe('.n: live undefined, desired 1')
+  })
+
+  it('firstDroppedField: every kind of path element, and the ones it cannot read skipped', () => {
+    const desired = { spec: { list: [{ name: 'a', port: 80, v: 1 }], set: ['x', 'y'], idx: [{ q: 1 }] } }
+    expect(firstDroppedField(undefined, desired)).toBeUndefined()
+    expect(firstDroppedField({ '.': {}, 'f:spec': { '.': {} } }, desired)).toBeUndefined()
+    expect(firstDroppedField({ 'f:gone': {} }, desired)).toBe('.gone')
+    expect(firstDroppedField({ 'f:spec': { 'f:list': { 'f:x': {} } } }, desired)).toBe('.spec.list.x')
+    expect(firstDroppedField({ 'f:spec': { 'f:nil': {} } }, { spec: { nil: null } })).toBe('.spec.nil')
+    // A key matches by value, also when the live key is a string and the manifest has a number.
+    expect(
+      firstDroppedField({ 'f:spec': { 'f:list': { 'k:{"name":"a","port":"80"}': { 'f:v': {} } } } }, desired)
+    ).toBeUndefined()
+    expect(firstDroppedField({ 'f:spec': { 'f:list': { 'k:{"name":"b"}': {} } } }, desired)).toBe(
+      '.spec.list[{"name":"b"}]'
+    )
+    expect(firstDroppedField({ 'f:spec': { 'f:list': { 'k:{"name":"a"}': { 'f:w': {} } } } }, desired)).toBe(
+      '.spec.list[{"name":"a"}].w'
+    )
+    expect(
+      firstDroppedField({ 'f:spec': { 'f:set': { 'k:{"name":"a"}': {} } } }, { spec: { set: 'x' } })
+    ).toBe('.spec.set[{"name":"a"}]')
+    expect(
+      firstDroppedField({ 'f:spec': { 'f:set': { 'v:"y"': {}, 'v:"x"': {} } } }, desired)
+    ).toBeUndefined()
+    expect(firstDroppedField({ 'f:spec': { 'f:set': { 'v:"z"': {} } } }, desired)).toBe('.spec.set[="z"]')
+    expect(firstDroppedField({ 'f:spec': { 'f:idx': { 'i:0': { 'f:q': {} } } } }, desired)).toBeUndefined()
+    expect(firstDroppedField({ 'f:spec': { 'f:idx': { 'i:1': {} } } }, desired)).toBe('.spec.idx[1]')
+    expect(firstDroppedField({ 'f:spec': { 'f:idx': { 'i:0': { 'f:r': {} } } } }, desired)).toBe(
+      '.spec.idx[0].r'
+    )
+    expect(firstDroppedField({ 'f:spec': { 'f:set': { 'i:0': {} } } }, { spec: { set: {} } })).toBe(
+      '.spec.set[0]'
+    )
+    // Unreadable keys and unknown kinds are skipped, not guessed.
+    expect(
+      firstDroppedField({ 'f:spec': { 'f:list': { 'k:{bad': {}, 'v:{bad': {}, 'x:what': {} } } }, desired)
+    ).toBeUndefined()
+  })
+
+  it('checkConverged: metadata labels and annotations count, status does not; only our Apply entries', () => {
+    const desired: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm', labels: { a: '1' }, annotations: { n: 'x' } },
+      data: { k: 'v' }
+    }
+    const ours = { manager: 'me', operation: 'Apply', fieldsV1: { 'f:data': { 'f:k': {} } } }
+    const live = (o: Partial<KubeObject> = {}, meta: Record<string, unknown> = {}): KubeObject => ({
+      ...structuredClone(desired),
+      status: { anything: true },
+      ...o,
+      metadata: { ...structuredClone(desired.metadata), managedFields: [ours], ...meta }
+    })
+    expect(checkConverged(desired, live(), 'me')).toEqual({ converged: true })
+    expect(checkConverged(desired, undefined, 'me')).toEqual({ converged: false, reason: 'absent' })
+    expect(checkConverged(desired, live({}, { annotations: { n: 'y' } }), 'me')).toEqual({
+      converged: false,
+      reason: '.metadata.annotations.n: live "y", desired "x"'
+    })
+    expect(checkConverged(desired, live({ data: { k: 'w' } }), 'me')).toEqual({
+      converged: false,
+      reason: '.data.k: live "w", desired "v"'
+    })
+    const notOurs = [
+      { ...ours, manager: 'other' },
+      { ...ours, operation: 'Update' },
+      { ...ours, subresource: 'status' }
+    ]
+    for (const entry of notOurs)
+      expect(checkConverged(desired, live({}, { managedFields: [entry] }), 'me')).toEqual({
+        converged: false,
+        reason: 'not yet applied by field manager me'
+      })
+    const dropped = { ...ours, fieldsV1: { 'f:data': { 'f:k': {}, 'f:old': {} } } }
+    expect(checkConverged(desired, live({}, { managedFields: [ours, dropped] }), 'me')).toEqual({
+      converged: false,
+      reason: '.data.old: no longer desired (would be removed)'
+    })
+  })
+
+  it('dryRunChanges: any difference beyond status and bookkeeping, and always when absent', () => {
+    const o: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm', uid: 'u1' },
+      data: { k: 'v' }
+    }
+    expect(dryRunChanges(o, undefined)).toBe(true)
+    const bookkeeping = {
+      ...o,
+      metadata: { ...o.metadata, uid: 'u2', creationTimestamp: 't', resourceVersion: '9' }
+    }
+    expect(dryRunChanges(bookkeeping, o)).toBe(false)
+    expect(dryRunChanges({ ...o, metadata: { ...o.metadata, labels: { a: 'b' } } }, o)).toBe(true)
+    expect(dryRunChanges({ ...o, data: { k: 'v', extra: undefined } as never }, o)).toBe(false)
+    expect(dryRunChanges({ ...o, data: { k: 'v', extra: 'x' } }, o)).toBe(true)
+    expect(dryRunChanges({ ...o, data: ['k'] as never }, { ...o, data: ['k', 'v'] as never })).toBe(true)
+    expect(dryRunChanges({ ...o, data: ['k', 'w'] as never }, { ...o, data: ['k', 'v'] as never })).toBe(true)
+    expect(dryRunChanges({ ...o, data: ['k', 'v'] as never }, { ...o, data: ['k', 'v'] as never })).toBe(
+      false
+    )
+    expect(dryRunChanges({ ...o, data: { k: ['v'] } as never }, { ...o, data: { k: 'v' } })).toBe(true)
+  })
+})

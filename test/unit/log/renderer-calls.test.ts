@@ -3,7 +3,7 @@
 // show, CR line ends, stop-commands, tagged progress lines, annotations with their file and line,
 // and masks-only runs that print nothing; then the Actions log seam's own helpers.
 import { describe, expect, it } from '@jest/globals'
-import { lineLog, withoutLineBreaks } from '../../../src/log/index.js'
+import { actionsLog, lineLog, withoutLineBreaks } from '../../../src/log/index.js'
 import { parseWorkflowCommand, WorkflowCommandRenderer } from '../../../src/log/terminal-commands.js'
 import type { Annotation } from '../../../src/log/types.js'
 
@@ -161,5 +161,35 @@ describe('the log seam’s helpers', () => {
     log.endGroup()
     log.secret('s')
     expect(lines).toEqual(['i', 'w', 'e', 'p'])
+  })
+})
+
+describe('the Actions backend', () => {
+  /** What @actions/core writes to stdout while `fn` runs. */
+  function stdoutOf(fn: () => void): string {
+    const chunks: string[] = []
+    const write = process.stdout.write
+    process.stdout.write = ((c: string) => {
+      chunks.push(String(c))
+      return true
+    }) as typeof process.stdout.write
+    try {
+      fn()
+    } finally {
+      process.stdout.write = write
+    }
+    return chunks.join('')
+  }
+
+  it('annotations carry a one-line title, or none; groups a one-line title', () => {
+    expect(stdoutOf(() => actionsLog.warning('w', { title: 'a\nb' }))).toBe('::warning title=a b::w\n')
+    expect(stdoutOf(() => actionsLog.error('e'))).toBe('::error::e\n')
+    expect(stdoutOf(() => actionsLog.error('e', { title: '' }))).toBe('::error::e\n')
+    expect(stdoutOf(() => actionsLog.startGroup('g\r\nh'))).toBe('::group::g h\n')
+  })
+
+  it('masks only a value (progress: terminal-commands.test.ts)', () => {
+    expect(stdoutOf(() => actionsLog.secret(''))).toBe('')
+    expect(stdoutOf(() => actionsLog.secret('v4lue'))).toBe('::add-mask::v4lue\n')
   })
 })

@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals'
 import { actionsLog, lineLog, withoutLineBreaks } from '../../../src/log/index.js'
 import { parseWorkflowCommand, WorkflowCommandRenderer } from '../../../src/log/terminal-commands.js'
 import type { Annotation } from '../../../src/log/types.js'
+import { stdoutOf } from '../../support/stdout.js'
 
 /** A log recording each call as one string. */
 function recorder(withNotice = true) {
@@ -165,22 +166,6 @@ describe('the log seam’s helpers', () => {
 })
 
 describe('the Actions backend', () => {
-  /** What @actions/core writes to stdout while `fn` runs. */
-  function stdoutOf(fn: () => void): string {
-    const chunks: string[] = []
-    const write = process.stdout.write
-    process.stdout.write = ((c: string) => {
-      chunks.push(String(c))
-      return true
-    }) as typeof process.stdout.write
-    try {
-      fn()
-    } finally {
-      process.stdout.write = write
-    }
-    return chunks.join('')
-  }
-
   it('annotations carry a one-line title, or none; groups a one-line title', () => {
     expect(stdoutOf(() => actionsLog.warning('w', { title: 'a\nb' }))).toBe('::warning title=a b::w\n')
     expect(stdoutOf(() => actionsLog.error('e'))).toBe('::error::e\n')

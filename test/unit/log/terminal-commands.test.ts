@@ -10,27 +10,12 @@ import {
   WorkflowCommandRenderer
 } from '../../../src/log/terminal-commands.js'
 import { TerminalLog } from '../../../src/log/terminal.js'
+import { stdoutOf } from '../../support/stdout.js'
 
 function terminal(verbose = false) {
   const writes: string[] = []
   const log = new TerminalLog({ stream: { write: t => writes.push(t), isTTY: false }, verbose })
   return { log, text: () => writes.join('') }
-}
-
-/** What @actions/core prints for `fn`, captured from process.stdout. */
-function coreOutput(fn: () => void): string {
-  const chunks: string[] = []
-  const write = process.stdout.write
-  process.stdout.write = ((c: string) => {
-    chunks.push(String(c))
-    return true
-  }) as typeof process.stdout.write
-  try {
-    fn()
-  } finally {
-    process.stdout.write = write
-  }
-  return chunks.join('')
 }
 
 describe('workflow command renderer', () => {
@@ -50,7 +35,7 @@ describe('workflow command renderer', () => {
     const t = terminal(true)
     const r = new WorkflowCommandRenderer(t.log)
     r.write(
-      coreOutput(() => {
+      stdoutOf(() => {
         core.startGroup('credentials: user credentials')
         core.setSecret('eyJhbGciOi.token.sig')
         core.info('token eyJhbGciOi.token.sig received')
@@ -85,7 +70,7 @@ describe('workflow command renderer', () => {
     const t = terminal()
     const r = new WorkflowCommandRenderer(t.log)
     const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx1y2abc\n-----END RSA PRIVATE KEY-----'
-    r.write(coreOutput(() => core.setSecret(key)))
+    r.write(stdoutOf(() => core.setSecret(key)))
     r.write(`client-key: MIIEowIBAAKCAQEAx1y2abc\n${key}\n`)
     expect(t.text()).not.toContain('MIIEowIBAAKCAQEAx1y2abc')
     expect(t.text()).not.toContain('PRIVATE KEY')
@@ -133,10 +118,10 @@ describe('workflow command renderer', () => {
     const saved = process.env[PROGRESS_TAG_ENV]
     try {
       delete process.env[PROGRESS_TAG_ENV]
-      expect(coreOutput(() => actionsLog.progress('node-pool', 'Creating 1/2'))).toBe('Creating 1/2\n')
-      expect(coreOutput(() => actionsLog.progress('node-pool', ''))).toBe('')
+      expect(stdoutOf(() => actionsLog.progress('node-pool', 'Creating 1/2'))).toBe('Creating 1/2\n')
+      expect(stdoutOf(() => actionsLog.progress('node-pool', ''))).toBe('')
       process.env[PROGRESS_TAG_ENV] = '@@t@@'
-      const tagged = coreOutput(() => actionsLog.progress('node-pool', 'Creating 2/2'))
+      const tagged = stdoutOf(() => actionsLog.progress('node-pool', 'Creating 2/2'))
       expect(tagged).toBe('@@t@@["node-pool","Creating 2/2"]\n')
       const updates: Array<[string, string]> = []
       const log = { ...silentish(), progress: (k: string, l: string) => updates.push([k, l]) }

@@ -121,6 +121,15 @@ export class InProcessRunner {
     // folder of this worker, removed when the worker ends.
     this.tempRoot = mkdtempSync(path.join(tmpdir(), 'mutation-tmp-'))
     process.env.TMPDIR = this.tempRoot
+    // Stryker ends a worker it recycles (or a run stopped by a signal) without always calling
+    // dispose: the folder goes when the process exits, whatever ends it short of SIGKILL.
+    const tempRoot = this.tempRoot
+    process.once('exit', () => rmSync(tempRoot, { recursive: true, force: true }))
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130]
+    ])
+      process.once(signal, () => process.exit(code))
     this.startEnv = { ...process.env }
     process.on('unhandledRejection', e => this.log.debug(`unhandled rejection in a test: ${message(e)}`))
     process.on('uncaughtException', e => {

@@ -3,12 +3,19 @@
 // GPUs with each NIC's local GPU as its CUDA device, pinning, anti-affinity, client retry), the
 // argv built from the model's plan, device sections of a container's log, CUDA-rejection
 // detection from perftest's refusal of --use_cuda, measurements from perftest text (with the CUDA devices
-// used), and naming a slow end of a pair from the probe's port rates.
+// used), and naming a slow end of a pair from the probe's port rates. Then runBenchmark over an
+// in-memory cluster with the probe's facts given (or nodes none of which a probe can run on): the
+// phases of each round in order, GPUDirect states, the host-memory repeat when perftest lacks CUDA,
+// exclusions, verdicts and summaries, the concurrency limit and the cleanup before and after.
+import { readFileSync } from 'node:fs'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { parsePerftestOutput } from '../../../src/parse/perftest.js'
 import { devicePairs } from '../../../src/benchmark/pairing.js'
 import {
+  PAIR_LABEL,
+  PHASE_LABEL,
+  ROLE_LABEL,
   outputFile,
   perftestArgv,
   perftestPod,
@@ -19,7 +26,13 @@ import {
   type PhaseSpec
 } from '../../../src/benchmark/perftest-pods.js'
 import { isCudaRejection, measurementFrom } from '../../../src/benchmark/phase.js'
-import { pairDevices } from '../../../src/benchmark/runner.js'
+import { BENCHMARK_TESTS, pairDevices, runBenchmark, testPhases } from '../../../src/benchmark/runner.js'
+import type { KubeClient } from '../../../src/kube/client.js'
+import type { KubeObject } from '../../../src/kube/types.js'
+import { KubeRequestError, httpStatusOf, messageOf } from '../../../src/kube/errors.js'
+import { runLabel } from '../../../src/verify/workspace.js'
+import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { captureLog } from '../../support/capture-log.js'
 import { fleetLineRate, refineOutliers, slowPorts } from '../../../src/benchmark/link-rate.js'
 import { outlierName, parseOutlierName } from '../../../src/model/outliers.js'
 import { benchmarkPlan } from '../../../src/model/benchmark-plan.js'
@@ -293,5 +306,619 @@ describe('line rate and outlier naming', () => {
     expect(refine(['a/mlx5_ib0 ↔ a2/mlx5_ib0'], slow)).toEqual(['a/mlx5_ib0 ↔ a2/mlx5_ib0'])
     // A single-NIC node whose only device is named is the node.
     expect(refine(['a/mlx5_ib0 ↔ d/mlx5_ib0'], new Set(['d/mlx5_ib0']), new Map([['d', 1]]))).toEqual(['d'])
+  })
+})
+
+// ---- runBenchmark over an in-memory cluster -------------------------------------------------
+// A KubeClient over MemoryCluster with what runBenchmark and its phases call: the work namespace
+// (get, 404 → undefined as the real client gives; apply), node list, pod create (409 when it
+// exists), pod log (the real client gives '' for a pod it cannot find), delete by label, watch of
+// pods. Pods are created Pending; once a watch on them is open, a kubelet gives each its status:
+// servers run, clients succeed, and a finished pod's log is what its script prints, each device's
+// section holding real perftest output from test/fixtures chosen by `output`.
+
+type Output = (pod: KubeObject, role: string, phase: string, index: number) => string
+
+const fixtureText = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8')
+const BW_394 = () =>
+  fixtureText('perftest/29-ib_write_bw-results-fragment-32M-gbits-ndr-yandex-doc-indented.txt')
+const BW_196 = () => fixtureText('perftest/13-ib_write_bw-all-sizes-gbits-results-only-azure-nd96asr_v4.txt')
+const LAT = () => fixtureText('perftest/11-ib_read_lat-client-results-only-azure-nd96asr_v4.txt')
+const NOCUDA = () =>
+  fixtureText('perftest-refusals/05-ib_write_bw-nocuda-unsupported-memory-type-23.07-and-later.txt')
+
+/** Clients print bandwidth (32 MB, 394.40 Gb/s) or latency; servers nothing the phase reads. */
+const goodOutput: Output = (_pod, _role, phase) => (phase.startsWith('lat') ? LAT() : BW_394())
+/** perftest without CUDA: every --use_cuda server ends at once with its refusal. */
+const noCudaOutput: Output = (pod, role, phase, i) =>
+  role === 'server' && pod.spec.containers[0].command[2].includes('--use_cuda')
+    ? NOCUDA()
+    : goodOutput(pod, role, phase, i)
+
+interface BenchFake {
+  kube: KubeClient
+  cluster: MemoryCluster
+  calls: string[]
+  created: KubeObject[]
+  maxCreatesInFlight: number
+}
+
+function benchKube(
+  output: Output = goodOutput,
+  o: { nodes?: KubeObject[]; deleteError?: Error } = {}
+): BenchFake {
+  const cluster = new MemoryCluster()
+  for (const n of o.nodes ?? []) cluster.put(n)
+  const calls: string[] = []
+  const created: KubeObject[] = []
+  const logs = new Map<string, string>()
+  let pending: Array<{ name: string; namespace: string }> = []
+  let inFlight = 0
+  const fake = { maxCreatesInFlight: 0 }
+  const runKubelet = (): void => {
+    const now = pending
+    pending = []
+    for (const { name, namespace } of now) {
+      const pod = cluster.get('v1', 'Pod', name, namespace)
+      if (!pod) continue
+      const role = pod.metadata.labels?.[ROLE_LABEL] ?? ''
+      const phase = pod.metadata.labels?.[PHASE_LABEL] ?? ''
+      const script: string = pod.spec.containers[0].command[2]
+      const sections = [...script.matchAll(/^echo '(.*)'$/gm)].map(m => {
+        const index = Number(/ d(\d+) /.exec(m[1])![1])
+        return `${m[1]}\n${output(pod, role, phase, index).replace(/\n$/, '')}\nexit=0`
+      })
+      const ends = role === 'client' || sections.some(t => t.includes('Unsupported memory type'))
+      if (ends) logs.set(name, `${sections.join('\n')}\n`)
+      const container = ends
+        ? { terminated: { exitCode: 0, reason: 'Completed' } }
+        : { running: { startedAt: '2026-01-01T00:00:00Z' } }
+      cluster.put({
+        ...pod,
+        status: {
+          phase: ends ? 'Succeeded' : 'Running',
+          podIP: `10.244.0.${created.findIndex(p => p.metadata.name === name) + 2}`,
+          containerStatuses: [{ name: 'perftest', ready: !ends, state: container }]
+        }
+      })
+    }
+  }
+  const kube = {
+    async request<T>(what: string, fn: () => Promise<T>): Promise<T> {
+      try {
+        return await fn()
+      } catch (e) {
+        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
+      }
+    },
+    async get(ref: { apiVersion: string; kind: string; name: string; namespace?: string }) {
+      calls.push(`get ${ref.kind} ${ref.name}`)
+      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+    },
+    async applyManifest(m: KubeObject, opts: { live?: KubeObject | null }) {
+      calls.push(`apply ${m.kind} ${m.metadata.name} live=${opts.live === null ? 'null' : 'object'}`)
+      const object = cluster.put(m)
+      return { created: true, changed: true, object }
+    },
+    async list(apiVersion: string, kind: string, opts: { labelSelector?: string; limit?: number }) {
+      calls.push(`list ${kind} -l ${opts.labelSelector} limit=${opts.limit}`)
+      return { items: cluster.all(apiVersion, kind, opts), resourceVersion: '1' }
+    },
+    core: {
+      createNamespacedPod: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
+        inFlight++
+        fake.maxCreatesInFlight = Math.max(fake.maxCreatesInFlight, inFlight)
+        await new Promise(r => setImmediate(r))
+        inFlight--
+        const name = body.metadata.name
+        calls.push(`create ${body.metadata.labels?.[PHASE_LABEL]} ${body.metadata.labels?.[ROLE_LABEL]}`)
+        if (cluster.get('v1', 'Pod', name, namespace))
+          throw apiError(409, 'AlreadyExists', `pods "${name}" already exists`)
+        created.push(body)
+        pending.push({ name, namespace })
+        return cluster.put({ ...body, status: { phase: 'Pending' } })
+      },
+      deleteCollectionNamespacedPod: async (q: { namespace: string; labelSelector: string }) => {
+        calls.push(`delete ${q.namespace} -l ${q.labelSelector}`)
+        if (o.deleteError) throw o.deleteError
+        for (const p of cluster.all('v1', 'Pod', q)) cluster.remove('v1', 'Pod', p.metadata.name, q.namespace)
+        return {}
+      }
+    },
+    async podLog(namespace: string, name: string) {
+      return cluster.get('v1', 'Pod', name, namespace) ? (logs.get(name) ?? '') : ''
+    },
+    watchSource(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string }) {
+      const src = cluster.source(apiVersion, kind, opts)
+      return {
+        ...src,
+        watch: async (...args: Parameters<typeof src.watch>) => {
+          const h = await src.watch(...args)
+          setImmediate(runKubelet)
+          return h
+        }
+      }
+    }
+  }
+  return Object.assign(fake, { kube: kube as unknown as KubeClient, cluster, calls, created })
+}
+
+/** Probe facts of a node: `n` active 400 Gb/s devices, NIC i with local GPU `local[i]` (default i). */
+function nodeFacts(
+  node: string,
+  n: number,
+  o: { local?: Array<number | null>; gpus?: number; peermem?: boolean | null; error?: string } = {}
+): NodeFacts {
+  const devices = Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
+  return {
+    node,
+    ibPorts: [],
+    activeDevices: devices,
+    rateGbps: Object.fromEntries(devices.map(d => [d, 400])),
+    memlock: 'unlimited',
+    memlockUnlimited: true,
+    peermemLoaded: o.peermem === undefined ? true : o.peermem,
+    gpus: Array.from({ length: o.gpus ?? 8 }, (_, i) => ({
+      pciAddress: `0000:${(i + 16).toString(16)}:00.0`,
+      numaNode: 0,
+      upstream: [],
+      cudaIndex: i
+    })) as unknown as NodeFacts['gpus'],
+    nics: devices.map((device, i) => {
+      const g = o.local ? o.local[i] : i
+      return {
+        device,
+        pciAddress: '',
+        numaNode: 0,
+        upstream: ['', ''],
+        localGpu: g,
+        locality: g === null ? null : 'numa'
+      }
+    }) as unknown as NodeFacts['nics'],
+    error: o.error ?? null,
+    ibstatError: null
+  }
+}
+const factsOf = (...f: NodeFacts[]) => new Map(f.map(x => [x.node, x]))
+
+const BENCH_SELECTOR = (s: Settings) =>
+  `app.kubernetes.io/name=aks-rdma-action,app.kubernetes.io/component=rdma-benchmark,aks-rdma-action/run=${runLabel(s.runId)}`
+
+describe('runBenchmark', () => {
+  it('is skipped when benchmark is false, touching nothing', async () => {
+    const s = settings({ benchmark: 'false', 'min-bandwidth-ratio': '0.85', 'benchmark-scope': 'fleet' })
+    const f = benchKube()
+    expect(await runBenchmark({ settings: s, kube: f.kube })).toEqual({
+      verdict: 'skipped',
+      summary: 'benchmark is false',
+      scope: 'fleet',
+      rounds: 0,
+      phases: 0,
+      schedule: { rounds: [], partners: {}, unpaired: [] },
+      pairs: [],
+      outliers: [],
+      gpudirect: 'off',
+      gpudirectDetail: '',
+      bandwidthGbps: '',
+      latencyUs: '',
+      lineRateGbps: null,
+      excluded: [],
+      report: { scope: 'fleet', pairs: [], outliers: [], minBandwidthRatio: 0.85 }
+    })
+    expect(f.calls).toEqual([])
+  })
+
+  it('a pair over GPUDirect: bandwidth with --use_cuda, latency from host memory, pods cleaned before and after', async () => {
+    const s = settings({ 'benchmark-scope': 'pair' })
+    const f = benchKube()
+    const log = captureLog()
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(nodeFacts('node-b', 1, { gpus: 4 }), nodeFacts('node-a', 1)),
+      namespace: 'bench',
+      timeoutMs: 45_000,
+      log
+    })
+    const sel = BENCH_SELECTOR(s)
+    expect(f.calls).toEqual([
+      'get Namespace bench',
+      'apply Namespace bench live=null',
+      `delete bench -l ${sel}`,
+      'create bw-r1 server',
+      'create bw-r1 client',
+      `delete bench -l ${sel},aks-rdma-action/phase=bw-r1`,
+      'create lat-r1 server',
+      'create lat-r1 client',
+      `delete bench -l ${sel},aks-rdma-action/phase=lat-r1`,
+      `delete bench -l ${sel}`
+    ])
+    expect(f.cluster.all('v1', 'Pod')).toEqual([])
+    // Natural order: node-a serves; each side's pod holds all of its node's GPUs.
+    const bwServer = f.created[0]
+    expect(
+      bwServer.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+        .matchFields[0].values
+    ).toEqual(['node-a'])
+    expect(bwServer.metadata.labels?.[PAIR_LABEL]).toBe('p1')
+    expect(bwServer.spec.containers[0].resources.limits['nvidia.com/gpu']).toBe('8')
+    expect(f.created[1].spec.containers[0].resources.limits['nvidia.com/gpu']).toBe('4')
+    expect(bwServer.spec.activeDeadlineSeconds).toBe(90)
+    expect(log.lines.filter(l => l.startsWith('info: round'))).toEqual([
+      'info: round 1/1: ib_write_bw on 1 pair(s) with --use_cuda',
+      'info: round 1/1: ib_write_lat on 1 pair(s) from host memory'
+    ])
+    expect(log.warnings).toEqual([])
+    expect(run).toMatchObject({
+      verdict: 'pass',
+      summary: '2 measurement(s) over 1 round(s) passed (≥ 0.9 × 400 Gb/s)',
+      scope: 'pair',
+      rounds: 1,
+      phases: 2,
+      outliers: [],
+      gpudirect: 'on',
+      gpudirectDetail: 'GPU memory registered directly (nvidia_peermem loaded on every measured node)',
+      bandwidthGbps: '394.40',
+      latencyUs: '5.49',
+      lineRateGbps: 400,
+      excluded: []
+    })
+    expect(run.schedule.rounds).toEqual([[{ round: 1, server: 'node-a', client: 'node-b' }]])
+    expect(run.pairs.map(p => [p.test, p.device, p.cuda, p.bwAvgGbps, p.tTypicalUs, p.verdict])).toEqual([
+      ['ib_write_bw', 'mlx5_ib0', { server: 0, client: 0 }, 394.4, null, 'pass'],
+      ['ib_write_lat', 'mlx5_ib0', undefined, null, 5.49, 'pass']
+    ])
+    expect(run.report).toMatchObject({ scope: 'pair', minBandwidthRatio: 0.9, outliers: [] })
+    expect(run.report.pairs).toEqual(run.pairs)
+    expect(run.pairs[0]).toMatchObject({ linkGbps: 400, ratio: 0.986, bwPeakGbps: 394.58 })
+    expect(run.analysis?.measurements).toHaveLength(2)
+  })
+
+  it('perftest without CUDA: the bandwidth phase is repeated from host memory and later rounds stay there', async () => {
+    const s = settings({ 'benchmark-scope': 'fleet' })
+    const f = benchKube(noCudaOutput)
+    const log = captureLog()
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(...['n1', 'n2', 'n3', 'n4'].map(n => nodeFacts(n, 1))),
+      namespace: 'bench',
+      timeoutMs: 2000,
+      log
+    })
+    const phases = [...new Set(f.created.map(p => p.metadata.labels?.[PHASE_LABEL]))]
+    expect(phases).toEqual(['bw-r1', 'bw-r1-host', 'lat-r1', 'bw-r2', 'lat-r2'])
+    expect(
+      f.created
+        .filter(p => p.metadata.labels?.[PHASE_LABEL] === 'bw-r1')
+        .map(p => p.metadata.labels?.[ROLE_LABEL])
+    ).toEqual(['server', 'server'])
+    expect(
+      f.created.some(
+        p =>
+          p.spec.containers[0].command[2].includes('use_cuda') && p.metadata.labels?.[PHASE_LABEL] !== 'bw-r1'
+      )
+    ).toBe(false)
+    expect(
+      f.created
+        .filter(p => p.metadata.labels?.[PHASE_LABEL] === 'bw-r1')
+        .map(p => p.metadata.labels?.[PAIR_LABEL])
+    ).toEqual(['p1', 'p2'])
+    expect(log.lines.filter(l => /^info: (round|perftest)/.test(l))).toEqual([
+      'info: round 1/2: ib_write_bw on 2 pair(s) with --use_cuda',
+      'info: perftest rejected --use_cuda (Unsupported memory type); repeating from host memory',
+      'info: round 1/2: ib_write_lat on 2 pair(s) from host memory',
+      'info: round 2/2: ib_write_bw on 2 pair(s) from host memory',
+      'info: round 2/2: ib_write_lat on 2 pair(s) from host memory'
+    ])
+    expect(run.phases).toBe(5)
+    expect(run.rounds).toBe(2)
+    expect(run.gpudirect).toBe('unsupported')
+    expect(run.gpudirectDetail).toBe(
+      `perftest in ${s.benchmark.image} has no CUDA support (Unsupported memory type); measured from host memory instead — use an image with a CUDA build of perftest for GPUDirect`
+    )
+    expect(run.verdict).toBe('warn')
+    expect(run.summary).toBe(
+      '8 measurement(s) over 2 round(s) passed (≥ 0.9 × 400 Gb/s); GPUDirect unsupported by the image'
+    )
+    expect(run.pairs.every(p => p.cuda === undefined)).toBe(true)
+  })
+
+  it('host-staged when a measured node lacks nvidia_peermem (no note: the measurement stands)', async () => {
+    const s = settings()
+    const f = benchKube()
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(
+        nodeFacts('a', 1, { peermem: null }),
+        nodeFacts('b', 1, { peermem: false }),
+        nodeFacts('c', 1)
+      ),
+      timeoutMs: 2000
+    })
+    expect(run.gpudirect).toBe('host-staged')
+    expect(run.gpudirectDetail).toBe(
+      'nvidia_peermem not loaded on a, b: GPU buffers were staged through host memory'
+    )
+    expect(run.verdict).toBe('pass')
+    expect(run.summary).toBe('2 measurement(s) over 1 round(s) passed (≥ 0.9 × 400 Gb/s)')
+    expect(f.calls[0]).toBe('get Namespace aks-rdma-verify')
+  })
+
+  it('benchmark-gpudirect false: host memory everywhere, said so', async () => {
+    const s = settings({ 'benchmark-gpudirect': 'false' })
+    const f = benchKube()
+    const log = captureLog()
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(nodeFacts('a', 1), nodeFacts('b', 1)),
+      timeoutMs: 2000,
+      log
+    })
+    expect(run.gpudirect).toBe('off')
+    expect(run.gpudirectDetail).toBe('benchmark-gpudirect is false: host memory')
+    expect(log.lines.filter(l => l.startsWith('info: round'))[0]).toBe(
+      'info: round 1/1: ib_write_bw on 1 pair(s) from host memory'
+    )
+    expect(f.created.some(p => p.spec.containers[0].command[2].includes('use_cuda'))).toBe(false)
+    expect(run.pairs[0].cuda).toBeUndefined()
+    expect(run.verdict).toBe('pass')
+  })
+
+  it('a size the action does not know counts the GPUs the probe found', async () => {
+    const base = settings()
+    const s: Settings = { ...base, nodePool: { ...base.nodePool, vmSize: 'Standard_Custom_v9' } }
+    const noneLog = captureLog()
+    const none = await runBenchmark({
+      settings: s,
+      kube: benchKube().kube,
+      facts: factsOf(
+        nodeFacts('a', 1, { gpus: 0, local: [null] }),
+        nodeFacts('b', 1, { gpus: 0, local: [null] })
+      ),
+      timeoutMs: 2000,
+      log: noneLog
+    })
+    expect(none.gpudirect).toBe('off')
+    expect(none.gpudirectDetail).toBe('Standard_Custom_v9 has no GPUs: host memory')
+    expect(noneLog.lines.filter(l => l.startsWith('info: round'))[0]).toBe(
+      'info: round 1/1: ib_write_bw on 1 pair(s) from host memory'
+    )
+    expect(none.verdict).toBe('pass')
+    const f = benchKube()
+    const some = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(nodeFacts('a', 1, { gpus: 0, local: [null] }), nodeFacts('b', 1, { gpus: 2 })),
+      timeoutMs: 2000
+    })
+    // GPUs on one side only: no device has a NIC-local GPU on both, so it is measured from host memory.
+    expect(some.gpudirect).toBe('on')
+    expect(some.verdict).toBe('warn')
+    expect(some.summary).toBe(
+      "2 measurement(s) over 1 round(s) passed (≥ 0.9 × 400 Gb/s); 1 device measurement(s) from host memory: no GPU local to the NIC on one side (see the probe's GPUs)"
+    )
+  })
+
+  it('counts the devices without a NIC-local GPU on both sides, and names excluded nodes', async () => {
+    const s = settings()
+    const f = benchKube()
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(nodeFacts('a', 3, { local: [0, null, 2] }), nodeFacts('b', 3), nodeFacts('c', 0), {
+        ...nodeFacts('d', 0),
+        error: 'probe pod unschedulable: 0/4 nodes are available'
+      }),
+      timeoutMs: 2000
+    })
+    expect(run.excluded).toEqual([
+      { node: 'c', reason: 'no active InfiniBand port' },
+      { node: 'd', reason: 'probe pod unschedulable: 0/4 nodes are available' }
+    ])
+    expect(run.pairs.filter(p => p.test === 'ib_write_bw').map(p => p.cuda)).toEqual([
+      { server: 0, client: 0 },
+      undefined,
+      { server: 2, client: 2 }
+    ])
+    expect(run.verdict).toBe('warn')
+    expect(run.summary).toBe(
+      "6 measurement(s) over 1 round(s) passed (≥ 0.9 × 400 Gb/s); 1 device measurement(s) from host memory: no GPU local to the NIC on one side (see the probe's GPUs); 2 node(s) not measured: c, d"
+    )
+  })
+
+  it('fails with the outliers when a measurement is below the line rate', async () => {
+    const s = settings()
+    const f = benchKube((_p, _r, phase, i) =>
+      phase.startsWith('lat') ? LAT() : i === 1 ? BW_196() : BW_394()
+    )
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(nodeFacts('a', 2), nodeFacts('b', 2)),
+      timeoutMs: 2000
+    })
+    expect(run.verdict).toBe('fail')
+    expect(run.summary).toBe('1 of 4 measurement(s) failed; outliers: a/mlx5_ib1 ↔ b/mlx5_ib1')
+    expect(run.outliers).toEqual(['a/mlx5_ib1 ↔ b/mlx5_ib1'])
+    expect(run.report.outliers).toEqual(run.outliers)
+    // The probe's port rates name the slow end.
+    const slowB = nodeFacts('b', 2)
+    slowB.rateGbps.mlx5_ib1 = 200
+    const named = await runBenchmark({
+      settings: s,
+      kube: benchKube((_p, _r, phase, i) => (phase.startsWith('lat') ? LAT() : i === 1 ? BW_196() : BW_394()))
+        .kube,
+      facts: factsOf(nodeFacts('a', 2), slowB),
+      timeoutMs: 2000
+    })
+    expect(named.outliers).toEqual(['b/mlx5_ib1'])
+    expect(named.report.outliers).toEqual(['b/mlx5_ib1'])
+    const refused = fixtureText('perftest-refusals/11-ib_write_lat-bidirectional.txt')
+    const lat = await runBenchmark({
+      settings: s,
+      kube: benchKube((_p, _r, phase) => (phase.startsWith('lat') ? refused : BW_394())).kube,
+      facts: factsOf(nodeFacts('a', 1), nodeFacts('b', 1)),
+      timeoutMs: 2000
+    })
+    expect(lat.verdict).toBe('fail')
+    expect(lat.summary).toBe('1 of 2 measurement(s) failed; outliers: a/mlx5_ib0 ↔ b/mlx5_ib0')
+    expect(lat.pairs[1].reasons).toEqual([
+      'perftest failed: refused -b: Bidirectional is only available in BW test'
+    ])
+    expect(run.bandwidthGbps).toBe('196.55')
+  })
+
+  it('fails without two usable nodes, naming the excluded ones', async () => {
+    const s = settings()
+    const one = await runBenchmark({
+      settings: s,
+      kube: benchKube().kube,
+      facts: factsOf(nodeFacts('a', 1), { ...nodeFacts('b', 1), error: 'probe exited 1' }, nodeFacts('c', 0))
+    })
+    expect(one).toEqual({
+      verdict: 'fail',
+      summary:
+        'needs two RDMA nodes with an active InfiniBand port, found 1 (excluded: b: probe exited 1; c: no active InfiniBand port)',
+      scope: 'pair',
+      rounds: 0,
+      phases: 0,
+      schedule: { rounds: [], partners: {}, unpaired: [] },
+      pairs: [],
+      outliers: [],
+      gpudirect: 'off',
+      gpudirectDetail: '',
+      bandwidthGbps: '',
+      latencyUs: '',
+      lineRateGbps: null,
+      excluded: [
+        { node: 'b', reason: 'probe exited 1' },
+        { node: 'c', reason: 'no active InfiniBand port' }
+      ],
+      report: { scope: 'pair', pairs: [], outliers: [], minBandwidthRatio: 0.9 }
+    })
+    const none = await runBenchmark({
+      settings: settings({ 'benchmark-scope': 'fleet' }),
+      kube: benchKube().kube,
+      facts: new Map()
+    })
+    expect(none.summary).toBe('needs two RDMA nodes with an active InfiniBand port, found 0')
+  })
+
+  it('without facts it lists the pool’s nodes and leaves out those a probe cannot run on', async () => {
+    const s = settings()
+    const node = (name: string, ready: string, rdma: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.azure.com/agentpool': s.nodePool.name } },
+      status: {
+        conditions: [{ type: 'Ready', status: ready }],
+        allocatable: { [`rdma/${s.stack.rdmaResourceName}`]: rdma }
+      }
+    })
+    const f = benchKube(goodOutput, { nodes: [node('n1', 'False', '1'), node('n2', 'True', '0')] })
+    const run = await runBenchmark({ settings: s, kube: f.kube })
+    expect(run.summary).toBe(
+      `needs two RDMA nodes with an active InfiniBand port, found 0 (excluded: n1: node NotReady; n2: no allocatable rdma/${s.stack.rdmaResourceName} for the probe pod to request)`
+    )
+    expect(f.calls).toEqual([`list Node -l kubernetes.azure.com/agentpool=${s.nodePool.name} limit=500`])
+    expect(run.verdict).toBe('fail')
+    expect(run.excluded).toEqual([
+      { node: 'n1', reason: 'node NotReady' },
+      { node: 'n2', reason: `no allocatable rdma/${s.stack.rdmaResourceName} for the probe pod to request` }
+    ])
+  })
+
+  it('creates at most 16 pods at once by default, and as many as asked', async () => {
+    const s = settings({ 'benchmark-scope': 'fleet', 'benchmark-gpudirect': 'false' })
+    const nodes = Array.from({ length: 36 }, (_, i) => nodeFacts(`n${String(i).padStart(2, '0')}`, 1))
+    const f = benchKube()
+    const run = await runBenchmark({ settings: s, kube: f.kube, facts: factsOf(...nodes), timeoutMs: 2000 })
+    expect(f.maxCreatesInFlight).toBe(16)
+    expect(run.phases).toBe(4)
+    const g = benchKube()
+    await runBenchmark({
+      settings: s,
+      kube: g.kube,
+      facts: factsOf(...nodes.slice(0, 6)),
+      timeoutMs: 2000,
+      concurrency: 2
+    })
+    expect(g.maxCreatesInFlight).toBe(2)
+  })
+
+  it('uses the step timeout when none is given', async () => {
+    const s = settings({ 'step-timeout': '10m' })
+    const f = benchKube()
+    await runBenchmark({ settings: s, kube: f.kube, facts: factsOf(nodeFacts('a', 1), nodeFacts('b', 1)) })
+    expect(f.created[0].spec.activeDeadlineSeconds).toBe(1200)
+  })
+
+  it('a cleanup that fails is a warning naming the namespace and selector', async () => {
+    const s = settings()
+    const f = benchKube(goodOutput, {
+      deleteError: apiError(500, 'InternalError', 'etcdserver: request timed out')
+    })
+    const log = captureLog()
+    const run = await runBenchmark({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(nodeFacts('a', 1), nodeFacts('b', 1)),
+      namespace: 'bench',
+      timeoutMs: 2000,
+      log
+    })
+    const sel = BENCH_SELECTOR(s)
+    expect(run.verdict).toBe('pass')
+    expect(log.warnings.at(-1)).toBe(
+      `could not delete the benchmark pods (-n bench -l ${sel}): delete pods -n bench -l ${sel}: HTTP 500: etcdserver: request timed out`
+    )
+    expect(log.warnings.slice(0, 2)).toEqual(
+      ['bw-r1', 'lat-r1'].map(
+        ph =>
+          `could not delete the ${ph} perftest pods: delete pods -n bench -l ${sel},aks-rdma-action/phase=${ph}: HTTP 500: etcdserver: request timed out`
+      )
+    )
+    expect(log.warnings).toHaveLength(3)
+  })
+
+  it('a cleanup that fails without a log is ignored', async () => {
+    const f = benchKube(goodOutput, {
+      deleteError: apiError(500, 'InternalError', 'etcdserver: request timed out')
+    })
+    const run = await runBenchmark({
+      settings: settings(),
+      kube: f.kube,
+      facts: factsOf(nodeFacts('a', 1), nodeFacts('b', 1)),
+      timeoutMs: 2000
+    })
+    expect(run.verdict).toBe('pass')
+  })
+})
+
+describe('testPhases and pairDevices', () => {
+  it('names each phase by test and round; GPU memory only where the plan takes it', () => {
+    const s = settings()
+    expect(testPhases(s, BENCHMARK_TESTS[0], 2, true)).toEqual({
+      first: { name: 'bw-r2', test: 'ib_write_bw', round: 2, useCuda: true },
+      hostRepeat: { name: 'bw-r2-host', test: 'ib_write_bw', round: 2, useCuda: false }
+    })
+    expect(testPhases(s, BENCHMARK_TESTS[0], 3, false)).toEqual({
+      first: { name: 'bw-r3', test: 'ib_write_bw', round: 3, useCuda: false }
+    })
+    expect(testPhases(s, BENCHMARK_TESTS[1], 1, true)).toEqual({
+      first: { name: 'lat-r1', test: 'ib_write_lat', round: 1, useCuda: false }
+    })
+  })
+
+  it('a device has CUDA devices only when both of its NICs have a local GPU', () => {
+    expect(
+      pairDevices(nodeFacts('a', 3, { local: [null, 4, 5] }), nodeFacts('b', 3, { local: [1, null, 2] })).map(
+        d => d.cuda
+      )
+    ).toEqual([undefined, undefined, { server: 5, client: 2 }])
   })
 })

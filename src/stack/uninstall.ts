@@ -196,9 +196,8 @@ class Uninstall {
     return line
   }
 
-  /** Removes what observe found, in order; returns what it did. */
-  async act(p: RemovalPlan, f: Found): Promise<string[]> {
-    const done: string[] = []
+  /** Removes what observe found, in order; `done` gets a line per removal as it happens (a failure keeps them). */
+  async act(p: RemovalPlan, f: Found, done: string[]): Promise<void> {
     for (const o of f.objects) done.push(await this.deleteAndWait(o))
     if (p.release && f.release) {
       await this.lease.confirm(`helm uninstall ${p.release.release}`)
@@ -218,14 +217,13 @@ class Uninstall {
         `${f.leftovers.map(l => `${l.count} ${l.source.name}`).join(', ')} gone${p.note ? ` (${p.note})` : ''}`
       )
     for (const n of f.namespaces) done.push(await this.deleteAndWait(n))
-    return done
   }
 
   /** One part: observe; nothing there → nothing to do; else take the Lease and remove it. */
   async step(p: RemovalPlan): Promise<{ result: ReportStep; diagnostic?: Diagnostic }> {
     const started = Date.now()
     this.log.startGroup(`${p.name}: remove ${p.title}`)
-    let details: string[] = []
+    const details: string[] = []
     try {
       let found = await this.observe(p)
       for (const k of found.kept) this.log.info(`${p.name}: ${k}`)
@@ -238,7 +236,7 @@ class Uninstall {
       }
       // Another run may have changed it while this one waited for the Lease.
       if (await this.lease.ensure()) found = await this.observe(p)
-      details = await this.act(p, found)
+      await this.act(p, found, details)
       const changed = details.length > 0
       return {
         result: finishedStep(p.name, 'success', started, {

@@ -1,0 +1,637 @@
+// uninstallStack against an in-memory cluster (a fake KubeClient over MemoryCluster) and helm's
+// release commands stubbed on the Helm class: the reverse walk of the stack, nothing taken (no
+// Lease) when nothing is there, each delete watched until the object is gone, the release
+// uninstalled and what its operator ran waited for, what is not the action's kept and said so, a
+// failed part stopping the rest, a deletion that never ends timing out, and a lost Lease failing.
+import { jest } from '@jest/globals'
+import { createHash } from 'node:crypto'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
+import { KubeClient } from '../../../src/kube/client.js'
+import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
+import { uninstallStack } from '../../../src/stack/uninstall.js'
+import { captureLog } from '../../support/capture-log.js'
+import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+
+const CREATED = { 'aks-rdma-action/created-by': 'run-1' }
+const STEPS = [
+  'probe-leftovers',
+  'gpu-operator',
+  'rdma-device-plugin',
+  'ib-node-config',
+  'nic-cluster-policy',
+  'node-feature-rule',
+  'network-operator'
+]
+const GPU_NOTE =
+  'the operands are owned by the ClusterPolicy the release removes; each driver pod unloads the GPU driver as it stops'
+
+/**
+ * A KubeClient over a MemoryCluster, as uninstall and the Lease use it: get (404 → undefined),
+ * list, deleteObject (uid precondition → 409; an object with finalizers only gets a
+ * deletionTimestamp until `finish` removes it), watchSource, request, and the Lease's coordination
+ * calls. Every write is recorded in `calls`.
+ */
+function fakeClient(cluster: MemoryCluster) {
+  const calls: string[] = []
+  const failGet = new Map<string, Error>()
+  const failList = new Map<string, Error>()
+  const reads: string[] = []
+  /** An object with finalizers whose finalizers are done this many ms after its delete. */
+  const finishAfter = new Map<string, number>()
+  /** Called on each list (what a test uses to make things go once they are being counted). */
+  let onList: (kind: string, labelSelector?: string) => void = () => undefined
+  /** What a delete takes with it, a moment later (garbage collection of dependents). */
+  const dependents = new Map<string, Array<[string, string, string, string?]>>()
+  const LEASE = ['coordination.k8s.io/v1', 'Lease'] as const
+  const leaseOf = (name: string, namespace: string) => cluster.get(...LEASE, name, namespace)
+  const client = {
+    request: (_what: string, fn: () => Promise<unknown>) => fn(),
+    async get(ref: KubeRef) {
+      const err = failGet.get(ref.kind)
+      reads.push(`get ${ref.kind}/${ref.name}`)
+      if (err) throw err
+      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+    },
+    async list(apiVersion: string, kind: string, o: { namespace?: string; labelSelector?: string } = {}) {
+      const err = failList.get(kind)
+      onList(kind, o.labelSelector)
+      if (err) throw err
+      return { items: cluster.all(apiVersion, kind, o) }
+    },
+    async deleteObject(ref: KubeRef, uid?: string) {
+      calls.push(`delete ${ref.kind}/${ref.name}${uid ? ` uid=${uid}` : ''}`)
+      const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      if (!live) return false
+      if (uid && live.metadata.uid !== uid) throw apiError(409, 'Conflict', 'Precondition failed: UID')
+      if ((live.metadata.finalizers as string[] | undefined)?.length) {
+        cluster.put({ ...live, metadata: { ...live.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })
+        const ms = finishAfter.get(`${ref.kind}/${ref.name}`)
+        if (ms !== undefined)
+          setTimeout(() => cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace), ms)
+      } else cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      for (const d of dependents.get(`${ref.kind}/${ref.name}`) ?? [])
+        setImmediate(() => cluster.remove(...d))
+      return true
+    },
+    watchSource: (apiVersion: string, kind: string, o: Record<string, string | undefined> = {}) =>
+      cluster.source(apiVersion, kind, o),
+    coordination: {
+      async readNamespacedLease({ name, namespace }: { name: string; namespace: string }) {
+        const l = leaseOf(name, namespace)
+        if (!l) throw apiError(404, 'NotFound', `leases "${name}" not found`)
+        return l
+      },
+      async createNamespacedLease({ body }: { body: KubeObject }) {
+        calls.push('create lease')
+        if (leaseOf(body.metadata.name, body.metadata.namespace!)) throw apiError(409, 'AlreadyExists')
+        return cluster.put(body)
+      },
+      async replaceNamespacedLease({ body }: { body: KubeObject }) {
+        calls.push('replace lease')
+        const l = leaseOf(body.metadata.name, body.metadata.namespace!)
+        if (!l) throw apiError(404, 'NotFound')
+        if (body.metadata.resourceVersion !== l.metadata.resourceVersion) throw apiError(409, 'Conflict')
+        return cluster.put(body)
+      },
+      async deleteNamespacedLease(o: {
+        name: string
+        namespace: string
+        body: { preconditions: { uid?: string; resourceVersion?: string } }
+      }) {
+        calls.push('delete lease')
+        const l = leaseOf(o.name, o.namespace)
+        if (!l) throw apiError(404, 'NotFound')
+        const p = o.body.preconditions
+        if (p.uid !== l.metadata.uid || p.resourceVersion !== l.metadata.resourceVersion)
+          throw apiError(409, 'Conflict')
+        cluster.remove(...LEASE, o.name, o.namespace)
+        return {}
+      }
+    }
+  }
+  return {
+    client: client as unknown as KubeClient,
+    calls,
+    reads,
+    failGet,
+    failList,
+    dependents,
+    finishAfter,
+    onList: (f: typeof onList) => (onList = f)
+  }
+}
+
+const obj = (
+  apiVersion: string,
+  kind: string,
+  name: string,
+  namespace?: string,
+  labels: Record<string, string> = CREATED,
+  extra: Partial<KubeObject['metadata']> = {}
+): KubeObject => ({
+  apiVersion,
+  kind,
+  metadata: { name, ...(namespace ? { namespace } : {}), labels, ...extra }
+})
+
+const pod = (name: string, namespace: string, labels: Record<string, string>): KubeObject =>
+  obj('v1', 'Pod', name, namespace, labels)
+
+/** Everything a full install leaves, each object the action's. */
+function installAll(c: MemoryCluster): void {
+  c.put(
+    obj('v1', 'Namespace', 'aks-rdma-verify', undefined, {
+      'aks-rdma-action/managed': 'true',
+      'app.kubernetes.io/name': 'aks-rdma-action'
+    })
+  )
+  c.put(obj('v1', 'Namespace', 'gpu-operator'))
+  c.put(pod('gpu-operator-abc', 'gpu-operator', { 'app.kubernetes.io/instance': 'gpu-operator' }))
+  c.put(pod('nvidia-driver-x', 'gpu-operator', { app: 'nvidia-driver-daemonset' }))
+  c.put(obj('apps/v1', 'DaemonSet', 'rdma-shared-dp-ds', 'kube-system'))
+  c.put(obj('v1', 'ConfigMap', 'rdma-devices', 'kube-system'))
+  c.put(pod('rdma-shared-dp-ds-1', 'kube-system', { name: 'rdma-shared-dp-ds' }))
+  c.put(obj('apps/v1', 'DaemonSet', 'ib-node-config', 'kube-system'))
+  c.put(obj('mellanox.com/v1alpha1', 'NicClusterPolicy', 'nic-cluster-policy'))
+  c.put(obj('nfd.k8s-sigs.io/v1alpha1', 'NodeFeatureRule', 'nfd-network-rule'))
+  c.put(obj('v1', 'Namespace', 'network-operator'))
+}
+
+const deployed = (chartName: string, chartVersion: string): HelmReleaseStatus => ({
+  chartName,
+  chartVersion,
+  revision: 2,
+  status: 'deployed'
+})
+
+let binDir: string
+let savedPath: string | undefined
+const HELM_VERSION = 'v3.19.0'
+
+beforeAll(() => {
+  // ensureHelm's pinned-PATH route (helm-sha256): a stand-in `helm` that only reports its version;
+  // every command the module runs is stubbed on the Helm class below.
+  binDir = mkdtempSync(path.join(tmpdir(), 'uninstall-helm-'))
+  const helm = path.join(binDir, 'helm')
+  writeFileSync(helm, `#!/bin/sh\necho ${HELM_VERSION}\n`)
+  chmodSync(helm, 0o755)
+  savedPath = process.env.PATH
+  process.env.PATH = `${binDir}${path.delimiter}${savedPath ?? ''}`
+})
+
+afterAll(() => {
+  process.env.PATH = savedPath
+  rmSync(binDir, { recursive: true, force: true })
+})
+
+afterEach(() => jest.restoreAllMocks())
+
+function setup(
+  o: { releases?: Record<string, HelmReleaseStatus>; stepTimeoutMs?: number; deadline?: number } = {}
+) {
+  const cluster = new MemoryCluster()
+  const fake = fakeClient(cluster)
+  jest.spyOn(KubeClient, 'fromFile').mockReturnValue(fake.client)
+  const helmCalls: string[] = []
+  const releases = new Map(Object.entries(o.releases ?? {}))
+  jest.spyOn(Helm.prototype, 'status').mockImplementation(async (release, namespace) => {
+    helmCalls.push(`status ${release} -n ${namespace}`)
+    return releases.get(release)
+  })
+  jest.spyOn(Helm.prototype, 'uninstall').mockImplementation(async (release, namespace, timeoutMs) => {
+    helmCalls.push(`uninstall ${release} -n ${namespace} timeout=${timeoutMs > 1000 ? '>1s' : timeoutMs}`)
+    const had = releases.delete(release)
+    // What the release ran goes a moment later (its controllers delete it).
+    for (const p of cluster.all('v1', 'Pod', { namespace }))
+      setImmediate(() => cluster.remove('v1', 'Pod', p.metadata.name, namespace))
+    return had
+  })
+  const base: Settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
+  const sha = createHash('sha256')
+    .update(readFileSync(path.join(binDir, 'helm')))
+    .digest('hex')
+  const settings: Settings = {
+    ...base,
+    runId: 'run-1',
+    stack: { ...base.stack, helmVersion: HELM_VERSION, helmSha256: sha },
+    wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
+  }
+  const log = captureLog()
+  const run = () =>
+    uninstallStack({
+      settings,
+      kubeconfigPath: '/nowhere/kubeconfig',
+      log,
+      ...(o.deadline ? { deadline: o.deadline } : {})
+    })
+  return { cluster, ...fake, helmCalls, releases, log, run, settings }
+}
+
+const summary = (steps: Array<{ name: string; status: string; changed: boolean; action?: string }>) =>
+  steps.map(s => `${s.name} ${s.status} changed=${s.changed} ${s.action ?? '-'}`)
+
+describe('uninstallStack', () => {
+  it('finds nothing: every part says so, no Lease is taken and nothing is written', async () => {
+    const t = setup()
+    const r = await t.run()
+    expect(r.ok).toBe(true)
+    expect(r).not.toHaveProperty('leaseReleased')
+    expect(r.diagnostics).toEqual([])
+    expect(summary(r.steps)).toEqual(STEPS.map(n => `${n} success changed=false unchanged`))
+    expect(r.steps.map(s => s.detail)).toEqual(STEPS.map(() => 'nothing to remove'))
+    expect(t.calls).toEqual([])
+    expect(KubeClient.fromFile).toHaveBeenCalledWith('/nowhere/kubeconfig', {
+      retries: 3,
+      backoffBaseMs: undefined,
+      log: t.log
+    })
+    expect(t.helmCalls).toEqual([
+      'status gpu-operator -n gpu-operator',
+      'status network-operator -n network-operator'
+    ])
+    expect(t.log.lines).toContain('group: gpu-operator: remove NVIDIA GPU Operator v26.7.0')
+    expect(t.log.lines).toContain('info: gpu-operator: nothing to remove')
+    expect(t.log.lines).toContain('info: node-feature-rule: nothing to remove')
+  })
+
+  it('removes everything the action created, in reverse order, each watched until gone', async () => {
+    const t = setup({
+      releases: {
+        'gpu-operator': deployed('gpu-operator', 'v26.7.0'),
+        'network-operator': deployed('network-operator', 'v26.4.1')
+      }
+    })
+    installAll(t.cluster)
+    // The device plugin's pods go with their DaemonSet (garbage collection, a moment later).
+    t.dependents.set('DaemonSet/rdma-shared-dp-ds', [['v1', 'Pod', 'rdma-shared-dp-ds-1', 'kube-system']])
+    const r = await t.run()
+    expect(r.ok).toBe(true)
+    expect(r.leaseReleased).toBe(true)
+    expect(summary(r.steps)).toEqual(STEPS.map(n => `${n} success changed=true deleted`))
+    expect(Object.fromEntries(r.steps.map(s => [s.name, s.detail]))).toEqual({
+      'probe-leftovers': 'namespace/aks-rdma-verify deleted',
+      'gpu-operator': [
+        'helm release gpu-operator (gpu-operator v26.7.0) uninstalled',
+        `1 gpu-operator-pods, 1 driver-pods gone (${GPU_NOTE})`,
+        'namespace/gpu-operator deleted'
+      ].join('; '),
+      'rdma-device-plugin': [
+        'daemonset/rdma-shared-dp-ds -n kube-system deleted',
+        'configmap/rdma-devices -n kube-system deleted',
+        '1 rdma-shared-dp-ds-pods gone'
+      ].join('; '),
+      'ib-node-config': 'daemonset/ib-node-config -n kube-system deleted',
+      'nic-cluster-policy': 'nicclusterpolicy/nic-cluster-policy deleted',
+      'node-feature-rule': 'nodefeaturerule/nfd-network-rule deleted',
+      'network-operator': [
+        'helm release network-operator (network-operator v26.4.1) uninstalled',
+        'namespace/network-operator deleted'
+      ].join('; ')
+    })
+    // The Lease once, on the first delete; each delete only of the object read (its uid).
+    expect(t.calls.map(c => c.replace(/ uid=.*/, ''))).toEqual([
+      'create lease',
+      'delete Namespace/aks-rdma-verify',
+      'delete Namespace/gpu-operator',
+      'delete DaemonSet/rdma-shared-dp-ds',
+      'delete ConfigMap/rdma-devices',
+      'delete DaemonSet/ib-node-config',
+      'delete NicClusterPolicy/nic-cluster-policy',
+      'delete NodeFeatureRule/nfd-network-rule',
+      'delete Namespace/network-operator',
+      'delete lease'
+    ])
+    expect(t.calls[1]).toMatch(/^delete Namespace\/aks-rdma-verify uid=uid-aks-rdma-verify-\d+$/)
+    // The Lease was taken in the first part (which observed again after it): the others observe once.
+    expect(t.helmCalls).toEqual([
+      'status gpu-operator -n gpu-operator',
+      'uninstall gpu-operator -n gpu-operator timeout=>1s',
+      'status network-operator -n network-operator',
+      'uninstall network-operator -n network-operator timeout=>1s'
+    ])
+    expect(t.cluster.all('v1', 'Namespace')).toEqual([])
+    expect(t.cluster.all('v1', 'Pod')).toEqual([])
+    expect(t.cluster.openWatches).toBe(0)
+    expect(t.log.lines).toContain('info: helm uninstall gpu-operator -n gpu-operator --wait')
+    expect(t.log.lines).toContain('info: daemonset/rdma-shared-dp-ds -n kube-system deleted')
+    expect(t.log.lines).toContain('info: Lease kube-system/aks-rdma-action taken by run run-1')
+    expect(t.log.lines).toContain('info: Lease kube-system/aks-rdma-action released by run run-1')
+  })
+
+  it('keeps what the action did not create, says why, and does not wait for what runs beside it', async () => {
+    const t = setup({
+      releases: { 'gpu-operator': deployed('gpu-operator-custom', 'v1.0.0') },
+      stepTimeoutMs: 50
+    })
+    t.cluster.put(pod('rdma-shared-dp-ds-1', 'kube-system', { name: 'rdma-shared-dp-ds' }))
+    t.cluster.put(obj('v1', 'Namespace', 'gpu-operator', undefined, { team: 'ml' }))
+    t.cluster.put(pod('gpu-operator-abc', 'gpu-operator', { 'app.kubernetes.io/instance': 'gpu-operator' }))
+    t.cluster.put(obj('apps/v1', 'DaemonSet', 'rdma-shared-dp-ds', 'kube-system', { app: 'theirs' }))
+    t.cluster.put(obj('v1', 'ConfigMap', 'rdma-devices', 'kube-system'))
+    const r = await t.run()
+    expect(r.ok).toBe(true)
+    const byName = Object.fromEntries(r.steps.map(s => [s.name, s]))
+    expect(byName['gpu-operator']).toMatchObject({
+      status: 'success',
+      changed: false,
+      action: 'unchanged',
+      detail: [
+        'nothing to remove',
+        'helm release gpu-operator -n gpu-operator kept: it runs chart gpu-operator-custom, not gpu-operator',
+        'namespace/gpu-operator kept: not created by the action (no label aks-rdma-action/created-by)'
+      ].join('; ')
+    })
+    // Its own ConfigMap goes; the DaemonSet found there stays, and its pods are not waited for.
+    expect(byName['rdma-device-plugin']).toMatchObject({
+      status: 'success',
+      changed: true,
+      action: 'deleted',
+      detail:
+        'configmap/rdma-devices -n kube-system deleted; daemonset/rdma-shared-dp-ds -n kube-system kept: not created by the action (no label aks-rdma-action/created-by)'
+    })
+    expect(t.log.lines).toContain(
+      'info: rdma-device-plugin: daemonset/rdma-shared-dp-ds -n kube-system kept: not created by the action (no label aks-rdma-action/created-by)'
+    )
+    expect(t.cluster.get('v1', 'Namespace', 'gpu-operator')).toBeDefined()
+    expect(t.cluster.get('apps/v1', 'DaemonSet', 'rdma-shared-dp-ds', 'kube-system')).toBeDefined()
+    expect(t.cluster.get('v1', 'Pod', 'gpu-operator-abc', 'gpu-operator')).toBeDefined()
+    expect(t.cluster.lists.get('v1/Pod')).toBeUndefined()
+    expect(t.helmCalls.filter(c => c.startsWith('uninstall'))).toEqual([])
+  })
+
+  it('a probe namespace needs both of its labels; one with only one is kept', async () => {
+    const t = setup()
+    t.cluster.put(obj('v1', 'Namespace', 'aks-rdma-verify', undefined, { 'aks-rdma-action/managed': 'true' }))
+    const r = await t.run()
+    expect(r.steps[0].detail).toBe(
+      'nothing to remove; namespace/aks-rdma-verify kept: not created by the action (no label aks-rdma-action/managed=true and label app.kubernetes.io/name=aks-rdma-action)'
+    )
+    expect(t.calls).toEqual([])
+  })
+
+  it('waits for an object whose deletion takes a while (finalizers) and for leftovers with no object left', async () => {
+    const t = setup()
+    t.cluster.put(
+      obj(
+        'v1',
+        'Namespace',
+        'aks-rdma-verify',
+        undefined,
+        {
+          'aks-rdma-action/managed': 'true',
+          'app.kubernetes.io/name': 'aks-rdma-action'
+        },
+        { finalizers: ['kubernetes'] }
+      )
+    )
+    // Only pods of the OFED driver left (no policy): waited for until they go.
+    t.cluster.put(pod('mofed-1', 'network-operator', { 'nvidia.com/ofed-driver': '' }))
+    t.cluster.put(pod('mofed-2', 'network-operator', { 'nvidia.com/ofed-driver': '' }))
+    t.finishAfter.set('Namespace/aks-rdma-verify', 5)
+    let gone: NodeJS.Timeout | undefined
+    let counted = 0
+    t.onList((kind, selector) => {
+      if (kind !== 'Pod' || selector !== 'nvidia.com/ofed-driver' || counted++) return
+      gone = setTimeout(() => {
+        t.cluster.remove('v1', 'Pod', 'mofed-1', 'network-operator')
+        t.cluster.remove('v1', 'Pod', 'mofed-2', 'network-operator')
+      }, 5)
+    })
+    try {
+      const r = await t.run()
+      expect(r.ok).toBe(true)
+      // Observed again once the Lease was taken (another run may have changed it meanwhile).
+      expect(t.reads.slice(0, 2)).toEqual(['get Namespace/aks-rdma-verify', 'get Namespace/aks-rdma-verify'])
+      expect(r.steps[0].detail).toBe('namespace/aks-rdma-verify deleted')
+      expect(r.steps[4]).toMatchObject({
+        name: 'nic-cluster-policy',
+        changed: true,
+        action: 'deleted',
+        detail: `2 ofed-pods gone (${'the OFED driver DaemonSets are owned by the policy and go with it; each driver pod removes its ready file and mount as it stops and leaves the DOCA driver loaded until the node reboots (RESTORE_DRIVER_ON_POD_TERMINATION is false by default)'})`
+      })
+      expect(t.log.lines).toContain('info: waiting for namespace aks-rdma-verify to be gone (1 left)')
+      expect(t.log.lines).toContain(
+        'info: waiting for pods nvidia.com/ofed-driver -n network-operator to be gone (2 left)'
+      )
+    } finally {
+      clearTimeout(gone)
+    }
+  })
+
+  it('a deletion that does not end within the step timeout fails the part; the rest are not run', async () => {
+    const t = setup({ stepTimeoutMs: 20 })
+    t.cluster.put(
+      obj('nfd.k8s-sigs.io/v1alpha1', 'NodeFeatureRule', 'nfd-network-rule', undefined, CREATED, {
+        finalizers: ['x']
+      })
+    )
+    const r = await t.run()
+    expect(r.ok).toBe(false)
+    expect(r.leaseReleased).toBe(true)
+    expect(summary(r.steps)).toEqual([
+      'probe-leftovers success changed=false unchanged',
+      'gpu-operator success changed=false unchanged',
+      'rdma-device-plugin success changed=false unchanged',
+      'ib-node-config success changed=false unchanged',
+      'nic-cluster-policy success changed=false unchanged',
+      'node-feature-rule failure changed=false -',
+      'network-operator skipped changed=false -'
+    ])
+    const reason =
+      'nodefeaturerule nfd-network-rule still there after 20ms: timed out after 0s; last state: waiting for nodefeaturerule nfd-network-rule to be gone (1 left)'
+    expect(r.steps[5].detail).toBe(reason)
+    expect(r.steps[6].detail).toBe('not run: node-feature-rule failed')
+    expect(r.diagnostics).toEqual([
+      { step: 'node-feature-rule', title: `node-feature-rule: ${reason}`, text: reason }
+    ])
+    expect(t.log.lines).toContain(`error: node-feature-rule: ${reason}`)
+    // Never re-created, never asked about again.
+    expect(t.helmCalls).toEqual(['status gpu-operator -n gpu-operator'])
+  })
+
+  it('a failed helm uninstall fails the part, its namespace stays', async () => {
+    const t = setup({ releases: { 'network-operator': deployed('network-operator', 'v26.4.1') } })
+    t.cluster.put(obj('v1', 'Namespace', 'network-operator'))
+    jest
+      .spyOn(Helm.prototype, 'uninstall')
+      .mockRejectedValue(new Error('helm uninstall failed (exit 1): boom'))
+    const r = await t.run()
+    expect(r.ok).toBe(false)
+    expect(r.steps[6]).toMatchObject({
+      name: 'network-operator',
+      status: 'failure',
+      changed: false,
+      detail: 'helm uninstall failed (exit 1): boom'
+    })
+    expect(r.diagnostics).toEqual([
+      {
+        step: 'network-operator',
+        title: 'network-operator: helm uninstall failed (exit 1): boom',
+        text: 'helm uninstall failed (exit 1): boom'
+      }
+    ])
+    expect(t.cluster.get('v1', 'Namespace', 'network-operator')).toBeDefined()
+  })
+
+  it('a failure after deletes reports what was deleted before it', async () => {
+    const t = setup()
+    t.cluster.put(obj('apps/v1', 'DaemonSet', 'rdma-shared-dp-ds', 'kube-system'))
+    t.cluster.put(obj('v1', 'ConfigMap', 'rdma-devices', 'kube-system'))
+    const del = t.client.deleteObject.bind(t.client)
+    jest.spyOn(t.client, 'deleteObject').mockImplementation(async (ref, uid) => {
+      if (ref.kind === 'ConfigMap') throw apiError(500, 'InternalError', 'etcd timeout')
+      return del(ref, uid)
+    })
+    const r = await t.run()
+    expect(r.steps[2]).toMatchObject({
+      name: 'rdma-device-plugin',
+      status: 'failure',
+      changed: true,
+      detail: 'daemonset/rdma-shared-dp-ds -n kube-system deleted; etcd timeout'
+    })
+  })
+
+  it('a kind that is not served has no objects; another read error fails the part', async () => {
+    const t = setup()
+    t.failGet.set(
+      'NicClusterPolicy',
+      apiError(404, 'NotFound', 'the server could not find the requested resource')
+    )
+    t.failList.set('DaemonSet', apiError(404, 'NotFound', 'the server could not find the requested resource'))
+    t.failGet.set('NodeFeatureRule', apiError(403, 'Forbidden', 'nodefeaturerules is forbidden'))
+    t.failList.set('Pod', apiError(500, 'InternalError', 'etcd timeout'))
+    const r = await t.run()
+    // ib-node-config's pods are listed (leftovers): the 500 fails the first part that counts pods.
+    expect(summary(r.steps)).toEqual([
+      'probe-leftovers success changed=false unchanged',
+      'gpu-operator failure changed=false -',
+      'rdma-device-plugin skipped changed=false -',
+      'ib-node-config skipped changed=false -',
+      'nic-cluster-policy skipped changed=false -',
+      'node-feature-rule skipped changed=false -',
+      'network-operator skipped changed=false -'
+    ])
+    expect(r.steps[1].detail).toBe('etcd timeout')
+    t.failList.delete('Pod')
+    const again = await t.run()
+    expect(summary(again.steps).slice(3, 6)).toEqual([
+      'ib-node-config success changed=false unchanged',
+      'nic-cluster-policy success changed=false unchanged',
+      'node-feature-rule failure changed=false -'
+    ])
+    expect(again.steps[5].detail).toBe('nodefeaturerules is forbidden')
+  })
+
+  it('a run whose Lease was taken over fails, and reports the lost Lease', async () => {
+    const t = setup()
+    t.cluster.put(obj('apps/v1', 'DaemonSet', 'ib-node-config', 'kube-system'))
+    t.cluster.put(obj('nfd.k8s-sigs.io/v1alpha1', 'NodeFeatureRule', 'nfd-network-rule'))
+    // Another run takes the Lease over as soon as this one has deleted its first object.
+    const del = t.client.deleteObject.bind(t.client)
+    jest.spyOn(t.client, 'deleteObject').mockImplementation(async (ref, uid) => {
+      const out = await del(ref, uid)
+      const l = t.cluster.get('coordination.k8s.io/v1', 'Lease', 'aks-rdma-action', 'kube-system')!
+      t.cluster.put({ ...l, spec: { ...l.spec, holderIdentity: 'run-2' } })
+      return out
+    })
+    const r = await t.run()
+    expect(r.ok).toBe(false)
+    expect(r).not.toHaveProperty('leaseReleased')
+    const lost =
+      'the Lease kube-system/aks-rdma-action is no longer held by this run (run-1): it is now held by run-2. Stopped before deleting nodefeaturerule/nfd-network-rule, so as not to write over the run that holds it now; re-run once it has finished.'
+    expect(r.steps.find(s => s.name === 'node-feature-rule')).toMatchObject({
+      status: 'failure',
+      detail: lost
+    })
+    const leaseStep = r.steps[r.steps.length - 1]
+    expect(leaseStep).toMatchObject({ name: 'lease', status: 'failure' })
+    expect(leaseStep.detail).toContain('is no longer held by this run (run-1): it is now held by run-2')
+    expect(r.diagnostics[r.diagnostics.length - 1]).toEqual({
+      step: 'lease',
+      title: 'The run lost its Lease',
+      text: leaseStep.detail
+    })
+    // The other run's Lease is left alone.
+    expect(t.calls).not.toContain('delete lease')
+  })
+
+  it('what went meanwhile is said to be already gone; found gone once the Lease is taken, nothing is done', async () => {
+    const t = setup({
+      releases: { 'gpu-operator': deployed('gpu-operator', 'v26.7.0') },
+      stepTimeoutMs: 50
+    })
+    t.cluster.put(
+      obj('v1', 'Namespace', 'aks-rdma-verify', undefined, {
+        'aks-rdma-action/managed': 'true',
+        'app.kubernetes.io/name': 'aks-rdma-action'
+      })
+    )
+    t.cluster.put(obj('v1', 'Namespace', 'gpu-operator'))
+    // Another actor removes the probe namespace while this run takes the Lease...
+    const create = t.client.coordination.createNamespacedLease.bind(t.client.coordination)
+    jest.spyOn(t.client.coordination, 'createNamespacedLease').mockImplementation(async a => {
+      t.cluster.remove('v1', 'Namespace', 'aks-rdma-verify')
+      return create(a)
+    })
+    // ...and the gpu-operator namespace and release between this run's reads and its writes.
+    const del = t.client.deleteObject.bind(t.client)
+    jest.spyOn(t.client, 'deleteObject').mockImplementation(async (ref, uid) => {
+      t.cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      return del(ref, uid)
+    })
+    jest.spyOn(Helm.prototype, 'uninstall').mockImplementation(async (release, namespace, timeoutMs) => {
+      t.helmCalls.push(`uninstall ${release} -n ${namespace} timeout=${timeoutMs}`)
+      return false
+    })
+    const r = await t.run()
+    expect(r.ok).toBe(true)
+    expect(r.steps[0]).toMatchObject({
+      name: 'probe-leftovers',
+      status: 'success',
+      changed: false,
+      action: 'unchanged',
+      detail: 'nothing to remove'
+    })
+    expect(r.steps[1]).toMatchObject({
+      name: 'gpu-operator',
+      status: 'success',
+      changed: true,
+      action: 'deleted',
+      detail:
+        'helm release gpu-operator (gpu-operator v26.7.0) already gone; namespace/gpu-operator already gone'
+    })
+    // At least a second for helm, however little of the step is left.
+    expect(t.helmCalls).toContain('uninstall gpu-operator -n gpu-operator timeout=1000')
+    expect(t.log.lines).toContain('info: namespace/gpu-operator already gone')
+  })
+
+  it('the run’s deadline bounds a wait when it comes before the step timeout', async () => {
+    const t = setup({ deadline: Date.now() + 15 })
+    t.cluster.put(
+      obj(
+        'v1',
+        'Namespace',
+        'aks-rdma-verify',
+        undefined,
+        {
+          'aks-rdma-action/managed': 'true',
+          'app.kubernetes.io/name': 'aks-rdma-action'
+        },
+        { finalizers: ['kubernetes'] }
+      )
+    )
+    const r = await t.run()
+    expect(r.ok).toBe(false)
+    expect(r.steps[0].status).toBe('failure')
+    expect(r.steps[0].detail).toMatch(
+      /^namespace aks-rdma-verify still there after \d+ms: timed out after 0s; last state: waiting for namespace aks-rdma-verify to be gone \(1 left\)$/
+    )
+    expect(r.steps.slice(1).map(s => s.status)).toEqual(STEPS.slice(1).map(() => 'skipped'))
+  })
+})

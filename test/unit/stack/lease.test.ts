@@ -1,0 +1,923 @@
+// The Lease kube-system/aks-rdma-action that serialises runs, against an in-memory API server:
+// taken when absent, when released or when this run holds it already; another holder waited for
+// (one log line per holder) and taken over only once this run has seen the same record for a whole
+// lease duration by its own clock; LeaseTimeoutError at the deadline; the body written (microTime,
+// acquireTime, leaseTransitions); renewals on a Clock timer over several lease durations, the renew
+// deadline, confirm() and its LeaseLostError texts; release that deletes only while held.
+import { jest } from '@jest/globals'
+import {
+  acquireLease,
+  DEFAULT_LEASE_SECONDS,
+  LEASE_NAME,
+  LEASE_NAMESPACE,
+  LeaseLostError,
+  LeaseTimeoutError,
+  microTime,
+  type LeaseHandle
+} from '../../../src/stack/lease.js'
+import type { KubeClient } from '../../../src/kube/client.js'
+import type { KubeObject } from '../../../src/kube/types.js'
+import type { WatchSource } from '../../../src/kube/watch.js'
+import type { Clock } from '../../../src/util/clock.js'
+import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { captureLog } from '../../support/capture-log.js'
+
+const AV = 'coordination.k8s.io/v1'
+const NAME = 'aks-rdma-action'
+const NS = 'kube-system'
+const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 678)
+const GET = 'get lease aks-rdma-action'
+
+/** Lets the real setImmediate callbacks run (the in-memory watches deliver their events on them). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise<void>(r => setImmediate(r))
+}
+
+/**
+ * A clock that only moves when the test says: now() is Jest's faked Date (so the watches' timers
+ * move with it), every() registers a tick that advance() runs, awaiting it, when its time comes.
+ */
+class TestClock implements Clock {
+  readonly timers: Array<{ periodMs: number; next: number; tick: () => Promise<void>; stopped: boolean }> = []
+
+  now(): number {
+    return Date.now()
+  }
+
+  every(periodMs: number, tick: () => Promise<void>): () => void {
+    const t = { periodMs, next: this.now() + periodMs, tick, stopped: false }
+    this.timers.push(t)
+    return () => {
+      t.stopped = true
+    }
+  }
+
+  async advance(ms: number): Promise<void> {
+    const end = this.now() + ms
+    for (;;) {
+      const due = this.timers.filter(t => !t.stopped && t.next <= end).sort((a, b) => a.next - b.next)[0]
+      if (!due) break
+      await jest.advanceTimersByTimeAsync(Math.max(0, due.next - this.now()))
+      await settle()
+      due.next += due.periodMs
+      if (!due.stopped) await due.tick()
+      await settle()
+    }
+    await jest.advanceTimersByTimeAsync(Math.max(0, end - this.now()))
+    await settle()
+  }
+}
+
+type Op = 'read' | 'create' | 'replace' | 'delete'
+
+const conflict = (): Error =>
+  apiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on leases.coordination.k8s.io "${NAME}": the object has been modified; please apply your changes to the latest version and try again`
+  )
+const notFound = (): Error => apiError(404, 'NotFound', `leases.coordination.k8s.io "${NAME}" not found`)
+const unavailable = (): Error => apiError(500, 'InternalError', 'etcd unavailable')
+
+/** A KubeClient over a MemoryCluster with the Lease calls the module makes, as the API server answers them. */
+function fakeKube(cluster: MemoryCluster) {
+  const calls: string[] = []
+  const raw: unknown[] = []
+  const args: Record<Op, any[]> = { read: [], create: [], replace: [], delete: [] }
+  /** One-shot hooks run before the next call of an op (they may change the cluster or throw). */
+  const before: Record<Op, Array<() => void>> = { read: [], create: [], replace: [], delete: [] }
+  /** An op that keeps failing with this error until cleared. */
+  const failing: Partial<Record<Op, Error>> = {}
+  const watches: unknown[][] = []
+  let source = (apiVersion: string, kind: string, opts: any): WatchSource =>
+    cluster.source(apiVersion, kind, opts)
+  const gate = (op: Op, a: unknown): void => {
+    args[op].push(structuredClone(a))
+    before[op].shift()?.()
+    const f = failing[op]
+    if (f) throw f
+  }
+  const client = {
+    request: async (what: string, fn: () => Promise<unknown>, r: unknown) => {
+      calls.push(what)
+      raw.push(r)
+      return fn()
+    },
+    coordination: {
+      readNamespacedLease: async (a: { name: string; namespace: string }) => {
+        gate('read', a)
+        const l = cluster.get(AV, 'Lease', a.name, a.namespace)
+        if (!l) throw notFound()
+        return l
+      },
+      createNamespacedLease: async (a: { namespace: string; body: any }) => {
+        gate('create', a)
+        if (cluster.get(AV, 'Lease', a.body.metadata.name, a.namespace))
+          throw apiError(409, 'AlreadyExists', `leases.coordination.k8s.io "${NAME}" already exists`)
+        return cluster.put({ ...a.body, metadata: { ...a.body.metadata, namespace: a.namespace } })
+      },
+      replaceNamespacedLease: async (a: { name: string; namespace: string; body: any }) => {
+        gate('replace', a)
+        const cur = cluster.get(AV, 'Lease', a.name, a.namespace)
+        if (!cur) throw notFound()
+        const rv = a.body.metadata?.resourceVersion
+        if (rv && rv !== cur.metadata.resourceVersion) throw conflict()
+        return cluster.put({
+          ...a.body,
+          metadata: { ...a.body.metadata, namespace: a.namespace, uid: cur.metadata.uid }
+        })
+      },
+      deleteNamespacedLease: async (a: { name: string; namespace: string; body?: any }) => {
+        gate('delete', a)
+        const cur = cluster.get(AV, 'Lease', a.name, a.namespace)
+        if (!cur) throw notFound()
+        const p = a.body?.preconditions ?? {}
+        if (p.uid && p.uid !== cur.metadata.uid)
+          throw apiError(
+            409,
+            'Conflict',
+            `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${cur.metadata.uid}`
+          )
+        if (p.resourceVersion && p.resourceVersion !== cur.metadata.resourceVersion) throw conflict()
+        cluster.remove(AV, 'Lease', a.name, a.namespace)
+        return { kind: 'Status', status: 'Success' }
+      }
+    },
+    watchSource: (apiVersion: string, kind: string, opts: any) => {
+      watches.push([apiVersion, kind, opts])
+      return source(apiVersion, kind, opts)
+    }
+  }
+  return {
+    client: client as unknown as KubeClient,
+    calls,
+    raw,
+    args,
+    before,
+    failing,
+    watches,
+    setSource(f: typeof source) {
+      source = f
+    }
+  }
+}
+
+/** Another run (or client-go) writing the Lease directly. */
+function putLease(cluster: MemoryCluster, spec: Record<string, unknown>, uid?: string): KubeObject {
+  return cluster.put({
+    apiVersion: AV,
+    kind: 'Lease',
+    metadata: { name: NAME, namespace: NS, ...(uid ? { uid } : {}) },
+    spec
+  })
+}
+
+const leaseOf = (cluster: MemoryCluster) => cluster.get(AV, 'Lease', NAME, NS)
+
+function track<T>(p: Promise<T>): { done: boolean; value?: T; error?: any } {
+  const t: { done: boolean; value?: T; error?: any } = { done: false }
+  p.then(
+    v => {
+      t.done = true
+      t.value = v
+    },
+    e => {
+      t.done = true
+      t.error = e
+    }
+  )
+  return t
+}
+
+const LOST = (why: string, what?: string): string =>
+  `the Lease kube-system/aks-rdma-action is no longer held by this run (run-a): ${why}. ` +
+  `${what ? `Stopped before ${what}, ` : 'Stopped, '}so as not to write over the run that holds it now; re-run once it has finished.`
+
+const WAITING = (holder: string, heldFor: string, s: number): string =>
+  `info: Lease kube-system/aks-rdma-action is held by run ${holder} (for ${heldFor} by its runner's clock); ` +
+  `waiting for it: taken over only if this run sees it go unrenewed for ${s}s`
+
+beforeEach(() => {
+  jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
+})
+
+afterEach(() => {
+  jest.useRealTimers()
+})
+
+describe('the Lease names, microTime and the errors', () => {
+  it('names kube-system/aks-rdma-action with a 60 s default', () => {
+    expect(LEASE_NAME).toBe('aks-rdma-action')
+    expect(LEASE_NAMESPACE).toBe('kube-system')
+    expect(DEFAULT_LEASE_SECONDS).toBe(60)
+  })
+
+  it('writes MicroTime as RFC 3339 with six fractional digits', () => {
+    expect(microTime(T0)).toBe('2026-01-02T03:04:05.678000Z')
+    expect(microTime(0)).toBe('1970-01-01T00:00:00.000000Z')
+  })
+
+  it('says why the Lease was lost and what was stopped', () => {
+    const e = new LeaseLostError('run-a', 'it is now held by run-b', 'helm upgrade rdma')
+    expect(e.message).toBe(LOST('it is now held by run-b', 'helm upgrade rdma'))
+    expect(e.name).toBe('LeaseLostError')
+    expect([e.holder, e.why, e.what]).toEqual(['run-a', 'it is now held by run-b', 'helm upgrade rdma'])
+    expect(new LeaseLostError('run-a', 'gone').message).toBe(LOST('gone'))
+  })
+
+  it('says who holds the Lease and how long this run waited', () => {
+    const e = new LeaseTimeoutError('run-b', 90_000)
+    expect(e.message).toBe(
+      'the Lease kube-system/aks-rdma-action is held by run run-b; waited 1m30s for it (the timeout). ' +
+        'Another run is changing this cluster; retry when it has finished.'
+    )
+    expect(e.name).toBe('LeaseTimeoutError')
+    expect([e.holder, e.waitedMs]).toEqual(['run-b', 90_000])
+  })
+})
+
+describe('acquireLease', () => {
+  let cluster: MemoryCluster
+  let kube: ReturnType<typeof fakeKube>
+  let clock: TestClock
+  const handles: LeaseHandle[] = []
+
+  beforeEach(() => {
+    cluster = new MemoryCluster()
+    kube = fakeKube(cluster)
+    clock = new TestClock()
+  })
+
+  afterEach(async () => {
+    kube.failing.delete = undefined
+    for (const h of handles.splice(0)) await h.release().catch(() => undefined)
+  })
+
+  const acquire = (o: { timeoutMs?: number; leaseDurationSeconds?: number; log?: any } = {}) =>
+    acquireLease(kube.client, { holder: 'run-a', timeoutMs: 600_000, clock, ...o }).then(h => {
+      handles.push(h)
+      return h
+    })
+
+  it('creates the Lease when there is none, with the default duration', async () => {
+    const log = captureLog()
+    const h = await acquireLease(kube.client, { holder: 'run-a', timeoutMs: 600_000, log })
+    handles.push(h)
+    expect(kube.calls).toEqual([GET, 'create lease'])
+    expect(kube.raw).toEqual([true, true])
+    expect(kube.args.read).toEqual([{ name: NAME, namespace: NS }])
+    expect(kube.args.create).toEqual([
+      {
+        namespace: NS,
+        body: {
+          apiVersion: AV,
+          kind: 'Lease',
+          metadata: {
+            name: NAME,
+            namespace: NS,
+            labels: { 'app.kubernetes.io/managed-by': 'aks-rdma-action' }
+          },
+          spec: {
+            holderIdentity: 'run-a',
+            leaseDurationSeconds: 60,
+            acquireTime: '2026-01-02T03:04:05.678000Z',
+            renewTime: '2026-01-02T03:04:05.678000Z',
+            leaseTransitions: 0
+          }
+        }
+      }
+    ])
+    expect(Object.keys(kube.args.create[0].body.metadata)).toEqual(['name', 'namespace', 'labels'])
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action taken by run run-a'])
+    expect([h.holder, h.acquiredAt, h.waitedMs, h.held()]).toEqual(['run-a', T0, 0, true])
+    expect(leaseOf(cluster)?.spec.holderIdentity).toBe('run-a')
+  })
+
+  it('writes the duration it is given and logs nowhere without a log', async () => {
+    const h = await acquire({ leaseDurationSeconds: 30 })
+    expect(kube.args.create[0].body.spec.leaseDurationSeconds).toBe(30)
+    expect(leaseOf(cluster)?.spec.leaseDurationSeconds).toBe(30)
+    expect(h.held()).toBe(true)
+  })
+
+  it('takes a released Lease (no holder) at once, counting a transition', async () => {
+    const prev = putLease(cluster, {
+      holderIdentity: '',
+      leaseDurationSeconds: 60,
+      acquireTime: microTime(T0 - 5_000),
+      renewTime: microTime(T0 - 1_000),
+      leaseTransitions: 2
+    })
+    const log = captureLog()
+    const h = await acquire({ log })
+    expect(kube.calls).toEqual([GET, 'take lease'])
+    expect(kube.raw).toEqual([true, true])
+    expect(kube.args.replace).toEqual([
+      {
+        name: NAME,
+        namespace: NS,
+        body: {
+          apiVersion: AV,
+          kind: 'Lease',
+          metadata: {
+            name: NAME,
+            namespace: NS,
+            labels: { 'app.kubernetes.io/managed-by': 'aks-rdma-action' },
+            resourceVersion: prev.metadata.resourceVersion
+          },
+          spec: {
+            holderIdentity: 'run-a',
+            leaseDurationSeconds: 60,
+            acquireTime: microTime(T0),
+            renewTime: microTime(T0),
+            leaseTransitions: 3
+          }
+        }
+      }
+    ])
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action taken by run run-a'])
+    expect(h.waitedMs).toBe(0)
+  })
+
+  it('takes back a Lease it holds already, keeping its acquireTime and transitions', async () => {
+    putLease(cluster, {
+      holderIdentity: 'run-a',
+      leaseDurationSeconds: 60,
+      acquireTime: '2026-01-02T03:00:00.000000Z',
+      renewTime: microTime(T0 - 1_000),
+      leaseTransitions: 4
+    })
+    await acquire()
+    expect(kube.calls).toEqual([GET, 'take lease'])
+    expect(kube.args.replace[0].body.spec).toEqual({
+      holderIdentity: 'run-a',
+      leaseDurationSeconds: 60,
+      acquireTime: '2026-01-02T03:00:00.000000Z',
+      renewTime: microTime(T0),
+      leaseTransitions: 4
+    })
+  })
+
+  it('stamps a new acquireTime when its own Lease has none', async () => {
+    putLease(cluster, { holderIdentity: 'run-a', leaseTransitions: 1 })
+    await acquire()
+    expect(kube.args.replace[0].body.spec).toEqual({
+      holderIdentity: 'run-a',
+      leaseDurationSeconds: 60,
+      acquireTime: microTime(T0),
+      renewTime: microTime(T0),
+      leaseTransitions: 1
+    })
+  })
+
+  it('takes over a holder only once it has seen the same record for a whole lease duration of the holder', async () => {
+    putLease(cluster, {
+      holderIdentity: 'run-b',
+      leaseDurationSeconds: 30,
+      acquireTime: microTime(T0 - 90_000),
+      renewTime: microTime(T0 - 5_000),
+      leaseTransitions: 1
+    })
+    const log = captureLog()
+    const p = track(acquire({ log }))
+    await settle()
+    expect(p.done).toBe(false)
+    expect(log.lines).toEqual([WAITING('run-b', '1m30s', 30)])
+    expect(kube.watches).toEqual([
+      [AV, 'Lease', { namespace: NS, fieldSelector: 'metadata.name=aks-rdma-action', name: 'lease' }]
+    ])
+    // The holder renews after 15 s: live for another 30 s from then.
+    await clock.advance(15_000)
+    const renewed = putLease(cluster, {
+      holderIdentity: 'run-b',
+      leaseDurationSeconds: 30,
+      acquireTime: microTime(T0 - 90_000),
+      renewTime: microTime(T0 + 15_000),
+      leaseTransitions: 1
+    })
+    await settle()
+    await clock.advance(30_000)
+    expect(p.done).toBe(false)
+    expect(kube.calls).toEqual([GET, GET])
+    await clock.advance(9)
+    expect(p.done).toBe(false)
+    await clock.advance(1)
+    expect(p.error).toBeUndefined()
+    expect(p.done).toBe(true)
+    const h = p.value!
+    expect(h.waitedMs).toBe(45_010)
+    expect(h.acquiredAt).toBe(T0 + 45_010)
+    expect(kube.calls).toEqual([GET, GET, GET, 'take lease'])
+    expect(kube.args.replace[0].body.metadata.resourceVersion).toBe(renewed.metadata.resourceVersion)
+    expect(kube.args.replace[0].body.spec).toEqual({
+      holderIdentity: 'run-a',
+      leaseDurationSeconds: 60,
+      acquireTime: microTime(T0 + 45_010),
+      renewTime: microTime(T0 + 45_010),
+      leaseTransitions: 2
+    })
+    expect(log.lines).toEqual([
+      WAITING('run-b', '1m30s', 30),
+      'info: Lease kube-system/aks-rdma-action taken by run run-a after waiting 45s'
+    ])
+    expect(cluster.openWatches).toBe(0)
+  })
+
+  it('takes over at exactly one lease duration by its own clock, whatever its timers say', async () => {
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 60, renewTime: microTime(T0) })
+    // A clock of its own, apart from the timers the wait runs on.
+    let t = T0
+    const own: Clock = { now: () => t, every: () => () => undefined }
+    const p = track(acquireLease(kube.client, { holder: 'run-a', timeoutMs: 600_000, clock: own }))
+    await settle()
+    t = T0 + 59_999
+    await jest.advanceTimersByTimeAsync(60_010)
+    await settle()
+    expect(p.done).toBe(false)
+    t = T0 + 60_000
+    await jest.advanceTimersByTimeAsync(11)
+    await settle()
+    expect(p.error).toBeUndefined()
+    expect(p.value?.waitedMs).toBe(60_000)
+    expect(kube.calls).toEqual([GET, GET, 'take lease'])
+    await p.value?.release()
+  })
+
+  it('judges a bare holder record by the default duration, its holding time unknown', async () => {
+    putLease(cluster, { holderIdentity: 'run-b' })
+    const log = captureLog()
+    const p = track(acquire({ log }))
+    await settle()
+    expect(log.lines).toEqual([WAITING('run-b', 'an unknown time', 60)])
+    await clock.advance(60_009)
+    expect(p.done).toBe(false)
+    await clock.advance(1)
+    expect(p.value?.waitedMs).toBe(60_010)
+    expect(kube.args.replace[0].body.spec.leaseTransitions).toBe(1)
+    expect(kube.args.replace[0].body.spec.acquireTime).toBe(microTime(T0 + 60_010))
+    expect(log.lines[1]).toBe('info: Lease kube-system/aks-rdma-action taken by run run-a after waiting 1m')
+  })
+
+  it('logs once per holder, again for a new one, and creates the Lease once it is deleted', async () => {
+    putLease(cluster, {
+      holderIdentity: 'run-b',
+      leaseDurationSeconds: 60,
+      acquireTime: microTime(T0 - 2_000),
+      renewTime: microTime(T0 - 2_000)
+    })
+    const log = captureLog()
+    const p = track(acquire({ log }))
+    await settle()
+    // run-b renews twice: no new line.
+    for (const at of [5_000, 10_000]) {
+      await clock.advance(5_000)
+      putLease(cluster, {
+        holderIdentity: 'run-b',
+        leaseDurationSeconds: 60,
+        acquireTime: microTime(T0 - 2_000),
+        renewTime: microTime(T0 + at)
+      })
+      await settle()
+    }
+    expect(log.lines).toEqual([WAITING('run-b', '2s', 60)])
+    // run-c takes it over, its runner's clock 5 s ahead.
+    await clock.advance(5_000)
+    putLease(cluster, {
+      holderIdentity: 'run-c',
+      leaseDurationSeconds: 20,
+      acquireTime: microTime(T0 + 20_000),
+      renewTime: microTime(T0 + 20_000),
+      leaseTransitions: 1
+    })
+    await settle()
+    expect(log.lines).toEqual([WAITING('run-b', '2s', 60), WAITING('run-c', '0ms', 20)])
+    await clock.advance(5_000)
+    cluster.remove(AV, 'Lease', NAME, NS)
+    await settle()
+    expect(p.done).toBe(true)
+    expect(p.value?.waitedMs).toBe(20_000)
+    expect(kube.calls).toEqual([GET, GET, GET, GET, GET, 'create lease'])
+    expect(kube.args.create[0].body.spec.leaseTransitions).toBe(0)
+    expect(log.lines).toEqual([
+      WAITING('run-b', '2s', 60),
+      WAITING('run-c', '0ms', 20),
+      'info: Lease kube-system/aks-rdma-action taken by run run-a after waiting 20s'
+    ])
+  })
+
+  it('logs the same holder again when it took the Lease anew', async () => {
+    putLease(cluster, { holderIdentity: 'run-b', acquireTime: microTime(T0 - 1_000) })
+    const log = captureLog()
+    const p = track(acquire({ log }))
+    await settle()
+    await clock.advance(2_000)
+    putLease(cluster, { holderIdentity: 'run-b', acquireTime: microTime(T0 + 2_000) })
+    await settle()
+    expect(p.done).toBe(false)
+    expect(log.lines).toEqual([WAITING('run-b', '1s', 60), WAITING('run-b', '0ms', 60)])
+    cluster.remove(AV, 'Lease', NAME, NS)
+    await settle()
+    expect(p.done).toBe(true)
+  })
+
+  it('times out at once when the deadline has come, without waiting or logging', async () => {
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 60, renewTime: microTime(T0) })
+    const log = captureLog()
+    const p = track(acquire({ log, timeoutMs: 0 }))
+    await settle()
+    expect(p.error).toBeInstanceOf(LeaseTimeoutError)
+    expect(p.error.message).toBe(new LeaseTimeoutError('run-b', 0).message)
+    expect([p.error.holder, p.error.waitedMs]).toEqual(['run-b', 0])
+    expect(log.lines).toEqual([])
+    expect(kube.calls).toEqual([GET])
+    expect(kube.watches).toEqual([])
+  })
+
+  it('times out at the deadline while the holder keeps it', async () => {
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 60, renewTime: microTime(T0) })
+    const log = captureLog()
+    const p = track(acquire({ log, timeoutMs: 20_000 }))
+    await settle()
+    await clock.advance(19_999)
+    expect(p.done).toBe(false)
+    await clock.advance(1)
+    expect(p.error).toBeInstanceOf(LeaseTimeoutError)
+    expect([p.error.holder, p.error.waitedMs]).toEqual(['run-b', 20_000])
+    expect(p.error.message).toContain('waited 20s for it (the timeout)')
+    expect(log.lines).toEqual([WAITING('run-b', 'an unknown time', 60)])
+    expect(kube.calls).toEqual([GET])
+    expect(leaseOf(cluster)?.spec.holderIdentity).toBe('run-b')
+    expect(cluster.openWatches).toBe(0)
+  })
+
+  it('times out at the deadline when the holder renews up to it', async () => {
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 60, renewTime: microTime(T0) })
+    const p = track(acquire({ timeoutMs: 10_000 }))
+    await settle()
+    await clock.advance(5_000)
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 60, renewTime: microTime(T0 + 5_000) })
+    await settle()
+    expect(p.done).toBe(false)
+    expect(kube.calls).toEqual([GET, GET])
+    await clock.advance(5_000)
+    expect(p.error).toBeInstanceOf(LeaseTimeoutError)
+    expect(p.error.waitedMs).toBe(10_000)
+  })
+
+  it('looks again after losing the race to create it, then takes the released Lease', async () => {
+    kube.before.create.push(() => void putLease(cluster, { holderIdentity: '' }))
+    const log = captureLog()
+    const h = await acquire({ log })
+    expect(kube.calls).toEqual([GET, 'create lease', GET, 'take lease'])
+    expect(kube.args.replace[0].body.spec.leaseTransitions).toBe(1)
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action taken by run run-a'])
+    expect(h.waitedMs).toBe(0)
+  })
+
+  it('looks again after a stale take (409 Conflict) and waits for the run that won', async () => {
+    putLease(cluster, { holderIdentity: '', leaseTransitions: 3 })
+    kube.before.replace.push(
+      () =>
+        void putLease(cluster, {
+          holderIdentity: 'run-c',
+          leaseDurationSeconds: 60,
+          acquireTime: microTime(T0),
+          renewTime: microTime(T0),
+          leaseTransitions: 4
+        })
+    )
+    const log = captureLog()
+    const p = track(acquire({ log }))
+    await settle()
+    expect(p.done).toBe(false)
+    expect(kube.calls).toEqual([GET, 'take lease', GET])
+    expect(log.lines).toEqual([WAITING('run-c', '0ms', 60)])
+    expect(leaseOf(cluster)?.spec.holderIdentity).toBe('run-c')
+    await clock.advance(3_000)
+    putLease(cluster, { holderIdentity: '', leaseTransitions: 4 })
+    await settle()
+    expect(p.value?.waitedMs).toBe(3_000)
+    expect(kube.calls).toEqual([GET, 'take lease', GET, GET, 'take lease'])
+    expect(leaseOf(cluster)?.spec).toMatchObject({ holderIdentity: 'run-a', leaseTransitions: 5 })
+  })
+
+  it('fails on an error other than a conflict', async () => {
+    kube.failing.create = unavailable()
+    await expect(acquire()).rejects.toThrow('etcd unavailable')
+    kube.failing.create = undefined
+    kube.failing.read = unavailable()
+    await expect(acquire()).rejects.toThrow('etcd unavailable')
+    expect(kube.calls).toEqual([GET, 'create lease', GET])
+  })
+
+  it('fails when the watch it waits on fails', async () => {
+    putLease(cluster, { holderIdentity: 'run-b' })
+    kube.setSource(() => ({
+      name: 'lease',
+      list: async () => {
+        throw new Error('list failed')
+      },
+      watch: async () => ({ stop: () => undefined })
+    }))
+    await expect(acquire()).rejects.toThrow('list failed')
+  })
+
+  it('says it waited when taking it took more than a second', async () => {
+    kube.before.read.push(() => jest.setSystemTime(Date.now() + 1_001))
+    const log = captureLog()
+    const h = await acquire({ log })
+    expect(h.waitedMs).toBe(1_001)
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action taken by run run-a after waiting 1s'])
+  })
+
+  it('says it waited, even under a second, once it saw another holder', async () => {
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 60, renewTime: microTime(T0) })
+    const log = captureLog()
+    const p = track(acquire({ log }))
+    await settle()
+    await clock.advance(500)
+    cluster.remove(AV, 'Lease', NAME, NS)
+    await settle()
+    expect(p.value?.waitedMs).toBe(500)
+    expect(log.lines).toEqual([
+      WAITING('run-b', 'an unknown time', 60),
+      'info: Lease kube-system/aks-rdma-action taken by run run-a after waiting 500ms'
+    ])
+  })
+
+  it('does not say it waited for exactly a second', async () => {
+    kube.before.read.push(() => jest.setSystemTime(Date.now() + 1_000))
+    const log = captureLog()
+    const h = await acquire({ log })
+    expect(h.waitedMs).toBe(1_000)
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action taken by run run-a'])
+  })
+})
+
+describe('the held Lease', () => {
+  let cluster: MemoryCluster
+  let kube: ReturnType<typeof fakeKube>
+  let clock: TestClock
+  let log: ReturnType<typeof captureLog>
+
+  beforeEach(() => {
+    cluster = new MemoryCluster()
+    kube = fakeKube(cluster)
+    clock = new TestClock()
+    log = captureLog()
+  })
+
+  /** Takes the Lease (30 s: renewed every 10 s, renew deadline 20 s); the calls and log start empty. */
+  async function held(leaseDurationSeconds = 30): Promise<LeaseHandle> {
+    const h = await acquireLease(kube.client, {
+      holder: 'run-a',
+      timeoutMs: 0,
+      leaseDurationSeconds,
+      clock,
+      log
+    })
+    kube.calls.length = 0
+    kube.raw.length = 0
+    log.lines.length = 0
+    log.warnings.length = 0
+    return h
+  }
+
+  it('renews every third of the duration and keeps it held over several durations', async () => {
+    const h = await held()
+    expect(clock.timers.map(t => t.periodMs)).toEqual([10_000])
+    await clock.advance(95_000)
+    expect(kube.calls).toEqual(Array.from({ length: 9 }, () => [GET, 'renew lease']).flat())
+    expect(kube.raw.every(r => r === true)).toBe(true)
+    expect(kube.args.replace.at(-1)).toMatchObject({ name: NAME, namespace: NS })
+    expect(leaseOf(cluster)?.spec).toEqual({
+      holderIdentity: 'run-a',
+      leaseDurationSeconds: 30,
+      acquireTime: microTime(T0),
+      renewTime: microTime(T0 + 90_000),
+      leaseTransitions: 0
+    })
+    expect(h.held()).toBe(true)
+    await h.confirm('apply ConfigMap x')
+    expect(kube.calls.at(-1)).toBe(GET)
+    expect(log.warnings).toEqual([])
+    await h.release()
+  })
+
+  it('renews a 60 s Lease every 20 s', async () => {
+    const h = await held(60)
+    expect(clock.timers.map(t => t.periodMs)).toEqual([20_000])
+    await h.release()
+  })
+
+  it('warns on a failed renewal and loses the Lease at the first one past the renew deadline', async () => {
+    const h = await held()
+    let lost: LeaseLostError | undefined
+    void h.whenLost().then(e => (lost = e))
+    kube.failing.replace = unavailable()
+    const failed = 'renewing Lease kube-system/aks-rdma-action failed: etcd unavailable'
+    await clock.advance(20_000)
+    expect(log.warnings).toEqual([failed, failed])
+    expect(h.held()).toBe(true)
+    expect(lost).toBeUndefined()
+    await clock.advance(10_000)
+    const why = 'no renewal succeeded for 30s (last error: etcd unavailable)'
+    expect(log.warnings).toEqual([failed, failed, LOST(why)])
+    expect(lost).toBeInstanceOf(LeaseLostError)
+    expect(lost?.message).toBe(LOST(why))
+    expect(h.held()).toBe(false)
+    const calls = kube.calls.length
+    await expect(h.confirm('helm upgrade rdma')).rejects.toThrow(LOST(why, 'helm upgrade rdma'))
+    await clock.advance(60_000)
+    expect(kube.calls.length).toBe(calls)
+    expect(log.warnings.length).toBe(3)
+    await h.release()
+    expect(kube.calls.length).toBe(calls)
+    expect(leaseOf(cluster)?.spec.holderIdentity).toBe('run-a')
+  })
+
+  it('counts the renew deadline from the last renewal that succeeded', async () => {
+    const h = await held()
+    kube.failing.replace = unavailable()
+    await clock.advance(10_000)
+    kube.failing.replace = undefined
+    await clock.advance(10_000)
+    expect(leaseOf(cluster)?.spec.renewTime).toBe(microTime(T0 + 20_000))
+    kube.failing.replace = unavailable()
+    await clock.advance(20_000)
+    expect(h.held()).toBe(true)
+    expect(log.warnings.length).toBe(3)
+    await clock.advance(1)
+    expect(h.held()).toBe(false)
+    await clock.advance(9_999)
+    expect(log.warnings.at(-1)).toBe(LOST('no renewal succeeded for 30s (last error: etcd unavailable)'))
+  })
+
+  it('confirm() refuses once the renew deadline has passed without a renewal, before reading', async () => {
+    const h = await held()
+    kube.failing.replace = unavailable()
+    await clock.advance(20_000)
+    await h.confirm('apply a')
+    await clock.advance(1)
+    const calls = kube.calls.length
+    const why = 'no renewal succeeded for 20s'
+    await expect(h.confirm('apply b')).rejects.toThrow(LOST(why, 'apply b'))
+    expect(kube.calls.length).toBe(calls)
+    expect(log.warnings.at(-1)).toBe(LOST(why))
+    // Lost from now on, for the same reason, with a single warning.
+    await expect(h.confirm('apply c')).rejects.toThrow(LOST(why, 'apply c'))
+    expect(log.warnings.filter(w => w.startsWith('the Lease')).length).toBe(1)
+    const lost = track(h.whenLost())
+    await settle()
+    expect(lost.value).toMatchObject({ why, what: undefined })
+    expect(clock.timers[0].stopped).toBe(true)
+  })
+
+  it('loses the Lease when a renewal finds another holder, and stops renewing', async () => {
+    const h = await held()
+    await clock.advance(5_000)
+    putLease(cluster, { holderIdentity: 'run-b', leaseDurationSeconds: 30, renewTime: microTime(T0 + 5_000) })
+    await clock.advance(5_000)
+    const why = 'it is now held by run-b'
+    expect(log.warnings).toEqual([LOST(why)])
+    expect(kube.calls).toEqual([GET])
+    const lost = track(h.whenLost())
+    await settle()
+    expect(lost.value?.message).toBe(LOST(why))
+    expect(h.held()).toBe(false)
+    expect(clock.timers[0].stopped).toBe(true)
+    await clock.advance(30_000)
+    expect(kube.calls).toEqual([GET])
+    await expect(h.confirm('apply y')).rejects.toThrow(LOST(why, 'apply y'))
+    expect(kube.calls).toEqual([GET])
+    expect(log.warnings).toEqual([LOST(why)])
+  })
+
+  it('loses the Lease when a renewal finds it deleted', async () => {
+    const h = await held()
+    cluster.remove(AV, 'Lease', NAME, NS)
+    await clock.advance(10_000)
+    expect(log.warnings).toEqual([LOST('the Lease was deleted')])
+    expect(h.held()).toBe(false)
+  })
+
+  it('confirm() reads the Lease: still this run, another holder, nobody, deleted', async () => {
+    const h1 = await held()
+    await h1.confirm('apply a')
+    expect(kube.calls).toEqual([GET])
+    expect(log.warnings).toEqual([])
+    putLease(cluster, { holderIdentity: 'run-b' })
+    await expect(h1.confirm('apply b')).rejects.toThrow(LOST('it is now held by run-b', 'apply b'))
+    expect(log.warnings).toEqual([LOST('it is now held by run-b')])
+    // Lost from then on without reading again, for the reason first found.
+    cluster.remove(AV, 'Lease', NAME, NS)
+    await expect(h1.confirm('apply b2')).rejects.toThrow(LOST('it is now held by run-b', 'apply b2'))
+    expect(kube.calls).toEqual([GET, GET])
+    expect(log.warnings.length).toBe(1)
+
+    const h2 = await held()
+    putLease(cluster, { holderIdentity: '' })
+    await expect(h2.confirm('apply c')).rejects.toThrow(LOST('it is now held by nobody', 'apply c'))
+
+    cluster.remove(AV, 'Lease', NAME, NS)
+    const h3 = await held()
+    cluster.remove(AV, 'Lease', NAME, NS)
+    await expect(h3.confirm('apply d')).rejects.toThrow(LOST('the Lease was deleted', 'apply d'))
+    expect(h3.held()).toBe(false)
+  })
+
+  it('confirm() trusts an unreadable Lease while the renewals are on time, not past the deadline', async () => {
+    const h = await held()
+    kube.before.read.push(() => {
+      throw unavailable()
+    })
+    await h.confirm('apply a')
+    expect(h.held()).toBe(true)
+    expect(log.warnings).toEqual([])
+    kube.before.read.push(() => {
+      jest.setSystemTime(Date.now() + 25_000)
+      throw unavailable()
+    })
+    const why = 'it cannot be read (etcd unavailable)'
+    await expect(h.confirm('apply b')).rejects.toThrow(LOST(why, 'apply b'))
+    expect(log.warnings).toEqual([LOST(why)])
+  })
+
+  it('releases by deleting the Lease it holds, with preconditions, once', async () => {
+    const h = await held()
+    await clock.advance(10_000)
+    const cur = leaseOf(cluster)!
+    kube.calls.length = 0
+    await h.release()
+    expect(kube.calls).toEqual([GET, 'release lease'])
+    expect(kube.raw.slice(-1)).toEqual([true])
+    expect(kube.args.delete).toEqual([
+      {
+        name: NAME,
+        namespace: NS,
+        body: { preconditions: { uid: cur.metadata.uid, resourceVersion: cur.metadata.resourceVersion } }
+      }
+    ])
+    expect(leaseOf(cluster)).toBeUndefined()
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action released by run run-a'])
+    expect(h.held()).toBe(false)
+    expect(clock.timers[0].stopped).toBe(true)
+    await expect(h.confirm('apply z')).rejects.toThrow(LOST('this run released it', 'apply z'))
+    expect(log.warnings).toEqual([])
+    await h.release()
+    await clock.advance(60_000)
+    // A tick already under way when it was released does nothing.
+    await clock.timers[0].tick()
+    expect(kube.calls).toEqual([GET, 'release lease'])
+  })
+
+  it('does not delete the Lease another run holds now', async () => {
+    const h = await held()
+    const other = putLease(cluster, { holderIdentity: 'run-b' })
+    await h.release()
+    expect(kube.calls).toEqual([GET])
+    expect(leaseOf(cluster)?.metadata.resourceVersion).toBe(other.metadata.resourceVersion)
+    expect(log.lines).toEqual([])
+  })
+
+  it('retries the release after a conflict and gives up after three', async () => {
+    const h1 = await held()
+    // Renewed between the read and the delete: the resourceVersion precondition fails once.
+    kube.before.delete.push(() => void putLease(cluster, { holderIdentity: 'run-a' }))
+    await h1.release()
+    expect(kube.calls).toEqual([GET, 'release lease', GET, 'release lease'])
+    expect(leaseOf(cluster)).toBeUndefined()
+    expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action released by run run-a'])
+
+    const h2 = await held()
+    kube.failing.delete = conflict()
+    await h2.release()
+    expect(kube.calls).toEqual([GET, 'release lease', GET, 'release lease', GET, 'release lease'])
+    expect(leaseOf(cluster)?.spec.holderIdentity).toBe('run-a')
+    expect(log.lines).toEqual([])
+  })
+
+  it('takes an uid mismatch (the Lease recreated) as a conflict', async () => {
+    const h = await held()
+    kube.before.delete.push(() => {
+      cluster.remove(AV, 'Lease', NAME, NS)
+      putLease(cluster, { holderIdentity: 'run-b' }, 'uid-other')
+    })
+    await h.release()
+    expect(kube.calls).toEqual([GET, 'release lease', GET])
+    expect(leaseOf(cluster)?.spec.holderIdentity).toBe('run-b')
+  })
+
+  it('stops when the Lease is gone under the release, and fails on another error', async () => {
+    const h1 = await held()
+    kube.before.delete.push(() => void cluster.remove(AV, 'Lease', NAME, NS))
+    await h1.release()
+    expect(kube.calls).toEqual([GET, 'release lease'])
+    expect(log.lines).toEqual([])
+
+    const h2 = await held()
+    kube.failing.delete = unavailable()
+    await expect(h2.release()).rejects.toThrow('etcd unavailable')
+    expect(kube.calls).toEqual([GET, 'release lease'])
+  })
+})

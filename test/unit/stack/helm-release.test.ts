@@ -1,0 +1,209 @@
+// The helm half of a component (createHelmReleases) with helm's commands stubbed on the Helm class
+// and ensureHelm's pinned-PATH route given a stand-in binary: the plan (needed or not, why, the
+// installed version), one helm and one `repo add` per repository for the run, the chart's CRDs,
+// status, uninstall and upgrade --install with their exact arguments and log lines.
+import { jest } from '@jest/globals'
+import { createHash } from 'node:crypto'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
+import type { HelmReleaseSpec } from '../../../src/model/types.js'
+import type { Settings } from '../../../src/settings/settings.js'
+import { createHelmReleases } from '../../../src/stack/helm-release.js'
+import { captureLog } from '../../support/capture-log.js'
+
+const HELM_VERSION = 'v3.19.0'
+let binDir: string
+let savedPath: string | undefined
+
+beforeAll(() => {
+  binDir = mkdtempSync(path.join(tmpdir(), 'helm-release-'))
+  const helm = path.join(binDir, 'helm')
+  writeFileSync(helm, `#!/bin/sh\necho ${HELM_VERSION}\n`)
+  chmodSync(helm, 0o755)
+  savedPath = process.env.PATH
+  process.env.PATH = `${binDir}${path.delimiter}${savedPath ?? ''}`
+})
+
+afterAll(() => {
+  process.env.PATH = savedPath
+  rmSync(binDir, { recursive: true, force: true })
+})
+
+afterEach(() => jest.restoreAllMocks())
+
+const spec = (over: Partial<HelmReleaseSpec> = {}): HelmReleaseSpec =>
+  ({
+    release: 'gpu-operator',
+    chart: 'nvidia/gpu-operator',
+    version: 'v26.7.0',
+    namespace: 'gpu-operator',
+    repo: { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' },
+    values: { driver: { enabled: false } },
+    ...over
+  }) as HelmReleaseSpec
+
+function setup(release?: HelmReleaseStatus, values: Record<string, unknown> = {}) {
+  const sha = createHash('sha256')
+    .update(readFileSync(path.join(binDir, 'helm')))
+    .digest('hex')
+  const settings = { stack: { helmVersion: HELM_VERSION, helmSha256: sha } } as unknown as Settings
+  const log = captureLog()
+  const calls: string[] = []
+  const helms = new Set<Helm>()
+  let current = release
+  const on = function (this: Helm, line: string) {
+    helms.add(this)
+    calls.push(line)
+  }
+  jest.spyOn(Helm.prototype, 'status').mockImplementation(async function (this: Helm, r, ns) {
+    on.call(this, `status ${r} -n ${ns}`)
+    return current
+  })
+  jest.spyOn(Helm.prototype, 'getValues').mockImplementation(async function (this: Helm, r, ns) {
+    on.call(this, `get values ${r} -n ${ns}`)
+    return values
+  })
+  jest.spyOn(Helm.prototype, 'repoAdd').mockImplementation(async function (this: Helm, n, u) {
+    on.call(this, `repo add ${n} ${u}`)
+  })
+  jest.spyOn(Helm.prototype, 'chartCrds').mockImplementation(async function (this: Helm, o) {
+    on.call(this, `crds ${JSON.stringify(o)}`)
+    return [{ kind: 'CustomResourceDefinition', metadata: { name: 'clusterpolicies.nvidia.com' } }]
+  })
+  jest.spyOn(Helm.prototype, 'uninstall').mockImplementation(async function (this: Helm, r, ns, t) {
+    on.call(this, `uninstall ${r} -n ${ns} ${t}`)
+    const had = current !== undefined
+    current = undefined
+    return had
+  })
+  jest.spyOn(Helm.prototype, 'upgradeInstall').mockImplementation(async function (this: Helm, o) {
+    on.call(this, `upgrade ${JSON.stringify(o)}`)
+    current = {
+      chartName: 'gpu-operator',
+      chartVersion: o.version,
+      revision: (current?.revision ?? 0) + 1,
+      status: 'deployed'
+    }
+    return current
+  })
+  const releases = createHelmReleases(settings, '/k/config', log)
+  return { releases, calls, helms, log }
+}
+
+const deployed = (over: Partial<HelmReleaseStatus> = {}): HelmReleaseStatus => ({
+  chartName: 'gpu-operator',
+  chartVersion: 'v26.7.0',
+  revision: 4,
+  status: 'deployed',
+  ...over
+})
+
+describe('createHelmReleases', () => {
+  it('plan: a release as desired needs nothing, and says so with the installed version', async () => {
+    const t = setup(deployed({ chartVersion: '26.7.0' }), { driver: { enabled: false } })
+    expect(await t.releases.plan(spec())).toEqual({
+      needed: false,
+      reason: 'release deployed with the desired chart and values',
+      installedVersion: '26.7.0'
+    })
+    expect(t.calls).toEqual([
+      'status gpu-operator -n gpu-operator',
+      'get values gpu-operator -n gpu-operator'
+    ])
+    expect(t.log.lines).toEqual([expect.stringMatching(/^info: Using helm v3\.19\.0 from PATH \(/)])
+  })
+
+  it('plan: an absent release is needed, with no version and no values read', async () => {
+    const t = setup(undefined)
+    expect(await t.releases.plan(spec())).toEqual({ needed: true, reason: 'not installed' })
+    expect(t.calls).toEqual(['status gpu-operator -n gpu-operator'])
+  })
+
+  it('plan: other values or another status are needed, with the reason', async () => {
+    const values = setup(deployed(), { driver: { enabled: true } })
+    const p = await values.releases.plan(spec())
+    expect(p.needed).toBe(true)
+    expect(p.installedVersion).toBe('v26.7.0')
+    expect(p.reason).toBe('values differ')
+    // The live values are the release's own (get values), compared with the desired ones.
+    expect(values.calls).toEqual([
+      'status gpu-operator -n gpu-operator',
+      'get values gpu-operator -n gpu-operator'
+    ])
+    const failed = setup(deployed({ status: 'failed' }), { driver: { enabled: false } })
+    expect(await failed.releases.plan(spec())).toEqual({
+      needed: true,
+      reason: 'release status is failed',
+      installedVersion: 'v26.7.0'
+    })
+  })
+
+  it('one helm for all calls, on the kubeconfig; the repository added once', async () => {
+    const t = setup(undefined)
+    const crds = await t.releases.crds(spec())
+    expect(crds).toEqual([
+      { kind: 'CustomResourceDefinition', metadata: { name: 'clusterpolicies.nvidia.com' } }
+    ])
+    await t.releases.crds(spec())
+    await t.releases.status('gpu-operator', 'gpu-operator')
+    // Another repository is added on its own.
+    await t.releases.crds(
+      spec({ repo: { name: 'mellanox', url: 'https://mellanox.github.io/network-operator' } })
+    )
+    expect(t.calls).toEqual([
+      'repo add nvidia https://helm.ngc.nvidia.com/nvidia',
+      'crds {"release":"gpu-operator","chart":"nvidia/gpu-operator","version":"v26.7.0","namespace":"gpu-operator","values":{"driver":{"enabled":false}}}',
+      'crds {"release":"gpu-operator","chart":"nvidia/gpu-operator","version":"v26.7.0","namespace":"gpu-operator","values":{"driver":{"enabled":false}}}',
+      'status gpu-operator -n gpu-operator',
+      'repo add mellanox https://mellanox.github.io/network-operator',
+      'crds {"release":"gpu-operator","chart":"nvidia/gpu-operator","version":"v26.7.0","namespace":"gpu-operator","values":{"driver":{"enabled":false}}}'
+    ])
+    expect(t.helms.size).toBe(1)
+    const [h] = [...t.helms]
+    expect((h as unknown as { opts: unknown }).opts).toEqual({
+      helmPath: path.join(binDir, 'helm'),
+      kubeconfig: '/k/config'
+    })
+    expect(t.log.lines.filter(l => l.includes('Using helm'))).toHaveLength(1)
+  })
+
+  it('status is helm’s; uninstall says what it runs and whether there was a release', async () => {
+    const t = setup(deployed())
+    expect(await t.releases.status('gpu-operator', 'gpu-operator')).toEqual(deployed())
+    expect(await t.releases.uninstall('gpu-operator', 'gpu-operator', 5000)).toBe(true)
+    expect(await t.releases.uninstall('gpu-operator', 'gpu-operator', 5000)).toBe(false)
+    expect(t.calls).toEqual([
+      'status gpu-operator -n gpu-operator',
+      'uninstall gpu-operator -n gpu-operator 5000',
+      'uninstall gpu-operator -n gpu-operator 5000'
+    ])
+    expect(t.log.lines.slice(1)).toEqual([
+      'info: helm uninstall gpu-operator -n gpu-operator --wait',
+      'info: helm uninstall gpu-operator -n gpu-operator --wait'
+    ])
+  })
+
+  it('upgrade --install: installed when there was no release, an upgrade after; both logged', async () => {
+    const t = setup(undefined)
+    expect(await t.releases.upgrade(spec(), 1234)).toEqual({ installed: true, revision: 1 })
+    expect(await t.releases.upgrade(spec({ version: 'v26.8.0' }), 99)).toEqual({
+      installed: false,
+      revision: 2
+    })
+    expect(t.calls).toEqual([
+      'repo add nvidia https://helm.ngc.nvidia.com/nvidia',
+      'status gpu-operator -n gpu-operator',
+      'upgrade {"release":"gpu-operator","chart":"nvidia/gpu-operator","version":"v26.7.0","namespace":"gpu-operator","values":{"driver":{"enabled":false}},"createNamespace":true,"wait":true,"timeoutMs":1234}',
+      'status gpu-operator -n gpu-operator',
+      'upgrade {"release":"gpu-operator","chart":"nvidia/gpu-operator","version":"v26.8.0","namespace":"gpu-operator","values":{"driver":{"enabled":false}},"createNamespace":true,"wait":true,"timeoutMs":99}'
+    ])
+    expect(t.log.lines.slice(1)).toEqual([
+      'info: helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --wait',
+      'info: helm: gpu-operator revision 1 deployed (chart gpu-operator v26.7.0)',
+      'info: helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.8.0 -n gpu-operator --wait',
+      'info: helm: gpu-operator revision 2 deployed (chart gpu-operator v26.8.0)'
+    ])
+  })
+})

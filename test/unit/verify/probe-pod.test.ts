@@ -52,6 +52,20 @@ describe('the node a probe pod is for', () => {
     expect(podTargetNode(pod({ affinity: otherField }))).toBeUndefined()
   })
 
+  it('nothing when the pod or its affinity lacks a part (no spec, no terms, no matchFields, no values)', () => {
+    const affinity = (terms: unknown[]) => ({
+      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } }
+    })
+    expect(podTargetNode({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } })).toBeUndefined()
+    expect(podTargetNode(pod({ affinity: affinity([]) }))).toBeUndefined()
+    expect(podTargetNode(pod({ affinity: affinity([{ matchExpressions: [] }]) }))).toBeUndefined()
+    expect(
+      podTargetNode(
+        pod({ affinity: affinity([{ matchFields: [{ key: 'metadata.name', operator: 'Exists' }] }]) })
+      )
+    ).toBeUndefined()
+  })
+
   it('pins by the node’s name, as a required affinity', () => {
     expect(pinToNodes(['a', 'b'])).toEqual({
       nodeAffinity: {
@@ -120,6 +134,24 @@ describe('the facts a probe pod gives', () => {
     )
     expect(factsFromPod('n1', pod({ status: restarting }), 1000).error).toBe(
       'probe exited 137; probe output unreadable (empty)'
+    )
+  })
+
+  it('a probe status without a state: its last termination, else not finished', () => {
+    const noState = {
+      phase: 'Pending',
+      initContainerStatuses: [{ name: PROBE, lastState: { terminated: { exitCode: 1 } } }]
+    }
+    expect(factsFromPod('n1', pod({ status: noState }), 1000).error).toBe(
+      'probe exited 1; probe output unreadable (empty)'
+    )
+    const bare = { phase: 'Pending', initContainerStatuses: [{ name: PROBE }] }
+    expect(factsFromPod('n1', pod({ status: bare }), 1000).error).toBe(
+      'probe did not finish within 1s (pod Pending)'
+    )
+    const noCode = probeState({ terminated: { reason: 'OOMKilled' } })
+    expect(factsFromPod('n1', pod({ status: noCode }), 1000).error).toBe(
+      'probe exited ? (OOMKilled); probe output unreadable (empty)'
     )
   })
 

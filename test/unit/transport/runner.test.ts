@@ -1,0 +1,711 @@
+// The transport check's run against a fake client over an in-memory cluster: the pair of nodes it
+// picks, the server pod first and the client (with the server's IP) once the server runs, each
+// pod's problem when it did not run (unschedulable, a container stuck, ended, not started in time),
+// both logs read (worker container, 20 000 lines) and judged, a log that cannot be read, and the
+// cleanup by label before and after, whatever happened. Logs are what the pods' scripts print
+// (script.ts) around real UCX outputs from test/fixtures/ucx.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterEach, describe, expect, it, jest } from '@jest/globals'
+import type { KubeClient } from '../../../src/kube/client.js'
+import { httpStatusOf, KubeRequestError, messageOf } from '../../../src/kube/errors.js'
+import type { KubeObject, KubeRef, ListOptions } from '../../../src/kube/types.js'
+import { dynamoWorkerEnv } from '../../../src/model/dynamo-worker.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
+import type { Settings } from '../../../src/settings/settings.js'
+import { transportPodName } from '../../../src/transport/pods.js'
+import { runTransportCheck, transportPair } from '../../../src/transport/runner.js'
+import { SECTION_MARK } from '../../../src/transport/script.js'
+import { emptyFacts, parseProbeOutput, type NodeFacts } from '../../../src/verify/probe-output.js'
+import { runLabel } from '../../../src/verify/workspace.js'
+import { captureLog } from '../../support/capture-log.js'
+import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { apiError, labelsMatch, MemoryCluster } from '../../support/memory-cluster.js'
+import { probeMessage } from '../../support/probe-message.js'
+
+const NS = 'aks-rdma-verify'
+const fixture = (dir: string, name: string) =>
+  readFileSync(resolve(process.cwd(), 'test/fixtures', dir, name), 'utf8')
+
+const settings = (over: Partial<Settings['wait']> = {}): Settings => {
+  const s = readSettings(
+    reader({ ...VALID_APPLY, mode: 'verify', 'transport-check': 'ucx' }),
+    { GITHUB_RUN_ID: '77' },
+    { nonce: 'n0' }
+  ).settings
+  return { ...s, wait: { ...s.wait, ...over } }
+}
+
+/** One GPU and mlx5_ib0 on one PCI bus (the HB fixture's HDR 200 port). */
+const TOPOLOGY = [
+  'gpu 0001:00:00.0 0x030200 0 pci0001:00 00000001-0001-0000-3130-444531454238',
+  'nic mlx5_ib0 0101:00:00.0 0 pci0101:00 00000101-0101-0000-3130-444531454238'
+]
+const nodeFacts = (node: string): NodeFacts =>
+  parseProbeOutput(
+    node,
+    probeMessage(fixture('ibstat', '01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt'), { topology: TOPOLOGY })
+  )
+const factsOf = (...nodes: Array<NodeFacts | string>) =>
+  new Map(nodes.map(n => (typeof n === 'string' ? nodeFacts(n) : n)).map(f => [f.node, f]))
+
+/** The preflight and ucx_info sections every pod prints first (script.ts PREFLIGHT_SCRIPT). */
+const preflight = [
+  `${SECTION_MARK} preflight`,
+  'uid 1000',
+  'memlock unlimited',
+  'shm tmpfs 16777216 0 16777216 0% /dev/shm',
+  'infiniband rdma_cm umad0 uverbs0',
+  'gpus 00000001:00:00.0',
+  'net-devices mlx5_ib0:1',
+  'port mlx5_ib0 4: ACTIVE|InfiniBand|200 Gb/sec (4X HDR)',
+  'peermem 580.126.20',
+  'ucx # Library version: 1.19.0',
+  `${SECTION_MARK} ucx_info`,
+  fixture('ucx', '07-ucx_info-d-mlx5-rc_verbs-ucx7960.txt').trimEnd()
+].join('\n')
+
+/** UCX_PROTO_INFO's table of the GET, in the layout of fixture 04 (proto_debug.c). */
+const GET_TABLE = [
+  '[1767930429.284905] [ucx-client:45:0]   +---------------------------+----------------------------------------------------------------+',
+  '[1767930429.284906] [ucx-client:45:0]   | perftest inter-node cfg#1 | remote memory read by ucp_get* into cuda/GPU0 from cuda/dev[0] |',
+  '[1767930429.284906] [ucx-client:45:0]   +---------------------------+-------------------+--------------------------------------------+',
+  '[1767930429.284906] [ucx-client:45:0]   |                    0..inf | zero-copy         | rc_mlx5/mlx5_ib0:1                         |',
+  '[1767930429.284907] [ucx-client:45:0]   +---------------------------+-------------------+--------------------------------------------+'
+].join('\n')
+
+const RESULTS = fixture('ucx', '01-ucx_perftest-tag_bw-final-ucx10649.txt').trimEnd()
+const clientLog = (table = GET_TABLE) =>
+  [
+    preflight,
+    `${SECTION_MARK} bandwidth`,
+    table,
+    RESULTS,
+    'exit=0',
+    `${SECTION_MARK} latency`,
+    RESULTS,
+    'exit=0'
+  ].join('\n')
+const serverLog = [
+  preflight,
+  `${SECTION_MARK} server`,
+  fixture('ucx', '02-ucx_perftest-cuda-server-box-interleaved-ucx11865.txt').trimEnd(),
+  'exit=0'
+].join('\n')
+
+interface Fake {
+  kube: KubeClient
+  cluster: MemoryCluster
+  calls: string[]
+  /** Each pod's log by name, or the error reading it fails with. */
+  logs: Map<string, string | Error>
+  failNext: Map<string, unknown>
+}
+
+/** A KubeClient over a MemoryCluster with what runner.ts calls; request wraps errors as the real one. */
+function fakeKube(): Fake {
+  const cluster = new MemoryCluster()
+  const calls: string[] = []
+  const logs = new Map<string, string | Error>()
+  const failNext = new Map<string, unknown>()
+  const fail = (name: string) => {
+    const e = failNext.get(name)
+    if (e !== undefined) {
+      failNext.delete(name)
+      throw e
+    }
+  }
+  const kube = {
+    request: async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+      try {
+        return await fn()
+      } catch (e) {
+        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
+      }
+    },
+    get: async (ref: KubeRef) => {
+      calls.push(`get ${ref.kind}/${ref.name}`)
+      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+    },
+    applyManifest: async (m: KubeObject) => {
+      calls.push(`apply ${m.kind}/${m.metadata.name}`)
+      return { created: true, changed: true, object: cluster.put(m) }
+    },
+    podLog: async (namespace: string, name: string, opts: { container?: string; tailLines?: number }) => {
+      calls.push(`logs ${namespace}/${name} -c ${opts.container} --tail ${opts.tailLines}`)
+      const l = logs.get(name)
+      if (l instanceof Error) throw l
+      return l ?? ''
+    },
+    watchSource: (apiVersion: string, kind: string, opts: ListOptions = {}) => {
+      calls.push(`watch ${kind} -n ${opts.namespace} -l ${opts.labelSelector}`)
+      const src = cluster.source(apiVersion, kind, opts)
+      return {
+        ...src,
+        list: async () => {
+          fail('watchList')
+          return src.list()
+        }
+      }
+    },
+    core: {
+      createNamespacedPod: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
+        calls.push(`create pod ${namespace}/${body.metadata.name}`)
+        if (cluster.get('v1', 'Pod', body.metadata.name, namespace))
+          throw apiError(409, 'AlreadyExists', `pods "${body.metadata.name}" already exists`)
+        return cluster.put({ ...body, status: { phase: 'Pending' } })
+      },
+      deleteCollectionNamespacedPod: async (o: {
+        namespace: string
+        labelSelector: string
+        gracePeriodSeconds: number
+        propagationPolicy: string
+      }) => {
+        calls.push(
+          `delete pods -n ${o.namespace} -l ${o.labelSelector} grace=${o.gracePeriodSeconds} ${o.propagationPolicy}`
+        )
+        fail('deletePods')
+        for (const p of cluster.all('v1', 'Pod', { namespace: o.namespace }))
+          if (labelsMatch(p.metadata.labels, o.labelSelector))
+            cluster.remove('v1', 'Pod', p.metadata.name, o.namespace)
+        return {}
+      }
+    }
+  } as unknown as KubeClient
+  return { kube, cluster, calls, logs, failNext }
+}
+
+/** A few event-loop turns until `cond` (the module's pod created, its watch open). */
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise(r => setImmediate(r))
+  if (!cond()) throw new Error(`never: ${what}`)
+}
+
+/** Until the module waits on pod `name` (created, watched). */
+const waitingOn = (f: Fake, name: string, ns = NS) =>
+  until(() => !!f.cluster.get('v1', 'Pod', name, ns) && f.cluster.openWatches > 0, `waiting on ${name}`)
+
+/** The pod with a new status, as the kubelet reports it. */
+function setStatus(f: Fake, name: string, status: object, ns = NS): void {
+  const p = f.cluster.get('v1', 'Pod', name, ns)!
+  f.cluster.put({ ...p, status })
+}
+
+const runningWithIp = {
+  phase: 'Running',
+  podIP: '10.244.1.7',
+  containerStatuses: [
+    { name: 'worker', ready: true, state: { running: { startedAt: '2026-12-02T10:00:00Z' } } }
+  ]
+}
+const succeeded = {
+  phase: 'Succeeded',
+  podIP: '10.244.2.9',
+  containerStatuses: [
+    { name: 'worker', ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } }
+  ]
+}
+const unschedulable = {
+  phase: 'Pending',
+  conditions: [
+    {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message: '0/2 nodes are available:\n 2 Insufficient nvidia.com/gpu.'
+    }
+  ]
+}
+const pulling = (message?: string) => ({
+  phase: 'Pending',
+  containerStatuses: [
+    {
+      name: 'worker',
+      ready: false,
+      state: { waiting: { reason: 'ImagePullBackOff', ...(message ? { message } : {}) } }
+    }
+  ]
+})
+
+const selector = (s: Settings) =>
+  `app.kubernetes.io/name=aks-rdma-action,app.kubernetes.io/component=dynamo-transport,aks-rdma-action/run=${runLabel(s.runId)}`
+
+afterEach(() => {
+  jest.useRealTimers()
+})
+
+describe('transportPair', () => {
+  it('the first two nodes, naturally ordered, with GPUs, an active IB port and no probe error', () => {
+    const noGpu = { ...nodeFacts('n0'), gpus: [] }
+    const noPort = { ...nodeFacts('n1'), activeDevices: [] }
+    const failed = { ...nodeFacts('n3'), error: 'probe exited 1' }
+    const pair = transportPair(factsOf(nodeFacts('n10'), noGpu, noPort, failed, 'n2', 'n11'))
+    expect(typeof pair).not.toBe('string')
+    expect((pair as NodeFacts[]).map(f => f.node)).toEqual(['n2', 'n10'])
+    expect((transportPair(factsOf('b', 'a')) as NodeFacts[]).map(f => f.node)).toEqual(['a', 'b'])
+  })
+
+  it('says how many it found, and which, when fewer than two', () => {
+    expect(transportPair(factsOf('n1', emptyFacts('n2', 'no probe pod')))).toBe(
+      'needs two RDMA nodes with GPUs and an active InfiniBand port, found 1 (n1)'
+    )
+    expect(transportPair(new Map())).toBe(
+      'needs two RDMA nodes with GPUs and an active InfiniBand port, found 0'
+    )
+  })
+})
+
+describe('runTransportCheck', () => {
+  it('without a pair: failed at once, no request, the worker snippet’s UCX settings', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const out = await runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1') })
+    const ucxEnv = Object.fromEntries(
+      dynamoWorkerEnv(s)
+        .filter(e => e.name.startsWith('UCX_'))
+        .map(e => [e.name, e.value])
+    )
+    expect(Object.keys(ucxEnv).length).toBeGreaterThan(0)
+    expect(dynamoWorkerEnv(s).some(e => !e.name.startsWith('UCX_'))).toBe(true)
+    expect(out).toEqual({
+      transport: {
+        check: 'ucx',
+        mode: 'failed',
+        verdict: 'fail',
+        reason:
+          'the transport check needs two RDMA nodes with GPUs and an active InfiniBand port, found 1 (n1)',
+        fix: 'see the verification checks: every RDMA node needs GPUs, an active InfiniBand port and allocatable rdma/<name>',
+        image: s.transport.image,
+        pairs: [],
+        passMarkGbps: null,
+        linkGbps: null,
+        lanes: [],
+        protocol: null,
+        gpudirect: null,
+        ucxEnv,
+        sides: []
+      },
+      summary:
+        'failed: the transport check needs two RDMA nodes with GPUs and an active InfiniBand port, found 1 (n1)',
+      logs: {}
+    })
+    expect(f.calls).toEqual([])
+  })
+
+  it('server, then client with its IP; both logs read and judged; pods deleted before and after', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const log = captureLog()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    f.logs.set(server, serverLog)
+    f.logs.set(client, clientLog())
+    // A pod a killed earlier attempt of this run left.
+    f.cluster.put({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: server,
+        namespace: NS,
+        labels: {
+          'aks-rdma-action/run': runLabel(s.runId),
+          'app.kubernetes.io/name': 'aks-rdma-action',
+          'app.kubernetes.io/component': 'dynamo-transport'
+        }
+      }
+    })
+    const run = runTransportCheck({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf('n-b', 'n-a'),
+      log,
+      timeoutMs: 45_000
+    })
+    await until(() => f.cluster.get('v1', 'Pod', server, NS)?.status?.phase === 'Pending', 'server created')
+    await waitingOn(f, server)
+    const serverPod = f.cluster.get('v1', 'Pod', server, NS)!
+    expect(
+      serverPod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+        .matchFields[0].values
+    ).toEqual(['n-a'])
+    expect(serverPod.spec.activeDeadlineSeconds).toBe(90)
+    expect(f.cluster.get('v1', 'Pod', client, NS)).toBeUndefined()
+    // An IP without a running container (none yet, then one without a state), or running without an
+    // IP, is not enough to start the client.
+    setStatus(f, server, { phase: 'Pending', podIP: '10.244.1.7' })
+    await new Promise(r => setImmediate(r))
+    setStatus(f, server, { phase: 'Pending', podIP: '10.244.1.7', containerStatuses: [{ name: 'worker' }] })
+    await new Promise(r => setImmediate(r))
+    setStatus(f, server, { ...runningWithIp, podIP: undefined })
+    await new Promise(r => setImmediate(r))
+    await new Promise(r => setImmediate(r))
+    expect(f.cluster.get('v1', 'Pod', client, NS)).toBeUndefined()
+    setStatus(f, server, runningWithIp)
+    await waitingOn(f, client)
+    const clientPod = f.cluster.get('v1', 'Pod', client, NS)!
+    expect(clientPod.metadata.labels?.['aks-rdma-action/role']).toBe('client')
+    expect(
+      clientPod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+        .matchFields[0].values
+    ).toEqual(['n-b'])
+    expect(clientPod.spec.containers[0].args[0]).toContain('10.244.1.7')
+    setStatus(f, client, { ...succeeded, phase: 'Running' })
+    await new Promise(r => setImmediate(r))
+    setStatus(f, client, succeeded)
+    const out = await run
+    expect(out.logs).toEqual({ server: serverLog, client: clientLog() })
+    expect(out.transport).toMatchObject({
+      check: 'ucx',
+      mode: 'gpudirect-rdma',
+      verdict: 'pass',
+      pairs: [{ server: 'n-a', client: 'n-b', bandwidthGbps: 392.11, latencyUs: 1671.35 }],
+      linkGbps: 200,
+      passMarkGbps: 160,
+      lanes: ['rc_mlx5/mlx5_ib0:1'],
+      protocol: 'zero-copy'
+    })
+    expect(out.transport.sides.map(x => [x.role, x.node, x.pod])).toEqual([
+      ['server', 'n-a', server],
+      ['client', 'n-b', client]
+    ])
+    expect(out.summary).toBe('gpudirect-rdma at 392.11 Gb/s (≥ 160 Gb/s) between n-a and n-b')
+    const sel = selector(s)
+    expect(f.calls).toEqual([
+      `get Namespace/${NS}`,
+      `apply Namespace/${NS}`,
+      `delete pods -n ${NS} -l ${sel} grace=0 Background`,
+      `create pod ${NS}/${server}`,
+      `watch Pod -n ${NS} -l ${sel}`,
+      `create pod ${NS}/${client}`,
+      `watch Pod -n ${NS} -l ${sel}`,
+      `logs ${NS}/${client} -c worker --tail 20000`,
+      `logs ${NS}/${server} -c worker --tail 20000`,
+      `delete pods -n ${NS} -l ${sel} grace=0 Background`
+    ])
+    expect(f.cluster.all('v1', 'Pod')).toEqual([])
+    expect(f.cluster.openWatches).toBe(0)
+    expect(log.lines).toEqual([
+      `info: transport: ${s.transport.image} worker pods on n-a (server) and n-b (client)`,
+      'info: server pod: Pending',
+      'info: server pod: Running',
+      'info: client pod: Pending',
+      'info: client pod: Running; container worker terminated: exit 0 (Completed)',
+      'info: client pod: Succeeded; container worker terminated: exit 0 (Completed)'
+    ])
+    expect(log.warnings).toEqual([])
+  })
+
+  /** A run at 800 Gb/s links (pass mark 640, fixture 01 at 392 Gb/s is below), the client's facts and log given. */
+  async function belowPass(clientFacts: NodeFacts, log = clientLog()) {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    f.logs.set(client, log)
+    const run = runTransportCheck({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf(fast('n-a'), { ...clientFacts, node: 'n-b' }),
+      namespace: 'ns1'
+    })
+    await waitingOn(f, server, 'ns1')
+    setStatus(f, server, runningWithIp, 'ns1')
+    await waitingOn(f, client, 'ns1')
+    setStatus(f, client, succeeded, 'ns1')
+    const out = await run
+    expect(out.logs).toEqual({ server: '', client: log })
+    expect(f.calls.filter(c => c.startsWith('delete pods'))).toEqual([
+      `delete pods -n ns1 -l ${selector(s)} grace=0 Background`,
+      `delete pods -n ns1 -l ${selector(s)} grace=0 Background`
+    ])
+    return out.transport
+  }
+  const fast = (node: string): NodeFacts => ({
+    ...nodeFacts(node),
+    rateGbps: { mlx5_ib0: 800, mlx5_ib4: 800 }
+  })
+  const onIb4 = (f: NodeFacts): NodeFacts => ({ ...f, nics: f.nics.map(n => ({ ...n, device: 'mlx5_ib4' })) })
+  const OFF_LOCAL_FIX =
+    'set UCX_NET_DEVICES to the InfiniBand device local to the worker’s GPU (transport-ucx-env: dynamo, the worker snippet’s prelude)'
+  const SAME_NIC_FIX =
+    'compare with the benchmark’s result for the same NIC (a slow link or NIC shows there too)'
+
+  it('below the pass mark, off the GPU’s NIC: the probe’s link rate and local NIC go into the verdict', async () => {
+    const t = await belowPass(onIb4(fast('n-b')))
+    expect(t).toMatchObject({ verdict: 'fail', linkGbps: 800, passMarkGbps: 640, fix: OFF_LOCAL_FIX })
+    expect(t.reason).toBe(
+      "GPU-to-GPU bandwidth 392.11 Gb/s is below the pass mark 640 Gb/s (0.8 × the 800 Gb/s link): UCX used mlx5_ib0, not mlx5_ib4, the NIC local to the client's GPU (UCX_NET_DEVICES=mlx5_ib0:1)"
+    )
+  })
+
+  it('the GPU found by its nvidia-smi bus id whatever its case', async () => {
+    const f = onIb4(fast('n-b'))
+    const lettered = { ...f, gpus: f.gpus.map(g => ({ ...g, pciAddress: '000a:00:00.0' })) }
+    const log = clientLog().replace('gpus 00000001:00:00.0', 'gpus 0000000a:00:00.0')
+    expect((await belowPass(lettered, log)).fix).toBe(OFF_LOCAL_FIX)
+  })
+
+  it('no local NIC known (the GPU not in the probe’s map, or no NIC by it): below the pass mark only', async () => {
+    const other = clientLog().replace('gpus 00000001:00:00.0', 'gpus 00000002:00:00.0')
+    const t = await belowPass(onIb4(fast('n-b')), other)
+    expect(t.fix).toBe(SAME_NIC_FIX)
+    expect(t.reason).toBe(
+      'GPU-to-GPU bandwidth 392.11 Gb/s is below the pass mark 640 Gb/s (0.8 × the 800 Gb/s link)'
+    )
+    const f = onIb4(fast('n-b'))
+    const noNic = { ...f, nics: f.nics.map(n => ({ ...n, localGpu: null })) }
+    expect((await belowPass(noNic)).fix).toBe(SAME_NIC_FIX)
+  })
+
+  it('the server unschedulable: no client, no log read, the scheduler’s message on one line', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(f, server)
+    setStatus(f, server, unschedulable)
+    const out = await run
+    expect(out.transport.reason).toBe(
+      'the server pod on n1 did not run: unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+    )
+    expect(out.transport.sides.map(x => [x.pod, x.problem])).toEqual([
+      [server, 'unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'],
+      ['', undefined]
+    ])
+    expect(out.logs).toEqual({})
+    expect(f.calls.filter(c => /^(create|logs)/.test(c))).toEqual([`create pod ${NS}/${server}`])
+  })
+
+  it('the server’s container stuck: its reason and message', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(f, server)
+    // The sandbox has its IP before the image is pulled: still no client.
+    setStatus(f, server, { ...pulling('Back-off pulling image\n "nvcr.io/x"'), podIP: '10.244.1.7' })
+    const out = await run
+    expect(f.calls.filter(c => c.startsWith('create'))).toEqual([`create pod ${NS}/${server}`])
+    expect(out.transport.reason).toBe(
+      'the server pod on n1 did not run: container worker is in ImagePullBackOff (Back-off pulling image "nvcr.io/x")'
+    )
+    expect(out.logs).toEqual({})
+    const g = fakeKube()
+    const run2 = runTransportCheck({ settings: s, kube: g.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(g, server)
+    setStatus(g, server, pulling())
+    expect((await run2).transport.reason).toBe(
+      'the server pod on n1 did not run: container worker is in ImagePullBackOff'
+    )
+  })
+
+  it('the server ended before the client could start: the client is not started, the server’s log is read', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    f.logs.set(server, serverLog)
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(f, server)
+    setStatus(f, server, {
+      phase: 'Failed',
+      podIP: '10.244.1.7',
+      containerStatuses: [{ name: 'worker', state: { terminated: { exitCode: 1, reason: 'Error' } } }]
+    })
+    const out = await run
+    const problem = 'not started: the server pod ended (Failed; container worker terminated: exit 1 (Error))'
+    expect(out.transport.sides.map(x => x.problem)).toEqual([undefined, problem])
+    expect(out.transport.reason).toBe(`the client pod on n2 did not run: ${problem}`)
+    expect(out.logs).toEqual({ server: serverLog })
+    expect(f.calls.filter(c => /^(create|logs)/.test(c))).toEqual([
+      `create pod ${NS}/${server}`,
+      `logs ${NS}/${server} -c worker --tail 20000`
+    ])
+  })
+
+  it('the client unschedulable: its problem, the server’s log only', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    f.logs.set(server, serverLog)
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(f, server)
+    setStatus(f, server, runningWithIp)
+    await waitingOn(f, client)
+    setStatus(f, client, unschedulable)
+    const out = await run
+    expect(out.transport.reason).toBe(
+      'the client pod on n2 did not run: unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+    )
+    expect(out.logs).toEqual({ server: serverLog })
+  })
+
+  it('the client’s container stuck: settled at once, its log not read', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(f, server)
+    setStatus(f, server, runningWithIp)
+    await waitingOn(f, client)
+    setStatus(f, client, pulling('no such image'))
+    const out = await run
+    expect(out.transport.sides[1].problem).toBe('container worker is in ImagePullBackOff (no such image)')
+    expect(f.calls.filter(c => c.startsWith('logs'))).toEqual([`logs ${NS}/${server} -c worker --tail 20000`])
+  })
+
+  it('a log that cannot be read: a warning, and an empty log', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const log = captureLog()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    f.logs.set(client, new KubeRequestError(`logs ${client}`, 500, 'kubelet unreachable'))
+    f.logs.set(server, serverLog)
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2'), log })
+    await waitingOn(f, server)
+    setStatus(f, server, runningWithIp)
+    await waitingOn(f, client)
+    setStatus(f, client, succeeded)
+    const out = await run
+    expect(out.logs).toEqual({ server: serverLog, client: '' })
+    expect(log.warnings).toEqual([
+      `transport: could not read the log of pod ${client}: logs ${client}: HTTP 500: kubelet unreachable`
+    ])
+    expect(out.transport.verdict).toBe('fail')
+  })
+
+  it('a log read that throws a non-Error: its text; without a log nothing is said', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const log = captureLog()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    ;(f.kube as unknown as { podLog: () => Promise<never> }).podLog = async () => {
+      throw 'stream reset'
+    }
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2'), log })
+    await waitingOn(f, server)
+    setStatus(f, server, runningWithIp)
+    await waitingOn(f, client)
+    setStatus(f, client, succeeded)
+    await run
+    expect(log.warnings).toEqual([
+      `transport: could not read the log of pod ${client}: stream reset`,
+      `transport: could not read the log of pod ${server}: stream reset`
+    ])
+    const g = fakeKube()
+    ;(g.kube as unknown as { podLog: () => Promise<never> }).podLog = async () => {
+      throw new Error('x')
+    }
+    const run2 = runTransportCheck({ settings: s, kube: g.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(g, server)
+    setStatus(g, server, runningWithIp)
+    await waitingOn(g, client)
+    setStatus(g, client, succeeded)
+    expect((await run2).logs).toEqual({ server: '', client: '' })
+  })
+
+  it('a server that does not start in time: how it was last seen, in the limit’s seconds (the step limit by default)', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
+    const f = fakeKube()
+    const s = settings({ stepTimeoutMs: 31_200 })
+    const server = transportPodName(s, 'server')
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(f, server)
+    expect(f.cluster.get('v1', 'Pod', server, NS)!.spec.activeDeadlineSeconds).toBe(63)
+    setStatus(f, server, { ...runningWithIp, podIP: undefined })
+    await new Promise(r => setImmediate(r))
+    await jest.advanceTimersByTimeAsync(31_199)
+    expect(f.calls.filter(c => c.startsWith('create'))).toHaveLength(1)
+    await jest.advanceTimersByTimeAsync(1)
+    const out = await run
+    expect(out.transport.sides[0].problem).toBe('did not start within 31s (Running)')
+    expect(out.transport.sides[1].problem).toBeUndefined()
+  })
+
+  it('no server pod at the deadline (deleted under it): no pod within the limit', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const log = captureLog()
+    const run = runTransportCheck({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf('n1', 'n2'),
+      timeoutMs: 20_000,
+      log
+    })
+    await waitingOn(f, server)
+    expect(f.cluster.get('v1', 'Pod', server, NS)!.spec.activeDeadlineSeconds).toBe(60)
+    f.cluster.remove('v1', 'Pod', server, NS)
+    await new Promise(r => setImmediate(r))
+    await jest.advanceTimersByTimeAsync(20_000)
+    const out = await run
+    expect(out.transport.sides[0].problem).toBe('no pod within 20s')
+    expect(log.lines.slice(1)).toEqual(['info: server pod: Pending', 'info: server pod: not created yet'])
+    expect(out.logs).toEqual({})
+  })
+
+  it('a client that has not ended by the deadline: not started in time, its log not read', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const client = transportPodName(s, 'client')
+    const run = runTransportCheck({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf('n1', 'n2'),
+      timeoutMs: 30_000
+    })
+    await waitingOn(f, server)
+    expect(f.cluster.get('v1', 'Pod', server, NS)!.spec.activeDeadlineSeconds).toBe(60)
+    setStatus(f, server, runningWithIp)
+    await waitingOn(f, client)
+    setStatus(f, client, runningWithIp)
+    await new Promise(r => setImmediate(r))
+    await jest.advanceTimersByTimeAsync(30_000)
+    const out = await run
+    expect(out.transport.sides[1].problem).toBe('did not start within 30s (Running)')
+    expect(f.calls.filter(c => c.startsWith('logs'))).toEqual([
+      `logs ${NS}/${client} -c worker --tail 20000`,
+      `logs ${NS}/${server} -c worker --tail 20000`
+    ])
+  })
+
+  it('a watch that fails otherwise fails the check; the pods are still deleted', async () => {
+    const f = fakeKube()
+    const s = settings()
+    f.failNext.set('watchList', apiError(403, 'Forbidden', 'cannot watch pods'))
+    await expect(
+      runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    ).rejects.toThrow('cannot watch pods')
+    expect(f.calls.at(-1)).toBe(`delete pods -n ${NS} -l ${selector(s)} grace=0 Background`)
+    expect(f.cluster.all('v1', 'Pod')).toEqual([])
+  })
+
+  it('a cleanup that fails: a warning with the namespace and selector (the first one is quiet)', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const log = captureLog()
+    const server = transportPodName(s, 'server')
+    f.failNext.set('deletePods', apiError(500, 'InternalError', 'etcd down'))
+    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2'), log })
+    await waitingOn(f, server)
+    f.failNext.set('deletePods', apiError(500, 'InternalError', 'cannot delete pods'))
+    setStatus(f, server, unschedulable)
+    await run
+    expect(log.warnings).toEqual([
+      `could not delete the transport pods (-n ${NS} -l ${selector(s)}): delete pods -n ${NS} -l ${selector(s)}: HTTP 500: cannot delete pods`
+    ])
+    const g = fakeKube()
+    const run2 = runTransportCheck({ settings: s, kube: g.kube, facts: factsOf('n1', 'n2') })
+    await waitingOn(g, server)
+    g.failNext.set('deletePods', apiError(403, 'Forbidden', 'cannot delete pods'))
+    setStatus(g, server, unschedulable)
+    await expect(run2).resolves.toBeDefined()
+  })
+})

@@ -31,4 +31,10 @@ describe('parseFileCommands', () => {
     expect(parseFileCommands('noise\n\nk=1\nk=2')).toEqual({ k: '2' })
     expect(parseFileCommands('')).toEqual({})
   })
+  it('takes a heredoc only from the start of a line, through to its end', () => {
+    // `a=b<<EOF` is a value holding `<<`, not a heredoc named b.
+    expect(parseFileCommands('a=b<<EOF\nx\nEOF')).toEqual({ a: 'b<<EOF' })
+    // A delimiter cut by a line separator is no heredoc: the next line is a value of its own.
+    expect(parseFileCommands('k<<D\u2028x\nv=1\nD')).toEqual({ v: '1' })
+  })
 })

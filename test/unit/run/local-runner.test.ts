@@ -1,18 +1,29 @@
 // A local run's runner files: the user's are kept (created when missing, appended to), the others
-// go to a new run folder; the CLI's exit code tells drift (3) from a failed run (1).
-import { describe, expect, it } from '@jest/globals'
+// go to a new run folder; the CLI's exit code tells drift (3) from a failed run (1). runLikeRunner
+// end to end without any network: bad inputs, plan mode, and an apply whose Azure sign-in fails at
+// once (auth-type oidc without the runner's token variables), each with what it prints and keeps.
+import * as core from '@actions/core'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { cliExitCode, prepareLocalRunner, tidyRunFolder } from '../../../src/run/local-runner.js'
+import { setLogBackend, type Log } from '../../../src/log/index.js'
+import {
+  cliExitCode,
+  prepareLocalRunner,
+  runLikeRunner,
+  tidyRunFolder
+} from '../../../src/run/local-runner.js'
+import { captureLog, type CapturedLog } from '../../support/capture-log.js'
 import { simulateExitCode } from '../../../sim/commands.js'
 
 describe('local runner', () => {
@@ -109,5 +120,221 @@ describe('local runner', () => {
     expect(tidyRunFolder(f, {})).toBeUndefined()
     expect(readdirSync(dir).sort()).toEqual(['e', 'o', 's', 'st'])
     expect(tidyRunFolder({ ...f, runDir: path.join(dir, 'gone') }, {})).toBeUndefined()
+  })
+})
+
+describe('local runner: what is kept', () => {
+  it('names its run folder aks-rdma-action-*, keeps a kubeconfig that holds something, never a folder', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'local-runner-'))
+    const f = prepareLocalRunner({ XDG_CACHE_HOME: path.join(home, 'cache') })
+    const dir = f.runDir!
+    expect(path.basename(dir)).toMatch(/^aks-rdma-action-.{6}$/)
+    expect(path.dirname(dir)).toBe(path.resolve(tmpdir()))
+    const kubeconfig = path.join(dir, 'runner-temp', 'kubeconfig')
+    writeFileSync(kubeconfig, 'apiVersion: v1\n')
+    const reportDir = path.join(dir, 'runner-temp', 'report.json')
+    mkdirSync(reportDir)
+    writeFileSync(path.join(dir, 'runner-temp', 'other'), 'x')
+    expect(tidyRunFolder(f, { 'report-path': reportDir, 'kubeconfig-path': kubeconfig })).toBe(
+      `kept ${dir}: the kubeconfig (for kubectl and helm), to use after the run; delete the folder when done`
+    )
+    expect(readdirSync(dir)).toEqual(['runner-temp'])
+    expect(readdirSync(path.join(dir, 'runner-temp'))).toEqual(['kubeconfig'])
+  })
+})
+
+describe('runLikeRunner', () => {
+  const savedEnv = { ...process.env }
+  let log: CapturedLog
+  let previousLog: Log
+  let savedExitCode: typeof process.exitCode
+  let home: string
+  let printed: string[]
+
+  beforeAll(async () => {
+    // The flow and the post step load the Azure SDK on first use: once here, not inside a test.
+    await import('../../../src/run/flow.js')
+    await import('../../../src/azure/index.js')
+  })
+  beforeEach(() => {
+    process.env = { ...savedEnv }
+    for (const k of Object.keys(process.env))
+      if (/^(GITHUB_|INPUT_|STATE_|RUNNER_|ACTIONS_)/.test(k) || k === 'KUBECONFIG') delete process.env[k]
+    home = mkdtempSync(path.join(tmpdir(), 'local-run-'))
+    process.env.XDG_CACHE_HOME = path.join(home, 'cache')
+    // @actions/core remembers the first job summary file it wrote: each test has its own.
+    ;(core.summary as unknown as { _filePath?: string })._filePath = undefined
+    core.summary.emptyBuffer()
+    log = captureLog()
+    previousLog = setLogBackend(log)
+    savedExitCode = process.exitCode
+    printed = []
+  })
+  afterEach(() => {
+    setLogBackend(previousLog)
+    process.env = { ...savedEnv }
+    process.exitCode = savedExitCode
+  })
+  const inputs = (values: Record<string, string>): void => {
+    for (const [k, v] of Object.entries(values)) process.env[`INPUT_${k.toUpperCase()}`] = v
+  }
+  const runDirOf = (): string => path.dirname(process.env.RUNNER_TEMP!)
+
+  it('with bad inputs says so, runs no post step and leaves no run folder', async () => {
+    inputs({ mode: 'bogus' })
+    const code = await runLikeRunner({ output: 'text', print: t => void printed.push(t) })
+    expect(code).toBe(2)
+    expect(printed).toEqual([])
+    expect(log.lines.filter(l => l.startsWith('error: '))).toHaveLength(1)
+    expect(existsSync(runDirOf())).toBe(false)
+    expect(process.env[`STATE_temp-paths`]).toBeUndefined()
+  })
+
+  it('plan mode in text: the plan, then the result, outputs, job summary, what it kept and the exports', async () => {
+    inputs({ mode: 'plan' })
+    const kubeconfig = path.join(home, 'kubeconfig')
+    writeFileSync(kubeconfig, 'apiVersion: v1\n')
+    const code = await runLikeRunner({
+      output: 'text',
+      print: t => {
+        // What the action exports for the job's later steps (core.exportVariable), during the main step.
+        if (!printed.length) {
+          core.exportVariable('PLAIN', 'user@host%+=:,./-x_9')
+          core.exportVariable('QUOTED', "it's a b")
+          core.exportVariable('LEAD', ' lead')
+          core.exportVariable('TRAIL', 'trail ')
+          core.exportVariable('AB', 'ab')
+          core.exportVariable('KUBECONFIG', kubeconfig)
+        }
+        printed.push(t)
+      }
+    })
+    expect(code).toBe(0)
+    expect(printed).toHaveLength(2)
+    const dir = runDirOf()
+    const summaryFile = path.join(dir, 'summary.md')
+    expect(printed[1]).toBe(
+      [
+        'result: success',
+        'outputs:',
+        '  result=success',
+        `job summary: ${summaryFile}`,
+        `kept ${dir}: the job summary, to use after the run; delete the folder when done`,
+        'export PLAIN=user@host%+=:,./-x_9',
+        "export QUOTED='it'\\''s a b'",
+        "export LEAD=' lead'",
+        "export TRAIL='trail '",
+        'export AB=ab',
+        `export KUBECONFIG=${kubeconfig}`,
+        ''
+      ].join('\n')
+    )
+    // The post step saw what the main step saved and exported, with no temp paths to remove.
+    expect(process.env['STATE_temp-paths']).toBe('[]')
+    expect(process.env.QUOTED).toBe("it's a b")
+    expect(readdirSync(dir)).toEqual(['summary.md'])
+  })
+
+  it('offers no export of a kubeconfig that is gone, and leaves the temp paths to a post step asked to clean up', async () => {
+    inputs({ mode: 'plan', cleanup: 'node-pool' })
+    const code = await runLikeRunner({
+      output: 'text',
+      print: t => {
+        if (!printed.length) core.exportVariable('KUBECONFIG', path.join(home, 'gone'))
+        printed.push(t)
+      }
+    })
+    expect(code).toBe(0)
+    expect(printed[1]).not.toContain('export ')
+    expect(printed[1].split('\n')[0]).toBe('result: success')
+    expect(process.env['STATE_temp-paths']).toBeUndefined()
+  })
+
+  it('plan mode in JSON: only the plan is printed (no report), what it kept goes to the log', async () => {
+    inputs({ mode: 'plan' })
+    const code = await runLikeRunner({ output: 'json', print: t => void printed.push(t) })
+    expect(code).toBe(0)
+    expect(printed).toHaveLength(1)
+    expect(JSON.parse(printed[0])).toBeDefined()
+    expect(log.lines.at(-1)).toBe(
+      `info: kept ${runDirOf()}: the job summary, to use after the run; delete the folder when done`
+    )
+  })
+
+  it('a failed apply: exit 1, its outputs, report and summary; the post step adds its section to the report', async () => {
+    inputs({
+      mode: 'apply',
+      'auth-type': 'oidc',
+      'client-id': '22222222-2222-2222-2222-222222222222',
+      'tenant-id': '11111111-1111-1111-1111-111111111111',
+      'subscription-id': '00000000-0000-0000-0000-000000000000',
+      'resource-group': 'rg',
+      'cluster-name': 'aks1'
+    })
+    const code = await runLikeRunner({ output: 'text', print: t => void printed.push(t) })
+    expect(code).toBe(1)
+    const dir = runDirOf()
+    const reportPath = path.join(dir, 'runner-temp', 'aks-rdma-action-report.json')
+    expect(printed).toEqual([
+      [
+        'result: failure',
+        'outputs:',
+        '  result=failure',
+        '  drifted=false',
+        `  report-path=${reportPath}`,
+        `job summary: ${path.join(dir, 'summary.md')}`,
+        `report: ${reportPath}`,
+        `kept ${dir}: the job summary, the report, to use after the run; delete the folder when done`,
+        ''
+      ].join('\n')
+    ])
+    const report = JSON.parse(readFileSync(reportPath, 'utf8'))
+    expect(report.result).toBe('failure')
+    expect(report.post).toEqual({
+      exitCode: 0,
+      cleanup: [
+        { resource: 'node-pool', name: 'rdmapool', result: 'skipped', reason: 'this run did not create it' }
+      ]
+    })
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toContain('### Cleanup (post step)\n')
+  })
+
+  it('a failed apply in JSON: the report (with the post section) is what it prints', async () => {
+    inputs({
+      mode: 'apply',
+      'auth-type': 'oidc',
+      'client-id': '22222222-2222-2222-2222-222222222222',
+      'tenant-id': '11111111-1111-1111-1111-111111111111',
+      'subscription-id': '00000000-0000-0000-0000-000000000000',
+      'resource-group': 'rg',
+      'cluster-name': 'aks1'
+    })
+    const code = await runLikeRunner({ output: 'json', print: t => void printed.push(t) })
+    expect(code).toBe(1)
+    expect(printed).toHaveLength(1)
+    const reportPath = path.join(runDirOf(), 'runner-temp', 'aks-rdma-action-report.json')
+    const text = readFileSync(reportPath, 'utf8')
+    expect(printed[0]).toBe(text.trimEnd() + '\n')
+    expect(text.endsWith('}\n')).toBe(true)
+    expect(JSON.parse(printed[0]).post.exitCode).toBe(0)
+    expect(log.lines.at(-1)).toBe(
+      `info: kept ${runDirOf()}: the job summary, the report, to use after the run; delete the folder when done`
+    )
+  })
+
+  it('tidies its run folder and rethrows when the main step throws', async () => {
+    inputs({ mode: 'plan' })
+    const boom = new Error('printing failed')
+    await expect(
+      runLikeRunner({
+        output: 'text',
+        print: () => {
+          // The outputs file gone too: what the run wrote is read as nothing.
+          rmSync(process.env.GITHUB_OUTPUT!)
+          throw boom
+        }
+      })
+    ).rejects.toBe(boom)
+    expect(existsSync(runDirOf())).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 // A step of the run: one log group around it with its elapsed time, a report entry whatever
 // happens (success, a warning when it found something to look at, a failure with the error's
 // message), and a failure rethrown as a StepError that names the step.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { setLogBackend, type Log } from '../../../src/log/index.js'
 import type { ReportStep } from '../../../src/report/report.js'
 import { runStep, StepError } from '../../../src/run/steps.js'
@@ -78,5 +78,30 @@ describe('runStep', () => {
     expect(e.step).toBe('stack')
     expect(e.message).toBe('plain text')
     expect(steps[0].detail).toBe('plain text')
+  })
+
+  it('logs the time the step took, and titles a failure with the step', async () => {
+    jest.useFakeTimers({ now: 1_000_000 })
+    try {
+      const titles: unknown[] = []
+      setLogBackend({
+        ...log,
+        error: (m, a) => {
+          log.lines.push(`error: ${m}`)
+          titles.push(a)
+        }
+      })
+      await runStep([], 'pool', 'wait', async () => {
+        jest.setSystemTime(1_004_000)
+        return { changed: false, detail: 'ready' }
+      })
+      expect(log.lines).toContain('info: pool: ready (4s)')
+      await runStep([], 'stack', 'apply', async () => {
+        throw new Error('no')
+      }).catch(() => undefined)
+      expect(titles).toEqual([{ title: 'aks-rdma-action: stack failed' }])
+    } finally {
+      jest.useRealTimers()
+    }
   })
 })

@@ -1,13 +1,15 @@
 // The `@jest/globals` of the mutation run's in-process test runner: describe / it / test (with
 // .each, .skip, .only as the tests use them), the hooks, Jest's own `expect` (the `expect`
-// package, every matcher and asymmetric matcher), `jest.fn` / `jest.spyOn` (jest-mock),
+// package, every matcher and asymmetric matcher), `jest.fn` / `jest.spyOn` and restoring,
+// clearing or resetting them all (one jest-mock ModuleMocker, as Jest's runtime has),
 // `jest.setTimeout` (the calling file's default) and Jest's modern fake timers (@jest/fake-timers:
-// useFakeTimers, advanceTimersByTime and its Async form, getTimerCount, useRealTimers). Test files register into the collector the
+// useFakeTimers, advanceTimersByTime and its Async form, getTimerCount, setSystemTime,
+// useRealTimers). Test files register into the collector the
 // runner sets while it imports them; the same functions are installed as globals, as Jest injects
 // them.
 import { ModernFakeTimers } from '@jest/fake-timers'
 import { expect } from 'expect'
-import { fn, spyOn } from 'jest-mock'
+import { ModuleMocker } from 'jest-mock'
 
 const STATE = Symbol.for('aks-rdma-action.mutation-runner')
 
@@ -74,15 +76,21 @@ export function restoreRealTimers() {
   fakeTimers?.useRealTimers()
 }
 
+const mocker = new ModuleMocker(globalThis)
+
 export const jest = {
-  fn,
-  spyOn,
+  fn: implementation => mocker.fn(implementation),
+  spyOn: (object, method, accessType) => mocker.spyOn(object, method, accessType),
+  restoreAllMocks: () => mocker.restoreAllMocks(),
+  clearAllMocks: () => mocker.clearAllMocks(),
+  resetAllMocks: () => mocker.resetAllMocks(),
   setTimeout: ms => globalThis[STATE]?.collector?.setTimeout(ms),
   useFakeTimers: config => timers().useFakeTimers(config),
   useRealTimers: () => restoreRealTimers(),
   advanceTimersByTime: ms => timers().advanceTimersByTime(ms),
   advanceTimersByTimeAsync: ms => timers().advanceTimersByTimeAsync(ms),
-  getTimerCount: () => timers().getTimerCount()
+  getTimerCount: () => timers().getTimerCount(),
+  setSystemTime: now => timers().setSystemTime(now)
 }
 export { expect }
 

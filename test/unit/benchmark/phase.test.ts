@@ -4,22 +4,27 @@
 // (not created, unschedulable, not started or finished in time, gone, a server that ended at once
 // with a refusal — CUDA rejection stops the phase), the concurrency limit, the progress lines, and
 // the phase's pods deleted by label whatever happened.
-import { readFileSync } from 'node:fs'
 import { jest } from '@jest/globals'
-import type { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { KubeRequestError, httpStatusOf, messageOf } from '../../../src/kube/errors.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { runPhase, type PhaseContext } from '../../../src/benchmark/phase.js'
 import type { PairSpec, PhaseSpec } from '../../../src/benchmark/perftest-pods.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { apiError } from '../../support/memory-cluster.js'
+import { memoryKube, unschedulableStatus, type MemoryKube } from '../../support/memory-kube.js'
+import {
+  BW_196,
+  BW_394,
+  fixtureText,
+  LAT as LAT_OUTPUT,
+  perftestLog,
+  scriptOf
+} from '../../support/perftest-pods.js'
 import { captureLog } from '../../support/capture-log.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { runLabel } from '../../../src/verify/workspace.js'
 
-const fixture = (name: string): string =>
-  readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8')
+const fixture = fixtureText
 
 type Status = Record<string, unknown>
 /** What the fake kubelet does with a pod once the phase watches: a status, removal, or nothing. */
@@ -54,39 +59,17 @@ const succeeded = (ip = '10.244.2.9'): Status => ({
 })
 const UNSCHEDULABLE =
   "0/4 nodes are available: 2 Insufficient rdma/hca_shared_devices_a, 2 node(s) didn't match Pod's node affinity/selector.\npreemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."
-const unschedulable: Status = {
-  phase: 'Pending',
-  conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: UNSCHEDULABLE }]
-}
+const unschedulable: Status = unschedulableStatus(UNSCHEDULABLE)
 
 const role = (p: KubeObject): string => p.metadata.labels?.['aks-rdma-action/role'] ?? ''
-const scriptOf = (p: KubeObject): string => p.spec.containers[0].command[2]
+const logOf = perftestLog
 
-/** The container log the pod's script would print: each device's section mark, then `body(index)`. */
-function logOf(pod: KubeObject, body: (index: number) => string | undefined, exit = 0): string {
-  const out: string[] = []
-  for (const m of scriptOf(pod).matchAll(/^echo '(.*)'$/gm)) {
-    const index = Number(/ d(\d+) /.exec(m[1])![1])
-    const text = body(index)
-    if (text === undefined) continue
-    out.push(m[1], text.replace(/\n$/, ''), `exit=${exit}`)
-  }
-  return out.join('\n') + '\n'
-}
-
-interface Fake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  calls: string[]
-  created: KubeObject[]
-  logs: Map<string, string>
-  maxInFlight: { create: number; log: number }
-}
+type Fake = MemoryKube
 
 /**
- * A KubeClient over MemoryCluster with what runPhase calls: pod create (409 when it exists), pod
- * log (the real client gives '' for a pod it cannot find), delete by label, watch of pods. Pods
- * are created Pending; once a watch on them is open, `kubelet` gives each its status.
+ * memory-kube with runPhase's words for its calls, pod creates and log reads taking a turn
+ * (maxInFlight); once a watch on them is open, `kubelet` gives each pod its status, and a pod that
+ * ended its log (`o.log`, '' without).
  */
 function fakeKube(
   kubelet: Kubelet,
@@ -97,100 +80,27 @@ function fakeKube(
     listError?: Error
   } = {}
 ): Fake {
-  const cluster = new MemoryCluster()
-  const calls: string[] = []
-  const created: KubeObject[] = []
-  const logs = new Map<string, string>()
-  const maxInFlight = { create: 0, log: 0 }
-  const inFlight = { create: 0, log: 0 }
-  let pending: Array<{ name: string; namespace: string }> = []
-  const track = async <T>(k: 'create' | 'log', fn: () => T): Promise<T> => {
-    inFlight[k]++
-    maxInFlight[k] = Math.max(maxInFlight[k], inFlight[k])
-    await new Promise(r => setImmediate(r))
-    try {
-      return fn()
-    } finally {
-      inFlight[k]--
-    }
-  }
-  const runKubelet = (): void => {
-    const now = pending
-    pending = []
-    for (const { name, namespace } of now) {
-      const pod = cluster.get('v1', 'Pod', name, namespace)
-      if (!pod) continue
+  const f = memoryKube({
+    slow: true,
+    createError: o.createError,
+    say: {
+      createPod: (ns, body) => `create ${ns}/${body.metadata.name}`,
+      deletePods: q =>
+        `delete ${q.namespace} -l ${q.labelSelector} grace=${q.gracePeriodSeconds} ${q.propagationPolicy}`,
+      podLog: (ns, name, opts) => `log ${ns}/${name} -c ${opts.container} --tail ${opts.tailLines}`,
+      watch: (apiVersion, kind, opts) =>
+        `watch ${apiVersion} ${kind} ${opts.namespace} -l ${opts.labelSelector}`
+    },
+    kubelet: pod => {
       const out = kubelet(pod)
-      if (out === 'remove') cluster.remove('v1', 'Pod', name, namespace)
-      else if (out) {
-        cluster.put({ ...pod, status: out })
-        if (out.phase === 'Succeeded' || out.phase === 'Failed') logs.set(name, o.log?.(pod) ?? '')
-      }
+      if (out === 'remove' || !out) return out
+      const ended = out.phase === 'Succeeded' || out.phase === 'Failed'
+      return { status: out, ...(ended ? { log: o.log?.(pod) ?? '' } : {}) }
     }
-  }
-  const kube = {
-    async request<T>(what: string, fn: () => Promise<T>): Promise<T> {
-      try {
-        return await fn()
-      } catch (e) {
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-    },
-    core: {
-      createNamespacedPod: ({ namespace, body }: { namespace: string; body: KubeObject }) =>
-        track('create', () => {
-          const name = body.metadata.name
-          calls.push(`create ${namespace}/${name}`)
-          const err = o.createError?.(body)
-          if (err) throw err
-          if (cluster.get('v1', 'Pod', name, namespace))
-            throw apiError(409, 'AlreadyExists', `pods "${name}" already exists`)
-          created.push(body)
-          pending.push({ name, namespace })
-          return cluster.put({
-            ...body,
-            metadata: { ...body.metadata, namespace },
-            status: { phase: 'Pending' }
-          })
-        }),
-      deleteCollectionNamespacedPod: async (q: {
-        namespace: string
-        labelSelector: string
-        gracePeriodSeconds: number
-        propagationPolicy: string
-      }) => {
-        calls.push(
-          `delete ${q.namespace} -l ${q.labelSelector} grace=${q.gracePeriodSeconds} ${q.propagationPolicy}`
-        )
-        if (o.deleteError) throw o.deleteError
-        for (const p of cluster.all('v1', 'Pod', { namespace: q.namespace, labelSelector: q.labelSelector }))
-          cluster.remove('v1', 'Pod', p.metadata.name, q.namespace)
-        return { kind: 'Status', status: 'Success' }
-      }
-    },
-    podLog: (namespace: string, name: string, opts: { container?: string; tailLines?: number }) =>
-      track('log', () => {
-        calls.push(`log ${namespace}/${name} -c ${opts.container} --tail ${opts.tailLines}`)
-        return cluster.get('v1', 'Pod', name, namespace) ? (logs.get(name) ?? '') : ''
-      }),
-    watchSource(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string }) {
-      calls.push(`watch ${apiVersion} ${kind} ${opts.namespace} -l ${opts.labelSelector}`)
-      const src = cluster.source(apiVersion, kind, opts)
-      return {
-        ...src,
-        list: async () => {
-          if (o.listError) throw o.listError
-          return src.list()
-        },
-        watch: async (...args: Parameters<typeof src.watch>) => {
-          const h = await src.watch(...args)
-          setImmediate(runKubelet)
-          return h
-        }
-      }
-    }
-  }
-  return { kube: kube as unknown as KubeClient, cluster, calls, created, logs, maxInFlight }
+  })
+  if (o.deleteError) f.failAlways.set('deleteCollectionNamespacedPod', o.deleteError)
+  if (o.listError) f.failAlways.set('watchList', o.listError)
+  return f
 }
 
 const devs = (n: number) => Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
@@ -235,9 +145,8 @@ const healthy =
   p =>
     role(p) === 'server' ? running() : client
 
-const BW_29 = () => fixture('perftest/29-ib_write_bw-results-fragment-32M-gbits-ndr-yandex-doc-indented.txt')
-const BW_13 = () => fixture('perftest/13-ib_write_bw-all-sizes-gbits-results-only-azure-nd96asr_v4.txt')
-const LAT_11 = () => fixture('perftest/11-ib_read_lat-client-results-only-azure-nd96asr_v4.txt')
+/** perftest fixtures 29 (bandwidth, 394.40 Gb/s), 13 (bandwidth, 196.55 Gb/s), 11 (latency). */
+const [BW_29, BW_13, LAT_11] = [BW_394, BW_196, LAT_OUTPUT]
 
 describe('runPhase: a phase that runs', () => {
   it('starts servers, then clients at the server pod IP, measures every device section, and deletes its pods', async () => {

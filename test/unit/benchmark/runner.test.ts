@@ -7,7 +7,6 @@
 // in-memory cluster with the probe's facts given (or nodes none of which a probe can run on): the
 // phases of each round in order, GPUDirect states, the host-memory repeat when perftest lacks CUDA,
 // exclusions, verdicts and summaries, the concurrency limit and the cleanup before and after.
-import { readFileSync } from 'node:fs'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { parsePerftestOutput } from '../../../src/parse/perftest.js'
@@ -27,11 +26,19 @@ import {
 } from '../../../src/benchmark/perftest-pods.js'
 import { isCudaRejection, measurementFrom } from '../../../src/benchmark/phase.js'
 import { BENCHMARK_TESTS, pairDevices, runBenchmark, testPhases } from '../../../src/benchmark/runner.js'
-import type { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { KubeRequestError, httpStatusOf, messageOf } from '../../../src/kube/errors.js'
 import { runLabel } from '../../../src/verify/workspace.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { apiError } from '../../support/memory-cluster.js'
+import {
+  BW_196,
+  BW_394,
+  fixtureText,
+  goodOutput,
+  LAT,
+  noCudaOutput,
+  perftestKube
+} from '../../support/perftest-pods.js'
+import { benchFacts as nodeFacts, factsOf } from '../../support/probe-facts.js'
 import { captureLog } from '../../support/capture-log.js'
 import { fleetLineRate, refineOutliers, slowPorts } from '../../../src/benchmark/link-rate.js'
 import { outlierName, parseOutlierName } from '../../../src/model/outliers.js'
@@ -310,177 +317,11 @@ describe('line rate and outlier naming', () => {
 })
 
 // ---- runBenchmark over an in-memory cluster -------------------------------------------------
-// A KubeClient over MemoryCluster with what runBenchmark and its phases call: the work namespace
-// (get, 404 → undefined as the real client gives; apply), node list, pod create (409 when it
-// exists), pod log (the real client gives '' for a pod it cannot find), delete by label, watch of
-// pods. Pods are created Pending; once a watch on them is open, a kubelet gives each its status:
-// servers run, clients succeed, and a finished pod's log is what its script prints, each device's
-// section holding real perftest output from test/fixtures chosen by `output`.
-
-type Output = (pod: KubeObject, role: string, phase: string, index: number) => string
-
-const fixtureText = (name: string): string =>
-  readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8')
-const BW_394 = () =>
-  fixtureText('perftest/29-ib_write_bw-results-fragment-32M-gbits-ndr-yandex-doc-indented.txt')
-const BW_196 = () => fixtureText('perftest/13-ib_write_bw-all-sizes-gbits-results-only-azure-nd96asr_v4.txt')
-const LAT = () => fixtureText('perftest/11-ib_read_lat-client-results-only-azure-nd96asr_v4.txt')
-const NOCUDA = () =>
-  fixtureText('perftest-refusals/05-ib_write_bw-nocuda-unsupported-memory-type-23.07-and-later.txt')
-
-/** Clients print bandwidth (32 MB, 394.40 Gb/s) or latency; servers nothing the phase reads. */
-const goodOutput: Output = (_pod, _role, phase) => (phase.startsWith('lat') ? LAT() : BW_394())
-/** perftest without CUDA: every --use_cuda server ends at once with its refusal. */
-const noCudaOutput: Output = (pod, role, phase, i) =>
-  role === 'server' && pod.spec.containers[0].command[2].includes('--use_cuda')
-    ? NOCUDA()
-    : goodOutput(pod, role, phase, i)
-
-interface BenchFake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  calls: string[]
-  created: KubeObject[]
-  maxCreatesInFlight: number
-}
-
-function benchKube(
-  output: Output = goodOutput,
-  o: { nodes?: KubeObject[]; deleteError?: Error } = {}
-): BenchFake {
-  const cluster = new MemoryCluster()
-  for (const n of o.nodes ?? []) cluster.put(n)
-  const calls: string[] = []
-  const created: KubeObject[] = []
-  const logs = new Map<string, string>()
-  let pending: Array<{ name: string; namespace: string }> = []
-  let inFlight = 0
-  const fake = { maxCreatesInFlight: 0 }
-  const runKubelet = (): void => {
-    const now = pending
-    pending = []
-    for (const { name, namespace } of now) {
-      const pod = cluster.get('v1', 'Pod', name, namespace)
-      if (!pod) continue
-      const role = pod.metadata.labels?.[ROLE_LABEL] ?? ''
-      const phase = pod.metadata.labels?.[PHASE_LABEL] ?? ''
-      const script: string = pod.spec.containers[0].command[2]
-      const sections = [...script.matchAll(/^echo '(.*)'$/gm)].map(m => {
-        const index = Number(/ d(\d+) /.exec(m[1])![1])
-        return `${m[1]}\n${output(pod, role, phase, index).replace(/\n$/, '')}\nexit=0`
-      })
-      const ends = role === 'client' || sections.some(t => t.includes('Unsupported memory type'))
-      if (ends) logs.set(name, `${sections.join('\n')}\n`)
-      const container = ends
-        ? { terminated: { exitCode: 0, reason: 'Completed' } }
-        : { running: { startedAt: '2026-01-01T00:00:00Z' } }
-      cluster.put({
-        ...pod,
-        status: {
-          phase: ends ? 'Succeeded' : 'Running',
-          podIP: `10.244.0.${created.findIndex(p => p.metadata.name === name) + 2}`,
-          containerStatuses: [{ name: 'perftest', ready: !ends, state: container }]
-        }
-      })
-    }
-  }
-  const kube = {
-    async request<T>(what: string, fn: () => Promise<T>): Promise<T> {
-      try {
-        return await fn()
-      } catch (e) {
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-    },
-    async get(ref: { apiVersion: string; kind: string; name: string; namespace?: string }) {
-      calls.push(`get ${ref.kind} ${ref.name}`)
-      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-    },
-    async applyManifest(m: KubeObject, opts: { live?: KubeObject | null }) {
-      calls.push(`apply ${m.kind} ${m.metadata.name} live=${opts.live === null ? 'null' : 'object'}`)
-      const object = cluster.put(m)
-      return { created: true, changed: true, object }
-    },
-    async list(apiVersion: string, kind: string, opts: { labelSelector?: string; limit?: number }) {
-      calls.push(`list ${kind} -l ${opts.labelSelector} limit=${opts.limit}`)
-      return { items: cluster.all(apiVersion, kind, opts), resourceVersion: '1' }
-    },
-    core: {
-      createNamespacedPod: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
-        inFlight++
-        fake.maxCreatesInFlight = Math.max(fake.maxCreatesInFlight, inFlight)
-        await new Promise(r => setImmediate(r))
-        inFlight--
-        const name = body.metadata.name
-        calls.push(`create ${body.metadata.labels?.[PHASE_LABEL]} ${body.metadata.labels?.[ROLE_LABEL]}`)
-        if (cluster.get('v1', 'Pod', name, namespace))
-          throw apiError(409, 'AlreadyExists', `pods "${name}" already exists`)
-        created.push(body)
-        pending.push({ name, namespace })
-        return cluster.put({ ...body, status: { phase: 'Pending' } })
-      },
-      deleteCollectionNamespacedPod: async (q: { namespace: string; labelSelector: string }) => {
-        calls.push(`delete ${q.namespace} -l ${q.labelSelector}`)
-        if (o.deleteError) throw o.deleteError
-        for (const p of cluster.all('v1', 'Pod', q)) cluster.remove('v1', 'Pod', p.metadata.name, q.namespace)
-        return {}
-      }
-    },
-    async podLog(namespace: string, name: string) {
-      return cluster.get('v1', 'Pod', name, namespace) ? (logs.get(name) ?? '') : ''
-    },
-    watchSource(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string }) {
-      const src = cluster.source(apiVersion, kind, opts)
-      return {
-        ...src,
-        watch: async (...args: Parameters<typeof src.watch>) => {
-          const h = await src.watch(...args)
-          setImmediate(runKubelet)
-          return h
-        }
-      }
-    }
-  }
-  return Object.assign(fake, { kube: kube as unknown as KubeClient, cluster, calls, created })
-}
-
-/** Probe facts of a node: `n` active 400 Gb/s devices, NIC i with local GPU `local[i]` (default i). */
-function nodeFacts(
-  node: string,
-  n: number,
-  o: { local?: Array<number | null>; gpus?: number; peermem?: boolean | null; error?: string } = {}
-): NodeFacts {
-  const devices = Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
-  return {
-    node,
-    ibPorts: [],
-    activeDevices: devices,
-    rateGbps: Object.fromEntries(devices.map(d => [d, 400])),
-    memlock: 'unlimited',
-    memlockUnlimited: true,
-    peermemLoaded: o.peermem === undefined ? true : o.peermem,
-    gpus: Array.from({ length: o.gpus ?? 8 }, (_, i) => ({
-      pciAddress: `0000:${(i + 16).toString(16)}:00.0`,
-      numaNode: 0,
-      upstream: [],
-      cudaIndex: i
-    })) as unknown as NodeFacts['gpus'],
-    nics: devices.map((device, i) => {
-      const g = o.local ? o.local[i] : i
-      return {
-        device,
-        pciAddress: '',
-        numaNode: 0,
-        upstream: ['', ''],
-        localGpu: g,
-        locality: g === null ? null : 'numa'
-      }
-    }) as unknown as NodeFacts['nics'],
-    error: o.error ?? null,
-    ibstatError: null
-  }
-}
-const factsOf = (...f: NodeFacts[]) => new Map(f.map(x => [x.node, x]))
+// perftest-pods' perftestKube: memory-kube with what runBenchmark and its phases call (the work
+// namespace, node list, pod create, log, delete by label, watch of pods) and a kubelet that runs
+// servers and finishes clients, a finished pod's log holding real perftest output chosen by
+// `output`. The probe's facts are probe-facts' benchFacts.
+const benchKube = perftestKube
 
 const BENCH_SELECTOR = (s: Settings) =>
   `app.kubernetes.io/name=aks-rdma-action,app.kubernetes.io/component=rdma-benchmark,aks-rdma-action/run=${runLabel(s.runId)}`
@@ -837,7 +678,7 @@ describe('runBenchmark', () => {
     const nodes = Array.from({ length: 36 }, (_, i) => nodeFacts(`n${String(i).padStart(2, '0')}`, 1))
     const f = benchKube()
     const run = await runBenchmark({ settings: s, kube: f.kube, facts: factsOf(...nodes), timeoutMs: 2000 })
-    expect(f.maxCreatesInFlight).toBe(16)
+    expect(f.maxInFlight.create).toBe(16)
     expect(run.phases).toBe(4)
     const g = benchKube()
     await runBenchmark({
@@ -847,7 +688,7 @@ describe('runBenchmark', () => {
       timeoutMs: 2000,
       concurrency: 2
     })
-    expect(g.maxCreatesInFlight).toBe(2)
+    expect(g.maxInFlight.create).toBe(2)
   })
 
   it('uses the step timeout when none is given', async () => {

@@ -2,27 +2,24 @@
 // what reaches the report and the outputs, the warnings for nodes left out, and a failed verdict
 // failing the step (a StepError naming it) with the runner's summary. The Kubernetes client is a
 // stand-in that fails any call: no pod is started when there are not two usable nodes.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { beforeEach, describe, expect, it } from '@jest/globals'
 import type { KubeClient } from '../../../src/kube/client.js'
-import { setLogBackend, type Log } from '../../../src/log/index.js'
 import { emptyReport, type Report } from '../../../src/report/report.js'
 import { runBenchmarkStep } from '../../../src/run/benchmark-step.js'
 import { StepError } from '../../../src/run/steps.js'
 import { runTransportStep } from '../../../src/run/transport-step.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import type { Verification } from '../../../src/verify/index.js'
 import { emptyFacts, type NodeFacts } from '../../../src/verify/probe-output.js'
-import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import type { CapturedLog } from '../../support/capture-log.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { captureLogBackend, verificationOf } from '../../support/step-context.js'
 
 let log: CapturedLog
-let previous: Log
+captureLogBackend(l => (log = l))
 let calls: string[]
 let kube: KubeClient
 beforeEach(() => {
-  log = captureLog()
-  previous = setLogBackend(log)
   calls = []
   // Any call is a call it should not have made.
   kube = new Proxy(
@@ -37,21 +34,11 @@ beforeEach(() => {
     }
   ) as unknown as KubeClient
 })
-afterEach(() => {
-  setLogBackend(previous)
-})
 
 function settings(inputs: Record<string, string>): Settings {
   return readSettings(reader({ ...VALID_APPLY, ...inputs })).settings
 }
-function verification(facts?: NodeFacts[]): Verification {
-  return {
-    checks: [],
-    state: {} as Verification['state'],
-    nodes: [],
-    ...(facts ? { facts: new Map(facts.map(f => [f.node, f])) } : {})
-  }
-}
+const verification = verificationOf
 /** A node the probe read: one active port, and a GPU when asked. */
 function good(node: string, gpus = 0): NodeFacts {
   return {

@@ -4,218 +4,36 @@
 // both logs read (worker container, 20 000 lines) and judged, a log that cannot be read, and the
 // cleanup by label before and after, whatever happened. Logs are what the pods' scripts print
 // (script.ts) around real UCX outputs from test/fixtures/ucx.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import type { KubeClient } from '../../../src/kube/client.js'
-import { httpStatusOf, KubeRequestError, messageOf } from '../../../src/kube/errors.js'
-import type { KubeObject, KubeRef, ListOptions } from '../../../src/kube/types.js'
+import { KubeRequestError } from '../../../src/kube/errors.js'
 import { dynamoWorkerEnv } from '../../../src/model/dynamo-worker.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { transportPodName } from '../../../src/transport/pods.js'
 import { runTransportCheck, transportPair } from '../../../src/transport/runner.js'
-import { SECTION_MARK } from '../../../src/transport/script.js'
-import { emptyFacts, parseProbeOutput, type NodeFacts } from '../../../src/verify/probe-output.js'
+import { emptyFacts, type NodeFacts } from '../../../src/verify/probe-output.js'
 import { runLabel } from '../../../src/verify/workspace.js'
 import { captureLog } from '../../support/capture-log.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
-import { apiError, labelsMatch, MemoryCluster } from '../../support/memory-cluster.js'
-import { probeMessage } from '../../support/probe-message.js'
+import { apiError } from '../../support/memory-cluster.js'
+import { memoryKube, unschedulableStatus, until } from '../../support/memory-kube.js'
+import { factsOf, hbFacts } from '../../support/probe-facts.js'
+import {
+  clientLog,
+  runningWithIp,
+  serverLog,
+  setStatus,
+  succeeded,
+  UCX_NS,
+  ucxPods,
+  ucxSettings,
+  waitingOn
+} from '../../support/ucx-pods.js'
 
-const NS = 'aks-rdma-verify'
-const fixture = (dir: string, name: string) =>
-  readFileSync(resolve(process.cwd(), 'test/fixtures', dir, name), 'utf8')
-
-const settings = (over: Partial<Settings['wait']> = {}): Settings => {
-  const s = readSettings(
-    reader({ ...VALID_APPLY, mode: 'verify', 'transport-check': 'ucx' }),
-    { GITHUB_RUN_ID: '77' },
-    { nonce: 'n0' }
-  ).settings
-  return { ...s, wait: { ...s.wait, ...over } }
-}
-
-/** One GPU and mlx5_ib0 on one PCI bus (the HB fixture's HDR 200 port). */
-const TOPOLOGY = [
-  'gpu 0001:00:00.0 0x030200 0 pci0001:00 00000001-0001-0000-3130-444531454238',
-  'nic mlx5_ib0 0101:00:00.0 0 pci0101:00 00000101-0101-0000-3130-444531454238'
-]
-const nodeFacts = (node: string): NodeFacts =>
-  parseProbeOutput(
-    node,
-    probeMessage(fixture('ibstat', '01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt'), { topology: TOPOLOGY })
-  )
-const factsOf = (...nodes: Array<NodeFacts | string>) =>
-  new Map(nodes.map(n => (typeof n === 'string' ? nodeFacts(n) : n)).map(f => [f.node, f]))
-
-/** The preflight and ucx_info sections every pod prints first (script.ts PREFLIGHT_SCRIPT). */
-const preflight = [
-  `${SECTION_MARK} preflight`,
-  'uid 1000',
-  'memlock unlimited',
-  'shm tmpfs 16777216 0 16777216 0% /dev/shm',
-  'infiniband rdma_cm umad0 uverbs0',
-  'gpus 00000001:00:00.0',
-  'net-devices mlx5_ib0:1',
-  'port mlx5_ib0 4: ACTIVE|InfiniBand|200 Gb/sec (4X HDR)',
-  'peermem 580.126.20',
-  'ucx # Library version: 1.19.0',
-  `${SECTION_MARK} ucx_info`,
-  fixture('ucx', '07-ucx_info-d-mlx5-rc_verbs-ucx7960.txt').trimEnd()
-].join('\n')
-
-/** UCX_PROTO_INFO's table of the GET, in the layout of fixture 04 (proto_debug.c). */
-const GET_TABLE = [
-  '[1767930429.284905] [ucx-client:45:0]   +---------------------------+----------------------------------------------------------------+',
-  '[1767930429.284906] [ucx-client:45:0]   | perftest inter-node cfg#1 | remote memory read by ucp_get* into cuda/GPU0 from cuda/dev[0] |',
-  '[1767930429.284906] [ucx-client:45:0]   +---------------------------+-------------------+--------------------------------------------+',
-  '[1767930429.284906] [ucx-client:45:0]   |                    0..inf | zero-copy         | rc_mlx5/mlx5_ib0:1                         |',
-  '[1767930429.284907] [ucx-client:45:0]   +---------------------------+-------------------+--------------------------------------------+'
-].join('\n')
-
-const RESULTS = fixture('ucx', '01-ucx_perftest-tag_bw-final-ucx10649.txt').trimEnd()
-const clientLog = (table = GET_TABLE) =>
-  [
-    preflight,
-    `${SECTION_MARK} bandwidth`,
-    table,
-    RESULTS,
-    'exit=0',
-    `${SECTION_MARK} latency`,
-    RESULTS,
-    'exit=0'
-  ].join('\n')
-const serverLog = [
-  preflight,
-  `${SECTION_MARK} server`,
-  fixture('ucx', '02-ucx_perftest-cuda-server-box-interleaved-ucx11865.txt').trimEnd(),
-  'exit=0'
-].join('\n')
-
-interface Fake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  calls: string[]
-  /** Each pod's log by name, or the error reading it fails with. */
-  logs: Map<string, string | Error>
-  failNext: Map<string, unknown>
-}
-
-/** A KubeClient over a MemoryCluster with what runner.ts calls; request wraps errors as the real one. */
-function fakeKube(): Fake {
-  const cluster = new MemoryCluster()
-  const calls: string[] = []
-  const logs = new Map<string, string | Error>()
-  const failNext = new Map<string, unknown>()
-  const fail = (name: string) => {
-    const e = failNext.get(name)
-    if (e !== undefined) {
-      failNext.delete(name)
-      throw e
-    }
-  }
-  const kube = {
-    request: async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      try {
-        return await fn()
-      } catch (e) {
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-    },
-    get: async (ref: KubeRef) => {
-      calls.push(`get ${ref.kind}/${ref.name}`)
-      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-    },
-    applyManifest: async (m: KubeObject) => {
-      calls.push(`apply ${m.kind}/${m.metadata.name}`)
-      return { created: true, changed: true, object: cluster.put(m) }
-    },
-    podLog: async (namespace: string, name: string, opts: { container?: string; tailLines?: number }) => {
-      calls.push(`logs ${namespace}/${name} -c ${opts.container} --tail ${opts.tailLines}`)
-      const l = logs.get(name)
-      if (l instanceof Error) throw l
-      return l ?? ''
-    },
-    watchSource: (apiVersion: string, kind: string, opts: ListOptions = {}) => {
-      calls.push(`watch ${kind} -n ${opts.namespace} -l ${opts.labelSelector}`)
-      const src = cluster.source(apiVersion, kind, opts)
-      return {
-        ...src,
-        list: async () => {
-          fail('watchList')
-          return src.list()
-        }
-      }
-    },
-    core: {
-      createNamespacedPod: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
-        calls.push(`create pod ${namespace}/${body.metadata.name}`)
-        if (cluster.get('v1', 'Pod', body.metadata.name, namespace))
-          throw apiError(409, 'AlreadyExists', `pods "${body.metadata.name}" already exists`)
-        return cluster.put({ ...body, status: { phase: 'Pending' } })
-      },
-      deleteCollectionNamespacedPod: async (o: {
-        namespace: string
-        labelSelector: string
-        gracePeriodSeconds: number
-        propagationPolicy: string
-      }) => {
-        calls.push(
-          `delete pods -n ${o.namespace} -l ${o.labelSelector} grace=${o.gracePeriodSeconds} ${o.propagationPolicy}`
-        )
-        fail('deletePods')
-        for (const p of cluster.all('v1', 'Pod', { namespace: o.namespace }))
-          if (labelsMatch(p.metadata.labels, o.labelSelector))
-            cluster.remove('v1', 'Pod', p.metadata.name, o.namespace)
-        return {}
-      }
-    }
-  } as unknown as KubeClient
-  return { kube, cluster, calls, logs, failNext }
-}
-
-/** A few event-loop turns until `cond` (the module's pod created, its watch open). */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise(r => setImmediate(r))
-  if (!cond()) throw new Error(`never: ${what}`)
-}
-
-/** Until the module waits on pod `name` (created, watched). */
-const waitingOn = (f: Fake, name: string, ns = NS) =>
-  until(() => !!f.cluster.get('v1', 'Pod', name, ns) && f.cluster.openWatches > 0, `waiting on ${name}`)
-
-/** The pod with a new status, as the kubelet reports it. */
-function setStatus(f: Fake, name: string, status: object, ns = NS): void {
-  const p = f.cluster.get('v1', 'Pod', name, ns)!
-  f.cluster.put({ ...p, status })
-}
-
-const runningWithIp = {
-  phase: 'Running',
-  podIP: '10.244.1.7',
-  containerStatuses: [
-    { name: 'worker', ready: true, state: { running: { startedAt: '2026-12-02T10:00:00Z' } } }
-  ]
-}
-const succeeded = {
-  phase: 'Succeeded',
-  podIP: '10.244.2.9',
-  containerStatuses: [
-    { name: 'worker', ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } }
-  ]
-}
-const unschedulable = {
-  phase: 'Pending',
-  conditions: [
-    {
-      type: 'PodScheduled',
-      status: 'False',
-      reason: 'Unschedulable',
-      message: '0/2 nodes are available:\n 2 Insufficient nvidia.com/gpu.'
-    }
-  ]
-}
+const NS = UCX_NS
+const settings = ucxSettings
+const nodeFacts = hbFacts
+/** The client as runner.ts uses it (its words in `calls` are memory-kube's own). */
+const fakeKube = () => memoryKube()
+const unschedulable = unschedulableStatus('0/2 nodes are available:\n 2 Insufficient nvidia.com/gpu.')
 const pulling = (message?: string) => ({
   phase: 'Pending',
   containerStatuses: [
@@ -293,13 +111,9 @@ describe('runTransportCheck', () => {
   })
 
   it('server, then client with its IP; both logs read and judged; pods deleted before and after', async () => {
-    const f = fakeKube()
     const s = settings()
     const log = captureLog()
-    const server = transportPodName(s, 'server')
-    const client = transportPodName(s, 'client')
-    f.logs.set(server, serverLog)
-    f.logs.set(client, clientLog())
+    const { f, server, client } = ucxPods(s, { server: serverLog, client: clientLog() })
     // A pod a killed earlier attempt of this run left.
     f.cluster.put({
       apiVersion: 'v1',
@@ -500,10 +314,8 @@ describe('runTransportCheck', () => {
   })
 
   it('the server ended before the client could start: the client is not started, the server’s log is read', async () => {
-    const f = fakeKube()
     const s = settings()
-    const server = transportPodName(s, 'server')
-    f.logs.set(server, serverLog)
+    const { f, server } = ucxPods(s, { server: serverLog })
     const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
     await waitingOn(f, server)
     setStatus(f, server, {
@@ -692,10 +504,10 @@ describe('runTransportCheck', () => {
     const s = settings()
     const log = captureLog()
     const server = transportPodName(s, 'server')
-    f.failNext.set('deletePods', apiError(500, 'InternalError', 'etcd down'))
+    f.failNext.set('deleteCollectionNamespacedPod', apiError(500, 'InternalError', 'etcd down'))
     const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2'), log })
     await waitingOn(f, server)
-    f.failNext.set('deletePods', apiError(500, 'InternalError', 'cannot delete pods'))
+    f.failNext.set('deleteCollectionNamespacedPod', apiError(500, 'InternalError', 'cannot delete pods'))
     setStatus(f, server, unschedulable)
     await run
     expect(log.warnings).toEqual([
@@ -704,7 +516,7 @@ describe('runTransportCheck', () => {
     const g = fakeKube()
     const run2 = runTransportCheck({ settings: s, kube: g.kube, facts: factsOf('n1', 'n2') })
     await waitingOn(g, server)
-    g.failNext.set('deletePods', apiError(403, 'Forbidden', 'cannot delete pods'))
+    g.failNext.set('deleteCollectionNamespacedPod', apiError(403, 'Forbidden', 'cannot delete pods'))
     setStatus(g, server, unschedulable)
     await expect(run2).resolves.toBeDefined()
   })

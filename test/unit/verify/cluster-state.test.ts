@@ -6,12 +6,13 @@
 // a failure of a built-in kind failing the read. A pool without GPUs has no gpu-operator check.
 import { describe, expect, it } from '@jest/globals'
 import type { KubeClient } from '../../../src/kube/client.js'
-import { httpStatusOf, KindNotServedError, KubeRequestError, messageOf } from '../../../src/kube/errors.js'
-import type { KubeObject, ListOptions } from '../../../src/kube/types.js'
+import { KindNotServedError } from '../../../src/kube/errors.js'
+import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { checkedComponents, readClusterState } from '../../../src/verify/cluster-state.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { apiError } from '../../support/memory-cluster.js'
+import { memoryKube } from '../../support/memory-kube.js'
 
 const settings = (over: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over }), {}, { nonce: 'n0' }).settings
@@ -24,34 +25,18 @@ const noGpus = () => {
 
 const POOL = 'kubernetes.azure.com/agentpool'
 
-interface Fake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  lists: string[]
-  /** Errors a list of `apiVersion/kind` fails with (as the real client raises them). */
-  failures: Map<string, unknown>
-}
-
-/** A KubeClient's list over a MemoryCluster (the client pages through `continue` itself: one call per list). */
-function fakeKube(): Fake {
-  const cluster = new MemoryCluster()
-  const lists: string[] = []
-  const failures = new Map<string, unknown>()
-  const kube = {
-    list: async (apiVersion: string, kind: string, opts: ListOptions = {}) => {
-      lists.push(
+/**
+ * memory-kube's list (the client pages through `continue` itself: one call per list): `lists` its
+ * calls, `failures` the errors a list of `apiVersion/kind` fails with (as the real client raises them).
+ */
+function fakeKube() {
+  const f = memoryKube({
+    say: {
+      list: (apiVersion, kind, opts) =>
         `${apiVersion}/${kind} -n ${opts.namespace ?? '-'} -l ${opts.labelSelector ?? '-'} limit=${opts.limit}`
-      )
-      await new Promise(r => setImmediate(r))
-      const e = failures.get(`${apiVersion}/${kind}`)
-      if (e) {
-        const what = `list ${kind}`
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-      return { items: cluster.all(apiVersion, kind, opts), resourceVersion: '1' }
     }
-  } as unknown as KubeClient
-  return { kube, cluster, lists, failures }
+  })
+  return { ...f, lists: f.calls, failures: f.listFailures }
 }
 
 const node = (name: string, pool: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({

@@ -5,19 +5,18 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import type { KubeClient } from '../../../src/kube/client.js'
-import { httpStatusOf, KubeRequestError, messageOf } from '../../../src/kube/errors.js'
-import type { KubeObject, KubeRef, ListOptions } from '../../../src/kube/types.js'
+import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { runChecks, runVerification } from '../../../src/verify/index.js'
 import { parseProbeOutput } from '../../../src/verify/probe-output.js'
-import { pinToNode, probeName } from '../../../src/verify/probe.js'
+import { probeName } from '../../../src/verify/probe.js'
 import { readOnlyChecks } from '../../../src/verify/read-only-checks.js'
 import { captureLog } from '../../support/capture-log.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { memoryKube, watching } from '../../support/memory-kube.js'
 import { probeMessage } from '../../support/probe-message.js'
+import { dsPod, terminated } from '../../support/probe-pods.js'
 
 const NS = 'aks-rdma-verify'
 const settings = (mode = 'verify'): Settings =>
@@ -30,57 +29,16 @@ const probeText = () =>
     )
   )
 
-interface Fake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  calls: string[]
-}
-
-/** A KubeClient over a MemoryCluster with the reads, the namespace, the DaemonSet and the pod watch. */
-function fakeKube(): Fake {
-  const cluster = new MemoryCluster()
-  const calls: string[] = []
-  const kube = {
-    request: async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      try {
-        return await fn()
-      } catch (e) {
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-    },
-    list: async (apiVersion: string, kind: string, opts: ListOptions = {}) => {
-      calls.push(`list ${kind}`)
-      return { items: cluster.all(apiVersion, kind, opts), resourceVersion: '1' }
-    },
-    get: async (ref: KubeRef) => {
-      calls.push(`get ${ref.kind}/${ref.name}`)
-      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-    },
-    applyManifest: async (m: KubeObject) => {
-      calls.push(`apply ${m.kind}/${m.metadata.name}`)
-      return { created: true, changed: true, object: cluster.put(m) }
-    },
-    watchSource: (apiVersion: string, kind: string, opts: ListOptions = {}) => {
-      calls.push(`watch ${kind}`)
-      return cluster.source(apiVersion, kind, opts)
-    },
-    apps: {
-      createNamespacedDaemonSet: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
-        calls.push(`create DaemonSet/${body.metadata.name}`)
-        if (cluster.get('apps/v1', 'DaemonSet', body.metadata.name, namespace))
-          throw apiError(409, 'AlreadyExists', 'exists')
-        return cluster.put(body)
-      },
-      deleteNamespacedDaemonSet: async ({ name, namespace }: { name: string; namespace: string }) => {
-        calls.push(`delete DaemonSet/${name}`)
-        if (!cluster.remove('apps/v1', 'DaemonSet', name, namespace))
-          throw apiError(404, 'NotFound', 'not found')
-        return {}
-      }
+/** memory-kube with index.ts's reads, namespace, DaemonSet and pod watch, each call by kind and name. */
+const fakeKube = () =>
+  memoryKube({
+    say: {
+      list: (_v, kind) => `list ${kind}`,
+      watch: (_v, kind) => `watch ${kind}`,
+      createDaemonSet: (_ns, body) => `create DaemonSet/${body.metadata.name}`,
+      deleteDaemonSet: q => `delete DaemonSet/${q.name}`
     }
-  } as unknown as KubeClient
-  return { kube, cluster, calls }
-}
+  })
 
 const node = (name: string, o: { ready?: boolean; rdma?: string } = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -92,31 +50,9 @@ const node = (name: string, o: { ready?: boolean; rdma?: string } = {}): KubeObj
   }
 })
 
-async function watching(c: MemoryCluster): Promise<void> {
-  for (let i = 0; i < 500 && c.openWatches === 0; i++) await new Promise(r => setImmediate(r))
-  if (c.openWatches === 0) throw new Error('the probe never opened its watch')
-}
-
 /** The probe pod of `node`, finished with `message`, as the DaemonSet controller and kubelet leave it. */
-function finishedPod(ds: KubeObject, node: string, message: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: `${ds.metadata.name}-${node}`,
-      namespace: ds.metadata.namespace,
-      labels: ds.spec.template.metadata.labels,
-      ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid! }
-      ]
-    },
-    spec: { nodeName: node, affinity: pinToNode(node), containers: [] },
-    status: {
-      phase: 'Running',
-      initContainerStatuses: [{ name: 'probe', state: { terminated: { exitCode: 0, message } } }]
-    }
-  }
-}
+const finishedPod = (ds: KubeObject, node: string, message: string): KubeObject =>
+  dsPod(ds, node, terminated(0, message))
 
 afterEach(() => {
   jest.useRealTimers()

@@ -7,9 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import type { KubeClient } from '../../../src/kube/client.js'
-import { httpStatusOf, KubeRequestError, messageOf } from '../../../src/kube/errors.js'
-import type { KubeObject, KubeRef, ListOptions } from '../../../src/kube/types.js'
+import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { poolTolerations } from '../../../src/model/workload.js'
@@ -17,7 +15,6 @@ import { BUSYBOX_IMAGE } from '../../../src/settings/images.js'
 import { parseProbeOutput, PROBE_SCRIPT } from '../../../src/verify/probe-output.js'
 import {
   deleteDaemonSet,
-  pinToNode,
   pinToNodes,
   probeDaemonSet,
   probeLabels,
@@ -28,8 +25,10 @@ import {
 import { runLabel } from '../../../src/verify/workspace.js'
 import { captureLog } from '../../support/capture-log.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { apiError } from '../../support/memory-cluster.js'
+import { memoryKube, unschedulableStatus, watching } from '../../support/memory-kube.js'
 import { probeMessage } from '../../support/probe-message.js'
+import { dsPod, terminated } from '../../support/probe-pods.js'
 
 const NS = 'aks-rdma-verify'
 const ibstat = (name: string) => readFileSync(resolve(process.cwd(), 'test/fixtures/ibstat', name), 'utf8')
@@ -39,147 +38,12 @@ const HB = '01-ibstat-azure-hb120v3-hdr200-mlx5_ib0.txt'
 const settings = (runId = '9'): Settings =>
   readSettings(reader({ ...VALID_APPLY }), { GITHUB_RUN_ID: runId }, { nonce: 'n0' }).settings
 
-interface Fake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  calls: string[]
-  /** Fails the next call of this name with the error. */
-  failNext: Map<string, unknown>
-}
+/** memory-kube, each request recorded in `calls` too (`request <what>`). */
+const fakeKube = () => memoryKube({ say: { request: what => `request ${what}` } })
 
-/** A KubeClient over a MemoryCluster with what probe.ts calls; request wraps errors as the real one. */
-function fakeKube(): Fake {
-  const cluster = new MemoryCluster()
-  const calls: string[] = []
-  const failNext = new Map<string, unknown>()
-  const fail = (name: string) => {
-    const e = failNext.get(name)
-    if (e !== undefined) {
-      failNext.delete(name)
-      throw e
-    }
-  }
-  const kube = {
-    request: async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      calls.push(`request ${what}`)
-      try {
-        return await fn()
-      } catch (e) {
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-    },
-    get: async (ref: KubeRef) => {
-      calls.push(`get ${ref.kind}/${ref.name}`)
-      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-    },
-    applyManifest: async (m: KubeObject) => {
-      calls.push(`apply ${m.kind}/${m.metadata.name}`)
-      return { created: true, changed: true, object: cluster.put(m) }
-    },
-    list: async (apiVersion: string, kind: string, opts: ListOptions = {}) => {
-      calls.push(`list ${kind} -n ${opts.namespace} -l ${opts.labelSelector}`)
-      fail('list')
-      return { items: cluster.all(apiVersion, kind, opts), resourceVersion: '1' }
-    },
-    watchSource: (apiVersion: string, kind: string, opts: ListOptions = {}) => {
-      calls.push(`watch ${kind} -n ${opts.namespace} -l ${opts.labelSelector}`)
-      const src = cluster.source(apiVersion, kind, opts)
-      return {
-        ...src,
-        list: async () => {
-          fail('watchList')
-          return src.list()
-        }
-      }
-    },
-    apps: {
-      createNamespacedDaemonSet: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
-        calls.push(`create DaemonSet ${namespace}/${body.metadata.name}`)
-        if (cluster.get('apps/v1', 'DaemonSet', body.metadata.name, namespace))
-          throw apiError(409, 'AlreadyExists', `daemonsets.apps "${body.metadata.name}" already exists`)
-        return cluster.put({
-          ...body,
-          metadata: { ...body.metadata, creationTimestamp: '2026-12-02T10:00:00Z' }
-        })
-      },
-      deleteNamespacedDaemonSet: async (o: {
-        name: string
-        namespace: string
-        gracePeriodSeconds: number
-        propagationPolicy: string
-      }) => {
-        calls.push(
-          `delete DaemonSet ${o.namespace}/${o.name} grace=${o.gracePeriodSeconds} ${o.propagationPolicy}`
-        )
-        fail('deleteDaemonSet')
-        const ds = cluster.get('apps/v1', 'DaemonSet', o.name, o.namespace)
-        if (!ds) throw apiError(404, 'NotFound', `daemonsets.apps "${o.name}" not found`)
-        cluster.remove('apps/v1', 'DaemonSet', o.name, o.namespace)
-        // Background propagation: the garbage collector removes the DaemonSet's pods.
-        for (const p of cluster.all('v1', 'Pod', { namespace: o.namespace }))
-          if (p.metadata.ownerReferences?.some(r => r.uid === ds.metadata.uid))
-            cluster.remove('v1', 'Pod', p.metadata.name, o.namespace)
-        return {}
-      }
-    }
-  } as unknown as KubeClient
-  return { kube, cluster, calls, failNext }
-}
-
-/** Until the module has its watch open (the list done), a few event-loop turns at most. */
-async function watching(c: MemoryCluster): Promise<void> {
-  for (let i = 0; i < 500 && c.openWatches === 0; i++) await new Promise(r => setImmediate(r))
-  if (c.openWatches === 0) throw new Error('the module never opened its watch')
-}
-
-/** A DaemonSet pod for `node` as the controller makes it: owner reference, single-node affinity. */
-function dsPod(
-  ds: KubeObject,
-  node: string,
-  status: object,
-  o: { uid?: string; bound?: boolean } = {}
-): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: `${ds.metadata.name}-${node}`,
-      namespace: ds.metadata.namespace,
-      labels: ds.spec.template.metadata.labels,
-      ownerReferences: [
-        {
-          apiVersion: 'apps/v1',
-          kind: 'DaemonSet',
-          name: ds.metadata.name,
-          uid: o.uid ?? ds.metadata.uid!,
-          controller: true
-        }
-      ]
-    },
-    spec: { ...(o.bound === false ? {} : { nodeName: node }), affinity: pinToNode(node), containers: [] },
-    status
-  }
-}
-
-const terminated = (exitCode: number, message: string, reason?: string) => ({
-  phase: 'Running',
-  initContainerStatuses: [
-    { name: 'probe', state: { terminated: { exitCode, message, ...(reason ? { reason } : {}) } } }
-  ]
-})
 const running = { phase: 'Running', initContainerStatuses: [{ name: 'probe', state: { running: {} } }] }
 const pending = { phase: 'Pending' }
-const unschedulable = {
-  phase: 'Pending',
-  conditions: [
-    {
-      type: 'PodScheduled',
-      status: 'False',
-      reason: 'Unschedulable',
-      message: '0/3 nodes are available:\n Insufficient rdma'
-    }
-  ]
-}
+const unschedulable = unschedulableStatus('0/3 nodes are available:\n Insufficient rdma')
 const stuck = {
   phase: 'Pending',
   initContainerStatuses: [
@@ -252,7 +116,7 @@ describe('deleteDaemonSet', () => {
       'request delete daemonset/d1 -n ns1',
       'delete DaemonSet ns1/d1 grace=0 Background'
     ])
-    f.failNext.set('deleteDaemonSet', apiError(403, 'Forbidden', 'cannot delete daemonsets'))
+    f.failNext.set('deleteNamespacedDaemonSet', apiError(403, 'Forbidden', 'cannot delete daemonsets'))
     await expect(deleteDaemonSet(f.kube, 'd1', 'ns1')).rejects.toThrow(
       'delete daemonset/d1 -n ns1: HTTP 403: cannot delete daemonsets'
     )
@@ -548,7 +412,7 @@ describe('probeNodes', () => {
     const run = probeNodes({ kube: f.kube, settings: s, nodes: ['n1'], timeoutMs: 60_000, log })
     await watching(f.cluster)
     const ds = f.cluster.get('apps/v1', 'DaemonSet', probeName(s), NS)!
-    f.failNext.set('deleteDaemonSet', apiError(500, 'InternalError', 'etcd timeout'))
+    f.failNext.set('deleteNamespacedDaemonSet', apiError(500, 'InternalError', 'etcd timeout'))
     f.cluster.put(dsPod(ds, 'n1', terminated(0, probeMessage(ibstat(HB)))))
     expect((await run).get('n1')!.error).toBeNull()
     expect(log.warnings).toEqual([
@@ -562,7 +426,7 @@ describe('probeNodes', () => {
     const run = probeNodes({ kube: f.kube, settings: s, nodes: ['n1'], timeoutMs: 60_000 })
     await watching(f.cluster)
     const ds = f.cluster.get('apps/v1', 'DaemonSet', probeName(s), NS)!
-    f.failNext.set('deleteDaemonSet', apiError(500, 'InternalError', 'etcd timeout'))
+    f.failNext.set('deleteNamespacedDaemonSet', apiError(500, 'InternalError', 'etcd timeout'))
     f.cluster.put(dsPod(ds, 'n1', stuck))
     expect((await run).get('n1')!.error).toBe('probe container not started: ImagePullBackOff (pull denied)')
   })

@@ -4,8 +4,7 @@
 // cleanup's error text, and the DNS names built from parts.
 import { describe, expect, it } from '@jest/globals'
 import type { KubeClient } from '../../../src/kube/client.js'
-import { httpStatusOf, KubeRequestError, messageOf } from '../../../src/kube/errors.js'
-import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
+import type { KubeObject } from '../../../src/kube/types.js'
 import {
   createPod,
   deletePods,
@@ -15,77 +14,19 @@ import {
   runOncePodSpec,
   workNamespaceManifest
 } from '../../../src/verify/workspace.js'
-import { apiError, labelsMatch, MemoryCluster } from '../../support/memory-cluster.js'
+import { apiError } from '../../support/memory-cluster.js'
+import { memoryKube } from '../../support/memory-kube.js'
 
-interface Fake {
-  kube: KubeClient
-  cluster: MemoryCluster
-  calls: string[]
-  requests: string[]
-  /** Fails the next call of this name (core.createNamespacedPod…) with the error. */
-  failNext: Map<string, unknown>
-}
-
-/** A KubeClient over a MemoryCluster with only what workspace.ts calls; request as the real one wraps errors. */
-function fakeKube(): Fake {
-  const cluster = new MemoryCluster()
-  const calls: string[] = []
-  const requests: string[] = []
-  const failNext = new Map<string, unknown>()
-  const fail = (name: string) => {
-    const e = failNext.get(name)
-    if (e !== undefined) {
-      failNext.delete(name)
-      throw e
+/** memory-kube with workspace.ts's words for the apply (and its live object) and the pod delete. */
+const fakeKube = () =>
+  memoryKube({
+    say: {
+      apply: (m, opts) =>
+        `apply ${m.kind}/${m.metadata.name} live=${opts.live === null ? 'null' : opts.live?.metadata.name}`,
+      deletePods: q =>
+        `delete pods ${q.namespace} -l ${q.labelSelector} grace=${q.gracePeriodSeconds} ${q.propagationPolicy}`
     }
-  }
-  const kube = {
-    request: async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-      requests.push(what)
-      try {
-        return await fn()
-      } catch (e) {
-        throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
-      }
-    },
-    get: async (ref: KubeRef) => {
-      calls.push(`get ${ref.kind}/${ref.name}`)
-      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-    },
-    applyManifest: async (m: KubeObject, opts: { live?: KubeObject | null }) => {
-      calls.push(
-        `apply ${m.kind}/${m.metadata.name} live=${opts.live === null ? 'null' : opts.live?.metadata.name}`
-      )
-      const object = cluster.put(m)
-      return { created: !opts.live, changed: true, object }
-    },
-    core: {
-      createNamespacedPod: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
-        calls.push(`create pod ${namespace}/${body.metadata.name}`)
-        fail('createNamespacedPod')
-        if (cluster.get('v1', 'Pod', body.metadata.name, namespace))
-          throw apiError(409, 'AlreadyExists', `pods "${body.metadata.name}" already exists`)
-        return cluster.put({ ...body, metadata: { ...body.metadata, namespace } })
-      },
-      deleteCollectionNamespacedPod: async (o: {
-        namespace: string
-        labelSelector: string
-        gracePeriodSeconds: number
-        propagationPolicy: string
-      }) => {
-        calls.push(
-          `delete pods ${o.namespace} -l ${o.labelSelector} grace=${o.gracePeriodSeconds} ${o.propagationPolicy}`
-        )
-        fail('deleteCollectionNamespacedPod')
-        for (const p of cluster.all('v1', 'Pod', { namespace: o.namespace }))
-          if (labelsMatch(p.metadata.labels, o.labelSelector))
-            cluster.remove('v1', 'Pod', p.metadata.name, o.namespace)
-        return {}
-      }
-    }
-  } as unknown as KubeClient
-  return { kube, cluster, calls, requests, failNext }
-}
+  })
 
 const pod = (
   name: string,

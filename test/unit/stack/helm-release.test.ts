@@ -3,33 +3,15 @@
 // installed version), one helm and one `repo add` per repository for the run, the chart's CRDs,
 // status, uninstall and upgrade --install with their exact arguments and log lines.
 import { jest } from '@jest/globals'
-import { createHash } from 'node:crypto'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
+import type { HelmReleaseStatus } from '../../../src/helm/index.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { createHelmReleases } from '../../../src/stack/helm-release.js'
 import { captureLog } from '../../support/capture-log.js'
+import { useHelmOnPath } from '../../support/helm-on-path.js'
+import { stubHelm } from '../../support/helm-stub.js'
 
-const HELM_VERSION = 'v3.19.0'
-let binDir: string
-let savedPath: string | undefined
-
-beforeAll(() => {
-  binDir = mkdtempSync(path.join(tmpdir(), 'helm-release-'))
-  const helm = path.join(binDir, 'helm')
-  writeFileSync(helm, `#!/bin/sh\necho ${HELM_VERSION}\n`)
-  chmodSync(helm, 0o755)
-  savedPath = process.env.PATH
-  process.env.PATH = `${binDir}${path.delimiter}${savedPath ?? ''}`
-})
-
-afterAll(() => {
-  process.env.PATH = savedPath
-  rmSync(binDir, { recursive: true, force: true })
-})
+const helmBin = useHelmOnPath('v3.19.0')
 
 afterEach(() => jest.restoreAllMocks())
 
@@ -45,48 +27,14 @@ const spec = (over: Partial<HelmReleaseSpec> = {}): HelmReleaseSpec =>
   }) as HelmReleaseSpec
 
 function setup(release?: HelmReleaseStatus, values: Record<string, unknown> = {}) {
-  const sha = createHash('sha256')
-    .update(readFileSync(path.join(binDir, 'helm')))
-    .digest('hex')
-  const settings = { stack: { helmVersion: HELM_VERSION, helmSha256: sha } } as unknown as Settings
+  const settings = {
+    stack: { helmVersion: helmBin.version, helmSha256: helmBin.sha256 }
+  } as unknown as Settings
   const log = captureLog()
-  const calls: string[] = []
-  const helms = new Set<Helm>()
-  let current = release
-  const on = function (this: Helm, line: string) {
-    helms.add(this)
-    calls.push(line)
-  }
-  jest.spyOn(Helm.prototype, 'status').mockImplementation(async function (this: Helm, r, ns) {
-    on.call(this, `status ${r} -n ${ns}`)
-    return current
-  })
-  jest.spyOn(Helm.prototype, 'getValues').mockImplementation(async function (this: Helm, r, ns) {
-    on.call(this, `get values ${r} -n ${ns}`)
-    return values
-  })
-  jest.spyOn(Helm.prototype, 'repoAdd').mockImplementation(async function (this: Helm, n, u) {
-    on.call(this, `repo add ${n} ${u}`)
-  })
-  jest.spyOn(Helm.prototype, 'chartCrds').mockImplementation(async function (this: Helm, o) {
-    on.call(this, `crds ${JSON.stringify(o)}`)
-    return [{ kind: 'CustomResourceDefinition', metadata: { name: 'clusterpolicies.nvidia.com' } }]
-  })
-  jest.spyOn(Helm.prototype, 'uninstall').mockImplementation(async function (this: Helm, r, ns, t) {
-    on.call(this, `uninstall ${r} -n ${ns} ${t}`)
-    const had = current !== undefined
-    current = undefined
-    return had
-  })
-  jest.spyOn(Helm.prototype, 'upgradeInstall').mockImplementation(async function (this: Helm, o) {
-    on.call(this, `upgrade ${JSON.stringify(o)}`)
-    current = {
-      chartName: 'gpu-operator',
-      chartVersion: o.version,
-      revision: (current?.revision ?? 0) + 1,
-      status: 'deployed'
-    }
-    return current
+  const { calls, helms } = stubHelm({
+    releases: { 'gpu-operator': release },
+    values,
+    crds: [{ kind: 'CustomResourceDefinition', metadata: { name: 'clusterpolicies.nvidia.com' } }]
   })
   const releases = createHelmReleases(settings, '/k/config', log)
   return { releases, calls, helms, log }
@@ -163,7 +111,7 @@ describe('createHelmReleases', () => {
     expect(t.helms.size).toBe(1)
     const [h] = [...t.helms]
     expect((h as unknown as { opts: unknown }).opts).toEqual({
-      helmPath: path.join(binDir, 'helm'),
+      helmPath: helmBin.helmPath,
       kubeconfig: '/k/config'
     })
     expect(t.log.lines.filter(l => l.includes('Using helm'))).toHaveLength(1)

@@ -15,12 +15,11 @@ import {
   microTime,
   type LeaseHandle
 } from '../../../src/stack/lease.js'
-import type { KubeClient } from '../../../src/kube/client.js'
-import type { KubeObject } from '../../../src/kube/types.js'
-import type { WatchSource } from '../../../src/kube/watch.js'
 import type { Clock } from '../../../src/util/clock.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 import { captureLog } from '../../support/capture-log.js'
+import { ManualClock, settle } from '../../support/manual-clock.js'
+import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { leaseConflict, leaseOf, memoryLeaseClient, putLease } from '../../support/memory-lease.js'
 
 const AV = 'coordination.k8s.io/v1'
 const NAME = 'aks-rdma-action'
@@ -28,151 +27,34 @@ const NS = 'kube-system'
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 678)
 const GET = 'get lease aks-rdma-action'
 
-/** Lets the real setImmediate callbacks run (the in-memory watches deliver their events on them). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise<void>(r => setImmediate(r))
-}
+const conflict = leaseConflict
 
-/**
- * A clock that only moves when the test says: now() is Jest's faked Date (so the watches' timers
- * move with it), every() registers a tick that advance() runs, awaiting it, when its time comes.
- */
-class TestClock implements Clock {
-  readonly timers: Array<{ periodMs: number; next: number; tick: () => Promise<void>; stopped: boolean }> = []
+/** A Lease's whole spec. */
+const leaseSpec = (
+  holderIdentity: string,
+  acquireTime: string,
+  renewTime: string,
+  leaseTransitions: number,
+  leaseDurationSeconds = 60
+) => ({ holderIdentity, leaseDurationSeconds, acquireTime, renewTime, leaseTransitions })
 
-  now(): number {
-    return Date.now()
-  }
+/** The spec of the Lease as run-a writes it. */
+const runA = (acquireTime: string, renewTime: string, leaseTransitions: number, leaseDurationSeconds = 60) =>
+  leaseSpec('run-a', acquireTime, renewTime, leaseTransitions, leaseDurationSeconds)
 
-  every(periodMs: number, tick: () => Promise<void>): () => void {
-    const t = { periodMs, next: this.now() + periodMs, tick, stopped: false }
-    this.timers.push(t)
-    return () => {
-      t.stopped = true
-    }
-  }
-
-  async advance(ms: number): Promise<void> {
-    const end = this.now() + ms
-    for (;;) {
-      const due = this.timers.filter(t => !t.stopped && t.next <= end).sort((a, b) => a.next - b.next)[0]
-      if (!due) break
-      await jest.advanceTimersByTimeAsync(Math.max(0, due.next - this.now()))
-      await settle()
-      due.next += due.periodMs
-      if (!due.stopped) await due.tick()
-      await settle()
-    }
-    await jest.advanceTimersByTimeAsync(Math.max(0, end - this.now()))
-    await settle()
-  }
-}
-
-type Op = 'read' | 'create' | 'replace' | 'delete'
-
-const conflict = (): Error =>
-  apiError(
-    409,
-    'Conflict',
-    `Operation cannot be fulfilled on leases.coordination.k8s.io "${NAME}": the object has been modified; please apply your changes to the latest version and try again`
-  )
-const notFound = (): Error => apiError(404, 'NotFound', `leases.coordination.k8s.io "${NAME}" not found`)
+/** The Lease body this run sends: its name, the managed-by label and `spec` (and more metadata). */
+const written = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
+  apiVersion: AV,
+  kind: 'Lease',
+  metadata: {
+    name: NAME,
+    namespace: NS,
+    labels: { 'app.kubernetes.io/managed-by': 'aks-rdma-action' },
+    ...metadata
+  },
+  spec
+})
 const unavailable = (): Error => apiError(500, 'InternalError', 'etcd unavailable')
-
-/** A KubeClient over a MemoryCluster with the Lease calls the module makes, as the API server answers them. */
-function fakeKube(cluster: MemoryCluster) {
-  const calls: string[] = []
-  const raw: unknown[] = []
-  const args: Record<Op, any[]> = { read: [], create: [], replace: [], delete: [] }
-  /** One-shot hooks run before the next call of an op (they may change the cluster or throw). */
-  const before: Record<Op, Array<() => void>> = { read: [], create: [], replace: [], delete: [] }
-  /** An op that keeps failing with this error until cleared. */
-  const failing: Partial<Record<Op, Error>> = {}
-  const watches: unknown[][] = []
-  let source = (apiVersion: string, kind: string, opts: any): WatchSource =>
-    cluster.source(apiVersion, kind, opts)
-  const gate = (op: Op, a: unknown): void => {
-    args[op].push(structuredClone(a))
-    before[op].shift()?.()
-    const f = failing[op]
-    if (f) throw f
-  }
-  const client = {
-    request: async (what: string, fn: () => Promise<unknown>, r: unknown) => {
-      calls.push(what)
-      raw.push(r)
-      return fn()
-    },
-    coordination: {
-      readNamespacedLease: async (a: { name: string; namespace: string }) => {
-        gate('read', a)
-        const l = cluster.get(AV, 'Lease', a.name, a.namespace)
-        if (!l) throw notFound()
-        return l
-      },
-      createNamespacedLease: async (a: { namespace: string; body: any }) => {
-        gate('create', a)
-        if (cluster.get(AV, 'Lease', a.body.metadata.name, a.namespace))
-          throw apiError(409, 'AlreadyExists', `leases.coordination.k8s.io "${NAME}" already exists`)
-        return cluster.put({ ...a.body, metadata: { ...a.body.metadata, namespace: a.namespace } })
-      },
-      replaceNamespacedLease: async (a: { name: string; namespace: string; body: any }) => {
-        gate('replace', a)
-        const cur = cluster.get(AV, 'Lease', a.name, a.namespace)
-        if (!cur) throw notFound()
-        const rv = a.body.metadata?.resourceVersion
-        if (rv && rv !== cur.metadata.resourceVersion) throw conflict()
-        return cluster.put({
-          ...a.body,
-          metadata: { ...a.body.metadata, namespace: a.namespace, uid: cur.metadata.uid }
-        })
-      },
-      deleteNamespacedLease: async (a: { name: string; namespace: string; body?: any }) => {
-        gate('delete', a)
-        const cur = cluster.get(AV, 'Lease', a.name, a.namespace)
-        if (!cur) throw notFound()
-        const p = a.body?.preconditions ?? {}
-        if (p.uid && p.uid !== cur.metadata.uid)
-          throw apiError(
-            409,
-            'Conflict',
-            `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${cur.metadata.uid}`
-          )
-        if (p.resourceVersion && p.resourceVersion !== cur.metadata.resourceVersion) throw conflict()
-        cluster.remove(AV, 'Lease', a.name, a.namespace)
-        return { kind: 'Status', status: 'Success' }
-      }
-    },
-    watchSource: (apiVersion: string, kind: string, opts: any) => {
-      watches.push([apiVersion, kind, opts])
-      return source(apiVersion, kind, opts)
-    }
-  }
-  return {
-    client: client as unknown as KubeClient,
-    calls,
-    raw,
-    args,
-    before,
-    failing,
-    watches,
-    setSource(f: typeof source) {
-      source = f
-    }
-  }
-}
-
-/** Another run (or client-go) writing the Lease directly. */
-function putLease(cluster: MemoryCluster, spec: Record<string, unknown>, uid?: string): KubeObject {
-  return cluster.put({
-    apiVersion: AV,
-    kind: 'Lease',
-    metadata: { name: NAME, namespace: NS, ...(uid ? { uid } : {}) },
-    spec
-  })
-}
-
-const leaseOf = (cluster: MemoryCluster) => cluster.get(AV, 'Lease', NAME, NS)
 
 function track<T>(p: Promise<T>): { done: boolean; value?: T; error?: any } {
   const t: { done: boolean; value?: T; error?: any } = { done: false }
@@ -238,14 +120,14 @@ describe('the Lease names, microTime and the errors', () => {
 
 describe('acquireLease', () => {
   let cluster: MemoryCluster
-  let kube: ReturnType<typeof fakeKube>
-  let clock: TestClock
+  let kube: ReturnType<typeof memoryLeaseClient>
+  let clock: ManualClock
   const handles: LeaseHandle[] = []
 
   beforeEach(() => {
     cluster = new MemoryCluster()
-    kube = fakeKube(cluster)
-    clock = new TestClock()
+    kube = memoryLeaseClient(cluster)
+    clock = new ManualClock()
   })
 
   afterEach(async () => {
@@ -269,22 +151,7 @@ describe('acquireLease', () => {
     expect(kube.args.create).toEqual([
       {
         namespace: NS,
-        body: {
-          apiVersion: AV,
-          kind: 'Lease',
-          metadata: {
-            name: NAME,
-            namespace: NS,
-            labels: { 'app.kubernetes.io/managed-by': 'aks-rdma-action' }
-          },
-          spec: {
-            holderIdentity: 'run-a',
-            leaseDurationSeconds: 60,
-            acquireTime: '2026-01-02T03:04:05.678000Z',
-            renewTime: '2026-01-02T03:04:05.678000Z',
-            leaseTransitions: 0
-          }
-        }
+        body: written(runA('2026-01-02T03:04:05.678000Z', '2026-01-02T03:04:05.678000Z', 0))
       }
     ])
     expect(Object.keys(kube.args.create[0].body.metadata)).toEqual(['name', 'namespace', 'labels'])
@@ -301,13 +168,7 @@ describe('acquireLease', () => {
   })
 
   it('takes a released Lease (no holder) at once, counting a transition', async () => {
-    const prev = putLease(cluster, {
-      holderIdentity: '',
-      leaseDurationSeconds: 60,
-      acquireTime: microTime(T0 - 5_000),
-      renewTime: microTime(T0 - 1_000),
-      leaseTransitions: 2
-    })
+    const prev = putLease(cluster, leaseSpec('', microTime(T0 - 5_000), microTime(T0 - 1_000), 2))
     const log = captureLog()
     const h = await acquire({ log })
     expect(kube.calls).toEqual([GET, 'take lease'])
@@ -316,23 +177,9 @@ describe('acquireLease', () => {
       {
         name: NAME,
         namespace: NS,
-        body: {
-          apiVersion: AV,
-          kind: 'Lease',
-          metadata: {
-            name: NAME,
-            namespace: NS,
-            labels: { 'app.kubernetes.io/managed-by': 'aks-rdma-action' },
-            resourceVersion: prev.metadata.resourceVersion
-          },
-          spec: {
-            holderIdentity: 'run-a',
-            leaseDurationSeconds: 60,
-            acquireTime: microTime(T0),
-            renewTime: microTime(T0),
-            leaseTransitions: 3
-          }
-        }
+        body: written(runA(microTime(T0), microTime(T0), 3), {
+          resourceVersion: prev.metadata.resourceVersion
+        })
       }
     ])
     expect(log.lines).toEqual(['info: Lease kube-system/aks-rdma-action taken by run run-a'])
@@ -340,44 +187,20 @@ describe('acquireLease', () => {
   })
 
   it('takes back a Lease it holds already, keeping its acquireTime and transitions', async () => {
-    putLease(cluster, {
-      holderIdentity: 'run-a',
-      leaseDurationSeconds: 60,
-      acquireTime: '2026-01-02T03:00:00.000000Z',
-      renewTime: microTime(T0 - 1_000),
-      leaseTransitions: 4
-    })
+    putLease(cluster, runA('2026-01-02T03:00:00.000000Z', microTime(T0 - 1_000), 4))
     await acquire()
     expect(kube.calls).toEqual([GET, 'take lease'])
-    expect(kube.args.replace[0].body.spec).toEqual({
-      holderIdentity: 'run-a',
-      leaseDurationSeconds: 60,
-      acquireTime: '2026-01-02T03:00:00.000000Z',
-      renewTime: microTime(T0),
-      leaseTransitions: 4
-    })
+    expect(kube.args.replace[0].body.spec).toEqual(runA('2026-01-02T03:00:00.000000Z', microTime(T0), 4))
   })
 
   it('stamps a new acquireTime when its own Lease has none', async () => {
     putLease(cluster, { holderIdentity: 'run-a', leaseTransitions: 1 })
     await acquire()
-    expect(kube.args.replace[0].body.spec).toEqual({
-      holderIdentity: 'run-a',
-      leaseDurationSeconds: 60,
-      acquireTime: microTime(T0),
-      renewTime: microTime(T0),
-      leaseTransitions: 1
-    })
+    expect(kube.args.replace[0].body.spec).toEqual(runA(microTime(T0), microTime(T0), 1))
   })
 
   it('takes over a holder only once it has seen the same record for a whole lease duration of the holder', async () => {
-    putLease(cluster, {
-      holderIdentity: 'run-b',
-      leaseDurationSeconds: 30,
-      acquireTime: microTime(T0 - 90_000),
-      renewTime: microTime(T0 - 5_000),
-      leaseTransitions: 1
-    })
+    putLease(cluster, leaseSpec('run-b', microTime(T0 - 90_000), microTime(T0 - 5_000), 1, 30))
     const log = captureLog()
     const p = track(acquire({ log }))
     await settle()
@@ -388,13 +211,10 @@ describe('acquireLease', () => {
     ])
     // The holder renews after 15 s: live for another 30 s from then.
     await clock.advance(15_000)
-    const renewed = putLease(cluster, {
-      holderIdentity: 'run-b',
-      leaseDurationSeconds: 30,
-      acquireTime: microTime(T0 - 90_000),
-      renewTime: microTime(T0 + 15_000),
-      leaseTransitions: 1
-    })
+    const renewed = putLease(
+      cluster,
+      leaseSpec('run-b', microTime(T0 - 90_000), microTime(T0 + 15_000), 1, 30)
+    )
     await settle()
     await clock.advance(30_000)
     expect(p.done).toBe(false)
@@ -409,13 +229,7 @@ describe('acquireLease', () => {
     expect(h.acquiredAt).toBe(T0 + 45_010)
     expect(kube.calls).toEqual([GET, GET, GET, 'take lease'])
     expect(kube.args.replace[0].body.metadata.resourceVersion).toBe(renewed.metadata.resourceVersion)
-    expect(kube.args.replace[0].body.spec).toEqual({
-      holderIdentity: 'run-a',
-      leaseDurationSeconds: 60,
-      acquireTime: microTime(T0 + 45_010),
-      renewTime: microTime(T0 + 45_010),
-      leaseTransitions: 2
-    })
+    expect(kube.args.replace[0].body.spec).toEqual(runA(microTime(T0 + 45_010), microTime(T0 + 45_010), 2))
     expect(log.lines).toEqual([
       WAITING('run-b', '1m30s', 30),
       'info: Lease kube-system/aks-rdma-action taken by run run-a after waiting 45s'
@@ -482,13 +296,7 @@ describe('acquireLease', () => {
     expect(log.lines).toEqual([WAITING('run-b', '2s', 60)])
     // run-c takes it over, its runner's clock 5 s ahead.
     await clock.advance(5_000)
-    putLease(cluster, {
-      holderIdentity: 'run-c',
-      leaseDurationSeconds: 20,
-      acquireTime: microTime(T0 + 20_000),
-      renewTime: microTime(T0 + 20_000),
-      leaseTransitions: 1
-    })
+    putLease(cluster, leaseSpec('run-c', microTime(T0 + 20_000), microTime(T0 + 20_000), 1, 20))
     await settle()
     expect(log.lines).toEqual([WAITING('run-b', '2s', 60), WAITING('run-c', '0ms', 20)])
     await clock.advance(5_000)
@@ -577,14 +385,7 @@ describe('acquireLease', () => {
   it('looks again after a stale take (409 Conflict) and waits for the run that won', async () => {
     putLease(cluster, { holderIdentity: '', leaseTransitions: 3 })
     kube.before.replace.push(
-      () =>
-        void putLease(cluster, {
-          holderIdentity: 'run-c',
-          leaseDurationSeconds: 60,
-          acquireTime: microTime(T0),
-          renewTime: microTime(T0),
-          leaseTransitions: 4
-        })
+      () => void putLease(cluster, leaseSpec('run-c', microTime(T0), microTime(T0), 4))
     )
     const log = captureLog()
     const p = track(acquire({ log }))
@@ -656,14 +457,14 @@ describe('acquireLease', () => {
 
 describe('the held Lease', () => {
   let cluster: MemoryCluster
-  let kube: ReturnType<typeof fakeKube>
-  let clock: TestClock
+  let kube: ReturnType<typeof memoryLeaseClient>
+  let clock: ManualClock
   let log: ReturnType<typeof captureLog>
 
   beforeEach(() => {
     cluster = new MemoryCluster()
-    kube = fakeKube(cluster)
-    clock = new TestClock()
+    kube = memoryLeaseClient(cluster)
+    clock = new ManualClock()
     log = captureLog()
   })
 
@@ -690,13 +491,7 @@ describe('the held Lease', () => {
     expect(kube.calls).toEqual(Array.from({ length: 9 }, () => [GET, 'renew lease']).flat())
     expect(kube.raw.every(r => r === true)).toBe(true)
     expect(kube.args.replace.at(-1)).toMatchObject({ name: NAME, namespace: NS })
-    expect(leaseOf(cluster)?.spec).toEqual({
-      holderIdentity: 'run-a',
-      leaseDurationSeconds: 30,
-      acquireTime: microTime(T0),
-      renewTime: microTime(T0 + 90_000),
-      leaseTransitions: 0
-    })
+    expect(leaseOf(cluster)?.spec).toEqual(runA(microTime(T0), microTime(T0 + 90_000), 0, 30))
     expect(h.held()).toBe(true)
     await h.confirm('apply ConfigMap x')
     expect(kube.calls.at(-1)).toBe(GET)

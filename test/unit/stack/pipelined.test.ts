@@ -5,34 +5,26 @@
 // in the background), per-node progress lines, the node pool still provisioning or failed, a node
 // failure blocking only the dependent steps there, a whole-step failure stopping its dependents,
 // the step deadline counted from when a step could progress, and the report steps.
-import { afterEach, beforeEach, jest } from '@jest/globals'
-import { COMPONENTS, specOf, type ComponentName, type ComponentSpec } from '../../../src/components/index.js'
-import { healthSources } from '../../../src/health/evaluate.js'
-import { met, missing, type Health } from '../../../src/health/types.js'
+import type { ComponentName } from '../../../src/components/index.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import type { WatchSource } from '../../../src/kube/watch.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { PoolInfo } from '../../../src/stack/pipeline-gates.js'
 import { applyPipelined } from '../../../src/stack/pipelined.js'
-import { ComponentStepFailure, Run, type Applied } from '../../../src/stack/run.js'
-import type { StackStep } from '../../../src/stack/types.js'
-import { captureLog } from '../../support/capture-log.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
-import { MemoryCluster } from '../../support/memory-cluster.js'
+import { ComponentStepFailure } from '../../../src/stack/run.js'
+import { useFixedNow } from '../../support/fixed-now.js'
+import {
+  nodeHealth,
+  scriptedRun,
+  skippedAt,
+  stateHealth,
+  stepAt,
+  type Script
+} from '../../support/scripted-run.js'
 
 const T0 = Date.UTC(2026, 0, 1)
 const STEP_TIMEOUT = 1_500_000
 const RUN_TIMEOUT = 3_600_000
 const POOL = 'rdmapool'
-let clock = T0
-
-beforeEach(() => {
-  clock = T0
-  jest.spyOn(Date, 'now').mockImplementation(() => clock)
-})
-afterEach(() => {
-  jest.restoreAllMocks()
-})
+const now = useFixedNow(T0)
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 const turn = (): Promise<void> => new Promise(r => setImmediate(r))
@@ -46,92 +38,6 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   throw new Error(`never happened: ${what}`)
 }
 
-interface Script {
-  applied?: Partial<Applied>
-  throws?: unknown
-}
-
-interface Seen {
-  step: string
-  elapsedMs: number
-  nfdGraceMs: number
-}
-
-/** Cluster-level: the ConfigMap labelled step=<name> in namespace test says its state. */
-function stateHealth(name: string): Health {
-  return {
-    summary: `${name} state ready`,
-    sources: {
-      states: {
-        name: `${name}-states`,
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        namespace: 'test',
-        labelSelector: `step=${name}`
-      }
-    },
-    cluster: [
-      {
-        text: 'state ready',
-        check: snap => {
-          const state: string = snap.states?.[0]?.data?.state ?? 'absent'
-          if (state === 'broken') return { ok: false, message: 'state broken', fail: `${name} is broken` }
-          return { ok: state === 'ready', message: `state ${state}` }
-        }
-      }
-    ],
-    warnings: []
-  }
-}
-
-/**
- * Per node: the node carries the label ready.<name>=true. Its pods (app=<name> in namespace test)
- * fail a node by their container states; a ConfigMap state=broken fails the whole step.
- */
-function nodeHealth(name: string, seen: Seen[]): Health {
-  return {
-    summary: `${name} on every node`,
-    sources: {
-      pods: {
-        name: `${name}-pods`,
-        apiVersion: 'v1',
-        kind: 'Pod',
-        namespace: 'test',
-        labelSelector: `app=${name}`
-      },
-      states: {
-        name: `${name}-states`,
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        namespace: 'test',
-        labelSelector: `step=${name}`
-      }
-    },
-    perNode: {
-      progress: `${name} ready`,
-      rules: [
-        {
-          text: 'labelled',
-          check: (node, _pods, ctx) => {
-            seen.push({ step: name, elapsedMs: ctx.elapsedMs, nfdGraceMs: ctx.nfdGraceMs })
-            return node.metadata.labels?.[`ready.${name}`] === 'true' ? met() : missing(`no ${name}`)
-          }
-        }
-      ]
-    },
-    cluster: [
-      {
-        text: 'not broken',
-        check: snap =>
-          snap.states?.[0]?.data?.state === 'broken'
-            ? { ok: false, message: 'state broken', fail: `${name} is broken` }
-            : { ok: true, message: '' }
-      }
-    ],
-    warnings: []
-  }
-}
-
 function harness(
   o: {
     deadline?: number
@@ -140,66 +46,20 @@ function harness(
     scripts?: Partial<Record<ComponentName, Script>>
   } = {}
 ) {
-  const settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-  settings.wait.stepTimeoutMs = o.stepTimeoutMs ?? STEP_TIMEOUT
+  const h = scriptedRun({
+    t0: T0,
+    deadline: o.deadline ?? T0 + RUN_TIMEOUT,
+    stepTimeoutMs: o.stepTimeoutMs ?? STEP_TIMEOUT,
+    ...(o.nodePool ? { ctx: { nodePool: o.nodePool } } : {}),
+    ...(o.scripts ? { scripts: o.scripts } : {}),
+    health: (name, seen) => (name === 'network-operator' ? stateHealth(name) : nodeHealth(name, seen))
+  })
+  const { settings, log, cluster } = h
   settings.nodePool.name = POOL
-  const log = captureLog()
-  log.endGroup = () => void log.lines.push('endgroup')
-  const events: string[] = []
   const progress: string[] = []
   log.progress = (key, m) => {
     log.lines.push(`info: ${m}`)
     progress.push(`${key}|${m}`)
-  }
-  const waits: Array<{ step: string; started: number; timeoutMs: number }> = []
-  const diagnosed: Array<{ step: string; error: unknown }> = []
-  const seen: Seen[] = []
-  const cluster = new MemoryCluster()
-  const scripts = o.scripts ?? {}
-  const fake = {
-    ctx: o.nodePool ? { nodePool: o.nodePool } : {},
-    settings,
-    log,
-    deadline: o.deadline ?? T0 + RUN_TIMEOUT,
-    nfdGraceMs: 7_000,
-    async converge(step: StackStep, started: number): Promise<Applied> {
-      const name = step.spec.name
-      events.push(`converge ${name} at ${started - T0}`)
-      const s = scripts[name]
-      if (s?.throws) throw s.throws
-      return {
-        changed: false,
-        created: false,
-        details: [],
-        stepDeadline: started + settings.wait.stepTimeoutMs,
-        ...s?.applied
-      }
-    },
-    watchSources(h: Health): Record<string, WatchSource> {
-      const out: Record<string, WatchSource> = {}
-      for (const [k, s] of Object.entries(healthSources(h, settings)))
-        out[k] = cluster.source(s.apiVersion, s.kind, {
-          namespace: s.namespace,
-          labelSelector: s.labelSelector,
-          name: s.name
-        })
-      return out
-    },
-    waitOptions(step: StackStep, started: number, timeoutMs: number) {
-      waits.push({ step: step.spec.name, started: started - T0, timeoutMs })
-      return Run.prototype.waitOptions.call(fake as unknown as Run, step, started, timeoutMs)
-    },
-    limitOf(deadline: number): string {
-      return Run.prototype.limitOf.call(fake as unknown as Run, deadline)
-    },
-    async diagnose(step: StackStep, e: unknown) {
-      diagnosed.push({ step: step.spec.name, error: e })
-      const reason = e instanceof Error ? e.message : String(e)
-      return {
-        reason,
-        diagnostic: { step: step.spec.name, title: `${step.spec.name}: ${reason}`, text: reason }
-      }
-    }
   }
   const labels = new Map<string, Set<string>>()
   /** Puts the pool node `name` with the steps ready on it. */
@@ -219,14 +79,6 @@ function harness(
       }
     })
   }
-  const setState = (name: string, state: string): void => {
-    cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: `${name}-state`, namespace: 'test', labels: { step: name } },
-      data: { state }
-    })
-  }
   /** A pod of step `name` on `nodeName` whose container crash-loops. */
   const crash = (name: string, nodeName: string): KubeObject =>
     cluster.put({
@@ -241,29 +93,9 @@ function harness(
         ]
       }
     })
-  const step = (name: ComponentName, spec: Partial<ComponentSpec> = {}): StackStep => ({
-    component: {
-      ...COMPONENTS[name],
-      health: () => (name === 'network-operator' ? stateHealth(name) : nodeHealth(name, seen))
-    } as StackStep['component'],
-    spec: { ...specOf(COMPONENTS[name], settings), title: `${name} title`, ...spec }
-  })
   const progressOf = (name: string): string[] =>
     progress.filter(p => p.startsWith(`${name}|`)).map(p => p.slice(name.length + 1))
-  return {
-    run: fake as unknown as Run,
-    log,
-    events,
-    waits,
-    diagnosed,
-    seen,
-    cluster,
-    node,
-    setState,
-    crash,
-    step,
-    progressOf
-  }
+  return { ...h, node, crash, progressOf }
 }
 
 const crashReason = (name: string, n: string): string =>
@@ -293,7 +125,7 @@ describe('applyPipelined', () => {
       'converge node-feature-rule at 0',
       'converge nic-cluster-policy at 0'
     ])
-    clock = T0 + 2000
+    now.ms = T0 + 2000
     h.node('n1', 'node-feature-rule', 'nic-cluster-policy')
     await until(
       () =>
@@ -302,43 +134,33 @@ describe('applyPipelined', () => {
           .includes('nic-cluster-policy: nic-cluster-policy ready on 1/2 nodes (2s)'),
       'n1 ready'
     )
-    clock = T0 + 5000
+    now.ms = T0 + 5000
     h.node('n2', 'node-feature-rule', 'nic-cluster-policy')
     const out = await p
     expect(out).toEqual({
       ok: true,
       diagnostics: [],
       steps: [
-        {
-          name: 'network-operator',
-          status: 'success',
+        stepAt('network-operator', 'success', T0, T0, 'helm install network-operator; ready: state ready', {
           changed: true,
-          action: 'created',
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'helm install network-operator; ready: state ready'
-        },
-        {
-          name: 'node-feature-rule',
-          status: 'success',
-          changed: true,
-          action: 'updated',
-          durationMs: 5000,
-          startedAt: iso(T0),
-          finishedAt: iso(T0 + 5000),
-          detail: 'rule updated; ready: node-feature-rule ready on 2/2 nodes'
-        },
-        {
-          name: 'nic-cluster-policy',
-          status: 'success',
-          changed: false,
-          action: 'unchanged',
-          durationMs: 5000,
-          startedAt: iso(T0),
-          finishedAt: iso(T0 + 5000),
-          detail: 'unchanged; ready: nic-cluster-policy ready on 2/2 nodes'
-        }
+          action: 'created'
+        }),
+        stepAt(
+          'node-feature-rule',
+          'success',
+          T0,
+          T0 + 5000,
+          'rule updated; ready: node-feature-rule ready on 2/2 nodes',
+          { changed: true, action: 'updated' }
+        ),
+        stepAt(
+          'nic-cluster-policy',
+          'success',
+          T0,
+          T0 + 5000,
+          'unchanged; ready: nic-cluster-policy ready on 2/2 nodes',
+          { action: 'unchanged' }
+        )
       ]
     })
     expect(
@@ -383,7 +205,7 @@ describe('applyPipelined', () => {
       h.step('gpu-operator')
     ])
     await until(() => h.progressOf('gpu-operator').length > 0, 'all waits')
-    clock = T0 + 1000
+    now.ms = T0 + 1000
     h.node(
       'n1',
       'node-feature-rule',
@@ -422,15 +244,7 @@ describe('applyPipelined', () => {
       ]
     ])
     // A failed step that wrote nothing has no action.
-    expect(out.steps[1]).toEqual({
-      name: 'nic-cluster-policy',
-      status: 'failure',
-      changed: false,
-      durationMs: 1000,
-      startedAt: iso(T0),
-      finishedAt: iso(T0 + 1000),
-      detail: out.steps[1].detail
-    })
+    expect(out.steps[1]).toEqual(stepAt('nic-cluster-policy', 'failure', T0, T0 + 1000, out.steps[1].detail))
     // Only the step that failed on the node is diagnosed; the blocked ones say why in an error line.
     expect(out.diagnostics).toEqual([
       { step: 'nic-cluster-policy', title: `nic-cluster-policy: ${nicFailure}`, text: nicFailure }
@@ -504,7 +318,7 @@ describe('applyPipelined', () => {
       h.step('gpu-operator', { enabled: false, skipReason: 'gpu-operator input is false' })
     ])
     await until(() => h.progressOf('nic-cluster-policy').length > 0, 'nic waits')
-    clock = T0 + 3000
+    now.ms = T0 + 3000
     h.setState('node-feature-rule', 'broken')
     const out = await p
     expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
@@ -518,44 +332,20 @@ describe('applyPipelined', () => {
         }
       ],
       steps: [
-        {
-          name: 'node-feature-rule',
-          status: 'failure',
+        stepAt('node-feature-rule', 'failure', T0, T0 + 3000, 'rule created; node-feature-rule is broken', {
           changed: true,
-          action: 'created',
-          durationMs: 3000,
-          startedAt: iso(T0),
-          finishedAt: iso(T0 + 3000),
-          detail: 'rule created; node-feature-rule is broken'
-        },
-        {
-          name: 'nic-cluster-policy',
-          status: 'skipped',
-          changed: true,
-          action: 'updated',
-          durationMs: 3000,
-          startedAt: iso(T0),
-          finishedAt: iso(T0 + 3000),
-          detail: 'policy updated; stopped waiting: node-feature-rule failed'
-        },
-        {
-          name: 'ib-node-config',
-          status: 'skipped',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0 + 3000),
-          finishedAt: iso(T0 + 3000),
-          detail: 'not run: nic-cluster-policy stopped'
-        },
-        {
-          name: 'gpu-operator',
-          status: 'skipped',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0 + 3000),
-          finishedAt: iso(T0 + 3000),
-          detail: 'gpu-operator input is false'
-        }
+          action: 'created'
+        }),
+        stepAt(
+          'nic-cluster-policy',
+          'skipped',
+          T0,
+          T0 + 3000,
+          'policy updated; stopped waiting: node-feature-rule failed',
+          { changed: true, action: 'updated' }
+        ),
+        skippedAt('ib-node-config', T0 + 3000, 'not run: nic-cluster-policy stopped'),
+        skippedAt('gpu-operator', T0 + 3000, 'gpu-operator input is false')
       ]
     })
     const e = h.diagnosed[0].error as ComponentStepFailure
@@ -584,7 +374,7 @@ describe('applyPipelined', () => {
     const p = applyPipelined(h.run, [h.step('nic-cluster-policy'), h.step('ib-node-config')])
     await until(() => h.progressOf('nic-cluster-policy').length > 0, 'nic waits')
     expect(h.events).toEqual(['converge nic-cluster-policy at 0'])
-    clock = T0 + 4000
+    now.ms = T0 + 4000
     h.node('n1', 'nic-cluster-policy', 'ib-node-config')
     const out = await p
     expect(h.events).toEqual(['converge nic-cluster-policy at 0', 'converge ib-node-config at 4000'])
@@ -621,34 +411,12 @@ describe('applyPipelined', () => {
         }
       ],
       steps: [
-        {
-          name: 'network-operator',
-          status: 'failure',
+        stepAt('network-operator', 'failure', T0, T0, 'x; network-operator is broken', {
           changed: true,
-          action: 'updated',
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'x; network-operator is broken'
-        },
-        {
-          name: 'node-feature-rule',
-          status: 'skipped',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'not run: network-operator failed'
-        },
-        {
-          name: 'gpu-operator',
-          status: 'skipped',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'disabled by the settings'
-        }
+          action: 'updated'
+        }),
+        skippedAt('node-feature-rule', T0, 'not run: network-operator failed'),
+        skippedAt('gpu-operator', T0, 'disabled by the settings')
       ]
     })
   })
@@ -662,7 +430,7 @@ describe('applyPipelined', () => {
       h.step('gpu-operator')
     ])
     await until(() => h.diagnosed.length > 0, 'nic fails')
-    clock = T0 + 2000
+    now.ms = T0 + 2000
     h.node('n1', 'node-feature-rule')
     const out = await p
     expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
@@ -682,24 +450,8 @@ describe('applyPipelined', () => {
           finishedAt: iso(T0 + 2000),
           detail: 'unchanged; ready: node-feature-rule ready on 1/1 nodes'
         }),
-        {
-          name: 'nic-cluster-policy',
-          status: 'failure',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'helm upgrade failed'
-        },
-        {
-          name: 'gpu-operator',
-          status: 'skipped',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'not run: nic-cluster-policy failed'
-        }
+        stepAt('nic-cluster-policy', 'failure', T0, T0, 'helm upgrade failed'),
+        skippedAt('gpu-operator', T0, 'not run: nic-cluster-policy failed')
       ]
     })
     expect(h.log.lines.filter(l => !l.includes('ready on')).slice(0, 5)).toEqual([
@@ -716,15 +468,9 @@ describe('applyPipelined', () => {
     const out = await applyPipelined(late.run, [late.step('network-operator')])
     expect(late.events).toEqual([])
     expect(out.ok).toBe(false)
-    expect(out.steps[0]).toEqual({
-      name: 'network-operator',
-      status: 'failure',
-      changed: false,
-      durationMs: 0,
-      startedAt: iso(T0),
-      finishedAt: iso(T0),
-      detail: 'the run timeout was reached before this step started'
-    })
+    expect(out.steps[0]).toEqual(
+      stepAt('network-operator', 'failure', T0, T0, 'the run timeout was reached before this step started')
+    )
     expect(late.diagnosed[0].error).toBeInstanceOf(ComponentStepFailure)
 
     const inTime = harness({ deadline: T0 + 1 })
@@ -740,15 +486,15 @@ describe('applyPipelined', () => {
     h.node('n1')
     const out = await applyPipelined(h.run, [h.step('node-feature-rule')])
     expect(h.waits).toEqual([{ step: 'node-feature-rule', started: 0, timeoutMs: 5 }])
-    expect(out.steps[0]).toEqual({
-      name: 'node-feature-rule',
-      status: 'failure',
-      changed: false,
-      durationMs: 0,
-      startedAt: iso(T0),
-      finishedAt: iso(T0),
-      detail: 'unchanged; not ready after 0ms (the run timeout): node-feature-rule ready on 0/1 nodes'
-    })
+    expect(out.steps[0]).toEqual(
+      stepAt(
+        'node-feature-rule',
+        'failure',
+        T0,
+        T0,
+        'unchanged; not ready after 0ms (the run timeout): node-feature-rule ready on 0/1 nodes'
+      )
+    )
     expect(out.diagnostics.map(d => d.step)).toEqual(['node-feature-rule'])
   })
 
@@ -758,13 +504,13 @@ describe('applyPipelined', () => {
     const h = harness({ nodePool: pool })
     const p = applyPipelined(h.run, [h.step('node-feature-rule')])
     await until(() => h.progressOf('node-feature-rule').length > 0, 'wait')
-    clock = T0 + 1000
+    now.ms = T0 + 1000
     h.node('n1', 'node-feature-rule')
     await until(() => h.progressOf('node-feature-rule').length > 1, 'n1 joined')
-    clock = T0 + 2000
+    now.ms = T0 + 2000
     resolve({ count: 2 })
     await until(() => h.progressOf('node-feature-rule').length > 2, 'pool ready')
-    clock = T0 + 4000
+    now.ms = T0 + 4000
     h.node('n2', 'node-feature-rule')
     const out = await p
     expect(h.progressOf('node-feature-rule')).toEqual([
@@ -787,7 +533,7 @@ describe('applyPipelined', () => {
     h.setState('network-operator', 'ready')
     const p = applyPipelined(h.run, [h.step('network-operator'), h.step('node-feature-rule')])
     await until(() => h.progressOf('node-feature-rule').length > 0, 'wait')
-    clock = T0 + 1000
+    now.ms = T0 + 1000
     reject(new Error('quota exceeded'))
     const out = await p
     expect(out.ok).toBe(false)
@@ -797,7 +543,7 @@ describe('applyPipelined', () => {
     ])
     expect(out.diagnostics).toEqual([])
 
-    clock = T0
+    now.ms = T0
     const failed = harness({ nodePool: Promise.reject(new Error('no capacity')) })
     failed.setState('network-operator', 'ready')
     const after = await applyPipelined(failed.run, [
@@ -819,30 +565,30 @@ describe('applyPipelined', () => {
     h.node('n1')
     const p = applyPipelined(h.run, [h.step('node-feature-rule')])
     await until(() => h.progressOf('node-feature-rule').length > 0, 'wait')
-    clock = T0 + 50_000
+    now.ms = T0 + 50_000
     h.setState('node-feature-rule', 'still')
     await until(() => h.seen.length > 1, 'evaluated again')
-    clock = T0 + 60_000
+    now.ms = T0 + 60_000
     resolve({ count: 1 })
     await until(() => h.progressOf('node-feature-rule').length > 1, 'pool ready')
-    clock = T0 + 60_999
+    now.ms = T0 + 60_999
     h.setState('node-feature-rule', 'still more')
     await until(() => h.seen.length > 3, 'evaluated again')
-    clock = T0 + 61_000
+    now.ms = T0 + 61_000
     const out = await p
     expect(h.progressOf('node-feature-rule')).toEqual([
       'node-feature-rule: node-feature-rule ready on 0/1 nodes; node pool still provisioning (0ms)',
       'node-feature-rule: node-feature-rule ready on 0/1 nodes (1m)'
     ])
-    expect(out.steps[0]).toEqual({
-      name: 'node-feature-rule',
-      status: 'failure',
-      changed: false,
-      durationMs: 61_000,
-      startedAt: iso(T0),
-      finishedAt: iso(T0 + 61_000),
-      detail: 'unchanged; not ready after 1m1s (step-timeout 1s): node-feature-rule ready on 0/1 nodes'
-    })
+    expect(out.steps[0]).toEqual(
+      stepAt(
+        'node-feature-rule',
+        'failure',
+        T0,
+        T0 + 61_000,
+        'unchanged; not ready after 1m1s (step-timeout 1s): node-feature-rule ready on 0/1 nodes'
+      )
+    )
   })
 
   it('counts the step timeout of a dependent step from when the steps it depends on settled', async () => {
@@ -850,14 +596,14 @@ describe('applyPipelined', () => {
     h.node('n1')
     const p = applyPipelined(h.run, [h.step('node-feature-rule'), h.step('nic-cluster-policy')])
     await until(() => h.progressOf('nic-cluster-policy').length > 0, 'waits')
-    clock = T0 + 8000
+    now.ms = T0 + 8000
     h.node('n1', 'node-feature-rule')
     await until(() => h.progressOf('node-feature-rule').length > 1, 'nfr ready')
-    clock = T0 + 17_999
+    now.ms = T0 + 17_999
     h.setState('nic-cluster-policy', 'still')
     const before = h.seen.length
     await until(() => h.seen.length > before + 1, 'evaluated again')
-    clock = T0 + 18_000
+    now.ms = T0 + 18_000
     const out = await p
     expect(out.steps.map(s => [s.name, s.status, s.detail])).toEqual([
       ['node-feature-rule', 'success', 'unchanged; ready: node-feature-rule ready on 1/1 nodes'],
@@ -955,15 +701,7 @@ describe('applyPipelined', () => {
       diagnostics: [],
       steps: [
         expect.objectContaining({ name: 'network-operator', status: 'success' }),
-        {
-          name: 'gpu-operator',
-          status: 'skipped',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: 'gpu-operator input is false'
-        }
+        skippedAt('gpu-operator', T0, 'gpu-operator input is false')
       ]
     })
     expect(h.events).toEqual(['converge network-operator at 0'])

@@ -5,10 +5,11 @@
 import { jest } from '@jest/globals'
 import { RunLease } from '../../../src/stack/run-lease.js'
 import { LeaseLostError, LeaseTimeoutError, microTime } from '../../../src/stack/lease.js'
-import type { KubeClient } from '../../../src/kube/client.js'
 import type { Clock } from '../../../src/util/clock.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 import { captureLog } from '../../support/capture-log.js'
+import { ManualClock, settle } from '../../support/manual-clock.js'
+import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { memoryLeaseClient, putLease } from '../../support/memory-lease.js'
 
 const AV = 'coordination.k8s.io/v1'
 const NAME = 'aks-rdma-action'
@@ -16,111 +17,17 @@ const NS = 'kube-system'
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 678)
 const GET = 'get lease aks-rdma-action'
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise<void>(r => setImmediate(r))
-}
-
-/** now() is Jest's faked Date; every() registers a tick that advance() runs (awaited) when due. */
-class TestClock implements Clock {
-  readonly timers: Array<{ periodMs: number; next: number; tick: () => Promise<void>; stopped: boolean }> = []
-
-  now(): number {
-    return Date.now()
-  }
-
-  every(periodMs: number, tick: () => Promise<void>): () => void {
-    const t = { periodMs, next: this.now() + periodMs, tick, stopped: false }
-    this.timers.push(t)
-    return () => {
-      t.stopped = true
-    }
-  }
-
-  async advance(ms: number): Promise<void> {
-    const end = this.now() + ms
-    for (;;) {
-      const due = this.timers.filter(t => !t.stopped && t.next <= end).sort((a, b) => a.next - b.next)[0]
-      if (!due) break
-      await jest.advanceTimersByTimeAsync(Math.max(0, due.next - this.now()))
-      await settle()
-      due.next += due.periodMs
-      if (!due.stopped) await due.tick()
-      await settle()
-    }
-    await jest.advanceTimersByTimeAsync(Math.max(0, end - this.now()))
-    await settle()
-  }
-}
-
-const notFound = (): Error => apiError(404, 'NotFound', `leases.coordination.k8s.io "${NAME}" not found`)
-
-/** The Lease calls over a MemoryCluster: 404 when absent, 409 on a stale resourceVersion or precondition. */
-function fakeKube(cluster: MemoryCluster) {
-  const calls: string[] = []
-  const failing: { delete?: Error } = {}
-  const current = (): any => cluster.get(AV, 'Lease', NAME, NS)
-  const client = {
-    request: async (what: string, fn: () => Promise<unknown>) => {
-      calls.push(what)
-      return fn()
-    },
-    coordination: {
-      readNamespacedLease: async () => {
-        const l = current()
-        if (!l) throw notFound()
-        return l
-      },
-      createNamespacedLease: async (a: { namespace: string; body: any }) => {
-        if (current())
-          throw apiError(409, 'AlreadyExists', `leases.coordination.k8s.io "${NAME}" already exists`)
-        return cluster.put({ ...a.body, metadata: { ...a.body.metadata, namespace: a.namespace } })
-      },
-      replaceNamespacedLease: async (a: { namespace: string; body: any }) => {
-        const cur = current()
-        if (!cur) throw notFound()
-        if (
-          a.body.metadata.resourceVersion &&
-          a.body.metadata.resourceVersion !== cur.metadata.resourceVersion
-        )
-          throw apiError(409, 'Conflict', 'the object has been modified')
-        return cluster.put({
-          ...a.body,
-          metadata: { ...a.body.metadata, namespace: a.namespace, uid: cur.metadata.uid }
-        })
-      },
-      deleteNamespacedLease: async (a: { body?: any }) => {
-        if (failing.delete) throw failing.delete
-        const cur = current()
-        if (!cur) throw notFound()
-        const p = a.body?.preconditions ?? {}
-        if (
-          (p.uid && p.uid !== cur.metadata.uid) ||
-          (p.resourceVersion && p.resourceVersion !== cur.metadata.resourceVersion)
-        )
-          throw apiError(409, 'Conflict', 'precondition failed')
-        cluster.remove(AV, 'Lease', NAME, NS)
-        return {}
-      }
-    },
-    watchSource: (apiVersion: string, kind: string, opts: any) => cluster.source(apiVersion, kind, opts)
-  }
-  return { client: client as unknown as KubeClient, calls, failing }
-}
-
-const putLease = (cluster: MemoryCluster, spec: Record<string, unknown>) =>
-  cluster.put({ apiVersion: AV, kind: 'Lease', metadata: { name: NAME, namespace: NS }, spec })
-
 describe('RunLease', () => {
   let cluster: MemoryCluster
-  let kube: ReturnType<typeof fakeKube>
-  let clock: TestClock
+  let kube: ReturnType<typeof memoryLeaseClient>
+  let clock: ManualClock
   let log: ReturnType<typeof captureLog>
 
   beforeEach(() => {
     jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
     cluster = new MemoryCluster()
-    kube = fakeKube(cluster)
-    clock = new TestClock()
+    kube = memoryLeaseClient(cluster)
+    clock = new ManualClock()
     log = captureLog()
   })
 

@@ -5,13 +5,9 @@
 // version change and the driver roll reported; a watch's end as the step's failure, the report's
 // action, the watch sources and options, which limit a deadline is, and a failed step's diagnostic.
 import { jest } from '@jest/globals'
-import { createHash } from 'node:crypto'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import type { ComponentSpec, KubeComponent } from '../../../src/components/index.js'
 import type { Health, HealthVerdict } from '../../../src/health/types.js'
-import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
+import type { HelmReleaseStatus } from '../../../src/helm/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import { ApplyConflictError, KubeRequestError } from '../../../src/kube/errors.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
@@ -28,11 +24,13 @@ import {
 } from '../../../src/stack/run.js'
 import type { StackStep } from '../../../src/stack/types.js'
 import { captureLog } from '../../support/capture-log.js'
+import { useHelmOnPath } from '../../support/helm-on-path.js'
+import { stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { memoryLeaseApi } from '../../support/memory-lease.js'
 
 const NAME = 'rdma-device-plugin'
-const HELM_VERSION = 'v3.19.0'
 const LEASE = ['coordination.k8s.io/v1', 'Lease'] as const
 const ESTABLISHED = { conditions: [{ type: 'Established', status: 'True' }] }
 
@@ -46,7 +44,6 @@ function fakeClient(cluster: MemoryCluster) {
   const calls: string[] = []
   const conflicts = new Set<string>()
   const content = (o: KubeObject | undefined) => JSON.stringify([o?.data, o?.spec])
-  const leaseOf = () => cluster.get(...LEASE, 'aks-rdma-action', 'kube-system')
   const client = {
     request: (_what: string, fn: () => Promise<unknown>) => fn(),
     async needsApply(m: KubeObject, o: { force?: boolean }) {
@@ -96,57 +93,13 @@ function fakeClient(cluster: MemoryCluster) {
       calls.push(`watch ${apiVersion} ${kind} ${JSON.stringify(f)}`)
       return cluster.source(apiVersion, kind, f)
     },
-    coordination: {
-      async readNamespacedLease() {
-        const l = leaseOf()
-        if (!l) throw apiError(404, 'NotFound', 'leases "aks-rdma-action" not found')
-        return l
-      },
-      async createNamespacedLease({ body }: { body: KubeObject }) {
-        calls.push('create lease')
-        if (leaseOf()) throw apiError(409, 'AlreadyExists')
-        return cluster.put(body)
-      },
-      async replaceNamespacedLease({ body }: { body: KubeObject }) {
-        calls.push('replace lease')
-        const l = leaseOf()
-        if (!l) throw apiError(404, 'NotFound')
-        if (body.metadata.resourceVersion !== l.metadata.resourceVersion) throw apiError(409, 'Conflict')
-        return cluster.put(body)
-      },
-      async deleteNamespacedLease(o: {
-        body: { preconditions: { uid?: string; resourceVersion?: string } }
-      }) {
-        calls.push('delete lease')
-        const l = leaseOf()
-        if (!l) throw apiError(404, 'NotFound')
-        if (o.body.preconditions.uid !== l.metadata.uid) throw apiError(409, 'Conflict')
-        cluster.remove(...LEASE, 'aks-rdma-action', 'kube-system')
-        return {}
-      }
-    }
+    coordination: memoryLeaseApi(cluster, { onCall: op => void (op !== 'read' && calls.push(`${op} lease`)) })
+      .coordination
   }
   return { client: client as unknown as KubeClient, calls, conflicts }
 }
 
-let binDir: string
-let savedPath: string | undefined
-
-beforeAll(() => {
-  // ensureHelm's pinned-PATH route (helm-sha256): a stand-in `helm` that only reports its version;
-  // every command Run has helm run is stubbed on the Helm class.
-  binDir = mkdtempSync(path.join(tmpdir(), 'run-helm-'))
-  const helm = path.join(binDir, 'helm')
-  writeFileSync(helm, `#!/bin/sh\necho ${HELM_VERSION}\n`)
-  chmodSync(helm, 0o755)
-  savedPath = process.env.PATH
-  process.env.PATH = `${binDir}${path.delimiter}${savedPath ?? ''}`
-})
-
-afterAll(() => {
-  process.env.PATH = savedPath
-  rmSync(binDir, { recursive: true, force: true })
-})
+const helmBin = useHelmOnPath('v3.19.0')
 
 afterEach(() => jest.restoreAllMocks())
 
@@ -177,16 +130,13 @@ function setup(o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: numb
   const fake = fakeClient(cluster)
   const fromFile = jest.spyOn(KubeClient, 'fromFile').mockReturnValue(fake.client)
   const base: Settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-  const sha = createHash('sha256')
-    .update(readFileSync(path.join(binDir, 'helm')))
-    .digest('hex')
   const settings: Settings = {
     ...base,
     runId: 'run-1',
     stack: {
       ...base.stack,
-      helmVersion: HELM_VERSION,
-      helmSha256: sha,
+      helmVersion: helmBin.version,
+      helmSha256: helmBin.sha256,
       forceConflicts: o.force ?? false
     },
     wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
@@ -209,41 +159,19 @@ function setup(o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: numb
   return { cluster, ...fake, fromFile, settings, log, run }
 }
 
-/** helm's commands as Run has them run, on an in-memory release. */
-function stubHelm(release?: HelmReleaseStatus, values: Record<string, unknown> = {}) {
-  const calls: string[] = []
-  let current = release
-  const opts: unknown[] = []
-  jest.spyOn(Helm.prototype, 'status').mockImplementation(async function (this: Helm, r, ns) {
-    opts.push((this as unknown as { opts: unknown }).opts)
-    calls.push(`status ${r} -n ${ns}`)
-    return current
-  })
-  jest.spyOn(Helm.prototype, 'getValues').mockImplementation(async (r, ns) => {
-    calls.push(`get values ${r} -n ${ns}`)
-    return values
-  })
-  jest.spyOn(Helm.prototype, 'repoAdd').mockImplementation(async (name, url) => {
-    calls.push(`repo add ${name} ${url}`)
-  })
-  const crds: Array<Record<string, any>> = []
-  jest.spyOn(Helm.prototype, 'chartCrds').mockImplementation(async o => {
-    calls.push(`template crds ${o.chart} ${o.version} -n ${o.namespace} ${JSON.stringify(o.values)}`)
-    return crds
-  })
-  jest.spyOn(Helm.prototype, 'upgradeInstall').mockImplementation(async o => {
-    const { values: v, timeoutMs, ...rest } = o
-    calls.push(`upgrade --install ${JSON.stringify(rest)} values=${JSON.stringify(v)} timeout=${timeoutMs}`)
-    current = {
-      chartName: 'network-operator',
-      chartVersion: o.version,
-      revision: (current?.revision ?? 0) + 1,
-      status: 'deployed'
+/** helm's commands as Run has them run, on an in-memory release network-operator. */
+const stubRunHelm = (release?: HelmReleaseStatus, values: Record<string, unknown> = {}) =>
+  stubHelm({
+    releases: { 'network-operator': release },
+    values,
+    say: {
+      chartCrds: o => `template crds ${o.chart} ${o.version} -n ${o.namespace} ${JSON.stringify(o.values)}`,
+      upgradeInstall: o => {
+        const { values: v, timeoutMs, ...rest } = o
+        return `upgrade --install ${JSON.stringify(rest)} values=${JSON.stringify(v)} timeout=${timeoutMs}`
+      }
     }
-    return current
   })
-  return { calls, crds, opts }
-}
 
 function step(spec: Partial<ComponentSpec> = {}, component: Partial<KubeComponent> = {}): StackStep {
   return {
@@ -568,7 +496,7 @@ describe('Run', () => {
   it('installs a chart that is not there: repo added, upgrade --install with the step’s time left', async () => {
     // Less than a second left before the run's deadline: helm still gets one.
     const t = setup({ deadline: Date.now() + 300 })
-    const h = stubHelm(undefined)
+    const h = stubRunHelm(undefined)
     const r = await t.run.converge(step({ helm: chart() }), Date.now())
     expect(r).toMatchObject({
       changed: true,
@@ -591,13 +519,13 @@ describe('Run', () => {
     expect(t.calls).toEqual(['create lease'])
     // One helm for the run: the binary on PATH (its pinned hash checked), on the run's kubeconfig.
     expect(new Set(h.opts).size).toBe(1)
-    expect(h.opts[0]).toEqual({ helmPath: path.join(binDir, 'helm'), kubeconfig: '/nowhere/kubeconfig' })
+    expect(h.opts[0]).toEqual({ helmPath: helmBin.helmPath, kubeconfig: '/nowhere/kubeconfig' })
     expect(t.log.lines[0]).toMatch(/^info: Using helm v3\.19\.0 from PATH \(/)
   })
 
   it('a release as desired is up to date; values read only when it is there', async () => {
     const t = setup()
-    const h = stubHelm(
+    const h = stubRunHelm(
       { chartName: 'network-operator', chartVersion: '26.4.1', revision: 3, status: 'deployed' },
       { nfd: { enabled: true } }
     )
@@ -611,7 +539,7 @@ describe('Run', () => {
 
   it('a chart upgrade applies the new version’s differing CRDs first, then upgrades; the version moves', async () => {
     const t = setup()
-    const h = stubHelm(
+    const h = stubRunHelm(
       { chartName: 'network-operator', chartVersion: 'v26.1.0', revision: 3, status: 'deployed' },
       { nfd: { enabled: true } }
     )

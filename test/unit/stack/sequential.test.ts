@@ -3,157 +3,25 @@
 // each step converged then awaited before the next is written, the report step of each outcome
 // (action, detail, version, times), the wait's timeout and health context, what a failure or the
 // run's deadline stops, and disabled steps.
-import { afterEach, beforeEach, jest } from '@jest/globals'
-import { COMPONENTS, specOf, type ComponentName, type ComponentSpec } from '../../../src/components/index.js'
-import { healthSources } from '../../../src/health/evaluate.js'
-import type { Health } from '../../../src/health/types.js'
-import type { WatchSource } from '../../../src/kube/watch.js'
-import type { ReportStep } from '../../../src/report/report.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { ComponentStepFailure, Run, type Applied } from '../../../src/stack/run.js'
+import type { ComponentName } from '../../../src/components/index.js'
+import { ComponentStepFailure } from '../../../src/stack/run.js'
 import { applySequential } from '../../../src/stack/sequential.js'
-import type { StackStep } from '../../../src/stack/types.js'
-import { captureLog } from '../../support/capture-log.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
-import { MemoryCluster } from '../../support/memory-cluster.js'
+import { useFixedNow } from '../../support/fixed-now.js'
+import { scriptedRun, skippedAt, stepAt, type Script } from '../../support/scripted-run.js'
 
 const T0 = Date.UTC(2026, 0, 1)
 const STEP_TIMEOUT = 1_500_000
-let clock = T0
+const now = useFixedNow(T0)
 
-beforeEach(() => {
-  clock = T0
-  jest.spyOn(Date, 'now').mockImplementation(() => clock)
-})
-afterEach(() => {
-  jest.restoreAllMocks()
-})
-
-const iso = (ms: number): string => new Date(ms).toISOString()
-
-interface Script {
-  applied?: Partial<Applied>
-  throws?: unknown
-  /** Runs inside converge (to change the cluster while the step is awaited). */
-  after?: () => void
-}
-
-interface Seen {
-  step: string
-  elapsedMs: number
-  nfdGraceMs: number
-}
-
-/** A cluster-level health: the ConfigMap labelled step=<name> in namespace test says its state. */
-function stateHealth(name: string, seen: Seen[]): Health {
-  return {
-    summary: `${name} state ready`,
-    sources: {
-      states: {
-        name: `${name}-states`,
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        namespace: 'test',
-        labelSelector: `step=${name}`
-      }
-    },
-    cluster: [
-      {
-        text: 'state ready',
-        check: (snap, _pool, ctx) => {
-          seen.push({ step: name, elapsedMs: ctx.elapsedMs, nfdGraceMs: ctx.nfdGraceMs })
-          const state: string = snap.states?.[0]?.data?.state ?? 'absent'
-          if (state === 'broken') return { ok: false, message: 'state broken', fail: `${name} is broken` }
-          return { ok: state === 'ready', message: `state ${state}` }
-        }
-      }
-    ],
-    warnings: []
-  }
-}
-
-function harness(o: { deadline?: number; scripts?: Partial<Record<ComponentName, Script>> } = {}) {
-  const settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-  settings.wait.stepTimeoutMs = STEP_TIMEOUT
-  const log = captureLog()
-  log.endGroup = () => void log.lines.push('endgroup')
-  const events: string[] = []
-  const waits: Array<{ step: string; started: number; timeoutMs: number }> = []
-  const diagnosed: Array<{ step: string; error: unknown }> = []
-  const seen: Seen[] = []
-  const cluster = new MemoryCluster()
-  const scripts = o.scripts ?? {}
-  const fake = {
-    ctx: {},
-    settings,
-    log,
+const harness = (o: { deadline?: number; scripts?: Partial<Record<ComponentName, Script>> } = {}) =>
+  scriptedRun({
+    t0: T0,
     deadline: o.deadline ?? T0 + 3_600_000,
-    nfdGraceMs: 7_000,
-    async converge(step: StackStep, started: number): Promise<Applied> {
-      const name = step.spec.name
-      events.push(`converge ${name} at ${started - T0}`)
-      clock += 1000
-      const s = scripts[name]
-      if (s?.throws) throw s.throws
-      s?.after?.()
-      return {
-        changed: false,
-        created: false,
-        details: [],
-        stepDeadline: started + STEP_TIMEOUT,
-        ...s?.applied
-      }
-    },
-    watchSources(h: Health): Record<string, WatchSource> {
-      const out: Record<string, WatchSource> = {}
-      for (const [k, s] of Object.entries(healthSources(h, settings)))
-        out[k] = cluster.source(s.apiVersion, s.kind, {
-          namespace: s.namespace,
-          labelSelector: s.labelSelector,
-          name: s.name
-        })
-      return out
-    },
-    waitOptions(step: StackStep, started: number, timeoutMs: number) {
-      waits.push({ step: step.spec.name, started: started - T0, timeoutMs })
-      return Run.prototype.waitOptions.call(fake as unknown as Run, step, started, timeoutMs)
-    },
-    limitOf(deadline: number): string {
-      return Run.prototype.limitOf.call(fake as unknown as Run, deadline)
-    },
-    async diagnose(step: StackStep, e: unknown) {
-      diagnosed.push({ step: step.spec.name, error: e })
-      const reason = e instanceof Error ? e.message : String(e)
-      return {
-        reason,
-        diagnostic: { step: step.spec.name, title: `${step.spec.name}: ${reason}`, text: reason }
-      }
-    }
-  }
-  const setState = (name: string, state: string): void => {
-    cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: `${name}-state`, namespace: 'test', labels: { step: name } },
-      data: { state }
-    })
-  }
-  const step = (name: ComponentName, spec: Partial<ComponentSpec> = {}): StackStep => ({
-    component: { ...COMPONENTS[name], health: () => stateHealth(name, seen) } as StackStep['component'],
-    spec: { ...specOf(COMPONENTS[name], settings), title: `${name} title`, ...spec }
+    stepTimeoutMs: STEP_TIMEOUT,
+    ...(o.scripts ? { scripts: o.scripts } : {}),
+    // Each write takes a second.
+    onConverge: () => void (now.ms += 1000)
   })
-  return { run: fake as unknown as Run, log, events, waits, diagnosed, seen, cluster, setState, step }
-}
-
-const skippedAt = (name: string, at: number, detail: string): ReportStep => ({
-  name,
-  status: 'skipped',
-  changed: false,
-  durationMs: 0,
-  startedAt: iso(at),
-  finishedAt: iso(at),
-  detail
-})
 
 describe('applySequential', () => {
   it('converges each step and waits for it to be ready before writing the next', async () => {
@@ -168,7 +36,7 @@ describe('applySequential', () => {
           },
           after: () =>
             setImmediate(() => {
-              clock += 3000
+              now.ms += 3000
               h.events.push('network-operator ready')
               h.setState('network-operator', 'ready')
             })
@@ -196,37 +64,25 @@ describe('applySequential', () => {
       ok: true,
       diagnostics: [],
       steps: [
-        {
-          name: 'network-operator',
-          status: 'success',
-          changed: true,
-          action: 'created',
-          durationMs: 4000,
-          startedAt: iso(T0),
-          finishedAt: iso(T0 + 4000),
-          detail: 'helm install network-operator 26.4.1; ready: state ready',
-          version: { from: '25.1.0', to: '26.4.1' }
-        },
-        {
-          name: 'node-feature-rule',
-          status: 'success',
-          changed: true,
-          action: 'updated',
-          durationMs: 1000,
-          startedAt: iso(T0 + 4000),
-          finishedAt: iso(T0 + 5000),
-          detail: 'a updated; b updated; ready: state ready'
-        },
-        {
-          name: 'nic-cluster-policy',
-          status: 'success',
-          changed: false,
-          action: 'unchanged',
-          durationMs: 1000,
-          startedAt: iso(T0 + 5000),
-          finishedAt: iso(T0 + 6000),
-          detail: 'unchanged; ready: state ready'
-        }
+        stepAt(
+          'network-operator',
+          'success',
+          T0,
+          T0 + 4000,
+          'helm install network-operator 26.4.1; ready: state ready',
+          { changed: true, action: 'created', version: { from: '25.1.0', to: '26.4.1' } }
+        ),
+        stepAt(
+          'node-feature-rule',
+          'success',
+          T0 + 4000,
+          T0 + 5000,
+          'a updated; b updated; ready: state ready',
+          { changed: true, action: 'updated' }
+        ),
+        stepAt('nic-cluster-policy', 'success', T0 + 5000, T0 + 6000, 'unchanged; ready: state ready', {
+          action: 'unchanged'
+        })
       ]
     })
     expect(h.log.lines).toEqual([
@@ -269,17 +125,7 @@ describe('applySequential', () => {
     expect(out).toEqual({
       ok: false,
       diagnostics: [{ step: 'network-operator', title: `network-operator: ${reason}`, text: reason }],
-      steps: [
-        {
-          name: 'network-operator',
-          status: 'failure',
-          changed: true,
-          durationMs: 1000,
-          startedAt: iso(T0),
-          finishedAt: iso(T0 + 1000),
-          detail: `x updated; ${reason}`
-        }
-      ]
+      steps: [stepAt('network-operator', 'failure', T0, T0 + 1000, `x updated; ${reason}`, { changed: true })]
     })
     const e = h.diagnosed[0].error as ComponentStepFailure
     expect(e).toBeInstanceOf(ComponentStepFailure)
@@ -326,16 +172,14 @@ describe('applySequential', () => {
     expect(out.ok).toBe(false)
     expect(out.steps).toEqual([
       expect.objectContaining({ name: 'network-operator', status: 'success' }),
-      {
-        name: 'node-feature-rule',
-        status: 'failure',
-        changed: true,
-        durationMs: 1000,
-        startedAt: iso(T0 + 1000),
-        finishedAt: iso(T0 + 2000),
-        detail: 'rule created; node-feature-rule is broken',
-        version: { from: '1', to: '2' }
-      },
+      stepAt(
+        'node-feature-rule',
+        'failure',
+        T0 + 1000,
+        T0 + 2000,
+        'rule created; node-feature-rule is broken',
+        { changed: true, version: { from: '1', to: '2' } }
+      ),
       skippedAt('nic-cluster-policy', T0 + 2000, 'not run: node-feature-rule failed'),
       skippedAt('gpu-operator', T0 + 2000, 'not run: node-feature-rule failed')
     ])
@@ -357,15 +201,7 @@ describe('applySequential', () => {
     const h = harness({ scripts: { 'network-operator': { throws: new Error('apply conflict on field x') } } })
     const out = await applySequential(h.run, [h.step('network-operator'), h.step('node-feature-rule')])
     expect(out.steps).toEqual([
-      {
-        name: 'network-operator',
-        status: 'failure',
-        changed: false,
-        durationMs: 1000,
-        startedAt: iso(T0),
-        finishedAt: iso(T0 + 1000),
-        detail: 'apply conflict on field x'
-      },
+      stepAt('network-operator', 'failure', T0, T0 + 1000, 'apply conflict on field x'),
       skippedAt('node-feature-rule', T0 + 1000, 'not run: network-operator failed')
     ])
     expect(out.diagnostics.map(d => d.title)).toEqual(['network-operator: apply conflict on field x'])
@@ -381,17 +217,7 @@ describe('applySequential', () => {
     expect(out).toEqual({
       ok: false,
       diagnostics: [{ step: 'network-operator', title: `network-operator: ${reason}`, text: reason }],
-      steps: [
-        {
-          name: 'network-operator',
-          status: 'failure',
-          changed: false,
-          durationMs: 0,
-          startedAt: iso(T0),
-          finishedAt: iso(T0),
-          detail: reason
-        }
-      ]
+      steps: [stepAt('network-operator', 'failure', T0, T0, reason)]
     })
     expect(h.diagnosed[0].error).toBeInstanceOf(ComponentStepFailure)
   })

@@ -4,10 +4,6 @@
 // uninstalled and what its operator ran waited for, what is not the action's kept and said so, a
 // failed part stopping the rest, a deletion that never ends timing out, and a lost Lease failing.
 import { jest } from '@jest/globals'
-import { createHash } from 'node:crypto'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
@@ -15,8 +11,11 @@ import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { uninstallStack } from '../../../src/stack/uninstall.js'
 import { captureLog } from '../../support/capture-log.js'
+import { useHelmOnPath } from '../../support/helm-on-path.js'
+import { stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { memoryLeaseApi } from '../../support/memory-lease.js'
 
 const CREATED = { 'aks-rdma-action/created-by': 'run-1' }
 const STEPS = [
@@ -48,8 +47,6 @@ function fakeClient(cluster: MemoryCluster) {
   let onList: (kind: string, labelSelector?: string) => void = () => undefined
   /** What a delete takes with it, a moment later (garbage collection of dependents). */
   const dependents = new Map<string, Array<[string, string, string, string?]>>()
-  const LEASE = ['coordination.k8s.io/v1', 'Lease'] as const
-  const leaseOf = (name: string, namespace: string) => cluster.get(...LEASE, name, namespace)
   const client = {
     request: (_what: string, fn: () => Promise<unknown>) => fn(),
     async get(ref: KubeRef) {
@@ -81,39 +78,8 @@ function fakeClient(cluster: MemoryCluster) {
     },
     watchSource: (apiVersion: string, kind: string, o: Record<string, string | undefined> = {}) =>
       cluster.source(apiVersion, kind, o),
-    coordination: {
-      async readNamespacedLease({ name, namespace }: { name: string; namespace: string }) {
-        const l = leaseOf(name, namespace)
-        if (!l) throw apiError(404, 'NotFound', `leases "${name}" not found`)
-        return l
-      },
-      async createNamespacedLease({ body }: { body: KubeObject }) {
-        calls.push('create lease')
-        if (leaseOf(body.metadata.name, body.metadata.namespace!)) throw apiError(409, 'AlreadyExists')
-        return cluster.put(body)
-      },
-      async replaceNamespacedLease({ body }: { body: KubeObject }) {
-        calls.push('replace lease')
-        const l = leaseOf(body.metadata.name, body.metadata.namespace!)
-        if (!l) throw apiError(404, 'NotFound')
-        if (body.metadata.resourceVersion !== l.metadata.resourceVersion) throw apiError(409, 'Conflict')
-        return cluster.put(body)
-      },
-      async deleteNamespacedLease(o: {
-        name: string
-        namespace: string
-        body: { preconditions: { uid?: string; resourceVersion?: string } }
-      }) {
-        calls.push('delete lease')
-        const l = leaseOf(o.name, o.namespace)
-        if (!l) throw apiError(404, 'NotFound')
-        const p = o.body.preconditions
-        if (p.uid !== l.metadata.uid || p.resourceVersion !== l.metadata.resourceVersion)
-          throw apiError(409, 'Conflict')
-        cluster.remove(...LEASE, o.name, o.namespace)
-        return {}
-      }
-    }
+    coordination: memoryLeaseApi(cluster, { onCall: op => void (op !== 'read' && calls.push(`${op} lease`)) })
+      .coordination
   }
   return {
     client: client as unknown as KubeClient,
@@ -143,14 +109,20 @@ const obj = (
 const pod = (name: string, namespace: string, labels: Record<string, string>): KubeObject =>
   obj('v1', 'Pod', name, namespace, labels)
 
+/** The verify probe's namespace, with both of the labels that make it the action's. */
+const probeNamespace = (extra: Partial<KubeObject['metadata']> = {}): KubeObject =>
+  obj(
+    'v1',
+    'Namespace',
+    'aks-rdma-verify',
+    undefined,
+    { 'aks-rdma-action/managed': 'true', 'app.kubernetes.io/name': 'aks-rdma-action' },
+    extra
+  )
+
 /** Everything a full install leaves, each object the action's. */
 function installAll(c: MemoryCluster): void {
-  c.put(
-    obj('v1', 'Namespace', 'aks-rdma-verify', undefined, {
-      'aks-rdma-action/managed': 'true',
-      'app.kubernetes.io/name': 'aks-rdma-action'
-    })
-  )
+  c.put(probeNamespace())
   c.put(obj('v1', 'Namespace', 'gpu-operator'))
   c.put(pod('gpu-operator-abc', 'gpu-operator', { 'app.kubernetes.io/instance': 'gpu-operator' }))
   c.put(pod('nvidia-driver-x', 'gpu-operator', { app: 'nvidia-driver-daemonset' }))
@@ -170,25 +142,7 @@ const deployed = (chartName: string, chartVersion: string): HelmReleaseStatus =>
   status: 'deployed'
 })
 
-let binDir: string
-let savedPath: string | undefined
-const HELM_VERSION = 'v3.19.0'
-
-beforeAll(() => {
-  // ensureHelm's pinned-PATH route (helm-sha256): a stand-in `helm` that only reports its version;
-  // every command the module runs is stubbed on the Helm class below.
-  binDir = mkdtempSync(path.join(tmpdir(), 'uninstall-helm-'))
-  const helm = path.join(binDir, 'helm')
-  writeFileSync(helm, `#!/bin/sh\necho ${HELM_VERSION}\n`)
-  chmodSync(helm, 0o755)
-  savedPath = process.env.PATH
-  process.env.PATH = `${binDir}${path.delimiter}${savedPath ?? ''}`
-})
-
-afterAll(() => {
-  process.env.PATH = savedPath
-  rmSync(binDir, { recursive: true, force: true })
-})
+const helmBin = useHelmOnPath('v3.19.0')
 
 afterEach(() => jest.restoreAllMocks())
 
@@ -198,28 +152,23 @@ function setup(
   const cluster = new MemoryCluster()
   const fake = fakeClient(cluster)
   jest.spyOn(KubeClient, 'fromFile').mockReturnValue(fake.client)
-  const helmCalls: string[] = []
-  const releases = new Map(Object.entries(o.releases ?? {}))
-  jest.spyOn(Helm.prototype, 'status').mockImplementation(async (release, namespace) => {
-    helmCalls.push(`status ${release} -n ${namespace}`)
-    return releases.get(release)
-  })
-  jest.spyOn(Helm.prototype, 'uninstall').mockImplementation(async (release, namespace, timeoutMs) => {
-    helmCalls.push(`uninstall ${release} -n ${namespace} timeout=${timeoutMs > 1000 ? '>1s' : timeoutMs}`)
-    const had = releases.delete(release)
+  const { calls: helmCalls, releases } = stubHelm({
+    releases: o.releases ?? {},
+    say: {
+      uninstall: (release, namespace, timeoutMs) =>
+        `uninstall ${release} -n ${namespace} timeout=${timeoutMs > 1000 ? '>1s' : timeoutMs}`
+    },
     // What the release ran goes a moment later (its controllers delete it).
-    for (const p of cluster.all('v1', 'Pod', { namespace }))
-      setImmediate(() => cluster.remove('v1', 'Pod', p.metadata.name, namespace))
-    return had
+    afterUninstall: (_release, namespace) => {
+      for (const p of cluster.all('v1', 'Pod', { namespace }))
+        setImmediate(() => cluster.remove('v1', 'Pod', p.metadata.name, namespace))
+    }
   })
   const base: Settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-  const sha = createHash('sha256')
-    .update(readFileSync(path.join(binDir, 'helm')))
-    .digest('hex')
   const settings: Settings = {
     ...base,
     runId: 'run-1',
-    stack: { ...base.stack, helmVersion: HELM_VERSION, helmSha256: sha },
+    stack: { ...base.stack, helmVersion: helmBin.version, helmSha256: helmBin.sha256 },
     wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
   }
   const log = captureLog()
@@ -377,19 +326,7 @@ describe('uninstallStack', () => {
 
   it('waits for an object whose deletion takes a while (finalizers) and for leftovers with no object left', async () => {
     const t = setup()
-    t.cluster.put(
-      obj(
-        'v1',
-        'Namespace',
-        'aks-rdma-verify',
-        undefined,
-        {
-          'aks-rdma-action/managed': 'true',
-          'app.kubernetes.io/name': 'aks-rdma-action'
-        },
-        { finalizers: ['kubernetes'] }
-      )
-    )
+    t.cluster.put(probeNamespace({ finalizers: ['kubernetes'] }))
     // Only pods of the OFED driver left (no policy): waited for until they go.
     t.cluster.put(pod('mofed-1', 'network-operator', { 'nvidia.com/ofed-driver': '' }))
     t.cluster.put(pod('mofed-2', 'network-operator', { 'nvidia.com/ofed-driver': '' }))
@@ -566,12 +503,7 @@ describe('uninstallStack', () => {
       releases: { 'gpu-operator': deployed('gpu-operator', 'v26.7.0') },
       stepTimeoutMs: 50
     })
-    t.cluster.put(
-      obj('v1', 'Namespace', 'aks-rdma-verify', undefined, {
-        'aks-rdma-action/managed': 'true',
-        'app.kubernetes.io/name': 'aks-rdma-action'
-      })
-    )
+    t.cluster.put(probeNamespace())
     t.cluster.put(obj('v1', 'Namespace', 'gpu-operator'))
     // Another actor removes the probe namespace while this run takes the Lease...
     const create = t.client.coordination.createNamespacedLease.bind(t.client.coordination)
@@ -613,19 +545,7 @@ describe('uninstallStack', () => {
 
   it('the run’s deadline bounds a wait when it comes before the step timeout', async () => {
     const t = setup({ deadline: Date.now() + 15 })
-    t.cluster.put(
-      obj(
-        'v1',
-        'Namespace',
-        'aks-rdma-verify',
-        undefined,
-        {
-          'aks-rdma-action/managed': 'true',
-          'app.kubernetes.io/name': 'aks-rdma-action'
-        },
-        { finalizers: ['kubernetes'] }
-      )
-    )
+    t.cluster.put(probeNamespace({ finalizers: ['kubernetes'] }))
     const r = await t.run()
     expect(r.ok).toBe(false)
     expect(r.steps[0].status).toBe('failure')

@@ -1,0 +1,93 @@
+// Unit-test helper: helm's commands stubbed on the Helm class (src/helm/helm.ts) over releases in
+// memory, for modules that run helm through it (stack/helm-release, Run, uninstall) without a
+// helm binary beyond the one ensureHelm checks (see helm-on-path.ts). As helm does: status gives
+// the release or undefined; uninstall removes it and says whether there was one; upgrade --install
+// makes it deployed at the chart version asked for, one revision on (the chart's name is the
+// chart's last path part); get values gives `values`; chartCrds gives `crds` (the array itself, so
+// a test can fill it later); repo add does nothing. Each call is written into `calls` (in the words
+// of `say`, over DEFAULT_HELM_SAY), and the Helm it was made on (`helms`) with its options (`opts`).
+// Restore with jest.restoreAllMocks().
+import { jest } from '@jest/globals'
+import { Helm, type HelmReleaseStatus, type UpgradeInstallOptions } from '../../src/helm/index.js'
+
+type ChartRef = Parameters<Helm['chartCrds']>[0]
+
+/** How each call is written into `calls`. */
+export interface HelmSay {
+  status: (release: string, namespace: string) => string
+  getValues: (release: string, namespace: string) => string
+  repoAdd: (name: string, url: string) => string
+  chartCrds: (o: ChartRef) => string
+  uninstall: (release: string, namespace: string, timeoutMs: number) => string
+  upgradeInstall: (o: UpgradeInstallOptions) => string
+}
+
+export const DEFAULT_HELM_SAY: HelmSay = {
+  status: (r, ns) => `status ${r} -n ${ns}`,
+  getValues: (r, ns) => `get values ${r} -n ${ns}`,
+  repoAdd: (n, u) => `repo add ${n} ${u}`,
+  chartCrds: o => `crds ${JSON.stringify(o)}`,
+  uninstall: (r, ns, t) => `uninstall ${r} -n ${ns} ${t}`,
+  upgradeInstall: o => `upgrade ${JSON.stringify(o)}`
+}
+
+export interface HelmStubOptions {
+  /** The releases there are, by name. */
+  releases?: Record<string, HelmReleaseStatus | undefined>
+  /** What get values gives (for any release). */
+  values?: Record<string, unknown>
+  /** What chartCrds gives. */
+  crds?: Array<Record<string, any>>
+  say?: Partial<HelmSay>
+  /** Run after an uninstall (what the release ran going after it). */
+  afterUninstall?: (release: string, namespace: string) => void
+}
+
+export function stubHelm(o: HelmStubOptions = {}) {
+  const say: HelmSay = { ...DEFAULT_HELM_SAY, ...o.say }
+  const releases = new Map<string, HelmReleaseStatus>()
+  for (const [name, r] of Object.entries(o.releases ?? {})) if (r) releases.set(name, r)
+  const values = o.values ?? {}
+  const crds = o.crds ?? []
+  const calls: string[] = []
+  const helms = new Set<Helm>()
+  const opts: unknown[] = []
+  const on = (helm: Helm, line: string): void => {
+    helms.add(helm)
+    opts.push((helm as unknown as { opts: unknown }).opts)
+    calls.push(line)
+  }
+  jest.spyOn(Helm.prototype, 'status').mockImplementation(async function (this: Helm, r, ns) {
+    on(this, say.status(r, ns))
+    return releases.get(r)
+  })
+  jest.spyOn(Helm.prototype, 'getValues').mockImplementation(async function (this: Helm, r, ns) {
+    on(this, say.getValues(r, ns))
+    return values
+  })
+  jest.spyOn(Helm.prototype, 'repoAdd').mockImplementation(async function (this: Helm, n, u) {
+    on(this, say.repoAdd(n, u))
+  })
+  jest.spyOn(Helm.prototype, 'chartCrds').mockImplementation(async function (this: Helm, c) {
+    on(this, say.chartCrds(c))
+    return crds
+  })
+  jest.spyOn(Helm.prototype, 'uninstall').mockImplementation(async function (this: Helm, r, ns, t) {
+    on(this, say.uninstall(r, ns, t))
+    const had = releases.delete(r)
+    o.afterUninstall?.(r, ns)
+    return had
+  })
+  jest.spyOn(Helm.prototype, 'upgradeInstall').mockImplementation(async function (this: Helm, u) {
+    on(this, say.upgradeInstall(u))
+    const next: HelmReleaseStatus = {
+      chartName: u.chart.split('/').pop()!,
+      chartVersion: u.version,
+      revision: (releases.get(u.release)?.revision ?? 0) + 1,
+      status: 'deployed'
+    }
+    releases.set(u.release, next)
+    return next
+  })
+  return { calls, helms, opts, releases, crds }
+}

@@ -4,17 +4,9 @@
 // the client secret in them.
 import { AzureAuthError, decodeJwtClaims, explainAuthError, pickAuthMethod } from '../../../src/azure/auth.js'
 import type { AzureSettings } from '../../../src/settings/settings.js'
+import { azureSettings } from '../../support/azure-settings.js'
 
-const azure = (over: Partial<AzureSettings> = {}): AzureSettings => ({
-  authType: 'auto',
-  clientId: 'app-1',
-  tenantId: 'tenant-1',
-  audience: 'api://AzureADTokenExchange',
-  environment: 'AzureCloud',
-  armEndpoint: 'https://management.azure.com',
-  authorityHost: 'https://login.microsoftonline.com',
-  ...over
-})
+const azure = azureSettings
 const OIDC_ENV = { ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.example/' }
 
 describe('which sign-in applies', () => {

@@ -29,21 +29,15 @@ import {
 } from '../../../src/azure/auth.js'
 import type { AzureSettings } from '../../../src/settings/settings.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import { azureSettings } from '../../support/azure-settings.js'
+import { rejection } from '../../support/rejection.js'
 
 const CUSTOM = 'https://login.entra.test'
 const ARM_SCOPE = 'https://management.azure.com/.default'
 const SECRET = 'hunter2-secret-value'
 
-const azure = (over: Partial<AzureSettings> = {}): AzureSettings => ({
-  authType: 'auto',
-  clientId: 'app-1',
-  tenantId: 'tenant-1',
-  audience: 'api://AzureADTokenExchange',
-  environment: 'AzureCloud',
-  armEndpoint: 'https://management.azure.com',
-  authorityHost: CUSTOM,
-  ...over
-})
+const azure = (over: Partial<AzureSettings> = {}): AzureSettings =>
+  azureSettings({ authorityHost: CUSTOM, ...over })
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 /** A GitHub-shaped ID token (not signed: the fake Entra does not verify it). */
@@ -137,19 +131,19 @@ const clientOptions = (policy: PipelinePolicy) => ({
   additionalPolicies: [{ policy, position: 'perCall' as const }]
 })
 
+/** Signs in with the client secret at `authorityHost`, Entra behind `policy`: what getToken rejects with. */
+const secretSignInFailure = (policy: PipelinePolicy, authorityHost: string): Promise<Error> =>
+  rejection(
+    createCredential(azure({ clientSecret: SECRET, authorityHost }), captureLog(), {
+      env: {},
+      clientOptions: clientOptions(policy)
+    }).credential.getToken(ARM_SCOPE)
+  )
+
 /** A log that also records what was handed to its secret(). */
 function recordingLog(): CapturedLog & { secrets: string[] } {
   const secrets: string[] = []
   return Object.assign(captureLog(), { secrets, secret: (s: string) => void secrets.push(s) })
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (e) {
-    return e as Error
-  }
-  throw new Error('expected a rejection')
 }
 
 const send = (status: number, body: string) => (_: unknown, res: http.ServerResponse) => {
@@ -344,11 +338,7 @@ describeWithOpenssl(
       const { policy, seen } = fakeEntra({
         discovery: () => aadError(400, 'invalid_tenant', 90002, "Tenant 'tenant-1' not found.")
       })
-      const c = createCredential(azure({ clientSecret: SECRET, authorityHost: base }), captureLog(), {
-        env: {},
-        clientOptions: clientOptions(policy)
-      })
-      const e = await rejection(c.credential.getToken(ARM_SCOPE))
+      const e = await secretSignInFailure(policy, base)
       expect(e).toBeInstanceOf(AzureAuthError)
       expect((e as AzureAuthError).aadsts).toBe('AADSTS90002')
       expect(e.message).toBe(
@@ -469,11 +459,7 @@ describe('createCredential: client secret', () => {
     })
     // Reading the authority again would be refused at once (and show in the message).
     const host = `https://127.0.0.1:${await closedPort()}`
-    const c = createCredential(azure({ clientSecret: SECRET, authorityHost: host }), captureLog(), {
-      env: {},
-      clientOptions: clientOptions(policy)
-    })
-    const e = await rejection(c.credential.getToken(ARM_SCOPE))
+    const e = await secretSignInFailure(policy, host)
     expect(e.message).toMatch(
       /^Azure sign-in \(secret\) failed: .*AADSTS500011: The resource principal named x was not found\./
     )
@@ -487,11 +473,7 @@ describe('createCredential: client secret', () => {
     const { policy, seen } = fakeEntra({
       discovery: () => aadError(400, 'invalid_tenant', 90002, "Tenant 'tenant-1' not found.")
     })
-    const c = createCredential(azure({ clientSecret: SECRET, authorityHost: host }), captureLog(), {
-      env: {},
-      clientOptions: clientOptions(policy)
-    })
-    const e = await rejection(c.credential.getToken(ARM_SCOPE))
+    const e = await secretSignInFailure(policy, host)
     expect(e).toBeInstanceOf(AzureAuthError)
     expect(e.message).toMatch(
       new RegExp(

@@ -3,16 +3,17 @@
 // refused with what to fix, and with create-cluster the race-free create (If-None-Match: *)
 // announced before the PUT, its exact body and LRO options, the progress lines, a 412 race turned
 // into a reuse, a refused or failed create, and the step timeout. Date.now is a fake clock so
-// elapsed times are exact; the LRO is a fake PollerLike shaped as @azure/core-lro's.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { RestError } from '@azure/core-rest-pipeline'
+// elapsed times are exact; the LRO is a fake PollerLike shaped as @azure/core-lro's (arm-resource.ts).
+import { describe, expect, it } from '@jest/globals'
 import type { ManagedCluster } from '@azure/arm-containerservice'
-import type { ArmClients } from '../../../src/azure/clients.js'
 import { desiredCluster, ensureCluster, type ClusterOptions } from '../../../src/azure/cluster.js'
 import { AzureWaitTimeoutError } from '../../../src/azure/wait.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import { abortError, armFail } from '../../support/arm-errors.js'
+import { armResource, type ArmScript } from '../../support/arm-resource.js'
+import { useFixedNow } from '../../support/fixed-now.js'
 
 const SUB = '00000000-0000-0000-0000-000000000000'
 const settings = (over: Record<string, string> = {}) =>
@@ -20,151 +21,11 @@ const settings = (over: Record<string, string> = {}) =>
 const createSettings = (over: Record<string, string> = {}) =>
   settings({ 'create-cluster': 'true', location: 'eastus', ...over })
 
-/** An ARM error as the SDK throws it: a RestError with the status and ARM's error body. */
-function armFail(statusCode: number, code: string, message: string): RestError {
-  return Object.assign(new RestError(message, { statusCode, code }), {
-    details: { error: { code, message } }
-  })
-}
-const notFound = () =>
-  armFail(
-    404,
-    'ResourceNotFound',
-    "The Resource 'Microsoft.ContainerService/managedClusters/aks1' was not found."
-  )
+const now = useFixedNow(1_000_000)
 
-let now = 0
-beforeEach(() => {
-  now = 1_000_000
-  jest.spyOn(Date, 'now').mockImplementation(() => now)
-})
-afterEach(() => {
-  jest.restoreAllMocks()
-})
-
-interface Lro {
-  /** Operation statuses reported by the polls before the last one (undefined: no status). */
-  polls?: Array<string | undefined>
-  /**
-   * How pollUntilDone ends: success; a rejection (an LRO failure marks the operation failed, an
-   * AbortError leaves its state); or `hang`: only the abort signal ends it (a success after 300 ms).
-   */
-  end?: 'succeeded' | 'hang' | { fail: unknown }
-  /** What pollUntilDone rejects with when aborted (default an AbortError, as core-lro does). */
-  onAbort?: Error
-  /** poller.result stays undefined after success. */
-  noResult?: boolean
-  /** No operationState at all (a poller that never reported one). */
-  noState?: boolean
-  /** Each poll takes this long on the fake clock. */
-  pollMs?: number
-}
-
-interface ArmOptions {
-  /** The cluster in rg, or what its GET throws. */
-  cluster?: ManagedCluster | Error
-  /** Another run creates this cluster just before our PUT (the PUT then gets 412). */
-  appearsBeforePut?: ManagedCluster
-  /** What GETs after the PUT return, in turn (default: the stored cluster). */
-  laterGets?: Array<ManagedCluster | Error | undefined>
-  /** The PUT fails with this at submission. */
-  putError?: Error
-  lro?: Lro
-  /** A GET takes this long on the fake clock. */
-  getMs?: number
-}
-
-const abortError = () => Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' })
-
-function arm(o: ArmOptions = {}) {
-  const calls: string[] = []
-  let stored: ManagedCluster | Error | undefined = o.cluster
-  let puts = 0
-  const laterGets = [...(o.laterGets ?? [])]
-  const putOptions: Array<Record<string, unknown>> = []
-  const pollOptions: Array<Record<string, unknown> | undefined> = []
-  const bodies: ManagedCluster[] = []
-  const managedClusters = {
-    get: async (rg: string, name: string) => {
-      calls.push(`GET ${rg}/${name}`)
-      now += o.getMs ?? 0
-      const v = puts && laterGets.length ? laterGets.shift() : stored
-      if (v === undefined) throw notFound()
-      if (v instanceof Error) throw v
-      return v
-    },
-    createOrUpdate: (rg: string, name: string, body: ManagedCluster, opts: Record<string, unknown>) => {
-      calls.push(`PUT ${rg}/${name}`)
-      puts++
-      bodies.push(body)
-      putOptions.push(opts)
-      if (o.appearsBeforePut) stored = o.appearsBeforePut
-      const lro = o.lro ?? {}
-      const callbacks: Array<(s: { status?: string }) => void> = []
-      const progress = () => {
-        for (const cb of callbacks) cb(p.operationState ?? {})
-      }
-      const p = {
-        isDone: false,
-        operationState: undefined as { status?: string; result?: ManagedCluster } | undefined,
-        result: undefined as ManagedCluster | undefined,
-        submitted: async () => {
-          const existing = stored !== undefined && !(stored instanceof Error)
-          if (o.putError) throw o.putError
-          if (existing && opts.ifNoneMatch === '*')
-            throw armFail(412, 'PreconditionFailed', 'The resource already exists (If-None-Match: *).')
-          stored = { ...body, provisioningState: 'Creating' }
-          if (!lro.noState) p.operationState = { status: 'running' }
-        },
-        onProgress: (cb: (s: { status?: string }) => void) => {
-          callbacks.push(cb)
-          return () => undefined
-        },
-        pollUntilDone: async (po?: { abortSignal?: AbortSignal }) => {
-          pollOptions.push(po)
-          for (const status of lro.polls ?? []) {
-            now += lro.pollMs ?? 0
-            if (!lro.noState) p.operationState = { status }
-            progress()
-          }
-          const end = lro.end ?? 'succeeded'
-          if (end === 'hang') {
-            const signal = po?.abortSignal
-            if (!signal) throw new Error('test: pollUntilDone without an abort signal would never end')
-            await new Promise<void>((resolve, reject) => {
-              const t = setTimeout(resolve, 300)
-              const onAbort = () => {
-                clearTimeout(t)
-                reject(lro.onAbort ?? abortError())
-              }
-              // Aborted already (a busy machine spent the time before this wait): end now.
-              if (signal.aborted) onAbort()
-              else signal.addEventListener('abort', onAbort)
-            })
-          }
-          now += lro.pollMs ?? 0
-          p.isDone = true
-          if (typeof end === 'object') {
-            if ((end.fail as Error).name !== 'AbortError') {
-              stored = { ...(stored as ManagedCluster), provisioningState: 'Failed' }
-              p.operationState = { status: 'failed' }
-              progress()
-            }
-            throw end.fail
-          }
-          stored = { ...(stored as ManagedCluster), provisioningState: 'Succeeded' }
-          if (!lro.noResult) p.result = stored
-          p.operationState = { status: 'succeeded', result: p.result }
-          progress()
-          return p.result
-        }
-      }
-      return p
-    }
-  }
-  const clients = { containerService: { managedClusters }, subscriptionId: 'sub-1' } as unknown as ArmClients
-  return { clients, calls, putOptions, pollOptions, bodies }
-}
+/** ARM with the cluster rg/aks1 (`cluster`), scripted as armResource says; calls `GET rg/aks1`, `PUT rg/aks1`. */
+const arm = (o: ArmScript<ManagedCluster> & { cluster?: ManagedCluster | Error } = {}) =>
+  armResource<ManagedCluster>({ group: 'managedClusters', clock: now, resource: o.cluster, ...o })
 
 function opts(log: CapturedLog, more: Partial<ClusterOptions> = {}): ClusterOptions & { events: string[] } {
   const events: string[] = []
@@ -464,48 +325,35 @@ describe('ensureCluster: create-cluster', () => {
 })
 
 describe('ensureCluster: the step timeout', () => {
+  /** Runs the create to its timeout: an AzureWaitTimeoutError after one GET and the PUT; its message. */
+  const timedOut = async (a: ReturnType<typeof arm>, more: Partial<ClusterOptions> = {}) => {
+    const err = await ensureCluster(a.clients, createSettings(), opts(captureLog(), more)).catch(e => e)
+    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
+    expect(a.calls).toEqual(['GET rg/aks1', 'PUT rg/aks1'])
+    return err.message as string
+  }
+
   it('aborts the wait when the step time (counted from the start) is spent, naming the last state and the command', async () => {
     // The GET takes 10 s of the 10.02 s: 20 ms are left for the create.
     const a = arm({ getMs: 10_000, lro: { polls: ['running'], end: 'hang' } })
-    const log = captureLog()
-    const err = await ensureCluster(a.clients, createSettings(), opts(log, { timeoutMs: 10_020 })).catch(
-      e => e
-    )
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(err.message).toBe(
+    expect(await timedOut(a, { timeoutMs: 10_020 })).toBe(
       `cluster rg/aks1: timed out after 10s; last state seen: running. The cluster may still finish; check it with az aks show --subscription ${SUB} --resource-group rg --name aks1`
     )
-    expect(a.calls).toEqual(['GET rg/aks1', 'PUT rg/aks1'])
   })
 
   it('an abort that rejects with another error is still the timeout', async () => {
     const a = arm({ lro: { end: 'hang', onAbort: new Error('request cancelled'), noState: true } })
-    const err = await ensureCluster(a.clients, createSettings(), opts(captureLog(), { timeoutMs: 20 })).catch(
-      e => e
-    )
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(err.message).toBe(
+    expect(await timedOut(a, { timeoutMs: 20 })).toBe(
       `cluster rg/aks1: timed out after 0ms; last state seen: Creating. The cluster may still finish; check it with az aks show --subscription ${SUB} --resource-group rg --name aks1`
     )
-    expect(a.calls).toEqual(['GET rg/aks1', 'PUT rg/aks1'])
   })
 
   it('an AbortError from the poller before the step time is spent is the timeout too', async () => {
     const a = arm({ lro: { polls: ['running'], end: { fail: abortError() } } })
-    const err = await ensureCluster(a.clients, createSettings(), opts(captureLog())).catch(e => e)
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(err.message).toMatch(/^cluster rg\/aks1: timed out after 0ms; last state seen: running\. /)
-    expect(a.calls).toEqual(['GET rg/aks1', 'PUT rg/aks1'])
+    expect(await timedOut(a)).toMatch(/^cluster rg\/aks1: timed out after 0ms; last state seen: running\. /)
   })
 
   it('a step time already spent still leaves the create at least 1 ms', async () => {
-    const a = arm({ getMs: 20_000, lro: { end: 'hang' } })
-    const err = await ensureCluster(
-      a.clients,
-      createSettings(),
-      opts(captureLog(), { timeoutMs: 10_000 })
-    ).catch(e => e)
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(a.calls).toEqual(['GET rg/aks1', 'PUT rg/aks1'])
+    await timedOut(arm({ getMs: 20_000, lro: { end: 'hang' } }), { timeoutMs: 10_000 })
   })
 })

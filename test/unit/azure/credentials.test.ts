@@ -6,7 +6,6 @@
 // renewed before its margin (the configured one, at most half the token's life), and which leaves
 // the last token in the kubeconfig when it stops. Time is Date.now, stubbed.
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { RestError } from '@azure/core-rest-pipeline'
 import type { AccessToken, TokenCredential } from '@azure/identity'
 import {
   existsSync,
@@ -33,6 +32,8 @@ import {
 import { tokenExecEntry } from '../../../src/kube/exec-token.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import { armFail } from '../../support/arm-errors.js'
+import { rejection } from '../../support/rejection.js'
 
 const T0 = 1_800_000_000_000
 const HOUR = 3_600_000
@@ -132,13 +133,6 @@ const settings = (over: { name?: string; adminCredentials?: boolean } = {}): Set
     }
   }) as unknown as Settings
 
-/** ARM's error as core-client raises it: the body's error in `details`. */
-function armFailure(status: number, code: string, message: string): RestError {
-  const e = new RestError(message, { statusCode: status, code })
-  e.details = { error: { code, message } }
-  return e
-}
-
 /** A credential that hands out `aks-token-N`, valid for `lifetime` from the (stubbed) now. */
 function fakeCredential(o: { lifetime?: number; fail?: () => unknown } = {}): TokenCredential & {
   scopes: string[]
@@ -169,15 +163,6 @@ function ask(socket: string): Promise<unknown> {
 
 const modeOf = (file: string) => statSync(file).mode & 0o777
 const usersOf = (file: string) => (parse(readFileSync(file, 'utf8')) as { users: unknown[] }).users
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (e) {
-    return e as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 let dir: string
 let now: number
@@ -289,7 +274,7 @@ describe('writeClusterCredentials: a cluster with local accounts', () => {
       { kubeconfigs: [{ name: 'x' }] },
       { kubeconfigs: [{ value: new Uint8Array() }] }
     ]) {
-      const e = await failure(
+      const e = await rejection(
         writeClusterCredentials(fakeArm({ result }).clients, settings(), fakeCredential(), {
           log: captureLog(),
           dir
@@ -297,7 +282,7 @@ describe('writeClusterCredentials: a cluster with local accounts', () => {
       )
       expect(e.message).toBe(`${step}: ARM returned no kubeconfig`)
     }
-    const e = await failure(
+    const e = await rejection(
       writeClusterCredentials(
         fakeArm({ kubeconfig: 'users: [\n  - a: b: c' }).clients,
         settings(),
@@ -315,7 +300,7 @@ describe('writeClusterCredentials: a cluster with local accounts', () => {
 
 describe('writeClusterCredentials: ARM refuses', () => {
   const run = (arm: FakeArm, adminCredentials: boolean) =>
-    failure(
+    rejection(
       writeClusterCredentials(arm.clients, settings({ adminCredentials }), fakeCredential(), {
         log: captureLog(),
         dir
@@ -326,7 +311,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
 
   it('a 403 other than AuthorizationFailed: the action to grant (user, admin)', async () => {
     const denied = () =>
-      armFailure(
+      armFail(
         403,
         'LinkedAuthorizationFailed',
         'The client has permission to perform action on the linked scope only.'
@@ -347,7 +332,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
     for (const code of ['AuthorizationFailed', 'authorizationfailed']) {
       const e = await run(
         fakeArm({
-          listError: armFailure(
+          listError: armFail(
             403,
             code,
             "The client 'x' with object id 'y' does not have authorization to perform action 'Microsoft.ContainerService/managedClusters/listClusterUserCredential/action' over scope '/subscriptions/s/resourceGroups/rg-1/providers/Microsoft.ContainerService/managedClusters/aks-1' or the scope is invalid."
@@ -364,7 +349,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
     }
     const nf = await run(
       fakeArm({
-        listError: armFailure(
+        listError: armFail(
           404,
           'ResourceNotFound',
           "The Resource 'Microsoft.ContainerService/managedClusters/aks-1' under resource group 'rg-1' was not found."
@@ -379,7 +364,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
 
   it('admin credentials of a cluster with local accounts disabled: from ARM’s message, without a read', async () => {
     const arm = fakeArm({
-      listError: armFailure(
+      listError: armFail(
         400,
         'BadRequest',
         'Getting static credential is not allowed because this cluster is set to disable local accounts.'
@@ -390,7 +375,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
     )
     expect(arm.calls).toEqual(['listClusterAdminCredentials rg-1/aks-1'])
     // The same words for the user credentials are just the failure.
-    const user = fakeArm({ listError: armFailure(400, 'BadRequest', 'local accounts are disabled') })
+    const user = fakeArm({ listError: armFail(400, 'BadRequest', 'local accounts are disabled') })
     expect((await run(user, false)).message).toBe(
       'cluster credentials rg-1/aks-1: listing user credentials failed: HTTP 400 BadRequest: local accounts are disabled'
     )
@@ -398,7 +383,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
   })
 
   it('admin credentials refused otherwise: the cluster read says whether local accounts are off', async () => {
-    const refusal = () => armFailure(400, 'BadRequest', 'Getting static credential is not allowed.')
+    const refusal = () => armFail(400, 'BadRequest', 'Getting static credential is not allowed.')
     const off = fakeArm({ listError: refusal(), cluster: { disableLocalAccounts: true } })
     expect((await run(off, true)).message).toBe(
       `${LOCAL_OFF} (HTTP 400 BadRequest: Getting static credential is not allowed.)`
@@ -410,7 +395,7 @@ describe('writeClusterCredentials: ARM refuses', () => {
       { cluster: { disableLocalAccounts: false } },
       { cluster: {} },
       { cluster: undefined },
-      { getError: armFailure(404, 'ResourceNotFound', 'gone') }
+      { getError: armFail(404, 'ResourceNotFound', 'gone') }
     ]) {
       const arm = fakeArm({ listError: refusal(), ...o })
       expect((await run(arm, true)).message).toBe(generic)
@@ -510,7 +495,7 @@ describe('writeClusterCredentials: an Entra ID (AAD) cluster', () => {
       ]
     ]
     for (const [credential, message] of cases) {
-      const e = await failure(
+      const e = await rejection(
         writeClusterCredentials(
           fakeArm({ kubeconfig: stringify(aadKubeconfig()) }).clients,
           settings(),

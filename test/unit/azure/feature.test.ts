@@ -4,8 +4,7 @@
 // register and re-register of the provider after a change, a registration someone undoes while it
 // is polled, the Pending grace and its FeaturePendingError, Retry-After, the timeouts and their
 // hints, and each failure quoted. Date.now is a fake clock each GET advances; the polls sleep 1 ms.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { RestError } from '@azure/core-rest-pipeline'
+import { describe, expect, it } from '@jest/globals'
 import type { ArmClients } from '../../../src/azure/clients.js'
 import {
   APPROVAL_ADVICE,
@@ -18,25 +17,14 @@ import {
 } from '../../../src/azure/feature.js'
 import { AzureWaitTimeoutError } from '../../../src/azure/wait.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import { armFail } from '../../support/arm-errors.js'
+import { useFixedNow } from '../../support/fixed-now.js'
 
 const F = 'feature Microsoft.ContainerService/AKSInfinibandSupport'
 const P = 'provider Microsoft.ContainerService'
 const FAST = { initialMs: 1, maxMs: 1 }
 
-function armFail(statusCode: number, code: string, message: string): RestError {
-  return Object.assign(new RestError(message, { statusCode, code }), {
-    details: { error: { code, message } }
-  })
-}
-
-let now = 0
-beforeEach(() => {
-  now = 1_000_000
-  jest.spyOn(Date, 'now').mockImplementation(() => now)
-})
-afterEach(() => {
-  jest.restoreAllMocks()
-})
+const now = useFixedNow(1_000_000)
 
 interface ArmOptions {
   /** The feature's state (undefined: a feature without properties.state). Default NotRegistered. */
@@ -81,7 +69,7 @@ function arm(o: ArmOptions = {}) {
       features: {
         get: async (ns: string, name: string, opts?: Opts) => {
           calls.push(`GET feature ${ns}/${name}`)
-          now += o.readMs ?? 0
+          now.ms += o.readMs ?? 0
           featureReads++
           const m = o.meddle?.[featureReads]
           if (m !== undefined) feature = m
@@ -106,7 +94,7 @@ function arm(o: ArmOptions = {}) {
       providers: {
         get: async (ns: string, opts?: Opts) => {
           calls.push(`GET provider ${ns}`)
-          now += o.readMs ?? 0
+          now.ms += o.readMs ?? 0
           if (o.providerGetError) throw o.providerGetError
           if (provider === 'Registering') {
             if (providerLeft <= 0) provider = o.providerRegisteredAs ?? 'Registered'
@@ -140,6 +128,16 @@ const opts = (log: CapturedLog, more: Partial<FeatureOptions> = {}): FeatureOpti
   ...more
 })
 
+/** The step's result with feature and provider Registered. */
+const registered = (changed: boolean) => ({ changed, state: 'Registered', providerState: 'Registered' })
+
+/** Runs the step to its timeout after `timeoutMs`: an AzureWaitTimeoutError; its message. */
+async function timedOut(a: ReturnType<typeof arm>, timeoutMs: number): Promise<string> {
+  const err = await ensureInfinibandFeature(a.clients, opts(captureLog(), { timeoutMs })).catch(e => e)
+  expect(err).toBeInstanceOf(AzureWaitTimeoutError)
+  return err.message
+}
+
 describe('the constants', () => {
   it('names the feature, the grace and the advice', () => {
     expect(FEATURE_NAMESPACE).toBe('Microsoft.ContainerService')
@@ -160,11 +158,7 @@ describe('ensureInfinibandFeature: nothing to do', () => {
   it('feature and provider Registered: two reads, no write', async () => {
     const a = arm({ feature: 'Registered' })
     const log = captureLog()
-    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual({
-      changed: false,
-      state: 'Registered',
-      providerState: 'Registered'
-    })
+    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual(registered(false))
     expect(a.calls).toEqual([GET_F, GET_P])
     expect(log.lines).toEqual([`info: ${F}: already Registered`])
   })
@@ -185,11 +179,7 @@ describe('ensureInfinibandFeature: registering', () => {
   it('registers the feature, waits for Registered, then re-registers the provider and waits for it', async () => {
     const a = arm({ readMs: 1000, registeringReads: 2 })
     const log = captureLog()
-    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual({
-      changed: true,
-      state: 'Registered',
-      providerState: 'Registered'
-    })
+    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual(registered(true))
     expect(a.calls).toEqual([GET_F, REG_F, GET_F, GET_F, GET_F, REG_P, GET_P, GET_P])
     expect(log.lines).toEqual([
       `info: ${F}: NotRegistered; registering`,
@@ -227,11 +217,7 @@ describe('ensureInfinibandFeature: registering', () => {
   it('a registration already under way is only waited for; the provider then only read', async () => {
     const a = arm({ feature: 'Registering' })
     const log = captureLog()
-    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual({
-      changed: false,
-      state: 'Registered',
-      providerState: 'Registered'
-    })
+    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual(registered(false))
     expect(a.calls).toEqual([GET_F, GET_F, GET_P])
     expect(log.lines).toEqual([
       `info: ${F}: Registering; registering`,
@@ -254,11 +240,9 @@ describe('ensureInfinibandFeature: registering', () => {
   it('Pending then Registered within the grace is a success', async () => {
     const a = arm({ feature: 'Pending', readMs: 1000, meddle: { 3: 'Registered' } })
     const log = captureLog()
-    expect(await ensureInfinibandFeature(a.clients, opts(log, { pendingGraceMs: 5000 }))).toEqual({
-      changed: false,
-      state: 'Registered',
-      providerState: 'Registered'
-    })
+    expect(await ensureInfinibandFeature(a.clients, opts(log, { pendingGraceMs: 5000 }))).toEqual(
+      registered(false)
+    )
     expect(a.calls).toEqual([GET_F, GET_F, GET_F, GET_P])
   })
 })
@@ -285,22 +269,16 @@ describe('ensureInfinibandFeature: awaiting approval', () => {
 
   it('a step timeout within the grace says why it is Pending', async () => {
     const a = arm({ feature: 'Pending', readMs: 1000 })
-    const err = await ensureInfinibandFeature(a.clients, opts(captureLog(), { timeoutMs: 3500 })).catch(
-      e => e
+    expect(await timedOut(a, 3500)).toBe(
+      `${F}: timed out after 4s; last state seen: Pending. ${APPROVAL_ADVICE}`
     )
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(err.message).toBe(`${F}: timed out after 4s; last state seen: Pending. ${APPROVAL_ADVICE}`)
   })
 })
 
 describe('ensureInfinibandFeature: timeouts and Retry-After', () => {
   it('a registration that does not end in the step time names the command to check it', async () => {
     const a = arm({ readMs: 1000, registeringReads: 100 })
-    const err = await ensureInfinibandFeature(a.clients, opts(captureLog(), { timeoutMs: 3500 })).catch(
-      e => e
-    )
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(err.message).toBe(
+    expect(await timedOut(a, 3500)).toBe(
       `${F}: timed out after 4s; last state seen: Registering. Check with: az feature show --namespace Microsoft.ContainerService --name AKSInfinibandSupport`
     )
     expect(a.calls).toEqual([GET_F, REG_F, GET_F, GET_F, GET_F])
@@ -314,34 +292,30 @@ describe('ensureInfinibandFeature: timeouts and Retry-After', () => {
     expect(a.calls).toEqual([GET_F, GET_F])
   })
 
-  it("follows the feature's Retry-After rather than the backoff", async () => {
-    const a = arm({ retryAfter: '0.001', providerRetryAfter: '0.001' })
+  it.each([
+    [
+      "follows the feature's Retry-After rather than the backoff",
+      'state',
+      { retryAfter: '0.001', providerRetryAfter: '0.001' }
+    ],
+    [
+      "follows the provider's Retry-After rather than the backoff",
+      'providerState',
+      { feature: 'Registered', provider: 'NotRegistered', providerRetryAfter: '0.001' }
+    ]
+  ] as const)('%s', async (_name, registered, o: ArmOptions) => {
     const slow = { initialMs: 60_000, maxMs: 60_000 }
     const r = await ensureInfinibandFeature(
-      a.clients,
+      arm(o).clients,
       opts(captureLog(), { timeoutMs: 30_000, backoff: slow })
     )
-    expect(r.state).toBe('Registered')
-  })
-
-  it("follows the provider's Retry-After rather than the backoff", async () => {
-    const a = arm({ feature: 'Registered', provider: 'NotRegistered', providerRetryAfter: '0.001' })
-    const slow = { initialMs: 60_000, maxMs: 60_000 }
-    const r = await ensureInfinibandFeature(
-      a.clients,
-      opts(captureLog(), { timeoutMs: 30_000, backoff: slow })
-    )
-    expect(r.providerState).toBe('Registered')
+    expect(r[registered]).toBe('Registered')
   })
 
   it('the provider gets what is left of the step time', async () => {
     // 3 s of the 4.5 s go to the feature; the provider's wait has 1.5 s.
     const a = arm({ readMs: 1000, providerRegisteringReads: 100 })
-    const err = await ensureInfinibandFeature(a.clients, opts(captureLog(), { timeoutMs: 4500 })).catch(
-      e => e
-    )
-    expect(err).toBeInstanceOf(AzureWaitTimeoutError)
-    expect(err.message).toBe(`${P}: timed out after 2s; last state seen: Registering`)
+    expect(await timedOut(a, 4500)).toBe(`${P}: timed out after 2s; last state seen: Registering`)
     expect(a.calls).toEqual([GET_F, REG_F, GET_F, GET_F, REG_P, GET_P, GET_P])
   })
 })
@@ -350,11 +324,7 @@ describe('ensureInfinibandFeature: the provider alone', () => {
   it('a provider not registered is registered even when the feature is', async () => {
     const a = arm({ feature: 'Registered', provider: 'NotRegistered' })
     const log = captureLog()
-    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual({
-      changed: true,
-      state: 'Registered',
-      providerState: 'Registered'
-    })
+    expect(await ensureInfinibandFeature(a.clients, opts(log))).toEqual(registered(true))
     expect(a.calls).toEqual([GET_F, GET_P, REG_P, GET_P, GET_P])
     expect(log.lines).toEqual([
       `info: ${F}: already Registered`,

@@ -5,11 +5,9 @@
 // from the pool's provisioningError or the LRO error, the step timeout), a 412 race turned into a
 // reuse, and the reuse of an existing pool without a write (warnings for what differs, waiting for a
 // transitional state to settle). Date.now is a fake clock; the LRO is a fake PollerLike shaped as
-// @azure/core-lro's. The pure comparisons are in pool-decisions.test.ts.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { RestError } from '@azure/core-rest-pipeline'
+// @azure/core-lro's (arm-resource.ts). The pure comparisons are in pool-decisions.test.ts.
+import { describe, expect, it } from '@jest/globals'
 import type { AgentPool } from '@azure/arm-containerservice'
-import type { ArmClients } from '../../../src/azure/clients.js'
 import {
   desiredAgentPool,
   ensureNodePool,
@@ -21,6 +19,9 @@ import { AzureWaitTimeoutError } from '../../../src/azure/wait.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import { armFail } from '../../support/arm-errors.js'
+import { armResource, type ArmScript } from '../../support/arm-resource.js'
+import { useFixedNow } from '../../support/fixed-now.js'
 
 const SUB = '00000000-0000-0000-0000-000000000000'
 const NP = `--subscription ${SUB} --resource-group rg --cluster-name aks1 --name rdmapool`
@@ -29,145 +30,11 @@ const settings = (over: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '5' }, { nonce: '0123456789ab' })
     .settings
 
-function armFail(statusCode: number, code: string, message: string): RestError {
-  return Object.assign(new RestError(message, { statusCode, code }), {
-    details: { error: { code, message } }
-  })
-}
-const notFound = () =>
-  armFail(
-    404,
-    'ResourceNotFound',
-    "The Resource 'Microsoft.ContainerService/managedClusters/aks1/agentPools/rdmapool' was not found."
-  )
-const abortError = () => Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' })
-const tick = () => new Promise<void>(r => setImmediate(r))
+const now = useFixedNow(1_000_000)
 
-let now = 0
-beforeEach(() => {
-  now = 1_000_000
-  jest.spyOn(Date, 'now').mockImplementation(() => now)
-})
-afterEach(() => {
-  jest.restoreAllMocks()
-})
-
-interface Lro {
-  /** The pool's provisioningState after each poll before the last (each poll reports progress). */
-  states?: string[]
-  /** How pollUntilDone ends: success (the pool Succeeded, or `finalState`); a rejection; or only on abort. */
-  end?: 'succeeded' | 'hang' | { fail: unknown; pool?: AgentPool }
-  /** The pool's state when the operation succeeds (default Succeeded). */
-  finalState?: string
-  noResult?: boolean
-  pollMs?: number
-}
-
-interface ArmOptions {
-  /** The pool, or what its GET throws. */
-  pool?: AgentPool | Error
-  /** Another run creates this pool just before our PUT (the PUT then gets 412). */
-  appearsBeforePut?: AgentPool
-  /** What the GETs after the first return, in turn (default the stored pool); undefined: 404. */
-  laterGets?: Array<AgentPool | Error | undefined>
-  putError?: Error
-  lro?: Lro
-  getMs?: number
-}
-
-function arm(o: ArmOptions = {}) {
-  const calls: string[] = []
-  let stored: AgentPool | Error | undefined = o.pool
-  let gets = 0
-  const laterGets = [...(o.laterGets ?? [])]
-  const putOptions: Array<Record<string, unknown>> = []
-  const pollOptions: Array<Record<string, unknown> | undefined> = []
-  const bodies: AgentPool[] = []
-  const agentPools = {
-    get: async (rg: string, cluster: string, name: string) => {
-      calls.push(`GET ${rg}/${cluster}/${name}`)
-      now += o.getMs ?? 0
-      gets++
-      const v = gets > 1 && laterGets.length ? laterGets.shift() : stored
-      if (v === undefined) throw notFound()
-      if (v instanceof Error) throw v
-      return v
-    },
-    createOrUpdate: (
-      rg: string,
-      cluster: string,
-      name: string,
-      body: AgentPool,
-      opts: Record<string, unknown>
-    ) => {
-      calls.push(`PUT ${rg}/${cluster}/${name}`)
-      bodies.push(body)
-      putOptions.push(opts)
-      if (o.appearsBeforePut) stored = o.appearsBeforePut
-      const lro = o.lro ?? {}
-      const callbacks: Array<(s: { status: string }) => void> = []
-      const progress = () => {
-        for (const cb of callbacks) cb(p.operationState!)
-      }
-      const p = {
-        isDone: false,
-        operationState: undefined as { status: string } | undefined,
-        result: undefined as AgentPool | undefined,
-        submitted: async () => {
-          if (o.putError) throw o.putError
-          if (stored !== undefined && !(stored instanceof Error) && opts.ifNoneMatch === '*')
-            throw armFail(412, 'PreconditionFailed', 'The agent pool already exists.')
-          stored = { ...body, provisioningState: 'Creating' }
-          p.operationState = { status: 'running' }
-        },
-        onProgress: (cb: (s: { status: string }) => void) => {
-          callbacks.push(cb)
-          return () => undefined
-        },
-        pollUntilDone: async (po?: { abortSignal?: AbortSignal }) => {
-          pollOptions.push(po)
-          for (const state of lro.states ?? []) {
-            now += lro.pollMs ?? 0
-            stored = { ...(stored as AgentPool), provisioningState: state }
-            progress()
-            await tick()
-          }
-          const end = lro.end ?? 'succeeded'
-          if (end === 'hang') {
-            const signal = po?.abortSignal
-            if (!signal) throw new Error('test: pollUntilDone without an abort signal would never end')
-            await new Promise<void>((resolve, reject) => {
-              const t = setTimeout(resolve, 300)
-              const onAbort = () => {
-                clearTimeout(t)
-                reject(abortError())
-              }
-              // Aborted already (a busy machine spent the time before this wait): end now.
-              if (signal.aborted) onAbort()
-              else signal.addEventListener('abort', onAbort)
-            })
-          }
-          now += lro.pollMs ?? 0
-          p.isDone = true
-          if (typeof end === 'object') {
-            stored = end.pool ?? { ...(stored as AgentPool), provisioningState: 'Failed' }
-            p.operationState = { status: 'failed' }
-            progress()
-            throw end.fail
-          }
-          stored = { ...(stored as AgentPool), provisioningState: lro.finalState ?? 'Succeeded' }
-          if (!lro.noResult) p.result = stored
-          p.operationState = { status: 'succeeded' }
-          progress()
-          return p.result
-        }
-      }
-      return p
-    }
-  }
-  const clients = { containerService: { agentPools }, subscriptionId: 'sub-1' } as unknown as ArmClients
-  return { clients, calls, putOptions, pollOptions, bodies }
-}
+/** ARM with the pool rg/aks1/rdmapool (`pool`), scripted as armResource says. */
+const arm = (o: ArmScript<AgentPool> & { pool?: AgentPool | Error } = {}) =>
+  armResource<AgentPool>({ group: 'agentPools', clock: now, resource: o.pool, ...o })
 
 const GET = 'GET rg/aks1/rdmapool'
 const PUT = 'PUT rg/aks1/rdmapool'
@@ -381,7 +248,9 @@ describe('ensureNodePool: creating', () => {
       status: { provisioningError: { code: 'AllocationFailed', message: 'No capacity in the zone.' } }
     })
     const a = arm({
-      lro: { end: { fail: new Error('The long-running operation has failed. Other. Text.'), pool: failed } }
+      lro: {
+        end: { fail: new Error('The long-running operation has failed. Other. Text.'), resource: failed }
+      }
     })
     await expect(ensureNodePool(a.clients, settings(), opts(captureLog()))).rejects.toThrow(
       new NodePoolError(

@@ -15,12 +15,10 @@ import {
   symlinkSync,
   writeFileSync
 } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import * as core from '@actions/core'
-import { setLogBackend, type Log } from '../../../src/log/index.js'
+import { setLogBackend } from '../../../src/log/index.js'
 import { parseFileCommands } from '../../../src/run/file-commands.js'
 import {
   forgetCreateSubmitted,
@@ -31,7 +29,9 @@ import {
   runPost,
   STATE
 } from '../../../src/run/post.js'
-import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import type { CapturedLog } from '../../support/capture-log.js'
+import { apiFailure, startLocalApiServer, type LocalApiServer } from '../../support/local-apiserver.js'
+import { captureLogBackend } from '../../support/step-context.js'
 
 const NONCE = '0123456789ab'
 const RUN_ID = `77-2/build/${NONCE}`
@@ -42,7 +42,6 @@ let summaryFile: string
 let runnerTemp: string
 let outside: string
 let log: CapturedLog & { errors: Array<{ message: string; title?: string }>; secrets: string[] }
-let previousLog: Log
 const savedEnv = { ...process.env }
 
 function setInputs(inputs: Record<string, string>): void {
@@ -91,27 +90,47 @@ beforeEach(() => {
   process.env.GITHUB_RUN_ID = '77'
   process.env.GITHUB_RUN_ATTEMPT = '2'
   process.env.GITHUB_JOB = 'build'
-  const base = captureLog()
+})
+afterEach(() => {
+  process.env = { ...savedEnv }
+})
+// The log backend: a captured log that also keeps the errors (with their titles) and the secrets.
+captureLogBackend(base => {
   const errors: Array<{ message: string; title?: string }> = []
   const secrets: string[] = []
-  log = {
-    ...base,
+  log = Object.assign(base, {
     errors,
     secrets,
-    secret: v => void secrets.push(v),
-    error: (m, a) => {
+    secret: (v: string) => void secrets.push(v),
+    error: (m: string, a?: unknown) => {
       base.lines.push(`error: ${m}`)
       errors.push({ message: m, title: (a as { title?: string } | undefined)?.title })
     }
-  }
-  previousLog = setLogBackend(log)
-})
-afterEach(() => {
-  setLogBackend(previousLog)
-  process.env = { ...savedEnv }
+  })
 })
 
 const summary = (): string => readFileSync(summaryFile, 'utf8')
+
+/** A saved create of the cluster rg/aks1 (and of `pool` in it), as the main step saves it. */
+const submitted = (pool?: string, createdBy = RUN_ID): string =>
+  JSON.stringify({ createdBy, resourceGroup: 'rg', cluster: 'aks1', ...(pool ? { pool } : {}) })
+
+/** The post step's entries for the saved cluster and pool creates, both with this result and reason. */
+const clusterAndPool = (result: string, reason: string) => [
+  { resource: 'cluster', name: 'rg/aks1', result, reason },
+  { resource: 'node-pool', name: POOL_DEFAULT, result, reason }
+]
+
+/** The log the cleanup writes to breaks (as a closed stdout would): cleanupAzure itself throws. */
+function breakCleanupLog(): void {
+  setLogBackend({
+    ...log,
+    info: m => {
+      if (m.startsWith('cleanup: ')) throw new Error('stdout closed')
+      log.info(m)
+    }
+  })
+}
 
 describe('runPost: the job summary', () => {
   it('warns when the job summary file cannot be written, and writes nothing without one', async () => {
@@ -197,12 +216,7 @@ describe('runPost: inputs and trust', () => {
   it('without a saved run id trusts the fresh identity (a saved create cannot match it)', async () => {
     setInputs(APPLY)
     setState({
-      [STATE.nodePoolSubmitted]: JSON.stringify({
-        createdBy: RUN_ID,
-        resourceGroup: 'rg',
-        cluster: 'aks1',
-        pool: POOL_DEFAULT
-      })
+      [STATE.nodePoolSubmitted]: submitted(POOL_DEFAULT)
     })
     const post = await runPost()
     expect(post.exitCode).toBe(0)
@@ -223,23 +237,12 @@ describe('runPost: inputs and trust', () => {
     setState({
       [STATE.runId]: otherId,
       [STATE.kubeconfig]: kubeconfig,
-      [STATE.clusterSubmitted]: JSON.stringify({ createdBy: otherId, resourceGroup: 'rg', cluster: 'aks1' }),
-      [STATE.nodePoolSubmitted]: JSON.stringify({
-        createdBy: otherId,
-        resourceGroup: 'rg',
-        cluster: 'aks1',
-        pool: 'p'
-      })
+      [STATE.clusterSubmitted]: submitted(undefined, otherId),
+      [STATE.nodePoolSubmitted]: submitted('p', otherId)
     })
     const reason = "the saved run id is not this job's identity; nothing is deleted on its word"
     const post = await runPost()
-    expect(post).toEqual({
-      exitCode: 0,
-      cleanup: [
-        { resource: 'cluster', name: 'rg/aks1', result: 'kept', reason },
-        { resource: 'node-pool', name: POOL_DEFAULT, result: 'kept', reason }
-      ]
-    })
+    expect(post).toEqual({ exitCode: 0, cleanup: clusterAndPool('kept', reason) })
     expect(log.warnings).toEqual([
       `post: the saved run id is not this job's (${RUN_ID}); the saved state is not trusted, so no Lease is released and nothing in Azure is deleted`
     ])
@@ -285,12 +288,7 @@ describe('runPost: Azure deletions that fail', () => {
     setInputs({ ...APPLY, cleanup: 'node-pool', 'auth-type': 'oidc' })
     setState({
       [STATE.runId]: RUN_ID,
-      [STATE.nodePoolSubmitted]: JSON.stringify({
-        createdBy: RUN_ID,
-        resourceGroup: 'rg',
-        cluster: 'aks1',
-        pool: POOL_DEFAULT
-      })
+      [STATE.nodePoolSubmitted]: submitted(POOL_DEFAULT)
     })
     const post = await runPost()
     expect(post.exitCode).toBe(1)
@@ -317,7 +315,7 @@ describe('runPost: Azure deletions that fail', () => {
     })
     setState({
       [STATE.runId]: RUN_ID,
-      [STATE.clusterSubmitted]: JSON.stringify({ createdBy: RUN_ID, resourceGroup: 'rg', cluster: 'aks1' })
+      [STATE.clusterSubmitted]: submitted()
     })
     const post = await runPost()
     expect(post.exitCode).toBe(1)
@@ -333,29 +331,16 @@ describe('runPost: Azure deletions that fail', () => {
 
 describe('runPost: an Azure cleanup that throws', () => {
   it('marks each saved create failed with why, and fails the post step', async () => {
-    // The log the cleanup writes to breaks (as a closed stdout would): cleanupAzure itself throws.
-    setLogBackend({
-      ...log,
-      info: m => {
-        if (m.startsWith('cleanup: ')) throw new Error('stdout closed')
-        log.info(m)
-      }
-    })
+    breakCleanupLog()
     setInputs(APPLY)
     setState({
       [STATE.runId]: RUN_ID,
-      [STATE.clusterSubmitted]: JSON.stringify({ createdBy: RUN_ID, resourceGroup: 'rg', cluster: 'aks1' }),
-      [STATE.nodePoolSubmitted]: JSON.stringify({ createdBy: RUN_ID, resourceGroup: 'rg', cluster: 'aks1' })
+      [STATE.clusterSubmitted]: submitted(),
+      [STATE.nodePoolSubmitted]: submitted()
     })
     const reason = 'cleanup failed: stdout closed'
     const post = await runPost()
-    expect(post).toStrictEqual({
-      exitCode: 1,
-      cleanup: [
-        { resource: 'cluster', name: 'rg/aks1', result: 'failed', reason },
-        { resource: 'node-pool', name: POOL_DEFAULT, result: 'failed', reason }
-      ]
-    })
+    expect(post).toStrictEqual({ exitCode: 1, cleanup: clusterAndPool('failed', reason) })
     expect(log.warnings).toEqual([`post: ${reason}`])
     expect(log.errors).toEqual([
       {
@@ -370,22 +355,11 @@ describe('runPost: an Azure cleanup that throws', () => {
   })
 
   it('names the saved pool, and only the creates that were saved', async () => {
-    setLogBackend({
-      ...log,
-      info: m => {
-        if (m.startsWith('cleanup: ')) throw new Error('stdout closed')
-        log.info(m)
-      }
-    })
+    breakCleanupLog()
     setInputs(APPLY)
     setState({
       [STATE.runId]: RUN_ID,
-      [STATE.nodePoolSubmitted]: JSON.stringify({
-        createdBy: RUN_ID,
-        resourceGroup: 'rg',
-        cluster: 'aks1',
-        pool: 'saved'
-      })
+      [STATE.nodePoolSubmitted]: submitted('saved')
     })
     expect((await runPost()).cleanup).toStrictEqual([
       { resource: 'node-pool', name: 'saved', result: 'failed', reason: 'cleanup failed: stdout closed' }
@@ -589,54 +563,19 @@ describe('runPost: the JSON report', () => {
 })
 
 describe('runPost: the Lease', () => {
-  let server: Server
-  let answer: { status: number; body: unknown }
-  const requests: string[] = []
+  const notFound = apiFailure(404, 'NotFound', 'leases.coordination.k8s.io "aks-rdma-action" not found')
+  let api: LocalApiServer
   let kubeconfig: string
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      requests.push(`${req.method} ${req.url}`)
-      res.writeHead(answer.status, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(answer.body))
-    })
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    api = await startLocalApiServer(notFound)
   })
-  afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise<void>(resolve => server.close(() => resolve()))
-  })
+  afterAll(() => api.close())
   beforeEach(() => {
-    requests.length = 0
-    const port = (server.address() as AddressInfo).port
+    api.requests.length = 0
     kubeconfig = path.join(runnerTemp, 'kubeconfig')
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        `- name: c\n  cluster:\n    server: http://127.0.0.1:${port}\n    insecure-skip-tls-verify: true`,
-        'users:',
-        '- name: u\n  user:\n    token: t',
-        'contexts:',
-        '- name: x\n  context:\n    cluster: c\n    user: u',
-        'current-context: x',
-        ''
-      ].join('\n')
-    )
+    api.writeKubeconfig(kubeconfig)
     setInputs({ mode: 'verify', kubeconfig })
   })
-  const notFound = {
-    status: 404,
-    body: {
-      kind: 'Status',
-      apiVersion: 'v1',
-      status: 'Failure',
-      reason: 'NotFound',
-      code: 404,
-      message: 'leases.coordination.k8s.io "aks-rdma-action" not found'
-    }
-  }
   const lease = 'kube-system/aks-rdma-action'
   const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/aks-rdma-action'
 
@@ -645,16 +584,16 @@ describe('runPost: the Lease', () => {
     expect((await runPost()).cleanup).toEqual([
       { resource: 'lease', name: lease, result: 'skipped', reason: 'no kubeconfig' }
     ])
-    expect(requests).toEqual([])
+    expect(api.requests).toEqual([])
   })
 
   it('skips a Lease this run does not hold, saying whether the main step released it', async () => {
-    answer = notFound
+    api.answer = notFound
     setState({ [STATE.runId]: RUN_ID, [STATE.kubeconfig]: kubeconfig })
     expect((await runPost()).cleanup).toEqual([
       { resource: 'lease', name: lease, result: 'skipped', reason: 'this run did not hold it' }
     ])
-    expect(requests).toEqual([`GET ${leasePath}`])
+    expect(api.requests).toEqual([`GET ${leasePath}`])
     setState({ [STATE.leaseReleased]: 'true' })
     expect((await runPost()).cleanup).toEqual([
       { resource: 'lease', name: lease, result: 'skipped', reason: 'the main step took it and released it' }
@@ -672,26 +611,16 @@ describe('runPost: the Lease', () => {
         spec: { holderIdentity: RUN_ID, leaseDurationSeconds: 60 }
       }
     }
-    answer = held
+    api.answer = held
     setState({ [STATE.runId]: RUN_ID, [STATE.kubeconfig]: kubeconfig })
     const post = await runPost()
     expect(post.cleanup).toEqual([{ resource: 'lease', name: lease, result: 'deleted' }])
-    expect(requests).toEqual([`GET ${leasePath}`, `DELETE ${leasePath}`])
+    expect(api.requests).toEqual([`GET ${leasePath}`, `DELETE ${leasePath}`])
     expect(log.lines).toContain('info: post: released the Lease this run held')
   })
 
   it('reports a Lease it could not read as failed, a warning only', async () => {
-    answer = {
-      status: 403,
-      body: {
-        kind: 'Status',
-        apiVersion: 'v1',
-        status: 'Failure',
-        reason: 'Forbidden',
-        code: 403,
-        message: 'no'
-      }
-    }
+    api.answer = apiFailure(403, 'Forbidden', 'no')
     setState({ [STATE.runId]: RUN_ID, [STATE.kubeconfig]: kubeconfig })
     const post = await runPost()
     expect(post.exitCode).toBe(0)

@@ -1,81 +1,47 @@
 // Uninstall mode's steps after the credentials: a stack removal that fails stops there (its steps
 // and diagnostics in the report, a StepError naming the failed part, nothing deleted in Azure, the
 // post step told nothing of the Lease). The cluster is a small local HTTP stand-in for the API
-// server that refuses every request (403 Forbidden, as RBAC would), so the first part fails at once.
+// server (local-apiserver.ts) that refuses every request (403 Forbidden, as RBAC would), so the
+// first part fails at once.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { AzureConnection } from '../../../src/azure/index.js'
-import { setLogBackend, type Log } from '../../../src/log/index.js'
 import { emptyReport, type Report } from '../../../src/report/report.js'
 import { StepError } from '../../../src/run/steps.js'
 import { runUninstall } from '../../../src/run/uninstall-step.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import { captureLog, type CapturedLog } from '../../support/capture-log.js'
+import type { CapturedLog } from '../../support/capture-log.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { apiFailure, startLocalApiServer, type LocalApiServer } from '../../support/local-apiserver.js'
+import { captureLogBackend } from '../../support/step-context.js'
 
-let server: Server
-const requests: string[] = []
+let api: LocalApiServer
 let dir: string
 let kubeconfig: string
 let stateFile: string
 let log: CapturedLog
-let previous: Log
 const savedState = process.env.GITHUB_STATE
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    requests.push(`${req.method} ${req.url}`)
-    res.writeHead(403, { 'content-type': 'application/json' })
-    res.end(
-      JSON.stringify({
-        kind: 'Status',
-        apiVersion: 'v1',
-        status: 'Failure',
-        reason: 'Forbidden',
-        code: 403,
-        message: 'forbidden: User "ci" cannot get this resource'
-      })
-    )
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  api = await startLocalApiServer(
+    apiFailure(403, 'Forbidden', 'forbidden: User "ci" cannot get this resource')
+  )
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
-})
+afterAll(() => api.close())
+captureLogBackend(l => (log = l))
 beforeEach(() => {
-  requests.length = 0
+  api.requests.length = 0
   dir = mkdtempSync(path.join(tmpdir(), 'steps-uninstall-'))
   kubeconfig = path.join(dir, 'kubeconfig')
-  const port = (server.address() as AddressInfo).port
-  writeFileSync(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: c\n  cluster:\n    server: http://127.0.0.1:${port}\n    insecure-skip-tls-verify: true`,
-      'users:',
-      '- name: u\n  user:\n    token: t',
-      'contexts:',
-      '- name: x\n  context:\n    cluster: c\n    user: u',
-      'current-context: x',
-      ''
-    ].join('\n')
-  )
+  api.writeKubeconfig(kubeconfig)
   stateFile = path.join(dir, 'state')
   writeFileSync(stateFile, '')
   process.env.GITHUB_STATE = stateFile
-  log = captureLog()
-  previous = setLogBackend(log)
 })
 afterEach(() => {
-  setLogBackend(previous)
   if (savedState === undefined) delete process.env.GITHUB_STATE
   else process.env.GITHUB_STATE = savedState
   rmSync(dir, { recursive: true, force: true })
@@ -111,7 +77,7 @@ describe('runUninstall', () => {
     expect(report.diagnostics![0]).toEqual({ step: 'earlier', title: 'kept', text: 'x' })
     expect(report.diagnostics!.map(d => d.step)).toEqual(['earlier', 'probe-leftovers'])
     // Discovery was refused: nothing else was asked.
-    expect(requests).toEqual(['GET /api/v1'])
+    expect(api.requests).toEqual(['GET /api/v1'])
     expect(log.lines.filter(l => l.startsWith('info: node pool'))).toEqual([])
     // It took no Lease, so it released none: nothing saved for the post step.
     expect(readFileSync(stateFile, 'utf8')).toBe('')

@@ -12,7 +12,8 @@ import { log } from '../src/log/index.js'
 import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
 import { FileInputError, readBoundedFile } from '../src/util/files.js'
 import { exportInputs, inputEnvName, secretInputValues } from '../src/run/inputs.js'
-import { CA_REEXEC_ENV, loadEnvFile } from './env-file.js'
+import { CA_REEXEC_ENV, loadInputsFile } from './inputs-file.js'
+import { nodeReadArgument } from './node-argv.js'
 import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
 import { commandHelp, mainHelp } from './help.js'
 import { needsModernNode } from './node-version.js'
@@ -41,7 +42,7 @@ function rerunWithCa(argv: string[]): Promise<number> {
 
 /**
  * verify and drift need only the cluster: given neither a kubeconfig nor an Azure cluster (flags,
- * --env-file or INPUT_ variables), they use $KUBECONFIG, as kubectl would. A named Azure cluster
+ * --inputs-file or INPUT_ variables), they use $KUBECONFIG, as kubectl would. A named Azure cluster
  * keeps its credentials from ARM, so the current context never stands in for another cluster.
  */
 function defaultKubeconfig(
@@ -112,6 +113,9 @@ function unknownCommand(name: string): number {
 }
 
 export async function cli(argv: string[]): Promise<number> {
+  // Node has already acted on these (before any of this code): say so, and run nothing.
+  const nodeRead = nodeReadArgument(argv)
+  if (nodeRead) return usageError(nodeRead)
   if (argv.length === 0) {
     process.stderr.write(mainHelp())
     return EXIT.usage
@@ -157,9 +161,10 @@ export async function cli(argv: string[]): Promise<number> {
       `note: --${input} is not read by ${name}; ignored (node dist/cli.js ${name} --help)\n`
     )
   let fileInputs: Record<string, string> = {}
-  if (typeof parsed.options['env-file'] === 'string') {
+  const inputsFile = parsed.options['inputs-file']
+  if (typeof inputsFile === 'string') {
     try {
-      const loaded = loadEnvFile(parsed.options['env-file'])
+      const loaded = loadInputsFile(inputsFile)
       if (loaded.reexec) return rerunWithCa(argv)
       fileInputs = loaded.inputs
     } catch (e) {

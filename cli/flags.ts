@@ -34,12 +34,15 @@ export interface CommandSpec {
   positional?: { name: string; description: string }
 }
 
-const ENV_FILE: OptionSpec = {
-  name: 'env-file',
+/** The flag of a file of inputs (never `--env-file`: Node reads that itself, node-argv.ts). */
+export const INPUTS_FILE_FLAG = '--inputs-file'
+
+const INPUTS_FILE: OptionSpec = {
+  name: INPUTS_FILE_FLAG.slice(2),
   type: 'string',
   value: 'FILE',
   description:
-    'NAME=value lines (INPUT_<NAME> inputs and environment variables, e.g. the .env `sim up` writes) loaded before the command runs; they override the environment, flags override them. A NODE_EXTRA_CA_CERTS in it is trusted by this process too.'
+    'NAME=value lines (INPUT_<NAME> inputs and environment variables, e.g. the .env `sim up` writes) loaded before the command runs; they override the environment, flags override them. A NODE_EXTRA_CA_CERTS in it is trusted by this process too. Formerly --env-file, which Node itself reads: never pass that.'
 }
 const VERBOSE: OptionSpec = {
   name: 'verbose',
@@ -68,28 +71,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary:
       'Set up the cluster (Azure feature, node pool, credentials, the stack), then verify and benchmark it.',
     inputs: 'all-but-mode',
-    options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
+    options: [OUTPUT_RUN, INPUTS_FILE, VERBOSE, HELP]
   },
   {
     name: 'verify',
     summary:
       'Run the verification checks and benchmarks only (creates nothing but short-lived test pods). Given no Azure cluster (--resource-group, --cluster-name), it uses --kubeconfig or $KUBECONFIG and makes no Azure call.',
     inputs: 'all-but-mode',
-    options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
+    options: [OUTPUT_RUN, INPUTS_FILE, VERBOSE, HELP]
   },
   {
     name: 'drift',
     summary:
       'Compare the desired state with the live one, read-only. Exit code 3 when drift is found (with fail-on-drift, the default). Given no Azure cluster, it uses --kubeconfig or $KUBECONFIG and compares the cluster only; --kubeconfig with --subscription-id, --resource-group and --cluster-name compares the Azure resources too.',
     inputs: 'all-but-mode',
-    options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
+    options: [OUTPUT_RUN, INPUTS_FILE, VERBOSE, HELP]
   },
   {
     name: 'uninstall',
     summary:
       'Remove from the cluster what the action installed, in reverse order and under the Lease (never what it did not create); with cleanup node-pool or cluster, then that too when the action created it.',
     inputs: 'all-but-mode',
-    options: [OUTPUT_RUN, ENV_FILE, VERBOSE, HELP]
+    options: [OUTPUT_RUN, INPUTS_FILE, VERBOSE, HELP]
   },
   {
     name: 'plan',
@@ -109,7 +112,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...OUTPUT_RUN,
         description: 'text: the plan as text; json: the plan as one JSON document.'
       },
-      ENV_FILE,
+      INPUTS_FILE,
       VERBOSE,
       HELP
     ]
@@ -146,7 +149,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         description:
           'text: the job summary, the outputs and the report path; json: the report, alone on stdout.'
       },
-      ENV_FILE,
+      INPUTS_FILE,
       VERBOSE,
       HELP
     ]
@@ -154,7 +157,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'sim up',
     summary:
-      'Start a simulated world and keep it running until `sim down` or a signal. Prints NAME=value lines, then READY, and writes DIR/.env for `--env-file`.',
+      'Start a simulated world and keep it running until `sim down` or a signal. Prints NAME=value lines, then READY, and writes DIR/.env for `--inputs-file`.',
     inputs: 'none',
     options: [
       { name: 'scenario', type: 'string', value: 'FILE', description: 'Scenario YAML (see the README).' },
@@ -165,7 +168,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         description:
           "The world's folder (CA, kubeconfig, helm stand-in, .env). Default: $TMPDIR/aks-rdma-sim."
       },
-      ENV_FILE,
+      INPUTS_FILE,
       VERBOSE,
       HELP
     ]
@@ -176,7 +179,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     inputs: 'none',
     options: [
       { name: 'dir', type: 'string', value: 'DIR', description: 'Default: $TMPDIR/aks-rdma-sim.' },
-      ENV_FILE,
+      INPUTS_FILE,
       HELP
     ]
   },
@@ -192,7 +195,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'NAME',
         description: 'The tool, when the output has no title line (e.g. ib_read_lat).'
       },
-      ENV_FILE,
+      INPUTS_FILE,
       HELP
     ],
     positional: { name: 'FILE', description: 'The file to read; - for standard input.' }
@@ -202,7 +205,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary:
       'ibstat / ibstatus / ibv_devinfo / ibv_devices / rdma link output → JSON. Exit 1 when the tool reported an error or no device (empty ibstat output included), 2 when it is not such output.',
     inputs: 'none',
-    options: [ENV_FILE, HELP],
+    options: [INPUTS_FILE, HELP],
     positional: { name: 'FILE', description: 'The file to read; - for standard input.' }
   }
 ]

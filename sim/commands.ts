@@ -1,5 +1,5 @@
 // The simulator's commands (flags parsed by the CLI): `sim up` (start a world in a new or empty
-// folder of the user's own — world-dir.ts — write DIR/.env for `--env-file` and local-action, with
+// folder of the user's own — world-dir.ts — write DIR/.env for `--inputs-file` and local-action, with
 // the inputs, the world's environment and the runner's variables; DIR/env.sh for a shell; print
 // what a person needs as `export` lines, no secret among them, then READY; run until `sim down` or
 // a signal), `sim down` (stop the world through its control socket — never a signal to a process
@@ -134,7 +134,7 @@ function writeEnvFiles(dir: string, world: World): string {
   writeNewFile(
     envFile,
     [
-      '# Written by `node dist/cli.js sim up` (removed by sim down): this world, for --env-file and',
+      '# Written by `node dist/cli.js sim up` (removed by sim down): this world, for --inputs-file and',
       "# local-action. It holds the world's client secret and OIDC request token: keep it mode 0600.",
       ...Object.entries(inputs).map(([k, v]) => `INPUT_${k.toUpperCase()}=${envValue(v)}`),
       ...Object.entries(env).map(([k, v]) => `${k}=${envValue(v)}`),
@@ -171,7 +171,7 @@ function upLines(dir: string, world: World, envFile: string): string {
     CLUSTER_NAME: inputs['cluster-name'],
     KUBE_API_SERVER: world.kube.url,
     KUBECONFIG: world.adminKubeconfigPath,
-    ENV_FILE: envFile
+    INPUTS_FILE: envFile
   }
   return (
     [

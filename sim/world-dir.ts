@@ -1,7 +1,7 @@
 // The folder of a `sim up` world and what may happen in it. `sim up` creates the folder itself
 // (mode 0700) or takes an empty one the user owns; it refuses a non-empty folder, a symbolic link
 // and a folder owned by someone else, so nothing can have been planted in it (a `bin/helm` a later
-// `apply --env-file` would run, a link that sends the admin kubeconfig elsewhere). Every file is
+// `apply --inputs-file` would run, a link that sends the admin kubeconfig elsewhere). Every file is
 // created exclusively (O_EXCL: an existing file or link is never followed or overwritten). A
 // marker file says the folder is a world's, and the world answers on a Unix socket in it: `sim
 // down` stops the world through that socket — proof that the process is the world of this

@@ -3,7 +3,7 @@
 // O_NONBLOCK and checked on the open descriptor, so a FIFO, a device (/dev/zero), a socket or a
 // directory is refused at once — also one swapped in after a check by name — and a huge file is
 // refused before it is read. Problems are short reasons without any of the file's content.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 
 /** A file that cannot be used; `reason` names no content of it (e.g. "not a regular file (a FIFO)"). */
 export class FileInputError extends Error {
@@ -37,9 +37,14 @@ export function byteSize(n: number): string {
 
 /**
  * The text of a regular file of at most `maxBytes`; throws FileInputError (never hangs) for
- * anything else: missing, unreadable, not a regular file, too large.
+ * anything else: missing, unreadable, not a regular file, too large, or refused by `check` (given
+ * the open file's status, it returns why the file may not be used).
  */
-export function readBoundedFile(file: string, maxBytes = DEFAULT_MAX_FILE_BYTES): string {
+export function readBoundedFile(
+  file: string,
+  maxBytes = DEFAULT_MAX_FILE_BYTES,
+  check?: (st: Stats) => string | undefined
+): string {
   let fd: number
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
@@ -54,6 +59,8 @@ export function readBoundedFile(file: string, maxBytes = DEFAULT_MAX_FILE_BYTES)
     const st = fstatSync(fd)
     if (!st.isFile()) throw new FileInputError(file, `not a regular file (${kindOf(st)})`)
     if (st.size > maxBytes) throw new FileInputError(file, `${st.size} bytes; at most ${byteSize(maxBytes)}`)
+    const refused = check?.(st)
+    if (refused) throw new FileInputError(file, refused)
     // Read to the cap plus one byte: a file growing while it is read is refused too.
     const buf = Buffer.alloc(Math.min(st.size + 64 * 1024, maxBytes + 1))
     let got = 0

@@ -1,11 +1,21 @@
 // The CLI as a user runs it (a child process of the shipped dist/cli.js): plan prints the full plan
 // and JSON, bad inputs exit 2 with every problem and make no network access, exit codes, help
 // generated from the input definitions (per command: the inputs that mode reads), strict flags,
-// -o, --version, the package's bin, --env-file, the parsers on files and stdin; hostile inputs (huge
-// durations, devices, FIFOs, non-YAML files, URLs with credentials or control characters, an env
-// file setting NODE_OPTIONS) exit 2 at once, naming the input, echoing nothing.
+// -o, --version, the package's bin, --inputs-file (and the --env-file Node reads itself refused),
+// the parsers on files and stdin; hostile inputs (huge durations, devices, FIFOs, non-YAML files,
+// URLs with credentials or control characters, an inputs file setting NODE_OPTIONS) exit 2 at once,
+// naming the input, echoing nothing.
 import { execFile, execFileSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -29,7 +39,7 @@ async function cli(
     env: { ...cleanEnv, ...env },
     timeout: 30_000
   })
-  // A child that exits before reading (e.g. Node refusing a missing --env-file) closes the pipe:
+  // A child that exits before reading (e.g. a refused command line) closes the pipe:
   // EPIPE on its stdin is that exit, which the exit code and stderr below report.
   child.child.stdin?.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e
@@ -313,14 +323,14 @@ describe('cli', () => {
     expect(text.stdout + text.stderr).not.toMatch(/^\s*::/m)
   })
 
-  it('--env-file gives inputs and environment; flags win over it; a bad file is refused', async () => {
+  it('--inputs-file gives inputs and environment; flags win over it; a bad file is refused', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-'))
     const file = path.join(dir, '.env')
     writeFileSync(
       file,
       "# a comment\nINPUT_RESOURCE-GROUP=rg-file\nINPUT_NODE-COUNT=5\nINPUT_CLUSTER-NAME='aks-file'\n"
     )
-    const r = await cli(['plan', '--env-file', file, '--node-count', '6', '--output', 'json'])
+    const r = await cli(['plan', '--inputs-file', file, '--node-count', '6', '--output', 'json'])
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).cluster).toMatchObject({
       resourceGroup: 'rg-file',
@@ -329,13 +339,48 @@ describe('cli', () => {
     })
     // A CA bundle the file names must exist (it is loaded into this process's trusted CAs).
     writeFileSync(file, `NODE_EXTRA_CA_CERTS=${path.join(dir, 'no-ca.pem')}\n`)
-    const badCa = await cli(['plan', '--env-file', file])
+    const badCa = await cli(['plan', '--inputs-file', file])
     expect(badCa.code).toBe(2)
     expect(badCa.stderr).toContain('no-ca.pem: file not found')
-    // Node itself checks an --env-file argument exists, even after the script (nodejs/node#54232).
-    const missing = await cli(['plan', '--env-file', path.join(dir, 'nope')])
-    expect(missing.code).not.toBe(0)
-    expect(missing.stderr).toContain('not found')
+    // The tool reads the file itself: a missing one is its own usage error, not Node's exit 9.
+    const missing = await cli(['plan', '--inputs-file', path.join(dir, 'nope')])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(`--inputs-file ${path.join(dir, 'nope')}: file not found`)
+  })
+
+  it('--inputs-file: a NODE_OPTIONS in it runs nothing; --env-file is refused, naming --inputs-file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-inputs-node-options-'))
+    const marker = path.join(dir, 'marker')
+    const script = path.join(dir, 'x.cjs')
+    writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran')\n`)
+    const file = path.join(dir, 'inputs.env')
+    writeFileSync(file, `INPUT_RESOURCE-GROUP=rg\nNODE_OPTIONS="--require ${script}"\n`)
+    const r = await cli(['plan', '--inputs-file', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`--inputs-file ${file}: sets NODE_OPTIONS`)
+    expect(existsSync(marker)).toBe(false)
+    // The old flag, in every spelling Node reads, is refused before anything else, naming the new
+    // one. (Node has already loaded such a file by then: docs/security.md says never to pass it.)
+    writeFileSync(file, 'INPUT_RESOURCE-GROUP=rg\n')
+    for (const args of [
+      ['plan', '--env-file', file],
+      ['plan', `--env-file=${file}`],
+      ['plan', '--env-file-if-exists', file],
+      ['plan', '--resource-group', 'rg', `--env-file-if-exists=${file}`],
+      ['--help', '--env-file', file]
+    ]) {
+      const old = await cli(args)
+      expect({ args, code: old.code }).toEqual({ args, code: 2 })
+      expect(old.stderr).toMatch(/^--env-file(-if-exists)?: use --inputs-file FILE/)
+      expect(old.stdout).toBe('')
+    }
+    // So is Node's config file, which Node applies from any command line too.
+    const configFile = path.join(dir, 'node.config.json')
+    writeFileSync(configFile, '{}\n')
+    const config = await cli(['plan', `--experimental-config-file=${configFile}`])
+    expect(config.code).toBe(2)
+    expect(config.stderr).toContain('--experimental-config-file: not an option of this tool')
+    expect(config.stdout).toBe('')
   })
 
   it("parsers read a file or standard input; output that is not the tool's exits non-zero", async () => {
@@ -449,24 +494,37 @@ describe('cli', () => {
     expect(readdirSync(tmp)).toEqual([])
   })
 
-  it('--env-file: refuses NODE_OPTIONS and loader variables, and a world-writable file', async () => {
+  it('--inputs-file: refuses NODE_OPTIONS and loader variables, and a file others could write', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-hostile-'))
     const file = path.join(dir, '.env')
     writeFileSync(
       file,
       'INPUT_RESOURCE-GROUP=rg\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n'
     )
-    const r = await cli(['plan', '--env-file', file])
+    const r = await cli(['plan', '--inputs-file', file])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(
-      `--env-file ${file}: sets NODE_OPTIONS, LD_PRELOAD, which would load code into this command`
+      `--inputs-file ${file}: sets NODE_OPTIONS, LD_PRELOAD, which would load code into this command`
     )
     writeFileSync(file, 'INPUT_RESOURCE-GROUP=rg\n')
     chmodSync(file, 0o666)
-    expect((await cli(['plan', '--env-file', file])).stderr).toContain(
-      `--env-file ${file}: is writable by every user (chmod o-w it)`
+    expect((await cli(['plan', '--inputs-file', file])).stderr).toContain(
+      `--inputs-file ${file}: is writable by every user (chmod go-w it)`
+    )
+    // Group-writable is refused too, as ssh refuses it.
+    chmodSync(file, 0o664)
+    const group = await cli(['plan', '--inputs-file', file])
+    expect(group.code).toBe(2)
+    expect(group.stderr).toContain(`--inputs-file ${file}: is writable by its group (chmod go-w it)`)
+    // A symbolic link is followed and judged by its target: a link (mode 0777 itself) to a good
+    // file is taken; to a group-writable one, refused for the target's mode.
+    const link = path.join(dir, 'link.env')
+    symlinkSync(file, link)
+    expect((await cli(['plan', '--inputs-file', link])).stderr).toContain(
+      `--inputs-file ${link}: is writable by its group (chmod go-w it)`
     )
     chmodSync(file, 0o644)
-    expect((await cli(['plan', '--env-file', file])).code).toBe(0)
+    expect((await cli(['plan', '--inputs-file', link])).code).toBe(0)
+    expect((await cli(['plan', '--inputs-file', file])).code).toBe(0)
   })
 })

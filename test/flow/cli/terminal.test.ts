@@ -2,7 +2,7 @@
 // post.js as the runner would): `simulate` prints no workflow command and no secret, logs on
 // stderr and results on stdout, `--output json` is one JSON document; and the recipes of
 // docs/running-locally.md: `sim up --dir DIR` (which prints no secret), then apply / verify / drift
-// with `--env-file DIR/.env` and no other flag; and the local-action recipe as far as it can run here
+// with `--inputs-file DIR/.env` and no other flag; and the local-action recipe as far as it can run here
 // (local-action itself is not installed): a shell sources DIR/env.sh, the .env is loaded as dotenv
 // loads it (a variable already set wins), and the action's main step runs as the runner would.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
@@ -135,7 +135,7 @@ describe('the simulator one flag away', () => {
     expect(exports.every(l => l.startsWith('export '))).toBe(true)
     const shell = execFileSync(
       'sh',
-      ['-c', `${exports.join('\n')}\nprintf '%s|%s' "$KUBECONFIG" "$ENV_FILE"`],
+      ['-c', `${exports.join('\n')}\nprintf '%s|%s' "$KUBECONFIG" "$INPUTS_FILE"`],
       {
         env: terminalEnv()
       }
@@ -177,8 +177,8 @@ describe('the simulator one flag away', () => {
     expect(existsSync(path.join(env.RUNNER_TEMP, 'aks-rdma-action-report.json'))).toBe(true)
   }, 300_000)
 
-  it('apply, verify and drift run against it with --env-file and no other flag', async () => {
-    const apply = await cli(['apply', '--env-file', envFile])
+  it('apply, verify and drift run against it with --inputs-file and no other flag', async () => {
+    const apply = await cli(['apply', '--inputs-file', envFile])
     expect({ code: apply.code, stderr: apply.code ? apply.stderr.slice(-3000) : '' }).toEqual({
       code: 0,
       stderr: ''
@@ -190,7 +190,7 @@ describe('the simulator one flag away', () => {
     expect(existsSync(kubeconfig!)).toBe(true) // a local run keeps it
 
     // The runner's files of the .env (DIR/runner) hold the outputs, the summary and the report.
-    const verify = await cli(['verify', '--env-file', envFile, '--output', 'json'])
+    const verify = await cli(['verify', '--inputs-file', envFile, '--output', 'json'])
     expect(verify.code).toBe(0)
     const report = JSON.parse(verify.stdout)
     expect(report.result).toBe('success')
@@ -199,17 +199,17 @@ describe('the simulator one flag away', () => {
     expect(existsSync(path.join(dir, 'runner', 'temp', 'aks-rdma-action-report.json'))).toBe(true)
     expectTerminalClean(verify.stdout + verify.stderr)
 
-    const drift = await cli(['drift', '--env-file', envFile])
+    const drift = await cli(['drift', '--inputs-file', envFile])
     expect(drift.code).toBe(0)
     expect(drift.stdout).toContain('drifted=false')
     // export-kubeconfig false: the kubeconfig is kept and named, but no `export KUBECONFIG` line.
-    const noExport = await cli(['verify', '--env-file', envFile, '--export-kubeconfig', 'false'])
+    const noExport = await cli(['verify', '--inputs-file', envFile, '--export-kubeconfig', 'false'])
     expect(noExport.code).toBe(0)
     expect(noExport.stdout).toMatch(/^ {2}kubeconfig-path=/m)
     expect(noExport.stdout).not.toContain('export KUBECONFIG')
 
     // Drift found: exit 3 (not 1, a failed run); 0 with fail-on-drift false.
-    const drifted = await cli(['drift', '--env-file', envFile, '--node-count', '3', '--output', 'json'])
+    const drifted = await cli(['drift', '--inputs-file', envFile, '--node-count', '3', '--output', 'json'])
     expect(drifted.code).toBe(3)
     expect(JSON.parse(drifted.stdout).result).toBe('drifted')
     // The terminal shows what drifted, desired against actual, not only the summary.
@@ -219,7 +219,7 @@ describe('the simulator one flag away', () => {
     )
     expect(drifted.stderr).toMatch(/^ *warning: drift: 1 drifted field/m)
     expect(
-      (await cli(['drift', '--env-file', envFile, '--node-count', '3', '--fail-on-drift', 'false'])).code
+      (await cli(['drift', '--inputs-file', envFile, '--node-count', '3', '--fail-on-drift', 'false'])).code
     ).toBe(0)
   }, 300_000)
 

@@ -3,7 +3,7 @@
 // uninstall would remove); apply, verify, drift and uninstall run the flow. Only orchestrates;
 // each part lives in its own module.
 import * as core from '@actions/core'
-import { log } from './log/index.js'
+import { commandSafe, log } from './log/index.js'
 import { buildPlan, renderPlanMarkdown, renderPlanText } from './plan/plan.js'
 import {
   buildUninstallPlan,
@@ -29,12 +29,22 @@ export interface MainOptions {
   output?: 'text' | 'json'
   /** CLI only: input problems as plain lines, not a failed-step annotation. */
   cli?: boolean
-  /** Where results (the plan) go; default stdout. */
+  /** Where results (the plan) go; default stdout, guarded (printPlanned). */
   print?: (text: string) => void
 }
 
+/**
+ * The plan on stdout, where the runner reads workflow commands: it quotes repository files (the
+ * values files, the NicClusterPolicy) a pull request may have written, so a line of it that could
+ * be taken for a command makes the whole plan a stop-commands block (commandSafe), as every other
+ * text the action prints.
+ */
+export function printPlanned(plan: string, write = (text: string) => void process.stdout.write(text)): void {
+  write(commandSafe(plan.endsWith('\n') ? plan.slice(0, -1) : plan) + '\n')
+}
+
 export async function runMain(opts: MainOptions = {}): Promise<number> {
-  const print = opts.print ?? ((text: string) => void process.stdout.write(text))
+  const print = opts.print ?? ((text: string) => printPlanned(text))
   let parsed: SettingsResult
   try {
     parsed = readSettings(actionInputReader)

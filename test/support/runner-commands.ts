@@ -107,3 +107,25 @@ export function runnerCommands(output: string): RunnerCommand[] {
   }
   return done
 }
+
+/**
+ * The lines of `output` that look like a workflow command (`::name` at a line's start after white
+ * space) outside a stop-commands block whose token is unguessable (at least 32 hex digits) and
+ * closed: what a reader of the output could be made to run. Stricter than runnerCommands, which
+ * knows only the commands the runner registers today.
+ */
+export function commandLikeLines(output: string): string[] {
+  const found: string[] = []
+  let token: string | undefined
+  for (const line of output.split(/\r\n|\r|\n/)) {
+    if (token !== undefined) {
+      if (line.replace(/^[\s\u0085]+/, '') === `::${token}::`) token = undefined
+      continue
+    }
+    const stop = /^::stop-commands::([0-9a-f]{32,})$/.exec(line)
+    if (stop) token = stop[1]
+    else if (/^[\s\u0085]*::[a-z-]+/i.test(line) || line.includes('##[')) found.push(line)
+  }
+  // A block never closed hides nothing: what it held may have been meant for a later reader.
+  return token === undefined ? found : [...found, `(stop-commands ::${token}:: never closed)`]
+}

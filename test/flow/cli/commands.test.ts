@@ -22,6 +22,7 @@ import { promisify } from 'node:util'
 import { INPUTS, inputModes } from '../../../src/settings/input-definitions.js'
 import { bundlePath } from '../../support/dist.js'
 import { allComponents } from '../../support/components.js'
+import { commandLikeLines } from '../../support/runner-commands.js'
 
 const run = promisify(execFile)
 const NO_NETWORK = path.resolve('test/support/no-network.mjs')
@@ -321,6 +322,25 @@ describe('cli', () => {
     const text = await cli(args, { INPUT_LOCATION: 'eastus' })
     expect(text.stdout).toBe((await cli(args, { INPUT_LOCATION: 'eastus' })).stdout)
     expect(text.stdout + text.stderr).not.toMatch(/^\s*::/m)
+  })
+
+  it('plan under Actions: workflow commands in a values file stay text', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-plan-values-'))
+    const values = path.join(dir, 'values.yaml')
+    writeFileSync(
+      values,
+      "driver:\n  note: |\n    ::set-output name=pwned::yes\n    ::add-mask::aks1\n  args: ['::error file=a.ts::X']\n"
+    )
+    const args = ['plan', '--resource-group', 'rg', '--cluster-name', 'aks1']
+    // The runner's output file, so the only commands on the streams would be injected ones.
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: path.join(dir, 'outputs') }
+    writeFileSync(env.GITHUB_OUTPUT, '')
+    for (const file of ['gpu-operator-values', 'network-operator-values', 'nic-cluster-policy']) {
+      const r = await cli([...args, `--${file}`, values], env)
+      expect({ file, code: r.code }).toEqual({ file, code: 0 })
+      expect(r.stdout).toContain('::set-output name=pwned::yes')
+      expect({ file, live: commandLikeLines(r.stdout + r.stderr) }).toEqual({ file, live: [] })
+    }
   })
 
   it('--inputs-file gives inputs and environment; flags win over it; a bad file is refused', async () => {

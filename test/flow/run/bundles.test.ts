@@ -10,6 +10,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { bundlePath, type BundleName } from '../../support/dist.js'
 import { VALID_APPLY } from '../../support/inputs.js'
+import { commandLikeLines, runnerCommands } from '../../support/runner-commands.js'
 
 const run = promisify(execFile)
 const NO_NETWORK = path.resolve('test/support/no-network.mjs')
@@ -34,6 +35,19 @@ async function node(bundle: BundleName, args: string[], env: Record<string, stri
     return { code: e.code, stdout: e.stdout, stderr: e.stderr }
   }
 }
+
+/** A values file a pull request could write: workflow commands in a string, a key and a list. */
+const HOSTILE_VALUES = [
+  'driver:',
+  '  note: |',
+  '    ::set-output name=pwned::yes',
+  '    ::add-mask::aks1',
+  '  args:',
+  "    - '::error file=src/main.ts,line=1::INJECTED'",
+  "  '::warning::key': x",
+  "legacy: 'done ##[error]LEGACY'",
+  ''
+].join('\n')
 
 const inputEnv = (inputs: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]))
@@ -88,6 +102,32 @@ describe('the shipped bundles on Node 24', () => {
     noCrash(r)
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('10. gpu-operator')
+  })
+
+  it('index.js in plan mode under Actions: workflow commands in values files stay text', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'plan-values-'))
+    const values = path.join(dir, 'values.yaml')
+    writeFileSync(values, HOSTILE_VALUES)
+    writeFileSync(path.join(dir, 'outputs'), '')
+    const r = await node('index', [], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: path.join(dir, 'outputs'),
+      ...inputEnv({
+        mode: 'plan',
+        'resource-group': 'rg',
+        'cluster-name': 'aks1',
+        'gpu-operator-values': values,
+        'network-operator-values': values,
+        'nic-cluster-policy': values
+      })
+    })
+    noCrash(r)
+    expect(r.code).toBe(0)
+    // The hostile lines are printed, for a person to read, and none is a live command.
+    expect(r.stdout).toContain('::set-output name=pwned::yes')
+    expect(r.stdout).toContain('::error file=src/main.ts,line=1::INJECTED')
+    expect(commandLikeLines(r.stdout)).toEqual([])
+    expect(runnerCommands(r.stdout)).toEqual([])
   })
 
   it('cli.js --help prints the usage and exits 0', async () => {

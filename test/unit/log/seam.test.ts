@@ -1,6 +1,6 @@
 // Plain log lines reach the runner only through the Log seam (src/log), which keeps untrusted text
 // from becoming a workflow command: no other module of the action prints with core.info, console
-// or a direct stdout write (main.ts's plan printer, whose text is the plan, excepted).
+// or a direct stdout write (main.ts's plan printer excepted, which guards the plan itself).
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'

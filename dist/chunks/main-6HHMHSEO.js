@@ -1,3 +1,0 @@
-import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
-globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
-import{a as b,b as c,c as d,d as e}from"./chunk-PXKP3KTQ.js";import"./chunk-B5CUQCAE.js";import"./chunk-FJIGDWZM.js";import"./chunk-AK7XDZY4.js";import"./chunk-SFCPQA52.js";import"./chunk-Q666XZZU.js";import{a}from"./chunk-JL2AQDVY.js";import"./chunk-7BWMAOPD.js";import"./chunk-6LD3CJN6.js";import"./chunk-4TUYC2HY.js";import"./chunk-ID7QODXY.js";import"./chunk-NF6KAH5A.js";import"./chunk-OFZFKJ2B.js";import"./chunk-POBXFJDP.js";import"./chunk-TSJX5UEF.js";import"./chunk-KSL2OGMM.js";import"./chunk-METBHTLS.js";import"./chunk-5LVJI5AK.js";export{a as EXIT,b as PLAN_RUN_ID,e as run,d as runHeader,c as runMain};

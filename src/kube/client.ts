@@ -46,8 +46,8 @@ import {
   type ListResult
 } from './types.js'
 import type { WatchSource } from './watch.js'
-import { useTokenSocketsDirectly } from './exec-token.js'
-import type { Log } from '../log/index.js'
+import { maskExecCredentials, useTokenSocketsDirectly } from './exec-token.js'
+import { log, type Log } from '../log/index.js'
 import { bucketFor, DEFAULT_RATE_LIMIT, type RateLimit, type TokenBucket } from './rate-limit.js'
 
 export interface KubeClientOptions {
@@ -230,6 +230,7 @@ export class KubeClient implements KubeReader, KubeWriter {
     const kc = new KubeConfig()
     kc.loadFromFile(path)
     useTokenSocketsDirectly(kc) // an AAD cluster's token, from this run's token service
+    maskExecCredentials(kc, value => log.secret(value)) // another plugin's token, masked
     return new KubeClient(kc, opts)
   }
 
@@ -237,6 +238,7 @@ export class KubeClient implements KubeReader, KubeWriter {
     const kc = new KubeConfig()
     kc.loadFromString(yaml)
     useTokenSocketsDirectly(kc)
+    maskExecCredentials(kc, value => log.secret(value)) // another plugin's token, masked
     return new KubeClient(kc, opts)
   }
 

@@ -4,7 +4,10 @@
 // ExecCredential it answers. helm, kubectl and any other client-go tool re-run it when the
 // credential's expirationTimestamp passes, so they always hold an unexpired token, however long
 // the run. The action's own client (KubeClient) asks the same socket directly, without a process.
+// Another exec plugin of a given kubeconfig (kubelogin, aws, gke-gcloud-auth-plugin) runs through
+// client-node's ExecAuth, and the token and key it returns are masked before they are used.
 import type { KubeConfig, User } from '@kubernetes/client-node'
+import { ExecAuth } from '@kubernetes/client-node/dist/exec_auth.js'
 import net from 'node:net'
 
 /** The exec entry's environment variable naming the token service's socket. */
@@ -126,5 +129,53 @@ export function useTokenSocketsDirectly(kc: KubeConfig): void {
     if (!socket) return u
     kc.addAuthenticator(new SocketTokenAuthenticator(u.name, socket))
     return { ...u, exec: undefined }
+  })
+}
+
+/**
+ * A user's exec plugin run through client-node's own ExecAuth (its caching and expiry kept), with
+ * every credential it returns (the token, a client key) handed to `mask` once, before any request
+ * carries it.
+ */
+class MaskingExecAuthenticator implements Authenticator {
+  private readonly exec = new ExecAuth()
+  private readonly masked = new Set<string>()
+
+  constructor(
+    private readonly user: User,
+    private readonly mask: (value: string) => void
+  ) {}
+
+  isAuthProvider(user: User): boolean {
+    return user.name === this.user.name
+  }
+
+  async applyAuthentication(
+    _user: User,
+    opts: Parameters<Authenticator['applyAuthentication']>[1]
+  ): Promise<void> {
+    await this.exec.applyAuthentication(this.user, opts as Parameters<ExecAuth['applyAuthentication']>[1])
+    const o = opts as { headers?: Record<string, unknown>; key?: unknown }
+    const auth = o.headers?.Authorization
+    const credentials = [typeof auth === 'string' ? auth.replace(/^Bearer /, '') : undefined, o.key]
+    for (const c of credentials)
+      if (typeof c === 'string' && c && !this.masked.has(c)) {
+        this.masked.add(c)
+        this.mask(c)
+      }
+  }
+}
+
+/**
+ * For the users of `kc` with an exec plugin other than the action's token service: run it through
+ * an authenticator that masks what it returns (client-node's built-in ExecAuth would run it first,
+ * so the user's exec entry moves into that authenticator). Other users are left as they are.
+ */
+export function maskExecCredentials(kc: KubeConfig, mask: (value: string) => void): void {
+  kc.users = kc.users.map(u => {
+    const plugin = !!u.exec || u.authProvider?.name === 'exec'
+    if (!plugin || tokenSocketOf(u)) return u
+    kc.addAuthenticator(new MaskingExecAuthenticator(u, mask))
+    return { ...u, exec: undefined, authProvider: undefined }
   })
 }

@@ -36,6 +36,14 @@ export function commandSafe(text: string): string {
   return `::stop-commands::${token}\n${text}\n::${token}::`
 }
 
+/**
+ * What to mask of a secret: each of its lines (trimmed, the empty ones left out). The runner masks
+ * what it prints line by line, so a multi-line value masked whole would hide none of its lines.
+ */
+export function secretLines(value: string): string[] {
+  return [...new Set(value.split(LINE_BREAK).map(l => l.trim()))].filter(Boolean)
+}
+
 /** A single-line field (an annotation title, a name): line breaks become spaces. */
 export function withoutLineBreaks(text: string): string {
   return text.replace(/[\r\n\u0085\u2028\u2029]+/g, ' ')
@@ -57,7 +65,7 @@ export const actionsLog: Log = {
     else if (line) core.info(commandSafe(line))
   },
   secret: value => {
-    if (value) core.setSecret(value)
+    for (const line of secretLines(value)) core.setSecret(line)
   }
 }
 

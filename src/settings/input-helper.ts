@@ -108,7 +108,10 @@ function kubeconfigSettings(i: Inputs): KubeconfigSource | undefined {
     return undefined
   }
   const source = kubeconfigSource(value, context)
-  if (source.text !== undefined) i.secrets.push(value)
+  // Base64 on one line: the whole value is a credential. A kubeconfig's own text is masked by its
+  // credentials (below), each a value of its own: the runner masks line by line, and a mask of the
+  // whole text would match no line.
+  if (source.encoded) i.secrets.push(value)
   try {
     i.secrets.push(...resolveKubeconfig(source).secrets)
   } catch (e) {

@@ -4,17 +4,26 @@
 // the first file to name a cluster, user or context wins, the first current-context wins, relative
 // file paths resolve against the file that holds them), narrowed to one context (kube-context, or
 // the current-context) and written as a one-context copy (mode 0600) the run, helm and kubectl use.
-// Its credentials are secrets: every token, key, certificate and password in it is returned for
-// masking, and no message here ever quotes the kubeconfig's text. No network access.
+// Its credentials are secrets: every token, key, certificate, password and exec plugin argument or
+// variable in it is returned for masking, and no message here ever quotes the kubeconfig's text, nor
+// a value that may be one (a base64-encoded kubeconfig is decoded, never taken for a file name).
+// Files are read bounded (regular files only, at most 4 MiB, never blocking on a FIFO).
+// No network access. See docs/security.md ("The kubeconfig input").
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { chmodSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
+import { byteSize, FileInputError, readBoundedFile } from '../util/files.js'
+
+/** 4 MiB: a kubeconfig of hundreds of clusters with their certificates is far smaller. */
+export const KUBECONFIG_MAX_BYTES = 4 * 1024 * 1024
 
 /** Where the kubeconfig comes from: files (a KUBECONFIG-style list) or its own text. */
 export interface KubeconfigSource {
   files?: string[]
   text?: string
+  /** The text was given base64-encoded (the input's value is then a secret too). */
+  encoded?: boolean
   /** The context to use (default: the kubeconfig's current-context). */
   context?: string
 }
@@ -52,24 +61,90 @@ export class KubeconfigError extends Error {
   }
 }
 
-/** The input's value: the kubeconfig's own text (a line break, `{` or `apiVersion:`), or files. */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
+
+/** A kubeconfig's text, when `value` is one base64-encoded (`base64 -w0 ~/.kube/config`). */
+function decodedKubeconfig(value: string): string | undefined {
+  const v = value.trim()
+  if (v.length < 16 || v.length % 4 !== 0 || !BASE64.test(v)) return undefined
+  const text = Buffer.from(v, 'base64').toString('utf8')
+  return /^\s*(\{|apiVersion\s*:|kind\s*:|clusters\s*:|current-context\s*:)/m.test(text) ? text : undefined
+}
+
+/**
+ * Whether a part of the input may be a credential rather than a path (so a message never quotes
+ * it): a long run of base64 characters with upper and lower case letters and digits mixed, as an
+ * encoded key or token is, which file names hardly ever are.
+ */
+export function mayBeCredential(part: string): boolean {
+  return part
+    .split('/')
+    .some(
+      seg =>
+        seg.length >= 24 &&
+        /^[A-Za-z0-9+=_-]+$/.test(seg) &&
+        /[a-z]/.test(seg) &&
+        /[A-Z]/.test(seg) &&
+        /\d/.test(seg)
+    )
+}
+
+/**
+ * The input's value: the kubeconfig's own text (a line break, `{` or `apiVersion:`), that text
+ * base64-encoded on one line, or files.
+ */
 export function kubeconfigSource(value: string, context?: string): KubeconfigSource {
   const text = /[\r\n]/.test(value) || /^\s*(\{|apiVersion\s*:)/.test(value)
+  const decoded = text ? undefined : decodedKubeconfig(value)
   return {
-    ...(text ? { text: value } : { files: value.split(path.delimiter).filter(Boolean) }),
+    ...(text
+      ? { text: value }
+      : decoded !== undefined
+        ? { text: decoded, encoded: true }
+        : { files: value.split(path.delimiter).filter(Boolean) }),
     ...(context ? { context } : {})
   }
 }
 
+/** A file of the list as messages show it: its path, unless it may be a credential. */
+function shownFile(f: string): string {
+  return mayBeCredential(f) ? `(hidden: ${f.length} characters that look like encoded data, not a path)` : f
+}
+
 /** What the input names, for messages: the files, or `(hidden)` for a kubeconfig given as text. */
 export function describeSource(src: KubeconfigSource): string {
-  return src.text !== undefined ? '(hidden)' : src.files!.join(path.delimiter)
+  return src.text !== undefined ? '(hidden)' : src.files!.map(shownFile).join(path.delimiter)
 }
 
 const USER_SECRETS = ['token', 'client-key-data', 'client-certificate-data', 'password']
+
+/**
+ * The values of an exec plugin entry that may carry a credential: its arguments (a `--flag=value`
+ * argument's value; a bare one of 16 characters or more that is not a flag) and its variables'
+ * values. Short words and flags (`-e`, `get-token`, `--login`) are left: masking them would blank them in
+ * every log line.
+ */
+function execSecrets(exec: unknown): string[] {
+  const e = (exec ?? {}) as { args?: unknown; env?: unknown }
+  const out: string[] = []
+  for (const a of Array.isArray(e.args) ? e.args : []) {
+    if (typeof a !== 'string') continue
+    const eq = a.startsWith('-') ? a.indexOf('=') : -1
+    if (eq > 0) out.push(a.slice(eq + 1))
+    else if (!a.startsWith('-') && a.length >= 16) out.push(a)
+  }
+  for (const v of Array.isArray(e.env) ? e.env : []) {
+    const value = (v as { value?: unknown } | null)?.value
+    if (typeof value === 'string') out.push(value)
+  }
+  return out.filter(v => v.trim().length >= 4)
+}
 const AUTH_PROVIDER_SECRETS = ['access-token', 'refresh-token', 'id-token', 'client-secret']
 
-/** Every credential-bearing value of a kubeconfig's users (tokens, keys, certificates, passwords). */
+/**
+ * Every credential-bearing value of a kubeconfig's users (tokens, keys, certificates, passwords,
+ * the auth provider's tokens, the exec plugin's arguments and variables).
+ */
 export function kubeconfigSecrets(doc: KubeconfigDoc): string[] {
   const out: string[] = []
   const add = (v: unknown): void => {
@@ -80,6 +155,7 @@ export function kubeconfigSecrets(doc: KubeconfigDoc): string[] {
     for (const k of USER_SECRETS) add(user[k])
     const config = (user['auth-provider'] as { config?: Record<string, unknown> } | undefined)?.config
     for (const k of AUTH_PROVIDER_SECRETS) add(config?.[k])
+    for (const v of execSecrets(user.exec)) add(v)
   }
   return out
 }
@@ -143,22 +219,27 @@ function merge(docs: KubeconfigDoc[]): KubeconfigDoc {
 function readDocs(src: KubeconfigSource): KubeconfigDoc[] {
   if (src.text !== undefined) return [parseDoc(src.text, '(hidden)')]
   const files = src.files ?? []
-  const present = files.filter(f => existsSync(f))
-  if (!present.length)
-    throw new KubeconfigError(
-      `kubeconfig ${files.join(path.delimiter) || '""'}: ${files.length > 1 ? 'none of these files exists' : 'file not found'} (give the path of a kubeconfig, e.g. the KUBECONFIG azure/aks-set-context exports)`
-    )
-  return present.map(f => {
-    let text: string
+  // Read bounded: a FIFO or a device is refused at once, a huge file before it is read. A missing
+  // file of a list is skipped, as kubectl skips it.
+  const read: Array<{ file: string; text: string }> = []
+  for (const f of files) {
     try {
-      text = readFileSync(f, 'utf8')
+      read.push({ file: f, text: readBoundedFile(f, KUBECONFIG_MAX_BYTES) })
     } catch (e) {
+      if (!(e instanceof FileInputError)) throw e
+      if (e.reason === 'file not found') continue
       throw new KubeconfigError(
-        `kubeconfig ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
+        `kubeconfig ${shownFile(f)}: ${e.reason} (a kubeconfig file: a regular file of at most ${byteSize(KUBECONFIG_MAX_BYTES)})`
       )
     }
-    const doc = parseDoc(text, f)
-    resolvePaths(doc, f)
+  }
+  if (!read.length)
+    throw new KubeconfigError(
+      `kubeconfig ${describeSource(src) || '""'}: ${files.length > 1 ? 'none of these files exists' : 'file not found'} (give the path of a kubeconfig, e.g. the KUBECONFIG azure/aks-set-context exports, or the kubeconfig itself)`
+    )
+  return read.map(({ file, text }) => {
+    const doc = parseDoc(text, shownFile(file))
+    resolvePaths(doc, file)
     return doc
   })
 }

@@ -1,7 +1,8 @@
 // The kubeconfig exec credential served by the running action: the exec entry, finding its socket
 // in a kubeconfig user, asking the token service over a real local socket (answer, refusal, no
 // answer, nobody listening), the helper script client-go runs (as a real `node -e` process), and
-// the in-process authenticator that asks the socket once per token lifetime.
+// the in-process authenticator that asks the socket once per token lifetime; another exec plugin's
+// token and key masked before use (a real `node -e` plugin).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { KubeConfig } from '@kubernetes/client-node'
 import { execFile } from 'node:child_process'
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
   EXEC_CREDENTIAL_API,
+  maskExecCredentials,
   requestToken,
   TOKEN_HELPER,
   TOKEN_SOCKET_ENV,
@@ -197,5 +199,61 @@ describe('useTokenSocketsDirectly', () => {
     useTokenSocketsDirectly(kc)
     expect(kc.users).toEqual(before)
     expect(kc.getUser('u')?.exec).toEqual({ command: 'kubelogin', args: ['get-token'] })
+  })
+})
+
+describe('maskExecCredentials', () => {
+  /** A kubeconfig whose user runs a real exec plugin (node -e) answering `credential`'s status. */
+  function pluginKubeconfig(status: Record<string, string>, extra: Record<string, unknown> = {}): KubeConfig {
+    const kc = new KubeConfig()
+    const script = `process.stdout.write(${JSON.stringify(
+      JSON.stringify({ apiVersion: EXEC_CREDENTIAL_API, kind: 'ExecCredential', status })
+    )})`
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://c:443' }],
+      users: [
+        {
+          name: 'plugin',
+          exec: { apiVersion: EXEC_CREDENTIAL_API, command: process.execPath, args: ['-e', script] }
+        },
+        { name: 'static', token: 'static-token' },
+        ...((extra.users as never[]) ?? [])
+      ],
+      contexts: [{ name: 'c', cluster: 'c', user: 'plugin' }],
+      currentContext: 'c'
+    })
+    return kc
+  }
+
+  it('masks the token and key another exec plugin returns, once, before a request carries them', async () => {
+    const token = 'plugin-token-7f3a9c1e'
+    const key = '-----BEGIN PRIVATE KEY-----\nplugin-key\n-----END PRIVATE KEY-----'
+    const kc = pluginKubeconfig({ token, clientKeyData: key })
+    const masked: string[] = []
+    maskExecCredentials(kc, v => masked.push(v))
+    const o1: { headers?: Record<string, string>; key?: string } = {}
+    await kc.applyToHTTPSOptions(o1 as never)
+    expect(o1.headers?.Authorization).toBe(`Bearer ${token}`)
+    expect(o1.key).toBe(key)
+    expect(masked).toEqual([token, key])
+    // The plugin's credential is cached by ExecAuth (no expiry) and masked only the first time.
+    const o2: { headers?: Record<string, string> } = {}
+    await kc.applyToHTTPSOptions(o2 as never)
+    expect(o2.headers?.Authorization).toBe(`Bearer ${token}`)
+    expect(masked).toEqual([token, key])
+    // Users without a plugin stay as they were.
+    expect(kc.getUser('static')).toMatchObject({ token: 'static-token' })
+  })
+
+  it("leaves the action's own token-socket users to useTokenSocketsDirectly", () => {
+    const kc = new KubeConfig()
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://c:443' }],
+      users: [{ name: 'aad', exec: tokenExecEntry('/tmp/none.sock') as never }],
+      contexts: [{ name: 'c', cluster: 'c', user: 'aad' }],
+      currentContext: 'c'
+    })
+    maskExecCredentials(kc, () => {})
+    expect(tokenSocketOf(kc.getUser('aad') ?? undefined)).toBe('/tmp/none.sock')
   })
 })

@@ -3,7 +3,7 @@
 // show, CR line ends, stop-commands, tagged progress lines, annotations with their file and line,
 // and masks-only runs that print nothing; then the Actions log seam's own helpers.
 import { describe, expect, it } from '@jest/globals'
-import { actionsLog, lineLog, withoutLineBreaks } from '../../../src/log/index.js'
+import { actionsLog, lineLog, secretLines, withoutLineBreaks } from '../../../src/log/index.js'
 import { parseWorkflowCommand, WorkflowCommandRenderer } from '../../../src/log/terminal-commands.js'
 import type { Annotation } from '../../../src/log/types.js'
 import { stdoutOf } from '../../support/stdout.js'
@@ -176,5 +176,20 @@ describe('the Actions backend', () => {
   it('masks only a value (progress: terminal-commands.test.ts)', () => {
     expect(stdoutOf(() => actionsLog.secret(''))).toBe('')
     expect(stdoutOf(() => actionsLog.secret('v4lue'))).toBe('::add-mask::v4lue\n')
+  })
+
+  it('masks a multi-line secret line by line, as the runner masks what it prints', () => {
+    const key = '-----BEGIN PRIVATE KEY-----\r\nMIIEvQIBADAN\n  QUFBQkJC  \n\n-----END PRIVATE KEY-----\n'
+    expect(stdoutOf(() => actionsLog.secret(key))).toBe(
+      [
+        '::add-mask::-----BEGIN PRIVATE KEY-----',
+        '::add-mask::MIIEvQIBADAN',
+        '::add-mask::QUFBQkJC',
+        '::add-mask::-----END PRIVATE KEY-----',
+        ''
+      ].join('\n')
+    )
+    expect(secretLines('a\rb\u0085c\na')).toEqual(['a', 'b\u0085c'])
+    expect(secretLines(' \n ')).toEqual([])
   })
 })

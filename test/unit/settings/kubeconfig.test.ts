@@ -2,18 +2,23 @@
 // list (missing files skipped, the first file to name an entry or a current-context wins, relative
 // paths resolved against the file that holds them) or the kubeconfig's own text; narrowed to one
 // context, written as a one-context 0600 copy; every credential in it returned for masking; every
-// refusal names the input and what is there, never the kubeconfig's text. Then the settings: verify
-// and drift with a kubeconfig need no Azure input at all, apply still does, problems exit 2.
+// refusal names the input and what is there, never the kubeconfig's text nor a value that may be a
+// credential; files read bounded (a FIFO, a huge file); a base64 kubeconfig decoded. Then the
+// settings: verify and drift with a kubeconfig need no Azure input at all, apply still does,
+// problems exit 2.
 import { describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
 import {
   describeSource,
+  KUBECONFIG_MAX_BYTES,
   KubeconfigError,
   kubeconfigSecrets,
   kubeconfigSource,
+  mayBeCredential,
   resolveKubeconfig,
   writeGivenKubeconfig
 } from '../../../src/settings/kubeconfig.js'
@@ -234,10 +239,43 @@ describe('the kubeconfig input at its edges', () => {
             }
           },
           { name: 'c', user: { token: '', password: 7 } },
-          { name: 'd' }
+          { name: 'd' },
+          {
+            name: 'e',
+            user: {
+              exec: {
+                command: 'kubelogin',
+                args: [
+                  'get-token',
+                  '--login',
+                  'spn',
+                  '--client-secret=spn-secret-1',
+                  'eyJhbGciOiJSUzI1NiJ9.payload',
+                  '-e'
+                ],
+                env: [
+                  { name: 'AAD_SERVICE_PRINCIPAL_CLIENT_SECRET', value: 'env-secret-2' },
+                  { name: 'SHORT', value: 'ab' },
+                  { name: 'NOVALUE' }
+                ]
+              }
+            }
+          }
         ]
       } as never)
-    ).toEqual(['t', 'k', 'c', 'p', 'at', 'rt', 'it', 'cs'])
+    ).toEqual([
+      't',
+      'k',
+      'c',
+      'p',
+      'at',
+      'rt',
+      'it',
+      'cs',
+      'spn-secret-1',
+      'eyJhbGciOiJSUzI1NiJ9.payload',
+      'env-secret-2'
+    ])
     expect(kubeconfigSecrets({})).toEqual([])
   })
 
@@ -270,12 +308,63 @@ describe('the kubeconfig input at its edges', () => {
     const a = path.join(dir, 'edges/none-a')
     const b = path.join(dir, 'edges/none-b')
     expect(message(() => resolveKubeconfig(kubeconfigSource(`${a}${path.delimiter}${b}`)))).toBe(
-      `kubeconfig ${a}${path.delimiter}${b}: none of these files exists (give the path of a kubeconfig, e.g. the KUBECONFIG azure/aks-set-context exports)`
+      `kubeconfig ${a}${path.delimiter}${b}: none of these files exists (give the path of a kubeconfig, e.g. the KUBECONFIG azure/aks-set-context exports, or the kubeconfig itself)`
     )
     expect(message(() => resolveKubeconfig({ files: [] }))).toMatch(/^kubeconfig "": file not found/)
     const folder = path.join(dir, 'edges/a-folder')
     mkdirSync(folder, { recursive: true })
-    expect(message(() => resolveKubeconfig(kubeconfigSource(folder)))).toBe(`kubeconfig ${folder}: EISDIR`)
+    expect(message(() => resolveKubeconfig(kubeconfigSource(folder)))).toBe(
+      `kubeconfig ${folder}: not a regular file (a directory) (a kubeconfig file: a regular file of at most 4 MiB)`
+    )
+  })
+
+  it('reads files bounded: a FIFO refused at once, a file over 4 MiB before it is read', () => {
+    const fifo = path.join(dir, 'edges/a-fifo')
+    execFileSync('mkfifo', [fifo])
+    // Among a list too: a FIFO is never skipped as missing, never waited on.
+    expect(
+      message(() =>
+        resolveKubeconfig(kubeconfigSource(`${file('edges/before-fifo', PROD)}${path.delimiter}${fifo}`))
+      )
+    ).toBe(
+      `kubeconfig ${fifo}: not a regular file (a FIFO) (a kubeconfig file: a regular file of at most 4 MiB)`
+    )
+    const big = path.join(dir, 'edges/huge')
+    writeFileSync(big, '')
+    truncateSync(big, KUBECONFIG_MAX_BYTES + 1)
+    expect(message(() => resolveKubeconfig(kubeconfigSource(big)))).toBe(
+      `kubeconfig ${big}: ${KUBECONFIG_MAX_BYTES + 1} bytes; at most 4 MiB (a kubeconfig file: a regular file of at most 4 MiB)`
+    )
+    expect(KUBECONFIG_MAX_BYTES).toBe(4 * 1024 * 1024)
+  })
+
+  it('a base64-encoded kubeconfig on one line is decoded, never taken for a file name or echoed', () => {
+    const key = 'LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2Z0lCQURBTkJna3Foa2lHOXcwQkFRRUZBQVND'
+    const doc = kubeconfig({
+      clusters: [['prod', 'https://prod.example:443']],
+      users: [['admin', { 'client-key-data': key, token: TOKEN }]],
+      contexts: [['prod', 'prod', 'admin']],
+      current: 'prod'
+    })
+    const encoded = Buffer.from(stringify(doc)).toString('base64')
+    const src = kubeconfigSource(encoded)
+    expect(src).toEqual({ text: stringify(doc), encoded: true })
+    const r = resolveKubeconfig(src)
+    expect(r.server).toBe('https://prod.example:443')
+    expect(r.secrets).toEqual(expect.arrayContaining([key, TOKEN]))
+    // The settings mask the encoded value itself too (one line), and the credentials inside it.
+    const settings = readSettings(reader({ mode: 'verify', kubeconfig: encoded }))
+    expect(settings.secrets).toEqual(expect.arrayContaining([encoded, key, TOKEN]))
+    // Base64 that is no kubeconfig (a key pasted by mistake): a file list, never quoted back.
+    const notKubeconfig = problems({ mode: 'verify', kubeconfig: key })
+    expect(notKubeconfig).toEqual([expect.stringContaining('kubeconfig (hidden: 80 characters')])
+    expect(notKubeconfig.join('\n')).not.toContain(key.slice(0, 24))
+    // A path stays a path in messages.
+    expect(describeSource(kubeconfigSource('/home/runner/work/_temp/kubeconfig_1700000000000'))).toBe(
+      '/home/runner/work/_temp/kubeconfig_1700000000000'
+    )
+    expect(mayBeCredential('/home/runner/work/_temp/kubeconfig_1700000000000')).toBe(false)
+    expect(mayBeCredential(key)).toBe(true)
   })
 
   it('skips entries without a name, keeps the first of a name, and a context may have no user', () => {
@@ -349,17 +438,19 @@ describe('the kubeconfig input at its edges', () => {
   })
 })
 
+/** The input problems of these inputs (none: []). */
+function problems(inputs: Record<string, string>): string[] {
+  try {
+    readSettings(reader(inputs))
+    return []
+  } catch (e) {
+    if (e instanceof InputError) return e.problems
+    throw e
+  }
+}
+
 describe('the settings with a kubeconfig', () => {
   const config = () => file('settings/config', PROD)
-  const problems = (inputs: Record<string, string>): string[] => {
-    try {
-      readSettings(reader(inputs))
-      return []
-    } catch (e) {
-      if (e instanceof InputError) return e.problems
-      throw e
-    }
-  }
 
   it('verify and drift need no Azure input; they sign in to Azure only for drift with subscription-id', () => {
     for (const mode of ['verify', 'drift']) {
@@ -426,7 +517,9 @@ describe('the settings with a kubeconfig', () => {
     )
     const text = stringify(PROD)
     const r = readSettings(reader({ mode: 'verify', kubeconfig: text }))
-    expect(r.secrets).toEqual(expect.arrayContaining([text.trim(), TOKEN]))
+    // Each credential on its own (the runner masks line by line), not the whole multi-line text.
+    expect(r.secrets).toContain(TOKEN)
+    expect(r.secrets.filter(v => /[\r\n]/.test(v))).toEqual([])
     const bad = problems({ mode: 'verify', kubeconfig: text, 'kube-context': 'x' }).join('\n')
     expect(bad).not.toContain(TOKEN)
     expect(bad).toContain('kubeconfig (hidden)')

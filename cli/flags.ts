@@ -128,7 +128,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: 'report',
         type: 'string',
         value: 'FILE',
-        description: 'Where to write the report (default: $TMPDIR/aks-rdma-simulate-report.json).'
+        description:
+          'Where to write the report (default: report.json in a new private folder $TMPDIR/aks-rdma-simulate-XXXXXX).'
       },
       {
         name: 'runs',

@@ -5,13 +5,28 @@
 // report is in simulate's own), stops the world and exits non-zero when either step failed (on
 // GitHub, a failed post step is a failed job too).
 import { execFile } from 'node:child_process'
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { helmReleaseCounts } from './helm/index.js'
 import { runAction, type ActionRun } from './run-action.js'
 import { applyMutations, type Mutation } from './setup.js'
 import { startWorld, type World } from './world.js'
+
+/**
+ * Writes the report (mode 0600): to `given`, the caller's own choice, else to report.json in a new
+ * folder of the temporary folder (mkdtemp: a fresh name, mode 0700) created exclusively, so nothing
+ * another user planted in a shared /tmp (a link to a file of yours) is followed or overwritten.
+ */
+export function writeReport(text: string, given?: string): string {
+  if (given) {
+    writeFileSync(given, text, { mode: 0o600 })
+    return given
+  }
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aks-rdma-simulate-')), 'report.json')
+  writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
+  return file
+}
 
 export interface SimulateOptions {
   scenarioFile?: string
@@ -220,8 +235,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
         for (const [k, v] of Object.entries(r.outputs)) o.print(`${k}=${v}\n`)
       }
     const report = entries.length === 1 ? entries[0] : { runs: entries }
-    const reportPath = o.reportPath ?? path.join(tmpdir(), 'aks-rdma-simulate-report.json')
-    writeFileSync(reportPath, JSON.stringify(report, null, 2) + '\n')
+    const reportPath = writeReport(JSON.stringify(report, null, 2) + '\n', o.reportPath)
     if (printResults) o.print(`\nreport: ${reportPath}\n`)
     else note(`simulate: report written to ${reportPath}`)
     for (const [i, r] of runs.entries())

@@ -10,9 +10,11 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import {
   chownSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -249,11 +251,23 @@ describe('the simulator', () => {
     expect(readdirSync(foreign)).toEqual([])
   })
 
-  it('simulate leaves nothing in TMPDIR but the report it names', async () => {
+  it('simulate leaves nothing in TMPDIR but the report it names, in a private folder', async () => {
     const tmp = mkdtempSync(path.join(work, 'sim-tmp-'))
+    // A link planted where the report once went, at a fixed name, pointing at a file of the user's.
+    const victim = path.join(work, 'victim')
+    writeFileSync(victim, 'mine\n')
+    symlinkSync(victim, path.join(tmp, 'aks-rdma-simulate-report.json'))
     const r = await cli(['simulate', '--output', 'json'], { TMPDIR: tmp })
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).result).toBe('success')
-    expect(readdirSync(tmp)).toEqual(['aks-rdma-simulate-report.json'])
+    expect(readFileSync(victim, 'utf8')).toBe('mine\n')
+    const folders = readdirSync(tmp).filter(f => f !== 'aks-rdma-simulate-report.json')
+    expect(folders).toEqual([expect.stringMatching(/^aks-rdma-simulate-\w{6}$/)])
+    const folder = path.join(tmp, folders[0])
+    expect(readdirSync(folder)).toEqual(['report.json'])
+    expect(r.stderr).toContain(`report written to ${path.join(folder, 'report.json')}`)
+    expect(lstatSync(folder).mode & 0o777).toBe(0o700)
+    expect(lstatSync(path.join(folder, 'report.json')).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(path.join(folder, 'report.json'), 'utf8')).result).toBe('success')
   }, 180_000)
 })

@@ -148,6 +148,8 @@ export function ibNodeConfigDaemonSet(s: Settings): KubeManifest {
       template: {
         metadata: { labels: { app: DS_NAME } },
         spec: {
+          // Its scripts never call the API server: no service account token in a privileged pod.
+          automountServiceAccountToken: false,
           hostPID: true,
           priorityClassName: NODE_CRITICAL,
           nodeSelector: { [LABELS.agentPool]: s.nodePool.name },

@@ -95,6 +95,9 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
           }
         },
         spec: {
+          // It speaks only to the kubelet (its device plugin sockets), never to the API server
+          // (upstream's deployment names no service account): no token in a privileged pod.
+          automountServiceAccountToken: false,
           hostNetwork: true,
           priorityClassName: NODE_CRITICAL,
           nodeSelector: rdmaNodeSelector(s),

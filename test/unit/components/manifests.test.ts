@@ -183,6 +183,8 @@ describe("the guide's manifests, with the action's departures", () => {
       'network.nvidia.com/operator.mofed.wait': 'false'
     }
     want.spec.template.spec.priorityClassName = 'system-node-critical'
+    // It speaks only to the kubelet: no service account token in the privileged pod.
+    want.spec.template.spec.automountServiceAccountToken = false
     want.spec.template.spec.tolerations = [GPU_TOLERATION]
     want.spec.template.spec.containers[0].image = RDMA_DEVICE_PLUGIN_IMAGE
     want.spec.template.spec.containers[0].command = RDMA_DEVICE_PLUGIN_COMMAND
@@ -244,6 +246,8 @@ describe("the guide's manifests, with the action's departures", () => {
       initContainers: undefined,
       containers: undefined,
       priorityClassName: 'system-node-critical',
+      // Its scripts never call the API server: no service account token in the privileged pod.
+      automountServiceAccountToken: false,
       tolerations: [GPU_TOLERATION]
     })
     expect(spec.containers).toEqual([{ ...guide.containers[0], image: BUSYBOX_IMAGE }])

@@ -366,6 +366,12 @@ describe('cli', () => {
     const missing = await cli(['plan', '--inputs-file', path.join(dir, 'nope')])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain(`--inputs-file ${path.join(dir, 'nope')}: file not found`)
+    // A FIFO is refused at once instead of waited on (Node's own --env-file would hang on it).
+    const fifo = path.join(dir, 'fifo')
+    execFileSync('mkfifo', [fifo])
+    const piped = await cli(['plan', '--inputs-file', fifo])
+    expect(piped.code).toBe(2)
+    expect(piped.stderr).toContain(`--inputs-file ${fifo}: not a regular file (a FIFO)`)
   })
 
   it('--inputs-file: a NODE_OPTIONS in it runs nothing; --env-file is refused, naming --inputs-file', async () => {

@@ -38,10 +38,13 @@ export function commandSafe(text: string): string {
 
 /**
  * What to mask of a secret: each of its lines (trimmed, the empty ones left out). The runner masks
- * what it prints line by line, so a multi-line value masked whole would hide none of its lines.
+ * what it prints line by line, so a multi-line value masked whole would hide none of its lines. Of a
+ * value of several lines, a line with no letter or digit (`{`, `},`, `---`) is structure, not secret:
+ * masking it would blank that text in every line of the log.
  */
 export function secretLines(value: string): string[] {
-  return [...new Set(value.split(LINE_BREAK).map(l => l.trim()))].filter(Boolean)
+  const lines = [...new Set(value.split(LINE_BREAK).map(l => l.trim()))].filter(Boolean)
+  return lines.length > 1 ? lines.filter(l => /[\p{L}\p{N}]/u.test(l)) : lines
 }
 
 /** A single-line field (an annotation title, a name): line breaks become spaces. */

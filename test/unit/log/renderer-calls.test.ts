@@ -191,5 +191,12 @@ describe('the Actions backend', () => {
     )
     expect(secretLines('a\rb\u0085c\na')).toEqual(['a', 'b\u0085c'])
     expect(secretLines(' \n ')).toEqual([])
+    // A JSON secret (creds): its braces are no secret, its lines are; a lone short value still is.
+    expect(secretLines('{\n  "clientSecret": "s3cr3t",\n  "x": 1\n},\n')).toEqual([
+      '"clientSecret": "s3cr3t",',
+      '"x": 1'
+    ])
+    expect(secretLines('{}\n')).toEqual(['{}'])
+    expect(secretLines('ab')).toEqual(['ab'])
   })
 })

@@ -33,8 +33,12 @@ async function cli(
   stdin?: string
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const bundle = bundlePath('cli')
+  // Not Jest's NODE_OPTIONS either: the CLI runs as a user starts it, where an env file's
+  // NODE_OPTIONS would not be overridden by one already in the environment.
   const cleanEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_'))
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_') && k !== 'NODE_OPTIONS'
+    )
   )
   const child = run(process.execPath, ['--import', NO_NETWORK, bundle, ...args], {
     env: { ...cleanEnv, ...env },
@@ -400,6 +404,12 @@ describe('cli', () => {
       expect(old.stderr).toMatch(/^--env-file(-if-exists)?: use --inputs-file FILE/)
       expect(old.stdout).toBe('')
     }
+    // Why the flag had to go: Node itself runs an --env-file's NODE_OPTIONS before the CLI starts,
+    // so the refusal comes too late to stop it (docs/security.md: never pass it).
+    writeFileSync(file, `NODE_OPTIONS="--require ${script}"\n`)
+    const late = await cli(['plan', '--env-file', file])
+    expect(late.code).toBe(2)
+    expect(readFileSync(marker, 'utf8')).toBe('ran')
     // So is Node's config file, which Node applies from any command line too.
     const configFile = path.join(dir, 'node.config.json')
     writeFileSync(configFile, '{}\n')

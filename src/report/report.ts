@@ -237,8 +237,16 @@ export function deriveResult(report: Report): ReportResult {
     (report.benchmark?.pairs.some(p => p.verdict === 'fail') ?? false) ||
     report.transport?.verdict === 'fail'
   if (failed) return 'failure'
-  if (report.drift && report.drift.length > 0) return 'drifted'
+  if (driftFound(report)) return 'drifted'
   return 'success'
+}
+
+/**
+ * Whether the run found drift: any drift entry, whatever else failed (the `drifted` output). A
+ * failure outranks drift in the result (`failure`), never hides it here.
+ */
+export function driftFound(report: Report): boolean {
+  return (report.drift?.length ?? 0) > 0
 }
 
 /** Stable JSON text of a report (2-space indent, trailing newline). */

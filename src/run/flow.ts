@@ -31,6 +31,7 @@ import { log } from '../log/index.js'
 import { workloadPod } from '../model/workload.js'
 import {
   deriveResult,
+  driftFound,
   emptyReport,
   writeReportFile,
   type Report,
@@ -375,7 +376,8 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   if (report.result === 'success' && (s.mode === 'apply' || s.mode === 'verify'))
     report.workload = workloadOf(s)
   report.outputs.result = report.result
-  report.outputs.drifted = String(report.result === 'drifted')
+  // Drift found is `drifted: true` even when something else failed too (the result is then failure).
+  report.outputs.drifted = String(driftFound(report))
   report.outputs['report-path'] = reportPath
   await writeReportFile(reportPath, report)
   for (const [k, v] of Object.entries(report.outputs)) setOutput(k, v)

@@ -1,12 +1,13 @@
 // The report's own rules: a step's record from its start and end, the result each kind of failure
-// calls for (and drift only when nothing failed), what fixes a drifted field in words, and the
-// JSON file as written.
+// calls for (and drift only when nothing failed), whether drift was found whatever else failed, what
+// fixes a drifted field in words, and the JSON file as written.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
   deriveResult,
   driftFix,
+  driftFound,
   emptyReport,
   finishedStep,
   writeReportFile,
@@ -87,6 +88,14 @@ describe('the result a report calls for', () => {
     const drift = [{ component: 'c', field: 'f', desired: '1', actual: '2', fixableByApply: true }]
     expect(deriveResult({ ...base(), drift })).toBe('drifted')
     expect(deriveResult({ ...base(), drift, steps: [step('failure')] })).toBe('failure')
+  })
+
+  it('finds drift whenever there are drift entries, whatever else failed', () => {
+    const drift = [{ component: 'c', field: 'f', desired: '1', actual: '2', fixableByApply: true }]
+    expect(driftFound({ ...base(), drift, steps: [step('failure')] })).toBe(true)
+    expect(driftFound({ ...base(), drift })).toBe(true)
+    expect(driftFound({ ...base(), drift: [], steps: [step('failure')] })).toBe(false)
+    expect(driftFound(base())).toBe(false)
   })
 })
 

@@ -23,6 +23,11 @@ export interface ClusterBackend {
   setPoolCount(name: string, count: number): void
   /** A kubeconfig (YAML text) for the simulated API server. */
   kubeconfig(kind: 'user' | 'admin' | 'aad'): string
+  /**
+   * The URL the API server serves on, as its kubeconfigs name it: the managed cluster's `fqdn` is
+   * its address. Absent (a test's stand-in for the Kubernetes half): an AKS-style name nothing serves.
+   */
+  apiServerUrl?(): string | undefined
 }
 
 /** One recorded request to either half. */

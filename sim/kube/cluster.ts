@@ -71,6 +71,10 @@ export class SimCluster implements ClusterBackend {
     this.vmssId = String(10_000_000 + (fnv32a(`${this.resourceGroup}/${this.clusterName}`) % 90_000_000))
   }
 
+  apiServerUrl(): string {
+    return this.serverUrl
+  }
+
   /** Called once the API server listens. */
   setServer(url: string, tokens: { user: string; admin: string }): void {
     this.serverUrl = url

@@ -122,6 +122,7 @@ export async function startKubeSim(o: {
     removePool: (name: string) => cluster.removePool(name),
     setPoolCount: (name: string, count: number) => cluster.setPoolCount(name, count),
     kubeconfig: kind => cluster.kubeconfig(kind),
+    apiServerUrl: () => cluster.apiServerUrl(),
     nodeTimeline: () => Object.fromEntries(hardware.all().map(h => [h.nodeName, { ...h.timeline }])),
     kubeletRestarts: () => Object.fromEntries(hardware.all().map(h => [h.nodeName, h.kubeletRestarts])),
     nodeStates: () => Object.fromEntries(hardware.all().map(h => [h.nodeName, stateOf(h)])),

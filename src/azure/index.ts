@@ -5,6 +5,7 @@ import { createCredential, type AzureCredential, type CreateCredentialOptions } 
 import { createArmClients, pipelineOptions, type ArmClients, type RetryTuning } from './clients.js'
 import { log as processLog, type Log } from '../log/index.js'
 
+export * from './api-server.js'
 export * from './arm-errors.js'
 export * from './auth.js'
 export * from './cleanup.js'

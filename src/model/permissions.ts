@@ -30,7 +30,7 @@ export const AZURE_PERMISSIONS: readonly AzurePermission[] = [
   },
   {
     action: 'Microsoft.ContainerService/managedClusters/read',
-    when: 'create-cluster: true, cleanup: cluster: read the cluster',
+    when: "create-cluster: true, cleanup: cluster: read the cluster; kubeconfig with apply, drift with subscription-id or uninstall with cleanup: its API server's address",
     role: 'Azure Kubernetes Service Cluster User Role (or Reader) on the cluster'
   },
   {

@@ -6,12 +6,14 @@
 // kubeconfig is exported as KUBECONFIG for the job's later steps (export-kubeconfig), and a
 // successful apply or verify report carries the pod snippet a workload on the pool uses. With a
 // kubeconfig given (the kubeconfig input) the cluster is reached with it instead: verify, and drift
-// without subscription-id, then never sign in to Azure at all.
+// without subscription-id, then never sign in to Azure at all; the other modes first check that it
+// reaches the cluster resource-group/cluster-name name (azure/api-server.ts), before any write.
 import * as core from '@actions/core'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
+  checkKubeconfigCluster,
   checkOtherGpuPools,
   connectAzure,
   ensureCluster,
@@ -222,19 +224,52 @@ async function fetchCredentials(
 }
 
 /**
+ * With a kubeconfig given and an Azure cluster named (apply; uninstall with cleanup; drift with
+ * subscription-id), before any write: the kubeconfig's server must be one the named cluster answers
+ * on, or the run would change one cluster's objects and another's Azure resources. Returns the
+ * server checked, which the credentials step then holds the kubeconfig to.
+ */
+async function checkGivenCluster(s: Settings, conn: AzureConnection, report: Report): Promise<string> {
+  let server!: string
+  const { resourceGroup, name } = s.cluster
+  await runStep(
+    report.steps,
+    'kubeconfig-cluster',
+    `the given kubeconfig reaches cluster ${resourceGroup}/${name}`,
+    async () => {
+      const r = resolveKubeconfig(s.cluster.kubeconfig!)
+      for (const secret of r.secrets) log.secret(secret)
+      const match = await checkKubeconfigCluster(conn.clients, s, { context: r.context, server: r.server })
+      server = r.server
+      return {
+        changed: false,
+        detail: `context ${r.context} reaches https://${match.address}, the cluster's ${match.property}`
+      }
+    }
+  )
+  return server
+}
+
+/**
  * The credentials step with a kubeconfig given: its context, narrowed to a one-context copy (0600)
  * under RUNNER_TEMP that the run, helm and the post step use. Nothing is fetched from Azure; the
- * job's own KUBECONFIG is left as it is (export-kubeconfig does not apply).
+ * job's own KUBECONFIG is left as it is (export-kubeconfig does not apply). `checkedServer`: the
+ * server checkGivenCluster found to be the named cluster's, which the kubeconfig must still name.
  */
 async function givenCredentials(
   s: Settings,
   report: Report,
-  temp: string[]
+  temp: string[],
+  checkedServer: string | undefined
 ): Promise<{ path: string; refresher?: TokenRefresher }> {
   let file!: string
   await runStep(report.steps, 'credentials', 'the given kubeconfig', async () => {
     const r = resolveKubeconfig(s.cluster.kubeconfig!)
     for (const secret of r.secrets) log.secret(secret)
+    if (checkedServer !== undefined && r.server !== checkedServer)
+      throw new Error(
+        `kubeconfig: context ${r.context} names another server than the one checked against cluster ${s.cluster.resourceGroup}/${s.cluster.name} at the start of the run (the file changed since); run again`
+      )
     file = writeGivenKubeconfig(r, runnerTemp())
     rememberTempPath(file, temp)
     core.saveState(STATE.kubeconfig, file)
@@ -300,9 +335,13 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
         conn = c
         return { changed: false, detail: `credential: ${c.auth.method}` }
       })
+    // A kubeconfig given with an Azure cluster named: the same cluster, checked before any write.
+    const checkedServer = conn && s.cluster.kubeconfig ? await checkGivenCluster(s, conn, report) : undefined
     const pool = s.mode === 'apply' ? await ensureAzure(s, conn!, report) : undefined
     const creds = await (
-      s.cluster.kubeconfig ? givenCredentials(s, report, temp) : fetchCredentials(s, conn!, report, temp)
+      s.cluster.kubeconfig
+        ? givenCredentials(s, report, temp, checkedServer)
+        : fetchCredentials(s, conn!, report, temp)
     ).catch(async e => {
       await settlePool(pool, report).catch(() => undefined)
       throw e

@@ -34,6 +34,11 @@ export class RecordingBackend implements ClusterBackend {
   kubeconfig(kind: 'user' | 'admin' | 'aad'): string {
     return `apiVersion: v1\nkind: Config\ncurrent-context: sim\n# kind: ${kind}\n`
   }
+  /** The API server's URL a test gives (none: the cluster's fqdn is an AKS-style name). */
+  serverUrl: string | undefined
+  apiServerUrl(): string | undefined {
+    return this.serverUrl
+  }
 }
 
 let sharedTls: WorldTls | undefined

@@ -194,6 +194,15 @@ export class ClusterModel {
     }
   }
 
+  /**
+   * The API server's address, as AKS's `fqdn` is the host its kubeconfigs' `server` names (on
+   * port 443): the world's API server's host, with its port, since it cannot serve on 443.
+   */
+  private fqdn(): string {
+    const url = this.backend.apiServerUrl?.()
+    return url ? new URL(url).host : `${this.dnsPrefix}-${this.fqdnSuffix}.hcp.${this.location}.azmk8s.io`
+  }
+
   clusterJson(subscriptionId: string): Record<string, unknown> {
     const properties: Record<string, unknown> = {
       provisioningState: this.provisioningState,
@@ -201,7 +210,7 @@ export class ClusterModel {
       kubernetesVersion: this.kubernetesVersion,
       currentKubernetesVersion: fullVersion(this.kubernetesVersion),
       dnsPrefix: this.dnsPrefix,
-      fqdn: `${this.dnsPrefix}-${this.fqdnSuffix}.hcp.${this.location}.azmk8s.io`,
+      fqdn: this.fqdn(),
       azurePortalFQDN: `${this.dnsPrefix}-${this.fqdnSuffix}.portal.hcp.${this.location}.azmk8s.io`,
       agentPoolProfiles: [...this.pools.values()].map(r => ({
         name: r.name,

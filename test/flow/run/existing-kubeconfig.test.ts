@@ -1,10 +1,10 @@
 // Day two against one simulated world (Azure + Kubernetes + the helm and az stand-ins), converged
 // once by a real apply: verify and drift with only a kubeconfig (no Azure input at all) make not one
 // request to ARM, Entra or GitHub's OIDC; the CLI's verify does the same from $KUBECONFIG alone; apply
-// with a kubeconfig signs in for the pool but never lists credentials; the job summary's Pod runs
-// under the real `kubectl apply -f`; and the az commands the node pool's drift gives as fixes run as
-// printed, in a shell, against the az stand-in (signed in as azure/login signs in), after which
-// the pool has no drift.
+// with a kubeconfig signs in for the pool, checks that the kubeconfig is the named cluster's, and
+// never lists credentials; the job summary's Pod runs under the real `kubectl apply -f`; and the az
+// commands the node pool's drift gives as fixes run as printed, in a shell, against the az stand-in
+// (signed in as azure/login signs in), after which the pool has no drift.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -164,12 +164,17 @@ describe('apply with a kubeconfig', () => {
     world.recorder.reset()
     const r = await flow({ ...azureInputs(), mode: 'apply', kubeconfig: world.adminKubeconfigPath })
     expect(r.exitCode).toBe(0)
-    expect(r.report.steps.map(s => s.name).slice(0, 4)).toEqual([
+    expect(r.report.steps.map(s => s.name).slice(0, 5)).toEqual([
       'azure-sign-in',
+      'kubeconfig-cluster',
       'infiniband-feature',
       'node-pool',
       'credentials'
     ])
+    // The kubeconfig's server checked against the cluster's fqdn (the world's API server) first.
+    expect(r.report.steps[1].detail).toMatch(
+      /^context \S+ reaches https:\/\/127\.0\.0\.1:\d+, the cluster's fqdn$/
+    )
     const arm = world.recorder.records.filter(x => x.service === 'arm')
     expect(arm.length).toBeGreaterThan(0)
     expect(arm.filter(x => /list\w*Credential/.test(x.path))).toEqual([])

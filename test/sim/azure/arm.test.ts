@@ -143,6 +143,21 @@ describe('managed cluster', () => {
     expect(w.sim.clusterExists()).toBe(true)
   })
 
+  it('gives as its fqdn the address its API server serves on (an AKS-style name without one)', async () => {
+    const { aks } = clients(w)
+    const named = await aks.managedClusters.get(w.rg, w.cluster)
+    expect(named.fqdn).toMatch(/^aks-rdma-dns-[0-9a-f]{8}\.hcp\.eastus\.azmk8s\.io$/)
+    w.backend.serverUrl = 'https://127.0.0.1:34567'
+    try {
+      const served = await aks.managedClusters.get(w.rg, w.cluster)
+      expect(served.fqdn).toBe('127.0.0.1:34567')
+      expect(served.azurePortalFqdn).toBe(named.azurePortalFqdn)
+      expect(served.privateFqdn).toBeUndefined()
+    } finally {
+      w.backend.serverUrl = undefined
+    }
+  })
+
   it('returns base64 kubeconfigs (decoded by the SDK) from the backend', async () => {
     const { aks } = clients(w)
     const user = await aks.managedClusters.listClusterUserCredentials(w.rg, w.cluster)

@@ -1,6 +1,7 @@
 // Component 4: cluster credentials — a kubeconfig (user, or admin with admin-credentials) written
 // with mode 0600 under RUNNER_TEMP; AAD clusters get a bearer token for the AKS server app. With the
-// kubeconfig input, that kubeconfig's context instead, and no ARM call (settings/kubeconfig.ts).
+// kubeconfig input, that kubeconfig's context instead, checked against the cluster's API server
+// addresses (one GET) when Azure is signed in to (settings/kubeconfig.ts, azure/api-server.ts).
 // Applied by azure/credentials.ts; a read, so never drift.
 import { API_VERSIONS, clusterPath } from '../model/azure-resources.js'
 import type { ArmComponent } from './types.js'
@@ -11,10 +12,18 @@ export const credentials: ArmComponent = {
   skip: () => undefined,
   desired: s => {
     const given = s.cluster.kubeconfig
+    // With an Azure sign-in, the kubeconfig must reach the named cluster (azure/api-server.ts).
     if (given)
       return {
         title: `Cluster credentials (the given kubeconfig, context ${given.context ?? 'its current-context'})`,
-        azure: []
+        azure: [
+          {
+            method: 'GET',
+            path: clusterPath(s),
+            apiVersion: API_VERSIONS.containerService,
+            when: "first, before any write (a read: the kubeconfig's server must be the cluster's fqdn, privateFQDN or azurePortalFQDN)"
+          }
+        ]
       }
     const which = s.cluster.adminCredentials ? 'listClusterAdminCredential' : 'listClusterUserCredential'
     return {

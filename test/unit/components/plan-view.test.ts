@@ -1,8 +1,9 @@
 // What the plan shows of each component, as users read it: the Azure components' ARM calls (method,
-// path, API version, when each is sent — only reads for the credentials), the REST body of a created
-// cluster, titles and readiness conditions, which components are skipped and why; and the two
-// cluster-level health rules not covered elsewhere — the Network Operator Deployment available, the
-// NodeFeatureRule's first label within a grace period (else the pool has no IB device).
+// path, API version, when each is sent — only reads for the credentials, a given kubeconfig's check
+// included), the REST body of a created cluster, titles and readiness conditions, which components
+// are skipped and why; and the two cluster-level health rules not covered elsewhere — the Network
+// Operator Deployment available, the NodeFeatureRule's first label within a grace period (else the
+// pool has no IB device).
 import { describe, expect, it } from '@jest/globals'
 import {
   buildStack,
@@ -168,6 +169,25 @@ describe('the Azure components in the plan', () => {
     const admin = plan({ 'admin-credentials': 'true' }).credentials
     expect(admin.title).toBe('Cluster credentials (admin)')
     expect(admin.azure![0].path).toBe(`${CLUSTER}/listClusterAdminCredential`)
+  })
+
+  it('with a kubeconfig given: no credentials listed, the cluster read first to check its server', () => {
+    const kubeconfig = [
+      'apiVersion: v1',
+      'clusters: [{name: c, cluster: {server: "https://aks1-dns.hcp.eastus.azmk8s.io:443"}}]',
+      'contexts: [{name: gpu, context: {cluster: c}}]',
+      'current-context: gpu'
+    ].join('\n')
+    const given = plan({ 'create-cluster': 'false', kubeconfig, 'kube-context': 'gpu' }).credentials
+    expect(given.title).toBe('Cluster credentials (the given kubeconfig, context gpu)')
+    expect(given.azure).toEqual([
+      {
+        method: 'GET',
+        path: CLUSTER,
+        apiVersion: '2026-06-01',
+        when: "first, before any write (a read: the kubeconfig's server must be the cluster's fqdn, privateFQDN or azurePortalFQDN)"
+      }
+    ])
   })
 })
 

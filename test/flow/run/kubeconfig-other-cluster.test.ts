@@ -1,9 +1,10 @@
 // A kubeconfig given with resource-group and cluster-name must reach that cluster. Two simulated
-// worlds, A and B: apply and uninstall (cleanup node-pool) with world A's Azure inputs and world B's
-// kubeconfig are refused after one ARM read, naming both servers, the inputs and the fixes, with not
-// one mutating request to either world — neither the Kubernetes objects of B nor the Azure resources
-// of A are touched; so is a kubeconfig of any other server. World A's own kubeconfig (its server as
-// the managed cluster's fqdn gives it, written differently) passes and the run goes on.
+// worlds, A and B: apply, uninstall (cleanup node-pool) and drift with world A's Azure inputs and
+// world B's kubeconfig are refused after one ARM read, naming both servers, the inputs and the
+// fixes, with not one mutating request to either world — neither the Kubernetes objects of B nor
+// the Azure resources of A are touched; so is a kubeconfig of any other server. World A's own
+// kubeconfig (its server as the managed cluster's fqdn gives it, written differently) passes and
+// the run goes on.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -125,6 +126,13 @@ describe('a kubeconfig of another cluster than resource-group/cluster-name', () 
     const r = await flow('uninstall', b.adminKubeconfigPath, { cleanup: 'node-pool' })
     expectRefused(r, serverOf(b))
     expect(writes(a)).toEqual([])
+    expect(b.recorder.records).toEqual([])
+  })
+
+  it('drift with subscription-id too: A’s pool is never compared with B’s stack', async () => {
+    const r = await flow('drift', b.adminKubeconfigPath)
+    expectRefused(r, serverOf(b))
+    expect(r.report.drift).toBeUndefined()
     expect(b.recorder.records).toEqual([])
   })
 

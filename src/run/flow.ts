@@ -28,7 +28,7 @@ import {
 import { detectDrift, DriftError } from '../drift/index.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
-import { resolveKubeconfig, writeGivenKubeconfig } from '../settings/kubeconfig.js'
+import { resolveKubeconfig, writeGivenKubeconfig, type ResolvedKubeconfig } from '../settings/kubeconfig.js'
 import { log } from '../log/index.js'
 import { workloadPod } from '../model/workload.js'
 import {
@@ -227,10 +227,14 @@ async function fetchCredentials(
  * With a kubeconfig given and an Azure cluster named (apply; uninstall with cleanup; drift with
  * subscription-id), before any write: the kubeconfig's server must be one the named cluster answers
  * on, or the run would change one cluster's objects and another's Azure resources. Returns the
- * server checked, which the credentials step then holds the kubeconfig to.
+ * kubeconfig as read and checked, which the credentials step writes as it is (never read again).
  */
-async function checkGivenCluster(s: Settings, conn: AzureConnection, report: Report): Promise<string> {
-  let server!: string
+async function checkGivenCluster(
+  s: Settings,
+  conn: AzureConnection,
+  report: Report
+): Promise<ResolvedKubeconfig> {
+  let checked!: ResolvedKubeconfig
   const { resourceGroup, name } = s.cluster
   await runStep(
     report.steps,
@@ -240,36 +244,32 @@ async function checkGivenCluster(s: Settings, conn: AzureConnection, report: Rep
       const r = resolveKubeconfig(s.cluster.kubeconfig!)
       for (const secret of r.secrets) log.secret(secret)
       const match = await checkKubeconfigCluster(conn.clients, s, { context: r.context, server: r.server })
-      server = r.server
+      checked = r
       return {
         changed: false,
         detail: `context ${r.context} reaches https://${match.address}, the cluster's ${match.property}`
       }
     }
   )
-  return server
+  return checked
 }
 
 /**
  * The credentials step with a kubeconfig given: its context, narrowed to a one-context copy (0600)
  * under RUNNER_TEMP that the run, helm and the post step use. Nothing is fetched from Azure; the
- * job's own KUBECONFIG is left as it is (export-kubeconfig does not apply). `checkedServer`: the
- * server checkGivenCluster found to be the named cluster's, which the kubeconfig must still name.
+ * job's own KUBECONFIG is left as it is (export-kubeconfig does not apply). `checked`: the
+ * kubeconfig checkGivenCluster read and found to be the named cluster's, written as it is.
  */
 async function givenCredentials(
   s: Settings,
   report: Report,
   temp: string[],
-  checkedServer: string | undefined
+  checked: ResolvedKubeconfig | undefined
 ): Promise<{ path: string; refresher?: TokenRefresher }> {
   let file!: string
   await runStep(report.steps, 'credentials', 'the given kubeconfig', async () => {
-    const r = resolveKubeconfig(s.cluster.kubeconfig!)
+    const r = checked ?? resolveKubeconfig(s.cluster.kubeconfig!)
     for (const secret of r.secrets) log.secret(secret)
-    if (checkedServer !== undefined && r.server !== checkedServer)
-      throw new Error(
-        `kubeconfig: context ${r.context} names another server than the one checked against cluster ${s.cluster.resourceGroup}/${s.cluster.name} at the start of the run (the file changed since); run again`
-      )
     file = writeGivenKubeconfig(r, runnerTemp())
     rememberTempPath(file, temp)
     core.saveState(STATE.kubeconfig, file)
@@ -336,11 +336,11 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
         return { changed: false, detail: `credential: ${c.auth.method}` }
       })
     // A kubeconfig given with an Azure cluster named: the same cluster, checked before any write.
-    const checkedServer = conn && s.cluster.kubeconfig ? await checkGivenCluster(s, conn, report) : undefined
+    const checked = conn && s.cluster.kubeconfig ? await checkGivenCluster(s, conn, report) : undefined
     const pool = s.mode === 'apply' ? await ensureAzure(s, conn!, report) : undefined
     const creds = await (
       s.cluster.kubeconfig
-        ? givenCredentials(s, report, temp, checkedServer)
+        ? givenCredentials(s, report, temp, checked)
         : fetchCredentials(s, conn!, report, temp)
     ).catch(async e => {
       await settlePool(pool, report).catch(() => undefined)

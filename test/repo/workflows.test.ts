@@ -161,7 +161,7 @@ describe('every workflow file parses with @actions/workflow-parser', () => {
       'ephemeral-cluster.yml',
       'setup-rdma.yml'
     ])
-    expect(ownFiles.map(f => path.basename(f))).toEqual(expect.arrayContaining(['ci.yml', 'check-dist.yml']))
+    expect(ownFiles.map(f => path.basename(f))).toEqual(expect.arrayContaining(['ci.yml']))
   })
 
   test.each([...exampleFiles, ...ownFiles].map(f => [rel(f), f]))('%s', async (name, file) => {
@@ -448,8 +448,27 @@ describe("the project's own CI", () => {
     expect(upload?.with?.path).toBe('${{ runner.temp }}/simulate-report.json')
   })
 
-  test('still checks that dist/ is fresh', () => {
-    const text = readFileSync(path.join(OWN, 'check-dist.yml'), 'utf8')
-    expect(text).toMatch(/git diff --ignore-space-at-eol --text dist\//)
+  test('checks that dist/ is fresh once: npm run ci ends with check-dist, and no other job builds', () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>
+      }
+    ).scripts
+    expect(
+      scripts.ci
+        .split('&&')
+        .map(s => s.trim())
+        .at(-1)
+    ).toBe('npm run check-dist')
+    const runs = ownFiles.flatMap(f =>
+      jobsOf(load(f)).flatMap(([job, jobDoc]) =>
+        stepsOf(jobDoc).flatMap(s => (s.run ? [{ file: path.basename(f), job, run: s.run }] : []))
+      )
+    )
+    expect(runs.filter(r => /\bnpm run ci\b/.test(r.run)).map(r => `${r.file}:${r.job}`)).toEqual([
+      'ci.yml:test'
+    ])
+    // Nothing else rebuilds dist/ or compares it: the check runs once per push.
+    expect(runs.filter(r => /npm run (build|bundle|check-dist)\b|git diff .*dist\//.test(r.run))).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 // The files every repository carries (CONTRIBUTING.md, "Layout"): LICENSE matching package.json's
 // "license", SECURITY.md (private reporting, scope, docs/security.md), CODEOWNERS naming a team of
-// the README's placeholder organisation, and a Dependabot configuration with grouped weekly updates.
+// the README's placeholder organisation, a Dependabot configuration with grouped weekly updates,
+// and the runner version node24 needs, stated where users read how to reference the action.
 import { describe, expect, test } from '@jest/globals'
 import { existsSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
@@ -50,6 +51,20 @@ describe('repository files', () => {
       .map(l => l.trim().split(/\s+/))
     expect(rules).toEqual([['*', `@${org}/aks-rdma-action-maintainers`]])
     expect(read('.github/CODEOWNERS')).toMatch(/^#.*fork.*replace|^#.*replace.*fork/m)
+  })
+
+  test("the README and the example docs name the runner version action.yml's node24 needs", () => {
+    const action = parse(read('action.yml')) as { runs: { using: string } }
+    expect(action.runs.using).toBe('node24')
+    for (const doc of ['README.md', 'docs/example-workflows.md']) {
+      const text = read(doc).replace(/\s+/g, ' ')
+      expect({ doc, states: /self-hosted runner.*v2\.327\.1 or newer/.test(text) }).toEqual({
+        doc,
+        states: true
+      })
+    }
+    expect(read('README.md')).toContain('](docs/example-workflows.md#runner-requirements)')
+    expect(read('docs/example-workflows.md')).toMatch(/^## Runner requirements$/m)
   })
 
   test('dependabot.yml updates npm and the actions weekly, each in groups', () => {

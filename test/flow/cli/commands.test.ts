@@ -188,7 +188,9 @@ describe('cli', () => {
         if (ownMode) expect(entry).toContain('Which mode to plan')
         if (!reads) continue
         expect(entry).toContain(i.description.replace(/\s+/g, ' '))
-        if (i.default) expect(entry).toContain(`(default: ${i.default})`)
+        // A default wider than the page (an image with its digest) is cut where it fits, at a : or @.
+        if (i.default)
+          expect(entry!.replace(/\s/g, '')).toContain(`(default:${i.default})`.replace(/\s/g, ''))
       }
       if (mode === 'plan') expect(help.stdout).not.toMatch(/--client-secret|--creds/) // plan needs no secret
       if (mode === 'verify' || mode === 'drift') expect(help.stdout).not.toContain('--create-cluster')

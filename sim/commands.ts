@@ -1,6 +1,7 @@
 // The simulator's commands (flags parsed by the CLI): `sim up` (start a world in a new or empty
 // folder of the user's own — world-dir.ts — write DIR/.env for `--inputs-file` and local-action, with
-// the inputs, the world's environment and the runner's variables; DIR/env.sh for a shell; print
+// the inputs, the world's environment and the runner's variables; DIR/env.sh for a shell, both adding
+// the world's CA to the NODE_EXTRA_CA_CERTS bundle already set (ca-bundle.ts); print
 // what a person needs as `export` lines, no secret among them, then READY; run until `sim down` or
 // a signal), `sim down` (stop the world through its control socket — never a signal to a process
 // number read from a file — and remove what it wrote, nothing else), and `simulate`.
@@ -15,6 +16,7 @@ import { isRdmaSize, vmSizeSpec } from './kube/hardware.js'
 import { loadScenario, ScenarioError, type Scenario } from './scenario.js'
 import { indexProblems } from './scenario-schema.js'
 import { simulate } from './simulate.js'
+import { CA_BUNDLE_FILE, writeWorldCaBundle } from './ca-bundle.js'
 import { startWorld, type World } from './world.js'
 import {
   askToStop,
@@ -120,10 +122,18 @@ const SECRET_ENV = new Set(['ACTIONS_ID_TOKEN_REQUEST_TOKEN'])
 /**
  * Writes DIR/.env (inputs, the world's environment, the runner's variables; mode 0600: it holds the
  * client secret and the OIDC request token) and DIR/env.sh (the environment without secrets, as
- * `export` lines a shell sources before starting another program, e.g. local-action).
+ * `export` lines a shell sources before starting another program, e.g. local-action). `machine` is
+ * the environment `sim up` started in: its NODE_EXTRA_CA_CERTS bundle is kept, the world's CA added.
  */
-function writeEnvFiles(dir: string, world: World): string {
-  const env = world.env()
+export function writeEnvFiles(dir: string, world: World, machine: NodeJS.ProcessEnv = process.env): string {
+  // NODE_EXTRA_CA_CERTS adds to the machine's bundle (a proxy's CA, say) instead of replacing it.
+  const ca = writeWorldCaBundle({
+    existing: machine.NODE_EXTRA_CA_CERTS,
+    worldCaFile: world.caPath,
+    bundleFile: path.join(dir, CA_BUNDLE_FILE)
+  })
+  if (ca.problem) process.stderr.write(`sim up: ${ca.problem}; env.sh and .env trust the world's CA only\n`)
+  const env = { ...world.env(), NODE_EXTRA_CA_CERTS: ca.file }
   const inputs: Record<string, string> = {
     ...world.inputs(),
     'auth-type': 'secret',

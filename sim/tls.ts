@@ -67,9 +67,12 @@ function newCert(subjectCn: string, days: number, publicKey: forge.pki.PublicKey
   return cert
 }
 
+/** The common name of every world's CA. */
+export const WORLD_CA_NAME = 'aks-rdma-action simulator CA'
+
 export function createWorldTls(): WorldTls {
   const caKeys = keyPair()
-  const ca = newCert('aks-rdma-action simulator CA', 30, caKeys.publicKey)
+  const ca = newCert(WORLD_CA_NAME, 30, caKeys.publicKey)
   ca.setIssuer(ca.subject.attributes)
   ca.setExtensions([
     { name: 'basicConstraints', cA: true, critical: true },

@@ -37,7 +37,17 @@ export const CONTROL_SOCKET = 'control.sock'
  * and folders it creates to hold files (removed only when that leaves them empty).
  */
 export const WORLD_LAYOUT = {
-  files: [MARKER, CONTROL_SOCKET, '.env', 'env.sh', 'ca.pem', 'kubeconfig', 'bin/helm', 'bin/az'],
+  files: [
+    MARKER,
+    CONTROL_SOCKET,
+    '.env',
+    'env.sh',
+    'ca.pem',
+    'ca-bundle.pem',
+    'kubeconfig',
+    'bin/helm',
+    'bin/az'
+  ],
   trees: ['helm', 'azure', 'runner'],
   dirs: ['bin']
 } as const

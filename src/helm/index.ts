@@ -19,6 +19,8 @@ export {
 } from './helm.js'
 export {
   canonicalJson,
+  compareVersions,
+  isNewerVersion,
   needsUpgrade,
   upgradeReason,
   type DesiredRelease,

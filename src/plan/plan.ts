@@ -34,6 +34,8 @@ export interface PlanComponent {
   }
   /** What changing it on a running cluster does beyond writing (a driver rollout, pods replaced). */
   onChange?: string
+  /** What apply does when the cluster runs a newer version of it (refuse, or allow-downgrade). */
+  downgrade?: string
   manifests?: KubeManifest[]
   readiness: Readiness
   departsFromGuide?: string
@@ -91,12 +93,26 @@ export function buildPlan(s: Settings): PlanDocument {
       ...(c.manifests ? { manifests: c.manifests } : {}),
       readiness: c.readiness,
       ...(c.departsFromGuide ? { departsFromGuide: c.departsFromGuide } : {}),
-      ...(c.onChange ? { onChange: c.onChange } : {})
+      ...(c.onChange ? { onChange: c.onChange } : {}),
+      ...(c.version ? { downgrade: downgradeText(c, s) } : {})
     })),
     verification: verificationChecks(s),
     benchmark: benchmarkPlan(s),
     transport: transportPlan(s)
   }
+}
+
+/** What apply does with a component the cluster runs at a newer version than the inputs ask for. */
+function downgradeText(c: ReturnType<typeof buildStack>[number], s: Settings): string {
+  const field = c.version?.field
+  const what = field ? `${field.kind} ${field.path.join('.')}` : 'chart version'
+  const want = c.version?.value ?? ''
+  if (!s.stack.allowDowngrade)
+    return `a newer ${what} than ${want} installed: the run is refused before any write (allow-downgrade: false)`
+  return (
+    `a newer ${what} than ${want} installed: downgraded to ${want} (allow-downgrade: true)` +
+    (c.helm ? '; a CRD applied from a newer version of the chart is kept, not replaced' : '')
+  )
 }
 
 function indent(text: string, by = '    '): string {
@@ -163,6 +179,7 @@ export function renderPlanText(plan: PlanDocument): string {
     for (const cond of c.readiness.conditions) out.push(`    - ${cond}`)
     if (c.departsFromGuide) out.push(`  departs from the guide: ${c.departsFromGuide}`)
     if (c.onChange) out.push(`  changed on a running cluster: ${c.onChange}`)
+    if (c.downgrade) out.push(`  downgrade: ${c.downgrade}`)
   })
   out.push('')
   out.push('Verification checks:')

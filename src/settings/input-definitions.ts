@@ -458,6 +458,14 @@ const DEFINITIONS = [
     holds: 'a NicClusterPolicy or its spec'
   },
   {
+    name: 'allow-downgrade',
+    modes: ['apply', 'plan'],
+    kind: 'boolean',
+    default: 'false',
+    description:
+      'Let apply install an older chart (or DOCA driver) version than the cluster runs; without it such a run is refused before any write. Even then a CRD applied from a newer chart version is kept.'
+  },
+  {
     name: 'force-conflicts',
     modes: SHAPES,
     kind: 'boolean',

@@ -248,7 +248,8 @@ function stackSettings(i: Inputs): StackSettings {
     networkOperatorValues: i.yamlFile('network-operator-values'),
     gpuOperatorValues: i.yamlFile('gpu-operator-values'),
     nicClusterPolicy: i.yamlFile('nic-cluster-policy'),
-    forceConflicts: i.bool('force-conflicts')
+    forceConflicts: i.bool('force-conflicts'),
+    allowDowngrade: i.bool('allow-downgrade')
   }
 }
 

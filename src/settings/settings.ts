@@ -71,6 +71,8 @@ export interface StackSettings {
   nicClusterPolicy?: Record<string, unknown>
   /** Take ownership of fields another field manager holds (server-side apply force). */
   forceConflicts: boolean
+  /** Let apply install an older version than the live one (allow-downgrade); newer live CRDs are kept all the same. */
+  allowDowngrade: boolean
 }
 
 export interface WaitSettings {

@@ -9,6 +9,7 @@ import { applyPipelined } from './pipelined.js'
 import { Run } from './run.js'
 import { applySequential } from './sequential.js'
 import type { ApplyStackContext, ApplyStackResult, StackStep } from './types.js'
+import { downgradeRefusal, type Downgrade } from './downgrade.js'
 
 /**
  * Converges the cluster components of the stack on the cluster of `kubeconfigPath`. Sequential
@@ -23,6 +24,13 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
   }))
   let result: ApplyStackResult
   try {
+    // A downgrade is refused before anything is written (unless allow-downgrade says otherwise).
+    const downgrades = await run.downgrades(steps)
+    if (downgrades.length && !ctx.settings.stack.allowDowngrade) return refused(steps, downgrades)
+    for (const d of downgrades)
+      run.log.warning(
+        `${d.component}: downgrading ${d.what} ${d.live} → ${d.desired} (allow-downgrade: true)`
+      )
     result = withLeaseVerdict(
       run,
       ctx.settings.wait.rollout === 'pipelined'
@@ -33,6 +41,29 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
     await run.releaseLease()
   }
   return run.leaseReleased ? { ...result, leaseReleased: true } : result
+}
+
+/** The run refused: the components that would be downgraded fail, naming both versions; the rest are not run. */
+function refused(steps: StackStep[], found: Downgrade[]): ApplyStackResult {
+  const now = Date.now()
+  const message = downgradeRefusal(found)
+  const first = found[0].component
+  return {
+    steps: steps.map(({ spec }) => {
+      const d = found.find(x => x.component === spec.name)
+      return d
+        ? finishedStep(
+            spec.name,
+            'failure',
+            now,
+            { detail: `${d.what} ${d.live} → ${d.desired}: ${message}` },
+            now
+          )
+        : finishedStep(spec.name, 'skipped', now, { detail: `not run: ${first} would be downgraded` }, now)
+    }),
+    ok: false,
+    diagnostics: [{ step: first, title: 'Downgrade refused', text: message }]
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Health, HealthVerdict } from '../health/types.js'
 import { healthSources } from '../health/evaluate.js'
 import { KubeClient } from '../kube/client.js'
-import { ApplyConflictError, KubeRequestError, messageOf } from '../kube/errors.js'
+import { ApplyConflictError, isKindNotServed, KubeRequestError, messageOf } from '../kube/errors.js'
 import { describeRef, refOf, type KubeObject } from '../kube/types.js'
 import { WatchFailError, WatchTimeoutError, type WatchSource } from '../kube/watch.js'
 import type { Log } from '../log/index.js'
@@ -30,6 +30,13 @@ import {
   type CrdPlan
 } from './upgrade.js'
 import type { ApplyStackContext, StackStep } from './types.js'
+import { chartName, downgradeOf, type Downgrade } from './downgrade.js'
+
+/** A kind the API server does not serve yet (its CRD absent): nothing of it is installed. */
+const notServed = (e: unknown): undefined => {
+  if (isKindNotServed(e)) return undefined
+  throw e
+}
 
 interface ManifestPlan {
   manifest: KubeManifest
@@ -50,7 +57,10 @@ interface StepPlan {
 }
 
 const anyNeeded = (p: StepPlan): boolean =>
-  p.manifests.some(m => m.needed) || (p.helm?.needed ?? false) || p.crds.length > 0 || p.stalePods.length > 0
+  p.manifests.some(m => m.needed) ||
+  (p.helm?.needed ?? false) ||
+  p.crds.some(c => !c.keep) ||
+  p.stalePods.length > 0
 
 /** A stack component's step that failed, with what its wait saw last. */
 export class ComponentStepFailure extends Error {
@@ -164,12 +174,40 @@ export class Run {
     // A chart upgrade: the new version's CRDs go first (helm never upgrades them).
     const upgrading =
       spec.helm && helm?.installedVersion && !sameVersion(helm.installedVersion, spec.helm.version)
-    const crds = upgrading ? await crdsToApply(this.client, await this.helm.crds(spec.helm!)) : []
+    const chart = spec.helm ? { name: chartName(spec.helm.chart), version: spec.helm.version } : undefined
+    const crds = upgrading ? await crdsToApply(this.client, await this.helm.crds(spec.helm!), chart) : []
     const stalePods = component.stalePods
       ? await findStalePods(this.client, component.stalePods, this.settings)
       : []
     const from = installedVersion(spec, { chartVersion: helm?.installedVersion, live: manifests })
     return { manifests, ...(helm ? { helm } : {}), crds, stalePods, ...(from ? { from } : {}) }
+  }
+
+  /**
+   * The components whose installed version is newer than the desired one (reading only): a helm
+   * release's chart version, or the manifest field its version names. Run before any write.
+   */
+  async downgrades(steps: StackStep[]): Promise<Downgrade[]> {
+    const found: Downgrade[] = []
+    for (const { spec } of steps) {
+      const version = spec.version
+      if (!spec.enabled || !version) continue
+      let live: string | undefined
+      let what: string
+      if (!version.field && spec.helm) {
+        live = (await this.helm.status(spec.helm.release, spec.helm.namespace))?.chartVersion
+        what = `chart ${spec.helm.chart}`
+      } else if (version.field) {
+        const field = version.field
+        const m = spec.manifests?.find(x => x.kind === field.kind)
+        const obj = m ? await this.client.get(refOf(m as KubeObject)).catch(notServed) : undefined
+        live = m ? installedVersion(spec, { live: [{ manifest: m, live: obj }] }) : undefined
+        what = `${field.kind} ${field.path.join('.')}`
+      } else continue
+      const d = live ? downgradeOf({ component: spec.name, what, live, desired: version.value }) : undefined
+      if (d) found.push(d)
+    }
+    return found
   }
 
   /** Server-side applies the manifests that differ; marks those it creates as the action's. */

@@ -12,23 +12,41 @@ import type { Log } from '../log/index.js'
 import type { KubeManifest } from '../model/types.js'
 import type { ComponentSpec } from '../components/index.js'
 import type { Settings } from '../settings/settings.js'
+import { CRD_SOURCE, newerCrdSource, stampCrd } from './downgrade.js'
 
 /** A CRD of the new chart version that differs from the live one (or is not there yet). */
 export interface CrdPlan {
   crd: KubeObject
   reason: string
   live?: KubeObject
+  /** Not applied: the live CRD came from this newer version of the chart (it is kept, and said so). */
+  keep?: string
 }
 
-/** The chart's CRDs that applying would change (absent ones included); the rest are as the chart has them. */
-export async function crdsToApply(client: KubeClient, crds: Array<Record<string, any>>): Promise<CrdPlan[]> {
+/**
+ * The chart's CRDs that applying would change (absent ones included); the rest are as the chart has
+ * them. With `chart` each is stamped with the chart version it comes from (docs/day-two.md), and a
+ * live CRD stamped with a newer version of the same chart is planned as kept, never replaced.
+ */
+export async function crdsToApply(
+  client: KubeClient,
+  crds: Array<Record<string, any>>,
+  chart?: { name: string; version: string }
+): Promise<CrdPlan[]> {
   const out: CrdPlan[] = []
   for (const crd of crds) {
-    const obj = { ...crd, apiVersion: crd.apiVersion ?? 'apiextensions.k8s.io/v1' } as KubeObject
+    const plain = { ...crd, apiVersion: crd.apiVersion ?? 'apiextensions.k8s.io/v1' } as KubeObject
+    const obj = chart ? stampCrd(plain, chart) : plain
     // The CRDs are the chart's: force takes over fields helm (or the chart's own hook) wrote.
     const need = await client.needsApply(obj, { force: true })
-    if (!need.converged)
-      out.push({ crd: obj, reason: need.reason ?? 'differs', ...(need.live ? { live: need.live } : {}) })
+    if (need.converged) continue
+    const newer = chart ? newerCrdSource(need.live, chart) : undefined
+    out.push({
+      crd: obj,
+      reason: need.reason ?? 'differs',
+      ...(need.live ? { live: need.live } : {}),
+      ...(newer ? { keep: newer } : {})
+    })
   }
   return out
 }
@@ -38,7 +56,8 @@ const established = (o: KubeObject | undefined): boolean =>
 
 /**
  * Applies the CRDs (server-side, force: they are the chart's) and waits until each is Established,
- * before the chart that serves them is upgraded. `confirm` is the Lease's check before each write.
+ * before the chart that serves them is upgraded; one planned as kept is only named. `confirm` is
+ * the Lease's check before each write.
  */
 export async function applyCrds(
   client: KubeClient,
@@ -48,6 +67,13 @@ export async function applyCrds(
   const done: string[] = []
   for (const p of plans) {
     const what = describeRef(refOf(p.crd))
+    if (p.keep) {
+      const chart = p.crd.metadata.annotations?.[CRD_SOURCE.chart] ?? 'the chart'
+      const line = `${what} kept: applied from ${chart} ${p.keep}, newer than ${p.crd.metadata.annotations?.[CRD_SOURCE.chartVersion]} (an older CRD could prune fields of its objects)`
+      o.log.info(line)
+      done.push(line)
+      continue
+    }
     await o.confirm(`applying ${what}`)
     const res = await client.applyManifest(p.crd, { force: true, live: p.live ?? null })
     if (!established(res.object))

@@ -149,7 +149,8 @@ export function settingsFor(
       rdmaHcaMax: 64,
       useHostMofed: false,
       helmVersion: 'v3.19.0',
-      forceConflicts: false
+      forceConflicts: false,
+      allowDowngrade: false
     },
     wait: { timeoutMs: 60_000, stepTimeoutMs: 20_000, retries: 3, rollout: 'pipelined' },
     benchmark: { enabled: false, image: 'x', gpudirect: false, scope: 'pair', minBandwidthRatio: 0.8 },

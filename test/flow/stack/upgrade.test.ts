@@ -17,6 +17,7 @@ import type { KubeObject } from '../../../src/kube/types.js'
 import { emptyReport } from '../../../src/report/report.js'
 import { renderSummary } from '../../../src/report/summary.js'
 import { applyStack } from '../../../src/stack/index.js'
+import { CRD_SOURCE } from '../../../src/stack/downgrade.js'
 import {
   collectLog,
   POOL,
@@ -194,14 +195,16 @@ describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
     const crds = new Map(
       list('apiextensions.k8s.io', 'customresourcedefinitions').map(c => [c.metadata.name, c])
     )
-    for (const c of [
-      ...chartOwnCrds('network-operator', to.networkOperatorVersion),
-      ...chartOwnCrds('gpu-operator', to.gpuOperatorVersion)
+    for (const [chart, version] of [
+      ['network-operator', to.networkOperatorVersion],
+      ['gpu-operator', to.gpuOperatorVersion]
     ])
-      expect([c.metadata.name, crds.get(c.metadata.name)?.metadata.annotations]).toEqual([
-        c.metadata.name,
-        c.metadata.annotations
-      ])
+      for (const c of chartOwnCrds(chart, version))
+        expect([c.metadata.name, crds.get(c.metadata.name)?.metadata.annotations]).toEqual([
+          c.metadata.name,
+          // Stamped with the chart version they came from: a downgrade never replaces them.
+          { ...c.metadata.annotations, [CRD_SOURCE.chart]: chart, [CRD_SOURCE.chartVersion]: version }
+        ])
     const crdWrite = w.recorder.records.findIndex(
       r => r.mutating && r.resource === 'customresourcedefinitions' && /clusterpolicies/.test(r.path)
     )

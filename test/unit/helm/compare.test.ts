@@ -2,7 +2,13 @@
 // (with or without the `v`), or other values — compared as helm hands them back (key order,
 // undefined fields and a null for no values do not count; types do).
 import { describe, expect, it } from '@jest/globals'
-import { canonicalJson, needsUpgrade, upgradeReason } from '../../../src/helm/compare.js'
+import {
+  canonicalJson,
+  compareVersions,
+  isNewerVersion,
+  needsUpgrade,
+  upgradeReason
+} from '../../../src/helm/compare.js'
 
 const live = { chartVersion: 'v26.3.3', status: 'deployed', values: { b: 1, a: { y: true, x: 'z' } } }
 
@@ -61,5 +67,35 @@ describe('canonicalJson', () => {
   it('is an empty map for nothing', () => {
     expect(canonicalJson(undefined)).toBe('{}')
     expect(canonicalJson(null)).toBe('{}')
+  })
+})
+
+describe('compareVersions', () => {
+  it('orders chart versions as semver does, with or without the v', () => {
+    expect(compareVersions('v26.7.0', 'v26.3.3')).toBe(1)
+    expect(compareVersions('v26.3.3', '26.7.0')).toBe(-1)
+    expect(compareVersions('26.3.3', ' v26.3.3 ')).toBe(0)
+    expect(compareVersions('v26.10.0', 'v26.9.9')).toBe(1)
+    expect(compareVersions('v26.7.0-rc.1', 'v26.7.0')).toBe(-1)
+    expect(compareVersions('v26.7.0-rc.10', 'v26.7.0-rc.9')).toBe(1)
+    expect(compareVersions('v26.7.0-rc.1', 'v26.7.0-beta')).toBe(1)
+    expect(compareVersions('v26.7.0-1', 'v26.7.0-alpha')).toBe(-1)
+    expect(compareVersions('v26.7.0+build.2', 'v26.7.0')).toBe(0)
+  })
+
+  it('orders other versions of one form by their numbers, and not versions of different forms', () => {
+    expect(compareVersions('doca3.4.1-26.04-1.1.0.0-1', 'doca3.3.0-26.01-1.0.0.0-0')).toBe(1)
+    expect(compareVersions('doca3.4.1-26.04-1.1.0.0-1', 'doca3.4.1-26.04-1.1.0.0-2')).toBe(-1)
+    expect(compareVersions('doca3.4.1-26.04-1.1.0.0-1', 'doca3.4.1-26.04-1.1.0.0-1')).toBe(0)
+    expect(compareVersions('doca3.4.1-26.04-1.1.0.0-1', '25.10-1.2.8.0-2')).toBeUndefined()
+    expect(compareVersions('latest', 'v26.7.0')).toBeUndefined()
+    expect(compareVersions('latest', 'latest')).toBe(0)
+  })
+
+  it('isNewerVersion is true only for a version known to be newer', () => {
+    expect(isNewerVersion('v26.7.0', 'v26.3.3')).toBe(true)
+    expect(isNewerVersion('v26.3.3', 'v26.7.0')).toBe(false)
+    expect(isNewerVersion('v26.3.3', 'v26.3.3')).toBe(false)
+    expect(isNewerVersion('latest', 'v26.3.3')).toBe(false)
   })
 })

@@ -205,6 +205,27 @@ describe('plan', () => {
     expect((buildPlan(settingsOf()).components[6].manifests![0] as any).spec.tolerations).toBeUndefined()
   })
 
+  it('says what a downgrade does, for each component that carries a version, as allow-downgrade sets', () => {
+    const refused = buildPlan(settingsOf())
+    expect(refused.components.filter(c => c.downgrade).map(c => c.name)).toEqual([
+      'network-operator',
+      'nic-cluster-policy',
+      'gpu-operator'
+    ])
+    const gpu = (p: typeof refused) => p.components.find(c => c.name === 'gpu-operator')!.downgrade
+    expect(gpu(refused)).toBe(
+      'a newer chart version than v26.7.0 installed: the run is refused before any write (allow-downgrade: false)'
+    )
+    expect(refused.components.find(c => c.name === 'nic-cluster-policy')!.downgrade).toContain(
+      'a newer NicClusterPolicy spec.ofedDriver.version than doca'
+    )
+    const allowed = buildPlan(settingsOf({ 'allow-downgrade': 'true' }))
+    expect(gpu(allowed)).toBe(
+      'a newer chart version than v26.7.0 installed: downgraded to v26.7.0 (allow-downgrade: true); a CRD applied from a newer version of the chart is kept, not replaced'
+    )
+    expect(renderPlanText(allowed)).toContain(`  downgrade: ${gpu(allowed)}`)
+  })
+
   it('says what an upgrade does: CRDs before each helm upgrade, the drivers rolled, OnDelete pods replaced', () => {
     const plan = buildPlan(settingsOf())
     const byName = Object.fromEntries(plan.components.map(c => [c.name, c]))

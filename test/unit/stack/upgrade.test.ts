@@ -16,6 +16,7 @@ import {
   replaceStalePods,
   sameVersion
 } from '../../../src/stack/upgrade.js'
+import { CRD_SOURCE, newerCrdSource, stampCrd } from '../../../src/stack/downgrade.js'
 import { captureLog } from '../../support/capture-log.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 
@@ -169,6 +170,88 @@ describe('crdsToApply', () => {
     ])
     expect(beta[0].crd.apiVersion).toBe('apiextensions.k8s.io/v1beta1')
   })
+})
+
+describe('crdsToApply with the chart named', () => {
+  const stamp = (version: string, chart = 'gpu-operator') => ({
+    [CRD_SOURCE.chart]: chart,
+    [CRD_SOURCE.chartVersion]: version
+  })
+  const stamped = (name: string, version: string, chart = 'gpu-operator'): KubeObject => {
+    const c = crd(name, 'v1alpha1')
+    return { ...c, metadata: { ...c.metadata, annotations: stamp(version, chart) } }
+  }
+
+  it('stamps each with the chart version; keeps one applied from a newer version of the same chart', async () => {
+    const cluster = new MemoryCluster()
+    const newer = cluster.put(stamped('newer.nvidia.com', 'v26.7.0'))
+    const older = cluster.put(stamped('older.nvidia.com', 'v25.10.1'))
+    const bare = cluster.put(crd('bare.nvidia.com', 'v1alpha1'))
+    const other = cluster.put(stamped('other.nvidia.com', 'v99.0.0', 'network-operator'))
+    const { client } = fakeClient(cluster)
+    const chart = { name: 'gpu-operator', version: 'v26.3.3' }
+    const plans = await crdsToApply(
+      client,
+      ['newer', 'older', 'bare', 'other', 'absent'].map(n => crd(`${n}.nvidia.com`)),
+      chart
+    )
+    const want = (name: string) => ({
+      ...crd(name),
+      metadata: { name, annotations: stamp('v26.3.3') }
+    })
+    expect(plans).toEqual([
+      { crd: want('newer.nvidia.com'), reason: 'differs', live: newer, keep: 'v26.7.0' },
+      // Older, unstamped (helm's first install) and another chart's: no version to hold them back.
+      { crd: want('older.nvidia.com'), reason: 'differs', live: older },
+      { crd: want('bare.nvidia.com'), reason: 'differs', live: bare },
+      { crd: want('other.nvidia.com'), reason: 'differs', live: other },
+      { crd: want('absent.nvidia.com'), reason: 'absent' }
+    ])
+  })
+
+  it('applyCrds names a kept CRD and writes nothing for it', async () => {
+    const cluster = new MemoryCluster()
+    const live = cluster.put(stamped('newer.nvidia.com', 'v26.7.0'))
+    const { client, calls } = fakeClient(cluster, { establish: true })
+    const log = captureLog()
+    const confirmed: string[] = []
+    const c = stampCrd(crd('newer.nvidia.com'), { name: 'gpu-operator', version: 'v26.3.3' })
+    const done = await applyCrds(client, [{ crd: c, reason: 'differs', live, keep: 'v26.7.0' }], {
+      confirm: async w => void confirmed.push(w),
+      log,
+      timeoutMs: 5000
+    })
+    expect(done).toEqual([
+      'customresourcedefinition/newer.nvidia.com kept: applied from gpu-operator v26.7.0, newer than v26.3.3 (an older CRD could prune fields of its objects)'
+    ])
+    expect(log.lines).toEqual(done.map(d => `info: ${d}`))
+    expect(confirmed).toEqual([])
+    expect(calls).toEqual([])
+    expect(cluster.get(CRD_API, 'CustomResourceDefinition', 'newer.nvidia.com')).toEqual(live)
+  })
+})
+
+describe('newerCrdSource', () => {
+  const live = (a: Record<string, string> | undefined): KubeObject => ({
+    ...crd('x.nvidia.com'),
+    metadata: { name: 'x.nvidia.com', ...(a ? { annotations: a } : {}) }
+  })
+  const chart = { name: 'gpu-operator', version: 'v26.3.3' }
+  it('is the live stamp only when it names the same chart at a newer version', () => {
+    expect(newerCrdSource(live(stampOf('gpu-operator', 'v26.7.0')), chart)).toBe('v26.7.0')
+    expect(newerCrdSource(live(stampOf('gpu-operator', '26.3.4')), chart)).toBe('26.3.4')
+    expect(newerCrdSource(live(stampOf('gpu-operator', 'v26.3.3')), chart)).toBeUndefined()
+    expect(newerCrdSource(live(stampOf('gpu-operator', 'v26.3.3-rc.1')), chart)).toBeUndefined()
+    expect(newerCrdSource(live(stampOf('network-operator', 'v27.0.0')), chart)).toBeUndefined()
+    expect(newerCrdSource(live(stampOf('gpu-operator', 'latest')), chart)).toBeUndefined()
+    expect(newerCrdSource(live(undefined), chart)).toBeUndefined()
+    expect(newerCrdSource(undefined, chart)).toBeUndefined()
+  })
+})
+
+const stampOf = (chart: string, version: string): Record<string, string> => ({
+  [CRD_SOURCE.chart]: chart,
+  [CRD_SOURCE.chartVersion]: version
 })
 
 describe('applyCrds', () => {

@@ -1,6 +1,7 @@
 // Drift mode: every enabled component of the registry compared with the live
 // one, strictly read-only — ARM GETs, Kubernetes GETs and paginated lists, dry-run applies
-// (dryRun=All) and `helm status` / `helm get values`; never a write, never a helm upgrade. Each
+// (dryRun=All) and `helm status` / `helm get values` (an identity that may not read helm's
+// Secrets: the releases' objects); never a write, never a helm upgrade. Each
 // difference becomes one DriftItem naming the component, the field, both values and whether
 // apply fixes it. What is compared beyond manifests and releases is each component's own (its
 // drift, or its drift extras). Without an Azure connection (a kubeconfig given, no subscription-id)
@@ -54,8 +55,9 @@ async function componentDrift(c: Component, r: Readers): Promise<DriftItem[]> {
     found.push(...(await manifestDrift(r.kube, m, { component: c.name, force: s.stack.forceConflicts })))
   let release: ReleaseDrift | undefined
   if (desired.helm) {
-    release = await releaseDrift(await r.helm(), desired.helm, c.name)
+    release = await releaseDrift(await r.helm(), desired.helm, c.name, r.kube)
     found.push(...release.items)
+    if (release.notCompared) (r.ctx.log ?? silentLog).warning(`${c.name}: ${release.notCompared}`)
   }
   const extras = await c.driftExtras({
     component: c.name,

@@ -6,7 +6,7 @@
 // is drift that apply only fixes with force-conflicts.
 import type { KubeReader } from '../kube/client.js'
 import { checkConverged, dryRunChanges, firstDroppedField } from '../kube/converge.js'
-import { ApplyConflictError } from '../kube/errors.js'
+import { ApplyConflictError, httpStatusOf } from '../kube/errors.js'
 import { refOf, type KubeObject } from '../kube/types.js'
 import { FIELD_MANAGER, objectName, type KubeManifest } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
@@ -55,6 +55,32 @@ function droppedField(m: KubeManifest, live: KubeObject): string | undefined {
   return undefined
 }
 
+/** What a dry-run apply of `m` needs: patch on its resource, where it lives. */
+export function dryRunPermission(m: KubeManifest): string {
+  const slash = m.apiVersion.indexOf('/')
+  const group = slash > 0 ? `.${m.apiVersion.slice(0, slash)}` : ''
+  const kind = m.kind.toLowerCase()
+  const resource = kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`
+  return `patch on ${resource}${group}${m.metadata.namespace ? ` in namespace ${m.metadata.namespace}` : ''}`
+}
+
+/**
+ * The differences the client-side comparison found, when the dry-run apply that would confirm
+ * them is forbidden: each reported (apply fixes it), the hint saying it was not confirmed and why.
+ */
+function withoutDryRun(
+  m: KubeManifest,
+  diffs: Difference[],
+  item: (d: Difference, fixable: boolean, hint: string) => DriftItem,
+  at: string
+): DriftItem[] {
+  const note = `compared without a dry-run apply, which needs ${dryRunPermission(m)}`
+  const shown = diffs.length
+    ? diffs
+    : [{ path: [], desired: 'as applied', actual: 'differs from what the action applied' }]
+  return shown.map(d => item(d, true, `apply sets it on ${at} (${note})`))
+}
+
 export interface ManifestDriftOptions {
   component: string
   /** settings.stack.forceConflicts: whether apply takes over fields other managers hold. */
@@ -94,6 +120,8 @@ export async function manifestDrift(
   try {
     dry = (await kube.dryRunApply(m as KubeObject, { force: o.force, live })).object
   } catch (e) {
+    // An identity that may only read (no patch): what the client-side comparison found, said so.
+    if (httpStatusOf(e) === 403) return withoutDryRun(m, diffs, item, where(m))
     if (!(e instanceof ApplyConflictError)) throw e
     const hint = `apply fails on a conflict (${e.message}); set \`force-conflicts: true\` to take the fields over`
     const shown = diffs.length

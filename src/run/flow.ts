@@ -35,6 +35,7 @@ import {
   deriveResult,
   driftFound,
   emptyReport,
+  finishedStep,
   writeReportFile,
   type Report,
   type ReportWorkload
@@ -304,6 +305,14 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
     }
   })
   if (s.mode === 'drift' || !verification) return
+  if (!verification.facts) {
+    // The probe was refused (an identity that may only read): what builds on it does not start.
+    const now = Date.now()
+    const why = { detail: 'not run: the node probe could not run (see the node-probe check)' }
+    if (s.benchmark.enabled) report.steps.push(finishedStep('benchmark', 'skipped', now, why, now))
+    if (s.transport.check !== 'none') report.steps.push(finishedStep('transport', 'skipped', now, why, now))
+    return
+  }
   // The transport check runs after the benchmark even when the benchmark failed (it says why
   // Dynamo's own path fails); the benchmark's failure is reported all the same.
   let benchmarkFailure: StepError | undefined

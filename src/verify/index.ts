@@ -12,6 +12,25 @@ import { nodeProbeCheck, unprobeable } from './probe-check.js'
 import type { NodeFacts } from './probe-output.js'
 import { probeNodes } from './probe.js'
 import { readOnlyChecks } from './read-only-checks.js'
+import { httpStatusOf, messageOf } from '../kube/errors.js'
+import { WORK_NAMESPACE } from '../model/work-labels.js'
+
+/** What the node probe writes, as permissions (docs/security.md, "What each mode needs"). */
+export const PROBE_PERMISSION =
+  `the node probe needs create, delete and list on daemonsets.apps in namespace ${WORK_NAMESPACE} ` +
+  `(and create and patch on namespaces while ${WORK_NAMESPACE} does not exist)`
+
+/** The permission a 403 names (`patch namespaces in aks-rdma-verify`), or the server's message. */
+function refusedPermission(e: unknown): string {
+  const message = messageOf(e)
+  const m =
+    /cannot (\S+) resource "([^"]+)"(?: in API group "([^"]*)")?(?: in the namespace "([^"]+)")?/.exec(
+      message
+    )
+  if (!m) return message
+  const [, verb, resource, group, namespace] = m
+  return `the identity may not ${verb} ${resource}${group ? `.${group}` : ''}${namespace ? ` in namespace ${namespace}` : ' at the cluster scope'}`
+}
 
 export type { Check } from './check-result.js'
 export type { NodeFacts } from './probe-output.js'
@@ -55,13 +74,23 @@ export async function runVerification(ctx: VerifyContext): Promise<Verification>
     if (why) skipped.set(n.metadata.name, why)
     else probe.push(n.metadata.name)
   }
-  const facts = await probeNodes({
-    kube: ctx.kube,
-    settings: s,
-    nodes: probe,
-    timeoutMs: ctx.probeTimeoutMs,
-    log: ctx.log
-  })
+  let facts: Map<string, NodeFacts>
+  try {
+    facts = await probeNodes({
+      kube: ctx.kube,
+      settings: s,
+      nodes: probe,
+      timeoutMs: ctx.probeTimeoutMs,
+      log: ctx.log
+    })
+  } catch (e) {
+    // An identity that may only read: the read-only checks stand, the probe says what it needs.
+    if (httpStatusOf(e) !== 403) throw e
+    const detail = `not run: ${refusedPermission(e)}; ${PROBE_PERMISSION}`
+    ctx.log?.warning(`node-probe: ${detail}`)
+    checks.push({ name: 'node-probe', status: 'warn', detail })
+    return { checks, state, nodes: state.nodes }
+  }
   checks.push(nodeProbeCheck(state.nodes, facts, skipped, s))
   return { checks, state, nodes: state.nodes, facts }
 }

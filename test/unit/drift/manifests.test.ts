@@ -7,10 +7,10 @@
 import { describe, expect, it } from '@jest/globals'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
 import { nodeFeatureRule } from '../../../src/components/node-feature-rule.js'
-import { manifestDrift } from '../../../src/drift/manifests.js'
+import { dryRunPermission, manifestDrift } from '../../../src/drift/manifests.js'
 import { shortValue } from '../../../src/drift/paths.js'
 import type { KubeReader } from '../../../src/kube/client.js'
-import { ApplyConflictError } from '../../../src/kube/errors.js'
+import { ApplyConflictError, KubeRequestError } from '../../../src/kube/errors.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
@@ -225,5 +225,37 @@ describe('manifestDrift', () => {
       throw new Error('HTTP 500')
     })
     await expect(manifestDrift(a.kube, configMap(), { component, force: false })).rejects.toThrow('HTTP 500')
+  })
+
+  it('a dry run the identity may not make (403): the client-side differences, saying it was not confirmed', async () => {
+    const live = asApplied(daemonSet())
+    live.spec.template.spec.containers[0].image = 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
+    const a = api(live, () => {
+      throw new KubeRequestError('dry-run apply', 403, 'daemonsets.apps "rdma-shared-dp-ds" is forbidden')
+    })
+    const items = await manifestDrift(a.kube, daemonSet(), { component, force: false })
+    const c = daemonSet().spec.template.spec.containers[0]
+    expect(items).toEqual([
+      {
+        component,
+        field: `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
+        desired: shortValue(c.image),
+        actual: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
+        fixableByApply: true,
+        hint: 'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system (compared without a dry-run apply, which needs patch on daemonsets.apps in namespace kube-system)'
+      }
+    ])
+  })
+
+  it('dryRunPermission names the resource, its group and namespace', () => {
+    expect(dryRunPermission(configMap() as never)).toBe('patch on configmaps in namespace kube-system')
+    expect(dryRunPermission(rule() as never)).toMatch(/^patch on nodefeaturerules\.nfd\.k8s-sigs\.io/)
+    expect(
+      dryRunPermission({
+        apiVersion: 'mellanox.com/v1alpha1',
+        kind: 'NicClusterPolicy',
+        metadata: { name: 'x' }
+      })
+    ).toBe('patch on nicclusterpolicies.mellanox.com')
   })
 })

@@ -2,8 +2,10 @@
 // in-memory release): not installed, a status other than deployed (pending ones not fixed by
 // apply), another chart version (a leading v ignored), each differing value path, and nothing for
 // a release exactly as desired.
-import type { Helm, HelmReleaseStatus } from '../../../src/helm/index.js'
-import { releaseDrift } from '../../../src/drift/helm.js'
+import { HelmCommandError, type Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
+import { releaseDrift, secretsForbidden } from '../../../src/drift/helm.js'
+import type { KubeReader } from '../../../src/kube/client.js'
+import type { KubeObject } from '../../../src/kube/types.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
 
 const spec = {
@@ -126,5 +128,99 @@ describe('a release’s drift', () => {
     ])
     expect(d.items[1].hint).toBe(`${UPGRADE} with the desired values (user values are replaced, not merged)`)
     expect(d.valuePaths).toEqual(['driver.rdma.useHostMofed', 'extra'])
+  })
+})
+
+describe('a release’s drift by an identity that may not read Secrets', () => {
+  const forbidden = new HelmCommandError(
+    ['status', 'gpu-operator'],
+    1,
+    'Error: secrets is forbidden: User "reader" cannot list resource "secrets" in API group "" in the namespace "gpu-operator"'
+  )
+  const refusingHelm = {
+    async status() {
+      throw forbidden
+    },
+    async getValues() {
+      throw new Error('values are never read from objects')
+    }
+  } as unknown as Helm
+  const deployment = (name: string, annotations: Record<string, string>, chart: string): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'gpu-operator', annotations, labels: { 'helm.sh/chart': chart } }
+  })
+  const ours = {
+    'meta.helm.sh/release-name': 'gpu-operator',
+    'meta.helm.sh/release-namespace': 'gpu-operator'
+  }
+  const kubeWith = (items: KubeObject[]): KubeReader => ({
+    get: async () => undefined,
+    list: async (apiVersion, kind, o) => {
+      expect([apiVersion, kind, o?.namespace]).toEqual(['apps/v1', 'Deployment', 'gpu-operator'])
+      return { items, resourceVersion: '1' }
+    },
+    dryRunApply: async () => {
+      throw new Error('no dry run')
+    }
+  })
+  const why = "reading helm's release Secrets needs get and list on secrets in namespace gpu-operator"
+
+  it('recognises helm refused its Secrets', () => {
+    expect(secretsForbidden(forbidden)).toBe(true)
+    expect(secretsForbidden(new HelmCommandError(['status'], 1, 'Error: release: not found'))).toBe(false)
+    expect(secretsForbidden(new Error('secrets is forbidden'))).toBe(false)
+  })
+
+  it('reads the chart version from the release’s Deployments, not a subchart’s or another release’s', async () => {
+    const kube = kubeWith([
+      deployment('gpu-operator', ours, 'gpu-operator-v25.10.0'),
+      deployment('nfd-master', ours, 'node-feature-discovery-0.18.3'),
+      deployment('other', { ...ours, 'meta.helm.sh/release-name': 'other' }, 'gpu-operator-v1.0.0'),
+      deployment('elsewhere', { ...ours, 'meta.helm.sh/release-namespace': 'x' }, 'gpu-operator-v2.0.0')
+    ])
+    const d = await releaseDrift(refusingHelm, spec, 'gpu-operator', kube)
+    expect(d).toEqual({
+      items: [
+        {
+          component: 'gpu-operator',
+          field: 'helm/gpu-operator chart',
+          desired: 'v25.10.1',
+          actual: 'v25.10.0',
+          fixableByApply: true,
+          hint: UPGRADE
+        }
+      ],
+      status: { chartName: 'gpu-operator', chartVersion: 'v25.10.0', revision: 0, status: 'unknown' },
+      valuePaths: [],
+      notCompared: `helm/gpu-operator: chart version compared from its released objects; status and values not compared (${why})`
+    })
+    const same = await releaseDrift(
+      refusingHelm,
+      spec,
+      'gpu-operator',
+      kubeWith([deployment('gpu-operator', ours, 'gpu-operator-25.10.1')])
+    )
+    expect(same.items).toEqual([])
+  })
+
+  it('no Deployment of the release: not installed, said how it was read', async () => {
+    const d = await releaseDrift(refusingHelm, spec, 'gpu-operator', kubeWith([]))
+    expect(d.items.map(i => [i.field, i.actual])).toEqual([
+      ['helm/gpu-operator', 'not installed in namespace gpu-operator (no Deployment of the release)']
+    ])
+    expect(d.notCompared).toBe(
+      `helm/gpu-operator: no object of the release found; status and values not compared (${why})`
+    )
+  })
+
+  it('without a Kubernetes reader, or for another helm failure, the error propagates', async () => {
+    await expect(releaseDrift(refusingHelm, spec, 'gpu-operator')).rejects.toBe(forbidden)
+    const broken = {
+      async status() {
+        throw new HelmCommandError(['status'], 1, 'Error: Kubernetes cluster unreachable')
+      }
+    } as unknown as Helm
+    await expect(releaseDrift(broken, spec, 'gpu-operator', kubeWith([]))).rejects.toThrow('unreachable')
   })
 })

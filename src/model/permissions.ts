@@ -94,8 +94,10 @@ export const KUBERNETES_PERMISSION =
   'kube-system and helm releases): the user credential of a cluster with local accounts has them; on an Entra ID ' +
   'cluster bind the identity to cluster-admin (Kubernetes RBAC), or with Azure RBAC for Kubernetes authorization ' +
   'grant it Azure Kubernetes Service RBAC Cluster Admin on the cluster; or use admin-credentials: true with ' +
-  'Azure Kubernetes Service Cluster Admin Role. verify and drift need only read access (get, list, watch) plus ' +
-  'create/delete of their probe and benchmark pods in the default namespace.'
+  'Azure Kubernetes Service Cluster Admin Role. drift and verify need only read access (get, list, watch; ' +
+  "docs/security.md says what each mode needs): verify's node probe and benchmark also create and delete " +
+  'daemonsets and pods in namespace aks-rdma-verify, and drift compares helm release values with get and list ' +
+  "on secrets in the releases' namespaces."
 
 /** The hint for a 403 the API server gave, naming what was refused (its message). */
 export function kubernetesPermissionHint(serverMessage: string): string | undefined {

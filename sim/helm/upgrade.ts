@@ -40,6 +40,8 @@ export const UPGRADE_FLAGS: FlagSpec[] = [
   { name: 'description', kind: 'string' },
   { name: 'cleanup-on-fail', kind: 'bool' },
   { name: 'devel', kind: 'bool' },
+  // Accepted as helm accepts it; the simulated charts have no hooks, so it changes nothing here.
+  { name: 'no-hooks', kind: 'bool' },
   { name: 'output', short: 'o', kind: 'string' }
 ]
 

@@ -40,6 +40,8 @@ export interface UpgradeInstallOptions {
   wait?: boolean
   timeoutMs?: number
   atomic?: boolean
+  /** `--no-hooks`: the chart's pre/post-upgrade hooks do not run (a downgrade that keeps newer CRDs). */
+  noHooks?: boolean
 }
 
 /** A helm invocation that exited non-zero. */
@@ -167,6 +169,7 @@ export class Helm {
     argv.push('--values', valuesFile)
     if (o.wait) argv.push('--wait')
     if (o.atomic) argv.push('--atomic')
+    if (o.noHooks) argv.push('--no-hooks')
     if (o.timeoutMs !== undefined) argv.push('--timeout', `${Math.max(1, Math.ceil(o.timeoutMs / 1000))}s`)
     return argv
   }
@@ -197,7 +200,9 @@ export class Helm {
    * (`helm template --include-crds`: the chart's crds/ folders, its enabled subcharts' included),
    * as YAML documents. Renders only; nothing is sent to the cluster.
    */
-  async chartCrds(o: Omit<UpgradeInstallOptions, 'createNamespace' | 'wait' | 'timeoutMs' | 'atomic'>) {
+  async chartCrds(
+    o: Omit<UpgradeInstallOptions, 'createNamespace' | 'wait' | 'timeoutMs' | 'atomic' | 'noHooks'>
+  ) {
     const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'helm-values-'))
     const file = path.join(dir, `${o.release}.json`)
     try {

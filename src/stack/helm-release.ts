@@ -17,8 +17,15 @@ export interface HelmPlan {
 export interface HelmReleases {
   /** Reads the release (status, values) and says whether an upgrade is needed. */
   plan(spec: HelmReleaseSpec): Promise<HelmPlan>
-  /** `helm upgrade --install --wait --timeout`; `installed` when the release did not exist before. */
-  upgrade(spec: HelmReleaseSpec, timeoutMs: number): Promise<{ installed: boolean; revision: number }>
+  /**
+   * `helm upgrade --install --wait --timeout` (`noHooks`: `--no-hooks`); `installed` when the
+   * release did not exist before.
+   */
+  upgrade(
+    spec: HelmReleaseSpec,
+    timeoutMs: number,
+    o?: { noHooks?: boolean }
+  ): Promise<{ installed: boolean; revision: number }>
   /** The CRDs an install of the desired chart version and values creates (`helm template --include-crds`). */
   crds(spec: HelmReleaseSpec): Promise<Array<Record<string, any>>>
   /** The release's status, undefined when there is none. */
@@ -74,12 +81,12 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
       log.info(`helm uninstall ${release} -n ${namespace} --wait`)
       return (await getHelm()).uninstall(release, namespace, timeoutMs)
     },
-    async upgrade(spec, timeoutMs) {
+    async upgrade(spec, timeoutMs, o = {}) {
       const h = await getHelm()
       await addRepo(h, spec)
       const before = await h.status(spec.release, spec.namespace)
       log.info(
-        `helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version} -n ${spec.namespace} --wait`
+        `helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version} -n ${spec.namespace} --wait${o.noHooks ? ' --no-hooks' : ''}`
       )
       const st = await h.upgradeInstall({
         release: spec.release,
@@ -89,7 +96,8 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
         values: spec.values,
         createNamespace: true,
         wait: true,
-        timeoutMs
+        timeoutMs,
+        ...(o.noHooks ? { noHooks: true } : {})
       })
       log.info(
         `helm: ${spec.release} revision ${st.revision} ${st.status} (chart ${st.chartName} ${st.chartVersion})`

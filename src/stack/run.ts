@@ -265,10 +265,14 @@ export class Run {
     if (spec.helm && plan.helm?.needed) {
       await this.lease.confirm(`helm upgrade --install ${spec.helm.release}`)
       const timeoutMs = Math.max(1000, stepDeadline - Date.now())
-      const r = await this.helm.upgrade(spec.helm, timeoutMs)
+      // A CRD kept from a newer chart: the older chart's CRD upgrade hook (upgradeCRDs,
+      // operator.upgradeCRD) would apply its older CRDs over it, so its hooks do not run.
+      const keeps = plan.crds.some(c => c.keep)
+      const r = await this.helm.upgrade(spec.helm, timeoutMs, ...(keeps ? [{ noHooks: true }] : []))
       if (r.installed) created = true
       details.push(
-        `helm ${r.installed ? 'install' : 'upgrade'} ${spec.helm.release} ${spec.helm.version} (${plan.helm.reason})`
+        `helm ${r.installed ? 'install' : 'upgrade'} ${spec.helm.release} ${spec.helm.version} (${plan.helm.reason})` +
+          (keeps ? ' with --no-hooks (its CRD upgrade hook would apply the older CRDs)' : '')
       )
     }
     return { created, details }

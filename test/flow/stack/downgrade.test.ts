@@ -43,14 +43,19 @@ describe('a GPU Operator downgrade', () => {
     // helm installed v26.3.3's CRDs with the first install: no stamp.
     expect(crd('clusterpolicies.nvidia.com')?.metadata.annotations?.[CRD_SOURCE.chartVersion]).toBeUndefined()
 
+    const upLog = collectLog()
     const up = await applyStack({
       settings: w.settings({ 'gpu-operator-version': NEW }, 'run-2'),
       kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
+      log: upLog
     })
     if (!up.ok) console.log(up.diagnostics.map(d => d.text).join('\n\n'))
     expect(up.ok).toBe(true)
     expect(up.steps.find(s => s.name === 'gpu-operator')?.version).toEqual({ from: OLD, to: NEW })
+    // An upgrade runs the chart's hooks as before.
+    expect(upLog.lines).toContainEqual(
+      `helm upgrade --install gpu-operator nvidia/gpu-operator --version ${NEW} -n gpu-operator --wait`
+    )
     for (const c of chartOwnCrds('gpu-operator', NEW))
       expect([c.metadata.name, crd(c.metadata.name)?.metadata.annotations]).toEqual([
         c.metadata.name,
@@ -111,5 +116,10 @@ describe('a GPU Operator downgrade', () => {
     expect(w.recorder.records.filter(r => r.mutating && r.resource === 'customresourcedefinitions')).toEqual(
       []
     )
+    // The older chart's own CRD upgrade hook would apply its CRDs: helm runs without hooks.
+    expect(log.lines).toContainEqual(
+      `helm upgrade --install gpu-operator nvidia/gpu-operator --version ${OLD} -n gpu-operator --wait --no-hooks`
+    )
+    expect(step.detail).toContain('with --no-hooks (its CRD upgrade hook would apply the older CRDs)')
   })
 })

@@ -320,6 +320,15 @@ describe('upgrade --install', () => {
       '1s'
     ])
     expect(h.planArgv(opts({ timeoutMs: 120_000 })).slice(-2)).toEqual(['--timeout', '120s'])
+    // A downgrade that keeps newer CRDs: the chart's CRD upgrade hook must not run.
+    expect(h.planArgv(opts({ noHooks: true, wait: true }))).toEqual([
+      ...base,
+      '--values',
+      PLAN_VALUES_FILE,
+      '--wait',
+      '--no-hooks'
+    ])
+    expect(h.planArgv(opts({ noHooks: false }))).not.toContain('--no-hooks')
   })
 
   it('hands helm the values in a 0600 JSON file under RUNNER_TEMP, removed afterwards, then reads the status', async () => {

@@ -6,6 +6,7 @@
 // not compared, and the log says which permission would compare them (docs/security.md).
 import { HelmCommandError, upgradeReason, type Helm, type HelmReleaseStatus } from '../helm/index.js'
 import type { KubeReader } from '../kube/client.js'
+import { helmSecretsPermission } from '../model/permissions.js'
 import type { KubeObject } from '../kube/types.js'
 import { releaseName, type HelmReleaseSpec } from '../model/types.js'
 import type { DriftItem } from '../report/report.js'
@@ -33,11 +34,6 @@ export const HELM_CHART_LABEL = 'helm.sh/chart'
 /** helm failed because the identity may not read the release Secrets of the namespace. */
 export function secretsForbidden(e: unknown): boolean {
   return e instanceof HelmCommandError && /secrets(?: "[^"]*")? is forbidden/.test(e.stderr)
-}
-
-/** What reading the release from helm's storage needs, for a message. */
-export function secretsPermission(namespace: string): string {
-  return `reading helm's release Secrets needs get and list on secrets in namespace ${namespace}`
 }
 
 /**
@@ -73,7 +69,7 @@ async function releaseDriftFromObjects(
 ): Promise<ReleaseDrift> {
   const name = releaseName(spec)
   const version = await chartVersionFromObjects(kube, spec)
-  const why = secretsPermission(spec.namespace)
+  const why = helmSecretsPermission(spec.namespace)
   if (!version)
     return {
       items: [

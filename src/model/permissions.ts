@@ -1,7 +1,9 @@
 // What the action's identity must be allowed to do, and what to grant when it is not: the Azure
 // actions each ARM call needs with the built-in role that carries them (the README's permissions
 // table is this list), and the Kubernetes rights the stack needs. A refused request (ARM's 403
-// AuthorizationFailed, the API server's 403 Forbidden) is explained with these.
+// AuthorizationFailed, the API server's 403 Forbidden) is explained with these, and what drift and
+// verify leave out without a right they can do without.
+import { WORK_NAMESPACE } from './work-labels.js'
 
 export interface AzurePermission {
   /** The Azure RBAC action ARM checks. */
@@ -98,6 +100,16 @@ export const KUBERNETES_PERMISSION =
   "docs/security.md says what each mode needs): verify's node probe and benchmark also create and delete " +
   'daemonsets and pods in namespace aks-rdma-verify, and drift compares helm release values with get and list ' +
   "on secrets in the releases' namespaces."
+
+/** What drift needs beyond reading to compare a helm release's status and values (helm keeps releases in Secrets). */
+export function helmSecretsPermission(namespace: string): string {
+  return `reading helm's release Secrets needs get and list on secrets in namespace ${namespace}`
+}
+
+/** What verify's node probe writes, as permissions (docs/security.md, "What each mode needs on the cluster"). */
+export const PROBE_PERMISSION =
+  `the node probe needs create, delete and list on daemonsets.apps in namespace ${WORK_NAMESPACE} ` +
+  `(and create and patch on namespaces while ${WORK_NAMESPACE} does not exist)`
 
 /** The hint for a 403 the API server gave, naming what was refused (its message). */
 export function kubernetesPermissionHint(serverMessage: string): string | undefined {

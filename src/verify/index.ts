@@ -13,12 +13,7 @@ import type { NodeFacts } from './probe-output.js'
 import { probeNodes } from './probe.js'
 import { readOnlyChecks } from './read-only-checks.js'
 import { httpStatusOf, messageOf } from '../kube/errors.js'
-import { WORK_NAMESPACE } from '../model/work-labels.js'
-
-/** What the node probe writes, as permissions (docs/security.md, "What each mode needs"). */
-export const PROBE_PERMISSION =
-  `the node probe needs create, delete and list on daemonsets.apps in namespace ${WORK_NAMESPACE} ` +
-  `(and create and patch on namespaces while ${WORK_NAMESPACE} does not exist)`
+import { PROBE_PERMISSION } from '../model/permissions.js'
 
 /** The permission a 403 names (`patch namespaces in aks-rdma-verify`), or the server's message. */
 function refusedPermission(e: unknown): string {
@@ -33,6 +28,7 @@ function refusedPermission(e: unknown): string {
 }
 
 export type { Check } from './check-result.js'
+export { PROBE_PERMISSION }
 export type { NodeFacts } from './probe-output.js'
 export type VerifyMode = 'apply' | 'verify' | 'drift'
 

@@ -4,7 +4,9 @@
 // scenario's kube.access to the user credential. The stack is applied with the admin credential;
 // then drift with the reader completes, compares the helm releases from their released objects
 // (their chart version; the values only helm's Secrets hold are "not compared", naming the
-// permission), still finds drift elsewhere, and verify passes on the healthy world.
+// permission), still finds drift elsewhere, and verify passes on the healthy world (its probe a
+// warning naming the rights it needs, until a Role grants them); drift and verify mode run through
+// the action's flow with the reader's kubeconfig end as drifted and success.
 import { jest } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
 import { detectDrift } from '../../../src/drift/index.js'
@@ -13,6 +15,7 @@ import { PROBE_PERMISSION, runVerification } from '../../../src/verify/index.js'
 import { WORK_NAMESPACE } from '../../../src/model/work-labels.js'
 import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from '../../support/stack-world.js'
 import { applyStack } from '../../../src/stack/index.js'
+import { runFlowQuietly } from '../../support/runner-env.js'
 
 jest.setTimeout(240_000)
 
@@ -147,6 +150,27 @@ describe('drift and verify with a reader that may not read Secrets', () => {
     expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
   })
 
+  it('drift mode as a whole completes: drifted, the releases’ warnings in the log, nothing written', async () => {
+    const out: string[] = []
+    w.recorder.reset()
+    // A kubeconfig and no subscription-id: the cluster alone, no Azure sign-in.
+    const r = await runFlowQuietly(
+      w.settings({ mode: 'drift', kubeconfig: readerPath, 'subscription-id': '' }, 'drift-flow'),
+      out
+    )
+    expect(r.report.result).toBe('drifted')
+    expect(r.report.steps.map(s => [s.name, s.status])).toEqual([
+      ['credentials', 'success'],
+      ['drift', 'warning'],
+      ['verify', 'success']
+    ])
+    expect(r.report.drift?.map(d => d.field)).toEqual(['configmap/rdma-devices data[config.json]'])
+    expect(out.join('')).toContain(
+      "::warning::gpu-operator: helm/gpu-operator: chart version compared from its released objects; status and values not compared (reading helm's release Secrets needs get and list on secrets in namespace gpu-operator)"
+    )
+    expect(w.recorder.records.filter(x => x.mutating)).toEqual([])
+  })
+
   it('verify passes on the healthy world: every read-only check, the probe named as needing its rights', async () => {
     const log = collectLog()
     w.recorder.reset()
@@ -172,6 +196,21 @@ describe('drift and verify with a reader that may not read Secrets', () => {
     expect(v.checks.some(c => c.status === 'fail')).toBe(false)
     // Refused, so nothing was written.
     expect(w.recorder.records.filter(r => r.mutating && r.status !== 403)).toEqual([])
+  })
+
+  it('verify mode as a whole succeeds: the probe a warning, the benchmark not started', async () => {
+    const out: string[] = []
+    const r = await runFlowQuietly(
+      w.settings({ mode: 'verify', kubeconfig: readerPath, benchmark: 'true' }, 'verify-flow'),
+      out
+    )
+    expect(r.report.result).toBe('success')
+    expect(r.report.steps.map(s => [s.name, s.status])).toEqual([
+      ['credentials', 'success'],
+      ['verify', 'success'],
+      ['benchmark', 'skipped']
+    ])
+    expect(r.report.checks.find(c => c.name === 'node-probe')?.status).toBe('warn')
   })
 
   it('verify probes the nodes once the identity also has the probe’s rights', async () => {

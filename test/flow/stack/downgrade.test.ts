@@ -14,6 +14,7 @@ jest.setTimeout(300_000)
 
 const OLD = 'v26.3.3'
 const NEW = 'v26.7.0'
+const OLD_DOCA = 'doca3.3.0-26.01-1.0.0.0-0'
 
 describe('a GPU Operator downgrade', () => {
   let w: StackWorld
@@ -84,6 +85,26 @@ describe('a GPU Operator downgrade', () => {
     expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
     expect(w.recorder.records.length).toBeGreaterThan(0)
     expect(releaseVersions().filter(v => v.endsWith(':deployed'))).toEqual(['2:deployed'])
+  })
+
+  it('refuses an older DOCA driver too, each component named with its versions', async () => {
+    const live = w.settings().stack.docaDriverVersion
+    w.recorder.reset()
+    const res = await applyStack({
+      settings: w.settings({ 'gpu-operator-version': OLD, 'doca-driver-version': OLD_DOCA }, 'run-3b'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: collectLog()
+    })
+    expect(res.ok).toBe(false)
+    const failed = res.steps.filter(s => s.status === 'failure')
+    expect(failed.map(s => s.name)).toEqual(['nic-cluster-policy', 'gpu-operator'])
+    expect(failed[0].detail).toContain(
+      `nic-cluster-policy: NicClusterPolicy spec.ofedDriver.version ${live} is installed, ${OLD_DOCA} was asked for`
+    )
+    expect(failed[1].detail).toContain(
+      `gpu-operator: chart nvidia/gpu-operator ${NEW} is installed, ${OLD} was asked for`
+    )
+    expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
   })
 
   it('with allow-downgrade goes back to the older chart but keeps the newer CRDs', async () => {

@@ -9,7 +9,7 @@ import { applyPipelined } from './pipelined.js'
 import { Run } from './run.js'
 import { applySequential } from './sequential.js'
 import type { ApplyStackContext, ApplyStackResult, StackStep } from './types.js'
-import { downgradeRefusal, type Downgrade } from './downgrade.js'
+import { downgradeRefusal, VersionReadError, type Downgrade } from './downgrade.js'
 
 /**
  * Converges the cluster components of the stack on the cluster of `kubeconfigPath`. Sequential
@@ -25,7 +25,13 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
   let result: ApplyStackResult
   try {
     // A downgrade is refused before anything is written (unless allow-downgrade says otherwise).
-    const downgrades = await run.downgrades(steps)
+    let downgrades: Downgrade[]
+    try {
+      downgrades = await run.downgrades(steps)
+    } catch (e) {
+      if (!(e instanceof VersionReadError)) throw e
+      return await unreadable(run, steps, e)
+    }
     if (downgrades.length && !ctx.settings.stack.allowDowngrade) return refused(steps, downgrades)
     for (const d of downgrades)
       run.log.warning(
@@ -63,6 +69,22 @@ function refused(steps: StackStep[], found: Downgrade[]): ApplyStackResult {
     }),
     ok: false,
     diagnostics: [{ step: first, title: 'Downgrade refused', text: message }]
+  }
+}
+
+/** A version that could not be read: its component fails (diagnosed), the rest are not run; nothing was written. */
+async function unreadable(run: Run, steps: StackStep[], e: VersionReadError): Promise<ApplyStackResult> {
+  const now = Date.now()
+  const step = steps.find(x => x.spec.name === e.component)!
+  const { reason, diagnostic } = await run.diagnose(step, e)
+  return {
+    steps: steps.map(({ spec }) =>
+      spec.name === e.component
+        ? finishedStep(spec.name, 'failure', now, { detail: reason }, now)
+        : finishedStep(spec.name, 'skipped', now, { detail: `not run: ${e.component} failed` }, now)
+    ),
+    ok: false,
+    diagnostics: [diagnostic]
   }
 }
 

@@ -15,6 +15,21 @@ export interface Downgrade {
   desired: string
 }
 
+/** A component's installed version could not be read (before any write): the run stops there. */
+export class VersionReadError extends Error {
+  constructor(
+    readonly component: string,
+    override readonly cause: unknown
+  ) {
+    super(
+      `could not read the installed version (read before any write, to refuse a downgrade): ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`
+    )
+    this.name = 'VersionReadError'
+  }
+}
+
 /** The downgrade `live` → `desired` is, or undefined when `live` is not known to be newer. */
 export function downgradeOf(d: Downgrade): Downgrade | undefined {
   return isNewerVersion(d.live, d.desired) ? d : undefined

@@ -30,7 +30,7 @@ import {
   type CrdPlan
 } from './upgrade.js'
 import type { ApplyStackContext, StackStep } from './types.js'
-import { chartName, downgradeOf, type Downgrade } from './downgrade.js'
+import { chartName, downgradeOf, VersionReadError, type Downgrade } from './downgrade.js'
 
 /** A kind the API server does not serve yet (its CRD absent): nothing of it is installed. */
 const notServed = (e: unknown): undefined => {
@@ -194,16 +194,20 @@ export class Run {
       if (!spec.enabled || !version) continue
       let live: string | undefined
       let what: string
-      if (!version.field && spec.helm) {
-        live = (await this.helm.status(spec.helm.release, spec.helm.namespace))?.chartVersion
-        what = `chart ${spec.helm.chart}`
-      } else if (version.field) {
-        const field = version.field
-        const m = spec.manifests?.find(x => x.kind === field.kind)
-        const obj = m ? await this.client.get(refOf(m as KubeObject)).catch(notServed) : undefined
-        live = m ? installedVersion(spec, { live: [{ manifest: m, live: obj }] }) : undefined
-        what = `${field.kind} ${field.path.join('.')}`
-      } else continue
+      try {
+        if (!version.field && spec.helm) {
+          live = (await this.helm.status(spec.helm.release, spec.helm.namespace))?.chartVersion
+          what = `chart ${spec.helm.chart}`
+        } else if (version.field) {
+          const field = version.field
+          const m = spec.manifests?.find(x => x.kind === field.kind)
+          const obj = m ? await this.client.get(refOf(m as KubeObject)).catch(notServed) : undefined
+          live = m ? installedVersion(spec, { live: [{ manifest: m, live: obj }] }) : undefined
+          what = `${field.kind} ${field.path.join('.')}`
+        } else continue
+      } catch (e) {
+        throw new VersionReadError(spec.name, e)
+      }
       const d = live ? downgradeOf({ component: spec.name, what, live, desired: version.value }) : undefined
       if (d) found.push(d)
     }

@@ -107,6 +107,23 @@ describe('a GPU Operator downgrade', () => {
     expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
   })
 
+  it('a version it cannot read stops the run there, before any write', async () => {
+    w.recorder.reset()
+    const res = await applyStack({
+      // A helm whose hash is not the one given is never run: no release can be read.
+      settings: w.settings({ 'helm-sha256': '0'.repeat(64) }, 'run-3c'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: collectLog()
+    })
+    expect(res.ok).toBe(false)
+    expect(res.steps.filter(s => s.status === 'failure').map(s => s.name)).toEqual(['network-operator'])
+    expect(res.steps.find(s => s.name === 'network-operator')?.detail).toMatch(
+      /^could not read the installed version \(read before any write, to refuse a downgrade\): .*helm/
+    )
+    expect(res.diagnostics.map(d => d.step)).toEqual(['network-operator'])
+    expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
+  })
+
   it('with allow-downgrade goes back to the older chart but keeps the newer CRDs', async () => {
     const before = new Map(
       chartOwnCrds('gpu-operator', NEW).map(c => [c.metadata.name, crd(c.metadata.name)])

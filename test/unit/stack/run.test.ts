@@ -9,7 +9,7 @@ import type { ComponentSpec, KubeComponent } from '../../../src/components/index
 import type { Health, HealthVerdict } from '../../../src/health/types.js'
 import type { HelmReleaseStatus } from '../../../src/helm/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
-import { ApplyConflictError, KubeRequestError } from '../../../src/kube/errors.js'
+import { ApplyConflictError, KindNotServedError, KubeRequestError } from '../../../src/kube/errors.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
 import { WatchFailError, WatchTimeoutError } from '../../../src/kube/watch.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
@@ -22,6 +22,7 @@ import {
   Run,
   stepFailureOf
 } from '../../../src/stack/run.js'
+import { VersionReadError } from '../../../src/stack/downgrade.js'
 import type { StackStep } from '../../../src/stack/types.js'
 import { captureLog } from '../../support/capture-log.js'
 import { useHelmOnPath } from '../../support/helm-on-path.js'
@@ -78,6 +79,12 @@ function fakeClient(cluster: MemoryCluster) {
       calls.push(`label ${ref.kind}/${ref.name} ${JSON.stringify(labels)} by ${manager}`)
       const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)!
       cluster.put({ ...live, metadata: { ...live.metadata, labels: { ...live.metadata.labels, ...labels } } })
+    },
+    async get(ref: KubeRef) {
+      calls.push(`get ${ref.kind}/${ref.name}`)
+      if (ref.name === 'not-served') throw new KindNotServedError(ref.apiVersion, ref.kind)
+      if (ref.name === 'unreachable') throw new Error('connect ECONNREFUSED')
+      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
     },
     async list(apiVersion: string, kind: string, f: { namespace?: string; labelSelector?: string }) {
       return { items: cluster.all(apiVersion, kind, f) }
@@ -696,5 +703,76 @@ describe('Run', () => {
       })
       expect(t.log.lines).toEqual([`error: ${NAME}: boom`, `info: ${d.diagnostic.text}`])
     })
+  })
+})
+
+describe('Run.downgrades', () => {
+  const released = (chartVersion: string): HelmReleaseStatus => ({
+    chartName: 'network-operator',
+    chartVersion,
+    revision: 2,
+    status: 'deployed'
+  })
+  const helmStep = (version = 'v26.4.1', enabled = true) =>
+    step({ enabled, helm: chart({ version }), version: { value: version } })
+  const policy = (name: string, driver?: string): KubeObject => ({
+    apiVersion: 'mellanox.com/v1alpha1',
+    kind: 'NicClusterPolicy',
+    metadata: { name },
+    spec: driver ? { ofedDriver: { version: driver } } : {}
+  })
+  const fieldStep = (name: string, value: string) =>
+    step({
+      name: 'nic-cluster-policy',
+      enabled: true,
+      manifests: [policy(name, value)],
+      version: { value, field: { kind: 'NicClusterPolicy', path: ['spec', 'ofedDriver', 'version'] } }
+    })
+
+  it('a release installed at a newer chart version, named with both versions; none otherwise', async () => {
+    const t = setup()
+    stubRunHelm(released('v26.7.0'))
+    expect(await t.run.downgrades([helmStep()])).toEqual([
+      { component: NAME, what: 'chart nvidia/network-operator', live: 'v26.7.0', desired: 'v26.4.1' }
+    ])
+    expect(
+      await t.run.downgrades([helmStep('v26.7.0'), helmStep('v27.0.0'), helmStep('v26.4.1', false)])
+    ).toEqual([])
+    jest.restoreAllMocks()
+    const u = setup()
+    stubRunHelm(undefined)
+    expect(await u.run.downgrades([helmStep()])).toEqual([])
+    // Reading only.
+    expect(u.calls.filter(c => !c.startsWith('get '))).toEqual([])
+  })
+
+  it('a manifest field (the DOCA driver): newer live is a downgrade; absent, not served or older is not', async () => {
+    const t = setup()
+    stubRunHelm(undefined)
+    t.cluster.put(policy('live', 'doca3.4.1-26.04-1.1.0.0-1'))
+    expect(await t.run.downgrades([fieldStep('live', 'doca3.3.0-26.01-1.0.0.0-0')])).toEqual([
+      {
+        component: 'nic-cluster-policy',
+        what: 'NicClusterPolicy spec.ofedDriver.version',
+        live: 'doca3.4.1-26.04-1.1.0.0-1',
+        desired: 'doca3.3.0-26.01-1.0.0.0-0'
+      }
+    ])
+    expect(await t.run.downgrades([fieldStep('live', 'doca3.5.0-26.07-1.0.0.0-0')])).toEqual([])
+    expect(await t.run.downgrades([fieldStep('absent', 'doca3.3.0-26.01-1.0.0.0-0')])).toEqual([])
+    expect(await t.run.downgrades([fieldStep('not-served', 'doca3.3.0-26.01-1.0.0.0-0')])).toEqual([])
+    t.cluster.put(policy('other-form', '25.10-1.2.8.0-2'))
+    expect(await t.run.downgrades([fieldStep('other-form', 'doca3.3.0-26.01-1.0.0.0-0')])).toEqual([])
+  })
+
+  it('a version it cannot read is the component’s VersionReadError', async () => {
+    const t = setup()
+    stubRunHelm(undefined)
+    const e = await t.run.downgrades([fieldStep('unreachable', 'doca3.3.0-26.01-1.0.0.0-0')]).catch(x => x)
+    expect(e).toBeInstanceOf(VersionReadError)
+    expect(e.component).toBe('nic-cluster-policy')
+    expect(e.message).toBe(
+      'could not read the installed version (read before any write, to refuse a downgrade): connect ECONNREFUSED'
+    )
   })
 })

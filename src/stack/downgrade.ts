@@ -39,9 +39,9 @@ export function downgradeOf(d: Downgrade): Downgrade | undefined {
 export function downgradeRefusal(found: Downgrade[]): string {
   const each = found.map(d => `${d.component}: ${d.what} ${d.live} is installed, ${d.desired} was asked for`)
   return (
-    `refusing to downgrade (${each.join('; ')}). A downgrade applies the older chart's CRDs and rolls the ` +
-    'drivers back node by node; set allow-downgrade: true to do it anyway (CRDs from a newer chart version ' +
-    'are kept), or ask for the installed version. Nothing was written.'
+    `refusing to downgrade (${each.join('; ')}). A downgrade rolls the drivers back node by node and can ` +
+    "put the older chart's CRDs in place of newer ones; set allow-downgrade: true to do it anyway (a CRD " +
+    'applied from a newer version of the chart is kept), or ask for the installed version. Nothing was written.'
   )
 }
 

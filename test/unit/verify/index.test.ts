@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import { runChecks, runVerification } from '../../../src/verify/index.js'
+import { KubeRequestError } from '../../../src/kube/errors.js'
+import { PROBE_PERMISSION, runChecks, runVerification } from '../../../src/verify/index.js'
 import { parseProbeOutput } from '../../../src/verify/probe-output.js'
 import { probeName } from '../../../src/verify/probe.js'
 import { readOnlyChecks } from '../../../src/verify/read-only-checks.js'
@@ -96,6 +97,38 @@ describe('runVerification', () => {
       `create DaemonSet/${probeName(s)}`,
       `delete DaemonSet/${probeName(s)}`
     ])
+  })
+
+  it('a probe the identity may not start: the read-only checks stand, the probe a warning naming the rights', async () => {
+    const f = fakeKube()
+    const log = captureLog()
+    f.cluster.put(node('n1'))
+    const refused =
+      'namespaces "aks-rdma-verify" is forbidden: User "reader" cannot patch resource "namespaces" in API group "" in the namespace "aks-rdma-verify"'
+    ;(f.kube as { applyManifest: unknown }).applyManifest = async () => {
+      throw new KubeRequestError('apply namespace/aks-rdma-verify', 403, refused)
+    }
+    const v = await runVerification({ settings: settings(), kube: f.kube, mode: 'verify', log })
+    expect(v.checks.slice(0, -1)).toEqual(readOnlyChecks(v.state, settings()))
+    expect(v.checks.at(-1)).toEqual({
+      name: 'node-probe',
+      status: 'warn',
+      detail: `not run: the identity may not patch namespaces in namespace aks-rdma-verify; ${PROBE_PERMISSION}`
+    })
+    expect(v.facts).toBeUndefined()
+    expect(log.lines).toContain(`warning: node-probe: ${v.checks.at(-1)!.detail}`)
+    expect(f.calls.filter(c => /create/.test(c))).toEqual([])
+  })
+
+  it('any other failure of the probe propagates', async () => {
+    const f = fakeKube()
+    f.cluster.put(node('n1'))
+    ;(f.kube as { applyManifest: unknown }).applyManifest = async () => {
+      throw new KubeRequestError('apply namespace/aks-rdma-verify', 500, 'etcdserver: request timed out')
+    }
+    await expect(runVerification({ settings: settings(), kube: f.kube, mode: 'verify' })).rejects.toThrow(
+      'etcdserver: request timed out'
+    )
   })
 
   it('passes the probe limit on', async () => {

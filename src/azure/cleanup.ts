@@ -5,12 +5,14 @@
 // stands: it must name the resource group, cluster and pool of this job's inputs and this job's
 // identity (settings.runId, recomputed by the post step). Everything else is left alone, and every
 // decision comes back as a cleanup entry saying why. Uninstall mode's removal of the pool or cluster
-// the action created (any run: the created-by tag is set) is here too.
+// the action created (any run: the created-by tag holds a run identity the action wrote, and the
+// one the in-cluster ownership record holds when it holds one) is here too.
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isArmNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
+import { nonceOf } from '../settings/run-identity.js'
 import { TAG_CREATED_BY, tagValue } from './node-pool.js'
 
 export type { SubmittedCreate, SubmittedCreates } from './submitted.js'
@@ -150,35 +152,43 @@ const thisRun = (createdBy: string): Owner => ({
   creator: () => 'this run'
 })
 
-/** Any run of the action: uninstall removes what the action created, whichever run did. */
-const anyRun: Owner = {
-  matches: tag => !!tag,
-  whose: 'set by a run of the action',
-  creator: tag => `run ${tag}`
+/**
+ * A run of the action: the tag holds a run identity as the action writes it (runIdentity: a path
+ * ending in the run's 12-hex-digit nonce), and, when the ownership record holds the value written
+ * when the resource was created, that value. Any other value (`owned-by-team-x`) is someone else's.
+ */
+export function actionRun(recorded?: string): Owner {
+  return {
+    matches: tag => !!tag && nonceOf(tag) !== undefined && (recorded === undefined || tag === recorded),
+    whose: recorded === undefined ? 'a run identity the action writes' : `the recorded ${recorded}`,
+    creator: tag => `run ${tag}`
+  }
 }
 
 /**
  * Uninstall's Azure half, after the stack: with cleanup node-pool the RDMA pool, with cleanup
- * cluster the cluster — each only when its created-by tag says the action created it (any run);
- * one it did not create stays, and the entry says why.
+ * cluster the cluster — each only when its created-by tag says the action created it (any run, in
+ * the form the action writes; for the pool, the value the ownership record holds when it holds
+ * one: `recordedPool`); one it did not create stays, and the entry says why.
  */
 export async function removeCreatedByAction(
   clients: ArmClients,
   settings: Pick<Settings, 'cleanup' | 'cluster' | 'nodePool'>,
-  o: CleanupOptions
+  o: CleanupOptions,
+  recordedPool?: string
 ): Promise<CleanupEntry[]> {
   const cs = clients.containerService
   const { resourceGroup: rg, name: cluster } = settings.cluster
   if (settings.cleanup === 'node-pool')
     return [
-      await deleteOwned('node-pool', settings.nodePool.name, anyRun, o, {
+      await deleteOwned('node-pool', settings.nodePool.name, actionRun(recordedPool), o, {
         read: () => cs.agentPools.get(rg, cluster, settings.nodePool.name),
         remove: opts => cs.agentPools.delete(rg, cluster, settings.nodePool.name, opts)
       })
     ]
   if (settings.cleanup === 'cluster')
     return [
-      await deleteOwned('cluster', `${rg}/${cluster}`, anyRun, o, {
+      await deleteOwned('cluster', `${rg}/${cluster}`, actionRun(), o, {
         read: () => cs.managedClusters.get(rg, cluster),
         remove: opts => cs.managedClusters.delete(rg, cluster, opts)
       })

@@ -16,7 +16,7 @@ import { unprobeable } from '../verify/probe-check.js'
 import { localGpuOf, type NodeFacts } from '../verify/probe-output.js'
 import { probeNodes } from '../verify/probe.js'
 import { selectorOf } from '../kube/types.js'
-import { deletePodsQuietly, ensureWorkNamespace, WORK_NAMESPACE } from '../verify/workspace.js'
+import { deletePodsQuietly, ensureWorkNamespace, WORK_NAMESPACE, workRecord } from '../verify/workspace.js'
 import {
   analyseBenchmark,
   toReportBenchmark,
@@ -300,7 +300,7 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
   const size = findRdmaVmSize(s.nodePool.vmSize)
   const gpus = size ? size.gpus : Math.max(0, ...eligible.map(f => f.gpus.length))
   const selector = selectorOf(benchmarkLabels(s))
-  await ensureWorkNamespace(o.kube, namespace)
+  await ensureWorkNamespace(o.kube, namespace, workRecord(o.kube, s.runId))
   await deletePodsQuietly(o.kube, selector, namespace)
   let measured: RoundsMeasured
   try {

@@ -1,21 +1,19 @@
 // Uninstall's view of the stack: the cluster components walked in reverse, each as what removing it
 // means — its helm release (by release name and chart), the objects it applied (deleted only when
-// they carry the action's created-by label: what the action created, never what it found), then
-// what its operator ran, waited for until none is left. The work namespace of the probe and
+// the action's ownership record names them with their live uid: what the action created, never
+// what it found; src/stack/ownership.ts), then what its operator ran, waited for until none is left. The work namespace of the probe and
 // benchmark pods comes first (the last thing a run creates). What `plan --mode uninstall` prints
 // and what uninstall executes are this one list.
 import type { SourceSpec } from '../health/types.js'
 import type { KubeRef } from '../kube/types.js'
-import { LABELS, type KubeManifest } from '../model/types.js'
+import type { KubeManifest } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
-import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
+import { WORK_NAMESPACE } from '../model/work-labels.js'
 import { kubeComponents } from './index.js'
 import type { KubeComponent } from './types.js'
 
-/** One object uninstall deletes, and the labels that make it the action's (`true`: any value). */
-export interface RemovableObject extends KubeRef {
-  marks: Record<string, string | true>
-}
+/** One object uninstall deletes when the ownership record proves it the action's. */
+export type RemovableObject = KubeRef
 
 /** What removing one part of the stack does, in order: objects, then the release, then namespaces; then the waits. */
 export interface RemovalPlan {
@@ -24,7 +22,7 @@ export interface RemovalPlan {
   title: string
   /** Deleted first, in this order (the reverse of apply's). */
   objects: RemovableObject[]
-  /** Its helm release, uninstalled with --wait: only when the release of that name runs this chart. */
+  /** Its helm release, uninstalled with --wait: only when it runs this chart and the record names it. */
   release?: { release: string; namespace: string; chart: string }
   /** Its namespaces, deleted once the release is gone (only those the action created). */
   namespaces: RemovableObject[]
@@ -33,16 +31,16 @@ export interface RemovalPlan {
   note?: string
 }
 
-/** What makes an object the action's for uninstall: it created it (the created-by label, set only on create). */
-export const CREATED_MARK = { [LABELS.createdBy]: true } as const
+/** What makes something the action's for uninstall, in words (the plan says it). */
+export const OWNERSHIP_RULE =
+  'recorded in kube-system/aks-rdma-action-owned with its live uid (a release: its chart and first deployment)'
 
 function removable(m: KubeManifest): RemovableObject {
   return {
     apiVersion: m.apiVersion,
     kind: m.kind,
     name: m.metadata.name,
-    ...(m.metadata.namespace ? { namespace: m.metadata.namespace } : {}),
-    marks: { ...CREATED_MARK }
+    ...(m.metadata.namespace ? { namespace: m.metadata.namespace } : {})
   }
 }
 
@@ -70,7 +68,7 @@ export function removalOf(c: KubeComponent, s: Settings): RemovalPlan {
 
 /**
  * The work namespace of the node probes and perftest pods, with whatever an interrupted run left
- * in it (its own labels mark it: the action creates it, and nothing else lives there).
+ * in it (the run that creates it records it; its labels alone prove nothing).
  */
 export function probeLeftoversRemoval(): RemovalPlan {
   return {
@@ -81,8 +79,7 @@ export function probeLeftoversRemoval(): RemovalPlan {
       {
         apiVersion: 'v1',
         kind: 'Namespace',
-        name: WORK_NAMESPACE,
-        marks: { [LABELS.managed]: 'true', [WORK_LABELS.name]: APP_NAME }
+        name: WORK_NAMESPACE
       }
     ],
     leftovers: []
@@ -97,19 +94,4 @@ export function uninstallPlan(s: Settings): RemovalPlan[] {
       .reverse()
       .map(c => removalOf(c, s))
   ]
-}
-
-/** Whether a live object carries the marks that make it the action's. */
-export function isMarked(
-  labels: Record<string, string> | undefined,
-  marks: RemovableObject['marks']
-): boolean {
-  return Object.entries(marks).every(([k, v]) => (v === true ? labels?.[k] !== undefined : labels?.[k] === v))
-}
-
-/** The marks in words: `label aks-rdma-action/created-by`. */
-export function describeMarks(marks: RemovableObject['marks']): string {
-  return Object.entries(marks)
-    .map(([k, v]) => (v === true ? `label ${k}` : `label ${k}=${v}`))
-    .join(' and ')
 }

@@ -27,6 +27,8 @@ export interface HelmReleaseStatus {
   revision: number
   /** deployed, failed, superseded, pending-install, pending-upgrade, … */
   status: string
+  /** When the release was first installed (helm keeps it across upgrades): its identity with its name. */
+  firstDeployed?: string
 }
 
 export interface UpgradeInstallOptions {
@@ -134,7 +136,7 @@ export class Helm {
     }
     const rel = JSON.parse(r.stdout) as {
       version: number
-      info?: { status?: string }
+      info?: { status?: string; first_deployed?: string }
       chart?: { metadata?: { name?: string; version?: string; appVersion?: string } }
     }
     return {
@@ -142,7 +144,8 @@ export class Helm {
       chartVersion: rel.chart?.metadata?.version ?? '',
       appVersion: rel.chart?.metadata?.appVersion,
       revision: rel.version,
-      status: rel.info?.status ?? 'unknown'
+      status: rel.info?.status ?? 'unknown',
+      ...(rel.info?.first_deployed ? { firstDeployed: rel.info.first_deployed } : {})
     }
   }
 

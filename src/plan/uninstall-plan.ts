@@ -1,8 +1,8 @@
 // `plan --mode uninstall`: what uninstall would remove, in its order, and how it tells what is the
 // action's — the same list uninstall executes (src/components/removal.ts) as a document and its text.
 // Needs no credentials and makes no network call: it says what uninstall looks for; uninstall itself
-// reads the cluster and removes only what it finds marked as the action's.
-import { describeMarks, uninstallPlan, type RemovableObject } from '../components/removal.js'
+// reads the cluster and removes only what the ownership record proves the action's.
+import { OWNERSHIP_RULE, uninstallPlan, type RemovableObject } from '../components/removal.js'
 import type { SourceSpec } from '../health/types.js'
 import type { Settings } from '../settings/settings.js'
 
@@ -30,7 +30,7 @@ export interface UninstallPlanDocument {
 const where = (ns?: string): string => (ns ? ` -n ${ns}` : '')
 
 function deleteCommand(o: RemovableObject): string {
-  return `kubectl delete ${o.kind.toLowerCase()} ${o.name}${where(o.namespace)} --wait  # only with ${describeMarks(o.marks)}`
+  return `kubectl delete ${o.kind.toLowerCase()} ${o.name}${where(o.namespace)} --wait  # only when ${OWNERSHIP_RULE.split(' (')[0]}`
 }
 
 function waitCommand(src: SourceSpec): string {
@@ -41,9 +41,9 @@ function azurePlan(s: Settings): string {
   const pool = `node pool ${s.nodePool.name}`
   const cluster = `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`
   if (s.cleanup === 'node-pool')
-    return `${pool}: deleted when its aks-rdma-action-created-by tag is set (the action created it); ${cluster} stays`
+    return `${pool}: deleted when its aks-rdma-action-created-by tag is a run identity the action wrote (and the one the ownership record holds, when it holds one); ${cluster} stays`
   if (s.cleanup === 'cluster')
-    return `${cluster}: deleted when its aks-rdma-action-created-by tag is set (the action created it), with its pools`
+    return `${cluster}: deleted when its aks-rdma-action-created-by tag is a run identity the action wrote, with its pools`
   return `${pool} and ${cluster} stay (cleanup: none)`
 }
 
@@ -59,7 +59,7 @@ export function buildUninstallPlan(s: Settings): UninstallPlanDocument {
         ...p.objects.map(deleteCommand),
         ...(p.release
           ? [
-              `helm uninstall ${p.release.release} -n ${p.release.namespace} --wait  # only when it runs chart ${p.release.chart}`
+              `helm uninstall ${p.release.release} -n ${p.release.namespace} --wait  # only when it runs chart ${p.release.chart} and is recorded with its first deployment (or adopt-releases: true)`
             ]
           : []),
         ...p.namespaces.map(deleteCommand)
@@ -79,7 +79,7 @@ export function buildUninstallPlan(s: Settings): UninstallPlanDocument {
 /** The uninstall plan as text, in order. */
 export function renderUninstallPlanText(plan: UninstallPlanDocument): string {
   const out = [
-    `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created, in reverse order, under the Lease`
+    `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created (${OWNERSHIP_RULE}; a label is never enough), in reverse order, under the Lease`
   ]
   plan.steps.forEach((st, i) => {
     out.push('', `${i + 1}. ${st.name} — ${st.title}`)

@@ -473,6 +473,14 @@ const DEFINITIONS = [
     description:
       'Take ownership of fields another field manager holds (server-side apply force) instead of failing.'
   },
+  {
+    name: 'adopt-releases',
+    modes: HELM,
+    kind: 'boolean',
+    default: 'false',
+    description:
+      'Take over a helm release of the same name and chart that the action did not install (installed by hand, or by a version of the action without the ownership record): apply records and upgrades it, uninstall removes it. A release of another chart is never taken over.'
+  },
   // Waiting
   {
     name: 'timeout',

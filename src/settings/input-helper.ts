@@ -249,7 +249,8 @@ function stackSettings(i: Inputs): StackSettings {
     gpuOperatorValues: i.yamlFile('gpu-operator-values'),
     nicClusterPolicy: i.yamlFile('nic-cluster-policy'),
     forceConflicts: i.bool('force-conflicts'),
-    allowDowngrade: i.bool('allow-downgrade')
+    allowDowngrade: i.bool('allow-downgrade'),
+    adoptReleases: i.bool('adopt-releases')
   }
 }
 

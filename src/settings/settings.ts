@@ -73,6 +73,8 @@ export interface StackSettings {
   forceConflicts: boolean
   /** Let apply install an older version than the live one (allow-downgrade); newer live CRDs are kept all the same. */
   allowDowngrade: boolean
+  /** Take over a same-chart helm release the action did not install (adopt-releases). */
+  adoptReleases: boolean
 }
 
 export interface WaitSettings {

@@ -12,6 +12,8 @@ export interface HelmPlan {
   reason: string
   /** The chart version installed now (absent: not installed). */
   installedVersion?: string
+  /** The release as it is now (absent: not installed): its chart and first deployment say whose it is. */
+  status?: HelmReleaseStatus
 }
 
 export interface HelmReleases {
@@ -19,13 +21,14 @@ export interface HelmReleases {
   plan(spec: HelmReleaseSpec): Promise<HelmPlan>
   /**
    * `helm upgrade --install --wait --timeout` (`noHooks`: `--no-hooks`); `installed` when the
-   * release did not exist before.
+   * release did not exist before. With `expectAbsent`, a release that appeared since the plan is
+   * refused (never upgraded as if installed).
    */
   upgrade(
     spec: HelmReleaseSpec,
     timeoutMs: number,
-    o?: { noHooks?: boolean }
-  ): Promise<{ installed: boolean; revision: number }>
+    o?: { noHooks?: boolean; expectAbsent?: boolean }
+  ): Promise<{ installed: boolean; revision: number; status: HelmReleaseStatus }>
   /** The CRDs an install of the desired chart version and values creates (`helm template --include-crds`). */
   crds(spec: HelmReleaseSpec): Promise<Array<Record<string, any>>>
   /** The release's status, undefined when there is none. */
@@ -60,7 +63,7 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
       return {
         needed: reason !== undefined,
         reason: reason ?? 'release deployed with the desired chart and values',
-        ...(status ? { installedVersion: status.chartVersion } : {})
+        ...(status ? { installedVersion: status.chartVersion, status } : {})
       }
     },
     async crds(spec) {
@@ -85,6 +88,10 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
       const h = await getHelm()
       await addRepo(h, spec)
       const before = await h.status(spec.release, spec.namespace)
+      if (before && o.expectAbsent)
+        throw new Error(
+          `helm release ${spec.release} -n ${spec.namespace} (chart ${before.chartName} ${before.chartVersion}) appeared while this run was about to install it; it is left alone`
+        )
       log.info(
         `helm upgrade --install ${spec.release} ${spec.chart} --version ${spec.version} -n ${spec.namespace} --wait${o.noHooks ? ' --no-hooks' : ''}`
       )
@@ -102,7 +109,7 @@ export function createHelmReleases(settings: Settings, kubeconfigPath: string, l
       log.info(
         `helm: ${spec.release} revision ${st.revision} ${st.status} (chart ${st.chartName} ${st.chartVersion})`
       )
-      return { installed: !before, revision: st.revision }
+      return { installed: !before, revision: st.revision, status: st }
     }
   }
 }

@@ -15,10 +15,11 @@ import type { Diagnostic } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { buildDiagnostic } from './diagnostics.js'
-import { LABELS, type KubeManifest } from '../model/types.js'
+import { FIELD_MANAGER, LABELS, type KubeManifest } from '../model/types.js'
 import { runLabel } from '../model/work-labels.js'
 import { createHelmReleases, type HelmPlan, type HelmReleases } from './helm-release.js'
 import type { LeaseLostError } from './lease.js'
+import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef } from './ownership.js'
 import { RunLease } from './run-lease.js'
 import {
   applyCrds,
@@ -45,6 +46,9 @@ interface ManifestPlan {
   live?: KubeObject
 }
 
+/** The pod security label the operators' namespaces need, and its value. */
+export const POD_SECURITY = { label: 'pod-security.kubernetes.io/enforce', value: 'privileged' } as const
+
 interface StepPlan {
   manifests: ManifestPlan[]
   helm?: HelmPlan
@@ -54,13 +58,27 @@ interface StepPlan {
   stalePods: KubeObject[]
   /** Its version as installed (absent: not installed, or no version). */
   from?: string
+  /** A hand-installed release of the same chart to take over (adopt-releases). */
+  adopt?: { firstDeployed?: string; chartVersion: string }
+  /** What the step says without writing it: a namespace found, not created, and the label it lacks. */
+  notes: string[]
 }
 
 const anyNeeded = (p: StepPlan): boolean =>
   p.manifests.some(m => m.needed) ||
   (p.helm?.needed ?? false) ||
   p.crds.some(c => !c.keep) ||
-  p.stalePods.length > 0
+  p.stalePods.length > 0 ||
+  p.adopt !== undefined
+
+/** `nvidia/gpu-operator` → `gpu-operator`: the chart name a release reports. */
+export const chartNameOf = (chart: string): string => chart.slice(chart.lastIndexOf('/') + 1)
+
+/** Whether an object a server-side apply reported as created was made by that apply (no other manager wrote it). */
+function madeByThisApply(o: KubeObject): boolean {
+  const managers = (o.metadata.managedFields ?? []) as Array<{ manager?: string }>
+  return managers.every(m => m.manager === FIELD_MANAGER)
+}
 
 /** A stack component's step that failed, with what its wait saw last. */
 export class ComponentStepFailure extends Error {
@@ -119,6 +137,8 @@ export class Run {
   private readonly lease: RunLease
   readonly client: KubeClient
   private readonly helm: HelmReleases
+  /** What the action created on this cluster (kube-system/aks-rdma-action-owned). */
+  readonly record: OwnershipRecord
   readonly deadline: number
   /** How long the NodeFeatureRule may take to label the first node. */
   readonly nfdGraceMs: number
@@ -136,6 +156,7 @@ export class Run {
       log
     })
     this.helm = createHelmReleases(settings, ctx.kubeconfigPath, log)
+    this.record = OwnershipRecord.of(this.client, settings.runId)
     this.lease = new RunLease(this.client, {
       holder: settings.runId,
       leaseDurationSeconds: ctx.leaseDurationSeconds,
@@ -159,10 +180,60 @@ export class Run {
     await this.lease.release()
   }
 
+  /**
+   * A namespace that exists and that the action did not create: its labels are the operators' to
+   * set. Nothing is written; when it lacks the pod security label the operators need, say which
+   * and how to add it.
+   */
+  private async foreignNamespace(m: KubeManifest): Promise<{ live: KubeObject; note?: string } | undefined> {
+    if (m.kind !== 'Namespace') return undefined
+    const live = await this.client.get(refOf(m as KubeObject))
+    if (!live || live.metadata.deletionTimestamp) return undefined
+    if (proofOfObject(await this.record.find(refOf(live)), live).owned) return undefined
+    const wanted = m.metadata.labels?.[POD_SECURITY.label]
+    if (!wanted || live.metadata.labels?.[POD_SECURITY.label] === wanted) return { live }
+    return {
+      live,
+      note: `namespace ${m.metadata.name} was not created by the action: its labels are left alone; the operators need ${POD_SECURITY.label}=${wanted} (kubectl label namespace ${m.metadata.name} ${POD_SECURITY.label}=${wanted})`
+    }
+  }
+
+  /**
+   * Whose the release is: none there (install), the action's (recorded), another chart's (refused),
+   * or a same-chart release the action did not install (adopted with adopt-releases, else refused).
+   */
+  private async releaseOwnership(
+    spec: NonNullable<StackStep['spec']['helm']>,
+    helm: HelmPlan
+  ): Promise<StepPlan['adopt']> {
+    const st = helm.status
+    if (!st) return undefined
+    const chart = chartNameOf(spec.chart)
+    const where = `${spec.release} -n ${spec.namespace}`
+    if (st.chartName !== chart)
+      throw new Error(
+        `helm release ${where} runs chart ${st.chartName} ${st.chartVersion}, not ${chart}: the action never replaces another chart's release; it is left untouched (remove or rename it, e.g. helm uninstall ${where}, to install ${chart} here)`
+      )
+    const proof = proofOfRelease(await this.record.findRelease(spec.release, spec.namespace), st)
+    if (proof.owned) return undefined
+    if (this.settings.stack.adoptReleases)
+      return { firstDeployed: st.firstDeployed, chartVersion: st.chartVersion }
+    throw new Error(
+      `helm release ${where} (chart ${st.chartName} ${st.chartVersion}) was not installed by the action (${proof.why}); it is left untouched: set adopt-releases: true to let the action take it over, or remove it (helm uninstall ${where})`
+    )
+  }
+
   /** Desired vs live, reading only. */
   private async observe({ spec, component }: StackStep): Promise<StepPlan> {
     const manifests: ManifestPlan[] = []
+    const notes: string[] = []
     for (const m of spec.manifests ?? []) {
+      const foreign = await this.foreignNamespace(m)
+      if (foreign) {
+        if (foreign.note) notes.push(foreign.note)
+        manifests.push({ manifest: m, needed: false, live: foreign.live })
+        continue
+      }
       const need = await this.client.needsApply(m as KubeObject, {
         force: this.settings.stack.forceConflicts
       })
@@ -171,6 +242,8 @@ export class Run {
       manifests.push({ manifest: m, needed: !need.converged, reason: need.reason, live: need.live })
     }
     const helm = spec.helm ? await this.helm.plan(spec.helm) : undefined
+    // Before any write: a release that is not the action's is refused or, when asked, adopted.
+    const adopt = spec.helm && helm ? await this.releaseOwnership(spec.helm, helm) : undefined
     // A chart upgrade: the new version's CRDs go first (helm never upgrades them).
     const upgrading =
       spec.helm && helm?.installedVersion && !sameVersion(helm.installedVersion, spec.helm.version)
@@ -180,7 +253,15 @@ export class Run {
       ? await findStalePods(this.client, component.stalePods, this.settings)
       : []
     const from = installedVersion(spec, { chartVersion: helm?.installedVersion, live: manifests })
-    return { manifests, ...(helm ? { helm } : {}), crds, stalePods, ...(from ? { from } : {}) }
+    return {
+      manifests,
+      ...(helm ? { helm } : {}),
+      crds,
+      stalePods,
+      ...(from ? { from } : {}),
+      ...(adopt ? { adopt } : {}),
+      notes
+    }
   }
 
   /**
@@ -222,23 +303,28 @@ export class Run {
     const details: string[] = []
     let created = false
     for (const p of plan.manifests.filter(x => x.needed)) {
-      const what = describeRef(refOf(p.manifest as KubeObject))
+      const ref = refOf(p.manifest as KubeObject)
+      const what = describeRef(ref)
       // Another run may have taken the Lease over since the last write: never write over it.
       await this.lease.confirm(`writing ${what}`)
+      // A create is recorded as pending first: a run stopped after it leaves a provable entry.
+      if (!p.live) await this.record.pending(ref)
       const res = await this.client.applyManifest(p.manifest as KubeObject, {
         force: this.settings.stack.forceConflicts,
         live: p.live ?? null
       })
-      const verb = res.created ? 'created' : res.changed ? 'updated' : 'unchanged'
-      if (res.created) {
+      const madeIt = res.created && madeByThisApply(res.object)
+      const verb = madeIt ? 'created' : res.changed ? 'updated' : 'unchanged'
+      if (madeIt) {
         created = true
-        // What uninstall may remove: only objects the action created, never one it found.
+        // The creation mark (a pending entry's proof), then the entry completed with the object's uid.
         await this.client.applyLabels(
-          refOf(p.manifest as KubeObject),
+          ref,
           { [LABELS.createdBy]: runLabel(this.settings.runId) },
           CREATION_MANAGER
         )
-      }
+        await this.record.created(ref, { uid: res.object.metadata.uid })
+      } else if (!p.live) await this.record.forget(ref)
       const line = `${what} ${verb}${!res.created && p.reason ? ` (${p.reason})` : ''}`
       details.push(line)
       this.log.info(`${spec.name}: ${line}`)
@@ -266,14 +352,38 @@ export class Run {
           timeoutMs: stepDeadline - Date.now()
         }))
       )
+    if (spec.helm && plan.adopt) {
+      const ref = releaseRef(spec.helm.release, spec.helm.namespace)
+      await this.lease.confirm(`adopting helm release ${spec.helm.release}`)
+      await this.record.adopted(ref, {
+        chart: chartNameOf(spec.helm.chart),
+        ...(plan.adopt.firstDeployed ? { firstDeployed: plan.adopt.firstDeployed } : {})
+      })
+      const line = `helm release ${spec.helm.release} -n ${spec.helm.namespace} (chart ${chartNameOf(spec.helm.chart)} ${plan.adopt.chartVersion}, first deployed ${plan.adopt.firstDeployed ?? 'unknown'}) adopted: installed by hand, taken over as adopt-releases asks`
+      this.log.warning(`${spec.name}: ${line}`)
+      details.push(line)
+    }
     if (spec.helm && plan.helm?.needed) {
       await this.lease.confirm(`helm upgrade --install ${spec.helm.release}`)
       const timeoutMs = Math.max(1000, stepDeadline - Date.now())
+      const ref = releaseRef(spec.helm.release, spec.helm.namespace)
+      const chart = chartNameOf(spec.helm.chart)
+      const installing = !plan.helm.status
+      if (installing) await this.record.pending(ref, { chart })
       // A CRD kept from a newer chart: the older chart's CRD upgrade hook (upgradeCRDs,
       // operator.upgradeCRD) would apply its older CRDs over it, so its hooks do not run.
       const keeps = plan.crds.some(c => c.keep)
-      const r = await this.helm.upgrade(spec.helm, timeoutMs, ...(keeps ? [{ noHooks: true }] : []))
-      if (r.installed) created = true
+      const r = await this.helm.upgrade(spec.helm, timeoutMs, {
+        expectAbsent: installing,
+        ...(keeps ? { noHooks: true } : {})
+      })
+      if (r.installed) {
+        created = true
+        await this.record.created(ref, {
+          chart,
+          ...(r.status.firstDeployed ? { firstDeployed: r.status.firstDeployed } : {})
+        })
+      }
       details.push(
         `helm ${r.installed ? 'install' : 'upgrade'} ${spec.helm.release} ${spec.helm.version} (${plan.helm.reason})` +
           (keeps ? ' with --no-hooks (its CRD upgrade hook would apply the older CRDs)' : '')
@@ -286,9 +396,11 @@ export class Run {
   async converge(step: StackStep, started: number): Promise<Applied> {
     let stepDeadline = Math.min(started + this.settings.wait.stepTimeoutMs, this.deadline)
     let plan = await this.observe(step)
+    for (const n of plan.notes) this.log.warning(`${step.spec.name}: ${n}`)
     if (anyNeeded(plan)) {
       if (await this.lease.ensure()) {
-        // Another run may have converged it while this one waited for the Lease.
+        // Another run may have converged it (or changed the record) while this one waited for the Lease.
+        this.record.invalidate()
         plan = await this.observe(step)
         stepDeadline = Math.min(Date.now() + this.settings.wait.stepTimeoutMs, this.deadline)
       }
@@ -304,7 +416,7 @@ export class Run {
         return {
           changed: true,
           created: done.created,
-          details: done.details,
+          details: [...done.details, ...plan.notes],
           stepDeadline,
           ...version,
           ...rolling
@@ -312,7 +424,12 @@ export class Run {
       }
     }
     this.log.info(`${step.spec.name}: up to date, nothing to change`)
-    return { changed: false, created: false, details: [], stepDeadline }
+    return {
+      changed: false,
+      created: false,
+      details: plan.notes.length ? ['unchanged', ...plan.notes] : [],
+      stepDeadline
+    }
   }
 
   /** What a wait on `h` watches: its sources (and the pool's nodes) as list+watch sources. */

@@ -5,14 +5,9 @@
 // the action created — and after every delete watch until the object is gone (a deletion may take
 // a while: finalizers, grace periods, a namespace's contents), then until what the component's
 // operator ran is gone too (the OFED driver pods before the Network Operator goes). Nothing is
-// ever re-created. What is not the action's is kept and said so.
-import {
-  uninstallPlan,
-  describeMarks,
-  isMarked,
-  type RemovableObject,
-  type RemovalPlan
-} from '../components/removal.js'
+// ever re-created. Only what the ownership record proves the action's is removed (its entry is
+// dropped once it is gone); what is not is kept and said so.
+import { uninstallPlan, type RemovableObject, type RemovalPlan } from '../components/removal.js'
 import type { SourceSpec } from '../health/types.js'
 import { KubeClient } from '../kube/client.js'
 import { isKindNotServed, messageOf } from '../kube/errors.js'
@@ -20,9 +15,12 @@ import { describeRef, type KubeObject } from '../kube/types.js'
 import { watchUntil, WatchTimeoutError } from '../kube/watch.js'
 import { log as processLog, type Log } from '../log/index.js'
 import { finishedStep, type Diagnostic, type ReportStep } from '../report/report.js'
+import { LABELS } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
+import { shortValue } from '../util/text.js'
 import { createHelmReleases, type HelmReleases } from './helm-release.js'
+import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef } from './ownership.js'
 import { RunLease } from './run-lease.js'
 import type { ApplyStackResult } from './types.js'
 
@@ -40,11 +38,24 @@ export interface UninstallStackContext {
 interface Found {
   objects: Array<{ target: RemovableObject; live: KubeObject }>
   release?: string
+  /** The release is a hand-installed one of the same chart, removed because adopt-releases says so. */
+  adopted?: boolean
   namespaces: Array<{ target: RemovableObject; live: KubeObject }>
   /** Leftovers still there (what its operator ran). */
   leftovers: Array<{ source: SourceSpec; count: number }>
   /** Kept, and why (not the action's). */
   kept: string[]
+}
+
+/**
+ * For an object kept that carries a created-by label (set by a version of the action without the
+ * ownership record, or by someone else): how to delete it by hand if it is the user's to remove.
+ */
+function labelHint(target: RemovableObject, live: KubeObject): string {
+  const v = live.metadata.labels?.[LABELS.createdBy]
+  if (v === undefined) return ''
+  const ns = target.namespace ? ` -n ${target.namespace}` : ''
+  return `; its label ${LABELS.createdBy}=${shortValue(v, 63)} proves nothing; if it is yours to remove: kubectl delete ${target.kind.toLowerCase()} ${target.name}${ns}`
 }
 
 const nothingToDo = (f: Found): boolean =>
@@ -54,6 +65,7 @@ class Uninstall {
   readonly client: KubeClient
   private readonly helm: HelmReleases
   private readonly lease: RunLease
+  private readonly record: OwnershipRecord
   readonly deadline: number
 
   constructor(
@@ -68,6 +80,7 @@ class Uninstall {
       log
     })
     this.helm = createHelmReleases(s, ctx.kubeconfigPath, log)
+    this.record = OwnershipRecord.of(this.client, s.runId)
     this.lease = new RunLease(this.client, {
       holder: s.runId,
       leaseDurationSeconds: ctx.leaseDurationSeconds,
@@ -101,10 +114,11 @@ class Uninstall {
         throw e
       })
       if (!live) continue
-      if (isMarked(live.metadata.labels, target.marks)) out.push({ target, live })
+      const proof = proofOfObject(await this.record.find(target), live)
+      if (proof.owned) out.push({ target, live })
       else
         kept.push(
-          `${describeRef(target)} kept: not created by the action (no ${describeMarks(target.marks)})`
+          `${describeRef(target)} kept: not created by the action (${proof.why})${labelHint(target, live)}`
         )
     }
     return out
@@ -115,13 +129,22 @@ class Uninstall {
     const kept: string[] = []
     const objects = await this.liveOf(p.objects, kept)
     let release: string | undefined
+    let adopted = false
     if (p.release) {
-      const st = await this.helm.status(p.release.release, p.release.namespace)
-      if (st && st.chartName === p.release.chart) release = `${st.chartName} ${st.chartVersion}`
-      else if (st)
+      const { release: name, namespace, chart } = p.release
+      const where = `${name} -n ${namespace}`
+      const st = await this.helm.status(name, namespace)
+      const proof = st && proofOfRelease(await this.record.findRelease(name, namespace), st)
+      if (st && st.chartName !== chart)
+        kept.push(`helm release ${where} kept: it runs chart ${st.chartName}, not ${chart}`)
+      else if (st && proof && !proof.owned && !this.ctx.settings.stack.adoptReleases)
         kept.push(
-          `helm release ${p.release.release} -n ${p.release.namespace} kept: it runs chart ${st.chartName}, not ${p.release.chart}`
+          `helm release ${where} kept: not installed by the action (${proof.why}); remove it with helm uninstall ${where}, or let uninstall do it with adopt-releases: true`
         )
+      else if (st) {
+        release = `${st.chartName} ${st.chartVersion}`
+        adopted = proof?.owned === false
+      }
     }
     const namespaces = await this.liveOf(p.namespaces, kept)
     const leftovers: Found['leftovers'] = []
@@ -131,7 +154,14 @@ class Uninstall {
         const count = await this.count(source)
         if (count) leftovers.push({ source, count })
       }
-    return { objects, ...(release ? { release } : {}), namespaces, leftovers, kept }
+    return {
+      objects,
+      ...(release ? { release } : {}),
+      ...(adopted ? { adopted } : {}),
+      namespaces,
+      leftovers,
+      kept
+    }
   }
 
   private async count(src: SourceSpec): Promise<number> {
@@ -191,6 +221,8 @@ class Uninstall {
       },
       `metadata.name=${o.target.name}`
     )
+    await this.lease.confirm(`updating the ownership record for ${what}`)
+    await this.record.forget(o.target)
     const line = `${what} ${deleted ? 'deleted' : 'already gone'}`
     this.log.info(line)
     return line
@@ -206,8 +238,10 @@ class Uninstall {
         Math.min(this.deadline, Date.now() + this.ctx.settings.wait.stepTimeoutMs) - Date.now()
       )
       const removed = await this.helm.uninstall(p.release.release, p.release.namespace, timeoutMs)
+      await this.lease.confirm(`updating the ownership record for helm release ${p.release.release}`)
+      await this.record.forget(releaseRef(p.release.release, p.release.namespace))
       done.push(
-        `helm release ${p.release.release} (${f.release}) ${removed ? 'uninstalled' : 'already gone'}`
+        `helm release ${p.release.release} (${f.release})${f.adopted ? ' adopted (installed by hand; adopt-releases) and' : ''} ${removed ? 'uninstalled' : 'already gone'}`
       )
     }
     // Before its namespace: what the operator ran there must be gone first.
@@ -234,8 +268,11 @@ class Uninstall {
           result: finishedStep(p.name, 'success', started, { changed: false, action: 'unchanged', detail })
         }
       }
-      // Another run may have changed it while this one waited for the Lease.
-      if (await this.lease.ensure()) found = await this.observe(p)
+      // Another run may have changed it (or the record) while this one waited for the Lease.
+      if (await this.lease.ensure()) {
+        this.record.invalidate()
+        found = await this.observe(p)
+      }
       await this.act(p, found, details)
       const changed = details.length > 0
       return {

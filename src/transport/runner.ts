@@ -16,7 +16,13 @@ import type { Settings } from '../settings/settings.js'
 import { naturalCompare } from '../util/compare.js'
 import { oneLine } from '../util/text.js'
 import type { NodeFacts } from '../verify/probe-output.js'
-import { createPod, deletePodsQuietly, ensureWorkNamespace, WORK_NAMESPACE } from '../verify/workspace.js'
+import {
+  createPod,
+  deletePodsQuietly,
+  ensureWorkNamespace,
+  WORK_NAMESPACE,
+  workRecord
+} from '../verify/workspace.js'
 import { gpuNicMapOf, transportLabels, transportPod, type Role } from './pods.js'
 import { parsePreflight, splitTransportLog } from './script.js'
 import { judgeTransport, type SideObservation } from './verdict.js'
@@ -216,7 +222,7 @@ export async function runTransportCheck(o: TransportRunOptions): Promise<Transpo
   const pair = transportPair(o.facts)
   if (typeof pair === 'string') return noPair(s, pair, ucxEnv)
   const [serverFacts, clientFacts] = pair
-  await ensureWorkNamespace(o.kube, p.namespace)
+  await ensureWorkNamespace(o.kube, p.namespace, workRecord(o.kube, s.runId))
   await deletePodsQuietly(o.kube, p.selector, p.namespace)
   try {
     o.log?.info(

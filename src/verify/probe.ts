@@ -28,6 +28,7 @@ import {
 import {
   dnsName,
   ensureWorkNamespace,
+  workRecord,
   runLabel,
   runTag,
   WORK_LABELS,
@@ -253,7 +254,7 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
   if (!o.nodes.length) return facts
   const wanted = new Set(o.nodes)
   const timeoutMs = o.timeoutMs ?? s.wait.stepTimeoutMs
-  await ensureWorkNamespace(o.kube, namespace)
+  await ensureWorkNamespace(o.kube, namespace, workRecord(o.kube, s.runId))
   await removeStaleProbes(o.kube, s, namespace, o.log)
   const ds = await createDaemonSet(o.kube, probeDaemonSet(s, [...wanted], namespace))
   const uid = ds.metadata.uid

@@ -1,12 +1,14 @@
 // The namespace the action's own short-lived pods (node probes, perftest servers and clients) run
-// in, and the pod operations on it: create-if-absent of the labelled namespace, pod creation, a
+// in, and the pod operations on it: create-if-absent of the labelled namespace (recorded in the
+// action's ownership record, so uninstall may remove it: src/stack/ownership.ts), pod creation, a
 // run label that ties every pod to this run, and the one-request cleanup (delete by label).
 // Nothing here touches a stack resource.
 import { createHash } from 'node:crypto'
 import { plain, type KubeClient, type KubeReader, type KubeWriter } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
-import { APP_NAME, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
+import { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE } from '../model/work-labels.js'
+import { OwnershipRecord } from '../stack/ownership.js'
 
 export { APP_NAME, runLabel, WORK_LABELS, WORK_NAMESPACE, workLabels } from '../model/work-labels.js'
 
@@ -41,7 +43,8 @@ export function dnsName(parts: string[], max = 63): string {
   return cut.replace(/^-+|-+$/g, '')
 }
 
-export function workNamespaceManifest(namespace = WORK_NAMESPACE): KubeObject {
+/** The work namespace; `runId`: the run creating it (its created-by label, a pending entry's proof). */
+export function workNamespaceManifest(namespace = WORK_NAMESPACE, runId?: string): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Namespace',
@@ -50,6 +53,7 @@ export function workNamespaceManifest(namespace = WORK_NAMESPACE): KubeObject {
       labels: {
         [LABELS.managed]: 'true',
         [WORK_LABELS.name]: APP_NAME,
+        ...(runId ? { [LABELS.createdBy]: runLabel(runId) } : {}),
         // Probe and perftest pods are unprivileged (no IPC_LOCK: memlock comes from ib-node-config,
         // as for real workloads), so the baseline pod security level is enough.
         'pod-security.kubernetes.io/enforce': 'baseline'
@@ -58,14 +62,30 @@ export function workNamespaceManifest(namespace = WORK_NAMESPACE): KubeObject {
   }
 }
 
-/** Creates the work namespace when absent (one GET when it exists). */
+/**
+ * Creates the work namespace when absent (one GET when it exists). With `record`, the create is
+ * recorded in the ownership record (pending before it, its uid after), so uninstall may remove it;
+ * a namespace found there is never recorded.
+ */
 export async function ensureWorkNamespace(
   kube: KubeReader & KubeWriter,
-  namespace = WORK_NAMESPACE
+  namespace = WORK_NAMESPACE,
+  record?: OwnershipRecord
 ): Promise<void> {
-  const live = await kube.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace })
+  const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace }
+  const live = await kube.get(ref)
   if (live && !live.metadata.deletionTimestamp) return
-  await kube.applyManifest(workNamespaceManifest(namespace), { live: live ?? null })
+  await record?.pending(ref)
+  const res = await kube.applyManifest(workNamespaceManifest(namespace, record?.runId), {
+    live: live ?? null
+  })
+  if (res.created) await record?.created(ref, { uid: res.object.metadata.uid })
+  else await record?.forget(ref)
+}
+
+/** The ownership record a run writes the work namespace into (see ensureWorkNamespace). */
+export function workRecord(kube: KubeClient, runId: string): OwnershipRecord {
+  return OwnershipRecord.of(kube, runId)
 }
 
 export async function createPod(kube: KubeClient, pod: KubeObject): Promise<KubeObject> {

@@ -150,7 +150,8 @@ export function settingsFor(
       useHostMofed: false,
       helmVersion: 'v3.19.0',
       forceConflicts: false,
-      allowDowngrade: false
+      allowDowngrade: false,
+      adoptReleases: false
     },
     wait: { timeoutMs: 60_000, stepTimeoutMs: 20_000, retries: 3, rollout: 'pipelined' },
     benchmark: { enabled: false, image: 'x', gpudirect: false, scope: 'pair', minBandwidthRatio: 0.8 },

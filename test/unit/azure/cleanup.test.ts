@@ -2,11 +2,17 @@
 // records every call: what is deleted (only what this run submitted a create for, only while its
 // created-by tag names the run, only as the cleanup input asks), what is kept or skipped and why,
 // and how failures, a resource already gone and a deletion that outlives its time are reported.
-// No sign-in when there is nothing to read; every decision logged. End to end against the
+// Uninstall's removal (removeCreatedByAction): only a tag value the action writes, and the recorded
+// one when the ownership record holds one. No sign-in when there is nothing to read; every decision logged. End to end against the
 // simulated ARM: test/flow/run/post-step.test.ts and test/flow/run/runner-contract.test.ts.
 import { describe, expect, it } from '@jest/globals'
 import { RestError } from '@azure/core-rest-pipeline'
-import { cleanupAzure, type CleanupEntry, type SubmittedCreates } from '../../../src/azure/cleanup.js'
+import {
+  cleanupAzure,
+  removeCreatedByAction,
+  type CleanupEntry,
+  type SubmittedCreates
+} from '../../../src/azure/cleanup.js'
 import type { ArmClients } from '../../../src/azure/clients.js'
 import type { Log } from '../../../src/log/index.js'
 
@@ -318,5 +324,48 @@ describe('cleanupAzure: the cluster', () => {
     )
     expect(b.signIns).toBe(1)
     expect(b.calls).toEqual(['GET cluster rg/aks', 'DELETE cluster every 3ms'])
+  })
+})
+
+describe('removeCreatedByAction: uninstall with cleanup', () => {
+  const remove = (a: Arm, cleanupInput: 'node-pool' | 'cluster', recorded?: string) =>
+    removeCreatedByAction(
+      a.clients(),
+      settings(cleanupInput) as never,
+      { log: a.log, timeoutMs: 1000, pollIntervalMs: 3 },
+      recorded
+    )
+
+  it('deletes a pool or cluster whose created-by tag is a run identity the action wrote (any run)', async () => {
+    const pool = arm({ pool: tagged('8-1/rdma/ba9876543210') })
+    expect((await remove(pool, 'node-pool'))[0]).toMatchObject({ name: 'rdma', result: 'deleted' })
+    const cluster = arm({ cluster: tagged('local/0123456789ab') })
+    expect((await remove(cluster, 'cluster'))[0]).toMatchObject({ name: 'rg/aks', result: 'deleted' })
+  })
+
+  it('keeps one whose created-by tag is any other value, and deletes nothing', async () => {
+    for (const foreign of ['owned-by-team-x-do-not-delete', 'true', '8-1/rdma/not-a-nonce']) {
+      const pool = arm({ pool: tagged(foreign) })
+      const [e] = await remove(pool, 'node-pool')
+      expect([e.result, e.reason]).toEqual([
+        'kept',
+        `its aks-rdma-action-created-by tag is ${foreign}, not a run identity the action writes`
+      ])
+      const cluster = arm({ cluster: tagged(foreign) })
+      expect((await remove(cluster, 'cluster'))[0].result).toBe('kept')
+      expect([...pool.calls, ...cluster.calls].filter(c => c.startsWith('DELETE'))).toEqual([])
+    }
+  })
+
+  it('with a recorded value, only that value: another run identity is kept', async () => {
+    const other = arm({ pool: tagged('8-1/rdma/ba9876543210') })
+    const [e] = await remove(other, 'node-pool', RUN)
+    expect([e.result, e.reason]).toEqual([
+      'kept',
+      `its aks-rdma-action-created-by tag is 8-1/rdma/ba9876543210, not the recorded ${RUN}`
+    ])
+    expect(other.calls.filter(c => c.startsWith('DELETE'))).toEqual([])
+    const same = arm({ pool: tagged(RUN) })
+    expect((await remove(same, 'node-pool', RUN))[0].result).toBe('deleted')
   })
 })

@@ -1,9 +1,9 @@
 // Uninstall's view of the stack (src/components/removal.ts): the cluster components in reverse
 // after the probe leftovers, each removing the objects it applies (namespaces after its release),
-// its release by name and chart, and waiting for what its operator ran; an object is the action's
-// only with the created-by label (the work namespace with its own labels).
+// its release by name and chart, and waiting for what its operator ran; no label makes anything the
+// action's (the ownership record does: test/unit/stack/ownership.test.ts).
 import { COMPONENT_ORDER, kubeComponents } from '../../../src/components/index.js'
-import { isMarked, removalOf, uninstallPlan } from '../../../src/components/removal.js'
+import { removalOf, uninstallPlan } from '../../../src/components/removal.js'
 import { LABELS } from '../../../src/model/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
@@ -32,18 +32,11 @@ describe('removal', () => {
       ['DaemonSet', 'network-operator', LABELS.ofedDriverPod],
       ['Pod', 'network-operator', LABELS.ofedDriverPod]
     ])
+    // A reference only: what proves it the action's is the record, never a label on it.
     for (const p of Object.values(byName))
-      for (const o of [...p.objects, ...p.namespaces]) expect(o.marks).toEqual({ [LABELS.createdBy]: true })
-  })
-
-  it('an object is the action’s only with its marks', () => {
-    const [leftovers] = uninstallPlan(settings())
-    const marks = leftovers.namespaces[0].marks
-    expect(
-      isMarked({ 'aks-rdma-action/managed': 'true', 'app.kubernetes.io/name': 'aks-rdma-action' }, marks)
-    ).toBe(true)
-    expect(isMarked({ 'aks-rdma-action/managed': 'true' }, marks)).toBe(false)
-    expect(isMarked({ [LABELS.createdBy]: 'run-1' }, { [LABELS.createdBy]: true })).toBe(true)
-    expect(isMarked(undefined, { [LABELS.createdBy]: true })).toBe(false)
+      for (const o of [...p.objects, ...p.namespaces])
+        expect(Object.keys(o).sort()).toEqual(
+          o.namespace ? ['apiVersion', 'kind', 'name', 'namespace'] : ['apiVersion', 'kind', 'name']
+        )
   })
 })

@@ -1,0 +1,310 @@
+// The action's ownership record (docs/security.md, "What the action owns"): the ConfigMap
+// kube-system/aks-rdma-action-owned, next to the Lease, listing every object, namespace and helm
+// release the action created (or adopted), with the identity it had then: an object's UID, a
+// release's chart and first deployment. A label proves nothing (anyone can set one); a recorded
+// identity that matches the live one does. Written with resourceVersion preconditions; a pending
+// entry, written before the create, proves only what the rules of `proofOf*` say.
+import type { KubeClient } from '../kube/client.js'
+import { isConflict, isNotFound } from '../kube/errors.js'
+import type { KubeObject, KubeRef } from '../kube/types.js'
+import { LABELS } from '../model/types.js'
+import { runLabel } from '../model/work-labels.js'
+
+export const OWNERSHIP_RECORD = { namespace: 'kube-system', name: 'aks-rdma-action-owned' } as const
+/** The record's one data key: a JSON array of entries. */
+export const RECORD_KEY = 'owned.json'
+/** How a helm release is named in the record (it has no apiVersion of its own). */
+export const HELM_RELEASE_KIND = { apiVersion: 'helm.sh/v3', kind: 'HelmRelease' } as const
+
+/** One thing the action created (or, for a release, adopted) and the identity it had. */
+export interface OwnedEntry {
+  apiVersion: string
+  kind: string
+  namespace?: string
+  name: string
+  /** The object's UID once created (absent while pending). */
+  uid?: string
+  /** A release's chart name, and its first deployment time as helm reports it (absent while pending). */
+  chart?: string
+  firstDeployed?: string
+  /** The run that created or adopted it. */
+  runId: string
+  /** When the entry was written (ISO time, the runner's clock). */
+  at: string
+  /** pending: written just before the create; created: completed after it; adopted: a hand-installed release taken over. */
+  state: 'pending' | 'created' | 'adopted'
+}
+
+/** Where the record lives: read (undefined when there is none), write over a resourceVersion, delete. */
+export interface RecordStore {
+  read(): Promise<{ entries: OwnedEntry[]; resourceVersion: string } | undefined>
+  /** Writes the entries; `resourceVersion` undefined creates the record. Throws a 409 error when it moved. */
+  write(entries: OwnedEntry[], resourceVersion: string | undefined): Promise<string>
+  /** Deletes the record while it is at `resourceVersion`. */
+  remove(resourceVersion: string): Promise<void>
+}
+
+const group = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '')
+
+/** Whether an entry names this object (group, kind, namespace and name; the version may move). */
+export function sameRef(
+  e: Pick<OwnedEntry, 'apiVersion' | 'kind' | 'namespace' | 'name'>,
+  ref: KubeRef
+): boolean {
+  return (
+    group(e.apiVersion) === group(ref.apiVersion) &&
+    e.kind === ref.kind &&
+    (e.namespace ?? '') === (ref.namespace ?? '') &&
+    e.name === ref.name
+  )
+}
+
+export function releaseRef(release: string, namespace: string): KubeRef {
+  return { ...HELM_RELEASE_KIND, namespace, name: release }
+}
+
+const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 400
+
+/** The entries of a record's text; anything not of an entry's shape is dropped (the text is the cluster's). */
+export function parseEntries(text: string | undefined): OwnedEntry[] {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text ?? '[]')
+  } catch {
+    return []
+  }
+  if (!Array.isArray(raw)) return []
+  const out: OwnedEntry[] = []
+  for (const r of raw as Array<Record<string, unknown>>) {
+    if (typeof r !== 'object' || r === null) continue
+    if (!str(r.apiVersion) || !str(r.kind) || !str(r.name) || !str(r.runId) || !str(r.at)) continue
+    if (r.state !== 'pending' && r.state !== 'created' && r.state !== 'adopted') continue
+    out.push({
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      ...(str(r.namespace) ? { namespace: r.namespace } : {}),
+      name: r.name,
+      ...(str(r.uid) ? { uid: r.uid } : {}),
+      ...(str(r.chart) ? { chart: r.chart } : {}),
+      ...(str(r.firstDeployed) ? { firstDeployed: r.firstDeployed } : {}),
+      runId: r.runId,
+      at: r.at,
+      state: r.state
+    })
+  }
+  return out
+}
+
+/** Whether a live thing is the action's, and why (or why not), in words. */
+export type Proof = { owned: true; how: string } | { owned: false; why: string }
+
+const RECORD_NAME = `${OWNERSHIP_RECORD.namespace}/${OWNERSHIP_RECORD.name}`
+
+/**
+ * Whether the live object is the one the action created: its UID is the recorded one. A pending
+ * entry (the run stopped between the create and completing the entry) proves it only when the
+ * object carries that run's created-by label, which holds the run's random nonce and which the
+ * action sets only on an object its own create made; a pre-made or re-created object fails both.
+ */
+export function proofOfObject(e: OwnedEntry | undefined, live: KubeObject): Proof {
+  if (!e) return { owned: false, why: `not in the action's ownership record ${RECORD_NAME}` }
+  if (e.uid)
+    return live.metadata.uid === e.uid
+      ? { owned: true, how: `recorded uid ${e.uid}` }
+      : {
+          owned: false,
+          why: `its uid ${live.metadata.uid ?? '(none)'} is not the recorded ${e.uid}: someone else made it again`
+        }
+  if (live.metadata.labels?.[LABELS.createdBy] === runLabel(e.runId))
+    return { owned: true, how: `created by run ${e.runId} (pending entry, the run's created-by label)` }
+  return {
+    owned: false,
+    why: `the record holds only a pending entry of run ${e.runId}, and it does not carry that run's created-by label`
+  }
+}
+
+/** ISO times to epoch ms, whatever their fraction's length (helm writes nanoseconds). */
+export function timeOf(iso: string | undefined): number {
+  if (!iso) return NaN
+  return Date.parse(iso.replace(/(\.\d{3})\d+/, '$1'))
+}
+
+/**
+ * Whether the live release is the one the action installed or adopted: same chart, and its first
+ * deployment is the recorded one (a release uninstalled and installed again by hand has another).
+ * A pending entry (the run stopped during `helm install`) proves a release of that chart first
+ * deployed at or after the entry was written (both times are the installing runner's clock).
+ */
+export function proofOfRelease(
+  e: OwnedEntry | undefined,
+  live: { chartName: string; firstDeployed?: string }
+): Proof {
+  if (!e) return { owned: false, why: `not in the action's ownership record ${RECORD_NAME}` }
+  if (e.chart && e.chart !== live.chartName)
+    return { owned: false, why: `it runs chart ${live.chartName}, the record chart ${e.chart}` }
+  if (e.firstDeployed)
+    return live.firstDeployed === e.firstDeployed
+      ? { owned: true, how: `${e.state === 'adopted' ? 'adopted' : 'installed'} by run ${e.runId}` }
+      : {
+          owned: false,
+          why: `first deployed ${live.firstDeployed ?? '(unknown)'}, not at the recorded ${e.firstDeployed}: installed again by someone else`
+        }
+  if (timeOf(live.firstDeployed) >= timeOf(e.at))
+    return { owned: true, how: `installed by run ${e.runId} (pending entry, first deployed after it)` }
+  return {
+    owned: false,
+    why: `first deployed ${live.firstDeployed ?? '(unknown)'}, before run ${e.runId}'s pending entry (${e.at})`
+  }
+}
+
+/** The record over a KubeClient: a GET, then create or replace with the resourceVersion read. */
+export function kubeRecordStore(client: KubeClient): RecordStore {
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', ...OWNERSHIP_RECORD }
+  const body = (entries: OwnedEntry[], resourceVersion?: string) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      ...OWNERSHIP_RECORD,
+      labels: { [LABELS.managed]: 'true' },
+      ...(resourceVersion ? { resourceVersion } : {})
+    },
+    data: { [RECORD_KEY]: JSON.stringify(entries, null, 1) }
+  })
+  return {
+    async read() {
+      const live = await client.get(ref)
+      if (!live) return undefined
+      return {
+        entries: parseEntries((live.data as Record<string, string> | undefined)?.[RECORD_KEY]),
+        resourceVersion: live.metadata.resourceVersion ?? ''
+      }
+    },
+    async write(entries, resourceVersion) {
+      const out = await client.request(
+        `${resourceVersion ? 'update' : 'create'} configmap ${RECORD_NAME}`,
+        () =>
+          resourceVersion
+            ? client.core.replaceNamespacedConfigMap({
+                ...OWNERSHIP_RECORD,
+                body: body(entries, resourceVersion) as never
+              })
+            : client.core.createNamespacedConfigMap({
+                namespace: OWNERSHIP_RECORD.namespace,
+                body: body(entries) as never
+              }),
+        true
+      )
+      return (out as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? ''
+    },
+    async remove(resourceVersion) {
+      try {
+        await client.request(
+          `delete configmap ${RECORD_NAME}`,
+          () =>
+            client.core.deleteNamespacedConfigMap({
+              ...OWNERSHIP_RECORD,
+              body: { preconditions: { resourceVersion } } as never
+            }),
+          true
+        )
+      } catch (e) {
+        if (!isNotFound(e)) throw e
+      }
+    }
+  }
+}
+
+/**
+ * The record as one run uses it: read once (again after `invalidate`), changed by a function of
+ * the entries, written over the resourceVersion it read; when another writer moved it, read again
+ * and apply the change again.
+ */
+export class OwnershipRecord {
+  private state?: { entries: OwnedEntry[]; resourceVersion?: string }
+
+  constructor(
+    private readonly store: RecordStore,
+    readonly runId: string,
+    private readonly now: () => Date = () => new Date()
+  ) {}
+
+  static of(client: KubeClient, runId: string): OwnershipRecord {
+    return new OwnershipRecord(kubeRecordStore(client), runId)
+  }
+
+  /** Forget what was read: the next look reads the record again (another run may have changed it). */
+  invalidate(): void {
+    this.state = undefined
+  }
+
+  async entries(): Promise<OwnedEntry[]> {
+    this.state ??= (await this.store.read()) ?? { entries: [] }
+    return this.state.entries
+  }
+
+  async find(ref: KubeRef): Promise<OwnedEntry | undefined> {
+    return (await this.entries()).find(e => sameRef(e, ref))
+  }
+
+  async findRelease(release: string, namespace: string): Promise<OwnedEntry | undefined> {
+    return this.find(releaseRef(release, namespace))
+  }
+
+  /** Applies `change` to the entries and writes them (an empty record is deleted); retried on a conflict. */
+  private async change(change: (entries: OwnedEntry[]) => OwnedEntry[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const before = await this.entries()
+      const rv = this.state?.resourceVersion
+      const next = change(before.filter(() => true))
+      try {
+        if (!next.length && rv) {
+          await this.store.remove(rv)
+          this.state = { entries: [] }
+        } else if (next.length)
+          this.state = { entries: next, resourceVersion: await this.store.write(next, rv) }
+        return
+      } catch (e) {
+        if (!isConflict(e) || attempt >= 4) throw e
+        this.invalidate()
+      }
+    }
+  }
+
+  private entry(ref: KubeRef, extra: Partial<OwnedEntry>, state: OwnedEntry['state']): OwnedEntry {
+    return {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      ...(ref.namespace ? { namespace: ref.namespace } : {}),
+      name: ref.name,
+      ...extra,
+      runId: this.runId,
+      at: this.now().toISOString(),
+      state
+    }
+  }
+
+  private put(e: OwnedEntry): Promise<void> {
+    return this.change(es => [...es.filter(x => !sameRef(x, e)), e])
+  }
+
+  /** Before creating `ref`: what a run stopped right after the create leaves. */
+  pending(ref: KubeRef, extra: Partial<OwnedEntry> = {}): Promise<void> {
+    return this.put(this.entry(ref, extra, 'pending'))
+  }
+
+  /** After creating it: its identity (uid, or a release's first deployment). */
+  created(ref: KubeRef, identity: Partial<OwnedEntry>): Promise<void> {
+    return this.put(this.entry(ref, identity, 'created'))
+  }
+
+  /** A hand-installed release taken over (adopt-releases). */
+  adopted(ref: KubeRef, identity: Partial<OwnedEntry>): Promise<void> {
+    return this.put(this.entry(ref, identity, 'adopted'))
+  }
+
+  /** Drops the entry of `ref` (deleted, or a pending create that made nothing); no write when there is none. */
+  async forget(ref: KubeRef): Promise<void> {
+    if (!(await this.find(ref))) return
+    await this.change(es => es.filter(x => !sameRef(x, ref)))
+  }
+}

@@ -10,7 +10,7 @@ import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { applyStack } from '../../../src/stack/index.js'
 import { uninstallStack } from '../../../src/stack/uninstall.js'
-import { workNamespaceManifest } from '../../../src/verify/workspace.js'
+import { ensureWorkNamespace, WORK_NAMESPACE, workRecord } from '../../../src/verify/workspace.js'
 import {
   collectLog,
   POOL,
@@ -127,8 +127,9 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
     })
     expect(applied.ok).toBe(true)
     await user.applyManifest(USER_RULE)
-    // What a verification run interrupted before its cleanup leaves.
-    await user.applyManifest(workNamespaceManifest() as KubeObject)
+    // What a verification run interrupted before its cleanup leaves: the work namespace it created and recorded.
+    const verifier = KubeClient.fromFile(w.kubeconfigPath, { retries: 0 })
+    await ensureWorkNamespace(verifier, WORK_NAMESPACE, workRecord(verifier, 'run-verify'))
     expect(count('', 'pods', 'network-operator', 'nvidia.com/ofed-driver')).toBe(2)
 
     watched.length = 0

@@ -3,7 +3,7 @@
 // helm binary beyond the one ensureHelm checks (see helm-on-path.ts). As helm does: status gives
 // the release or undefined; uninstall removes it and says whether there was one; upgrade --install
 // makes it deployed at the chart version asked for, one revision on (the chart's name is the
-// chart's last path part); get values gives `values`; chartCrds gives `crds` (the array itself, so
+// chart's last path part; its first deployment kept, STUB_FIRST_DEPLOYED for a new one); get values gives `values`; chartCrds gives `crds` (the array itself, so
 // a test can fill it later); repo add does nothing. Each call is written into `calls` (in the words
 // of `say`, over DEFAULT_HELM_SAY), and the Helm it was made on (`helms`) with its options (`opts`).
 // Restore with jest.restoreAllMocks().
@@ -11,6 +11,9 @@ import { jest } from '@jest/globals'
 import { Helm, type HelmReleaseStatus, type UpgradeInstallOptions } from '../../src/helm/index.js'
 
 type ChartRef = Parameters<Helm['chartCrds']>[0]
+
+/** The first deployment of a release the stub installs (helm keeps it across upgrades). */
+export const STUB_FIRST_DEPLOYED = '2026-12-01T10:00:00.123456789Z'
 
 /** How each call is written into `calls`. */
 export interface HelmSay {
@@ -84,7 +87,8 @@ export function stubHelm(o: HelmStubOptions = {}) {
       chartName: u.chart.split('/').pop()!,
       chartVersion: u.version,
       revision: (releases.get(u.release)?.revision ?? 0) + 1,
-      status: 'deployed'
+      status: 'deployed',
+      firstDeployed: releases.get(u.release)?.firstDeployed ?? STUB_FIRST_DEPLOYED
     }
     releases.set(u.release, next)
     return next

@@ -15,6 +15,7 @@ import type { KubeClient } from '../../src/kube/client.js'
 import { httpStatusOf, KubeRequestError, messageOf } from '../../src/kube/errors.js'
 import type { KubeObject, KubeRef, ListOptions } from '../../src/kube/types.js'
 import { apiError, MemoryCluster } from './memory-cluster.js'
+import { memoryConfigMapApi } from './memory-record.js'
 
 export interface DeleteOptions {
   namespace: string
@@ -198,6 +199,8 @@ export function memoryKube(o: MemoryKubeOptions = {}): MemoryKube {
         return cluster.get('v1', 'Pod', name, namespace) ? (l ?? '') : ''
       }),
     core: {
+      // The ownership record the work namespace's create is written into.
+      ...memoryConfigMapApi(cluster),
       createNamespacedPod: ({ namespace, body }: { namespace: string; body: KubeObject }) =>
         track('create', () => {
           const name = body.metadata.name

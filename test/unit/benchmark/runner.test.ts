@@ -365,6 +365,8 @@ describe('runBenchmark', () => {
     const sel = BENCH_SELECTOR(s)
     expect(f.calls).toEqual([
       'get Namespace bench',
+      // The namespace it creates is recorded as the action's (pending, then its uid).
+      'get ConfigMap aks-rdma-action-owned',
       'apply Namespace bench live=null',
       `delete bench -l ${sel}`,
       'create bw-r1 server',

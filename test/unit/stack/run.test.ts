@@ -26,10 +26,11 @@ import { VersionReadError } from '../../../src/stack/downgrade.js'
 import type { StackStep } from '../../../src/stack/types.js'
 import { captureLog } from '../../support/capture-log.js'
 import { useHelmOnPath } from '../../support/helm-on-path.js'
-import { stubHelm } from '../../support/helm-stub.js'
+import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 import { memoryLeaseApi } from '../../support/memory-lease.js'
+import { memoryConfigMapApi, recordedEntries, seedRecord } from '../../support/memory-record.js'
 
 const NAME = 'rdma-device-plugin'
 const LEASE = ['coordination.k8s.io/v1', 'Lease'] as const
@@ -39,7 +40,8 @@ const ESTABLISHED = { conditions: [{ type: 'Established', status: 'True' }] }
  * A KubeClient over a MemoryCluster as Run and its Lease use it. needsApply: absent → not
  * converged ('absent'), live data/spec differing → not converged ('data differs'), else converged;
  * a name in `conflicts` gets a conflict. applyManifest stores it (a CRD Established at once),
- * `changed` when its content moved. Writes and checks are recorded in `calls`.
+ * `changed` when its content moved; the ownership record's ConfigMap. Writes and checks are
+ * recorded in `calls`.
  */
 function fakeClient(cluster: MemoryCluster) {
   const calls: string[] = []
@@ -47,6 +49,10 @@ function fakeClient(cluster: MemoryCluster) {
   const content = (o: KubeObject | undefined) => JSON.stringify([o?.data, o?.spec])
   const client = {
     request: (_what: string, fn: () => Promise<unknown>) => fn(),
+    async get(ref: KubeRef) {
+      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+    },
+    core: memoryConfigMapApi(cluster, op => calls.push(op)),
     async needsApply(m: KubeObject, o: { force?: boolean }) {
       calls.push(`needs ${m.kind}/${m.metadata.name} force=${o.force}`)
       const live = cluster.get(m.apiVersion, m.kind, m.metadata.name, m.metadata.namespace)
@@ -132,7 +138,9 @@ const chart = (over: Partial<HelmReleaseSpec> = {}): HelmReleaseSpec =>
     ...over
   }) as HelmReleaseSpec
 
-function setup(o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: number; force?: boolean } = {}) {
+function setup(
+  o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: number; force?: boolean; adopt?: boolean } = {}
+) {
   const cluster = new MemoryCluster()
   const fake = fakeClient(cluster)
   const fromFile = jest.spyOn(KubeClient, 'fromFile').mockReturnValue(fake.client)
@@ -144,7 +152,8 @@ function setup(o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: numb
       ...base.stack,
       helmVersion: helmBin.version,
       helmSha256: helmBin.sha256,
-      forceConflicts: o.force ?? false
+      forceConflicts: o.force ?? false,
+      adoptReleases: o.adopt ?? false
     },
     wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
   }
@@ -164,6 +173,15 @@ function setup(o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: numb
     log
   )
   return { cluster, ...fake, fromFile, settings, log, run }
+}
+
+const FIRST_DEPLOYED = STUB_FIRST_DEPLOYED
+/** The release network-operator as the record has it when the action installed it. */
+const OURS = {
+  release: 'network-operator',
+  namespace: 'network-operator',
+  chart: 'network-operator',
+  firstDeployed: FIRST_DEPLOYED
 }
 
 /** helm's commands as Run has them run, on an in-memory release network-operator. */
@@ -316,9 +334,23 @@ describe('Run', () => {
       'needs ConfigMap/a force=true',
       'needs ConfigMap/b force=true',
       'needs ConfigMap/c force=true',
+      // Recorded as pending before the create, completed with its uid after the creation mark.
+      'create record',
       'apply ConfigMap/a force=true live=null',
       `label ConfigMap/a {"aks-rdma-action/created-by":"run-1"} by ${CREATION_MANAGER}`,
+      'update record',
       'apply ConfigMap/b force=true live=given'
+    ])
+    const a = t.cluster.get('v1', 'ConfigMap', 'a', 'kube-system')!
+    expect(recordedEntries(t.cluster)).toEqual([
+      expect.objectContaining({
+        kind: 'ConfigMap',
+        namespace: 'kube-system',
+        name: 'a',
+        uid: a.metadata.uid,
+        state: 'created',
+        runId: 'run-1'
+      })
     ])
     expect(CREATION_MANAGER).toBe('aks-rdma-action-created-by')
     expect(t.cluster.get('v1', 'ConfigMap', 'a', 'kube-system')?.metadata.labels).toEqual({
@@ -523,7 +555,18 @@ describe('Run', () => {
     expect(t.log.lines).toContain(
       'info: helm: network-operator revision 1 deployed (chart network-operator v26.4.1)'
     )
-    expect(t.calls).toEqual(['create lease'])
+    // Recorded as pending before the install, then with its first deployment.
+    expect(t.calls).toEqual(['create lease', 'create record', 'update record'])
+    expect(recordedEntries(t.cluster)).toEqual([
+      expect.objectContaining({
+        kind: 'HelmRelease',
+        namespace: 'network-operator',
+        name: 'network-operator',
+        chart: 'network-operator',
+        firstDeployed: FIRST_DEPLOYED,
+        state: 'created'
+      })
+    ])
     // One helm for the run: the binary on PATH (its pinned hash checked), on the run's kubeconfig.
     expect(new Set(h.opts).size).toBe(1)
     expect(h.opts[0]).toEqual({ helmPath: helmBin.helmPath, kubeconfig: '/nowhere/kubeconfig' })
@@ -533,9 +576,16 @@ describe('Run', () => {
   it('a release as desired is up to date; values read only when it is there', async () => {
     const t = setup()
     const h = stubRunHelm(
-      { chartName: 'network-operator', chartVersion: '26.4.1', revision: 3, status: 'deployed' },
+      {
+        chartName: 'network-operator',
+        chartVersion: '26.4.1',
+        revision: 3,
+        status: 'deployed',
+        firstDeployed: FIRST_DEPLOYED
+      },
       { nfd: { enabled: true } }
     )
+    seedRecord(t.cluster, [OURS])
     const r = await t.run.converge(step({ helm: chart(), version: { value: 'v26.4.1' } }), Date.now())
     expect(r.changed).toBe(false)
     expect(h.calls).toEqual([
@@ -547,9 +597,16 @@ describe('Run', () => {
   it('a chart upgrade applies the new version’s differing CRDs first, then upgrades; the version moves', async () => {
     const t = setup()
     const h = stubRunHelm(
-      { chartName: 'network-operator', chartVersion: 'v26.1.0', revision: 3, status: 'deployed' },
+      {
+        chartName: 'network-operator',
+        chartVersion: 'v26.1.0',
+        revision: 3,
+        status: 'deployed',
+        firstDeployed: FIRST_DEPLOYED
+      },
       { nfd: { enabled: true } }
     )
+    seedRecord(t.cluster, [OURS])
     const crd = (name: string, v: string) => ({
       kind: 'CustomResourceDefinition',
       metadata: { name },
@@ -585,6 +642,94 @@ describe('Run', () => {
       'needs CustomResourceDefinition/new.mellanox.com force=true',
       'apply CustomResourceDefinition/new.mellanox.com force=true live=null'
     ])
+  })
+
+  it('a same-named release of another chart: refused before any write, naming it', async () => {
+    const t = setup()
+    const h = stubRunHelm({
+      chartName: 'gpu-operator',
+      chartVersion: 'v26.7.0',
+      revision: 4,
+      status: 'deployed'
+    })
+    await expect(t.run.converge(step({ helm: chart() }), Date.now())).rejects.toThrow(
+      'helm release network-operator -n network-operator runs chart gpu-operator v26.7.0, not network-operator'
+    )
+    expect(h.calls.filter(c => !c.startsWith('status') && !c.startsWith('get values'))).toEqual([])
+    expect(t.calls).toEqual([])
+  })
+
+  it('a same-chart release the action did not install: refused naming adopt-releases, or adopted with it', async () => {
+    const hand = {
+      chartName: 'network-operator',
+      chartVersion: 'v26.4.1',
+      revision: 1,
+      status: 'deployed',
+      firstDeployed: '2026-11-30T08:00:00Z'
+    }
+    const refused = setup()
+    stubRunHelm(hand, { nfd: { enabled: true } })
+    // Recorded for another first deployment: installed again by hand since.
+    seedRecord(refused.cluster, [OURS])
+    await expect(refused.run.converge(step({ helm: chart() }), Date.now())).rejects.toThrow(
+      /helm release network-operator -n network-operator \(chart network-operator v26\.4\.1\) was not installed by the action \(first deployed 2026-11-30T08:00:00Z, not at the recorded .*\); it is left untouched: set adopt-releases: true/
+    )
+    expect(refused.calls).toEqual([])
+    jest.restoreAllMocks()
+
+    const t = setup({ adopt: true })
+    const h = stubRunHelm(hand, { nfd: { enabled: true } })
+    const r = await t.run.converge(step({ helm: chart(), version: { value: 'v26.4.1' } }), Date.now())
+    expect(r).toMatchObject({
+      changed: true,
+      created: false,
+      details: [
+        'helm release network-operator -n network-operator (chart network-operator v26.4.1, first deployed 2026-11-30T08:00:00Z) adopted: installed by hand, taken over as adopt-releases asks'
+      ]
+    })
+    // Converged otherwise: recorded, not upgraded.
+    expect(h.calls.some(c => c.startsWith('upgrade'))).toBe(false)
+    expect(t.calls).toEqual(['create lease', 'create record'])
+    expect(recordedEntries(t.cluster)).toEqual([
+      expect.objectContaining({
+        name: 'network-operator',
+        state: 'adopted',
+        firstDeployed: '2026-11-30T08:00:00Z'
+      })
+    ])
+    expect(t.log.lines).toContain(
+      `warning: ${NAME}: helm release network-operator -n network-operator (chart network-operator v26.4.1, first deployed 2026-11-30T08:00:00Z) adopted: installed by hand, taken over as adopt-releases asks`
+    )
+  })
+
+  it('a namespace it did not create keeps its labels: not applied, the missing label named with its command', async () => {
+    const t = setup()
+    const ns = (labels: Record<string, string>): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'gpu-operator', labels }
+    })
+    t.cluster.put(ns({ team: 'ml', 'aks-rdma-action/created-by': 'run-0' }))
+    const want = ns({ 'pod-security.kubernetes.io/enforce': 'privileged' })
+    const r = await t.run.converge(step({ manifests: [want] }), Date.now())
+    expect(r).toMatchObject({
+      changed: false,
+      details: [
+        'unchanged',
+        'namespace gpu-operator was not created by the action: its labels are left alone; the operators need pod-security.kubernetes.io/enforce=privileged (kubectl label namespace gpu-operator pod-security.kubernetes.io/enforce=privileged)'
+      ]
+    })
+    expect(t.calls).toEqual([])
+    expect(t.cluster.get('v1', 'Namespace', 'gpu-operator')?.metadata.labels).toEqual({
+      team: 'ml',
+      'aks-rdma-action/created-by': 'run-0'
+    })
+    // One the action created (recorded with its uid) is applied as any object.
+    const u = setup()
+    seedRecord(u.cluster, [u.cluster.put(ns({}))])
+    const ours = await u.run.converge(step({ manifests: [want] }), Date.now())
+    expect(ours.details).toEqual([])
+    expect(u.calls).toEqual(['needs Namespace/gpu-operator force=false'])
   })
 
   it('watches its health sources (and the pool’s nodes for a per-node one)', () => {

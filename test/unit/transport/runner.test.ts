@@ -186,6 +186,8 @@ describe('runTransportCheck', () => {
     const sel = selector(s)
     expect(f.calls).toEqual([
       `get Namespace/${NS}`,
+      // The namespace it creates is recorded as the action's (pending, then its uid).
+      'get ConfigMap/aks-rdma-action-owned',
       `apply Namespace/${NS}`,
       `delete pods -n ${NS} -l ${sel} grace=0 Background`,
       `create pod ${NS}/${server}`,

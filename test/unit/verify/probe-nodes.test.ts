@@ -262,7 +262,11 @@ describe('probeNodes', () => {
     const name = probeName(s)
     expect(f.calls).toEqual([
       `get Namespace/${NS}`,
+      // The namespace it creates is recorded as the action's: pending before, its uid after.
+      'get ConfigMap/aks-rdma-action-owned',
+      'request create configmap kube-system/aks-rdma-action-owned',
       `apply Namespace/${NS}`,
+      'request update configmap kube-system/aks-rdma-action-owned',
       'list DaemonSet -n aks-rdma-verify -l app.kubernetes.io/name=aks-rdma-action,app.kubernetes.io/component=rdma-probe',
       `request create daemonset/${name} -n ${NS}`,
       `create DaemonSet ${NS}/${name}`,

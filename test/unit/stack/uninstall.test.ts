@@ -1,7 +1,8 @@
 // uninstallStack against an in-memory cluster (a fake KubeClient over MemoryCluster) and helm's
 // release commands stubbed on the Helm class: the reverse walk of the stack, nothing taken (no
 // Lease) when nothing is there, each delete watched until the object is gone, the release
-// uninstalled and what its operator ran waited for, what is not the action's kept and said so, a
+// uninstalled and what its operator ran waited for, what is not the action's kept and said so (the
+// ownership record decides, never a label; adopt-releases takes a same-chart release), a
 // failed part stopping the rest, a deletion that never ends timing out, and a lost Lease failing.
 import { jest } from '@jest/globals'
 import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
@@ -12,10 +13,13 @@ import type { Settings } from '../../../src/settings/settings.js'
 import { uninstallStack } from '../../../src/stack/uninstall.js'
 import { captureLog } from '../../support/capture-log.js'
 import { useHelmOnPath } from '../../support/helm-on-path.js'
-import { stubHelm } from '../../support/helm-stub.js'
+import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 import { memoryLeaseApi } from '../../support/memory-lease.js'
+import { memoryConfigMapApi, recordedEntries, seedRecord } from '../../support/memory-record.js'
+import { uninstallPlan } from '../../../src/components/removal.js'
+import { OWNERSHIP_RECORD } from '../../../src/stack/ownership.js'
 
 const CREATED = { 'aks-rdma-action/created-by': 'run-1' }
 const STEPS = [
@@ -51,7 +55,8 @@ function fakeClient(cluster: MemoryCluster) {
     request: (_what: string, fn: () => Promise<unknown>) => fn(),
     async get(ref: KubeRef) {
       const err = failGet.get(ref.kind)
-      reads.push(`get ${ref.kind}/${ref.name}`)
+      // The ownership record's reads are not the plan's (recordedEntries shows the record).
+      if (ref.name !== OWNERSHIP_RECORD.name) reads.push(`get ${ref.kind}/${ref.name}`)
       if (err) throw err
       return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
     },
@@ -79,7 +84,8 @@ function fakeClient(cluster: MemoryCluster) {
     watchSource: (apiVersion: string, kind: string, o: Record<string, string | undefined> = {}) =>
       cluster.source(apiVersion, kind, o),
     coordination: memoryLeaseApi(cluster, { onCall: op => void (op !== 'read' && calls.push(`${op} lease`)) })
-      .coordination
+      .coordination,
+    core: memoryConfigMapApi(cluster)
   }
   return {
     client: client as unknown as KubeClient,
@@ -139,15 +145,52 @@ const deployed = (chartName: string, chartVersion: string): HelmReleaseStatus =>
   chartName,
   chartVersion,
   revision: 2,
-  status: 'deployed'
+  status: 'deployed',
+  firstDeployed: STUB_FIRST_DEPLOYED
 })
 
+/**
+ * What these tests say the action created, written into the ownership record before each run: the
+ * plan's objects there carrying this file's created-by value (CREATED) or the work namespace's two
+ * labels, and the releases of the expected chart with the stub's first deployment. An object with
+ * another value, or none, is not recorded: the record decides, not the label.
+ */
+function recordOurs(
+  cluster: MemoryCluster,
+  settings: Settings,
+  releases: Map<string, HelmReleaseStatus>
+): void {
+  const owned: Parameters<typeof seedRecord>[1] = []
+  for (const p of uninstallPlan(settings)) {
+    for (const t of [...p.objects, ...p.namespaces]) {
+      const live = cluster.get(t.apiVersion, t.kind, t.name, t.namespace)
+      const l = live?.metadata.labels ?? {}
+      const work =
+        l['aks-rdma-action/managed'] === 'true' && l['app.kubernetes.io/name'] === 'aks-rdma-action'
+      if (live && (l['aks-rdma-action/created-by'] === CREATED['aks-rdma-action/created-by'] || work))
+        owned.push(live)
+    }
+    const st = p.release && releases.get(p.release.release)
+    if (p.release && st?.chartName === p.release.chart && st.firstDeployed === STUB_FIRST_DEPLOYED)
+      owned.push({ ...p.release, firstDeployed: STUB_FIRST_DEPLOYED })
+  }
+  if (owned.length) seedRecord(cluster, owned)
+}
+
 const helmBin = useHelmOnPath('v3.19.0')
+const NOT_RECORDED = "not in the action's ownership record kube-system/aks-rdma-action-owned"
 
 afterEach(() => jest.restoreAllMocks())
 
 function setup(
-  o: { releases?: Record<string, HelmReleaseStatus>; stepTimeoutMs?: number; deadline?: number } = {}
+  o: {
+    releases?: Record<string, HelmReleaseStatus>
+    stepTimeoutMs?: number
+    deadline?: number
+    /** false: write no record before the run (nothing is the action's). */
+    record?: boolean
+    adopt?: boolean
+  } = {}
 ) {
   const cluster = new MemoryCluster()
   const fake = fakeClient(cluster)
@@ -168,17 +211,24 @@ function setup(
   const settings: Settings = {
     ...base,
     runId: 'run-1',
-    stack: { ...base.stack, helmVersion: helmBin.version, helmSha256: helmBin.sha256 },
+    stack: {
+      ...base.stack,
+      helmVersion: helmBin.version,
+      helmSha256: helmBin.sha256,
+      adoptReleases: o.adopt ?? false
+    },
     wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
   }
   const log = captureLog()
-  const run = () =>
-    uninstallStack({
+  const run = () => {
+    if (o.record !== false) recordOurs(cluster, settings, releases)
+    return uninstallStack({
       settings,
       kubeconfigPath: '/nowhere/kubeconfig',
       log,
       ...(o.deadline ? { deadline: o.deadline } : {})
     })
+  }
   return { cluster, ...fake, helmCalls, releases, log, run, settings }
 }
 
@@ -293,7 +343,7 @@ describe('uninstallStack', () => {
       detail: [
         'nothing to remove',
         'helm release gpu-operator -n gpu-operator kept: it runs chart gpu-operator-custom, not gpu-operator',
-        'namespace/gpu-operator kept: not created by the action (no label aks-rdma-action/created-by)'
+        `namespace/gpu-operator kept: not created by the action (${NOT_RECORDED})`
       ].join('; ')
     })
     // Its own ConfigMap goes; the DaemonSet found there stays, and its pods are not waited for.
@@ -301,12 +351,13 @@ describe('uninstallStack', () => {
       status: 'success',
       changed: true,
       action: 'deleted',
-      detail:
-        'configmap/rdma-devices -n kube-system deleted; daemonset/rdma-shared-dp-ds -n kube-system kept: not created by the action (no label aks-rdma-action/created-by)'
+      detail: `configmap/rdma-devices -n kube-system deleted; daemonset/rdma-shared-dp-ds -n kube-system kept: not created by the action (${NOT_RECORDED})`
     })
     expect(t.log.lines).toContain(
-      'info: rdma-device-plugin: daemonset/rdma-shared-dp-ds -n kube-system kept: not created by the action (no label aks-rdma-action/created-by)'
+      `info: rdma-device-plugin: daemonset/rdma-shared-dp-ds -n kube-system kept: not created by the action (${NOT_RECORDED})`
     )
+    // The deleted ConfigMap's entry went with it; nothing else was recorded.
+    expect(recordedEntries(t.cluster)).toBeUndefined()
     expect(t.cluster.get('v1', 'Namespace', 'gpu-operator')).toBeDefined()
     expect(t.cluster.get('apps/v1', 'DaemonSet', 'rdma-shared-dp-ds', 'kube-system')).toBeDefined()
     expect(t.cluster.get('v1', 'Pod', 'gpu-operator-abc', 'gpu-operator')).toBeDefined()
@@ -314,14 +365,59 @@ describe('uninstallStack', () => {
     expect(t.helmCalls.filter(c => c.startsWith('uninstall'))).toEqual([])
   })
 
-  it('a probe namespace needs both of its labels; one with only one is kept', async () => {
-    const t = setup()
-    t.cluster.put(obj('v1', 'Namespace', 'aks-rdma-verify', undefined, { 'aks-rdma-action/managed': 'true' }))
+  it('labels prove nothing: a foreign created-by value, the work namespace’s labels, a re-created object are kept', async () => {
+    const t = setup({ record: false })
+    // The work namespace's own labels and a created-by label, with a Secret of the user's inside.
+    const work = t.cluster.put(
+      obj('v1', 'Namespace', 'aks-rdma-verify', undefined, {
+        ...probeNamespace().metadata.labels,
+        ...CREATED
+      })
+    )
+    t.cluster.put(obj('v1', 'Secret', 'team-token', 'aks-rdma-verify', {}))
+    t.cluster.put(
+      obj('v1', 'ConfigMap', 'rdma-devices', 'kube-system', { 'aks-rdma-action/created-by': 'someone-else' })
+    )
+    // Recorded once, then deleted and made again by someone else under the same name: another uid.
+    const first = t.cluster.put(obj('apps/v1', 'DaemonSet', 'ib-node-config', 'kube-system'))
+    seedRecord(t.cluster, [first])
+    t.cluster.remove('apps/v1', 'DaemonSet', 'ib-node-config', 'kube-system')
+    t.cluster.put(obj('apps/v1', 'DaemonSet', 'ib-node-config', 'kube-system'))
     const r = await t.run()
+    expect(r.ok).toBe(true)
+    expect(summary(r.steps)).toEqual(STEPS.map(n => `${n} success changed=false unchanged`))
     expect(r.steps[0].detail).toBe(
-      'nothing to remove; namespace/aks-rdma-verify kept: not created by the action (no label aks-rdma-action/managed=true and label app.kubernetes.io/name=aks-rdma-action)'
+      `nothing to remove; namespace/aks-rdma-verify kept: not created by the action (${NOT_RECORDED}); its label aks-rdma-action/created-by=run-1 proves nothing; if it is yours to remove: kubectl delete namespace aks-rdma-verify`
+    )
+    expect(r.steps[2].detail).toContain(
+      'configmap/rdma-devices -n kube-system kept: not created by the action'
+    )
+    expect(r.steps[2].detail).toContain('kubectl delete configmap rdma-devices -n kube-system')
+    expect(r.steps[3].detail).toMatch(
+      /daemonset\/ib-node-config -n kube-system kept: not created by the action \(its uid uid-ib-node-config-\d+ is not the recorded uid-ib-node-config-\d+: someone else made it again\)/
     )
     expect(t.calls).toEqual([])
+    expect(t.cluster.get('v1', 'Namespace', work.metadata.name)).toBeDefined()
+    expect(t.cluster.get('v1', 'Secret', 'team-token', 'aks-rdma-verify')).toBeDefined()
+  })
+
+  it('a hand-installed release of the expected chart: kept and said so; removed with adopt-releases', async () => {
+    const hand = { ...deployed('network-operator', 'v26.4.1'), firstDeployed: '2026-11-30T08:00:00Z' }
+    const t = setup({ releases: { 'network-operator': hand } })
+    const r = await t.run()
+    expect(r.steps[6].detail).toBe(
+      `nothing to remove; helm release network-operator -n network-operator kept: not installed by the action (${NOT_RECORDED}); remove it with helm uninstall network-operator -n network-operator, or let uninstall do it with adopt-releases: true`
+    )
+    expect(t.helmCalls.filter(c => c.startsWith('uninstall'))).toEqual([])
+    jest.restoreAllMocks()
+
+    const a = setup({ releases: { 'network-operator': hand }, adopt: true })
+    const adopted = await a.run()
+    expect(adopted.steps[6]).toMatchObject({
+      action: 'deleted',
+      detail:
+        'helm release network-operator (network-operator v26.4.1) adopted (installed by hand; adopt-releases) and uninstalled'
+    })
   })
 
   it('waits for an object whose deletion takes a while (finalizers) and for leftovers with no object left', async () => {
@@ -480,9 +576,10 @@ describe('uninstallStack', () => {
     const r = await t.run()
     expect(r.ok).toBe(false)
     expect(r).not.toHaveProperty('leaseReleased')
+    // Stopped before its next write: the record's entry for what it had just deleted.
     const lost =
-      'the Lease kube-system/aks-rdma-action is no longer held by this run (run-1): it is now held by run-2. Stopped before deleting nodefeaturerule/nfd-network-rule, so as not to write over the run that holds it now; re-run once it has finished.'
-    expect(r.steps.find(s => s.name === 'node-feature-rule')).toMatchObject({
+      'the Lease kube-system/aks-rdma-action is no longer held by this run (run-1): it is now held by run-2. Stopped before updating the ownership record for daemonset/ib-node-config -n kube-system, so as not to write over the run that holds it now; re-run once it has finished.'
+    expect(r.steps.find(s => s.name === 'ib-node-config')).toMatchObject({
       status: 'failure',
       detail: lost
     })

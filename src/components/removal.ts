@@ -32,8 +32,7 @@ export interface RemovalPlan {
 }
 
 /** What makes something the action's for uninstall, in words (the plan says it). */
-export const OWNERSHIP_RULE =
-  'recorded in kube-system/aks-rdma-action-owned with its live uid (a release: its chart and first deployment)'
+export const OWNERSHIP_RULE = 'recorded in kube-system/aks-rdma-action-owned with its live uid'
 
 function removable(m: KubeManifest): RemovableObject {
   return {

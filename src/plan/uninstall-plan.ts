@@ -30,7 +30,7 @@ export interface UninstallPlanDocument {
 const where = (ns?: string): string => (ns ? ` -n ${ns}` : '')
 
 function deleteCommand(o: RemovableObject): string {
-  return `kubectl delete ${o.kind.toLowerCase()} ${o.name}${where(o.namespace)} --wait  # only when ${OWNERSHIP_RULE.split(' (')[0]}`
+  return `kubectl delete ${o.kind.toLowerCase()} ${o.name}${where(o.namespace)} --wait  # only when ${OWNERSHIP_RULE}`
 }
 
 function waitCommand(src: SourceSpec): string {
@@ -79,7 +79,7 @@ export function buildUninstallPlan(s: Settings): UninstallPlanDocument {
 /** The uninstall plan as text, in order. */
 export function renderUninstallPlanText(plan: UninstallPlanDocument): string {
   const out = [
-    `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created (${OWNERSHIP_RULE}; a label is never enough), in reverse order, under the Lease`
+    `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created (what kube-system/aks-rdma-action-owned records; a label is never enough), in reverse order, under the Lease`
   ]
   plan.steps.forEach((st, i) => {
     out.push('', `${i + 1}. ${st.name} — ${st.title}`)

@@ -14,7 +14,7 @@ const settings = (inputs: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, ...inputs }), {}).settings
 
 describe('buildUninstallPlan', () => {
-  it('lists the steps with their commands, each guarded by the mark that makes it the action’s', () => {
+  it('lists the steps with their commands, each guarded by the record that makes it the action’s', () => {
     const s = settings()
     const plan = buildUninstallPlan(s)
     expect(plan).toMatchObject({
@@ -25,12 +25,12 @@ describe('buildUninstallPlan', () => {
     expect(plan.steps[0].name).toBe('probe-leftovers')
     const step = (name: string) => plan.steps.find(x => x.name === name)!
     expect(step('gpu-operator').commands).toEqual([
-      'helm uninstall gpu-operator -n gpu-operator --wait  # only when it runs chart gpu-operator',
-      'kubectl delete namespace gpu-operator --wait  # only with label aks-rdma-action/created-by'
+      'helm uninstall gpu-operator -n gpu-operator --wait  # only when it runs chart gpu-operator and is recorded with its first deployment (or adopt-releases: true)',
+      'kubectl delete namespace gpu-operator --wait  # only when recorded in kube-system/aks-rdma-action-owned with its live uid'
     ])
     expect(step('rdma-device-plugin').commands).toEqual([
-      'kubectl delete daemonset rdma-shared-dp-ds -n kube-system --wait  # only with label aks-rdma-action/created-by',
-      'kubectl delete configmap rdma-devices -n kube-system --wait  # only with label aks-rdma-action/created-by'
+      'kubectl delete daemonset rdma-shared-dp-ds -n kube-system --wait  # only when recorded in kube-system/aks-rdma-action-owned with its live uid',
+      'kubectl delete configmap rdma-devices -n kube-system --wait  # only when recorded in kube-system/aks-rdma-action-owned with its live uid'
     ])
     expect(step('nic-cluster-policy').waits).toEqual([
       'kubectl wait --for=delete daemonset -n network-operator -l nvidia.com/ofed-driver',
@@ -47,12 +47,12 @@ describe('buildUninstallPlan', () => {
       `node pool ${s.nodePool.name} and cluster ${s.cluster.resourceGroup}/${s.cluster.name} stay (cleanup: none)`
     )
     expect(buildUninstallPlan(settings({ cleanup: 'node-pool' })).azure).toBe(
-      `node pool ${s.nodePool.name}: deleted when its aks-rdma-action-created-by tag is set (the action created it); cluster ${s.cluster.resourceGroup}/${s.cluster.name} stays`
+      `node pool ${s.nodePool.name}: deleted when its aks-rdma-action-created-by tag is a run identity the action wrote (and the one the ownership record holds, when it holds one); cluster ${s.cluster.resourceGroup}/${s.cluster.name} stays`
     )
     expect(
       buildUninstallPlan(settings({ cleanup: 'cluster', 'create-cluster': 'true', location: 'eastus' })).azure
     ).toBe(
-      `cluster ${s.cluster.resourceGroup}/${s.cluster.name}: deleted when its aks-rdma-action-created-by tag is set (the action created it), with its pools`
+      `cluster ${s.cluster.resourceGroup}/${s.cluster.name}: deleted when its aks-rdma-action-created-by tag is a run identity the action wrote, with its pools`
     )
   })
 })
@@ -83,7 +83,7 @@ describe('the uninstall plan as text and Markdown', () => {
       ''
     ])
     expect(text.split('\n')[0]).toBe(
-      `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created, in reverse order, under the Lease`
+      `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created (what kube-system/aks-rdma-action-owned records; a label is never enough), in reverse order, under the Lease`
     )
   })
 

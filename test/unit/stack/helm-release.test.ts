@@ -9,7 +9,7 @@ import type { Settings } from '../../../src/settings/settings.js'
 import { createHelmReleases } from '../../../src/stack/helm-release.js'
 import { captureLog } from '../../support/capture-log.js'
 import { useHelmOnPath } from '../../support/helm-on-path.js'
-import { stubHelm } from '../../support/helm-stub.js'
+import { stubHelm, STUB_FIRST_DEPLOYED } from '../../support/helm-stub.js'
 
 const helmBin = useHelmOnPath('v3.19.0')
 
@@ -54,7 +54,9 @@ describe('createHelmReleases', () => {
     expect(await t.releases.plan(spec())).toEqual({
       needed: false,
       reason: 'release deployed with the desired chart and values',
-      installedVersion: '26.7.0'
+      installedVersion: '26.7.0',
+      // Its chart and first deployment: whose it is (src/stack/ownership.ts).
+      status: deployed({ chartVersion: '26.7.0' })
     })
     expect(t.calls).toEqual([
       'status gpu-operator -n gpu-operator',
@@ -84,7 +86,8 @@ describe('createHelmReleases', () => {
     expect(await failed.releases.plan(spec())).toEqual({
       needed: true,
       reason: 'release status is failed',
-      installedVersion: 'v26.7.0'
+      installedVersion: 'v26.7.0',
+      status: deployed({ status: 'failed' })
     })
   })
 
@@ -135,10 +138,15 @@ describe('createHelmReleases', () => {
 
   it('upgrade --install: installed when there was no release, an upgrade after; both logged', async () => {
     const t = setup(undefined)
-    expect(await t.releases.upgrade(spec(), 1234)).toEqual({ installed: true, revision: 1 })
-    expect(await t.releases.upgrade(spec({ version: 'v26.8.0' }), 99)).toEqual({
+    expect(await t.releases.upgrade(spec(), 1234)).toMatchObject({
+      installed: true,
+      revision: 1,
+      status: { chartName: 'gpu-operator', revision: 1, firstDeployed: STUB_FIRST_DEPLOYED }
+    })
+    expect(await t.releases.upgrade(spec({ version: 'v26.8.0' }), 99)).toMatchObject({
       installed: false,
-      revision: 2
+      revision: 2,
+      status: { chartVersion: 'v26.8.0', firstDeployed: STUB_FIRST_DEPLOYED }
     })
     expect(t.calls).toEqual([
       'repo add nvidia https://helm.ngc.nvidia.com/nvidia',
@@ -153,5 +161,13 @@ describe('createHelmReleases', () => {
       'info: helm upgrade --install gpu-operator nvidia/gpu-operator --version v26.8.0 -n gpu-operator --wait',
       'info: helm: gpu-operator revision 2 deployed (chart gpu-operator v26.8.0)'
     ])
+  })
+
+  it('upgrade --install expecting no release: one that appeared since the plan is refused, not upgraded', async () => {
+    const t = setup(deployed({ chartVersion: 'v26.7.0' }))
+    await expect(t.releases.upgrade(spec(), 1234, { expectAbsent: true })).rejects.toThrow(
+      'helm release gpu-operator -n gpu-operator (chart gpu-operator v26.7.0) appeared while this run was about to install it; it is left alone'
+    )
+    expect(t.calls.filter(c => c.startsWith('upgrade'))).toEqual([])
   })
 })

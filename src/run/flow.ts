@@ -28,6 +28,7 @@ import {
 import { detectDrift, DriftError } from '../drift/index.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
+import { messageOf } from '../kube/errors.js'
 import { resolveKubeconfig, writeGivenKubeconfig, type ResolvedKubeconfig } from '../settings/kubeconfig.js'
 import { log } from '../log/index.js'
 import { workloadPod } from '../model/workload.js'
@@ -44,6 +45,7 @@ import { writeJobSummary } from '../report/job-summary.js'
 import { usesAzure, type Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { applyStack, type PoolInfo } from '../stack/index.js'
+import { OwnershipRecord, poolRef } from '../stack/ownership.js'
 import { runVerification } from '../verify/index.js'
 import { runBenchmarkStep } from './benchmark-step.js'
 import { runTransportStep } from './transport-step.js'
@@ -283,6 +285,23 @@ async function givenCredentials(
   return { path: file }
 }
 
+/**
+ * Writes the node pool this run created into the in-cluster ownership record, with the created-by
+ * tag value it gave it (its run identity). A failure is a warning: uninstall's cleanup then falls
+ * back to the tag's form alone (docs/security.md, "What the action owns").
+ */
+async function recordCreatedPool(s: Settings, kubeconfigPath: string): Promise<void> {
+  try {
+    const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
+    await OwnershipRecord.of(kube, s.runId).created(
+      poolRef(s.cluster.resourceGroup, s.cluster.name, s.nodePool.name),
+      { uid: s.runId }
+    )
+  } catch (e) {
+    log.warning(`recording node pool ${s.nodePool.name} in the ownership record failed: ${messageOf(e)}`)
+  }
+}
+
 async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: Report): Promise<void> {
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
   const mode = s.mode === 'plan' || s.mode === 'uninstall' ? 'verify' : s.mode
@@ -400,6 +419,8 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
       report.steps.push(...stack.steps)
       if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
       await settlePool(pool, report) // a failed pool is the failure to report, before the stack's
+      // The pool this run created, in the ownership record: uninstall's cleanup then wants that tag value.
+      if (report.outputs['node-pool-action'] === 'created') await recordCreatedPool(s, creds.path)
       if (!stack.ok)
         throw new StepError(
           stack.steps.find(x => x.status === 'failure')?.name ?? 'stack',

@@ -1,8 +1,12 @@
 // Uninstall mode's steps after sign-in and credentials: the stack removed in reverse (one report
 // step per part), then — only when the cleanup input asks — the node pool or the cluster, each
-// only when its created-by tag says the action created it. A failed stack removal stops there
+// only when its created-by tag says the action created it (a run identity; for the pool, the value
+// the in-cluster ownership record holds when it holds one). A failed stack removal stops there
 // (nothing is deleted in Azure while the cluster may still hold the action's objects half removed).
 import { removeCreatedByAction, type AzureConnection } from '../azure/index.js'
+import { KubeClient } from '../kube/client.js'
+import { messageOf } from '../kube/errors.js'
+import { OwnershipRecord, poolRef } from '../stack/ownership.js'
 import { log } from '../log/index.js'
 import type { Report } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
@@ -31,8 +35,32 @@ export async function runUninstall(
     return
   }
   await runStep(report.steps, s.cleanup, `delete the ${s.cleanup} if the action created it`, async () => {
+    // The pool's created-by value as the run that created it recorded it (absent: the tag's form decides).
+    const record = OwnershipRecord.of(
+      KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries }),
+      s.runId
+    )
+    const pool = poolRef(s.cluster.resourceGroup, s.cluster.name, s.nodePool.name)
+    const recorded =
+      s.cleanup === 'node-pool'
+        ? await record.find(pool).then(
+            e => e?.uid,
+            (err: unknown) => {
+              log.warning(
+                `reading the ownership record failed (${messageOf(err)}): the tag's form alone decides`
+              )
+              return undefined
+            }
+          )
+        : undefined
     // usesAzure: a cleanup signs in, with or without a kubeconfig.
-    const [e] = await removeCreatedByAction(conn!.clients, s, { log, timeoutMs: s.wait.stepTimeoutMs })
+    const [e] = await removeCreatedByAction(
+      conn!.clients,
+      s,
+      { log, timeoutMs: s.wait.stepTimeoutMs },
+      recorded
+    )
+    if (e.result === 'deleted' && recorded) await record.forget(pool)
     if (e.result === 'failed') throw new Error(`${e.resource} ${e.name}: ${e.reason ?? 'deleting it failed'}`)
     return {
       changed: e.result === 'deleted',

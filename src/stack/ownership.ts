@@ -15,6 +15,8 @@ export const OWNERSHIP_RECORD = { namespace: 'kube-system', name: 'aks-rdma-acti
 export const RECORD_KEY = 'owned.json'
 /** How a helm release is named in the record (it has no apiVersion of its own). */
 export const HELM_RELEASE_KIND = { apiVersion: 'helm.sh/v3', kind: 'HelmRelease' } as const
+/** How an AKS node pool is named in the record: its uid is the created-by tag value the run gave it. */
+export const AGENT_POOL_KIND = { apiVersion: 'containerservice.azure.com/v1', kind: 'AgentPool' } as const
 
 /** One thing the action created (or, for a release, adopted) and the identity it had. */
 export interface OwnedEntry {
@@ -61,6 +63,11 @@ export function sameRef(
 
 export function releaseRef(release: string, namespace: string): KubeRef {
   return { ...HELM_RELEASE_KIND, namespace, name: release }
+}
+
+/** A node pool as the record names it: `<resource group>/<cluster>/<pool>`. */
+export function poolRef(resourceGroup: string, cluster: string, pool: string): KubeRef {
+  return { ...AGENT_POOL_KIND, name: `${resourceGroup}/${cluster}/${pool}` }
 }
 
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 400

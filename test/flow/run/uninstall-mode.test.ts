@@ -1,9 +1,11 @@
 // Uninstall mode through the whole action flow (Azure + Kubernetes + the helm stand-in): after an
 // apply that created the RDMA pool, `mode: uninstall` signs in, fetches credentials, removes the
 // stack in reverse order and keeps the pool (cleanup none); run again with cleanup node-pool it
-// finds nothing left on the cluster and deletes the pool, which the action's created-by tag marks
-// as its own. Neither run verifies or benchmarks anything.
+// finds nothing left on the cluster and deletes the pool, whose created-by tag holds the run
+// identity the ownership record holds for it (then drops that entry, and the emptied record).
+// Neither run verifies or benchmarks anything.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
 import { startWorld, type World } from '../../../sim/world.js'
@@ -36,7 +38,8 @@ async function flow(mode: string, extra: Record<string, string> = {}): Promise<F
     'step-timeout': '10m',
     ...extra
   })
-  s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
+  // A run identity of the form the action writes (runIdentity): a created-by tag counts only then.
+  s.runId = `9-1/${mode}/${randomBytes(6).toString('hex')}`
   return runFlowQuietly(s, flowLog)
 }
 
@@ -57,7 +60,7 @@ beforeAll(async () => {
   adoptWorld(world, 'uninstall-runner')
   const applied = await flow('apply')
   expect(applied.exitCode).toBe(0)
-  expect(world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(/^apply-/)
+  expect(world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(/^9-1\/apply\//)
 })
 
 afterAll(async () => {
@@ -86,6 +89,16 @@ describe('mode: uninstall', () => {
       labelSelector: 'owner=helm'
     })
     expect(releases.items).toEqual([])
+    // What stays in the record: the pool this apply created, with the tag value it gave it.
+    const record = world.kube.store.tryGet(
+      world.kube.store.type('', 'configmaps')!,
+      'kube-system',
+      'aks-rdma-action-owned'
+    )
+    const entries = JSON.parse(record?.data?.['owned.json'] ?? '[]') as Array<{ kind: string; uid: string }>
+    expect(entries.map(e => [e.kind, e.uid])).toEqual([
+      ['AgentPool', world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']]
+    ])
   })
 
   it('with cleanup node-pool, finds nothing left on the cluster and deletes the pool the action created', async () => {
@@ -97,7 +110,12 @@ describe('mode: uninstall', () => {
       ['node-pool', 'deleted']
     ])
     expect(r.report.steps.find(s => s.name === 'node-pool')?.detail).toMatch(/^node-pool rdma deleted/)
-    expect(world.recorder.records.filter(x => x.service === 'kube' && x.mutating)).toEqual([])
+    // On the cluster, only the record's own bookkeeping: the pool's entry dropped, the empty record deleted.
+    expect(
+      world.recorder.records
+        .filter(x => x.service === 'kube' && x.mutating)
+        .map(x => `${x.method} ${x.resource}`)
+    ).toEqual(['DELETE configmaps'])
     expect(world.azure.getPool(POOL)).toBeUndefined()
   })
 })

@@ -51,6 +51,16 @@ beforeAll(async () => {
       kube: { timeScale: 0.002 },
       azure: {
         feature: { state: 'Registered' },
+        // Another team's pool, tagged with the action's tag name but a value the action never writes.
+        existingPools: [
+          {
+            name: 'teamx',
+            vmSize: 'Standard_D4s_v5',
+            count: 1,
+            osSKU: 'Ubuntu',
+            tags: { 'aks-rdma-action-created-by': 'owned-by-team-x-do-not-delete' }
+          }
+        ],
         poolProvisioning: { polls: 1 },
         deletion: { polls: 1 },
         tokens: { accessTokenLifetime: '1000h' }
@@ -117,5 +127,16 @@ describe('mode: uninstall', () => {
         .map(x => `${x.method} ${x.resource}`)
     ).toEqual(['DELETE configmaps'])
     expect(world.azure.getPool(POOL)).toBeUndefined()
+  })
+
+  it('with cleanup node-pool, keeps a pool whose created-by tag is a value the action never writes', async () => {
+    const r = await flow('uninstall', { cleanup: 'node-pool', 'node-pool': 'teamx' })
+    expect(r.exitCode).toBe(0)
+    expect(r.report.steps.find(s => s.name === 'node-pool')).toMatchObject({
+      action: 'unchanged',
+      detail:
+        'node-pool teamx kept (its aks-rdma-action-created-by tag is owned-by-team-x-do-not-delete, not a run identity the action writes)'
+    })
+    expect(world.azure.getPool('teamx')).toBeDefined()
   })
 })

@@ -98,7 +98,8 @@ export const KUBERNETES_PERMISSION =
   'grant it Azure Kubernetes Service RBAC Cluster Admin on the cluster; or use admin-credentials: true with ' +
   'Azure Kubernetes Service Cluster Admin Role. drift and verify need only read access (get, list, watch; ' +
   "docs/security.md says what each mode needs): verify's node probe and benchmark also create and delete " +
-  'daemonsets and pods in namespace aks-rdma-verify, and drift compares helm release values with get and list ' +
+  'daemonsets and pods in namespace aks-rdma-verify (recorded, when they create it, in the ConfigMap ' +
+  'kube-system/aks-rdma-action-owned), and drift compares helm release values with get and list ' +
   "on secrets in the releases' namespaces."
 
 /** What drift needs beyond reading to compare a helm release's status and values (helm keeps releases in Secrets). */
@@ -109,7 +110,8 @@ export function helmSecretsPermission(namespace: string): string {
 /** What verify's node probe writes, as permissions (docs/security.md, "What each mode needs on the cluster"). */
 export const PROBE_PERMISSION =
   `the node probe needs create, delete and list on daemonsets.apps in namespace ${WORK_NAMESPACE} ` +
-  `(and create and patch on namespaces while ${WORK_NAMESPACE} does not exist)`
+  `(and, while ${WORK_NAMESPACE} does not exist, create and patch on namespaces and create and update on the ` +
+  'ConfigMap kube-system/aks-rdma-action-owned that records it)'
 
 /** The hint for a 403 the API server gave, naming what was refused (its message). */
 export function kubernetesPermissionHint(serverMessage: string): string | undefined {

@@ -601,7 +601,7 @@ const DEFINITIONS = [
     values: ['none', 'node-pool', 'cluster'],
     default: 'none',
     description:
-      'Post step: delete the node pool or cluster this run created (never anything it did not create). In uninstall mode: after the stack, delete the node pool or cluster the action created (its created-by tag).'
+      'Post step: delete the node pool or cluster this run created (never anything it did not create). In uninstall mode: after the stack, delete the node pool or cluster the action created (its created-by tag holds a run identity the action wrote).'
   },
   {
     name: 'job-key',

@@ -228,6 +228,8 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
  */
 export class OwnershipRecord {
   private state?: { entries: OwnedEntry[]; resourceVersion?: string }
+  /** Changes one after another (the pipelined rollout converges several components at once). */
+  private queue: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly store: RecordStore,
@@ -258,7 +260,13 @@ export class OwnershipRecord {
   }
 
   /** Applies `change` to the entries and writes them (an empty record is deleted); retried on a conflict. */
-  private async change(change: (entries: OwnedEntry[]) => OwnedEntry[]): Promise<void> {
+  private change(change: (entries: OwnedEntry[]) => OwnedEntry[]): Promise<void> {
+    const next = this.queue.then(() => this.write(change))
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+
+  private async write(change: (entries: OwnedEntry[]) => OwnedEntry[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const before = await this.entries()
       const rv = this.state?.resourceVersion

@@ -306,14 +306,14 @@ describe('cli', () => {
     ])
     expect(r.stdout).toContain('helm uninstall gpu-operator -n gpu-operator --wait')
     expect(r.stdout).toContain(
-      'kubectl delete nicclusterpolicy nic-cluster-policy --wait  # only with label aks-rdma-action/created-by'
+      'kubectl delete nicclusterpolicy nic-cluster-policy --wait  # only when recorded in kube-system/aks-rdma-action-owned with its live uid'
     )
     expect(r.stdout).toContain('kubectl wait --for=delete pod -n network-operator -l nvidia.com/ofed-driver')
     expect(r.stdout).toContain('node pool rdmapool and cluster rg/aks1 stay (cleanup: none)')
     const json = await cli(['plan', '--mode', 'uninstall', '--output', 'json', '--cleanup', 'node-pool'])
     expect(JSON.parse(json.stdout)).toMatchObject({ mode: 'plan', planMode: 'uninstall' })
     expect(JSON.parse(json.stdout).azure).toMatch(
-      /^node pool rdmapool: deleted when its aks-rdma-action-created-by tag is set/
+      /^node pool rdmapool: deleted when its aks-rdma-action-created-by tag is a run identity the action wrote/
     )
   })
 

@@ -644,6 +644,31 @@ describe('Run', () => {
     ])
   })
 
+  it('an object another writer made between the read and the create is not the action’s: no mark, no entry', async () => {
+    const t = setup()
+    jest.spyOn(t.client, 'applyManifest').mockImplementation(async m => ({
+      created: true,
+      changed: true,
+      object: {
+        ...m,
+        metadata: {
+          ...m.metadata,
+          uid: 'u-theirs',
+          managedFields: [{ manager: 'kubectl-client-side-apply' }, { manager: 'aks-rdma-action' }]
+        }
+      }
+    }))
+    const r = await t.run.converge(step({ manifests: [configMap('a', { x: '1' })] }), Date.now())
+    expect(r.details).toEqual(['configmap/a -n kube-system updated'])
+    expect(r.created).toBe(false)
+    // The pending entry written before the create is dropped (the emptied record with it); nothing labelled.
+    expect(t.calls.filter(c => c.startsWith('label') || c.endsWith('record'))).toEqual([
+      'create record',
+      'delete record'
+    ])
+    expect(recordedEntries(t.cluster)).toBeUndefined()
+  })
+
   it('a same-named release of another chart: refused before any write, naming it', async () => {
     const t = setup()
     const h = stubRunHelm({

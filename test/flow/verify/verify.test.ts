@@ -67,9 +67,15 @@ describe('a healthy stack', () => {
       f.activeDevices.map((d, i) => [d, i, 'numa'])
     )
     await workPodsGone(w)
-    // verify mode: writes only its namespace and the probe DaemonSet (created once, deleted once).
+    // verify mode: writes only its namespace (recorded in the ownership record, a ConfigMap in
+    // kube-system) and the probe DaemonSet (created once, deleted once).
     const writes = w.recorder.records.filter(r => r.service === 'kube' && r.mutating)
-    expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'daemonsets']))
+    expect(new Set(writes.map(r => r.resource))).toEqual(new Set(['namespaces', 'configmaps', 'daemonsets']))
+    expect(
+      writes
+        .filter(r => r.resource === 'configmaps')
+        .every(r => r.path.startsWith('/api/v1/namespaces/kube-system/configmaps'))
+    ).toBe(true)
     expect(writes.filter(r => r.resource === 'daemonsets').map(r => r.method)).toEqual(['POST', 'DELETE'])
     expect(
       writes

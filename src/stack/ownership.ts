@@ -291,9 +291,9 @@ export class OwnershipRecord {
       kind: ref.kind,
       ...(ref.namespace ? { namespace: ref.namespace } : {}),
       name: ref.name,
-      ...extra,
       runId: this.runId,
       at: this.now().toISOString(),
+      ...extra,
       state
     }
   }
@@ -307,7 +307,7 @@ export class OwnershipRecord {
     return this.put(this.entry(ref, extra, 'pending'))
   }
 
-  /** After creating it: its identity (uid, or a release's first deployment). */
+  /** After creating it: its identity (uid, or a release's first deployment); `runId` to keep a pending entry's run. */
   created(ref: KubeRef, identity: Partial<OwnedEntry>): Promise<void> {
     return this.put(this.entry(ref, identity, 'created'))
   }

@@ -8,7 +8,7 @@ import type { Health, HealthVerdict } from '../health/types.js'
 import { healthSources } from '../health/evaluate.js'
 import { KubeClient } from '../kube/client.js'
 import { ApplyConflictError, isKindNotServed, KubeRequestError, messageOf } from '../kube/errors.js'
-import { describeRef, refOf, type KubeObject } from '../kube/types.js'
+import { describeRef, refOf, type KubeObject, type KubeRef } from '../kube/types.js'
 import { WatchFailError, WatchTimeoutError, type WatchSource } from '../kube/watch.js'
 import type { Log } from '../log/index.js'
 import type { Diagnostic } from '../report/report.js'
@@ -19,7 +19,7 @@ import { FIELD_MANAGER, LABELS, type KubeManifest } from '../model/types.js'
 import { runLabel } from '../model/work-labels.js'
 import { createHelmReleases, type HelmPlan, type HelmReleases } from './helm-release.js'
 import type { LeaseLostError } from './lease.js'
-import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef } from './ownership.js'
+import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef, type OwnedEntry } from './ownership.js'
 import { RunLease } from './run-lease.js'
 import {
   applyCrds,
@@ -62,6 +62,8 @@ interface StepPlan {
   adopt?: { firstDeployed?: string; chartVersion: string }
   /** What the step says without writing it: a namespace found, not created, and the label it lacks. */
   notes: string[]
+  /** Pending record entries an earlier run left that the live thing proves: completed with its identity. */
+  complete: Array<{ ref: KubeRef; identity: Partial<OwnedEntry> }>
 }
 
 const anyNeeded = (p: StepPlan): boolean =>
@@ -69,7 +71,8 @@ const anyNeeded = (p: StepPlan): boolean =>
   (p.helm?.needed ?? false) ||
   p.crds.some(c => !c.keep) ||
   p.stalePods.length > 0 ||
-  p.adopt !== undefined
+  p.adopt !== undefined ||
+  p.complete.length > 0
 
 /** `nvidia/gpu-operator` → `gpu-operator`: the chart name a release reports. */
 export const chartNameOf = (chart: string): string => chart.slice(chart.lastIndexOf('/') + 1)
@@ -204,7 +207,8 @@ export class Run {
    */
   private async releaseOwnership(
     spec: NonNullable<StackStep['spec']['helm']>,
-    helm: HelmPlan
+    helm: HelmPlan,
+    complete: StepPlan['complete']
   ): Promise<StepPlan['adopt']> {
     const st = helm.status
     if (!st) return undefined
@@ -214,8 +218,17 @@ export class Run {
       throw new Error(
         `helm release ${where} runs chart ${st.chartName} ${st.chartVersion}, not ${chart}: the action never replaces another chart's release; it is left untouched (remove or rename it, e.g. helm uninstall ${where}, to install ${chart} here)`
       )
-    const proof = proofOfRelease(await this.record.findRelease(spec.release, spec.namespace), st)
-    if (proof.owned) return undefined
+    const entry = await this.record.findRelease(spec.release, spec.namespace)
+    const proof = proofOfRelease(entry, st)
+    if (proof.owned) {
+      // A run stopped during the install left it pending: its first deployment is its identity from now on.
+      if (entry?.state === 'pending' && st.firstDeployed)
+        complete.push({
+          ref: releaseRef(spec.release, spec.namespace),
+          identity: { chart, firstDeployed: st.firstDeployed, runId: entry.runId }
+        })
+      return undefined
+    }
     if (this.settings.stack.adoptReleases)
       return { firstDeployed: st.firstDeployed, chartVersion: st.chartVersion }
     throw new Error(
@@ -227,6 +240,7 @@ export class Run {
   private async observe({ spec, component }: StackStep): Promise<StepPlan> {
     const manifests: ManifestPlan[] = []
     const notes: string[] = []
+    const complete: StepPlan['complete'] = []
     for (const m of spec.manifests ?? []) {
       const foreign = await this.foreignNamespace(m)
       if (foreign) {
@@ -240,10 +254,17 @@ export class Run {
       // Fails before any write (and before the Lease): the fix is the force-conflicts input.
       if (need.conflict) throw need.conflict
       manifests.push({ manifest: m, needed: !need.converged, reason: need.reason, live: need.live })
+      // A run stopped between a create and its entry's completion: the object proves it, its uid completes it.
+      const entry = need.live && (await this.record.find(refOf(need.live)))
+      if (need.live && entry?.state === 'pending' && proofOfObject(entry, need.live).owned)
+        complete.push({
+          ref: refOf(m as KubeObject),
+          identity: { uid: need.live.metadata.uid, runId: entry.runId }
+        })
     }
     const helm = spec.helm ? await this.helm.plan(spec.helm) : undefined
     // Before any write: a release that is not the action's is refused or, when asked, adopted.
-    const adopt = spec.helm && helm ? await this.releaseOwnership(spec.helm, helm) : undefined
+    const adopt = spec.helm && helm ? await this.releaseOwnership(spec.helm, helm, complete) : undefined
     // A chart upgrade: the new version's CRDs go first (helm never upgrades them).
     const upgrading =
       spec.helm && helm?.installedVersion && !sameVersion(helm.installedVersion, spec.helm.version)
@@ -260,7 +281,8 @@ export class Run {
       stalePods,
       ...(from ? { from } : {}),
       ...(adopt ? { adopt } : {}),
-      notes
+      notes,
+      complete
     }
   }
 
@@ -339,8 +361,15 @@ export class Run {
     stepDeadline: number
   ): Promise<{ created: boolean; details: string[] }> {
     const confirm = (what: string): Promise<void> => this.lease.confirm(what)
+    for (const c of plan.complete) {
+      await this.lease.confirm(`completing the ownership record for ${describeRef(c.ref)}`)
+      await this.record.created(c.ref, c.identity)
+    }
     const applied = await this.applyManifests(spec, plan)
-    const details = [...applied.details]
+    const details = [
+      ...plan.complete.map(c => `${describeRef(c.ref)}: pending ownership entry completed`),
+      ...applied.details
+    ]
     let created = applied.created
     if (plan.stalePods.length)
       details.push(...(await replaceStalePods(this.client, plan.stalePods, { confirm, log: this.log })))

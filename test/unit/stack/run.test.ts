@@ -669,6 +669,58 @@ describe('Run', () => {
     expect(recordedEntries(t.cluster)).toBeUndefined()
   })
 
+  it('completes the pending entries a stopped run left, when the live object or release proves them', async () => {
+    const t = setup()
+    stubRunHelm(
+      {
+        chartName: 'network-operator',
+        chartVersion: 'v26.4.1',
+        revision: 1,
+        status: 'deployed',
+        firstDeployed: '2026-12-07T05:00:01.5Z'
+      },
+      { nfd: { enabled: true } }
+    )
+    const a = t.cluster.put(configMap('a', { x: '1' }, { 'aks-rdma-action/created-by': 'run-0' }))
+    const pending = (o: Record<string, string>) => ({
+      runId: 'run-0',
+      at: '2026-12-07T05:00:00.000Z',
+      state: 'pending',
+      ...o
+    })
+    t.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'aks-rdma-action-owned', namespace: 'kube-system' },
+      data: {
+        'owned.json': JSON.stringify([
+          pending({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kube-system', name: 'a' }),
+          pending({
+            apiVersion: 'helm.sh/v3',
+            kind: 'HelmRelease',
+            namespace: 'network-operator',
+            name: 'network-operator',
+            chart: 'network-operator'
+          })
+        ])
+      }
+    })
+    const r = await t.run.converge(
+      step({ manifests: [configMap('a', { x: '1' })], helm: chart(), version: { value: 'v26.4.1' } }),
+      Date.now()
+    )
+    expect(r.details).toEqual([
+      'configmap/a -n kube-system: pending ownership entry completed',
+      'helmrelease/network-operator -n network-operator: pending ownership entry completed'
+    ])
+    expect(
+      recordedEntries(t.cluster)?.map(e => [e.name, e.state, e.runId, e.uid ?? e.firstDeployed])
+    ).toEqual([
+      ['a', 'created', 'run-0', a.metadata.uid],
+      ['network-operator', 'created', 'run-0', '2026-12-07T05:00:01.5Z']
+    ])
+  })
+
   it('a same-named release of another chart: refused before any write, naming it', async () => {
     const t = setup()
     const h = stubRunHelm({

@@ -49,9 +49,6 @@ function fakeClient(cluster: MemoryCluster) {
   const content = (o: KubeObject | undefined) => JSON.stringify([o?.data, o?.spec])
   const client = {
     request: (_what: string, fn: () => Promise<unknown>) => fn(),
-    async get(ref: KubeRef) {
-      return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-    },
     core: memoryConfigMapApi(cluster, op => calls.push(op)),
     async needsApply(m: KubeObject, o: { force?: boolean }) {
       calls.push(`needs ${m.kind}/${m.metadata.name} force=${o.force}`)
@@ -87,7 +84,6 @@ function fakeClient(cluster: MemoryCluster) {
       cluster.put({ ...live, metadata: { ...live.metadata, labels: { ...live.metadata.labels, ...labels } } })
     },
     async get(ref: KubeRef) {
-      calls.push(`get ${ref.kind}/${ref.name}`)
       if (ref.name === 'not-served') throw new KindNotServedError(ref.apiVersion, ref.kind)
       if (ref.name === 'unreachable') throw new Error('connect ECONNREFUSED')
       return cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)

@@ -34,6 +34,8 @@ export interface RunActionOptions {
   job?: string
   /** Awaited between the main and the post step (two jobs of one run: every main step first). */
   beforePost?: () => Promise<void>
+  /** Variables the post step sees on top of the main step's (what a later step changed). */
+  postEnv?: Record<string, string>
   /** Cancels the main step when aborted (SIGINT, as the runner does); the post step still runs. */
   cancelMain?: AbortSignal
 }
@@ -111,6 +113,7 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
   const postEnv = {
     ...env,
     ...exported,
+    ...o.postEnv,
     ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]))
   }
   const post = await runNode(path.join(o.distDir, 'post.js'), postEnv, o.onLog)

@@ -45,7 +45,10 @@ interface Deletable {
   }
 }
 
-type CleanupSettings = Pick<Settings, 'cleanup' | 'cluster' | 'nodePool' | 'runId'>
+type CleanupSettings = Pick<Settings, 'cleanup' | 'runId'> & {
+  cluster: Pick<Settings['cluster'], 'resourceGroup' | 'name'>
+  nodePool: Pick<Settings['nodePool'], 'name'>
+}
 
 /**
  * Why a saved create cannot be this job's (undefined when it can): it names another resource

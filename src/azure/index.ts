@@ -25,7 +25,7 @@ export interface AzureConnection {
 
 /** Signs in (logging the method) and builds the ARM clients, retries bounded by settings.wait.retries. */
 export function connectAzure(
-  settings: Settings,
+  settings: Pick<Settings, 'azure'> & { wait: Pick<Settings['wait'], 'retries'> },
   log: Log = processLog,
   options: { tuning?: Partial<RetryTuning>; credential?: CreateCredentialOptions } = {}
 ): AzureConnection {

@@ -52,6 +52,7 @@ import { runTransportStep } from './transport-step.js'
 import { setOutput } from './outputs.js'
 import {
   forgetCreateSubmitted,
+  rememberCleanup,
   rememberCreateSubmitted,
   rememberLeaseReleased,
   rememberRun,
@@ -353,6 +354,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   const temp: string[] = []
   const reportPath = path.join(runnerTemp(), 'aks-rdma-action-report.json')
   rememberRun(s.runId, reportPath)
+  rememberCleanup(s)
   let refresher: TokenRefresher | undefined
   try {
     // Without Azure (a kubeconfig given to verify, or to drift without subscription-id) no sign-in.

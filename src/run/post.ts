@@ -7,16 +7,19 @@
 // writes (the report) must really lie inside RUNNER_TEMP, links resolved. It records every
 // decision: in the log, in a `post` section of the action's JSON report and in a short cleanup
 // table of the job summary. It fails (the job goes red) when a cluster or pool this run created
-// could not be deleted, since that costs money.
+// could not be deleted, since that costs money. What the cleanup needs (names, cleanup, where and
+// how to sign in, never a secret) is saved by the main step too, so the saved creates are acted on
+// even when the inputs no longer read as a whole (a values file a later step removed).
 import * as core from '@actions/core'
 import { existsSync, lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { ArmClients, CleanupEntry, SubmittedCreate, SubmittedCreates } from '../azure/index.js'
 import { log } from '../log/index.js'
 import { code, escapeCell } from '../report/summary.js'
-import { InputError, readSettings } from '../settings/input-helper.js'
+import { clusterCommand, nodepoolCommand, type AzTarget } from '../model/az-commands.js'
+import { InputError, readCleanupInputs, readSettings } from '../settings/input-helper.js'
 import { nonceOf } from '../settings/run-identity.js'
-import type { Settings } from '../settings/settings.js'
+import type { AzureSettings, Settings } from '../settings/settings.js'
 import { actionInputReader } from './inputs.js'
 
 export type { CleanupEntry } from '../azure/index.js'
@@ -34,8 +37,31 @@ export const STATE = {
   /** Where the main step writes its JSON report (the post step adds its section). */
   reportPath: 'report-path',
   /** Set when the main step took the Lease and released it itself. */
-  leaseReleased: 'lease-released'
+  leaseReleased: 'lease-released',
+  /** JSON SavedCleanup: what the cleanup needs when the inputs no longer read (apply mode). */
+  cleanup: 'cleanup-context'
 } as const
+
+/**
+ * What the post step's cleanup needs of the settings, saved by the main step (never a secret: the
+ * client secret is read from the inputs again).
+ */
+export interface SavedCleanup {
+  cleanup: Settings['cleanup']
+  resourceGroup: string
+  cluster: string
+  nodePool: string
+  azure: Omit<AzureSettings, 'clientSecret'>
+  stepTimeoutMs: number
+  retries: number
+}
+
+/** The settings the post step works with: the inputs' when they read, else the saved ones. */
+export type PostSettings = Pick<Settings, 'mode' | 'cleanup' | 'runId' | 'azure'> & {
+  cluster: Pick<Settings['cluster'], 'resourceGroup' | 'name'>
+  nodePool: Pick<Settings['nodePool'], 'name'>
+  wait: Pick<Settings['wait'], 'stepTimeoutMs' | 'retries'>
+}
 
 /** What the post step did: its exit code and one entry per thing the run may have left. */
 export interface PostReport {
@@ -74,6 +100,59 @@ export function rememberLeaseReleased(): void {
 export function rememberRun(runId: string, reportPath: string): void {
   core.saveState(STATE.runId, runId)
   core.saveState(STATE.reportPath, reportPath)
+}
+
+/** Saves what the post step's cleanup needs, should the inputs no longer read then (apply mode). */
+export function rememberCleanup(s: Settings): void {
+  if (s.mode !== 'apply') return
+  const { clientSecret: _secret, ...azure } = s.azure
+  const saved: SavedCleanup = {
+    cleanup: s.cleanup,
+    resourceGroup: s.cluster.resourceGroup,
+    cluster: s.cluster.name,
+    nodePool: s.nodePool.name,
+    azure,
+    stepTimeoutMs: s.wait.stepTimeoutMs,
+    retries: s.wait.retries
+  }
+  core.saveState(STATE.cleanup, JSON.stringify(saved))
+}
+
+function savedCleanup(): SavedCleanup | undefined {
+  try {
+    const v = JSON.parse(core.getState(STATE.cleanup) || 'null') as SavedCleanup | null
+    const text = (x: unknown): boolean => typeof x === 'string'
+    if (!v || !['none', 'node-pool', 'cluster'].includes(v.cleanup)) return undefined
+    if (![v.resourceGroup, v.cluster, v.nodePool, v.azure?.armEndpoint, v.azure?.authorityHost].every(text))
+      return undefined
+    return v
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The post step's settings from the saved cleanup when the inputs no longer read as a whole: the
+ * saved cleanup, sign-in and limits; the names and the job-key from the inputs, each read on its
+ * own, so the checks (names, identity) are the same as with readable inputs.
+ */
+function settingsFromSaved(saved: SavedCleanup, savedRunId: string): PostSettings | undefined {
+  const nonce = nonceOf(savedRunId)
+  if (!nonce) return undefined
+  const inputs = readCleanupInputs(actionInputReader, process.env, nonce)
+  for (const secret of inputs.secrets) log.secret(secret)
+  return {
+    mode: 'apply',
+    cleanup: saved.cleanup,
+    cluster: {
+      resourceGroup: inputs.resourceGroup ?? '<resource-group>',
+      name: inputs.cluster ?? '<cluster-name>'
+    },
+    nodePool: { name: inputs.nodePool ?? saved.nodePool },
+    runId: inputs.runId,
+    azure: { ...saved.azure, ...(inputs.clientSecret ? { clientSecret: inputs.clientSecret } : {}) },
+    wait: { stepTimeoutMs: saved.stepTimeoutMs, retries: saved.retries }
+  }
 }
 
 function submittedCreate(name: string): SubmittedCreate | undefined {
@@ -172,7 +251,7 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
 }
 
 /** What a post step without a trusted identity says of the creates the saved state names: kept. */
-function untrusted(s: Settings, submitted: SubmittedCreates): CleanupEntry[] {
+function untrusted(s: PostSettings, submitted: SubmittedCreates): CleanupEntry[] {
   const reason = "the saved run id is not this job's identity; nothing is deleted on its word"
   const out: CleanupEntry[] = []
   if (submitted.cluster)
@@ -186,7 +265,7 @@ function untrusted(s: Settings, submitted: SubmittedCreates): CleanupEntry[] {
   return out
 }
 
-async function cleanupCloud(s: Settings, submitted: SubmittedCreates): Promise<CleanupEntry[]> {
+async function cleanupCloud(s: PostSettings, submitted: SubmittedCreates): Promise<CleanupEntry[]> {
   // The Azure SDK loads here, and signs in only when there is something to read or delete.
   const { cleanupAzure, connectAzure } = await import('../azure/index.js')
   let clients: ArmClients | undefined
@@ -262,6 +341,18 @@ async function recordInSummary(post: PostReport): Promise<void> {
   }
 }
 
+/** The az command that deletes a cluster or pool the post step could not delete. */
+function deleteCommand(e: CleanupEntry, s: PostSettings | undefined): string {
+  const [resourceGroup, cluster] =
+    e.resource === 'cluster' ? e.name.split('/') : [s?.cluster.resourceGroup ?? '', s?.cluster.name ?? '']
+  const t: AzTarget = {
+    ...(s?.azure.subscriptionId ? { subscriptionId: s.azure.subscriptionId } : {}),
+    resourceGroup,
+    cluster
+  }
+  return e.resource === 'cluster' ? clusterCommand(t, 'delete') : nodepoolCommand(t, 'delete', e.name)
+}
+
 /**
  * The post step: what it did, entry by entry. Exit code 1 when a cluster or pool this run
  * created could not be deleted (the Lease expires and temp files go with the runner, so those
@@ -271,14 +362,22 @@ export async function runPost(): Promise<PostReport> {
   // The main step's id, with the nonce it drew; the identity is recomputed from this job's own
   // environment and inputs, and the saved state is used only when both agree.
   const savedRunId = core.getState(STATE.runId)
-  let settings: Settings | undefined
+  let settings: PostSettings | undefined
   try {
     const parsed = readSettings(actionInputReader, process.env, { nonce: nonceOf(savedRunId) })
     for (const secret of parsed.secrets) log.secret(secret)
     settings = parsed.settings
   } catch (e) {
     if (!(e instanceof InputError)) throw e
-    log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
+    // The inputs no longer read as a whole (a file a later step removed): what the main step saved
+    // for its cleanup stands in for them.
+    const saved = savedCleanup()
+    settings = saved && savedRunId ? settingsFromSaved(saved, savedRunId) : undefined
+    if (settings)
+      log.warning(
+        `post: the inputs no longer read (${e.problems.length} problem${e.problems.length > 1 ? 's' : ''}, e.g. a file a later step removed); cleaning up with what the main step saved`
+      )
+    else log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
   }
   // No saved id: the main step saved nothing to trust or doubt (a saved create is then checked
   // against a fresh identity, which it cannot match).
@@ -308,10 +407,9 @@ export async function runPost(): Promise<PostReport> {
   const post: PostReport = { exitCode: failed.length ? 1 : 0, cleanup }
   for (const e of failed)
     log.error(
-      `${e.resource} ${e.name} was created by this run but is still there: ${e.reason ?? 'deleting it failed'}`,
-      {
-        title: 'aks-rdma-action: cleanup failed'
-      }
+      `${e.resource} ${e.name} was created by this run but is still there: ${(e.reason ?? 'deleting it failed').replace(/\.$/, '')}. ` +
+        `Delete it with: ${deleteCommand(e, settings)}`,
+      { title: 'aks-rdma-action: cleanup failed' }
     )
   recordInReport(post)
   await recordInSummary(post)

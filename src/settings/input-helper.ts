@@ -425,3 +425,33 @@ export function readSettings(
     }
   }
 }
+
+/** The inputs the post step's cleanup needs, read one by one (readCleanupInputs). */
+export interface CleanupInputs {
+  resourceGroup?: string
+  cluster?: string
+  nodePool?: string
+  /** The identity recomputed from this job's environment, the job-key input and the saved nonce. */
+  runId: string
+  clientSecret?: string
+  secrets: string[]
+}
+
+/**
+ * What the post step reads of the inputs when the whole set no longer reads (e.g. a values file a
+ * later step removed): only what its cleanup needs — the names its saved creates must match, the
+ * job-key of the identity, the sign-in secret — each on its own, whatever the others hold. Never throws.
+ */
+export function readCleanupInputs(read: InputReader, env: NodeJS.ProcessEnv, nonce: string): CleanupInputs {
+  const i = new Inputs(read)
+  const id = identity(i)
+  const nodePool = i.str('node-pool')
+  return {
+    resourceGroup: i.optional('resource-group'),
+    cluster: i.optional('cluster-name'),
+    nodePool: nodePool || undefined,
+    runId: runIdentity(env, i.optional('job-key'), nonce),
+    clientSecret: id.clientSecret,
+    secrets: i.secrets
+  }
+}

@@ -5,7 +5,9 @@
 // fails, a cluster create that times out and a pool create cut short by a cancelled run are all
 // deleted by the post step, which says so in the report and the job summary.
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { TAG_CREATED_BY, tagValue } from '../../../src/azure/node-pool.js'
 import { runAction, CANCELLED_EXIT_CODE, type ActionRun } from '../../../sim/run-action.js'
 import { startWorld, type World } from '../../../sim/world.js'
@@ -35,7 +37,12 @@ async function start(scenario: Record<string, unknown>): Promise<World> {
 }
 
 /** index.js then post.js on the world, as the runner runs them. */
-async function runOn(w: World, inputs: Record<string, string>, cancelMain?: AbortSignal): Promise<Outcome> {
+async function runOn(
+  w: World,
+  inputs: Record<string, string>,
+  cancelMain?: AbortSignal,
+  extra: { beforePost?: () => Promise<void>; env?: Record<string, string> } = {}
+): Promise<Outcome> {
   const env = w.env()
   // The action gets its kubeconfig from ARM, as in production.
   delete (env as Record<string, string>).KUBECONFIG
@@ -45,6 +52,8 @@ async function runOn(w: World, inputs: Record<string, string>, cancelMain?: Abor
     env,
     runId: `contract-${Math.random().toString(36).slice(2, 8)}`,
     cancelMain,
+    beforePost: extra.beforePost,
+    postEnv: extra.env,
     onLog: t => process.stdout.write(t) // captured; shown only if the test fails
   })
   const reportPath = run.outputs['report-path'] ?? `${run.runnerTemp}/aks-rdma-action-report.json`
@@ -182,5 +191,38 @@ describe('the runner contract on the shipped bundles', () => {
     // The main step never wrote its report; the post step's decisions are in its log.
     expect(o.run.postLog).toContain(`cleanup: node-pool ${POOL}: deleted (was Creating)`)
     expect(w.azure.getPool(POOL)).toBeUndefined()
+  })
+
+  it('a values file a later step removed: the post step still deletes the pool the run created', async () => {
+    const w = await start({ azure: { deletion: { polls: 1 } } })
+    const values = path.join(mkdtempSync(path.join(tmpdir(), 'contract-values-')), 'gpu-values.yaml')
+    writeFileSync(values, 'driver:\n  enabled: true\n')
+    const o = await runOn(w, { cleanup: 'node-pool', 'gpu-operator-values': values }, undefined, {
+      // A later step of the job removes the file; the post step's inputs no longer read.
+      beforePost: async () => rmSync(values)
+    })
+    expect([o.run.exitCode, o.run.postExitCode]).toEqual([0, 0])
+    expect(o.run.postLog).toContain(`cleanup: node-pool ${POOL}: deleted`)
+    expect(entry(o, 'node-pool')).toMatchObject({ result: 'deleted' })
+    const deletes = w.recorder.records.filter(r => r.service === 'arm' && r.method === 'DELETE')
+    expect(deletes.map(r => r.path)).toEqual([expect.stringMatching(new RegExp(`/agentPools/${POOL}$`))])
+    expect(w.azure.getPool(POOL)).toBeUndefined()
+    expect(existsSync(o.run.outputs['kubeconfig-path'])).toBe(false)
+  })
+
+  it('a saved create the post step cannot act on (no sign-in) fails it, naming the pool and the fix', async () => {
+    const w = await start({})
+    const o = await runOn(w, { cleanup: 'node-pool' }, undefined, {
+      // The sign-in the main step used no longer works by the post step (its OIDC token refused).
+      env: { ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'a-token-the-world-refuses' }
+    })
+    expect([o.run.exitCode, o.run.postExitCode]).toEqual([0, 1])
+    expect(entry(o, 'node-pool')).toMatchObject({ resource: 'node-pool', name: POOL, result: 'failed' })
+    expect(o.run.postLog).toMatch(
+      new RegExp(
+        `::error .*node-pool ${POOL} was created by this run but is still there.*az aks nodepool delete .*--name ${POOL}`
+      )
+    )
+    expect(w.azure.getPool(POOL)?.properties.provisioningState).toBe('Succeeded')
   })
 })

@@ -298,7 +298,9 @@ describe('runPost: Azure deletions that fail', () => {
     expect(e.reason).toMatch(/^reading it failed: .*ACTIONS_ID_TOKEN_REQUEST_URL is not set/)
     expect(log.errors).toEqual([
       {
-        message: `node-pool ${POOL_DEFAULT} was created by this run but is still there: ${e.reason}`,
+        message:
+          `node-pool ${POOL_DEFAULT} was created by this run but is still there: ${e.reason!.replace(/\.$/, '')}. ` +
+          `Delete it with: az aks nodepool delete --subscription ${APPLY['subscription-id']} --resource-group rg --cluster-name aks1 --name ${POOL_DEFAULT}`,
         title: 'aks-rdma-action: cleanup failed'
       }
     ])
@@ -344,11 +346,11 @@ describe('runPost: an Azure cleanup that throws', () => {
     expect(log.warnings).toEqual([`post: ${reason}`])
     expect(log.errors).toEqual([
       {
-        message: `cluster rg/aks1 was created by this run but is still there: ${reason}`,
+        message: `cluster rg/aks1 was created by this run but is still there: ${reason}. Delete it with: az aks delete --subscription ${APPLY['subscription-id']} --resource-group rg --name aks1`,
         title: 'aks-rdma-action: cleanup failed'
       },
       {
-        message: `node-pool ${POOL_DEFAULT} was created by this run but is still there: ${reason}`,
+        message: `node-pool ${POOL_DEFAULT} was created by this run but is still there: ${reason}. Delete it with: az aks nodepool delete --subscription ${APPLY['subscription-id']} --resource-group rg --cluster-name aks1 --name ${POOL_DEFAULT}`,
         title: 'aks-rdma-action: cleanup failed'
       }
     ])

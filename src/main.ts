@@ -31,6 +31,8 @@ export interface MainOptions {
   cli?: boolean
   /** Where results (the plan) go; default stdout, guarded (printPlanned). */
   print?: (text: string) => void
+  /** CLI only: the run's nonce, drawn by the local runner that names its folders after it. */
+  nonce?: string
 }
 
 /**
@@ -47,7 +49,7 @@ export async function runMain(opts: MainOptions = {}): Promise<number> {
   const print = opts.print ?? ((text: string) => printPlanned(text))
   let parsed: SettingsResult
   try {
-    parsed = readSettings(actionInputReader)
+    parsed = readSettings(actionInputReader, process.env, opts.nonce ? { nonce: opts.nonce } : {})
   } catch (e) {
     if (e instanceof InputError) {
       if (opts.cli) log.error(e.message)

@@ -1,9 +1,10 @@
 // Runs apply / verify / drift from a terminal the way the runner runs the action: the main step
 // with the runner's files and folders, then the post step with the state the main step saved; then
 // prints the result. What it writes, keeps and removes (docs/running-locally.md):
-// - RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_STATE, GITHUB_ENV: the user's when set (a folder
-//   or file that is missing is created; files are appended to, as the runner's are), otherwise in
-//   a new run folder $TMPDIR/aks-rdma-action-XXXXXX; RUNNER_TOOL_CACHE (helm when it is
+// - Each run has its own run folder $TMPDIR/aks-rdma-action-<nonce> (its state, outputs and env
+//   files) and its own RUNNER_TEMP (RUNNER_TEMP/aks-rdma-action-<nonce> when the user set one), so
+//   runs sharing one env file never share state. GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV: the
+//   user's when set (appended to, as the runner's are); RUNNER_TOOL_CACHE (helm when it is
 //   downloaded): the user's, otherwise ~/.cache/aks-rdma-action/tool-cache.
 // - What the action exported for the job's later steps (GITHUB_ENV: KUBECONFIG unless
 //   export-kubeconfig is false) the post step sees, as on the runner, and the result ends with it
@@ -16,9 +17,9 @@
 //   when nothing is worth keeping (bad inputs, a run that wrote nothing).
 import * as core from '@actions/core'
 import {
+  appendFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -29,6 +30,7 @@ import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { log } from '../log/index.js'
 import { EXIT, runMain } from '../main.js'
+import { newRunNonce } from '../settings/run-identity.js'
 import { parseFileCommands } from './file-commands.js'
 import { runPost, STATE } from './post.js'
 
@@ -41,14 +43,23 @@ export interface LocalRunOptions {
 
 /** The runner's files of a local run, and how much of each was there before it started. */
 export interface LocalRunnerFiles {
+  /** The run's own folder, $TMPDIR/aks-rdma-action-<nonce>: its state, outputs and env files, and what the user did not set. */
   runDir?: string
+  /** The run's RUNNER_TEMP: its own, under the user's RUNNER_TEMP when set. */
   runnerTemp: string
+  /** A folder the run made under the user's RUNNER_TEMP (tidied like runDir). */
+  ownTemp?: string
   toolCache: string
+  /** The run's own outputs file (the user's GITHUB_OUTPUT gets its content at the end). */
   output: string
   summary: string
+  /** The run's own state file: the main step's saved state for its post step, no other run's. */
   state: string
-  /** Variables the action exports for the job's later steps (core.exportVariable). */
+  /** Variables the action exports for the job's later steps (core.exportVariable): the run's own file. */
   env: string
+  /** The user's GITHUB_OUTPUT and GITHUB_ENV, appended to at the end of the run. */
+  userOutput?: string
+  userEnv?: string
   /** Size of each file before the run: only what the run appends is read back. */
   offsets: Record<'output' | 'summary' | 'state' | 'env', number>
 }
@@ -59,39 +70,70 @@ function ensureFile(file: string): number {
   return statSync(file).size
 }
 
-/** Sets RUNNER_TEMP and friends, creating what is missing and keeping what the user set. */
-export function prepareLocalRunner(env: NodeJS.ProcessEnv = process.env): LocalRunnerFiles {
-  let runDir: string | undefined
-  const inRunDir = (name: string): string => {
-    runDir ??= mkdtempSync(path.join(tmpdir(), 'aks-rdma-action-'))
-    return path.join(runDir, name)
+/**
+ * Sets RUNNER_TEMP and friends for one run, creating what is missing and keeping what the user set.
+ * Two runs sharing the user's folders (one --env-file) never share their state: each has its own
+ * state, outputs and env files in its run folder, and its own folder under the user's RUNNER_TEMP,
+ * both named after the run's nonce (the end of its identity, the Lease holder).
+ */
+export function prepareLocalRunner(
+  env: NodeJS.ProcessEnv = process.env,
+  nonce = newRunNonce()
+): LocalRunnerFiles {
+  const runDir = path.join(tmpdir(), `aks-rdma-action-${nonce}`)
+  mkdirSync(runDir, { mode: 0o700 })
+  const inRunDir = (name: string): string => path.join(runDir, name)
+  let ownTemp: string | undefined
+  if (env.RUNNER_TEMP) {
+    mkdirSync(env.RUNNER_TEMP, { recursive: true })
+    ownTemp = path.join(env.RUNNER_TEMP, `aks-rdma-action-${nonce}`)
+    mkdirSync(ownTemp, { mode: 0o700 })
   }
-  env.RUNNER_TEMP ||= inRunDir('runner-temp')
-  mkdirSync(env.RUNNER_TEMP, { recursive: true })
+  const runnerTemp = ownTemp ?? inRunDir('runner-temp')
+  mkdirSync(runnerTemp, { recursive: true })
+  env.RUNNER_TEMP = runnerTemp
   env.RUNNER_TOOL_CACHE ||= path.join(
     env.XDG_CACHE_HOME || path.join(homedir(), '.cache'),
     'aks-rdma-action',
     'tool-cache'
   )
   mkdirSync(env.RUNNER_TOOL_CACHE, { recursive: true })
-  env.GITHUB_OUTPUT ||= inRunDir('outputs')
+  const userOutput = env.GITHUB_OUTPUT || undefined
+  const userEnv = env.GITHUB_ENV || undefined
+  env.GITHUB_OUTPUT = inRunDir('outputs')
   env.GITHUB_STEP_SUMMARY ||= inRunDir('summary.md')
-  env.GITHUB_STATE ||= inRunDir('state')
-  env.GITHUB_ENV ||= inRunDir('env')
+  env.GITHUB_STATE = inRunDir('state')
+  env.GITHUB_ENV = inRunDir('env')
+  if (userOutput) ensureFile(userOutput)
+  if (userEnv) ensureFile(userEnv)
   return {
     runDir,
-    runnerTemp: env.RUNNER_TEMP,
+    runnerTemp,
+    ...(ownTemp ? { ownTemp } : {}),
     toolCache: env.RUNNER_TOOL_CACHE,
     output: env.GITHUB_OUTPUT,
     summary: env.GITHUB_STEP_SUMMARY,
     state: env.GITHUB_STATE,
     env: env.GITHUB_ENV,
+    ...(userOutput ? { userOutput } : {}),
+    ...(userEnv ? { userEnv } : {}),
     offsets: {
       output: ensureFile(env.GITHUB_OUTPUT),
       summary: ensureFile(env.GITHUB_STEP_SUMMARY),
       state: ensureFile(env.GITHUB_STATE),
       env: ensureFile(env.GITHUB_ENV)
     }
+  }
+}
+
+/** Hands the run's outputs and exports to the user's GITHUB_OUTPUT and GITHUB_ENV (one append each). */
+function handOver(files: LocalRunnerFiles): void {
+  for (const [own, user] of [
+    [files.output, files.userOutput],
+    [files.env, files.userEnv]
+  ] as const) {
+    const text = user ? readFrom(own, 0) : ''
+    if (user && text) appendFileSync(user, text)
   }
 }
 
@@ -137,32 +179,41 @@ function removeAllBut(dir: string, keep: Set<string>): void {
 }
 
 /**
- * Tidies the run folder a local run created (none when the user gave every runner path): keeps
- * the job summary, the report and the kubeconfig when they hold something, removes the rest (the
- * folder itself when nothing is kept). Returns the sentence saying what was kept and why.
+ * Tidies the folders a local run created (its run folder, and its own folder under the user's
+ * RUNNER_TEMP): keeps the job summary, the report and the kubeconfig when they hold something,
+ * removes the rest (a folder itself when nothing is kept in it). Returns the sentence saying what
+ * was kept and why.
  */
 export function tidyRunFolder(files: LocalRunnerFiles, outputs: Record<string, string>): string | undefined {
-  const dir = files.runDir
-  if (!dir || !existsSync(dir)) return undefined
-  const kept: Array<[string, string]> = []
-  const keep = (p: string | undefined, what: string): void => {
-    if (nonEmptyFile(p) && inside(dir, p)) kept.push([path.resolve(p), what])
+  const said: string[] = []
+  for (const dir of [files.runDir, files.ownTemp]) {
+    if (!dir || !existsSync(dir)) continue
+    const kept: Array<[string, string]> = []
+    const keep = (p: string | undefined, what: string): void => {
+      if (nonEmptyFile(p) && inside(dir, p)) kept.push([path.resolve(p), what])
+    }
+    keep(files.summary, 'the job summary')
+    keep(outputs['report-path'], 'the report')
+    keep(outputs['kubeconfig-path'], 'the kubeconfig (for kubectl and helm)')
+    removeAllBut(dir, new Set(kept.map(([p]) => p)))
+    if (kept.length)
+      said.push(
+        `kept ${dir}: ${kept.map(([, what]) => what).join(', ')}, to use after the run; delete the folder when done`
+      )
   }
-  keep(files.summary, 'the job summary')
-  keep(outputs['report-path'], 'the report')
-  keep(outputs['kubeconfig-path'], 'the kubeconfig (for kubectl and helm)')
-  removeAllBut(dir, new Set(kept.map(([p]) => p)))
-  if (!kept.length) return undefined
-  return `kept ${dir}: ${kept.map(([, what]) => what).join(', ')}, to use after the run; delete the folder when done`
+  return said.length ? said.join('\n') : undefined
 }
 
 export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   const env = opts.env ?? process.env
-  const files = prepareLocalRunner(env)
+  // The run's nonce, drawn here: its identity (the Lease holder) and its folders are named after it.
+  const nonce = newRunNonce()
+  const files = prepareLocalRunner(env, nonce)
   let code: number
   try {
-    code = await runMain({ output: opts.output, cli: true, print: opts.print })
+    code = await runMain({ output: opts.output, cli: true, print: opts.print, nonce })
   } catch (e) {
+    handOver(files)
     tidyRunFolder(files, parseFileCommands(readFrom(files.output, files.offsets.output)))
     throw e
   }
@@ -185,6 +236,7 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   const postCode = post?.exitCode ?? 0
 
   const outputs = parseFileCommands(readFrom(files.output, files.offsets.output))
+  handOver(files)
   const exit = postCode ? Math.max(code, postCode, EXIT.failure) : cliExitCode(code, outputs.result)
   const reportPath = outputs['report-path']
   const report = reportPath && existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined

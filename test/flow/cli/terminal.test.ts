@@ -88,6 +88,13 @@ describe('cli in a terminal', () => {
 describe('the simulator one flag away', () => {
   const dir = path.join(work, 'world')
   const envFile = path.join(dir, '.env')
+  /** A command run on the world through its .env, with these flags. */
+  const withWorld = (command: string, ...flags: string[]): string[] => [
+    command,
+    '--env-file',
+    envFile,
+    ...flags
+  ]
   let up: ChildProcess | undefined
   let printed = ''
 
@@ -196,7 +203,13 @@ describe('the simulator one flag away', () => {
     expect(report.result).toBe('success')
     expect(readFileSync(path.join(dir, 'runner', 'output'), 'utf8')).toContain('result')
     expect(readFileSync(path.join(dir, 'runner', 'summary.md'), 'utf8')).toContain('aks-rdma-action')
-    expect(existsSync(path.join(dir, 'runner', 'temp', 'aks-rdma-action-report.json'))).toBe(true)
+    // The report is in the run's own folder under the .env's RUNNER_TEMP.
+    expect(report.outputs['report-path']).toMatch(
+      new RegExp(
+        `^${path.join(dir, 'runner', 'temp')}/aks-rdma-action-[0-9a-f]{12}/aks-rdma-action-report\\.json$`
+      )
+    )
+    expect(existsSync(report.outputs['report-path'])).toBe(true)
     expectTerminalClean(verify.stdout + verify.stderr)
 
     const drift = await cli(['drift', '--inputs-file', envFile])
@@ -222,6 +235,37 @@ describe('the simulator one flag away', () => {
       (await cli(['drift', '--inputs-file', envFile, '--node-count', '3', '--fail-on-drift', 'false'])).code
     ).toBe(0)
   }, 300_000)
+
+  it('two applies at once with the one .env: each succeeds and cleans up only its own', async () => {
+    const runs = await Promise.all(
+      ['poola', 'poolb'].map(pool =>
+        cli(withWorld('apply', '--node-pool', pool, '--cleanup', 'node-pool', '--benchmark', 'false'))
+      )
+    )
+    const reports = runs.map(r => {
+      expect({ code: r.code, stderr: r.code ? r.stderr.slice(-3000) : '' }).toEqual({ code: 0, stderr: '' })
+      return JSON.parse(readFileSync(/^report: (.+)$/m.exec(r.stdout)![1], 'utf8'))
+    })
+    // Each run's own folders, named after its own identity; no Lease or kubeconfig of the other's.
+    expect(new Set(reports.map(r => r.outputs['report-path'])).size).toBe(2)
+    for (const [i, pool] of ['poola', 'poolb'].entries()) {
+      const cleanup = reports[i].post.cleanup
+      expect(cleanup).toContainEqual({
+        resource: 'node-pool',
+        name: pool,
+        result: 'deleted',
+        reason: 'was Succeeded'
+      })
+      expect(cleanup.find((e: { resource: string }) => e.resource === 'lease')).toMatchObject({
+        result: 'skipped',
+        reason: 'the main step took it and released it'
+      })
+      expect(cleanup.find((e: { resource: string }) => e.resource === 'kubeconfig')).toMatchObject({
+        result: 'deleted'
+      })
+      expect(existsSync(reports[i].outputs['kubeconfig-path'])).toBe(false)
+    }
+  }, 600_000)
 
   it('sim down stops it and removes what it wrote, the runner folder the runs used included', async () => {
     const r = await cli(['sim', 'down', '--dir', dir])

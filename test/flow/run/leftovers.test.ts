@@ -94,7 +94,8 @@ describe('a local run', () => {
     }
     const given = prepareLocalRunner(mine)
     expect(tidyRunFolder(given, {})).toBeUndefined()
-    expect(filesUnder(own)).toEqual(['outputs', 'state', 'summary.md'])
+    // Its state is the run's own (never the user's GITHUB_STATE, which two runs would share).
+    expect(filesUnder(own)).toEqual(['outputs', 'summary.md'])
   })
 
   it('bad inputs: exit 2 and no run folder left behind', async () => {

@@ -41,10 +41,10 @@ describe('local runner', () => {
     }
   })
 
-  it("keeps the user's variables, creating a missing folder or file and reading only what the run appends", () => {
+  it("keeps the user's folders and files, each run with its own state, outputs and RUNNER_TEMP folder in them", () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'local-runner-'))
     writeFileSync(path.join(dir, 'outputs'), 'earlier=1\n')
-    const env: NodeJS.ProcessEnv = {
+    const user = {
       RUNNER_TEMP: path.join(dir, 'not', 'yet'),
       RUNNER_TOOL_CACHE: path.join(dir, 'tools'),
       GITHUB_OUTPUT: path.join(dir, 'outputs'),
@@ -52,14 +52,29 @@ describe('local runner', () => {
       GITHUB_STATE: path.join(dir, 'state'),
       GITHUB_ENV: path.join(dir, 'env')
     }
-    const before = { ...env }
-    const f = prepareLocalRunner(env)
-    expect(env).toEqual(before)
-    expect(f.runDir).toBeUndefined()
-    expect(existsSync(path.join(dir, 'not', 'yet'))).toBe(true)
+    // Two runs at once from one env file: nothing of one run's is the other's.
+    const [a, b] = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'].map(nonce => {
+      const env: NodeJS.ProcessEnv = { ...user }
+      const f = prepareLocalRunner(env, nonce)
+      expect(env.RUNNER_TEMP).toBe(path.join(user.RUNNER_TEMP, `aks-rdma-action-${nonce}`))
+      expect(statSync(env.RUNNER_TEMP!).mode & 0o777).toBe(0o700)
+      expect([env.RUNNER_TOOL_CACHE, env.GITHUB_STEP_SUMMARY]).toEqual([
+        user.RUNNER_TOOL_CACHE,
+        user.GITHUB_STEP_SUMMARY
+      ])
+      expect(path.basename(f.runDir!)).toBe(`aks-rdma-action-${nonce}`)
+      for (const file of [env.GITHUB_OUTPUT!, env.GITHUB_STATE!, env.GITHUB_ENV!])
+        expect(path.dirname(file)).toBe(f.runDir)
+      return f
+    })
+    expect(new Set([a.state, b.state, a.output, b.output, a.runnerTemp, b.runnerTemp]).size).toBe(6)
     expect(existsSync(path.join(dir, 'sub', 'summary.md'))).toBe(true)
     expect(readFileSync(path.join(dir, 'outputs'), 'utf8')).toBe('earlier=1\n')
-    expect(f.offsets).toEqual({ output: 10, summary: 0, state: 0, env: 0 })
+    for (const f of [a, b]) tidyRunFolder(f, {})
+    // The user's folders and files stay; the runs' own are gone, nothing being worth keeping.
+    expect(readdirSync(dir).sort()).toEqual(['env', 'not', 'outputs', 'sub', 'tools'])
+    expect(readdirSync(user.RUNNER_TEMP)).toEqual([])
+    expect([a.runDir, b.runDir].filter(d => existsSync(d!))).toEqual([])
   })
 
   it('exit codes: drift found is 3, a failure 1, success and drift without fail-on-drift 0', () => {
@@ -118,7 +133,7 @@ describe('local runner', () => {
     }
     const f = prepareLocalRunner(env)
     expect(tidyRunFolder(f, {})).toBeUndefined()
-    expect(readdirSync(dir).sort()).toEqual(['e', 'o', 's', 'st'])
+    expect(readdirSync(dir).sort()).toEqual(['e', 'o', 's'])
     expect(tidyRunFolder({ ...f, runDir: path.join(dir, 'gone') }, {})).toBeUndefined()
   })
 })
@@ -128,7 +143,7 @@ describe('local runner: what is kept', () => {
     const home = mkdtempSync(path.join(tmpdir(), 'local-runner-'))
     const f = prepareLocalRunner({ XDG_CACHE_HOME: path.join(home, 'cache') })
     const dir = f.runDir!
-    expect(path.basename(dir)).toMatch(/^aks-rdma-action-.{6}$/)
+    expect(path.basename(dir)).toMatch(/^aks-rdma-action-[0-9a-f]{12}$/)
     expect(path.dirname(dir)).toBe(path.resolve(tmpdir()))
     const kubeconfig = path.join(dir, 'runner-temp', 'kubeconfig')
     writeFileSync(kubeconfig, 'apiVersion: v1\n')

@@ -5,7 +5,8 @@ import type { InputDefinition } from '../src/settings/input-definitions.js'
 import { aliasesOf, commandMode, COMMANDS, inputFlags, type CommandSpec, type OptionSpec } from './flags.js'
 
 export const EXIT_CODES =
-  'Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode, with fail-on-drift).'
+  'Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode, with fail-on-drift),\n' +
+  '130 / 143 cancelled by SIGINT / SIGTERM (the Lease released first).'
 
 /** The widest line of every help page: an 80-column terminal shows each without wrapping. */
 export const WIDTH = 80

@@ -33,11 +33,13 @@ export interface RunActionOptions {
   /** GITHUB_JOB (default `aks-rdma`): jobs of one workflow run share runId and differ by this, or not (matrix legs). */
   job?: string
   /** Awaited between the main and the post step (two jobs of one run: every main step first). */
-  beforePost?: () => Promise<void>
+  beforePost?: (main: { runnerTemp: string; exitCode: number }) => Promise<void>
   /** Variables the post step sees on top of the main step's (what a later step changed). */
   postEnv?: Record<string, string>
   /** Cancels the main step when aborted (SIGINT, as the runner does); the post step still runs. */
   cancelMain?: AbortSignal
+  /** The signal cancelMain sends (default SIGINT, the runner's first). */
+  cancelWith?: NodeJS.Signals
 }
 
 /** Exit code of a step the runner interrupted with SIGINT (128 + 2). */
@@ -47,14 +49,15 @@ function runNode(
   script: string,
   env: NodeJS.ProcessEnv,
   onLog?: (t: string) => void,
-  signal?: AbortSignal
+  signal?: AbortSignal,
+  killSignal: NodeJS.Signals = 'SIGINT'
 ): Promise<{ code: number; log: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       signal,
-      killSignal: 'SIGINT'
+      killSignal
     })
     let log = ''
     const take = (b: Buffer) => {
@@ -106,8 +109,8 @@ export async function runAction(o: RunActionOptions): Promise<ActionRun> {
     RUNNER_TEMP: runnerTemp,
     RUNNER_TOOL_CACHE: path.join(root, 'tool-cache')
   }
-  const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog, o.cancelMain)
-  await o.beforePost?.()
+  const main = await runNode(path.join(o.distDir, 'index.js'), env, o.onLog, o.cancelMain, o.cancelWith)
+  await o.beforePost?.({ runnerTemp, exitCode: main.code })
   const state = parseFileCommands(readFileSync(files.state, 'utf8'))
   const exported = parseFileCommands(readFileSync(files.env, 'utf8'))
   const postEnv = {

@@ -4,6 +4,7 @@
 // modified.
 import type { ManagedCluster } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
+import { cancelledBy, cancelledWhile, cancelSignal } from '../util/cancel.js'
 import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isArmNotFound } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
@@ -126,8 +127,13 @@ export async function ensureCluster(
       o.log.info(`${step}: ${state.status ?? 'Creating'} (${formatDuration(Date.now() - started)} elapsed)`)
   })
   try {
-    await poller.pollUntilDone({ abortSignal: abort })
+    // The wait (never the PUT) also ends when the run is cancelled: the create stays submitted.
+    await poller.pollUntilDone({ abortSignal: AbortSignal.any([abort, cancelSignal()]) })
   } catch (e) {
+    if (cancelledBy())
+      throw cancelledWhile(
+        `${step} provisions (its create was submitted; ${poller.operationState?.status ?? 'Creating'} in Azure: ${clusterCommand(azTarget(settings), 'show')})`
+      )
     if (abort.aborted || (e instanceof Error && e.name === 'AbortError'))
       throw new AzureWaitTimeoutError(
         step,

@@ -7,6 +7,7 @@
 // before it writes anything at all (ARM or Kubernetes), then hand its finding to ensureNodePool.
 import type { AgentPool } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
+import { cancelledBy, cancelledWhile, cancelSignal } from '../util/cancel.js'
 import { formatDuration } from '../util/duration.js'
 import { armError, describeArmError, isArmNotFound, armStatusOf } from './arm-errors.js'
 import type { SubmittedCreate } from './submitted.js'
@@ -342,8 +343,13 @@ class PoolRun {
         .catch(() => undefined)
     })
     try {
-      await poller.pollUntilDone({ abortSignal: abort })
+      // The wait (never the PUT) also ends when the run is cancelled: the create stays submitted.
+      await poller.pollUntilDone({ abortSignal: AbortSignal.any([abort, cancelSignal()]) })
     } catch (e) {
+      if (cancelledBy())
+        throw cancelledWhile(
+          `${step} provisions (its create was submitted; ${lastState} in Azure: ${nodepoolCommand(azTarget(settings), 'show', name)})`
+        )
       if (e instanceof Error && e.name === 'AbortError')
         throw new AzureWaitTimeoutError(
           step,

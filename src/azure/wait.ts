@@ -2,6 +2,7 @@
 // (logging each state change with the elapsed time), and the timeout error that names the step
 // and the last state seen.
 import type { AbortSignalLike } from '@azure/abort-controller'
+import { cancelledWhile, cancelSignal } from '../util/cancel.js'
 import { formatDuration } from '../util/duration.js'
 import type { Log } from '../log/index.js'
 
@@ -105,7 +106,10 @@ export async function pollUntil<T>(
     if (elapsed + wait > o.timeoutMs) {
       throw new AzureWaitTimeoutError(o.step, last, elapsed, o.timeoutHint?.(last))
     }
-    await sleep(wait)
+    // A cancelled run stops waiting now (src/util/cancel.ts), the resource left as it is.
+    await sleep(wait, cancelSignal()).catch(() => {
+      throw cancelledWhile(`${o.step} is ${last} (waiting for it in Azure)`)
+    })
     if (r.retryAfterMs === undefined)
       delay = Math.min(o.backoff.maxMs, Math.round(delay * (o.backoff.factor ?? 1.5)))
   }

@@ -2,7 +2,9 @@
 // resourceVersion, keeping the current set of objects in memory; a dropped connection resumes
 // from the last seen resourceVersion, a 410 Gone relists. The predicate sees the whole current set
 // after every change and answers done, fail (fail fast) or not yet; it may ask to be asked again
-// after a while (grace periods) — there is no polling sleep. Times out with the last state seen.
+// after a while (grace periods) — there is no polling sleep. Times out with the last state seen;
+// ends at once with RunCancelledError when the run is cancelled (src/util/cancel.ts).
+import { cancelledWhile, cancelSignal } from '../util/cancel.js'
 import type { KubeObject } from './types.js'
 
 export interface WatchEvent {
@@ -94,6 +96,12 @@ class MultiWatch<K extends string, V extends Verdict> {
   private timeout: ReturnType<typeof setTimeout> | undefined
   private readonly onAbort = (): void =>
     this.finish(() => this.reject(this.opts.signal?.reason ?? new Error('aborted')))
+  /** The run's cancellation: the wait ends now, naming what it waited for. */
+  private readonly cancel = cancelSignal()
+  private readonly onCancel = (): void =>
+    this.finish(() =>
+      this.reject(cancelledWhile(`waiting on ${this.names.map(n => this.sources[n].name).join(', ')}`))
+    )
 
   constructor(
     private readonly sources: Record<K, WatchSource>,
@@ -112,7 +120,12 @@ class MultiWatch<K extends string, V extends Verdict> {
       this.onAbort()
       return
     }
+    if (this.cancel.aborted) {
+      this.onCancel()
+      return
+    }
     opts.signal?.addEventListener('abort', this.onAbort)
+    this.cancel.addEventListener('abort', this.onCancel)
     this.timeout = setTimeout(
       () => {
         const snap = this.snapshot()
@@ -135,6 +148,7 @@ class MultiWatch<K extends string, V extends Verdict> {
     if (this.recheck) clearTimeout(this.recheck)
     if (this.timeout) clearTimeout(this.timeout)
     this.opts.signal?.removeEventListener('abort', this.onAbort)
+    this.cancel.removeEventListener('abort', this.onCancel)
     for (const stop of this.stops.values()) stop()
     fn()
   }

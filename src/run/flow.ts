@@ -60,6 +60,9 @@ import {
   STATE
 } from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
+import { halfDoneLines, removeTemporaryFiles } from './cancelled.js'
+import { cancelledExitCode } from '../exit-codes.js'
+import { cancelledBy, RunCancelledError } from '../util/cancel.js'
 import { runUninstall } from './uninstall-step.js'
 
 /** How a workload uses the pool: a Pod as the benchmark pods are built, for the whole node's GPUs. */
@@ -356,6 +359,8 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   rememberRun(s.runId, reportPath)
   rememberCleanup(s)
   let refresher: TokenRefresher | undefined
+  /** What became of the Lease, for a cancelled run's account of itself. */
+  let lease = 'not taken (nothing was written)'
   try {
     // Without Azure (a kubeconfig given to verify, or to drift without subscription-id) no sign-in.
     let conn: AzureConnection | undefined
@@ -417,7 +422,10 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
           throw e
         }
       )
-      if (stack.leaseReleased) rememberLeaseReleased()
+      if (stack.leaseReleased) {
+        rememberLeaseReleased()
+        lease = 'released'
+      }
       report.steps.push(...stack.steps)
       if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
       await settlePool(pool, report) // a failed pool is the failure to report, before the stack's
@@ -432,7 +440,8 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
     if (s.mode === 'uninstall') await runUninstall(s, conn, creds.path, report)
     else await verifyAndBenchmark(s, creds.path, report)
   } catch (e) {
-    if (!(e instanceof StepError)) {
+    // A cancelled run stopped at a safe point: said below, with what it left half-done.
+    if (!(e instanceof StepError) && !(e instanceof RunCancelledError)) {
       const message = e instanceof Error ? e.message : String(e)
       log.error(message, { title: 'aks-rdma-action failed' })
       report.diagnostics = [
@@ -442,6 +451,15 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
     }
   } finally {
     refresher?.stop()
+  }
+  const cancelled = cancelledBy()
+  if (cancelled) {
+    const lines = halfDoneLines(report, { signal: cancelled, lease, removed: removeTemporaryFiles(temp) })
+    log.error(lines.join('\n'), { title: `aks-rdma-action cancelled by ${cancelled}` })
+    report.diagnostics = [
+      ...(report.diagnostics ?? []),
+      { step: 'run', title: `Cancelled by ${cancelled}`, text: lines.slice(1).join('\n') }
+    ]
   }
   report.result = deriveResult(report)
   if (report.result === 'success' && (s.mode === 'apply' || s.mode === 'verify'))
@@ -454,6 +472,10 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   for (const [k, v] of Object.entries(report.outputs)) setOutput(k, v)
   await writeJobSummary(report)
   const failed = report.result === 'failure' || (report.result === 'drifted' && s.failOnDrift)
+  if (cancelled) {
+    core.setFailed(`aks-rdma-action: cancelled by ${cancelled}`)
+    return { exitCode: cancelledExitCode(cancelled), report }
+  }
   if (failed) core.setFailed(`aks-rdma-action: ${report.result}`)
   return { exitCode: failed ? 1 : 0, report }
 }

@@ -29,7 +29,10 @@ import {
 import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { log } from '../log/index.js'
+import { cancelledExitCode } from '../exit-codes.js'
 import { EXIT, runMain } from '../main.js'
+import { cancelledBy } from '../util/cancel.js'
+import { handleCancelSignals } from './cancel-signals.js'
 import { newRunNonce } from '../settings/run-identity.js'
 import { parseFileCommands } from './file-commands.js'
 import { runPost, STATE } from './post.js'
@@ -205,6 +208,18 @@ export function tidyRunFolder(files: LocalRunnerFiles, outputs: Record<string, s
 }
 
 export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
+  // Ctrl-C (SIGINT) or SIGTERM stops the main step at its next safe point; the post step still runs.
+  const stopHandling = handleCancelSignals()
+  try {
+    const code = await runSteps(opts)
+    const signal = cancelledBy()
+    return signal ? cancelledExitCode(signal) : code
+  } finally {
+    stopHandling()
+  }
+}
+
+async function runSteps(opts: LocalRunOptions): Promise<number> {
   const env = opts.env ?? process.env
   // The run's nonce, drawn here: its identity (the Lease holder) and its folders are named after it.
   const nonce = newRunNonce()

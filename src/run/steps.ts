@@ -3,6 +3,7 @@
 // found something to look at, such as drift, ends as a warning).
 import { log } from '../log/index.js'
 import { finishedStep, type ReportStep } from '../report/report.js'
+import { throwIfCancelled } from '../util/cancel.js'
 import { formatDuration } from '../util/duration.js'
 
 export interface StepOutcome {
@@ -34,6 +35,8 @@ export async function runStep(
   title: string,
   fn: () => Promise<StepOutcome>
 ): Promise<StepOutcome> {
+  // A cancelled run starts no further step (src/util/cancel.ts).
+  throwIfCancelled(`before the ${name} step`)
   const started = Date.now()
   log.startGroup(`${name}: ${title}`)
   const finish = (status: ReportStep['status'], outcome: Partial<StepOutcome>): void => {

@@ -4,6 +4,7 @@
 import type { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
 import type { Log } from '../log/index.js'
+import { throwIfCancelled } from '../util/cancel.js'
 import type { Clock } from '../util/clock.js'
 import { acquireLease, type LeaseHandle, type LeaseLostError } from './lease.js'
 
@@ -30,6 +31,7 @@ export class RunLease {
   /** Takes the Lease when this run does not hold it yet; true when this call took it (and so maybe waited). */
   async ensure(): Promise<boolean> {
     if (this.lease) return false
+    throwIfCancelled('before taking the Lease')
     this.lease = await acquireLease(this.client, {
       holder: this.o.holder,
       leaseDurationSeconds: this.o.leaseDurationSeconds,
@@ -41,8 +43,12 @@ export class RunLease {
     return true
   }
 
-  /** Before a write (`what` names it): throws LeaseLostError once another run holds the Lease. */
+  /**
+   * Before a write (`what` names it): throws LeaseLostError once another run holds the Lease, and
+   * RunCancelledError once the run is cancelled (the safe point where a cancelled run stops).
+   */
   async confirm(what: string): Promise<void> {
+    throwIfCancelled(`before ${what}`)
     await this.lease?.confirm(what)
   }
 

@@ -13,6 +13,7 @@ import { WatchFailError, WatchTimeoutError, type WatchSource } from '../kube/wat
 import type { Log } from '../log/index.js'
 import type { Diagnostic } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
+import { RunCancelledError } from '../util/cancel.js'
 import { formatDuration } from '../util/duration.js'
 import { buildDiagnostic } from './diagnostics.js'
 import { FIELD_MANAGER, LABELS, type KubeManifest } from '../model/types.js'
@@ -493,6 +494,14 @@ export class Run {
 
   /** The reason and the diagnostic of a failed step (logged as an error and its details). */
   async diagnose({ spec }: StackStep, e: unknown): Promise<{ reason: string; diagnostic: Diagnostic }> {
+    // A cancelled run reads nothing more: it says where it stopped and gets on with releasing the Lease.
+    if (e instanceof RunCancelledError) {
+      this.log.warning(`${spec.name}: ${e.message}`)
+      return {
+        reason: e.message,
+        diagnostic: { step: spec.name, title: `${spec.name}: ${e.message}`, text: e.message }
+      }
+    }
     const ours =
       e instanceof ComponentStepFailure || e instanceof ApplyConflictError || e instanceof KubeRequestError
     const reason = ours ? (e as Error).message : messageOf(e)

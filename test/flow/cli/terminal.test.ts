@@ -7,10 +7,12 @@
 // loads it (a variable already set wins), and the action's main step runs as the runner would.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseEnv, promisify } from 'node:util'
+import { KubeClient } from '../../../src/kube/client.js'
+import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
 
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'cli-terminal-'))
@@ -266,6 +268,56 @@ describe('the simulator one flag away', () => {
       expect(existsSync(reports[i].outputs['kubeconfig-path'])).toBe(false)
     }
   }, 600_000)
+
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143]
+  ] as const)
+    it(`${signal} while apply holds the Lease: it stops, releases the Lease, removes its kubeconfig, says what is half-done, exits ${code}`, async () => {
+      // Values of its own make the run write (a helm upgrade at least), so it takes the Lease.
+      const values = path.join(work, `values-${signal}.yaml`)
+      writeFileSync(values, `aksRdmaActionTest: ${signal}-${Date.now()}\n`)
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(dist, 'cli.js'),
+          ...withWorld('apply', '--network-operator-values', values, '--benchmark', 'false')
+        ],
+        { env: terminalEnv(), stdio: ['ignore', 'pipe', 'pipe'] }
+      )
+      let stdout = ''
+      let stderr = ''
+      child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()))
+      const exited = new Promise<number | null>(resolve => child.on('close', c => resolve(c)))
+      // The signal comes once the Lease is taken: the run is writing the stack, or about to.
+      await new Promise<void>(resolve =>
+        child.stderr!.on('data', (b: Buffer) => {
+          stderr += b.toString()
+          if (/Lease kube-system\/aks-rdma-action taken by run/.test(stderr)) resolve()
+        })
+      )
+      child.kill(signal)
+      expect({ code: await exited, tail: stderr.slice(-2000) }).toMatchObject({ code })
+      expect(stderr).toContain(`cancelled by ${signal}; stopped at a safe point`)
+      expect(stderr).toMatch(/stopped in [a-z-]+: /)
+      expect(stderr).toContain('Lease kube-system/aks-rdma-action: released')
+      // The Lease is free for the next run: deleted, not left to expire.
+      const admin = KubeClient.fromFile(path.join(dir, 'kubeconfig'), { retries: 1 })
+      const lease = await admin
+        .get({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          namespace: LEASE_NAMESPACE,
+          name: LEASE_NAME
+        })
+        .catch(() => undefined)
+      expect(lease?.spec?.holderIdentity ?? '').toBe('')
+      // Its kubeconfig is gone, and no other is left in the runs' folders.
+      const kubeconfig = /^ {2}kubeconfig-path=(.+)$/m.exec(stdout)?.[1]
+      expect(kubeconfig).toBeDefined()
+      expect(existsSync(kubeconfig!)).toBe(false)
+      expect(stdout).not.toContain('export KUBECONFIG')
+    }, 300_000)
 
   it('sim down stops it and removes what it wrote, the runner folder the runs used included', async () => {
     const r = await cli(['sim', 'down', '--dir', dir])

@@ -3,13 +3,23 @@
 // Both exit codes every time, and what is left in ARM afterwards: a fresh apply keeps its pool
 // (cleanup none); an ephemeral cluster with cleanup cluster is gone; a pool whose provisioning
 // fails, a cluster create that times out and a pool create cut short by a cancelled run are all
-// deleted by the post step, which says so in the report and the job summary.
+// deleted by the post step, which says so in the report and the job summary — also when a later
+// step removed an input file, and failing loudly when it cannot. SIGINT or SIGTERM while the main
+// step holds the Lease: it stops, releases the Lease, removes its kubeconfig and exits 130 / 143.
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { TAG_CREATED_BY, tagValue } from '../../../src/azure/node-pool.js'
-import { runAction, CANCELLED_EXIT_CODE, type ActionRun } from '../../../sim/run-action.js'
+import { EXIT } from '../../../src/exit-codes.js'
+import { KubeClient } from '../../../src/kube/client.js'
+import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
+import {
+  runAction,
+  CANCELLED_EXIT_CODE,
+  type ActionRun,
+  type RunActionOptions
+} from '../../../sim/run-action.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { shippedDist } from '../../support/dist.js'
 import { helmStandinCommand } from '../../support/helm-standin-bin.js'
@@ -41,7 +51,10 @@ async function runOn(
   w: World,
   inputs: Record<string, string>,
   cancelMain?: AbortSignal,
-  extra: { beforePost?: () => Promise<void>; env?: Record<string, string> } = {}
+  extra: Pick<RunActionOptions, 'beforePost' | 'cancelWith'> & {
+    env?: Record<string, string>
+    onLog?: (text: string) => void
+  } = {}
 ): Promise<Outcome> {
   const env = w.env()
   // The action gets its kubeconfig from ARM, as in production.
@@ -53,8 +66,12 @@ async function runOn(
     runId: `contract-${Math.random().toString(36).slice(2, 8)}`,
     cancelMain,
     beforePost: extra.beforePost,
+    cancelWith: extra.cancelWith,
     postEnv: extra.env,
-    onLog: t => process.stdout.write(t) // captured; shown only if the test fails
+    onLog: t => {
+      extra.onLog?.(t)
+      process.stdout.write(t) // captured; shown only if the test fails
+    }
   })
   const reportPath = run.outputs['report-path'] ?? `${run.runnerTemp}/aks-rdma-action-report.json`
   const report = existsSync(reportPath) ? JSON.parse(readFileSync(reportPath, 'utf8')) : undefined
@@ -188,7 +205,7 @@ describe('the runner contract on the shipped bundles', () => {
     cancel.abort()
     const o = await running
     expect([o.run.exitCode, o.run.postExitCode]).toEqual([CANCELLED_EXIT_CODE, 0])
-    // The main step never wrote its report; the post step's decisions are in its log.
+    // The main step stopped waiting for the pool at once; the post step's decisions are in its log.
     expect(o.run.postLog).toContain(`cleanup: node-pool ${POOL}: deleted (was Creating)`)
     expect(w.azure.getPool(POOL)).toBeUndefined()
   })
@@ -225,4 +242,52 @@ describe('the runner contract on the shipped bundles', () => {
     )
     expect(w.azure.getPool(POOL)?.properties.provisioningState).toBe('Succeeded')
   })
+
+  /** The Lease as the world's admin reads it (undefined: deleted). */
+  async function leaseOf(w: World) {
+    const admin = KubeClient.fromString(w.kube.kubeconfig('admin'), { retries: 1 })
+    return admin
+      .get({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        namespace: LEASE_NAMESPACE,
+        name: LEASE_NAME
+      })
+      .catch(() => undefined)
+  }
+
+  for (const [signal, code] of [
+    ['SIGINT', EXIT.interrupted],
+    ['SIGTERM', EXIT.terminated]
+  ] as const)
+    it(`${signal} while the main step holds the Lease: it stops, releases it, removes its kubeconfig, says what is half-done, exits ${code}`, async () => {
+      const w = await start({})
+      const cancel = new AbortController()
+      let log = ''
+      let afterMain: { lease: unknown; kubeconfigs: string[] } | undefined
+      const o = await runOn(w, {}, cancel.signal, {
+        cancelWith: signal,
+        // The signal comes once the Lease is taken: the run is writing the stack, or about to.
+        onLog: t => {
+          log += t
+          if (/Lease kube-system\/aks-rdma-action taken by run/.test(log)) cancel.abort()
+        },
+        // What the main step left, before the post step tidies anything.
+        beforePost: async ({ runnerTemp }) => {
+          afterMain = {
+            lease: (await leaseOf(w))?.spec?.holderIdentity || undefined,
+            kubeconfigs: readdirSync(runnerTemp).filter(f => f.startsWith('kubeconfig-'))
+          }
+        }
+      })
+      expect(o.run.exitCode).toBe(code)
+      expect(afterMain).toEqual({ lease: undefined, kubeconfigs: [] })
+      expect(o.run.log).toContain(`cancelled by ${signal}; stopped at a safe point`)
+      expect(o.run.log).toMatch(/stopped in (network-operator|gpu-operator|node-pool|lease)[^:]*: /)
+      expect(o.run.log).toContain('Lease kube-system/aks-rdma-action: released')
+      expect(o.report.diagnostics).toContainEqual(
+        expect.objectContaining({ title: `Cancelled by ${signal}` })
+      )
+      expect(o.run.postExitCode).toBe(0)
+    })
 })

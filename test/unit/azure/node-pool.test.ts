@@ -6,7 +6,7 @@
 // reuse, and the reuse of an existing pool without a write (warnings for what differs, waiting for a
 // transitional state to settle). Date.now is a fake clock; the LRO is a fake PollerLike shaped as
 // @azure/core-lro's (arm-resource.ts). The pure comparisons are in pool-decisions.test.ts.
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
 import type { AgentPool } from '@azure/arm-containerservice'
 import {
   desiredAgentPool,
@@ -16,6 +16,7 @@ import {
   type NodePoolOptions
 } from '../../../src/azure/node-pool.js'
 import { AzureWaitTimeoutError } from '../../../src/azure/wait.js'
+import { cancelRun, resetCancellation, RunCancelledError } from '../../../src/util/cancel.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
@@ -165,7 +166,8 @@ describe('ensureNodePool: creating', () => {
     expect(a.putOptions).toEqual([
       { ifNoneMatch: '*', updateIntervalInMs: 7, abortSignal: expect.any(AbortSignal) }
     ])
-    expect(a.pollOptions).toEqual([{ abortSignal: a.putOptions[0].abortSignal }])
+    // The wait's signal: the step's timeout, or the run's cancellation (never the PUT's own).
+    expect(a.pollOptions).toEqual([{ abortSignal: expect.any(AbortSignal) }])
     // Each progress line says the state read after the previous poll; the GETs come from those reads.
     expect(a.calls).toEqual([GET, PUT, GET, GET])
     expect(log.lines).toEqual([
@@ -410,6 +412,28 @@ describe('ensureNodePool: the step timeout', () => {
     )
     expect(err).toBeInstanceOf(AzureWaitTimeoutError)
     expect(err.message).toMatch(/^node pool rdmapool: timed out after 20s; last state seen: Creating\. /)
+  })
+})
+
+describe('ensureNodePool: a cancelled run', () => {
+  afterEach(() => resetCancellation())
+
+  it('stops waiting for the pool at once, its create submitted, naming its state and the command', async () => {
+    const a = arm({ lro: { states: ['Creating'], end: 'hang' } })
+    const submitted: unknown[] = []
+    const running = ensureNodePool(
+      a.clients,
+      settings(),
+      opts(captureLog(), { timeoutMs: 3_600_000, onCreateSubmit: x => submitted.push(x) })
+    ).catch(e => e)
+    await new Promise(r => setTimeout(r, 0))
+    cancelRun('SIGTERM')
+    const err = await running
+    expect(err).toBeInstanceOf(RunCancelledError)
+    expect(err.message).toBe(
+      `cancelled by SIGTERM: stopped while node pool rdmapool provisions (its create was submitted; Creating in Azure: az aks nodepool show ${NP})`
+    )
+    expect(submitted).toHaveLength(1)
   })
 })
 

@@ -2,8 +2,10 @@
 // and what that step had written, the steps done and not run, the Lease and the files it removed.
 import { rmSync } from 'node:fs'
 import path from 'node:path'
+import { messageOf } from '../kube/errors.js'
+import { log } from '../log/index.js'
 import type { Report } from '../report/report.js'
-import { LEASE_NAME, LEASE_NAMESPACE } from '../stack/lease.js'
+import { LEASE_NAME, LEASE_NAMESPACE, releaseLease } from '../stack/lease.js'
 
 export interface CancelledRun {
   signal: NodeJS.Signals
@@ -11,6 +13,21 @@ export interface CancelledRun {
   lease: string
   /** Temporary files the run removed (the kubeconfig). */
   removed: string[]
+}
+
+/**
+ * Makes sure a cancelled run holds no Lease (whichever part of it took one): deletes it while this
+ * run holds it. Returns what became of it, in words.
+ */
+export async function releaseIfHeld(kubeconfig: string | undefined, runId: string): Promise<string> {
+  if (!kubeconfig) return 'not taken (the cluster was not reached)'
+  try {
+    return (await releaseLease(kubeconfig, runId, { retries: 1, log }))
+      ? 'released'
+      : 'not held by this run (not taken: nothing was written)'
+  } catch (e) {
+    return `not released (${messageOf(e)}): it expires by itself; on a runner the post step releases it`
+  }
 }
 
 /** Removes the run's temporary files (under RUNNER_TEMP, recorded as the run wrote them); returns their names. */

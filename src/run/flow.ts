@@ -60,7 +60,7 @@ import {
   STATE
 } from './post.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
-import { halfDoneLines, removeTemporaryFiles } from './cancelled.js'
+import { halfDoneLines, releaseIfHeld, removeTemporaryFiles } from './cancelled.js'
 import { cancelledExitCode } from '../exit-codes.js'
 import { cancelledBy, RunCancelledError } from '../util/cancel.js'
 import { runUninstall } from './uninstall-step.js'
@@ -359,8 +359,9 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   rememberRun(s.runId, reportPath)
   rememberCleanup(s)
   let refresher: TokenRefresher | undefined
-  /** What became of the Lease, for a cancelled run's account of itself. */
-  let lease = 'not taken (nothing was written)'
+  /** Set once the stack released the Lease it took; the kubeconfig once written (a cancelled run's account). */
+  let leaseReleased = false
+  let kubeconfigPath: string | undefined
   try {
     // Without Azure (a kubeconfig given to verify, or to drift without subscription-id) no sign-in.
     let conn: AzureConnection | undefined
@@ -382,6 +383,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
       throw e
     })
     refresher = creds.refresher
+    kubeconfigPath = creds.path
     if (s.mode === 'drift')
       await runStep(
         report.steps,
@@ -424,7 +426,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
       )
       if (stack.leaseReleased) {
         rememberLeaseReleased()
-        lease = 'released'
+        leaseReleased = true
       }
       report.steps.push(...stack.steps)
       if (stack.diagnostics.length) report.diagnostics = [...(report.diagnostics ?? []), ...stack.diagnostics]
@@ -454,6 +456,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   }
   const cancelled = cancelledBy()
   if (cancelled) {
+    const lease = leaseReleased ? 'released' : await releaseIfHeld(kubeconfigPath, s.runId)
     const lines = halfDoneLines(report, { signal: cancelled, lease, removed: removeTemporaryFiles(temp) })
     log.error(lines.join('\n'), { title: `aks-rdma-action cancelled by ${cancelled}` })
     report.diagnostics = [

@@ -20,8 +20,11 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import { setLogBackend } from '../../../src/log/index.js'
 import { parseFileCommands } from '../../../src/run/file-commands.js'
+import { actionInputReader } from '../../../src/run/inputs.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
 import {
   forgetCreateSubmitted,
+  rememberCleanup,
   rememberCreateSubmitted,
   rememberLeaseReleased,
   rememberRun,
@@ -662,5 +665,59 @@ describe('saving the state', () => {
       'run-id': RUN_ID,
       'report-path': '/tmp/report.json'
     })
+  })
+})
+
+describe('runPost: inputs that no longer read', () => {
+  /** The main step's saved cleanup for APPLY with cleanup node-pool and a client secret. */
+  function savedCleanup(): string {
+    const stateFile = path.join(runnerTemp, 'state')
+    writeFileSync(stateFile, '')
+    process.env.GITHUB_STATE = stateFile
+    setInputs({ ...APPLY, cleanup: 'node-pool', 'auth-type': 'secret', 'client-secret': 'hunter2-secret' })
+    const settings = readSettings(actionInputReader, process.env, { nonce: NONCE }).settings
+    rememberCleanup(settings)
+    const text = readFileSync(stateFile, 'utf8')
+    delete process.env.GITHUB_STATE
+    return parseFileCommands(text)[STATE.cleanup]
+  }
+
+  it('saves no secret, and keeps a saved create of another identity or another pool than the inputs name', async () => {
+    const saved = savedCleanup()
+    expect(saved).not.toContain('hunter2-secret')
+    expect(JSON.parse(saved)).toMatchObject({
+      cleanup: 'node-pool',
+      resourceGroup: 'rg',
+      nodePool: POOL_DEFAULT
+    })
+    // A later step removed the values file: the inputs as a whole no longer read.
+    setInputs({ 'gpu-operator-values': path.join(outside, 'removed.yaml') })
+    for (const [create, input, why] of [
+      [
+        submitted(POOL_DEFAULT, '77-2/build/ffffffffffff'),
+        {},
+        /created-by identity 77-2\/build\/ffffffffffff/
+      ],
+      [submitted(POOL_DEFAULT), { 'node-pool': 'otherpool' }, /node pool rdmapool \(this job: otherpool\)/]
+    ] as const) {
+      setInputs({ 'node-pool': POOL_DEFAULT, ...input })
+      setState({ [STATE.runId]: RUN_ID, [STATE.cleanup]: saved, [STATE.nodePoolSubmitted]: create })
+      const post = await runPost()
+      expect(post.exitCode).toBe(0)
+      expect(post.cleanup).toEqual([
+        expect.objectContaining({ resource: 'node-pool', result: 'kept', reason: expect.stringMatching(why) })
+      ])
+    }
+    expect(log.warnings).toContainEqual(expect.stringContaining('post: the inputs no longer read'))
+    expect(log.secrets).toContain('hunter2-secret')
+  })
+
+  it('without a saved cleanup (the main step never started) does nothing', async () => {
+    setInputs({ ...APPLY, 'gpu-operator-values': path.join(outside, 'removed.yaml') })
+    setState({ [STATE.nodePoolSubmitted]: submitted(POOL_DEFAULT) })
+    expect(await runPost()).toEqual({ exitCode: 0, cleanup: [] })
+    expect(log.lines).toContain(
+      'info: post: the inputs were invalid, so the main step started nothing; nothing to clean up'
+    )
   })
 })

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setLogBackend, type Log } from '../../../src/log/index.js'
+import { parseFileCommands } from '../../../src/run/file-commands.js'
 import {
   cliExitCode,
   prepareLocalRunner,
@@ -263,6 +264,41 @@ describe('runLikeRunner', () => {
     expect(printed[1]).not.toContain('export ')
     expect(printed[1].split('\n')[0]).toBe('result: success')
     expect(process.env['STATE_temp-paths']).toBeUndefined()
+  })
+
+  it("hands its outputs and exports to the user's GITHUB_OUTPUT and GITHUB_ENV in one piece at its end", async () => {
+    inputs({ mode: 'plan' })
+    const own = path.join(home, 'own')
+    mkdirSync(own)
+    writeFileSync(path.join(own, 'outputs'), 'earlier=1\n')
+    Object.assign(process.env, {
+      RUNNER_TEMP: path.join(own, 'temp'),
+      GITHUB_OUTPUT: path.join(own, 'outputs'),
+      GITHUB_ENV: path.join(own, 'env'),
+      GITHUB_STATE: path.join(own, 'state')
+    })
+    let during: string | undefined
+    const code = await runLikeRunner({
+      output: 'text',
+      print: t => {
+        if (!printed.length) {
+          core.exportVariable('AB', 'ab')
+          // While the run goes on, the user's files hold nothing of it (another run may read them).
+          during = readFileSync(path.join(own, 'outputs'), 'utf8')
+        }
+        printed.push(t)
+      }
+    })
+    expect(code).toBe(0)
+    expect(during).toBe('earlier=1\n')
+    expect(parseFileCommands(readFileSync(path.join(own, 'outputs'), 'utf8'))).toEqual({
+      earlier: '1',
+      result: 'success'
+    })
+    expect(parseFileCommands(readFileSync(path.join(own, 'env'), 'utf8'))).toEqual({ AB: 'ab' })
+    // The user's GITHUB_STATE is never the run's; its own folder under RUNNER_TEMP is gone, empty.
+    expect(existsSync(path.join(own, 'state'))).toBe(false)
+    expect(readdirSync(path.join(own, 'temp'))).toEqual([])
   })
 
   it('plan mode in JSON: only the plan is printed (no report), what it kept goes to the log', async () => {

@@ -341,14 +341,27 @@ async function recordInSummary(post: PostReport): Promise<void> {
   }
 }
 
-/** The az command that deletes a cluster or pool the post step could not delete. */
-function deleteCommand(e: CleanupEntry, s: PostSettings | undefined): string {
-  const [resourceGroup, cluster] =
-    e.resource === 'cluster' ? e.name.split('/') : [s?.cluster.resourceGroup ?? '', s?.cluster.name ?? '']
+/**
+ * Creates the main step saved when the post step has no settings to act with (the inputs no longer
+ * read, and no saved cleanup stands in for them): each failed, so the post step fails naming it.
+ */
+function cannotAct(submitted: SubmittedCreates): CleanupEntry[] {
+  const reason = 'the inputs no longer read and the main step saved no cleanup to act on instead'
+  const out: CleanupEntry[] = []
+  const c = submitted.cluster
+  if (c) out.push({ resource: 'cluster', name: `${c.resourceGroup}/${c.cluster}`, result: 'failed', reason })
+  const p = submitted.nodePool
+  if (p?.pool) out.push({ resource: 'node-pool', name: p.pool, result: 'failed', reason })
+  return out
+}
+
+/** The az command that deletes a cluster or pool the post step could not delete (named by its saved create). */
+function deleteCommand(e: CleanupEntry, submitted: SubmittedCreates, subscriptionId?: string): string {
+  const saved = e.resource === 'cluster' ? submitted.cluster : submitted.nodePool
   const t: AzTarget = {
-    ...(s?.azure.subscriptionId ? { subscriptionId: s.azure.subscriptionId } : {}),
-    resourceGroup,
-    cluster
+    ...(subscriptionId ? { subscriptionId } : {}),
+    resourceGroup: saved?.resourceGroup ?? '<resource-group>',
+    cluster: saved?.cluster ?? '<cluster-name>'
   }
   return e.resource === 'cluster' ? clusterCommand(t, 'delete') : nodepoolCommand(t, 'delete', e.name)
 }
@@ -377,7 +390,8 @@ export async function runPost(): Promise<PostReport> {
       log.warning(
         `post: the inputs no longer read (${e.problems.length} problem${e.problems.length > 1 ? 's' : ''}, e.g. a file a later step removed); cleaning up with what the main step saved`
       )
-    else log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
+    else if (!core.getState(STATE.clusterSubmitted) && !core.getState(STATE.nodePoolSubmitted))
+      log.info('post: the inputs were invalid, so the main step started nothing; nothing to clean up')
   }
   // No saved id: the main step saved nothing to trust or doubt (a saved create is then checked
   // against a fresh identity, which it cannot match).
@@ -387,17 +401,17 @@ export async function runPost(): Promise<PostReport> {
       `post: the saved run id is not this job's (${settings.runId}); the saved state is not trusted, so no Lease is released and nothing in Azure is deleted`
     )
   const kubeconfig = core.getState(STATE.kubeconfig)
+  const submitted: SubmittedCreates = {
+    cluster: submittedCreate(STATE.clusterSubmitted),
+    nodePool: submittedCreate(STATE.nodePoolSubmitted)
+  }
   const cleanup: CleanupEntry[] = []
   try {
     if (settings && trusted && kubeconfig) cleanup.push(await releaseRunLease(kubeconfig, settings.runId))
     if (settings?.mode === 'apply') {
-      const submitted: SubmittedCreates = {
-        cluster: submittedCreate(STATE.clusterSubmitted),
-        nodePool: submittedCreate(STATE.nodePoolSubmitted)
-      }
       if (trusted) cleanup.push(...(await cleanupCloud(settings, submitted)))
       else cleanup.push(...untrusted(settings, submitted))
-    }
+    } else if (!settings) cleanup.push(...cannotAct(submitted))
   } finally {
     cleanup.push(...removeTempPaths(kubeconfig))
   }
@@ -408,7 +422,7 @@ export async function runPost(): Promise<PostReport> {
   for (const e of failed)
     log.error(
       `${e.resource} ${e.name} was created by this run but is still there: ${(e.reason ?? 'deleting it failed').replace(/\.$/, '')}. ` +
-        `Delete it with: ${deleteCommand(e, settings)}`,
+        `Delete it with: ${deleteCommand(e, submitted, settings?.azure.subscriptionId)}`,
       { title: 'aks-rdma-action: cleanup failed' }
     )
   recordInReport(post)

@@ -712,12 +712,29 @@ describe('runPost: inputs that no longer read', () => {
     expect(log.secrets).toContain('hunter2-secret')
   })
 
-  it('without a saved cleanup (the main step never started) does nothing', async () => {
+  it('without a saved cleanup, saved creates fail it (named, with the command); without either it does nothing', async () => {
     setInputs({ ...APPLY, 'gpu-operator-values': path.join(outside, 'removed.yaml') })
-    setState({ [STATE.nodePoolSubmitted]: submitted(POOL_DEFAULT) })
     expect(await runPost()).toEqual({ exitCode: 0, cleanup: [] })
     expect(log.lines).toContain(
       'info: post: the inputs were invalid, so the main step started nothing; nothing to clean up'
     )
+    setState({ [STATE.runId]: RUN_ID, [STATE.nodePoolSubmitted]: submitted(POOL_DEFAULT) })
+    const post = await runPost()
+    expect(post).toEqual({
+      exitCode: 1,
+      cleanup: [
+        {
+          resource: 'node-pool',
+          name: POOL_DEFAULT,
+          result: 'failed',
+          reason: 'the inputs no longer read and the main step saved no cleanup to act on instead'
+        }
+      ]
+    })
+    expect(log.errors.map(e => e.message)).toEqual([
+      expect.stringContaining(
+        `Delete it with: az aks nodepool delete --resource-group rg --cluster-name aks1 --name ${POOL_DEFAULT}`
+      )
+    ])
   })
 })

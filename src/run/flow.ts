@@ -457,6 +457,7 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
   const cancelled = cancelledBy()
   if (cancelled) {
     const lease = leaseReleased ? 'released' : await releaseIfHeld(kubeconfigPath, s.runId)
+    if (lease === 'released') rememberLeaseReleased()
     const lines = halfDoneLines(report, { signal: cancelled, lease, removed: removeTemporaryFiles(temp) })
     log.error(lines.join('\n'), { title: `aks-rdma-action cancelled by ${cancelled}` })
     report.diagnostics = [

@@ -235,7 +235,11 @@ async function releaseRunLease(kubeconfig: string, runId: string): Promise<Clean
   // The Kubernetes client loads only when there is a kubeconfig to use.
   const { LEASE_NAME, LEASE_NAMESPACE, releaseLease } = await import('../stack/lease.js')
   const name = `${LEASE_NAMESPACE}/${LEASE_NAME}`
-  if (!existsSync(kubeconfig)) return { resource: 'lease', name, result: 'skipped', reason: 'no kubeconfig' }
+  // The main step took it and gave it back (a cancelled one removes its kubeconfig after that).
+  if (!existsSync(kubeconfig))
+    return core.getState(STATE.leaseReleased)
+      ? { resource: 'lease', name, result: 'skipped', reason: 'the main step took it and released it' }
+      : { resource: 'lease', name, result: 'skipped', reason: 'no kubeconfig' }
   try {
     const released = await releaseLease(kubeconfig, runId, { log })
     if (released) log.info('post: released the Lease this run held')

@@ -289,5 +289,9 @@ describe('the runner contract on the shipped bundles', () => {
         expect.objectContaining({ title: `Cancelled by ${signal}` })
       )
       expect(o.run.postExitCode).toBe(0)
+      expect(entry(o, 'lease')).toMatchObject({
+        result: 'skipped',
+        reason: 'the main step took it and released it'
+      })
     })
 })

@@ -75,7 +75,7 @@ function ensureFile(file: string): number {
 
 /**
  * Sets RUNNER_TEMP and friends for one run, creating what is missing and keeping what the user set.
- * Two runs sharing the user's folders (one --env-file) never share their state: each has its own
+ * Two runs sharing the user's folders (one --inputs-file) never share their state: each has its own
  * state, outputs and env files in its run folder, and its own folder under the user's RUNNER_TEMP,
  * both named after the run's nonce (the end of its identity, the Lease holder).
  */

@@ -93,7 +93,7 @@ describe('the simulator one flag away', () => {
   /** A command run on the world through its .env, with these flags. */
   const withWorld = (command: string, ...flags: string[]): string[] => [
     command,
-    '--env-file',
+    '--inputs-file',
     envFile,
     ...flags
   ]

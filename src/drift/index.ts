@@ -14,6 +14,15 @@ import { messageOf } from '../kube/errors.js'
 import { silentLog, type Log } from '../log/index.js'
 import type { DriftItem } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
+import {
+  foreignNamespaceNote,
+  kubeRecordStore,
+  proofOfObject,
+  sameRef,
+  type OwnedEntry
+} from '../stack/ownership.js'
+import { refOf, type KubeObject } from '../kube/types.js'
+import type { KubeManifest } from '../model/types.js'
 import { releaseDrift, type ReleaseDrift } from './helm.js'
 import { manifestDrift } from './manifests.js'
 
@@ -43,6 +52,24 @@ interface Readers {
   ctx: DriftContext
   kube: KubeClient
   helm(): Promise<Helm>
+  /** The ownership record's entries (read once; empty when there is none, undefined when it cannot be read). */
+  owned(): Promise<OwnedEntry[] | undefined>
+}
+
+/**
+ * A namespace that exists and that the action did not create keeps its labels (apply writes none),
+ * so its labels are not drift; what it lacks is said as apply says it. Undefined: compare it.
+ */
+async function foreignNamespace(m: KubeManifest, r: Readers): Promise<{ note?: string } | undefined> {
+  if (m.kind !== 'Namespace') return undefined
+  const live = await r.kube.get(refOf(m as KubeObject))
+  if (!live || live.metadata.deletionTimestamp) return undefined
+  const entries = await r.owned()
+  if (!entries) return undefined
+  const entry = entries.find(e => sameRef(e, refOf(live)))
+  if (proofOfObject(entry, live).owned) return undefined
+  const note = foreignNamespaceNote(m, live)
+  return note ? { note } : {}
 }
 
 /** One component's drift: an Azure one compares its resource; a cluster one its manifests, its release and its extras. */
@@ -51,8 +78,14 @@ async function componentDrift(c: Component, r: Readers): Promise<DriftItem[]> {
   if (!isKubeComponent(c)) return c.drift({ component: c.name, settings: s, clients: r.ctx.azure!.clients })
   const desired = c.desired(s)
   const found: DriftItem[] = []
-  for (const m of desired.manifests ?? [])
+  for (const m of desired.manifests ?? []) {
+    const foreign = await foreignNamespace(m, r)
+    if (foreign) {
+      if (foreign.note) (r.ctx.log ?? silentLog).warning(`${c.name}: ${foreign.note}`)
+      continue
+    }
     found.push(...(await manifestDrift(r.kube, m, { component: c.name, force: s.stack.forceConflicts })))
+  }
   let release: ReleaseDrift | undefined
   if (desired.helm) {
     release = await releaseDrift(await r.helm(), desired.helm, c.name, r.kube)
@@ -80,9 +113,22 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
   const log = ctx.log ?? silentLog
   const kube = KubeClient.fromFile(ctx.kubeconfigPath, { retries: s.wait.retries, log })
   let helm: Promise<Helm> | undefined
+  let owned: Promise<OwnedEntry[] | undefined> | undefined
   const readers: Readers = {
     ctx,
     kube,
+    owned: () =>
+      (owned ??= kubeRecordStore(kube)
+        .read()
+        .then(
+          rec => rec?.entries ?? [],
+          (e: unknown) => {
+            log.warning(
+              `the ownership record could not be read (${messageOf(e)}): namespaces compared as the action's`
+            )
+            return undefined
+          }
+        )),
     helm: () =>
       (helm ??= ensureHelm(s.stack.helmVersion, { log, pathSha256: s.stack.helmSha256 }).then(
         helmPath => new Helm({ helmPath, kubeconfig: ctx.kubeconfigPath })

@@ -7,7 +7,7 @@
 import type { KubeClient } from '../kube/client.js'
 import { isConflict, isNotFound } from '../kube/errors.js'
 import type { KubeObject, KubeRef } from '../kube/types.js'
-import { LABELS } from '../model/types.js'
+import { LABELS, type KubeManifest } from '../model/types.js'
 import { runLabel } from '../model/work-labels.js'
 
 export const OWNERSHIP_RECORD = { namespace: 'kube-system', name: 'aks-rdma-action-owned' } as const
@@ -100,6 +100,20 @@ export function parseEntries(text: string | undefined): OwnedEntry[] {
     })
   }
   return out
+}
+
+/** The pod security label the operators' namespaces need, and its value. */
+export const POD_SECURITY = { label: 'pod-security.kubernetes.io/enforce', value: 'privileged' } as const
+
+/**
+ * A namespace that exists and that the action did not create keeps its labels (apply writes none,
+ * drift compares none); when it lacks the pod security label the manifest asks for, what to say:
+ * the label the operators need and the command that adds it.
+ */
+export function foreignNamespaceNote(m: KubeManifest, live: KubeObject): string | undefined {
+  const wanted = m.metadata.labels?.[POD_SECURITY.label]
+  if (!wanted || live.metadata.labels?.[POD_SECURITY.label] === wanted) return undefined
+  return `namespace ${m.metadata.name} was not created by the action: its labels are left alone; the operators need ${POD_SECURITY.label}=${wanted} (kubectl label namespace ${m.metadata.name} ${POD_SECURITY.label}=${wanted})`
 }
 
 /** Whether a live thing is the action's, and why (or why not), in words. */

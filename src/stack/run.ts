@@ -20,7 +20,14 @@ import { FIELD_MANAGER, LABELS, type KubeManifest } from '../model/types.js'
 import { runLabel } from '../model/work-labels.js'
 import { createHelmReleases, type HelmPlan, type HelmReleases } from './helm-release.js'
 import type { LeaseLostError } from './lease.js'
-import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef, type OwnedEntry } from './ownership.js'
+import {
+  foreignNamespaceNote,
+  OwnershipRecord,
+  proofOfObject,
+  proofOfRelease,
+  releaseRef,
+  type OwnedEntry
+} from './ownership.js'
 import { RunLease } from './run-lease.js'
 import {
   applyCrds,
@@ -47,8 +54,7 @@ interface ManifestPlan {
   live?: KubeObject
 }
 
-/** The pod security label the operators' namespaces need, and its value. */
-export const POD_SECURITY = { label: 'pod-security.kubernetes.io/enforce', value: 'privileged' } as const
+export { POD_SECURITY } from './ownership.js'
 
 interface StepPlan {
   manifests: ManifestPlan[]
@@ -194,12 +200,8 @@ export class Run {
     const live = await this.client.get(refOf(m as KubeObject))
     if (!live || live.metadata.deletionTimestamp) return undefined
     if (proofOfObject(await this.record.find(refOf(live)), live).owned) return undefined
-    const wanted = m.metadata.labels?.[POD_SECURITY.label]
-    if (!wanted || live.metadata.labels?.[POD_SECURITY.label] === wanted) return { live }
-    return {
-      live,
-      note: `namespace ${m.metadata.name} was not created by the action: its labels are left alone; the operators need ${POD_SECURITY.label}=${wanted} (kubectl label namespace ${m.metadata.name} ${POD_SECURITY.label}=${wanted})`
-    }
+    const note = foreignNamespaceNote(m, live)
+    return note ? { live, note } : { live }
   }
 
   /**

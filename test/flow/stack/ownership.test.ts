@@ -9,6 +9,7 @@
 // the action created and the record with it, and a second uninstall finds nothing.
 import { jest } from '@jest/globals'
 import { helmStandin } from '../../../sim/helm/index.js'
+import { detectDrift } from '../../../src/drift/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { applyStack } from '../../../src/stack/index.js'
@@ -194,6 +195,17 @@ describe('what the action owns on a shared cluster', () => {
     expect(
       get('', 'namespaces', undefined, 'network-operator')?.metadata.labels?.[POD_SECURITY]
     ).toBeUndefined()
+    // Drift leaves the labels of a namespace it did not create alone, as apply does, and says what it lacks.
+    const driftLog = collectLog()
+    const drift = await detectDrift({
+      settings: w.settings({}, 'run-d2'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: driftLog
+    })
+    expect(drift.filter(d => d.field.startsWith('namespace/network-operator'))).toEqual([])
+    expect(
+      driftLog.lines.filter(l => l.startsWith('warning: network-operator:') && l.includes(POD_SECURITY))
+    ).toHaveLength(1)
 
     const un = await uninstall('run-u2')
     expect(un.ok).toBe(true)

@@ -302,7 +302,10 @@ export class Run {
       let what: string
       try {
         if (!version.field && spec.helm) {
-          live = (await this.helm.status(spec.helm.release, spec.helm.namespace))?.chartVersion
+          // A same-named release of another chart is no older version of this one: the ownership
+          // check refuses it, naming its chart.
+          const st = await this.helm.status(spec.helm.release, spec.helm.namespace)
+          live = st && st.chartName === chartNameOf(spec.helm.chart) ? st.chartVersion : undefined
           what = `chart ${spec.helm.chart}`
         } else if (version.field) {
           const field = version.field

@@ -5,7 +5,7 @@
 // identity that matches the live one does. Written with resourceVersion preconditions; a pending
 // entry, written before the create, proves only what the rules of `proofOf*` say.
 import type { KubeClient } from '../kube/client.js'
-import { isConflict, isNotFound } from '../kube/errors.js'
+import { httpStatusOf, isConflict, isNotFound, KubeRequestError, messageOf } from '../kube/errors.js'
 import type { KubeObject, KubeRef } from '../kube/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import { runLabel } from '../model/work-labels.js'
@@ -178,6 +178,17 @@ export function proofOfRelease(
   }
 }
 
+/**
+ * A failed write of the record, as every other failed request reads (a 403 names the permission
+ * to grant); a conflict stays as the server sent it, for the caller to read again.
+ */
+function named(what: string): (e: unknown) => never {
+  return e => {
+    if (isConflict(e)) throw e
+    throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
+  }
+}
+
 /** The record over a KubeClient: a GET, then create or replace with the resourceVersion read. */
 export function kubeRecordStore(client: KubeClient): RecordStore {
   const ref = { apiVersion: 'v1', kind: 'ConfigMap', ...OWNERSHIP_RECORD }
@@ -201,20 +212,23 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
       }
     },
     async write(entries, resourceVersion) {
-      const out = await client.request(
-        `${resourceVersion ? 'update' : 'create'} configmap ${RECORD_NAME}`,
-        () =>
-          resourceVersion
-            ? client.core.replaceNamespacedConfigMap({
-                ...OWNERSHIP_RECORD,
-                body: body(entries, resourceVersion) as never
-              })
-            : client.core.createNamespacedConfigMap({
-                namespace: OWNERSHIP_RECORD.namespace,
-                body: body(entries) as never
-              }),
-        true
-      )
+      const what = `${resourceVersion ? 'update' : 'create'} configmap ${RECORD_NAME}`
+      const out = await client
+        .request(
+          what,
+          () =>
+            resourceVersion
+              ? client.core.replaceNamespacedConfigMap({
+                  ...OWNERSHIP_RECORD,
+                  body: body(entries, resourceVersion) as never
+                })
+              : client.core.createNamespacedConfigMap({
+                  namespace: OWNERSHIP_RECORD.namespace,
+                  body: body(entries) as never
+                }),
+          true
+        )
+        .catch(named(what))
       return (out as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? ''
     },
     async remove(resourceVersion) {
@@ -229,7 +243,7 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
           true
         )
       } catch (e) {
-        if (!isNotFound(e)) throw e
+        if (!isNotFound(e)) named(`delete configmap ${RECORD_NAME}`)(e)
       }
     }
   }

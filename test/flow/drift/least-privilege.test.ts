@@ -178,7 +178,7 @@ describe('drift and verify with a reader that may not read Secrets', () => {
     for (const c of read) expect({ name: c.name, status: c.status }).toEqual({ name: c.name, status: 'pass' })
     const probe = v.checks.find(c => c.name === 'node-probe')!
     expect(probe.status).toBe('warn')
-    expect(probe.detail).toContain('not run: the identity may not patch namespaces')
+    expect(probe.detail).toContain('not run: the identity may not update configmaps in namespace kube-system')
     expect(probe.detail).toContain(PROBE_PERMISSION)
     expect(v.checks.some(c => c.status === 'fail')).toBe(false)
     // Refused, so nothing was written.

@@ -80,7 +80,8 @@ describe('Helm', () => {
       chartVersion: 'v26.3.3',
       appVersion: 'v26.3.3',
       revision: 1,
-      status: 'deployed'
+      status: 'deployed',
+      firstDeployed: expect.stringMatching(/^\d{4}-\d\d-\d\dT/)
     })
     expect(await helm.getValues('gpu-operator', 'gpu-operator')).toEqual(values)
     const log = readFileSync(argLog, 'utf8')

@@ -218,12 +218,13 @@ describe('a user credential that may only read', () => {
     expect(res.ok).toBe(false)
     const failed = res.steps.find(s => s.status === 'failure')
     expect(failed?.name).toBe('network-operator')
+    // The first write is the ownership record's pending entry, made before the namespace it records.
     expect(failed?.detail).toBe(
-      'apply namespace/network-operator: HTTP 403: namespaces "network-operator" is forbidden: User "clusterUser" cannot patch resource "namespaces" in API group "" in the namespace "network-operator"' +
-        ` — missing Kubernetes permission: clusterUser may not patch namespaces. ${KUBERNETES_PERMISSION}`
+      'create configmap kube-system/aks-rdma-action-owned: HTTP 403: configmaps is forbidden: User "clusterUser" cannot create resource "configmaps" in API group "" in the namespace "kube-system"' +
+        ` — missing Kubernetes permission: clusterUser may not create configmaps. ${KUBERNETES_PERMISSION}`
     )
     expect(log.errors.join('\n')).toContain(
-      'User "clusterUser" cannot patch resource "namespaces" in API group "" in the namespace "network-operator"'
+      'User "clusterUser" cannot create resource "configmaps" in API group "" in the namespace "kube-system"'
     )
     expect(res.steps.filter(s => s.status === 'skipped').map(s => s.detail)).toEqual(
       Array(5).fill('not run: network-operator failed')

@@ -2,8 +2,9 @@
 // the same inputs as flags (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the
 // simulator (`simulate`, `sim up`, `sim down`) and the perftest / ibstat parsers. Logs go to stderr
 // (outside GitHub Actions through the terminal renderer: no workflow commands, secrets redacted),
-// results to stdout. `verify` and `drift` reach the cluster with $KUBECONFIG when given neither a
-// kubeconfig nor an Azure cluster. `--version` prints package.json's version.
+// results to stdout. `verify` and `drift` reach the cluster with kubectl's kubeconfig when given
+// neither a kubeconfig nor an Azure cluster; auth-type cli takes az's subscription (local-context.ts).
+// `--version` prints package.json's version.
 // Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode).
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -11,7 +12,8 @@ import { EXIT } from '../src/exit-codes.js'
 import { log } from '../src/log/index.js'
 import { startSession, type TerminalSession } from '../src/log/terminal-session.js'
 import { FileInputError, readBoundedFile } from '../src/util/files.js'
-import { exportInputs, inputEnvName, secretInputValues } from '../src/run/inputs.js'
+import { exportInputs, secretInputValues } from '../src/run/inputs.js'
+import { defaultKubeconfig, defaultSubscription, logDefault } from './local-context.js'
 import { CA_REEXEC_ENV, loadInputsFile } from './inputs-file.js'
 import { nodeReadArgument } from './node-argv.js'
 import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
@@ -40,29 +42,16 @@ function rerunWithCa(argv: string[]): Promise<number> {
   return new Promise(resolve => child.on('close', code => resolve(code ?? EXIT.failure)))
 }
 
-/**
- * verify and drift need only the cluster: given neither a kubeconfig nor an Azure cluster (flags,
- * --inputs-file or INPUT_ variables), they use $KUBECONFIG, as kubectl would. A named Azure cluster
- * keeps its credentials from ARM, so the current context never stands in for another cluster.
- */
-function defaultKubeconfig(
-  mode: Mode,
-  inputs: Record<string, string>,
-  env = process.env
-): Record<string, string> {
-  const given = (name: string): boolean => !!(inputs[name] ?? env[inputEnvName(name)])?.trim()
-  if (mode !== 'verify' && mode !== 'drift') return {}
-  if (!env.KUBECONFIG || given('kubeconfig') || given('resource-group') || given('cluster-name')) return {}
-  return { kubeconfig: env.KUBECONFIG }
-}
-
 async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
   const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
   const planMode: Record<string, string> =
     mode === 'plan' ? { 'plan-mode': (p.options.mode as string | undefined) ?? 'apply' } : {}
-  exportInputs({ ...defaultKubeconfig(mode, p.inputs), ...p.inputs, mode, ...planMode })
+  const kube = defaultKubeconfig(mode, p.inputs)
+  const subscription = defaultSubscription(mode, { ...kube.inputs, ...p.inputs })
+  exportInputs({ ...kube.inputs, ...subscription.inputs, ...p.inputs, mode, ...planMode })
   // Secret inputs are hidden before anything could print them.
   for (const s of secretInputValues()) session.terminal?.secret(s)
+  for (const d of [kube, subscription]) logDefault(d, log, s => session.terminal?.secret(s))
   if (mode === 'plan') {
     const { runMain } = await import('../src/main.js')
     return runMain({ output, cli: true, print: text => session.result(text) })

@@ -241,3 +241,59 @@ describe('the action with auth-type cli, after azure/login', () => {
     expect(r.exported).toEqual({})
   })
 })
+
+describe('the command line with auth-type cli, after az login and az account set', () => {
+  /** The CLI as a terminal runs it: the world's environment, inputs as flags, no subscription-id. */
+  function cli(args: string[], env: NodeJS.ProcessEnv): Promise<AzResult> {
+    return new Promise(resolve =>
+      execFile(process.execPath, [bundlePath('cli'), ...args], { env }, (e, stdout, stderr) =>
+        resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr })
+      )
+    )
+  }
+  const flags = (): string[] => {
+    const { 'subscription-id': _s, 'client-id': _c, 'tenant-id': _t, ...rest } = world.inputs()
+    return Object.entries(rest).flatMap(([k, v]) => [`--${k}`, v])
+  }
+  const terminalEnv = (): NodeJS.ProcessEnv => {
+    const env = stepEnv()
+    delete env.KUBECONFIG
+    delete env.AZURE_SUBSCRIPTION_ID
+    env.HOME = world.dir // no ~/.kube/config of this machine
+    return env
+  }
+
+  it('takes the subscription az account set chose (az account show), and says so', async () => {
+    await az(['logout'])
+    const login = ['login', '--service-principal', '--username', a().clientId, '--tenant', a().tenantId]
+    expect((await az([...login, `--password=${a().clientSecret}`, '--output', 'none'])).code).toBe(0)
+    expect((await az(['account', 'set', '--subscription', a().subscriptionId])).code).toBe(0)
+    // As the real CLI prints it: the default subscription's id alone.
+    expect((await az(['account', 'show', '--query', 'id', '-o', 'tsv'])).stdout).toBe(
+      `${a().subscriptionId}\n`
+    )
+    world.recorder.reset()
+    const r = await cli(['verify', '--auth-type', 'cli', '--benchmark', 'false', ...flags()], terminalEnv())
+    expect(r.code).not.toBe(2)
+    expect(r.stderr).toContain(
+      `subscription ${a().subscriptionId} (the Azure CLI's default, from az account show`
+    )
+    // The run reached ARM under that subscription.
+    expect(world.recorder.counts().arm.total).toBeGreaterThan(0)
+  })
+
+  it('AZURE_SUBSCRIPTION_ID wins over az; signed out and without it, the input error says how to sign in', async () => {
+    const env = { ...terminalEnv(), AZURE_SUBSCRIPTION_ID: a().subscriptionId }
+    const fromEnv = await cli(['verify', '--auth-type', 'cli', '--benchmark', 'false', ...flags()], env)
+    expect(fromEnv.code).not.toBe(2)
+    expect(fromEnv.stderr).toContain(`subscription ${a().subscriptionId} (from AZURE_SUBSCRIPTION_ID`)
+
+    await az(['logout'])
+    world.recorder.reset()
+    const out = await cli(['verify', '--auth-type', 'cli', ...flags()], terminalEnv())
+    expect(out.code).toBe(2)
+    expect(out.stderr).toMatch(/subscription-id: required/)
+    expect(out.stderr).toMatch(/az login/)
+    expect(world.recorder.counts().arm.total).toBe(0)
+  })
+})

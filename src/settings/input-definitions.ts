@@ -349,9 +349,9 @@ const DEFINITIONS = [
     name: 'zones',
     modes: SHAPES,
     kind: 'string',
-    description: 'Availability zones, comma separated (e.g. 1,2).',
+    description: 'Availability zones, comma separated: 1, 2 or 3 (e.g. 1,2).',
     list: true,
-    check: matches(/^[1-9]$/, 'zones are numbers such as 1, 2 or 3')
+    check: matches(/^[123]$/, 'Azure availability zones are 1, 2 and 3')
   },
   {
     name: 'register-feature',
@@ -487,7 +487,7 @@ const DEFINITIONS = [
     modes: RUNS,
     kind: 'duration',
     default: '60m',
-    description: `Time limit for the whole run (90s, 25m, 1h, 1h30m; 1s to ${MAX_DURATION}).`,
+    description: `Time limit for the whole run, with its unit (90s, 25m, 1h, 1h30m; 1s to ${MAX_DURATION}).`,
     ...DURATION_RANGE
   },
   {
@@ -495,7 +495,7 @@ const DEFINITIONS = [
     modes: RUNS,
     kind: 'duration',
     default: '25m',
-    description: `Time limit for each step (1s to ${MAX_DURATION}).`,
+    description: `Time limit for each step, with its unit (90s, 25m; 1s to ${MAX_DURATION}).`,
     ...DURATION_RANGE
   },
   {

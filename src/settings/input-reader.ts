@@ -125,8 +125,15 @@ export class Inputs {
   duration(name: InputName): number {
     const d = this.def(name)
     const v = this.raw(name) ?? d.default!
-    const ms = parseDuration(v)
     const range = `from ${formatDuration(d.min ?? 1)} to ${formatDuration(d.max ?? Number.MAX_SAFE_INTEGER)}`
+    // A bare number is refused: `60` would be 60 seconds to one reader and 60 minutes to another.
+    if (/^\d+(?:\.\d+)?$/.test(v)) {
+      this.problem(
+        `${name} ${this.shown(name, v)}: needs a unit (${v}s for seconds, ${v}m for minutes); a duration is written 90s, 25m, 1h or 1h30m, ${range}`
+      )
+      return parseDuration(d.default!)!
+    }
+    const ms = parseDuration(v)
     if (ms === undefined || ms <= 0) {
       this.problem(
         `${name} ${this.shown(name, v)}: must be a duration such as 90s, 25m, 1h or 1h30m, ${range}`

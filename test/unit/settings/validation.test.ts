@@ -137,7 +137,10 @@ describe('settings from inputs', () => {
     ['ratio out of range', { 'min-bandwidth-ratio': '1.5' }, 'min-bandwidth-ratio', /at most 1/],
     ['bad label', { 'node-labels': 'noequals' }, 'node-labels', /key=value/],
     ['bad taint effect', { 'node-taints': 'a=b:Sometimes' }, 'node-taints', /Effect one of/],
-    ['bad zone', { zones: 'eastus-1' }, 'zones', /numbers/],
+    ['bad zone', { zones: 'eastus-1' }, 'zones', /1, 2 and 3/],
+    ['zone Azure does not have', { zones: '1,4' }, 'zones "4"', /1, 2 and 3/],
+    ['timeout without a unit', { timeout: '60' }, 'timeout "60"', /60s.*60m/],
+    ['step-timeout without a unit', { 'step-timeout': '90' }, 'step-timeout "90"', /90s.*90m/],
     [
       'create-cluster without location',
       { 'create-cluster': 'true' },

@@ -13,6 +13,7 @@ import { parse, stringify } from 'yaml'
 import { EXEC_CREDENTIAL_API, tokenExecEntry, type TokenAnswer } from '../kube/exec-token.js'
 import type { Settings } from '../settings/settings.js'
 import { armError, describeArmError } from './arm-errors.js'
+import { ClusterNotFoundError, isClusterNotFound } from './cluster-missing.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'
 
@@ -248,6 +249,7 @@ export async function writeClusterCredentials(
         )
       }
     }
+    if (isClusterNotFound(e, name)) throw new ClusterNotFoundError(settings, clients.subscriptionId)
     throw new Error(
       `${step}: listing ${kind} credentials failed: ${describeArmError(e)}${armError(e).status === 403 && !/^AuthorizationFailed$/i.test(armError(e).code) ? ` (the identity needs Microsoft.ContainerService/managedClusters/list${adminCredentials ? 'ClusterAdmin' : 'ClusterUser'}Credential/action)` : ''}`
     )

@@ -24,6 +24,7 @@ import {
 } from '../model/az-commands.js'
 import { TAGS } from '../model/types.js'
 import { pollUntil, AzureWaitTimeoutError } from './wait.js'
+import { ClusterNotFoundError, isClusterNotFound } from './cluster-missing.js'
 
 /** Tag names (hyphens: ARM tag names may not contain `/`). */
 export const TAG_MANAGED = TAGS.managed
@@ -116,12 +117,15 @@ export function comparePool(desired: AgentPool, live: AgentPool, target: PoolTar
     eqi(dd, ld),
     `${recreate} (the GPU Operator needs driver None; a pool with the AKS-installed driver conflicts with it)`
   )
+  // Never a scale-down of a live pool: it removes nodes and whatever runs on them.
   add(
     'count',
     String(desired.count ?? ''),
     String(live.count ?? ''),
     desired.count === live.count,
-    `\`${nodepoolCommand(target, 'scale', poolName, ['--node-count', String(desired.count)])}\``
+    (live.count ?? 0) > (desired.count ?? 0)
+      ? `set node-count: ${live.count} to match the pool (it has more nodes than node-count; nothing is removed)`
+      : `\`${nodepoolCommand(target, 'scale', poolName, ['--node-count', String(desired.count)])}\`, or set node-count: ${live.count}`
   )
   const dl = fmtMap(desired.nodeLabels)
   const ll = fmtMap(live.nodeLabels)
@@ -234,6 +238,9 @@ async function readPool(clients: ArmClients, settings: Settings): Promise<AgentP
   try {
     return await clients.containerService.agentPools.get(resourceGroup, cluster, name)
   } catch (e) {
+    // A missing cluster is not a missing pool (unless this run creates the cluster first).
+    if (!settings.cluster.create && isClusterNotFound(e, cluster))
+      throw new ClusterNotFoundError(settings, clients.subscriptionId)
     if (isArmNotFound(e) && armError(e).code !== 'ResourceGroupNotFound') return undefined
     throw new NodePoolError(`node pool ${name}: reading it failed: ${describeArmError(e)}`)
   }

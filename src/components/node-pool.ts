@@ -68,9 +68,7 @@ export const nodePool: ArmComponent = {
       desired: d.desired,
       actual: d.actual,
       fixableByApply: false,
-      hint: d.immutable
-        ? d.fix
-        : `apply never changes an existing pool; ${d.fix}${d.field === 'count' ? `, or set node-count: ${d.actual}` : ''}`
+      hint: d.immutable ? d.fix : `apply never changes an existing pool; ${d.fix}`
     }))
     const state = live.provisioningState ?? 'Succeeded'
     if (state.toLowerCase() !== 'succeeded')

@@ -25,6 +25,7 @@ import {
   type PoolPrecheck,
   type TokenRefresher
 } from '../azure/index.js'
+import { ClusterNotFoundError } from '../azure/cluster-missing.js'
 import { detectDrift, DriftError } from '../drift/index.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
@@ -104,8 +105,13 @@ async function precheckPool(s: Settings, conn: AzureConnection, report: Report):
   try {
     return await precheckNodePool(conn.clients, s, { log })
   } catch (e) {
-    // The refusal is the node-pool step's failure, reported as such (and nothing was written).
-    await runStep(report.steps, 'node-pool', `node pool ${s.nodePool.name}`, () => Promise.reject(e))
+    // The refusal is the node-pool step's failure, reported as such (and nothing was written);
+    // a cluster that does not exist is the cluster step's.
+    if (e instanceof ClusterNotFoundError)
+      await runStep(report.steps, 'cluster', `cluster ${s.cluster.resourceGroup}/${s.cluster.name}`, () =>
+        Promise.reject(e)
+      )
+    else await runStep(report.steps, 'node-pool', `node pool ${s.nodePool.name}`, () => Promise.reject(e))
     throw e
   }
 }
@@ -169,7 +175,7 @@ async function ensureAzure(
       onCreateSubmit: p => rememberCreateSubmitted('node-pool', p),
       onCreateRefused: () => forgetCreateSubmitted('node-pool')
     })
-    for (const w of r.warnings) log.warning(w)
+    // ensureNodePool has logged its warnings (r.warnings) once already.
     report.outputs['node-pool-action'] = r.action
     info({ count: r.pool.count ?? s.nodePool.count })
     return {
@@ -328,6 +334,11 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
     }
   })
   if (s.mode === 'drift' || !verification) return
+  // A pool with no nodes has failed verify with the reason; a benchmark would only repeat it.
+  if (!verification.nodes.length) {
+    log.info(`benchmark and transport check: not run (pool ${s.nodePool.name} has no nodes; see verify)`)
+    return
+  }
   if (!verification.facts) {
     // The probe was refused (an identity that may only read): what builds on it does not start.
     const now = Date.now()

@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/client.js'
 import { isKindNotServed } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Snapshot } from '../kube/watch.js'
+import { LABELS } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 
 export interface ClusterState {
@@ -20,6 +21,8 @@ export interface ClusterState {
   observed: Partial<Record<ComponentName, Snapshot<string>>>
   /** Sources that could not be read, per component and source key, with the error. */
   unreadable: Partial<Record<ComponentName, Record<string, string>>>
+  /** When the pool has no nodes: the AKS pools the cluster's nodes belong to (sorted). */
+  otherPools?: string[]
 }
 
 /** The components verification checks for these settings. */
@@ -62,6 +65,7 @@ export async function readClusterState(kube: KubeClient, s: Settings): Promise<C
     observed: {},
     unreadable: {}
   }
+  if (!state.nodes.length) state.otherPools = await poolsInCluster(kube)
   for (const w of wanted) {
     const snap: Snapshot<string> = {}
     const errors: Record<string, string> = {}
@@ -77,4 +81,11 @@ export async function readClusterState(kube: KubeClient, s: Settings): Promise<C
     if (Object.keys(errors).length) state.unreadable[w.name] = errors
   }
   return state
+}
+
+/** The AKS node pools the cluster's nodes belong to (their agentpool label), for a pool name that has none. */
+async function poolsInCluster(kube: KubeClient): Promise<string[]> {
+  const { items } = await kube.list('v1', 'Node', { labelSelector: LABELS.agentPool, limit: 500 })
+  const names = items.map(n => n.metadata.labels?.[LABELS.agentPool]).filter((p): p is string => !!p)
+  return [...new Set(names)].sort()
 }

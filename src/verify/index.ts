@@ -63,6 +63,11 @@ export async function runVerification(ctx: VerifyContext): Promise<Verification>
     })
     return { checks, state, nodes: state.nodes }
   }
+  // A pool with no nodes: nothing to probe (nodes-ready says which pools there are).
+  if (!state.nodes.length) {
+    checks.push(nodeProbeCheck([], new Map(), new Map(), s))
+    return { checks, state, nodes: [], facts: new Map() }
+  }
   const skipped = new Map<string, string>()
   const probe: string[] = []
   for (const n of state.nodes) {

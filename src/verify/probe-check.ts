@@ -100,7 +100,12 @@ export function nodeProbeCheck(
   s: Settings
 ): Check {
   if (!nodes.length)
-    return { name: 'node-probe', status: 'fail', detail: 'no RDMA nodes to probe', nodes: [] }
+    return {
+      name: 'node-probe',
+      status: 'skipped',
+      detail: `no nodes of pool ${s.nodePool.name} to probe (see nodes-ready)`,
+      nodes: []
+    }
   const results = nodes.map(n => {
     const name = n.metadata.name
     const why = skipped.get(name)

@@ -9,6 +9,7 @@ import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'
 import type { NodeCheckResult } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
+import { closestName } from '../util/closest.js'
 import { oneLine } from '../util/text.js'
 import { nodeCheck, nodeResult, type Check } from './check-result.js'
 import type { ClusterState } from './cluster-state.js'
@@ -21,8 +22,22 @@ export interface CheckSpec {
   readOnly: boolean
 }
 
+/** The one failure of a pool with no nodes: which pools there are, the closest, and the fix. */
+export function missingPoolDetail(state: ClusterState): string {
+  const pools = state.otherPools ?? []
+  const near = closestName(state.pool, pools)
+  const there = pools.length
+    ? `the cluster's node pools are ${pools.join(', ')}`
+    : 'the cluster has no AKS node pool nodes'
+  const fix = near
+    ? `did you mean ${near}? Set node-pool: ${near} (CLI --node-pool ${near})`
+    : `set node-pool to one of them, or run apply to create pool ${state.pool}`
+  return `node pool ${state.pool} has no nodes in this cluster (none labelled ${LABELS.agentPool}=${state.pool}); ${there}; ${fix}`
+}
+
+/** A check with nothing to look at: its pool has no nodes, which nodes-ready reports once. */
 function noNodes(name: string, state: ClusterState): Check {
-  return { name, status: 'fail', detail: `no nodes labelled ${LABELS.agentPool}=${state.pool}`, nodes: [] }
+  return { name, status: 'skipped', detail: `no nodes of pool ${state.pool} (see nodes-ready)`, nodes: [] }
 }
 
 function label(node: KubeObject, key: string): string | undefined {
@@ -30,7 +45,8 @@ function label(node: KubeObject, key: string): string | undefined {
 }
 
 export function checkNodesReady(state: ClusterState): Check {
-  if (!state.nodes.length) return noNodes('nodes-ready', state)
+  if (!state.nodes.length)
+    return { name: 'nodes-ready', status: 'fail', detail: missingPoolDetail(state), nodes: [] }
   const results = state.nodes.map(n => {
     const problems: string[] = []
     if (!isNodeReady(n)) {

@@ -3,6 +3,9 @@
 // in the simulator's request log; an absent or compatible pool is handed to ensureNodePool, which
 // then creates or reuses it without reading it again.
 import { afterEach, describe, expect, it } from '@jest/globals'
+import { tmpdir } from 'node:os'
+import { ClusterNotFoundError } from '../../../src/azure/cluster-missing.js'
+import { writeClusterCredentials } from '../../../src/azure/credentials.js'
 import { ensureNodePool, NodePoolError, precheckNodePool } from '../../../src/azure/node-pool.js'
 import { armFixture, startWorld, type TestWorld } from '../../support/azure-world.js'
 import { rejection as failure } from '../../support/rejection.js'
@@ -90,5 +93,42 @@ describe('precheckNodePool', () => {
     expect(r.action).toBe('reused')
     expect(poolRequests(world)).toEqual(['GET'])
     expect(world.recorder.counts().mutating).toBe(0)
+  })
+})
+
+describe('a cluster that does not exist', () => {
+  it('is reported as a missing cluster, not an absent pool, with one GET and no write', async () => {
+    world = await startWorld({ azure: { cluster: { exists: false } } })
+    const { clients, settings, log } = armFixture(world)
+    world.recorder.reset()
+    const err = await failure(precheckNodePool(clients, settings, { log }))
+    expect(err).toBeInstanceOf(ClusterNotFoundError)
+    expect(err.message).toContain('cluster rg-rdma/aks-rdma does not exist')
+    // The fix is the create-cluster input.
+    expect(err.message).toContain('create-cluster: true')
+    expect(log.lines.some(l => /absent; it will be created/.test(l))).toBe(false)
+    expect(arm(world).map(r => r.method)).toEqual(['GET'])
+    expect(world.recorder.counts().mutating).toBe(0)
+  })
+
+  it('with create-cluster: true the pool is simply absent (the run creates the cluster first)', async () => {
+    world = await startWorld({ azure: { cluster: { exists: false } } })
+    const { clients, settings, log } = armFixture(world, { cluster: { create: true, location: 'eastus' } })
+    expect(await precheckNodePool(clients, settings, { log })).toEqual({ state: 'absent' })
+  })
+
+  it("verify's credentials say the cluster does not exist, not a bare 404", async () => {
+    world = await startWorld({ azure: { cluster: { exists: false } } })
+    const { clients, settings, log, credential } = armFixture(world, { mode: 'verify' })
+    const err = await failure(
+      writeClusterCredentials(clients, settings, credential.credential, {
+        log,
+        mask: () => {},
+        dir: tmpdir()
+      })
+    )
+    expect(err).toBeInstanceOf(ClusterNotFoundError)
+    expect(err.message).toContain('cluster rg-rdma/aks-rdma does not exist')
+    expect(err.message).not.toMatch(/HTTP 404/)
   })
 })

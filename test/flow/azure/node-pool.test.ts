@@ -92,8 +92,7 @@ describe('desiredAgentPool / comparePool (pure)', () => {
       osSKU:
         'fixed at creation: choose another node-pool name, or delete the pool (`az aks nodepool delete --subscription sub-1 --resource-group rg --cluster-name aks --name rdma`) and re-run',
       'gpuProfile.driver': expect.stringContaining('(`az aks nodepool delete --subscription sub-1'),
-      count:
-        '`az aks nodepool scale --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --node-count 2`',
+      count: 'set node-count: 4 to match the pool (it has more nodes than node-count; nothing is removed)',
       nodeLabels:
         '`az aks nodepool update --subscription sub-1 --resource-group rg --cluster-name aks --name rdma --labels a=1`',
       nodeTaints:

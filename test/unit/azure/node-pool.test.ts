@@ -470,7 +470,7 @@ describe('ensureNodePool: an existing pool', () => {
     const log = captureLog()
     const r = await ensureNodePool(a.clients, settings(), opts(log))
     const warnings = [
-      `node pool rdmapool: existing pool has count 3, inputs ask for 2; the action does not change existing pools (\`az aks nodepool scale ${NP} --node-count 2\`)`,
+      'node pool rdmapool: existing pool has count 3, inputs ask for 2; the action does not change existing pools (set node-count: 3 to match the pool (it has more nodes than node-count; nothing is removed))',
       `node pool rdmapool: existing pool has nodeLabels team=ml, inputs ask for (none); the action does not change existing pools (\`az aks nodepool update ${NP} --labels ''\`)`
     ]
     expect(r).toEqual({ action: 'reused', pool, warnings })
@@ -479,6 +479,8 @@ describe('ensureNodePool: an existing pool', () => {
       'info: node pool rdmapool: reusing the existing pool (3× Standard_ND96isr_H100_v5, Succeeded); no changes made'
     ])
     expect(a.calls).toEqual([GET])
+    // A live pool is never to be scaled down: no scale command for a pool larger than node-count.
+    expect(warnings.some(w => / scale /.test(w))).toBe(false)
   })
 
   it('is refused when incompatible or untolerated, before any write', async () => {

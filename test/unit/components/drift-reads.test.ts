@@ -437,8 +437,13 @@ describe('the Azure components’ drift (GETs only)', () => {
       desired: String(settings().nodePool.count),
       actual: '3',
       fixableByApply: false,
-      hint: 'apply never changes an existing pool; `az aks nodepool scale --subscription 00000000-0000-0000-0000-000000000000 --resource-group rg --cluster-name aks1 --name rdmapool --node-count 2`, or set node-count: 3'
+      hint: 'apply never changes an existing pool; set node-count: 3 to match the pool (it has more nodes than node-count; nothing is removed)'
     })
+    // A smaller pool may be scaled up to node-count.
+    const small = await drift('node-pool', arm({ pool: { ...asDesired, count: 1 } }))
+    expect(small.find(i => i.field === 'count')?.hint).toBe(
+      'apply never changes an existing pool; `az aks nodepool scale --subscription 00000000-0000-0000-0000-000000000000 --resource-group rg --cluster-name aks1 --name rdmapool --node-count 2`, or set node-count: 1'
+    )
   })
 
   it('the cluster and the credentials add nothing of their own', async () => {

@@ -498,17 +498,19 @@ describe('read-only checks', () => {
     expect(per.n2.detail).toMatch(/nvidia-peermem-ctr running, not Ready.*use-host-mofed is true/)
   })
 
-  it('gpu-operator is skipped on a CPU-only size; an empty pool fails every check', () => {
+  it('gpu-operator is skipped on a CPU-only size; an empty pool fails once, in nodes-ready', () => {
     const checks = byName(
       readOnlyChecks(healthyState([node('n1')]), settings({ 'vm-size': 'Standard_HB120rs_v3' }))
     )
     expect(checks['gpu-operator'].status).toBe('skipped')
-    const empty = readOnlyChecks(healthyState([]), settings())
-    expect(
-      empty
-        .filter(c => c.name !== 'gpu-operator')
-        .every(c => c.status === 'fail' && /no nodes labelled/.test(c.detail))
-    ).toBe(true)
+    const empty = readOnlyChecks({ ...healthyState([]), otherPools: ['rdmapool2', 'system'] }, settings())
+    expect(empty.filter(c => c.status === 'fail').map(c => c.name)).toEqual(['nodes-ready'])
+    expect(empty.filter(c => c.name !== 'nodes-ready').every(c => c.status === 'skipped')).toBe(true)
+    // One error naming the pool, the pools there are and the likely one.
+    const detail = empty[0].detail
+    expect(detail).toContain('node pool rdmapool')
+    expect(detail).toContain('rdmapool2, system')
+    expect(detail).toContain('node-pool: rdmapool2')
   })
 
   it('node-probe names nodes that could not be probed', () => {

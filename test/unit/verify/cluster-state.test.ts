@@ -127,9 +127,14 @@ describe('readClusterState', () => {
   it('a pool without GPUs: no gpu-operator sources read', async () => {
     const f = fakeKube()
     const state = await readClusterState(f.kube, noGpus())
+    // The pool has no nodes here: one more list, of every AKS node, to name the pools there are.
     expect([...f.lists].sort()).toEqual(
-      ALL_LISTS.filter(l => !/gpu-operator|nvidia.com\/v1\/ClusterPolicy/.test(l)).sort()
+      [
+        ...ALL_LISTS.filter(l => !/gpu-operator|nvidia.com\/v1\/ClusterPolicy/.test(l)),
+        'v1/Node -n - -l kubernetes.azure.com/agentpool limit=500'
+      ].sort()
     )
+    expect(state.otherPools).toEqual([])
     expect(Object.keys(state.observed)).toEqual([
       'nic-cluster-policy',
       'ib-node-config',

@@ -20,6 +20,7 @@ import type { AuthType, AzureSettings } from '../settings/settings.js'
 import { scrub } from './arm-errors.js'
 import { isKnownAuthorityHost } from './cloud.js'
 import type { Log } from '../log/index.js'
+import { onPath } from '../util/path-lookup.js'
 
 export type AuthMethod = 'oidc' | 'secret' | 'cli'
 
@@ -120,6 +121,26 @@ interface ErrorContext {
   method: AuthMethod
   azure: AzureSettings
   subject?: string
+  /** On a GitHub Actions runner (GITHUB_ACTIONS=true): the fix is a workflow step, not a command. */
+  onRunner?: boolean
+}
+
+/** What to do when the Azure CLI is missing or signed out: on a runner, a step; in a terminal, commands. */
+function cliFix(onRunner: boolean | undefined, what: 'missing' | 'signed-out'): string {
+  if (onRunner)
+    return what === 'missing'
+      ? 'Sign in with azure/login before this step, or use OIDC (client-id, tenant-id and `permissions: id-token: write`) or a client secret.'
+      : 'Run azure/login before this step, or use OIDC or a client secret.'
+  return what === 'missing'
+    ? 'Install the Azure CLI (https://learn.microsoft.com/cli/azure/install-azure-cli), then run az login and az account set --subscription ID; or sign in with a service principal (--client-id, --tenant-id, --client-secret).'
+    : 'Run az login, then az account set --subscription ID; or sign in with a service principal (--client-id, --tenant-id, --client-secret).'
+}
+
+/** The refusal of auth-type cli where no `az` is on PATH: the sign-in step fails, not a later one. */
+export function azMissingError(onRunner: boolean): AzureAuthError {
+  return new AzureAuthError(
+    `auth-type cli: the Azure CLI (az) was not found on ${onRunner ? 'this runner' : 'PATH'}. ${cliFix(onRunner, 'missing')}`
+  )
 }
 
 /** Turns an error from Entra / the identity SDK into a message saying what to fix. Never echoes secrets. */
@@ -167,13 +188,11 @@ export function explainAuthError(e: unknown, ctx: ErrorContext): AzureAuthError 
       break
   }
   if (ctx.method === 'cli' && /Azure CLI could not be found|az: not found|not recognized/i.test(raw)) {
-    return new AzureAuthError(
-      'auth-type cli: the Azure CLI (az) was not found on this runner. Sign in with azure/login before this step, or use OIDC (client-id, tenant-id and `permissions: id-token: write`) or a client secret.'
-    )
+    return azMissingError(ctx.onRunner ?? true)
   }
   if (ctx.method === 'cli' && /az login|Please run/i.test(raw)) {
     return new AzureAuthError(
-      `auth-type cli: the Azure CLI is not signed in. Run azure/login before this step, or use OIDC or a client secret. (${firstLine})`
+      `auth-type cli: the Azure CLI is not signed in. ${cliFix(ctx.onRunner ?? true, 'signed-out')} (${firstLine})`
     )
   }
   if (/could not be reached|endpoints_resolution_error/.test(raw)) {
@@ -243,6 +262,7 @@ export function createCredential(
   const env = options.env ?? process.env
   const mask = options.mask ?? ((s: string) => log.secret(s))
   const { method, reason } = pickAuthMethod(azure, env)
+  const onRunner = env.GITHUB_ACTIONS === 'true'
   const custom = !isKnownAuthorityHost(azure.authorityHost)
   const common = {
     authorityHost: azure.authorityHost,
@@ -288,9 +308,12 @@ export function createCredential(
   } else if (method === 'secret') {
     inner = new ClientSecretCredential(azure.tenantId!, azure.clientId!, azure.clientSecret!, common)
   } else {
+    // Part of signing in: without az on PATH every later Azure call would fail.
+    // The PATH AzureCliCredential runs az with: this process's.
+    if (!onPath('az', process.env)) throw azMissingError(onRunner)
     inner = new AzureCliCredential(azure.tenantId ? { tenantId: azure.tenantId } : {})
   }
-  const credential = new GuardedCredential(inner, mask, () => ({ method, azure, subject }))
+  const credential = new GuardedCredential(inner, mask, () => ({ method, azure, subject, onRunner }))
   log.info(
     `Azure sign-in: ${method} (${reason})${method !== 'cli' ? `, client ${azure.clientId}, tenant ${azure.tenantId}` : ''}${custom ? `, authority ${azure.authorityHost}` : ''}`
   )

@@ -105,7 +105,8 @@ describe('the az stand-in answers as the Azure CLI', () => {
         armEndpoint: world.azure.armEndpoint,
         authorityHost: world.azure.authorityHost
       },
-      silentLog
+      silentLog,
+      { env: { GITHUB_ACTIONS: 'true' } }
     )
     await expect(credential.getToken(`${ARM}/.default`)).rejects.toThrow(
       /auth-type cli: the Azure CLI is not signed in\. Run azure\/login before this step/

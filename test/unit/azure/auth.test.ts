@@ -727,14 +727,20 @@ describe('createCredential: Azure CLI (a fake az first on PATH)', () => {
     expect(log.secrets).toEqual([])
   })
 
-  it('signed out: run azure/login first', async () => {
+  it('signed out: run azure/login first on a runner, az login in a terminal', async () => {
     process.env.FAKE_AZ_MODE = 'signed-out'
-    const c = createCredential(azure({ authType: 'cli' }), captureLog(), { env: {} })
+    const runner = { env: { GITHUB_ACTIONS: 'true' } }
+    const c = createCredential(azure({ authType: 'cli' }), captureLog(), runner)
     const e = await rejection(c.credential.getToken(ARM_SCOPE))
     expect(e).toBeInstanceOf(AzureAuthError)
     expect(e.message).toBe(
       "auth-type cli: the Azure CLI is not signed in. Run azure/login before this step, or use OIDC or a client secret. (Please run 'az login' from a command prompt to authenticate before using this credential.)"
     )
+    // GITHUB_ACTIONS unset: a terminal, where the fix is a command, not a workflow step.
+    const t = createCredential(azure({ authType: 'cli' }), captureLog(), { env: {} })
+    const te = await rejection(t.credential.getToken(ARM_SCOPE))
+    expect(te.message).toMatch(/az login/)
+    expect(te.message).not.toMatch(/azure\/login|this step/)
   })
 
   it('an unresolved authority from the CLI is explained without reading the authority itself', async () => {
@@ -747,10 +753,19 @@ describe('createCredential: Azure CLI (a fake az first on PATH)', () => {
     )
   })
 
-  it('no az on PATH: say so', async () => {
+  it('no az on PATH: signing in fails (not a later step), worded for where it runs', () => {
     process.env.PATH = path.join(bin, 'empty')
-    const c = createCredential(azure({ authType: 'cli' }), captureLog(), { env: {} })
-    const e = await rejection(c.credential.getToken(ARM_SCOPE))
-    expect(e.message).toMatch(/^auth-type cli: the Azure CLI \(az\) was not found on this runner\./)
+    const onRunner = (() => {
+      try {
+        createCredential(azure({ authType: 'cli' }), captureLog(), { env: { GITHUB_ACTIONS: 'true' } })
+      } catch (e) {
+        return e as Error
+      }
+    })()
+    expect(onRunner).toBeInstanceOf(AzureAuthError)
+    expect(onRunner?.message).toMatch(/^auth-type cli: the Azure CLI \(az\) was not found on this runner\./)
+    expect(() => createCredential(azure({ authType: 'cli' }), captureLog(), { env: {} })).toThrow(
+      /^auth-type cli: the Azure CLI \(az\) was not found on PATH\. Install the Azure CLI/
+    )
   })
 })

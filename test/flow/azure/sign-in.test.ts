@@ -230,7 +230,7 @@ describe('client secret', () => {
 })
 
 describe('Azure CLI', () => {
-  it('without az on PATH says to run azure/login or use OIDC', async () => {
+  it('without az on PATH: signing in fails, saying to run azure/login (a runner) or install az (a terminal)', () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'no-az-'))
     process.env.PATH = empty
     const azure = {
@@ -240,10 +240,19 @@ describe('Azure CLI', () => {
       armEndpoint: 'https://management.azure.com',
       authorityHost: 'https://login.microsoftonline.com'
     }
-    const cred = createCredential(azure, captureLog(), { env: {}, mask: () => {} })
-    expect(cred.method).toBe('cli')
-    const err = await failure(cred.credential.getToken(ARM))
-    expect(err.message).toMatch(/Azure CLI \(az\) was not found/)
-    expect(err.message).toMatch(/azure\/login/)
+    const signIn = (env: NodeJS.ProcessEnv): Error => {
+      try {
+        createCredential(azure, captureLog(), { env, mask: () => {} })
+      } catch (e) {
+        return e as Error
+      }
+      throw new Error('signing in without az succeeded')
+    }
+    const onRunner = signIn({ GITHUB_ACTIONS: 'true' })
+    expect(onRunner.message).toMatch(/Azure CLI \(az\) was not found/)
+    expect(onRunner.message).toMatch(/azure\/login/)
+    const inTerminal = signIn({})
+    expect(inTerminal.message).toMatch(/Azure CLI \(az\) was not found on PATH/)
+    expect(inTerminal.message).not.toMatch(/azure\/login/)
   })
 })

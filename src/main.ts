@@ -100,7 +100,13 @@ export function runHeader(s: SettingsResult['settings']): string {
     : usesAzure(s)
       ? `cluster ${c.resourceGroup}/${c.name} (through the ${context})`
       : `the cluster of the ${context}, no Azure sign-in`
-  return `aks-rdma-action ${s.mode}: ${cluster}, node pool ${s.nodePool.name} (${s.nodePool.vmSize} × ${s.nodePool.count})`
+  // Only apply makes the pool from vm-size and node-count; the other modes find it as it is, and
+  // say its live node count once they have read it.
+  const pool =
+    s.mode === 'apply'
+      ? `node pool ${s.nodePool.name} (${s.nodePool.vmSize} × ${s.nodePool.count})`
+      : `node pool ${s.nodePool.name}`
+  return `aks-rdma-action ${s.mode}: ${cluster}, ${pool}`
 }
 
 /** Entry point of `npx @github/local-action . src/main.ts .env` (it imports run and awaits it). */

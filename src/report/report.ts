@@ -208,8 +208,21 @@ export interface ReportTransport {
   workerSnippet?: Record<string, unknown>
 }
 
+/** The cluster a run is about: as resource-group and cluster-name name it, and the kubeconfig context used. */
+export interface ReportCluster {
+  resourceGroup?: string
+  name?: string
+  /** The context of a given kubeconfig (the kubeconfig input, or the CLI's default one). */
+  context?: string
+}
+
 export interface Report {
   mode: string
+  /** The action's version (package.json's). */
+  version?: string
+  /** ISO-8601: when the run started. */
+  startedAt?: string
+  cluster?: ReportCluster
   result: ReportResult
   outputs: Record<string, string>
   steps: ReportStep[]
@@ -221,9 +234,12 @@ export interface Report {
   workload?: ReportWorkload
 }
 
-/** A report with nothing in it yet. */
-export function emptyReport(mode: string): Report {
-  return { mode, result: 'success', outputs: {}, steps: [], checks: [] }
+/** A report with nothing in it yet (but what the run is: its version, start and cluster). */
+export function emptyReport(
+  mode: string,
+  about: Pick<Report, 'version' | 'startedAt' | 'cluster'> = {}
+): Report {
+  return { mode, ...about, result: 'success', outputs: {}, steps: [], checks: [] }
 }
 
 /**
@@ -249,9 +265,34 @@ export function driftFound(report: Report): boolean {
   return (report.drift?.length ?? 0) > 0
 }
 
+/** The outputs that hold a number: JSON numbers in the report (the step's outputs are strings). */
+export const NUMERIC_OUTPUTS = ['rdma-nodes', 'bandwidth-gbps', 'latency-us', 'transport-gbps'] as const
+
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/
+
+/** A numeric string as a number; anything else as it is. */
+function asNumber(v: string): string | number {
+  return NUMBER.test(v) ? Number(v) : v
+}
+
+/**
+ * The report as its JSON holds it: numbers as JSON numbers — the numeric outputs and a node pool's
+ * count in drift — where the in-memory report keeps the strings the step outputs are.
+ */
+export function reportForJson(report: Report): Record<string, unknown> {
+  const outputs: Record<string, string | number> = { ...report.outputs }
+  for (const k of NUMERIC_OUTPUTS) if (outputs[k] !== undefined) outputs[k] = asNumber(report.outputs[k])
+  const drift = report.drift?.map(d =>
+    d.component === 'node-pool' && d.field === 'count'
+      ? { ...d, desired: asNumber(d.desired), actual: asNumber(d.actual) }
+      : d
+  )
+  return { ...report, outputs, ...(drift ? { drift } : {}) }
+}
+
 /** Stable JSON text of a report (2-space indent, trailing newline). */
 export function reportToJson(report: Report): string {
-  return JSON.stringify(report, null, 2) + '\n'
+  return JSON.stringify(reportForJson(report), null, 2) + '\n'
 }
 
 /** Writes the report as JSON, creating the directory when needed. */

@@ -30,6 +30,7 @@ import { detectDrift, DriftError } from '../drift/index.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
+import type { KubeObject } from '../kube/types.js'
 import { resolveKubeconfig, writeGivenKubeconfig, type ResolvedKubeconfig } from '../settings/kubeconfig.js'
 import { log } from '../log/index.js'
 import { workloadPod } from '../model/workload.js'
@@ -45,6 +46,7 @@ import {
 import { writeJobSummary } from '../report/job-summary.js'
 import { usesAzure, type Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
+import { actionVersion } from '../util/version.js'
 import { applyStack, type PoolInfo } from '../stack/index.js'
 import { OwnershipRecord, poolRef } from '../stack/ownership.js'
 import { runVerification } from '../verify/index.js'
@@ -283,6 +285,7 @@ async function givenCredentials(
   await runStep(report.steps, 'credentials', 'the given kubeconfig', async () => {
     const r = checked ?? resolveKubeconfig(s.cluster.kubeconfig!)
     for (const secret of r.secrets) log.secret(secret)
+    report.cluster = { ...report.cluster, context: r.context }
     file = writeGivenKubeconfig(r, runnerTemp())
     rememberTempPath(file, temp)
     core.saveState(STATE.kubeconfig, file)
@@ -312,12 +315,21 @@ async function recordCreatedPool(s: Settings, kubeconfigPath: string): Promise<v
   }
 }
 
+/** The pool as the cluster has it: its live node count and the nodes' VM sizes (their instance-type label). */
+function livePoolLine(pool: string, nodes: KubeObject[]): string {
+  const sizes = [
+    ...new Set(nodes.map(n => n.metadata.labels?.['node.kubernetes.io/instance-type']).filter(Boolean))
+  ]
+  return `node pool ${pool}: ${nodes.length} node${nodes.length === 1 ? '' : 's'}${sizes.length ? ` × ${sizes.join(', ')}` : ''} in the cluster`
+}
+
 async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: Report): Promise<void> {
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
   const mode = s.mode === 'plan' || s.mode === 'uninstall' ? 'verify' : s.mode
   let verification: Awaited<ReturnType<typeof runVerification>> | undefined
   await runStep(report.steps, 'verify', 'verification checks', async () => {
     verification = await runVerification({ settings: s, kube, mode, log })
+    if (verification.nodes.length) log.info(livePoolLine(s.nodePool.name, verification.nodes))
     report.checks = verification.checks
     const failed = verification.checks.filter(c => c.status === 'fail')
     for (const c of failed)
@@ -364,7 +376,12 @@ export async function runFlow(s: Settings): Promise<number> {
 }
 
 export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
-  const report = emptyReport(s.mode)
+  const named = !s.cluster.kubeconfig || usesAzure(s)
+  const report = emptyReport(s.mode, {
+    version: actionVersion(),
+    startedAt: new Date().toISOString(),
+    cluster: named ? { resourceGroup: s.cluster.resourceGroup, name: s.cluster.name } : {}
+  })
   const temp: string[] = []
   const reportPath = path.join(runnerTemp(), 'aks-rdma-action-report.json')
   rememberRun(s.runId, reportPath)

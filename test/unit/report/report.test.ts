@@ -124,3 +124,42 @@ describe('the report file', () => {
     }
   })
 })
+
+describe('the report as JSON', () => {
+  it('says which cluster, which version and when, and holds numbers as numbers', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'report-file-'))
+    try {
+      const file = path.join(dir, 'report.json')
+      const report = emptyReport('drift', {
+        version: '1.2.3',
+        startedAt: '2026-01-02T03:04:05.000Z',
+        cluster: { resourceGroup: 'rg', name: 'aks1' }
+      })
+      report.outputs = { 'rdma-nodes': '2', 'bandwidth-gbps': '388.19', result: 'drifted', drifted: 'true' }
+      report.drift = [
+        { component: 'node-pool', field: 'count', desired: '3', actual: '2', fixableByApply: false },
+        {
+          component: 'node-pool',
+          field: 'nodeLabels',
+          desired: 'a=1',
+          actual: '(none)',
+          fixableByApply: false
+        }
+      ]
+      await writeReportFile(file, report)
+      const doc = JSON.parse(readFileSync(file, 'utf8'))
+      expect(doc.cluster).toEqual({ resourceGroup: 'rg', name: 'aks1' })
+      expect(doc.version).toBe('1.2.3')
+      expect(doc.startedAt).toBe('2026-01-02T03:04:05.000Z')
+      expect(doc.outputs['rdma-nodes']).toBe(2)
+      expect(doc.outputs['bandwidth-gbps']).toBe(388.19)
+      expect(doc.outputs.result).toBe('drifted')
+      expect(doc.drift[0]).toMatchObject({ desired: 3, actual: 2 })
+      expect(doc.drift[1]).toMatchObject({ desired: 'a=1', actual: '(none)' })
+      // The report in memory keeps the step outputs' strings.
+      expect(report.outputs['rdma-nodes']).toBe('2')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -129,7 +129,7 @@ export class Inputs {
     // A bare number is refused: `60` would be 60 seconds to one reader and 60 minutes to another.
     if (/^\d+(?:\.\d+)?$/.test(v)) {
       this.problem(
-        `${name} ${this.shown(name, v)}: needs a unit (${v}s for seconds, ${v}m for minutes); a duration is written 90s, 25m, 1h or 1h30m, ${range}`
+        `${name} ${this.shown(name, v)}: needs a unit: s (seconds), m (minutes) or h (hours), as in 60s, 10m, 1h or 1h30m, ${range}`
       )
       return parseDuration(d.default!)!
     }

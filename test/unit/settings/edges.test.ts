@@ -179,8 +179,9 @@ describe('each checked input, just inside and just outside', () => {
       'must be an https URL (Azure SDKs refuse bearer tokens over http)'
     ],
     ['zones', '1,2,3', undefined],
-    ['zones', '0', 'zones are numbers such as 1, 2 or 3'],
-    ['zones', '12', 'zones are numbers such as 1, 2 or 3'],
+    ['zones', '0', 'Azure availability zones are 1, 2 and 3'],
+    ['zones', '4', 'Azure availability zones are 1, 2 and 3'],
+    ['zones', '12', 'Azure availability zones are 1, 2 and 3'],
     ['min-bandwidth-ratio', '1', undefined],
     ['min-bandwidth-ratio', '.5', undefined],
     ['min-bandwidth-ratio', '0', 'must be a number greater than 0 and at most 1 (e.g. 0.9)'],

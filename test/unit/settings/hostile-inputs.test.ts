@@ -41,9 +41,13 @@ describe('durations are bounded, and the bound is said', () => {
     expect(problemsOf({ 'step-timeout': '121h' })).toEqual([
       'step-timeout "121h": out of range; must be from 1s to 120h'
     ])
-    expect(problemsOf({ 'step-timeout': '1'.repeat(400) })[0]).toMatch(
-      /^step-timeout "1{63}…" \(400 characters\): out of range; must be from 1s to 120h$/
+    expect(problemsOf({ 'step-timeout': '1'.repeat(400) + 's' })[0]).toMatch(
+      /^step-timeout "1{63}…" \(401 characters\): out of range; must be from 1s to 120h$/
     )
+    // A bare number needs its unit, and the message never repeats the long value.
+    const bare = problemsOf({ 'step-timeout': '1'.repeat(400) })[0]
+    expect(bare).toMatch(/^step-timeout "1{63}…" \(400 characters\): needs a unit/)
+    expect(bare).not.toMatch(/1{64}/)
     expect(problemsOf({ timeout: '500ms' })).toEqual([
       'timeout "500ms": out of range; must be from 1s to 120h'
     ])

@@ -95,7 +95,7 @@ describe('list limits', () => {
   it('101 taints, four zones, a repeated zone', () => {
     const taints = Array.from({ length: 101 }, (_, i) => `k${i}=v:NoSchedule`).join(',')
     expect(problemsOf({ 'node-taints': taints })).toEqual(['node-taints: 101 entries; at most 100'])
-    expect(problemsOf({ zones: '1,2,3,4' })).toEqual(['zones: 4 entries; at most 3'])
+    expect(problemsOf({ zones: '1,2,3,4' })).toContain('zones: 4 entries; at most 3')
     expect(problemsOf({ zones: '1,1' })).toEqual(['zones: each zone at most once'])
   })
 })

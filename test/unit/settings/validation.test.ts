@@ -139,8 +139,8 @@ describe('settings from inputs', () => {
     ['bad taint effect', { 'node-taints': 'a=b:Sometimes' }, 'node-taints', /Effect one of/],
     ['bad zone', { zones: 'eastus-1' }, 'zones', /1, 2 and 3/],
     ['zone Azure does not have', { zones: '1,4' }, 'zones "4"', /1, 2 and 3/],
-    ['timeout without a unit', { timeout: '60' }, 'timeout "60"', /60s.*60m/],
-    ['step-timeout without a unit', { 'step-timeout': '90' }, 'step-timeout "90"', /90s.*90m/],
+    ['timeout without a unit', { timeout: '60' }, 'timeout "60"', /needs a unit.*60s.*10m/],
+    ['step-timeout without a unit', { 'step-timeout': '90' }, 'step-timeout "90"', /needs a unit/],
     [
       'create-cluster without location',
       { 'create-cluster': 'true' },

@@ -382,9 +382,9 @@ describe('one thing changed behind the action’s back', () => {
     expect(items).toEqual(expected)
     // a third node, not one request more
     expect(world.recorder.counts().kube.total).toBe(convergedKubeRequests)
-    expect(items[0].hint).toContain(
-      `\`az aks nodepool scale --subscription ${world.scenario.azure.subscriptionId} --resource-group ${s0.cluster.resourceGroup} --cluster-name ${s0.cluster.name} --name rdma --node-count 2\``
-    )
+    // A live pool is never to be scaled down: the fix is node-count.
+    expect(items[0].hint).toContain('set node-count: 3')
+    expect(items[0].hint).not.toContain('nodepool scale')
     const r = await applyAgain()
     expect(r.report.outputs['node-pool-action']).toBe('reused')
     expect(await drift()).toEqual(expected)
@@ -422,7 +422,7 @@ describe('one thing changed behind the action’s back', () => {
         '  node-pool: count',
         '    desired: 2',
         '    actual:  3',
-        `    fix:     apply never changes an existing pool; \`az aks nodepool scale --subscription ${world.scenario.azure.subscriptionId} --resource-group ${s0.cluster.resourceGroup} --cluster-name ${s0.cluster.name} --name rdma --node-count 2\`, or set node-count: 3`
+        '    fix:     apply never changes an existing pool; set node-count: 3 to match the pool (it has more nodes than node-count; nothing is removed)'
       ].join('\n')
     )
   })

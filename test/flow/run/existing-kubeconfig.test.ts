@@ -192,7 +192,8 @@ describe('the az commands drift prints run as printed', () => {
     const s = readSettings(reader({ ...common, ...azureInputs(), mode: 'drift' })).settings
     const clients = connectAzure(s, silentLog).clients
     const drift = () => nodePool.drift({ component: 'node-pool', settings: s, clients })
-    world.azure.setPool(POOL, { count: 3, nodeLabels: { team: 'x' } })
+    // A pool smaller than node-count: scaling it up is the printed fix (never down: a live pool keeps its nodes).
+    world.azure.setPool(POOL, { count: 1, nodeLabels: { team: 'x' } })
     const fixes = await drift()
     expect(fixes.map(d => d.field)).toEqual(['count', 'nodeLabels'])
     const commands = fixes.flatMap(d => commandsOf(d.hint))

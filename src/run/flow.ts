@@ -332,6 +332,7 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
     if (verification.nodes.length) log.info(livePoolLine(s.nodePool.name, verification.nodes))
     report.checks = verification.checks
     const failed = verification.checks.filter(c => c.status === 'fail')
+    const skipped = verification.checks.filter(c => c.status === 'skipped').length
     for (const c of failed)
       log.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
     const passingNodes =
@@ -342,7 +343,7 @@ async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, report: R
     report.outputs['rdma-nodes'] = String(passingNodes)
     return {
       changed: false,
-      detail: `${verification.checks.length - failed.length}/${verification.checks.length} checks pass on ${verification.nodes.length} RDMA nodes`
+      detail: `${verification.checks.length - failed.length - skipped}/${verification.checks.length} checks pass${skipped ? ` (${skipped} skipped)` : ''} on ${verification.nodes.length} RDMA nodes`
     }
   })
   if (s.mode === 'drift' || !verification) return

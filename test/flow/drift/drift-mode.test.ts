@@ -378,7 +378,6 @@ describe('one thing changed behind the action’s back', () => {
       })
     ]
     const items = await drift()
-    const s0 = settings('drift')
     expect(items).toEqual(expected)
     // a third node, not one request more
     expect(world.recorder.counts().kube.total).toBe(convergedKubeRequests)

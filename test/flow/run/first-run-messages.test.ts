@@ -88,6 +88,10 @@ describe('a first run', () => {
     expect(failed[0].detail).toContain('node pool rdmx')
     expect(failed[0].detail).toMatch(/node pools are [^;]*\brdma\b/)
     expect(failed[0].detail).toContain('node-pool: rdma')
+    // Skipped checks are not counted as passing.
+    expect(verified.report.steps.find(s => s.name === 'verify')?.detail).toMatch(
+      /^0\/\d+ checks pass \(\d+ skipped\)/
+    )
     // Neither the benchmark nor the probe repeats it.
     expect(verified.report.steps.map(s => s.name)).not.toContain('benchmark')
   })

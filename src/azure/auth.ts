@@ -113,7 +113,7 @@ export function pickAuthMethod(azure: AzureSettings, env: NodeJS.ProcessEnv): Pi
   ].filter(Boolean)
   return {
     method: 'cli',
-    reason: `OIDC does not apply (missing ${missing.join(', ')}) and no client secret is set; using the Azure CLI login (azure/login)`
+    reason: `OIDC does not apply (missing ${missing.join(', ')}) and no client secret is set; using the Azure CLI login (${env.GITHUB_ACTIONS === 'true' ? 'azure/login' : 'az login'})`
   }
 }
 

@@ -19,13 +19,18 @@ describe('which sign-in applies', () => {
       method: 'secret',
       reason: 'a client secret is set'
     })
+    // In a terminal (GITHUB_ACTIONS unset) the CLI session is az login's; on a runner, azure/login's.
     expect(pickAuthMethod(azure(), {})).toEqual({
       method: 'cli',
       reason:
-        'OIDC does not apply (missing ACTIONS_ID_TOKEN_REQUEST_URL (permissions: id-token: write)) and no client secret is set; using the Azure CLI login (azure/login)'
+        'OIDC does not apply (missing ACTIONS_ID_TOKEN_REQUEST_URL (permissions: id-token: write)) and no client secret is set; using the Azure CLI login (az login)'
     })
+    expect(pickAuthMethod(azure(), { GITHUB_ACTIONS: 'true' }).reason).toMatch(/\(azure\/login\)$/)
     expect(
-      pickAuthMethod(azure({ clientId: undefined, tenantId: undefined, clientSecret: 's' }), OIDC_ENV)
+      pickAuthMethod(azure({ clientId: undefined, tenantId: undefined, clientSecret: 's' }), {
+        ...OIDC_ENV,
+        GITHUB_ACTIONS: 'true'
+      })
     ).toEqual({
       method: 'cli',
       reason:

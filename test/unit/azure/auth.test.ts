@@ -697,7 +697,7 @@ describe('createCredential: Azure CLI (a fake az first on PATH)', () => {
     expect(c.method).toBe('cli')
     expect(c.idTokenRequests).toBeUndefined()
     expect(log.lines).toEqual([
-      `info: Azure sign-in: cli (OIDC does not apply (missing client-id, ACTIONS_ID_TOKEN_REQUEST_URL (permissions: id-token: write)) and no client secret is set; using the Azure CLI login (azure/login)), authority ${CUSTOM}`
+      `info: Azure sign-in: cli (OIDC does not apply (missing client-id, ACTIONS_ID_TOKEN_REQUEST_URL (permissions: id-token: write)) and no client secret is set; using the Azure CLI login (az login)), authority ${CUSTOM}`
     ])
     expect(await c.credential.getToken(ARM_SCOPE)).toMatchObject({
       token: 'cli-token-1',

@@ -93,6 +93,9 @@ async function waitFor(
   } catch (e) {
     if (!(e instanceof WatchTimeoutError)) throw e
     objects = (e.snapshot as Record<string, KubeObject[]>).only ?? []
+  } finally {
+    // The wait is over: its live line ends here, before the lines that report its outcome.
+    c.log?.progress(`benchmark ${what}`, '')
   }
   return new Map(objects.filter(p => names.has(p.metadata.name)).map(p => [p.metadata.name, p]))
 }

@@ -75,6 +75,8 @@ export class WorkflowCommandRenderer {
   private buffer = ''
   private stopToken?: string
   private blankHeld = false
+  /** Progress keys the output started and has not ended: its end ends them (a child that exited). */
+  private readonly liveKeys = new Set<string>()
 
   constructor(
     private readonly log: CommandLog,
@@ -97,6 +99,8 @@ export class WorkflowCommandRenderer {
     this.buffer = ''
     if (this.blankHeld && !this.options.masksOnly) this.log.info('')
     this.blankHeld = false
+    for (const key of this.liveKeys) this.log.progress(key, '')
+    this.liveKeys.clear()
   }
 
   line(raw: string): void {
@@ -111,6 +115,8 @@ export class WorkflowCommandRenderer {
       if (this.options.masksOnly) return
       try {
         const [key, text] = JSON.parse(line.slice(tag.length)) as [string, string]
+        if (text) this.liveKeys.add(String(key))
+        else this.liveKeys.delete(String(key))
         this.log.progress(String(key), String(text))
       } catch {
         this.log.info(line.slice(tag.length))

@@ -141,7 +141,8 @@ export function startSession(o: SessionOptions = {}): TerminalSession {
   let closed = false
   return {
     terminal,
-    result: text => origOut(terminal.redactor.redact(text)),
+    // The live lines (stderr) are lifted off first: erasing them later must not take a result with them.
+    result: text => terminal.around(() => origOut(terminal.redactor.redact(text))),
     info: line => terminal.info(line),
     childOutput: (r?: RendererOptions) => {
       const renderer = new WorkflowCommandRenderer(terminal, r)

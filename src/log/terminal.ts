@@ -4,7 +4,9 @@
 // one live line per key on a TTY (redrawn in place, with the time since the key's first update)
 // or, without a TTY, prints a key's changes at most once per throttle window, and its last one
 // when the key ends (so a log ends at the final count, not at the first). All of it goes to
-// one stream (the CLI gives it stderr: results are the CLI's own, on stdout).
+// one stream (the CLI gives it stderr: results are the CLI's own, on stdout). The live block only
+// ever erases lines it drew itself: whoever writes elsewhere to the same screen (stdout) does it
+// through `around`, which lifts the block off first and draws it again under what was written.
 import type { Annotation, Log } from './types.js'
 
 /** What the terminal writes to (process.stderr, or a fake TTY in tests). */
@@ -180,6 +182,20 @@ export class TerminalLog implements Log {
 
   secret(value: string): void {
     this.redactor.add(value)
+  }
+
+  /**
+   * Runs `write` (output to another stream of the same screen: a result on stdout) with the live
+   * block lifted off, then draws the block again under it, so an erase never moves the cursor up
+   * over lines this terminal did not draw.
+   */
+  around(write: () => void): void {
+    this.erase()
+    try {
+      write()
+    } finally {
+      if (this.tty && this.live.size) this.draw()
+    }
   }
 
   /** Removes every live line and stops the timers (the end of the command). */

@@ -270,6 +270,8 @@ export class Pipeline {
         },
         this.run.waitOptions(step, t.started, Math.max(0, this.run.deadline - Date.now()))
       )
+      // A background wait belongs to no group: its live line ends with it, not with the command.
+      this.log.progress(name, '')
       t.settledAt = Date.now()
       const v = out.verdict
       if (t.failed.size === 0 && t.blocked.size === 0) {
@@ -289,6 +291,7 @@ export class Pipeline {
         } else this.log.error(`${name}: ${reason}`)
       }
     } catch (e) {
+      this.log.progress(name, '')
       t.settledAt = Date.now()
       if (e instanceof Stopped) {
         t.stopped = e.message

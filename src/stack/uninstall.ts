@@ -205,6 +205,9 @@ class Uninstall {
       if (e instanceof WatchTimeoutError)
         throw new Error(`${what} still there after ${formatDuration(e.timeoutMs)}: ${e.message}`)
       throw e
+    } finally {
+      // The wait is over: its live line ends here, before the lines that report its outcome.
+      this.log.progress(src.name, '')
     }
   }
 

@@ -114,6 +114,9 @@ async function waitForPod(
   } catch (e) {
     if (!(e instanceof WatchTimeoutError)) throw e
     objects = (e.snapshot as Record<string, KubeObject[]>).only ?? []
+  } finally {
+    // The wait is over: its live line ends here, before the lines that report its outcome.
+    p.o.log?.progress('transport', '')
   }
   const pod = objects.find(x => x.metadata.name === name)
   return { pod, settled: !!pod && settled(pod) }

@@ -280,6 +280,9 @@ export async function probeNodes(o: ProbeOptions): Promise<Map<string, NodeFacts
     } catch (e) {
       if (!(e instanceof WatchTimeoutError)) throw e
       pods = (e.snapshot as Record<string, KubeObject[]>).only ?? []
+    } finally {
+      // The wait is over: its live line ends here, before the lines that report its outcome.
+      o.log?.progress('node-probe', '')
     }
     const byNode = new Map<string, KubeObject>()
     for (const p of pods) if (ours(p)) byNode.set(podTargetNode(p)!, p)

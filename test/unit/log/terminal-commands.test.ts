@@ -114,6 +114,20 @@ describe('workflow command renderer', () => {
     ])
   })
 
+  it('ends, at its end, the progress keys an output started and never ended (a child that exited)', () => {
+    const updates: Array<[string, string]> = []
+    const log = { ...silentish(), progress: (k: string, l: string) => updates.push([k, l]) }
+    const r = new WorkflowCommandRenderer(log, { progressTag: '@@p1@@' })
+    r.write('@@p1@@["gpu-operator","1/2 nodes"]\n@@p1@@["node-pool","Creating"]\n@@p1@@["node-pool",""]\n')
+    r.end()
+    expect(updates).toEqual([
+      ['gpu-operator', '1/2 nodes'],
+      ['node-pool', 'Creating'],
+      ['node-pool', ''],
+      ['gpu-operator', '']
+    ])
+  })
+
   it('the Actions backend tags progress only when simulate asks, so the runner log is unchanged', () => {
     const saved = process.env[PROGRESS_TAG_ENV]
     try {

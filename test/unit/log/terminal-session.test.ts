@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { log, setLogBackend, silentLog } from '../../../src/log/index.js'
 import { startSession } from '../../../src/log/terminal-session.js'
+import { renderScreen } from '../../support/vt100.js'
 
 const realOut = process.stdout.write
 const realErr = process.stderr.write
@@ -119,5 +120,44 @@ describe('a session in a terminal', () => {
     expect(process.listenerCount('exit')).toBe(before + 1)
     s.close()
     expect(process.listenerCount('exit')).toBe(before)
+  })
+
+  it('on a TTY lifts the live lines off before a result, so closing erases only its own lines', () => {
+    // stdout and stderr are one screen, as in a person's terminal.
+    let screen = ''
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      screen += String(chunk)
+      return true
+    }) as typeof process.stdout.write
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      screen += String(chunk)
+      return true
+    }) as typeof process.stderr.write
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY')
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true })
+    const previous = setLogBackend(silentLog)
+    try {
+      const s = startSession({ underActions: false })
+      log.startGroup('gpu-operator: NVIDIA GPU Operator')
+      log.endGroup()
+      // Keys of background waits: live while the result is printed.
+      log.progress('gpu-operator', 'gpu-operator: GPU driver ready on 1/2 nodes')
+      log.progress('ib-node-config', 'ib-node-config: ib-setup completed on 1/2 nodes')
+      s.result('result: success\nreport: ./report.json\n')
+      s.result('export KUBECONFIG=/tmp/kubeconfig\n')
+      log.progress('gpu-operator', 'gpu-operator: GPU driver ready on 2/2 nodes')
+      s.close()
+      const shown = renderScreen(screen)
+      expect(shown.slice(-3)).toEqual([
+        'result: success',
+        'report: ./report.json',
+        'export KUBECONFIG=/tmp/kubeconfig'
+      ])
+      expect(shown.filter(l => l.includes('…'))).toEqual([])
+    } finally {
+      setLogBackend(previous)
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty)
+      else delete (process.stderr as { isTTY?: boolean }).isTTY
+    }
   })
 })

@@ -64,10 +64,8 @@ function offset(ms: number): string {
   return rounded === 0 ? '+0s' : `+${formatDuration(rounded)}`
 }
 
-function verdictLine(report: Report, title: string): string {
-  const icon = report.result === 'success' ? '✅' : report.result === 'drifted' ? '⚠️' : '❌'
-  const word =
-    report.result === 'success' ? 'succeeded' : report.result === 'drifted' ? 'found drift' : 'failed'
+/** Why the run ended as it did, as plain sentences (the verdict line's; also the terminal's). */
+export function verdictReasons(report: Report): string[] {
   const reasons: string[] = []
   const failedSteps = report.steps.filter(s => s.status === 'failure').map(s => s.name)
   if (failedSteps.length)
@@ -80,8 +78,19 @@ function verdictLine(report: Report, title: string): string {
   if (transport) reasons.push(transport)
   if (report.drift?.length)
     reasons.push(`${report.drift.length} drifted field${report.drift.length > 1 ? 's' : ''}`)
-  const head = `## ${icon} ${escapeInline(title)} ${code(report.mode)} ${word}`
   if (!reasons.length && report.result === 'success') reasons.push(successFacts(report))
+  return reasons
+}
+
+/** What the result is, in words: `succeeded`, `found drift`, `failed`. */
+export function resultWord(report: Report): string {
+  return report.result === 'success' ? 'succeeded' : report.result === 'drifted' ? 'found drift' : 'failed'
+}
+
+function verdictLine(report: Report, title: string): string {
+  const icon = report.result === 'success' ? '✅' : report.result === 'drifted' ? '⚠️' : '❌'
+  const reasons = verdictReasons(report)
+  const head = `## ${icon} ${escapeInline(title)} ${code(report.mode)} ${resultWord(report)}`
   return reasons.length ? `${head}\n\n${escapeInline(reasons.join('; '))}` : head
 }
 

@@ -18,6 +18,7 @@ import {
 import { AZ_STANDIN_SUBSCRIPTIONS_ENV, AzProfile } from './az/index.js'
 import { SimClock, SimRecorder } from './contracts.js'
 import { HELM_STANDIN_TIME_SCALE_ENV } from './helm/index.js'
+import { SIM_TIME_SCALE_ENV } from '../src/report/sim-time-scale.js'
 import { startKubeSim, type KubeSim } from './kube/index.js'
 import { loadScenario, type Scenario } from './scenario.js'
 import { createWorldTls, writeCa, type WorldTls } from './tls.js'
@@ -120,6 +121,8 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       // The helm stand-in scales --timeout and its polling by the world's time scale, and keeps
       // its repositories and cache inside the world, never in the user's ~/.config/helm.
       [HELM_STANDIN_TIME_SCALE_ENV]: String(scenario.kube.timeScale),
+      // The CLI labels the times of a run against this world (src/report/text.ts).
+      [SIM_TIME_SCALE_ENV]: String(scenario.kube.timeScale),
       HELM_CONFIG_HOME: path.join(dir, 'helm', 'config'),
       HELM_CACHE_HOME: path.join(dir, 'helm', 'cache'),
       HELM_DATA_HOME: path.join(dir, 'helm', 'data'),

@@ -1,6 +1,8 @@
 // Runs apply / verify / drift from a terminal the way the runner runs the action: the main step
 // with the runner's files and folders, then the post step with the state the main step saved; then
-// prints the result. What it writes, keeps and removes (docs/running-locally.md):
+// prints the result: the report as plain text in 80 columns with the run's total time
+// (src/report/text.ts), where the summary and report are, and `export` lines. What it writes,
+// keeps and removes (docs/running-locally.md):
 // - Each run has its own run folder $TMPDIR/aks-rdma-action-<nonce> (its state, outputs and env
 //   files) and its own RUNNER_TEMP (RUNNER_TEMP/aks-rdma-action-<nonce> when the user set one), so
 //   runs sharing one env file never share state. GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV: the
@@ -30,6 +32,8 @@ import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { log } from '../log/index.js'
 import { cancelledExitCode } from '../exit-codes.js'
+import { simTimeScaleOf } from '../report/sim-time-scale.js'
+import { renderReportText, wrap, type TextReport } from '../report/text.js'
 import { EXIT, runMain } from '../main.js'
 import { cancelledBy } from '../util/cancel.js'
 import { handleCancelSignals } from './cancel-signals.js'
@@ -207,6 +211,17 @@ export function tidyRunFolder(files: LocalRunnerFiles, outputs: Record<string, s
   return said.length ? said.join('\n') : undefined
 }
 
+/** The run's report to show: the one it wrote (with the post step's part), else its outputs alone. */
+function textReport(json: string | undefined, outputs: Record<string, string>): TextReport {
+  try {
+    if (json) return { ...(JSON.parse(json) as TextReport), outputs }
+  } catch {
+    // A report that is not JSON: its outputs still say how it went.
+  }
+  const result = outputs.result === 'success' || outputs.result === 'drifted' ? outputs.result : 'failure'
+  return { mode: core.getInput('mode') || 'run', result, outputs, steps: [], checks: [] }
+}
+
 export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
   // Ctrl-C (SIGINT) or SIGTERM stops the main step at its next safe point; the post step still runs.
   const stopHandling = handleCancelSignals()
@@ -221,6 +236,7 @@ export async function runLikeRunner(opts: LocalRunOptions): Promise<number> {
 
 async function runSteps(opts: LocalRunOptions): Promise<number> {
   const env = opts.env ?? process.env
+  const started = Date.now()
   // The run's nonce, drawn here: its identity (the Lease holder) and its folders are named after it.
   const nonce = newRunNonce()
   const files = prepareLocalRunner(env, nonce)
@@ -261,12 +277,19 @@ async function runSteps(opts: LocalRunOptions): Promise<number> {
     if (kept) log.info(kept)
     return exit
   }
-  const lines = [`result: ${outputs.result ?? 'failure'}`, 'outputs:']
-  for (const [k, v] of Object.entries(outputs)) lines.push(`  ${k}=${v}`)
-  if (existsSync(files.summary)) lines.push(`job summary: ${files.summary}`)
-  if (reportPath && existsSync(reportPath)) lines.push(`report: ${reportPath}`)
-  if (kept) lines.push(kept)
-  // What the runner would hand to the job's later steps, for this shell (a removed file is not offered).
+  // The report as plain text in 80 columns (the Markdown is the job summary's), then where things are.
+  const lines = [
+    renderReportText(textReport(report, outputs), {
+      totalMs: Date.now() - started,
+      simTimeScale: simTimeScaleOf(env)
+    }).trimEnd(),
+    ''
+  ]
+  if (existsSync(files.summary)) lines.push(...wrap(`job summary: ${files.summary}`, 80, '', '  '))
+  if (reportPath && existsSync(reportPath)) lines.push(...wrap(`report: ${reportPath}`, 80, '', '  '))
+  if (kept) lines.push(...wrap(kept, 80, '', '  '))
+  // What the runner would hand to the job's later steps, for this shell (a removed file is not
+  // offered); a command, so one line however long.
   for (const [k, v] of Object.entries(exported))
     if (k !== 'KUBECONFIG' || existsSync(v)) lines.push(`export ${k}=${shellWord(v)}`)
   opts.print(lines.join('\n') + '\n')

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setLogBackend, type Log } from '../../../src/log/index.js'
 import { parseFileCommands } from '../../../src/run/file-commands.js'
+import { wrap } from '../../../src/report/text.js'
 import {
   cliExitCode,
   prepareLocalRunner,
@@ -229,13 +230,21 @@ describe('runLikeRunner', () => {
     expect(printed).toHaveLength(2)
     const dir = runDirOf()
     const summaryFile = path.join(dir, 'summary.md')
-    expect(printed[1]).toBe(
+    const [first, ...rest] = printed[1].split('\n')
+    // The result as text, with how long it took (main and post step).
+    expect(first).toMatch(/^result: success — plan succeeded in \d+(ms|s) \(main and post step\)$/)
+    expect(rest.slice(rest.indexOf('outputs:')).join('\n')).toBe(
       [
-        'result: success',
         'outputs:',
         '  result=success',
-        `job summary: ${summaryFile}`,
-        `kept ${dir}: the job summary, to use after the run; delete the folder when done`,
+        '',
+        ...wrap(`job summary: ${summaryFile}`, 80, '', '  '),
+        ...wrap(
+          `kept ${dir}: the job summary, to use after the run; delete the folder when done`,
+          80,
+          '',
+          '  '
+        ),
         'export PLAIN=user@host%+=:,./-x_9',
         "export QUOTED='it'\\''s a b'",
         "export LEAD=' lead'",
@@ -262,7 +271,7 @@ describe('runLikeRunner', () => {
     })
     expect(code).toBe(0)
     expect(printed[1]).not.toContain('export ')
-    expect(printed[1].split('\n')[0]).toBe('result: success')
+    expect(printed[1].split('\n')[0]).toMatch(/^result: success — plan succeeded in /)
     expect(process.env['STATE_temp-paths']).toBeUndefined()
   })
 
@@ -326,19 +335,33 @@ describe('runLikeRunner', () => {
     expect(code).toBe(1)
     const dir = runDirOf()
     const reportPath = path.join(dir, 'runner-temp', 'aks-rdma-action-report.json')
-    expect(printed).toEqual([
+    expect(printed).toHaveLength(1)
+    const text = printed[0]
+    expect(text.split('\n')[0]).toMatch(
+      /^result: failure — apply failed in \d+(ms|s) \(main and post step\)$/
+    )
+    // Why, the step and its detail, and the post step's cleanup: the report's facts as text.
+    expect(text).toMatch(/^ {2}failed step: azure-sign-in$/m)
+    expect(text).toMatch(/^ {2}azure-sign-in +failure +unchanged /m)
+    expect(text).toContain('Cleanup (post step)\n  node-pool rdmapool: skipped (this run did not create it)')
+    expect(text.slice(text.indexOf('outputs:'))).toBe(
       [
-        'result: failure',
         'outputs:',
         '  result=failure',
         '  drifted=false',
-        `  report-path=${reportPath}`,
-        `job summary: ${path.join(dir, 'summary.md')}`,
-        `report: ${reportPath}`,
-        `kept ${dir}: the job summary, the report, to use after the run; delete the folder when done`,
+        ...wrap(`report-path=${reportPath}`, 80, '  ', '    '),
+        '',
+        ...wrap(`job summary: ${path.join(dir, 'summary.md')}`, 80, '', '  '),
+        ...wrap(`report: ${reportPath}`, 80, '', '  '),
+        ...wrap(
+          `kept ${dir}: the job summary, the report, to use after the run; delete the folder when done`,
+          80,
+          '',
+          '  '
+        ),
         ''
       ].join('\n')
-    ])
+    )
     const report = JSON.parse(readFileSync(reportPath, 'utf8'))
     expect(report.result).toBe('failure')
     expect(report.post).toEqual({

@@ -179,6 +179,7 @@ export async function cli(argv: string[]): Promise<number> {
           inputs: { ...fileInputs, ...parsed.inputs },
           scenario: parsed.options.scenario as string | undefined,
           report: parsed.options.report as string | undefined,
+          summary: parsed.options.summary as string | undefined,
           runs: parsed.options.runs as string | undefined,
           concurrent: parsed.options.concurrent as string | undefined,
           output: (parsed.options.output as 'text' | 'json' | undefined) ?? 'text'

@@ -120,7 +120,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'simulate',
     summary:
-      'Start a simulated Azure + AKS world, run the action (main and post steps) against it as the runner would, print the job summary and outputs, and write the report.',
+      'Start a simulated Azure + AKS world, run the action (main and post steps) against it as the runner would, print the result, and write the report.',
     inputs: 'all',
     options: [
       { name: 'scenario', type: 'string', value: 'FILE', description: 'Scenario YAML (see the README).' },
@@ -130,6 +130,12 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'FILE',
         description:
           'Where to write the report (default: report.json in a new private folder $TMPDIR/aks-rdma-simulate-XXXXXX).'
+      },
+      {
+        name: 'summary',
+        type: 'string',
+        value: 'FILE',
+        description: 'Also write the job summary (the Markdown a workflow run shows) to FILE.'
       },
       {
         name: 'runs',
@@ -148,7 +154,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         ...OUTPUT_RUN,
         description:
-          'text: the job summary, the outputs and the report path; json: the report, alone on stdout.'
+          'text: the result as plain text (under GitHub Actions: the job summary) and the report path; json: the report, alone on stdout.'
       },
       INPUTS_FILE,
       VERBOSE,

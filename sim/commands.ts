@@ -265,6 +265,8 @@ export interface SimulateCommandOptions {
   inputs: Record<string, string>
   scenario?: string
   report?: string
+  /** Where to write the job summaries (Markdown). */
+  summary?: string
   runs?: string
   concurrent?: string
   output: 'text' | 'json'
@@ -313,7 +315,10 @@ export async function simulateCommand(o: SimulateCommandOptions, session: Termin
     note: line => session.info(line),
     actionLog: quiet => session.childOutput(quiet ? { masksOnly: true } : { progressTag }),
     childEnv: progressTag ? { [PROGRESS_TAG_ENV]: progressTag } : {},
-    printResults: o.output === 'text'
+    printResults: o.output === 'text',
+    // A terminal gets the report as plain text; the runner's log (simulate in a workflow), the Markdown.
+    resultFormat: session.terminal ? 'text' : 'markdown',
+    summaryPath: o.summary
   })
   if (o.output === 'json') session.result(JSON.stringify(result.report, null, 2) + '\n')
   return simulateExitCode(result.runs)

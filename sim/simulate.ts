@@ -1,6 +1,7 @@
 // `node dist/cli.js simulate`: starts a world, points the action at it (unless the caller gave
 // the inputs), runs the main and post steps as the runner would (once, --runs N in sequence or
-// --concurrent N at once), prints the job summary and outputs, writes the report with the
+// --concurrent N at once), prints each run's result (in a terminal the report as plain text,
+// src/report/text.ts; under Actions the job summary's Markdown) and outputs, writes the report with the
 // world's request counts and what the post step did, removes each run's runner folder (its
 // report is in simulate's own), stops the world and exits non-zero when either step failed (on
 // GitHub, a failed post step is a failed job too).
@@ -8,6 +9,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { renderReportText, type TextReport } from '../src/report/text.js'
 import { helmReleaseCounts } from './helm/index.js'
 import { runAction, type ActionRun } from './run-action.js'
 import { applyMutations, type Mutation } from './setup.js'
@@ -52,6 +54,13 @@ export interface SimulateOptions {
   childEnv?: Record<string, string>
   /** Print the job summary, outputs and report path (default true; the CLI's --output json: false). */
   printResults?: boolean
+  /**
+   * How each run's result is printed: `markdown`, the job summary as the runner got it, and its
+   * outputs (default); `text`, the report as plain text in 80 columns (a terminal).
+   */
+  resultFormat?: 'markdown' | 'text'
+  /** Also write the runs' job summaries (Markdown) to this file. */
+  summaryPath?: string
   /** Stream the action's own log (default true). */
   streamLog?: boolean
 }
@@ -169,8 +178,11 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     const sink = (quiet: boolean): ActionLogSink | undefined =>
       o.actionLog ? o.actionLog(quiet) : quiet ? undefined : { write: t => o.print(t), end: () => {} }
     let runCounter = 0
+    /** How long each run took, main and post step. */
+    const took = new Map<ActionRun, number>()
     const once = async (extra: Record<string, string> = {}, stream = o.streamLog !== false) => {
       const out = sink(!stream)
+      const started = Date.now()
       try {
         const run = await runAction({
           distDir: o.distDir,
@@ -180,6 +192,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
           onLog: out ? t => out.write(t) : undefined
         })
         runFolders.push(path.dirname(run.runnerTemp))
+        took.set(run, Date.now() - started)
         return run
       } finally {
         out?.end()
@@ -228,16 +241,37 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     }
 
     const printResults = o.printResults !== false
-    if (printResults)
-      for (const [i, r] of runs.entries()) {
-        o.print(`\n===== job summary${runs.length > 1 ? ` (run ${i + 1})` : ''} =====\n${r.summary}\n`)
-        o.print(`===== outputs${runs.length > 1 ? ` (run ${i + 1})` : ''} =====\n`)
-        for (const [k, v] of Object.entries(r.outputs)) o.print(`${k}=${v}\n`)
-      }
     const report = entries.length === 1 ? entries[0] : { runs: entries }
+    // Written first: the outputs' report-path names it (each run's own folder is removed at the end).
     const reportPath = writeReport(JSON.stringify(report, null, 2) + '\n', o.reportPath)
-    if (printResults) o.print(`\nreport: ${reportPath}\n`)
-    else note(`simulate: report written to ${reportPath}`)
+    const outputsOf = (r: ActionRun): Record<string, string> =>
+      r.outputs['report-path'] ? { ...r.outputs, 'report-path': reportPath } : r.outputs
+    const which = (i: number): string => (runs.length > 1 ? ` (run ${i + 1})` : '')
+    if (o.summaryPath)
+      writeFileSync(
+        o.summaryPath,
+        runs.map((r, i) => (runs.length > 1 ? `<!-- run ${i + 1} -->\n${r.summary}` : r.summary)).join('\n'),
+        { mode: 0o600 }
+      )
+    if (printResults && o.resultFormat === 'text')
+      for (const [i, r] of runs.entries()) {
+        if (runs.length > 1) o.print(`\n===== run ${i + 1} of ${runs.length} =====\n`)
+        const entry = { ...(entries[i] as unknown as TextReport), outputs: outputsOf(r) }
+        o.print(
+          '\n' +
+            renderReportText(entry, { totalMs: took.get(r), simTimeScale: world.scenario.kube.timeScale })
+        )
+      }
+    else if (printResults)
+      for (const [i, r] of runs.entries()) {
+        o.print(`\n===== job summary${which(i)} =====\n${r.summary}\n`)
+        o.print(`===== outputs${which(i)} =====\n`)
+        for (const [k, v] of Object.entries(outputsOf(r))) o.print(`${k}=${v}\n`)
+      }
+    if (printResults) {
+      if (o.summaryPath) o.print(`\njob summary: ${o.summaryPath}`)
+      o.print(`\nreport: ${reportPath}\n`)
+    } else note(`simulate: report written to ${reportPath}`)
     for (const [i, r] of runs.entries())
       if (r.postExitCode !== 0)
         note(

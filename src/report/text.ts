@@ -247,8 +247,15 @@ function outputsSection(r: TextReport, width: number): string[] {
 }
 
 /** The report as terminal text: lines of at most `width` columns (80), ending with a newline. */
-export function renderReportText(report: TextReport, options: TextOptions = {}): string {
+export function renderReportText(given: TextReport, options: TextOptions = {}): string {
   const o = { width: 80, maxRows: 10, ...options }
+  // A report read from a file (a run that failed early) may lack its lists.
+  const report: TextReport = {
+    ...given,
+    outputs: given.outputs ?? {},
+    steps: given.steps ?? [],
+    checks: given.checks ?? []
+  }
   const sections = [
     headline(report, o),
     stepsSection(report, o.width),

@@ -10,6 +10,8 @@ export interface Vt100Options {
   rows?: number
   /** The pty turns LF into CR LF (onlcr): true for a program's raw output; false for a `script` capture. */
   lfIsNewline?: boolean
+  /** Join a line the screen wrapped to the next row back into one (tmux capture-pane -J). */
+  joinWrapped?: boolean
 }
 
 export function renderScreen(bytes: string, o: Vt100Options = {}): string[] {
@@ -19,11 +21,15 @@ export function renderScreen(bytes: string, o: Vt100Options = {}): string[] {
   const lines: string[][] = [[]]
   let row = 0
   let col = 0
+  /** Rows that continue the row above (the screen wrapped a long line there). */
+  const wrapped = new Set<number>()
   /** The first line of the visible screen (lines above are scrollback). */
   const top = (): number => Math.max(0, lines.length - rows)
-  const down = (): void => {
+  const down = (wrap = false): void => {
     row++
     if (row >= lines.length) lines.push([])
+    if (wrap) wrapped.add(row)
+    else wrapped.delete(row)
   }
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]
@@ -44,6 +50,7 @@ export function renderScreen(bytes: string, o: Vt100Options = {}): string[] {
           if ((m[1] || '0') === '0') {
             lines[row].length = col
             lines.length = row + 1
+            for (const r of wrapped) if (r > row) wrapped.delete(r)
           }
           break
         case 'K':
@@ -65,14 +72,19 @@ export function renderScreen(bytes: string, o: Vt100Options = {}): string[] {
     }
     if (c < ' ') continue
     if (col >= columns) {
-      down()
+      down(true)
       col = 0
     }
     const line = lines[row]
     while (line.length < col) line.push(' ')
     line[col++] = c
   }
-  const out = lines.map(l => l.join('').trimEnd())
+  const rowsOut = lines.map(l => l.join(''))
+  const out: string[] = []
+  for (const [i, l] of rowsOut.entries())
+    if (o.joinWrapped && wrapped.has(i) && out.length) out[out.length - 1] += l
+    else out.push(l)
+  for (const [i, l] of out.entries()) out[i] = l.trimEnd()
   while (out.length && out.at(-1) === '') out.pop()
   return out
 }

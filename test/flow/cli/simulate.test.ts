@@ -68,7 +68,9 @@ describe('simulate', () => {
       result: 'deleted',
       reason: 'was Succeeded'
     })
-    expect(r.output).toContain('### Cleanup (post step)')
+    // In a terminal the result is plain text: the post step's cleanup is a section of it.
+    expect(r.stdout).toContain('\nCleanup (post step)\n  ')
+    expect(r.stdout).not.toContain('### ')
   })
 
   it('exits 1 when the post step fails to delete the pool the run created, and says so', async () => {
@@ -102,7 +104,7 @@ describe('simulate', () => {
     })
     expect(r.code).toBe(1)
     expect(r.output).toContain('simulate: the post step failed (exit 1); on GitHub the job fails')
-    expect(r.output).toContain('### Cleanup (post step): failed')
+    expect(r.stdout).toContain('\nCleanup (post step): failed\n')
   })
 
   it('under Actions, the job summary on stdout quoting hostile cluster text makes no workflow command', async () => {
@@ -136,7 +138,17 @@ describe('simulate', () => {
   })
   it('--transport-check ucx on the default world: gpudirect-rdma, the bandwidth per pair, the summary section; a re-run leaves nothing', async () => {
     const report = path.join(mkdtempSync(path.join(tmpdir(), 'simulate-report-')), 'report.json')
-    const r = await simulate(['--report', report, '--transport-check', 'ucx', '--runs', '2'])
+    const summary = path.join(path.dirname(report), 'summary.md')
+    const r = await simulate([
+      '--report',
+      report,
+      '--summary',
+      summary,
+      '--transport-check',
+      'ucx',
+      '--runs',
+      '2'
+    ])
     expect(r.code).toBe(0)
     const { runs } = JSON.parse(readFileSync(report, 'utf8'))
     for (const run of runs) {
@@ -167,7 +179,11 @@ describe('simulate', () => {
     const second = runs[1].sim.requests.kube.mutatingByResource
     expect(Object.keys(second).sort()).toEqual(['daemonsets', 'pods'])
     expect(second.daemonsets).toBe(2)
-    expect(r.output).toContain('### Dynamo transport (UCX)')
-    expect(r.output).toContain('The Dynamo worker snippet this check proved')
+    expect(r.stdout).toContain('Transport (Dynamo, UCX): gpudirect-rdma, pass')
+    // The Markdown job summaries (the section, the snippet it proved) are in --summary's file.
+    const markdown = readFileSync(summary, 'utf8')
+    expect(markdown).toContain('### Dynamo transport (UCX)')
+    expect(markdown).toContain('The Dynamo worker snippet this check proved')
+    expect(r.stdout).toContain(`job summary: ${summary}\nreport: ${report}\n`)
   }, 480_000)
 })

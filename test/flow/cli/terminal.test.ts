@@ -14,6 +14,8 @@ import { parseEnv, promisify } from 'node:util'
 import { KubeClient } from '../../../src/kube/client.js'
 import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
 
+import { renderScreen } from '../../support/vt100.js'
+
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'cli-terminal-'))
 /** The shipped bundles: those the Jest globalSetup built when it provides them, else built here. */
@@ -47,6 +49,57 @@ async function cli(
   }
 }
 
+/** Every line in 80 columns, but a path or a command (`export …`) too long for one, kept whole. */
+function expectFits(text: string): void {
+  const over = text
+    .split('\n')
+    .filter(l => l.length > 80 && !l.startsWith('export ') && /\S\s+\S/.test(l.trim()))
+  expect(over).toEqual([])
+}
+
+/** script(1) (util-linux) runs a command under a pseudo-terminal, as a person's shell would. */
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+if (!hasScript) console.warn('SKIPPED: the pseudo-terminal tests of the CLI need script(1) (util-linux)')
+const itInTerminal = hasScript ? it : it.skip
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+
+/**
+ * Runs the CLI in a pseudo-terminal of 80 × 50 (stdout and stderr both the terminal, as in a
+ * shell) and returns what a person sees at the end: the bytes it wrote, through a VT100 screen (a line
+ * the screen wrapped joined back into one).
+ */
+function cliInTerminal(args: string[]): Promise<{ code: number | null; screen: string[]; bytes: string }> {
+  const command = [
+    'stty cols 80 rows 50;',
+    'exec',
+    ...[process.execPath, path.join(dist, 'cli.js'), ...args].map(shellQuote)
+  ]
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-q', '-e', '-c', command.join(' '), '/dev/null'], {
+      env: terminalEnv(),
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let bytes = ''
+    child.stdout.on('data', (b: Buffer) => (bytes += b.toString()))
+    child.stderr.on('data', (b: Buffer) => (bytes += b.toString()))
+    child.on('error', reject)
+    child.on('close', code =>
+      resolve({ code, bytes, screen: renderScreen(bytes, { columns: 80, rows: 50, joinWrapped: true }) })
+    )
+  })
+}
+
+/** Live status lines (`  … what [12s]`) a person would still see. */
+const staleStatus = (screen: string[]): string[] => screen.filter(l => /^ {2}… .*\[\d+[smh\d]*\]$/.test(l))
+
 function expectTerminalClean(text: string): void {
   const commandLines = text.split('\n').filter(l => l.trimStart().startsWith('::'))
   expect(commandLines).toEqual([])
@@ -71,10 +124,32 @@ describe('cli in a terminal', () => {
     expectTerminalClean(r.stdout + r.stderr)
     expect(r.stderr).toContain('==> azure-sign-in: authenticate to Azure')
     expect(r.stderr).toMatch(/^ {2}debug: /m) // --verbose
-    expect(r.stdout).toContain('===== outputs =====')
-    expect(r.stdout).toContain('result=success')
+    // The result as plain text in 80 columns (a path longer than a line alone on its own).
+    expect(r.stdout).toMatch(/^result: success — apply succeeded in \S+ \(main and post step\)$/m)
+    expect(r.stdout).toMatch(/^ {2}Simulated world: its waits run 100× faster/m)
+    expect(r.stdout).toMatch(/^ {2}result=success$/m)
+    expectFits(r.stdout)
+    // report-path names the report simulate kept, not the run's folder it removed.
+    const reportPath = /^ {2}report-path=(.+)$/m.exec(r.stdout)?.[1]
+    expect(reportPath && existsSync(reportPath)).toBe(true)
+    expect(r.stdout).toContain(`\nreport: ${reportPath}\n`)
     expect(r.stdout).not.toContain('==> ')
   }, 180_000)
+
+  itInTerminal(
+    'simulate in a terminal ends with its result and report line, and no stale status line',
+    async () => {
+      const r = await cliInTerminal(['simulate', '--benchmark', 'false'])
+      expect(r.code).toBe(0)
+      const end = r.screen.slice(r.screen.findIndex(l => l.startsWith('result: ')))
+      expect(end[0]).toMatch(/^result: success — apply succeeded in \S+ \(main and post step\)$/)
+      expect(end).toContainEqual('  result=success')
+      expect(end.at(-1)).toMatch(/^report: \/.+\/report\.json$/)
+      expect(staleStatus(r.screen)).toEqual([])
+      expect(r.screen.filter(l => l.trimStart().startsWith('::'))).toEqual([])
+    },
+    180_000
+  )
 
   it('simulate --output json prints exactly one JSON document on stdout', async () => {
     const r = await cli(['simulate', '--output', 'json', '--report', path.join(work, 'report.json')])
@@ -193,7 +268,19 @@ describe('the simulator one flag away', () => {
       stderr: ''
     })
     expectTerminalClean(apply.stdout + apply.stderr)
-    expect(apply.stdout).toContain('result: success')
+    expect(apply.stdout).toMatch(/^result: success — apply succeeded in \S+ \(main and post step\)$/m)
+    expect(apply.stdout).toMatch(/^ {2}Simulated world: its waits run 100× faster/m)
+    expectFits(apply.stdout)
+    // Without a terminal the log is in order: the steps' last lines (a background wait's final
+    // state among them) before the post step's.
+    const logLines = apply.stderr.split('\n')
+    const postAt = logLines.findIndex(l => /^\s*(cleanup|post): /.test(l))
+    const lastStepLine = logLines.findLastIndex(l =>
+      /^\s*(network-operator|node-feature-rule|nic-cluster-policy|ib-node-config|rdma-device-plugin|gpu-operator|verify|benchmark|round \d)/.test(
+        l
+      )
+    )
+    expect(postAt).toBeGreaterThan(lastStepLine)
     const kubeconfig = /^export KUBECONFIG=(.+)$/m.exec(apply.stdout)?.[1]
     expect(kubeconfig).toBeDefined()
     expect(existsSync(kubeconfig!)).toBe(true) // a local run keeps it
@@ -318,6 +405,23 @@ describe('the simulator one flag away', () => {
       expect(existsSync(kubeconfig!)).toBe(false)
       expect(stdout).not.toContain('export KUBECONFIG')
     }, 300_000)
+
+  itInTerminal(
+    'apply in a terminal ends with its result, report: and export KUBECONFIG=, and no stale status line',
+    async () => {
+      const r = await cliInTerminal(['apply', '--inputs-file', envFile])
+      expect({ code: r.code, tail: r.code ? r.screen.slice(-30) : [] }).toEqual({ code: 0, tail: [] })
+      const end = r.screen.slice(r.screen.findIndex(l => l.startsWith('result: ')))
+      expect(end[0]).toMatch(/^result: success — apply succeeded in /)
+      expect(end.join('\n')).toMatch(/^report:(\n {2}| )\S+\/aks-rdma-action-report\.json$/m)
+      expect(end.at(-1)).toMatch(/^export KUBECONFIG=\S+$/)
+      expect(existsSync(end.at(-1)!.slice('export KUBECONFIG='.length))).toBe(true)
+      expect(staleStatus(r.screen)).toEqual([])
+      // The live lines were drawn (this is a terminal) and erased by the tool itself.
+      expect(r.bytes).toContain('\x1b[J')
+    },
+    300_000
+  )
 
   it('sim down stops it and removes what it wrote, the runner folder the runs used included', async () => {
     const r = await cli(['sim', 'down', '--dir', dir])

@@ -59,7 +59,7 @@ const OUTPUT_RUN: OptionSpec = {
   short: 'o',
   default: 'text',
   description:
-    'text: the outputs, where the summary and report are, and `export KUBECONFIG=…`; json: the JSON report, alone on stdout.'
+    'text: the result as plain text, where the summary and report are, and `export KUBECONFIG=…`; json: the JSON report, alone on stdout.'
 }
 
 /** Flags that are other names of an input (kubectl's `--context`). */

@@ -84,14 +84,19 @@ export const silentLog: Log = {
   secret: () => {}
 }
 
-/** A log whose info, warning and error lines (progress too) all go to `write` (tests, captures). */
+/**
+ * A log whose info, warning and error lines (progress too, but not the empty line that ends a
+ * key's live line) all go to `write` (tests, captures).
+ */
 export function lineLog(write: (line: string) => void): Log {
   return {
     ...silentLog,
     info: write,
     warning: line => write(line),
     error: line => write(line),
-    progress: (_key, line) => write(line)
+    progress: (_key, line) => {
+      if (line) write(line)
+    }
   }
 }
 

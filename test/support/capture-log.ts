@@ -23,7 +23,8 @@ export function captureLog(): CapturedLog {
     error: m => lines.push(`error: ${m}`),
     startGroup: t => lines.push(`group: ${t}`),
     endGroup: () => undefined,
-    progress: (_key, m) => lines.push(`info: ${m}`),
+    // The empty line that ends a key's live line is no line.
+    progress: (_key, m) => void (m && lines.push(`info: ${m}`)),
     secret: () => undefined,
     text: () => lines.join('\n')
   }

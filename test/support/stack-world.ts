@@ -42,7 +42,8 @@ export function collectLog(): CollectedLog {
     groups,
     info: l => lines.push(l),
     debug: () => undefined,
-    progress: (_key, l) => lines.push(l),
+    // The empty line that ends a key's live line is no line.
+    progress: (_key, l) => void (l && lines.push(l)),
     secret: () => undefined,
     warning: l => lines.push(`warning: ${l}`),
     error: l => {

@@ -204,8 +204,11 @@ describe('runPhase: a phase that runs', () => {
     expect(progress).toEqual([
       'benchmark bw-r1 perftest servers started: 0/1 bw-r1 perftest servers started',
       'benchmark bw-r1 perftest servers started: 1/1 bw-r1 perftest servers started',
+      // Each wait ends its live line (an empty line) when it is over, before the next starts.
+      'benchmark bw-r1 perftest servers started: ',
       'benchmark bw-r1 perftest clients finished: 0/1 bw-r1 perftest clients finished',
-      'benchmark bw-r1 perftest clients finished: 1/1 bw-r1 perftest clients finished'
+      'benchmark bw-r1 perftest clients finished: 1/1 bw-r1 perftest clients finished',
+      'benchmark bw-r1 perftest clients finished: '
     ])
     expect(log.warnings).toEqual([])
   })

@@ -57,9 +57,10 @@ function harness(
   const { settings, log, cluster } = h
   settings.nodePool.name = POOL
   const progress: string[] = []
+  // A wait that ends ends its key's live line (an empty line): recorded as `end: <key>` / `(end)`.
   log.progress = (key, m) => {
-    log.lines.push(`info: ${m}`)
-    progress.push(`${key}|${m}`)
+    log.lines.push(m ? `info: ${m}` : `end: ${key}`)
+    progress.push(`${key}|${m || '(end)'}`)
   }
   const labels = new Map<string, Set<string>>()
   /** Puts the pool node `name` with the steps ready on it. */
@@ -169,6 +170,7 @@ describe('applyPipelined', () => {
       'group: network-operator: network-operator title',
       'endgroup',
       'info: network-operator: state ready (0ms)',
+      'end: network-operator',
       'group: node-feature-rule: node-feature-rule title',
       'endgroup',
       'info: node-feature-rule: written; waiting per node in the background while the next steps are written',
@@ -177,12 +179,16 @@ describe('applyPipelined', () => {
       'info: nic-cluster-policy: written; waiting per node in the background while the next steps are written',
       'info: nic-cluster-policy: nic-cluster-policy ready on 0/2 nodes (0ms)',
       'info: nic-cluster-policy: nic-cluster-policy ready on 1/2 nodes (2s)',
-      'info: nic-cluster-policy: nic-cluster-policy ready on 2/2 nodes (5s)'
+      'end: node-feature-rule',
+      'info: nic-cluster-policy: nic-cluster-policy ready on 2/2 nodes (5s)',
+      'end: nic-cluster-policy'
     ])
+    // Each wait ends its live line when it is over.
     expect(h.progressOf('node-feature-rule')).toEqual([
       'node-feature-rule: node-feature-rule ready on 0/2 nodes (0ms)',
       'node-feature-rule: node-feature-rule ready on 1/2 nodes (2s)',
-      'node-feature-rule: node-feature-rule ready on 2/2 nodes (5s)'
+      'node-feature-rule: node-feature-rule ready on 2/2 nodes (5s)',
+      '(end)'
     ])
     // The background waits have until the run's deadline; the cluster-level one too.
     expect(h.waits).toEqual([
@@ -517,7 +523,8 @@ describe('applyPipelined', () => {
       'node-feature-rule: waiting for nodes of the pool to join; node pool still provisioning (0ms)',
       'node-feature-rule: node-feature-rule ready on 1/1 nodes; node pool still provisioning (1s)',
       'node-feature-rule: node-feature-rule ready on 1/1 nodes; 1/2 nodes joined (2s)',
-      'node-feature-rule: node-feature-rule ready on 2/2 nodes (4s)'
+      'node-feature-rule: node-feature-rule ready on 2/2 nodes (4s)',
+      '(end)'
     ])
     expect(out.ok).toBe(true)
     expect(out.steps[0].finishedAt).toBe(iso(T0 + 4000))
@@ -578,7 +585,8 @@ describe('applyPipelined', () => {
     const out = await p
     expect(h.progressOf('node-feature-rule')).toEqual([
       'node-feature-rule: node-feature-rule ready on 0/1 nodes; node pool still provisioning (0ms)',
-      'node-feature-rule: node-feature-rule ready on 0/1 nodes (1m)'
+      'node-feature-rule: node-feature-rule ready on 0/1 nodes (1m)',
+      '(end)'
     ])
     expect(out.steps[0]).toEqual(
       stepAt(

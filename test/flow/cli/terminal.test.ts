@@ -5,6 +5,9 @@
 // with `--inputs-file DIR/.env` and no other flag; and the local-action recipe as far as it can run here
 // (local-action itself is not installed): a shell sources DIR/env.sh, the .env is loaded as dotenv
 // loads it (a variable already set wins), and the action's main step runs as the runner would.
+// In a pseudo-terminal (script(1), rendered through a VT100 screen), `simulate` and `apply` end
+// with their plain-text result, `report:` and `export KUBECONFIG=` intact and no stale status line;
+// without one, the result fits 80 columns and the log comes in order, the post step's last.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -284,6 +287,9 @@ describe('the simulator one flag away', () => {
     const kubeconfig = /^export KUBECONFIG=(.+)$/m.exec(apply.stdout)?.[1]
     expect(kubeconfig).toBeDefined()
     expect(existsSync(kubeconfig!)).toBe(true) // a local run keeps it
+    // report: names a file still there after the command (a path too long for a line on its own).
+    const reportFile = /^report:(?:\n {2}| )(\S+)$/m.exec(apply.stdout)?.[1]
+    expect(reportFile && JSON.parse(readFileSync(reportFile, 'utf8')).result).toBe('success')
 
     // The runner's files of the .env (DIR/runner) hold the outputs, the summary and the report.
     const verify = await cli(['verify', '--inputs-file', envFile, '--output', 'json'])

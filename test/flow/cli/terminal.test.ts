@@ -339,7 +339,8 @@ describe('the simulator one flag away', () => {
     )
     const reports = runs.map(r => {
       expect({ code: r.code, stderr: r.code ? r.stderr.slice(-3000) : '' }).toEqual({ code: 0, stderr: '' })
-      return JSON.parse(readFileSync(/^report: (.+)$/m.exec(r.stdout)![1], 'utf8'))
+      // `report:` and its path, on the next line when the two do not fit in 80 columns.
+      return JSON.parse(readFileSync(/^report:(?:\n {2}| )(\S+)$/m.exec(r.stdout)![1], 'utf8'))
     })
     // Each run's own folders, named after its own identity; no Lease or kubeconfig of the other's.
     expect(new Set(reports.map(r => r.outputs['report-path'])).size).toBe(2)

@@ -6,14 +6,14 @@ import { armError, isArmNotFound } from './arm-errors.js'
 
 /** A cluster that does not exist, where the run needs one: what is true and what to do. */
 export class ClusterNotFoundError extends Error {
-  constructor(settings: Settings, subscriptionId: string) {
+  constructor(settings: Settings, subscriptionId: string | undefined) {
     const { resourceGroup, name } = settings.cluster
     const create =
       settings.mode === 'apply'
         ? 'to create it, set create-cluster: true with a location (CLI: --create-cluster true --location eastus)'
         : 'apply with create-cluster: true creates it'
     super(
-      `cluster ${resourceGroup}/${name} does not exist in subscription ${subscriptionId}; nothing was changed. ` +
+      `cluster ${resourceGroup}/${name} does not exist${subscriptionId ? ` in subscription ${subscriptionId}` : ''}; nothing was changed. ` +
         `Check resource-group and cluster-name (\`az aks list --resource-group ${resourceGroup} --output table\` lists the clusters there), or ${create}`
     )
     this.name = 'ClusterNotFoundError'

@@ -347,6 +347,21 @@ describe('writeClusterCredentials: ARM refuses', () => {
       )
       expect(e.message).not.toContain('(the identity needs')
     }
+    // Another status (here a conflict) gets no hint of its own.
+    const other = await run(
+      fakeArm({
+        listError: armFail(
+          409,
+          'OperationNotAllowed',
+          'Operation is not allowed: the cluster is being deleted.'
+        )
+      }),
+      false
+    )
+    expect(other.message).toBe(
+      'cluster credentials rg-1/aks-1: listing user credentials failed: HTTP 409 OperationNotAllowed: Operation is not allowed: the cluster is being deleted.'
+    )
+    // A 404 for the cluster itself says the cluster does not exist, and how to create it.
     const nf = await run(
       fakeArm({
         listError: armFail(
@@ -357,9 +372,10 @@ describe('writeClusterCredentials: ARM refuses', () => {
       }),
       false
     )
-    expect(nf.message).toBe(
-      "cluster credentials rg-1/aks-1: listing user credentials failed: HTTP 404 ResourceNotFound: The Resource 'Microsoft.ContainerService/managedClusters/aks-1' under resource group 'rg-1' was not found."
-    )
+    expect(nf.name).toBe('ClusterNotFoundError')
+    expect(nf.message).toContain('cluster rg-1/aks-1 does not exist')
+    expect(nf.message).toContain('create-cluster: true')
+    expect(nf.message).not.toContain('undefined')
   })
 
   it('admin credentials of a cluster with local accounts disabled: from ARM’s message, without a read', async () => {

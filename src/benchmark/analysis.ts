@@ -28,6 +28,8 @@ export interface BenchMeasurement {
   p999Us?: number | null
   /** perftest failed (parse error message); counts as a failing measurement. */
   error?: string | null
+  /** Not run: its pods could not be scheduled because workload pods hold the pool's GPUs (fails, blames no one). */
+  busy?: boolean
 }
 
 export interface AnalysisOptions {
@@ -106,6 +108,8 @@ function judge(
 ): MeasurementVerdict {
   const reasons: string[] = []
   let ratio: number | null = null
+  if (m.busy)
+    return { ...m, ratio, verdict: 'fail', reasons: [`pool busy: ${m.error ?? 'pods unschedulable'}`] }
   if (m.error) reasons.push(`perftest failed: ${m.error}`)
   if (isBandwidth(m)) {
     if (m.bwAvgGbps === null) {
@@ -164,14 +168,16 @@ function attribute(results: MeasurementVerdict[]): { blamedEnds: Set<string>; pa
     if (failing) e.failing++
     ends.set(key, e)
   }
-  for (const m of results) {
+  // A measurement a busy pool kept from running says nothing about the hardware.
+  const measured = results.filter(m => !m.busy)
+  for (const m of measured) {
     touch(m.test, m.server, m.client, m.device, m.verdict === 'fail')
     touch(m.test, m.client, m.server, m.device, m.verdict === 'fail')
   }
   const blamedEnds = new Set<string>()
   for (const e of ends.values()) if (e.failing === e.total && e.partners.size >= 2) blamedEnds.add(e.end)
   const pairOutliers: Outlier[] = []
-  for (const m of results) {
+  for (const m of measured) {
     if (m.verdict !== 'fail') continue
     if (blamedEnds.has(endKey(m.server, m.device)) || blamedEnds.has(endKey(m.client, m.device))) continue
     pairOutliers.push({
@@ -232,6 +238,9 @@ function nodeView(node: string, mine: MeasurementVerdict[], blamedEnds: Set<stri
   } else if (badDevices.length) {
     verdict = 'fail'
     detail = `bad NIC(s) ${badDevices.join(', ')}: slow with every partner`
+  } else if (unexplained && own.filter(m => m.verdict === 'fail').every(m => m.busy)) {
+    verdict = 'warn'
+    detail = `${unexplained}/${mine.length} measurement(s) not run: the pool is busy`
   } else if (unexplained) {
     verdict = 'warn'
     detail = `${unexplained}/${mine.length} measurement(s) failed, but not with every partner`
@@ -336,6 +345,7 @@ export function toReportBenchmark(
       p99Us: m.p99Us ?? null,
       p999Us: m.p999Us ?? null,
       verdict: m.verdict,
+      ...(m.busy ? { busy: true } : {}),
       reasons: m.reasons
     })),
     nodes: analysis.nodes.map(n => ({

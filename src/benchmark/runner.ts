@@ -35,6 +35,7 @@ import {
   type PhaseSpec
 } from './perftest-pods.js'
 import { runPhase } from './phase.js'
+import { busyReason, busyResource, gpuHolders } from './busy.js'
 
 export type GpuDirectState = 'on' | 'host-staged' | 'unsupported' | 'off'
 export type BenchmarkVerdict = 'pass' | 'fail' | 'warn' | 'skipped'
@@ -278,6 +279,24 @@ async function measureRounds(
   return m
 }
 
+/** Why nothing (or not everything) was measured when workload pods hold the pool's GPUs; undefined otherwise. */
+async function busyPool(
+  o: BenchmarkRunOptions,
+  namespace: string,
+  measurements: BenchMeasurement[],
+  resources: string[]
+): Promise<ReportBenchmark['busy']> {
+  const busy = measurements.filter(m => m.busy)
+  if (!busy.length) return undefined
+  const resource = busyResource(busy[0].error, resources)!
+  const nodes = [...new Set(busy.flatMap(m => [m.server, m.client]))]
+  const holders = await gpuHolders(o.kube, nodes, resources, namespace).catch((e: unknown) => {
+    o.log?.warning(`could not list the pods holding the GPUs: ${e instanceof Error ? e.message : String(e)}`)
+    return []
+  })
+  return { reason: busyReason(resource, holders), holders }
+}
+
 export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun> {
   const s = o.settings
   if (!s.benchmark.enabled) return emptyRun(s, 'skipped', 'benchmark is false')
@@ -309,7 +328,12 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
     const err = await deletePodsQuietly(o.kube, selector, namespace)
     if (err) o.log?.warning(`could not delete the benchmark pods (-n ${namespace} -l ${selector}): ${err}`)
   }
-  const { measurements, useCuda, hostOnlyDevices, cudaRejected } = measured
+  const { useCuda, hostOnlyDevices, cudaRejected } = measured
+  const resources = ['nvidia.com/gpu', `rdma/${s.stack.rdmaResourceName}`]
+  const measurements = measured.measurements.map(m =>
+    busyResource(m.error, resources) ? { ...m, busy: true } : m
+  )
+  const busy = await busyPool(o, namespace, measurements, resources)
 
   const analysis = analyseBenchmark(measurements, { minBandwidthRatio: s.benchmark.minBandwidthRatio })
   const measuredNodes = [...new Set(measurements.flatMap(m => [m.server, m.client]))]
@@ -322,7 +346,8 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
       scope: s.benchmark.scope,
       minBandwidthRatio: s.benchmark.minBandwidthRatio
     }),
-    outliers
+    outliers,
+    ...(busy ? { busy } : {})
   }
   const gd = gpudirectState(s, gpus, cudaRejected, measuredNodes.map(n => byNode.get(n)!).filter(Boolean))
   let verdict: BenchmarkVerdict = analysis.verdict
@@ -337,9 +362,11 @@ export async function runBenchmark(o: BenchmarkRunOptions): Promise<BenchmarkRun
   if (verdict === 'pass' && notes.length) verdict = 'warn'
   const failed = analysis.measurements.filter(m => m.verdict === 'fail').length
   const summary =
-    (verdict === 'fail'
-      ? `${failed} of ${analysis.measurements.length} measurement(s) failed; outliers: ${outliers.join(', ') || 'none attributed'}`
-      : `${analysis.measurements.length} measurement(s) over ${schedule.rounds.length} round(s) passed (≥ ${s.benchmark.minBandwidthRatio} × ${line ?? '?'} Gb/s)`) +
+    (busy
+      ? busy.reason
+      : verdict === 'fail'
+        ? `${failed} of ${analysis.measurements.length} measurement(s) failed; outliers: ${outliers.join(', ') || 'none attributed'}`
+        : `${analysis.measurements.length} measurement(s) over ${schedule.rounds.length} round(s) passed (≥ ${s.benchmark.minBandwidthRatio} × ${line ?? '?'} Gb/s)`) +
     (notes.length ? `; ${notes.join('; ')}` : '')
   return {
     verdict,

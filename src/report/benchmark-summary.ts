@@ -365,6 +365,28 @@ function describeOutlier(name: string, pairs: BenchmarkPairResult[]): string {
   }
 }
 
+/** Why the benchmark measured nothing on a busy pool, for the verdict line; undefined when it was not busy. */
+export function busyReasons(b: ReportBenchmark): string | undefined {
+  return b.busy ? `benchmark: ${b.busy.reason}` : undefined
+}
+
+/** The busy pool's holders, one row per pod (node, namespace/name). */
+function busySection(busy: NonNullable<ReportBenchmark['busy']>, names: NodeNames, max: number): string {
+  const parts = [`${FAIL} **Busy:** ${escapeInline(busy.reason)}`]
+  if (busy.holders.length) {
+    const shown = busy.holders.slice(0, max)
+    parts.push(
+      table(
+        ['Node', 'Pod holding GPUs'],
+        shown.map(h => [code(names.short(h.node)), code(`${h.namespace}/${h.name}`)])
+      )
+    )
+    if (busy.holders.length > shown.length)
+      parts.push(`_${busy.holders.length - shown.length} more pod(s) not listed; the JSON report has all._`)
+  }
+  return parts.join('\n\n')
+}
+
 /** The outliers named for the verdict line (full node names), at most `max` and a count of the rest. */
 export function outlierReasons(b: ReportBenchmark, max = 3): string | undefined {
   if (!b.outliers.length) return undefined
@@ -411,6 +433,7 @@ export function benchmarkSection(b: ReportBenchmark, o: BenchmarkSummaryOptions)
   const grids = tests.map(t => gridOf(b.pairs, t, outliers))
   const mark = tests.length ? passMark(b, tests[0]) : { line: null, pass: null }
   parts.push(factsLine(b, grids[0], mark))
+  if (b.busy) parts.push(busySection(b.busy, names, o.maxNodes))
   if (b.outliers.length) {
     const end = (node: string, device: string | null) =>
       device ? `${code(names.short(node))} ${code(device)}` : code(names.short(node))

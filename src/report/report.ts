@@ -82,6 +82,8 @@ export interface BenchmarkPairResult {
   p99Us?: number | null
   p999Us?: number | null
   verdict?: 'pass' | 'fail'
+  /** Not run: the pool's GPUs are held by workload pods (the perftest pods were unschedulable). */
+  busy?: boolean
   /** Why it failed (perftest error, below line rate, below median). */
   reasons?: string[]
   /**
@@ -111,6 +113,8 @@ export interface ReportBenchmark {
   nodes?: BenchmarkNodeResult[]
   minBandwidthRatio?: number
   medianGbps?: Record<string, number>
+  /** Set when workload pods held the pool's GPUs: why nothing was measured, and the pods holding them. */
+  busy?: { reason: string; holders: Array<{ node: string; namespace: string; name: string }> }
 }
 
 export interface DriftItem {

@@ -8,7 +8,7 @@
 // 1 MiB job-summary limit however large the fleet (lists are capped and say what they omit).
 
 import { formatDuration } from '../util/duration.js'
-import { benchmarkSection, outlierReasons } from './benchmark-summary.js'
+import { benchmarkSection, busyReasons, outlierReasons } from './benchmark-summary.js'
 import { cellWithCode, code, DEFAULT_CELL_CHARS, escapeCell, escapeInline, fence, table } from './markdown.js'
 import { truncate } from '../util/echo.js'
 import { driftFix, type CheckStatus, type Report, type ReportStep } from './report.js'
@@ -72,6 +72,8 @@ export function verdictReasons(report: Report): string[] {
     reasons.push(`failed step${failedSteps.length > 1 ? 's' : ''}: ${failedSteps.join(', ')}`)
   const failedChecks = report.checks.filter(c => c.status === 'fail')
   if (failedChecks.length) reasons.push(`${failedChecks.length} of ${report.checks.length} checks failed`)
+  const busy = report.benchmark ? busyReasons(report.benchmark) : undefined
+  if (busy) reasons.push(busy)
   const slow = report.benchmark ? outlierReasons(report.benchmark) : undefined
   if (slow) reasons.push(slow)
   const transport = transportReason(report.transport)

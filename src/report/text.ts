@@ -181,6 +181,13 @@ function benchmarkSection(b: ReportBenchmark, width: number, maxRows: number): s
   const cuda = bw.filter(p => p.cuda).length
   if (bw.length) said.push(cuda ? `GPUDirect on ${cuda} of ${bw.length} bandwidth runs` : 'host memory')
   for (const s of said) lines.push(...wrap(s, width, '  ', '    '))
+  if (b.busy) {
+    lines.push(...wrap(`busy: ${b.busy.reason}`, width, '  ', '    '))
+    for (const h of b.busy.holders.slice(0, maxRows))
+      lines.push(...wrap(`${h.node}: ${h.namespace}/${h.name}`, width, '    ', '      '))
+    if (b.busy.holders.length > maxRows)
+      lines.push(`    and ${b.busy.holders.length - maxRows} more (the JSON report has all)`)
+  }
   const slow = outlierReasons(b, maxRows)
   if (slow) lines.push(...wrap(slow.replace(/^benchmark: /, 'slow: '), width, '  ', '    '))
   return lines

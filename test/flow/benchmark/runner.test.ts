@@ -9,6 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runBenchmark } from '../../../src/benchmark/runner.js'
 import { runVerification } from '../../../src/verify/index.js'
+import { deriveResult, emptyReport } from '../../../src/report/report.js'
+import { renderSummary } from '../../../src/report/summary.js'
+import { renderReportText } from '../../../src/report/text.js'
 import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-world.js'
 
 jest.setTimeout(300_000)
@@ -86,6 +89,60 @@ describe('pair scope on a healthy A100 pool', () => {
     expect(run.pairs.every(p => p.verdict === 'fail')).toBe(true)
     expect(run.pairs[0].reasons!.join(' ')).toMatch(/did not (start|finish) within/)
     expect(workPods(w)).toHaveLength(0)
+  })
+})
+
+describe('a busy pool: workload pods hold every GPU', () => {
+  it('names the pool busy and the pods holding its GPUs, never a slow link', async () => {
+    const w = await startRdmaWorld({ nodes: 2, inputs: { 'benchmark-scope': 'pair' } })
+    try {
+      const holders = w.rdmaNodes().map((node, i) => ({ node, name: `trainer-${i}` }))
+      for (const h of holders)
+        await w.kube.applyManifest({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: h.name, namespace: 'default' },
+          spec: {
+            nodeSelector: { 'kubernetes.io/hostname': h.node },
+            tolerations: [{ operator: 'Exists' }],
+            containers: [
+              {
+                name: 'train',
+                image: 'busybox',
+                resources: { limits: { 'nvidia.com/gpu': '8' }, requests: { 'nvidia.com/gpu': '8' } }
+              }
+            ]
+          }
+        })
+      // The read-only checks and the node probe still run on a busy pool.
+      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      expect(v.facts?.size).toBe(2)
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+      expect(run.verdict).toBe('fail')
+      expect(run.outliers).toEqual([])
+      expect(run.report.busy?.holders).toEqual(
+        holders.map(h => ({ node: h.node, namespace: 'default', name: h.name }))
+      )
+      // The GPUDirect bandwidth pods need the GPUs and cannot be placed; host-memory latency still runs.
+      const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(bw).toHaveLength(8)
+      for (const p of bw) expect(p).toMatchObject({ verdict: 'fail', busy: true })
+      expect(bw[0].reasons?.[0]).toContain('Insufficient nvidia.com/gpu')
+      expect(run.summary).toContain('busy')
+      for (const h of holders) expect(run.summary).toContain(`default/${h.name}`)
+      expect(workPods(w)).toHaveLength(0)
+
+      const report = { ...emptyReport('verify'), benchmark: run.report }
+      report.result = deriveResult(report)
+      expect(report.result).toBe('failure')
+      for (const out of [renderSummary(report), renderReportText(report)]) {
+        expect(out).toContain('busy')
+        for (const h of holders) expect(out).toContain(`default/${h.name}`)
+        expect(out).not.toMatch(/slow link|slow NIC|slow node/)
+      }
+    } finally {
+      await w.close()
+    }
   })
 })
 

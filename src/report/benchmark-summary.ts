@@ -20,6 +20,8 @@ export interface BenchmarkSummaryOptions {
 const PASS = '✅'
 const FAIL = '❌'
 const PARTNER = '⚠️'
+/** A NIC not measured: its perftest pods could not be scheduled on a busy pool. */
+const BUSY = '⏸️'
 /** Grid column of measurements that name no device (one HCA for the whole pair). */
 const NO_DEVICE = ''
 /** A common prefix shorter than this is not worth stating. */
@@ -134,8 +136,15 @@ function cellOf(ms: BenchmarkPairResult[], node: string, o: Outliers): Cell {
   const own = ms.filter(m => !explained(m))
   const basis = own.length ? own : ms
   // ⚠️ only when every result of this NIC was with a partner named slow (so its own rate is unknown).
+  const measured = own.filter(m => !m.busy)
   const mark =
-    blamed(o, node, device) || own.some(m => m.verdict === 'fail') ? FAIL : own.length ? PASS : PARTNER
+    blamed(o, node, device) || measured.some(m => m.verdict === 'fail')
+      ? FAIL
+      : measured.length
+        ? PASS
+        : own.length
+          ? BUSY
+          : PARTNER
   return {
     gbps: minOf(basis.map(m => m.bwAvgGbps)),
     ratio: minOf(basis.map(m => m.ratio)),
@@ -176,7 +185,7 @@ function gridOf(pairs: BenchmarkPairResult[], test: string, o: Outliers): Grid {
 
 function severity(g: Grid, node: string): number {
   const marks = [...(g.cells.get(node)?.values() ?? [])].map(c => c.mark)
-  return marks.includes(FAIL) ? 0 : marks.includes(PARTNER) ? 1 : 2
+  return marks.includes(FAIL) ? 0 : marks.includes(PARTNER) || marks.includes(BUSY) ? 1 : 2
 }
 
 /** The nodes the grid and the chart show: all of them in name order, or the slowest `max` first. */
@@ -317,7 +326,9 @@ function pairTable(pairs: BenchmarkPairResult[], names: NodeNames, o: BenchmarkS
       failingDevices.length ? failingDevices.map(d => (d ? code(d) : 'all')).join(', ') : '—',
       fmt(maxOf(ms.filter(m => !isBandwidth(m)).map(latencyOf)), 2),
       ...(withCuda ? [cuda.length ? cuda.join(' ') : 'host memory'] : []),
-      failing.length ? `${FAIL} ${escapeCell(reason ?? 'fail', Math.min(o.maxCellChars, 160))}` : PASS
+      failing.length
+        ? `${failing.every(m => m.busy) ? BUSY : FAIL} ${escapeCell(reason ?? 'fail', Math.min(o.maxCellChars, 160))}`
+        : PASS
     ]
   })
   const parts = [table(headers, rows)]
@@ -416,7 +427,7 @@ function factsLine(
   const medians = Object.entries(b.medianGbps ?? {})
   if (medians.length)
     facts.push(`median ${medians.map(([t, v]) => `${escapeInline(t)} ${v.toFixed(2)} Gb/s`).join(', ')}`)
-  const bandwidth = b.pairs.filter(isBandwidth)
+  const bandwidth = b.pairs.filter(p => isBandwidth(p) && !p.busy)
   const cuda = bandwidth.filter(p => p.cuda).length
   if (cuda) facts.push(`GPUDirect (GPU memory) on ${cuda} of ${bandwidth.length} bandwidth measurements`)
   const latency = b.pairs.filter(p => !isBandwidth(p))
@@ -463,6 +474,8 @@ export function benchmarkSection(b: ReportBenchmark, o: BenchmarkSummaryOptions)
     const legend = [`${PASS} pass`, `${FAIL} below the pass mark`]
     if ([...g.cells.values()].some(r => [...r.values()].some(c => c.mark === PARTNER)))
       legend.push(`${PARTNER} measured only with partners named slow`)
+    if ([...g.cells.values()].some(r => [...r.values()].some(c => c.mark === BUSY)))
+      legend.push(`${BUSY} not run: the pool is busy`)
     parts.push(`_${legend.join(' · ')}; a cell is the NIC's lowest result, leaving out partners named slow._`)
     if (listed.length < g.nodes.length) {
       const rest = g.nodes.filter(n => !listed.includes(n))

@@ -178,11 +178,12 @@ function benchmarkSection(b: ReportBenchmark, width: number, maxRows: number): s
   for (const [test, v] of Object.entries(b.medianGbps ?? {})) said.push(`median ${test} ${v.toFixed(2)} Gb/s`)
   const latencies = lat.map(p => p.tTypicalUs ?? p.tAvgUs).filter((n): n is number => typeof n === 'number')
   if (latencies.length) said.push(`latency ${Math.max(...latencies).toFixed(2)} µs (worst typical)`)
-  const cuda = bw.filter(p => p.cuda).length
-  if (bw.length) said.push(cuda ? `GPUDirect on ${cuda} of ${bw.length} bandwidth runs` : 'host memory')
+  const ran = bw.filter(p => !p.busy)
+  const cuda = ran.filter(p => p.cuda).length
+  if (ran.length) said.push(cuda ? `GPUDirect on ${cuda} of ${ran.length} bandwidth runs` : 'host memory')
   for (const s of said) lines.push(...wrap(s, width, '  ', '    '))
   if (b.busy) {
-    lines.push(...wrap(`busy: ${b.busy.reason}`, width, '  ', '    '))
+    lines.push(...wrap('busy: not measured, the GPUs are held by', width, '  ', '    '))
     for (const h of b.busy.holders.slice(0, maxRows))
       lines.push(...wrap(`${h.node}: ${h.namespace}/${h.name}`, width, '    ', '      '))
     if (b.busy.holders.length > maxRows)

@@ -45,16 +45,15 @@ export async function gpuHolders(
   resources: string[],
   ownNamespace: string
 ): Promise<GpuHolder[]> {
-  const wanted = new Set(nodes)
-  const { items } = await kube.list('v1', 'Pod', { limit: 500 })
-  return items
-    .filter(p => {
-      const node = (p.spec as { nodeName?: string } | undefined)?.nodeName
-      return !!node && wanted.has(node) && p.metadata.namespace !== ownNamespace && !isPodTerminal(p)
-    })
-    .filter(p => requests(p, resources))
+  // One list per node, filtered by the API server (a node holds at most a few hundred pods).
+  const lists = await Promise.all(
+    nodes.map(node => kube.list('v1', 'Pod', { fieldSelector: `spec.nodeName=${node}`, limit: 500 }))
+  )
+  return lists
+    .flatMap(l => l.items)
+    .filter(p => p.metadata.namespace !== ownNamespace && !isPodTerminal(p) && requests(p, resources))
     .map(p => ({
-      node: (p.spec as { nodeName: string }).nodeName,
+      node: String(p.spec?.nodeName ?? ''),
       namespace: p.metadata.namespace ?? '',
       name: p.metadata.name
     }))

@@ -209,7 +209,15 @@ function health(s: Settings): Health {
         problem: o => `ClusterPolicy state ${o.status?.state ?? '<none>'}`
       })
     ],
-    failFast: onPool => {
+    failFast: (onPool, snap) => {
+      // A ClusterPolicy that asks for RDMA makes the operator replace driver pods of an earlier spec
+      // (one installed without it, then adopted or upgraded): those are waited for, not failed.
+      const policy = (snap.policies ?? []).find(o => o.metadata.name === CLUSTER_POLICY.name)
+      if (
+        (policy?.spec as { driver?: { rdma?: { enabled?: unknown } } } | undefined)?.driver?.rdma?.enabled ===
+        true
+      )
+        return undefined
       const noPeermem = onPool.find(p => (p.spec?.containers ?? []).length > 0 && !hasContainer(p, PEERMEM))
       return noPeermem
         ? `driver pod ${noPeermem.metadata.name} has no ${PEERMEM} container: the GPU Operator runs without ` +

@@ -95,7 +95,7 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
     const stuck = nodes.find(n => n.blocked)
     fail =
       failFast(onPool) ??
-      h.failFast?.(onPool) ??
+      h.failFast?.(onPool, snap) ??
       (stuck ? `${stuck.node}: ${stuck.detail}` : undefined) ??
       fail
     const ready = nodes.filter(n => n.ready).length

@@ -81,7 +81,7 @@ export interface Health {
   perNode?: { progress: string; rules: NodeRule[] }
   cluster: ClusterRule[]
   /** A failure beyond the container states that do not resolve by waiting (checked on pool pods). */
-  failFast?: (podsOnPool: KubeObject[]) => string | undefined
+  failFast?: (podsOnPool: KubeObject[], snapshot: Snapshot<string>) => string | undefined
   /** What verification warns about without failing (from the settings). */
   warnings: string[]
 }

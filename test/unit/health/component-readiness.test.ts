@@ -580,6 +580,18 @@ describe('gpu-operator', () => {
     )
     expect(v.fail).toContain('no nvidia-peermem-ctr container')
   })
+  it('waits for a driver pod without peermem while the policy asks for RDMA (the operator replaces it)', () => {
+    // A release installed without RDMA and then adopted: the policy now has it, the old pod not yet.
+    const p = pod('nvidia-driver-daemonset-n1', 'n1', { containers: [{ name: 'nvidia-driver-ctr' }] })
+    const rdmaOn = { ...policy('notReady'), spec: { driver: { rdma: { enabled: true } } } }
+    const v = evaluateGpuOperator(
+      { nodes: [node('n1', {}, { 'nvidia.com/gpu': '8' })], pods: [p], policies: [rdmaOn] },
+      { pool: POOL }
+    )
+    expect(v.fail).toBeUndefined()
+    expect(v).toMatchObject({ done: false, readyNodes: 0, totalNodes: 1 })
+    expect(v.nodes[0].detail).toContain('no nvidia-peermem-ctr container')
+  })
 })
 
 describe('gpu-operator: the driver version, peermem and the upgrade policy in words', () => {

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util'
 import { INPUTS, inputModes, MODES, type InputDefinition } from '../src/settings/input-definitions.js'
 import type { Mode } from '../src/settings/settings.js'
+import { editDistance } from '../src/util/closest.js'
 
 export class UsageError extends Error {}
 
@@ -257,17 +258,7 @@ export interface ParsedCommand {
   positional?: string
 }
 
-/** Edit distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i]
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    prev = cur
-  }
-  return prev[b.length]
-}
+export { editDistance }
 
 /** The flag closest to `given` (without dashes), when one is close enough to be a typo. */
 export function closestFlag(given: string, spec: CommandSpec): string | undefined {

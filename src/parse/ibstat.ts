@@ -5,6 +5,7 @@
 //                  (from `Active`, `4: ACTIVE`, `PORT_ACTIVE (4)`, `ACTIVE`, ...)
 //   physicalState: 'LinkUp' | 'Polling' | 'Disabled' | 'Sleep' | 'PortConfigurationTraining' |
 //                  'LinkErrorRecovery' | 'PhyTest' | 'NoStateChange' | 'Unknown' | null (not printed)
+//                  (each tool's own string table, iproute2's `rdma link` names included: test/unit/parse/ibstat-state-space.test.ts)
 //   linkLayer:     'InfiniBand' | 'Ethernet' | null (not printed); `rdma link` ports without lid fields are Ethernet
 //   rateGbps:      number | null (ibstat `Rate: 200`, ibstatus `200 Gb/sec (4X HDR)`, devinfo -v width×speed)
 // Empty output is an error ("no devices"), never a healthy node; an `ibpanic:` line is an error that keeps
@@ -116,9 +117,13 @@ export function normalizePhysicalState(text: string): PhysicalState {
     portconfigurationtraining: 'PortConfigurationTraining',
     portconftraining: 'PortConfigurationTraining',
     linkerrorrecovery: 'LinkErrorRecovery',
+    linkerrorrecover: 'LinkErrorRecovery',
     linkerrrecover: 'LinkErrorRecovery',
     phytest: 'PhyTest',
-    nostatechange: 'NoStateChange'
+    nostatechange: 'NoStateChange',
+    nop: 'NoStateChange',
+    // iproute2's `rdma link` names physical state 4 (PortConfigurationTraining) `ARMED`.
+    armed: 'PortConfigurationTraining'
   }
   if (byWord[word]) return byWord[word]
   const code = /(\d+)/.exec(text)

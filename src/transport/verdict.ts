@@ -201,10 +201,25 @@ function ethernetDevice(i: JudgeInput): Finding | undefined {
   return undefined
 }
 
-/** The GET's protocol table on the client (the initiator). */
+/** The endpoints of the GET tables when all are self or intra-node ones; '' otherwise. */
+function localTablesOnly(out: UcxPerftestOutput | null): string {
+  const tables = (out?.protocols ?? []).filter(t => /ucp_get|remote memory read/.test(t.operation))
+  return tables.length && tables.every(t => /\b(?:self|intra-node)\b/.test(t.endpoint))
+    ? tables.map(t => t.endpoint).join(', ')
+    : ''
+}
+
+/**
+ * The GET's protocol table of the inter-node endpoint on the client (the initiator); a table of a
+ * UCX that names no locality (`ep_cfg[N]`, before 1.15) stands in. A `self` or `intra-node` table
+ * says nothing of the path between the nodes.
+ */
 function getTable(out: UcxPerftestOutput | null): ProtoTable | undefined {
   const tables = (out?.protocols ?? []).filter(t => /ucp_get|remote memory read/.test(t.operation))
-  return tables.find(t => /inter-node/.test(t.endpoint)) ?? tables[0]
+  return (
+    tables.find(t => /\binter-node\b/.test(t.endpoint)) ??
+    tables.find(t => !/\b(?:self|intra-node)\b/.test(t.endpoint))
+  )
 }
 
 function hostStagedCause(i: JudgeInput, protocol: string, lanes: string[]): Finding {
@@ -279,6 +294,12 @@ export function judgeTransport(i: JudgeInput): Judgement {
   const passMarkGbps = linkGbps ? round2(linkGbps * TRANSPORT_PASS_RATIO) : null
   let f: Finding
   if (!final) f = failureCause(i)
+  else if (!row && !table && localTablesOnly(i.bandwidth))
+    f = {
+      mode: 'failed',
+      reason: `UCX printed GET protocol tables only for self or intra-node endpoints (${localTablesOnly(i.bandwidth)}): the path between ${i.client.node} and ${i.server.node} is not known`,
+      fix: 'check that the two pods ran on different nodes and that UCX reached the server over the network (the pods’ logs)'
+    }
   else if (!row)
     f = {
       mode: 'failed',

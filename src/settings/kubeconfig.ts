@@ -178,6 +178,17 @@ function parseDoc(text: string, where: string): KubeconfigDoc {
     const list = (doc as KubeconfigDoc)[key]
     if (list !== undefined && list !== null && !Array.isArray(list))
       throw new KubeconfigError(`kubeconfig ${where}: ${key} is not a list`)
+    // client-go decodes each list into a map and refuses a file naming one entry twice
+    // (api/v1 conversion: `duplicate name "…" in list`): kubectl cannot load it either.
+    const seen = new Set<string>()
+    for (const e of (list ?? []) as Named[]) {
+      const name = typeof e?.name === 'string' ? e.name : ''
+      if (seen.has(name))
+        throw new KubeconfigError(
+          `kubeconfig ${where}: ${key} names "${name}" twice (kubectl refuses the file too); keep one entry of each name`
+        )
+      seen.add(name)
+    }
   }
   return doc as KubeconfigDoc
 }

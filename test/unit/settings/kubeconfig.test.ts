@@ -367,12 +367,11 @@ describe('the kubeconfig input at its edges', () => {
     expect(mayBeCredential(key)).toBe(true)
   })
 
-  it('skips entries without a name, keeps the first of a name, and a context may have no user', () => {
+  it('skips an entry without a name, and a context may have no user', () => {
     const f = file('edges/anonymous', {
       clusters: [
         { cluster: { server: 'https://nameless' } },
-        { name: 'k', cluster: { server: 'https://k' } },
-        { name: 'k', cluster: { server: 'https://k2' } }
+        { name: 'k', cluster: { server: 'https://k' } }
       ],
       contexts: [{ name: 'c', context: { cluster: 'k' } }],
       'current-context': 'c'
@@ -448,6 +447,104 @@ function problems(inputs: Record<string, string>): string[] {
     throw e
   }
 }
+
+describe('a KUBECONFIG list merged by client-go rules (tools/clientcmd/loader.go)', () => {
+  // Each key set in the first file, the second, both or neither: the first file to set it wins
+  // as a whole entry (mergo WithOverride over the files in reverse), an empty current-context
+  // sets nothing, and a name twice in one file is refused as client-go's decoding refuses it.
+  type Where = 'first' | 'second' | 'both' | 'neither'
+  const WHERE: Where[] = ['first', 'second', 'both', 'neither']
+  const doc = (
+    which: 'first' | 'second',
+    where: Record<'cluster' | 'user' | 'context' | 'current', Where>
+  ) => {
+    const has = (w: Where) => w === 'both' || w === which
+    return {
+      clusters: [
+        ...(has(where.cluster) ? [{ name: 'k', cluster: { server: `https://${which}.k` } }] : []),
+        { name: `own-${which}`, cluster: { server: `https://own-${which}` } }
+      ],
+      users: has(where.user) ? [{ name: 'u', user: { token: `${which}-token-0123456789` } }] : [],
+      contexts: [
+        ...(has(where.context)
+          ? [{ name: 'c', context: { cluster: has(where.cluster) ? 'k' : `own-${which}`, user: 'u' } }]
+          : []),
+        { name: `ctx-${which}`, context: { cluster: `own-${which}` } }
+      ],
+      ...(has(where.current)
+        ? { 'current-context': which === 'first' ? 'c' : 'ctx-second' }
+        : { 'current-context': '' })
+    }
+  }
+  const winner = (w: Where): 'first' | 'second' | null =>
+    w === 'first' || w === 'both' ? 'first' : w === 'second' ? 'second' : null
+
+  it.each(WHERE.flatMap(cluster => WHERE.map(current => [cluster, current] as const)))(
+    'cluster k set in %s, current-context in %s',
+    (cluster, current) => {
+      const where = { cluster, user: 'both' as Where, context: 'both' as Where, current }
+      const list = [
+        file(`merge/${cluster}-${current}/a`, doc('first', where)),
+        file(`merge/${cluster}-${current}/b`, doc('second', where))
+      ].join(path.delimiter)
+      const ctx = winner(current) === 'first' ? 'c' : winner(current) === 'second' ? 'ctx-second' : null
+      if (!ctx) {
+        expect(message(() => resolveKubeconfig(kubeconfigSource(list)))).toContain('no current-context')
+        return
+      }
+      const r = resolveKubeconfig(kubeconfigSource(list))
+      expect(r.context).toBe(ctx)
+      if (ctx === 'ctx-second') expect(r.server).toBe('https://own-second')
+      // Context c comes from the first file: its cluster is k where the first file names k.
+      else
+        expect(r.server).toBe(
+          cluster === 'first' || cluster === 'both' ? 'https://first.k' : 'https://own-first'
+        )
+      // The user u of the first file wins as a whole: only its token is kept and masked.
+      if (ctx === 'c') expect(r.secrets).toEqual(['first-token-0123456789'])
+    }
+  )
+
+  it('a context named in the second file only still resolves against the first file’s cluster', () => {
+    const a = file('merge/cross/a', {
+      clusters: [{ name: 'k', cluster: { server: 'https://a.k' } }],
+      'current-context': 'late'
+    })
+    const b = file('merge/cross/b', {
+      clusters: [{ name: 'k', cluster: { server: 'https://b.k' } }],
+      contexts: [{ name: 'late', context: { cluster: 'k' } }],
+      'current-context': 'other'
+    })
+    expect(resolveKubeconfig(kubeconfigSource([a, b].join(path.delimiter)))).toMatchObject({
+      context: 'late',
+      server: 'https://a.k'
+    })
+  })
+
+  it.each(['clusters', 'users', 'contexts'] as const)(
+    'a file naming two %s alike is refused, naming the file',
+    key => {
+      const entry = {
+        clusters: { cluster: { server: 'https://x' } },
+        users: { user: {} },
+        contexts: { context: { cluster: 'x' } }
+      }[key]
+      const f = file(`merge/dup-${key}`, {
+        clusters: [{ name: 'x', cluster: { server: 'https://x' } }],
+        contexts: [{ name: 'x', context: { cluster: 'x' } }],
+        [key]: [
+          { name: 'd', ...entry },
+          { name: 'd', ...entry }
+        ],
+        'current-context': 'x'
+      })
+      const m = message(() => resolveKubeconfig(kubeconfigSource(f)))
+      expect(m).toContain(f)
+      expect(m).toContain(key)
+      expect(m).toContain('"d"')
+    }
+  )
+})
 
 describe('the settings with a kubeconfig', () => {
   const config = () => file('settings/config', PROD)

@@ -56,7 +56,7 @@ async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): 
     const { runMain } = await import('../src/main.js')
     return runMain({ output, cli: true, print: text => session.result(text) })
   }
-  const { runLikeRunner } = await import('../src/run/local-runner.js')
+  const { runLikeRunner } = await import('./local-runner.js')
   return runLikeRunner({ output, print: text => session.result(text) })
 }
 

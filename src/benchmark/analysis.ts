@@ -4,7 +4,7 @@
 // neither end is slow with its other partner.
 
 import type { ReportBenchmark } from '../report/report.js'
-import { outlierName, sortedOutliers, type Outlier } from '../model/outliers.js'
+import { outlierName, sortedOutliers, type Outlier } from '../util/outliers.js'
 
 export interface BenchMeasurement {
   server: string

@@ -6,7 +6,7 @@
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import type { NodeFacts } from '../verify/probe-output.js'
-import { endOutlier, outlierName, sortedOutliers, type Outlier } from '../model/outliers.js'
+import { endOutlier, outlierName, sortedOutliers, type Outlier } from '../util/outliers.js'
 
 export function fleetLineRate(facts: Iterable<NodeFacts>, s: Settings): number | null {
   let max = 0

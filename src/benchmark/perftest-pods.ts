@@ -9,7 +9,7 @@
 // pod anti-affinity; the client retries the connection every 2 s while its server starts
 // (bounded). Resources and tolerations come from the workload snippet users get
 // (model/workload.ts), so every benchmark proves that snippet works.
-import { benchmarkPlan, type PlannedTest } from '../model/benchmark-plan.js'
+import { benchmarkPlan, type PlannedTest } from './plan.js'
 import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'

@@ -24,7 +24,7 @@ import {
   type BenchmarkAnalysis
 } from './analysis.js'
 import { fleetLineRate, refineOutliers, slowPorts } from './link-rate.js'
-import { outlierName } from '../model/outliers.js'
+import { outlierName } from '../util/outliers.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from './pairing.js'
 import {
   benchmarkLabels,

@@ -3,7 +3,7 @@
 // re-registration. Applied by azure/feature.ts; drift reads both states (GETs only).
 import { describeArmError } from '../azure/arm-errors.js'
 import { API_VERSIONS, FEATURE, featurePath, subscriptionPath } from '../model/azure-resources.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from '../drift/item.js'
 import type { ArmComponent } from './types.js'
 
 const registered = (s: string | undefined): boolean => (s ?? '').toLowerCase() === 'registered'

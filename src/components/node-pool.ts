@@ -7,7 +7,7 @@ import { comparePool, desiredAgentPool } from '../azure/node-pool.js'
 import { azTarget, nodepoolCommand, poolTarget } from '../model/az-commands.js'
 import { API_VERSIONS, clusterPath, desiredAgentPoolProperties } from '../model/azure-resources.js'
 import { LABELS } from '../model/types.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from '../drift/item.js'
 import type { ArmComponent } from './types.js'
 
 export const nodePool: ArmComponent = {

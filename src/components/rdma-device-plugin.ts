@@ -12,7 +12,7 @@ import { allocatableOn, managedLike, noPod, podsOf, rolledOut, toleratesPool } f
 import { describePod, isPodReady } from '../kube/pods.js'
 import { selectorOf } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from '../drift/item.js'
 import type { Settings } from '../settings/settings.js'
 import { RDMA_DEVICE_PLUGIN_COMMAND } from '../settings/images.js'
 import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'

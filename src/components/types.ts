@@ -15,7 +15,7 @@ import type {
   KubeManifest,
   Readiness
 } from '../model/types.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from '../drift/item.js'
 import type { Settings } from '../settings/settings.js'
 import type { ComponentName } from './order.js'
 

@@ -9,7 +9,7 @@ import type { KubeReader } from '../kube/client.js'
 import { helmSecretsPermission } from '../model/permissions.js'
 import type { KubeObject } from '../kube/types.js'
 import { releaseName, type HelmReleaseSpec } from '../model/types.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from './item.js'
 import { describeValues, formatPath, valueDifferences } from './paths.js'
 
 export interface ReleaseDrift {

@@ -9,7 +9,7 @@ import { checkConverged, dryRunChanges, firstDroppedField } from '../kube/conver
 import { ApplyConflictError, httpStatusOf } from '../kube/errors.js'
 import { refOf, type KubeObject } from '../kube/types.js'
 import { FIELD_MANAGER, objectName, type KubeManifest } from '../model/types.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from './item.js'
 import {
   containedDifferences,
   describeValues,

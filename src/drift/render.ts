@@ -2,7 +2,7 @@
 // per item the component and field, the desired and the actual value, and the fix. Multi-line values
 // stay readable (continuation lines indented under their label). Values from the cluster stay text:
 // the Log seam prints them through commandSafe / the terminal backend, never as workflow commands.
-import { driftFix, type DriftItem } from '../report/report.js'
+import { driftFix, type DriftItem } from './item.js'
 
 const LABEL_WIDTH = 9
 

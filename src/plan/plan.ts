@@ -4,10 +4,10 @@
 // Needs no credentials and makes no network call.
 import { stringify } from 'yaml'
 import { buildStack } from '../components/index.js'
-import { benchmarkPlan, type BenchmarkPlan } from '../model/benchmark-plan.js'
+import { benchmarkPlan, type BenchmarkPlan } from '../benchmark/plan.js'
 import { templateCrdsArgv } from '../helm/helm.js'
-import { helmRepoAddArgv, helmUpgradeArgv } from '../model/helm-argv.js'
-import { transportPlan, type TransportPlan } from '../model/transport-plan.js'
+import { helmRepoAddArgv, helmUpgradeArgv } from './helm-argv.js'
+import { transportPlan, type TransportPlan } from '../transport/plan.js'
 import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { verificationChecks, type CheckSpec } from '../verify/read-only-checks.js'

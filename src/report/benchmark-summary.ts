@@ -7,7 +7,7 @@
 import { naturalCompare } from '../util/compare.js'
 import { code, codeSpan, escapeCell, escapeInline, table } from './markdown.js'
 import type { BenchmarkNodeResult, BenchmarkPairResult, ReportBenchmark } from './report.js'
-import { parseOutlierName } from '../model/outliers.js'
+import { parseOutlierName } from '../util/outliers.js'
 
 export interface BenchmarkSummaryOptions {
   /** Nodes in the grid and the chart (the slowest first when there are more). */

@@ -2,6 +2,7 @@
 // what it measured (benchmark) and why it failed (diagnostics). The job summary is rendered from it and
 // it is written as a file for artifacts and for `--json` CLI output.
 
+import type { DriftItem } from '../drift/item.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
@@ -115,22 +116,6 @@ export interface ReportBenchmark {
   medianGbps?: Record<string, number>
   /** Set when workload pods held the pool's GPUs: why nothing was measured, and the pods holding them. */
   busy?: { reason: string; holders: Array<{ node: string; namespace: string; name: string }> }
-}
-
-export interface DriftItem {
-  component: string
-  field: string
-  desired: string
-  actual: string
-  fixableByApply: boolean
-  hint?: string
-}
-
-/** What fixes a drifted field, in words (the summary's Fix column and the log say the same). */
-export function driftFix(d: DriftItem): string {
-  return d.fixableByApply
-    ? `mode: apply fixes this${d.hint ? ` (${d.hint})` : ''}`
-    : (d.hint ?? 'manual fix needed')
 }
 
 export interface Diagnostic {

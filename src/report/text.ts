@@ -6,7 +6,8 @@
 // control characters (a terminal's escape sequences) are shown as `?`. Pure: no I/O.
 import { formatDuration } from '../util/duration.js'
 import { isBandwidth, outlierReasons } from './benchmark-summary.js'
-import { driftFix, type Report, type ReportBenchmark, type ReportStep } from './report.js'
+import { driftFix } from '../drift/item.js'
+import type { Report, ReportBenchmark, ReportStep } from './report.js'
 import { resultWord, verdictReasons } from './summary.js'
 
 /** The post step's part of a report (src/run/post.ts adds it). */

@@ -26,7 +26,7 @@ import {
   type TokenRefresher
 } from '../azure/index.js'
 import { ClusterNotFoundError } from '../azure/cluster-missing.js'
-import { detectDrift, DriftError } from '../drift/index.js'
+import { detectDrift, DriftError } from '../stack/drift.js'
 import { driftLines } from '../drift/render.js'
 import { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
@@ -61,7 +61,7 @@ import {
   rememberRun,
   rememberTempPath,
   STATE
-} from './post.js'
+} from './saved-state.js'
 import { runStep, StepError, type StepOutcome } from './steps.js'
 import { halfDoneLines, releaseIfHeld, removeTemporaryFiles } from './cancelled.js'
 import { cancelledExitCode } from '../exit-codes.js'

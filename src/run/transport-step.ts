@@ -4,7 +4,7 @@
 // A failed verdict fails the step, so the run exits 1.
 import type { KubeClient } from '../kube/client.js'
 import { log } from '../log/index.js'
-import { dynamoWorkerSnippet } from '../model/dynamo-worker.js'
+import { dynamoWorkerSnippet } from '../transport/dynamo-worker.js'
 import type { Report } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { gpuNicMapOf } from '../transport/pods.js'

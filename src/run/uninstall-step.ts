@@ -11,7 +11,7 @@ import { log } from '../log/index.js'
 import type { Report } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
 import { uninstallStack } from '../stack/uninstall.js'
-import { rememberLeaseReleased } from './post.js'
+import { rememberLeaseReleased } from './saved-state.js'
 import { runStep, StepError } from './steps.js'
 
 export async function runUninstall(

@@ -1,10 +1,10 @@
-// The transport check's two pods: the Dynamo worker snippet (model/dynamo-worker.ts) as it is —
+// The transport check's two pods: the Dynamo worker snippet (transport/dynamo-worker.ts) as it is —
 // the runtime image as its own user, one GPU and rdma/<name>, the memory-backed /dev/shm, Dynamo's
 // UCX settings and the GPU→NIC map of the pod's node — with only what a check adds: its name and
 // labels, required node affinity on its node, a deadline, and the check's script after the
 // snippet's UCX_NET_DEVICES prelude in place of the worker's command.
-import { dynamoWorkerScript, dynamoWorkerSnippet, gpuNicMapValue } from '../model/dynamo-worker.js'
-import { UCX_PERFTEST_PORT } from '../model/transport-plan.js'
+import { dynamoWorkerScript, dynamoWorkerSnippet, gpuNicMapValue } from './dynamo-worker.js'
+import { UCX_PERFTEST_PORT } from './plan.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Settings } from '../settings/settings.js'
 import type { NodeFacts } from '../verify/probe-output.js'

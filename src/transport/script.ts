@@ -4,12 +4,7 @@
 // the server then runs ucx_perftest twice (one run per client test); the client runs the
 // bandwidth test with UCX_PROTO_INFO=y and the latency test, each retried every 2 s while the
 // server is not listening yet (bounded), each printed after its section mark with its exit code.
-import {
-  BANDWIDTH_TEST,
-  LATENCY_TEST,
-  perftestClientArgv,
-  perftestServerArgv
-} from '../model/transport-plan.js'
+import { BANDWIDTH_TEST, LATENCY_TEST, perftestClientArgv, perftestServerArgv } from './plan.js'
 
 export const SECTION_MARK = '@@@ aks-rdma-action transport'
 

@@ -4,8 +4,8 @@
 // terms, from the pods' preflight (/dev/infiniband, memlock × user, nvidia_peermem, /dev/shm) and
 // ucx_info -d (CUDA and verbs support, dma-buf). The bandwidth is judged against
 // TRANSPORT_PASS_RATIO × the link rate of the NIC UCX used. Pure: no I/O.
-import { SHM_SIZE } from '../model/dynamo-worker.js'
-import { BANDWIDTH_TEST, TRANSPORT_PASS_RATIO } from '../model/transport-plan.js'
+import { SHM_SIZE } from './dynamo-worker.js'
+import { BANDWIDTH_TEST, TRANSPORT_PASS_RATIO } from './plan.js'
 import {
   mbsToGbps,
   rowFor,

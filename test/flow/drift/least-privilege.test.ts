@@ -9,7 +9,7 @@
 // the action's flow with the reader's kubeconfig end as drifted and success.
 import { jest } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
-import { detectDrift } from '../../../src/drift/index.js'
+import { detectDrift } from '../../../src/stack/drift.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import { PROBE_PERMISSION, runVerification } from '../../../src/verify/index.js'
 import { WORK_NAMESPACE } from '../../../src/model/work-labels.js'

@@ -9,7 +9,7 @@ import { kubeComponents } from '../../../src/components/index.js'
 import { manifestDrift } from '../../../src/drift/manifests.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import type { DriftItem } from '../../../src/report/report.js'
+import type { DriftItem } from '../../../src/drift/item.js'
 import { startRdmaWorld, type RdmaWorld } from '../../support/verify-world.js'
 
 /** A kubeconfig whose every request is checked before it is sent: reads and dry runs only. */

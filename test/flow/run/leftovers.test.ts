@@ -23,7 +23,7 @@ import {
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../src/run/local-runner.js'
+import { prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../cli/local-runner.js'
 import { prepareWorldDir, WorldDirError } from '../../../sim/world-dir.js'
 
 const exec = promisify(execFile)

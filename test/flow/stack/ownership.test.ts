@@ -9,7 +9,7 @@
 // the action created and the record with it, and a second uninstall finds nothing.
 import { jest } from '@jest/globals'
 import { helmStandin } from '../../../sim/helm/index.js'
-import { detectDrift } from '../../../src/drift/index.js'
+import { detectDrift } from '../../../src/stack/drift.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { applyStack } from '../../../src/stack/index.js'

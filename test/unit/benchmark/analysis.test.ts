@@ -6,7 +6,7 @@ import {
   toReportBenchmark,
   type BenchMeasurement
 } from '../../../src/benchmark/analysis.js'
-import { outlierName } from '../../../src/model/outliers.js'
+import { outlierName } from '../../../src/util/outliers.js'
 import { devicePairs, fleetSchedule, pairScope, type PairSchedule } from '../../../src/benchmark/pairing.js'
 import { naturalCompare } from '../../../src/util/compare.js'
 

@@ -4,7 +4,7 @@
 // its devices is.
 import { describe, expect, it } from '@jest/globals'
 import { fleetLineRate, refineOutliers, slowPorts } from '../../../src/benchmark/link-rate.js'
-import { outlierName, parseOutlierName } from '../../../src/model/outliers.js'
+import { outlierName, parseOutlierName } from '../../../src/util/outliers.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { emptyFacts, type NodeFacts } from '../../../src/verify/probe-output.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'

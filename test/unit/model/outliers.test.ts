@@ -1,7 +1,7 @@
 // Outliers as values and as the names the report carries: every kind round-trips through its name,
 // a link's ends keep their devices (or none), and sorting goes by name with duplicates dropped.
 import { describe, expect, it } from '@jest/globals'
-import { outlierName, parseOutlierName, sortedOutliers, type Outlier } from '../../../src/model/outliers.js'
+import { outlierName, parseOutlierName, sortedOutliers, type Outlier } from '../../../src/util/outliers.js'
 
 describe('outliers', () => {
   const examples: Array<[Outlier, string]> = [

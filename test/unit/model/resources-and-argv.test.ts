@@ -2,7 +2,7 @@
 // file, the step timeout in seconds), the Azure resource paths and bodies (the DNS prefix made
 // valid, taints as AKS writes them, the pool's tags and zones), and the benchmark plan's GPU use
 // and pass rule by scope.
-import { benchmarkGpus, benchmarkPlan } from '../../../src/model/benchmark-plan.js'
+import { benchmarkGpus, benchmarkPlan } from '../../../src/benchmark/plan.js'
 import {
   clusterPath,
   desiredAgentPoolProperties,
@@ -12,7 +12,7 @@ import {
   subscriptionPath,
   taintString
 } from '../../../src/model/azure-resources.js'
-import { helmRepoAddArgv, helmUpgradeArgv } from '../../../src/model/helm-argv.js'
+import { helmRepoAddArgv, helmUpgradeArgv } from '../../../src/plan/helm-argv.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'

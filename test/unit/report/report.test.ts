@@ -4,9 +4,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { driftFix } from '../../../src/drift/item.js'
 import {
   deriveResult,
-  driftFix,
   driftFound,
   emptyReport,
   finishedStep,

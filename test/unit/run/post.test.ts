@@ -22,6 +22,7 @@ import { setLogBackend } from '../../../src/log/index.js'
 import { parseFileCommands } from '../../../src/run/file-commands.js'
 import { actionInputReader } from '../../../src/run/inputs.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
+import { runPost } from '../../../src/run/post.js'
 import {
   forgetCreateSubmitted,
   rememberCleanup,
@@ -29,9 +30,8 @@ import {
   rememberLeaseReleased,
   rememberRun,
   rememberTempPath,
-  runPost,
   STATE
-} from '../../../src/run/post.js'
+} from '../../../src/run/saved-state.js'
 import type { CapturedLog } from '../../support/capture-log.js'
 import { apiFailure, startLocalApiServer, type LocalApiServer } from '../../support/local-apiserver.js'
 import { captureLogBackend } from '../../support/step-context.js'

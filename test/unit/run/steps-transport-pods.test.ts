@@ -4,7 +4,7 @@
 // report; a failed verdict fails the step with the runner's summary and its fix, and adds each
 // pod's output that was read to the diagnostics, server first.
 import { describe, expect, it } from '@jest/globals'
-import { dynamoWorkerSnippet } from '../../../src/model/dynamo-worker.js'
+import { dynamoWorkerSnippet } from '../../../src/transport/dynamo-worker.js'
 import { emptyReport, type Report } from '../../../src/report/report.js'
 import { StepError } from '../../../src/run/steps.js'
 import { runTransportStep } from '../../../src/run/transport-step.js'

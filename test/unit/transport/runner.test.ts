@@ -6,7 +6,7 @@
 // (script.ts) around real UCX outputs from test/fixtures/ucx.
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
 import { KubeRequestError } from '../../../src/kube/errors.js'
-import { dynamoWorkerEnv } from '../../../src/model/dynamo-worker.js'
+import { dynamoWorkerEnv } from '../../../src/transport/dynamo-worker.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { transportPodName } from '../../../src/transport/pods.js'
 import { runTransportCheck, transportPair } from '../../../src/transport/runner.js'

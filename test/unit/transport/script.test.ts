@@ -12,7 +12,7 @@ import {
   LATENCY_TEST,
   perftestClientArgv,
   perftestServerArgv
-} from '../../../src/model/transport-plan.js'
+} from '../../../src/transport/plan.js'
 import {
   CONNECT_ATTEMPTS,
   clientScript,

@@ -1,4 +1,4 @@
-// The Dynamo worker snippet (src/model/dynamo-worker.ts) is what the transport check's pods run:
+// The Dynamo worker snippet (src/transport/dynamo-worker.ts) is what the transport check's pods run:
 // each pod's container is the snippet's (image, env, resources, /dev/shm mount; no securityContext,
 // so the image's own non-root user and no capability), its script starts with the snippet's
 // UCX_NET_DEVICES prelude, and the pods carry the snippet's node selector, tolerations and volume.
@@ -12,7 +12,7 @@ import {
   GPU_NIC_MAP_ENV,
   NET_DEVICES_PRELUDE,
   nvidiaSmiBusId
-} from '../../../src/model/dynamo-worker.js'
+} from '../../../src/transport/dynamo-worker.js'
 import { buildPlan, renderPlanText } from '../../../src/plan/plan.js'
 import { workloadYaml } from '../../../src/report/workload-summary.js'
 import { InputError, readSettings } from '../../../src/settings/input-helper.js'

@@ -1,6 +1,6 @@
 // The helm command lines a release is applied with: the repository add and the pinned
 // `upgrade --install` (values passed in a file, never on the command line).
-import type { HelmReleaseSpec } from './types.js'
+import type { HelmReleaseSpec } from '../model/types.js'
 
 export function helmRepoAddArgv(spec: HelmReleaseSpec): string[] {
   return ['repo', 'add', spec.repo.name, spec.repo.url]

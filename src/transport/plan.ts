@@ -1,5 +1,5 @@
 // The transport check as the settings define it: the two Dynamo-shaped pods (the worker snippet of
-// model/dynamo-worker.ts, one per node), what each checks before the transfer (its preflight),
+// transport/dynamo-worker.ts, one per node), what each checks before the transfer (its preflight),
 // the ucx_perftest commands of both sides and the pass rule. plan prints it; the check builds its
 // pods and scripts from it.
 //
@@ -9,7 +9,7 @@
 // 40 GB/s sits below the 46–48 GB/s NCCL measures per NDR NIC (NVIDIA/nccl-tests#290).
 import type { Settings } from '../settings/settings.js'
 import { dynamoWorkerEnv, SHM_SIZE } from './dynamo-worker.js'
-import { workloadResources } from './workload.js'
+import { workloadResources } from '../model/workload.js'
 
 export const TRANSPORT_PASS_RATIO = 0.8
 

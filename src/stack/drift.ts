@@ -12,7 +12,7 @@ import { ensureHelm, Helm } from '../helm/index.js'
 import { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
 import { silentLog, type Log } from '../log/index.js'
-import type { DriftItem } from '../report/report.js'
+import type { DriftItem } from '../drift/item.js'
 import type { Settings } from '../settings/settings.js'
 import {
   foreignNamespaceNote,
@@ -20,11 +20,11 @@ import {
   proofOfObject,
   sameRef,
   type OwnedEntry
-} from '../stack/ownership.js'
+} from './ownership.js'
 import { refOf, type KubeObject } from '../kube/types.js'
 import type { KubeManifest } from '../model/types.js'
-import { releaseDrift, type ReleaseDrift } from './helm.js'
-import { manifestDrift } from './manifests.js'
+import { releaseDrift, type ReleaseDrift } from '../drift/helm.js'
+import { manifestDrift } from '../drift/manifests.js'
 
 export { objectName, releaseName } from '../model/types.js'
 

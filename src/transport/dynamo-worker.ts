@@ -7,8 +7,8 @@
 // node probe read from the pool's PCI topology. The transport check's pods are built from this
 // snippet, and the README shows it, so a passing check proves it.
 import type { Settings } from '../settings/settings.js'
-import { poolTolerations, workloadResources } from './workload.js'
-import { LABELS } from './types.js'
+import { poolTolerations, workloadResources } from '../model/workload.js'
+import { LABELS } from '../model/types.js'
 
 /**
  * Dynamo's production UCX settings for InfiniBand (ai-dynamo/dynamo

@@ -8,7 +8,7 @@
 // refuses GPU memory for write latency (docs/benchmark.md says why and what the alternatives are).
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
-import { workloadResources } from './workload.js'
+import { workloadResources } from '../model/workload.js'
 
 /** The placeholder of the CUDA device in the perftest arguments. */
 export const CUDA_DEVICE = '<NIC-local GPU>'

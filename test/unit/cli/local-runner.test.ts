@@ -19,12 +19,7 @@ import path from 'node:path'
 import { setLogBackend, type Log } from '../../../src/log/index.js'
 import { parseFileCommands } from '../../../src/run/file-commands.js'
 import { wrap } from '../../../src/report/text.js'
-import {
-  cliExitCode,
-  prepareLocalRunner,
-  runLikeRunner,
-  tidyRunFolder
-} from '../../../src/run/local-runner.js'
+import { cliExitCode, prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../cli/local-runner.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
 import { simulateExitCode } from '../../../sim/commands.js'
 

@@ -3,6 +3,7 @@
 // kubeconfig input, that kubeconfig's context instead, checked against the cluster's API server
 // addresses (one GET) when Azure is signed in to (settings/kubeconfig.ts, azure/api-server.ts).
 // Applied by azure/credentials.ts; a read, so never drift.
+import { writeClusterCredentials } from '../azure/credentials.js'
 import { API_VERSIONS, clusterPath } from '../model/azure-resources.js'
 import type { ArmComponent } from './types.js'
 
@@ -10,6 +11,16 @@ export const credentials: ArmComponent = {
   name: 'credentials',
   kind: 'credentials',
   skip: () => undefined,
+  // The fetched kubeconfig; a given one is written by the run itself (no Azure call).
+  apply: async ({ clients, settings, credential, log, dir }) => {
+    const r = await writeClusterCredentials(clients, settings, credential, { log, dir })
+    return {
+      changed: false,
+      action: 'unchanged',
+      detail: `${r.kind} kubeconfig written (mode 0600)${r.aad ? ', AAD token for the AKS server app' : ''}`,
+      kubeconfig: r
+    }
+  },
   desired: s => {
     const given = s.cluster.kubeconfig
     // With an Azure sign-in, the kubeconfig must reach the named cluster (azure/api-server.ts).

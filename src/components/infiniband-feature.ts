@@ -2,6 +2,7 @@
 // places a pool's machines on the same physical InfiniBand network, then the provider
 // re-registration. Applied by azure/feature.ts; drift reads both states (GETs only).
 import { describeArmError } from '../azure/arm-errors.js'
+import { ensureInfinibandFeature } from '../azure/feature.js'
 import { API_VERSIONS, FEATURE, featurePath, subscriptionPath } from '../model/azure-resources.js'
 import type { DriftItem } from '../drift/item.js'
 import type { ArmComponent } from './types.js'
@@ -12,6 +13,14 @@ export const infinibandFeature: ArmComponent = {
   name: 'infiniband-feature',
   kind: 'azure',
   skip: s => (s.registerFeature ? undefined : 'register-feature is false'),
+  apply: async ({ clients, log, timeoutMs }) => {
+    const r = await ensureInfinibandFeature(clients, { log, timeoutMs })
+    return {
+      changed: r.changed,
+      action: r.changed ? 'updated' : 'unchanged',
+      detail: `feature ${r.state}, provider ${r.providerState}`
+    }
+  },
   desired: s => {
     const providerPath = `${subscriptionPath(s)}/providers/${FEATURE.namespace}`
     return {

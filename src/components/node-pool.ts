@@ -3,7 +3,8 @@
 // Applied by azure/node-pool.ts; drift compares the live pool field by field (a GET).
 import type { AgentPool } from '@azure/arm-containerservice'
 import { armError, describeArmError, isArmNotFound } from '../azure/arm-errors.js'
-import { comparePool, desiredAgentPool } from '../azure/node-pool.js'
+import { comparePool, desiredAgentPool, ensureNodePool } from '../azure/node-pool.js'
+import { checkOtherGpuPools } from '../azure/other-pools.js'
 import { azTarget, nodepoolCommand, poolTarget } from '../model/az-commands.js'
 import { API_VERSIONS, clusterPath, desiredAgentPoolProperties } from '../model/azure-resources.js'
 import { LABELS } from '../model/types.js'
@@ -14,6 +15,26 @@ export const nodePool: ArmComponent = {
   name: 'node-pool',
   kind: 'azure',
   skip: () => undefined,
+  apply: async ctx => {
+    const s = ctx.settings
+    // Other GPU pools with the AKS-managed driver: the stack stays off them; say so.
+    const others = await checkOtherGpuPools(ctx.clients, s)
+    if (others) ctx.log.warning(others)
+    const r = await ensureNodePool(ctx.clients, s, {
+      log: ctx.log,
+      timeoutMs: ctx.timeoutMs,
+      precheck: ctx.precheck,
+      onCreateSubmit: p => ctx.onCreateSubmit('node-pool', p),
+      onCreateRefused: () => ctx.onCreateRefused('node-pool')
+    })
+    // ensureNodePool has logged its warnings (r.warnings) once already.
+    return {
+      changed: r.action === 'created',
+      action: r.action === 'created' ? 'created' : 'unchanged',
+      detail: `pool ${r.action} (${r.pool.count} × ${r.pool.vmSize})`,
+      pool: { action: r.action, count: r.pool.count ?? s.nodePool.count }
+    }
+  },
   desired: s => {
     const path = `${clusterPath(s)}/agentPools/${s.nodePool.name}`
     return {

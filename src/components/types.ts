@@ -3,7 +3,9 @@
 // ready (per node), what drift compares beyond its manifests and release, and the troubleshooting
 // lines of a failed step. Every part is required — a component states "none" explicitly — so the
 // compiler rejects a module that leaves one out.
-import type { ArmClients } from '../azure/index.js'
+import type { TokenCredential } from '@azure/core-auth'
+import type { ArmClients, KubeconfigResult, PoolPrecheck, SubmittedCreate } from '../azure/index.js'
+import type { Log } from '../log/index.js'
 import type { HelmReleaseStatus } from '../helm/index.js'
 import type { Health, HealthVerdict, SourceSpec } from '../health/types.js'
 import type { KubeReader } from '../kube/client.js'
@@ -58,13 +60,43 @@ export interface ArmDriftContext {
   clients: ArmClients
 }
 
+/** What applying an Azure component needs: ARM, where to say what happens, its limit, the post step's hooks. */
+export interface ArmApplyContext {
+  settings: Settings
+  clients: ArmClients
+  /** The sign-in (the credentials of an Entra ID cluster take a token for its server app). */
+  credential: TokenCredential
+  log: Log
+  timeoutMs: number
+  /** The node pool as read before any write: handed over, never read again. */
+  precheck?: PoolPrecheck
+  /** Saves a create just before its PUT, and withdraws it when ARM refused it: the post step's cleanup. */
+  onCreateSubmit(resource: 'cluster' | 'node-pool', submitted: SubmittedCreate): void
+  onCreateRefused(resource: 'cluster' | 'node-pool'): void
+  /** Where the credentials are written (RUNNER_TEMP). */
+  dir: string
+}
+
+/** What applying an Azure component did: the step's outcome, and what later phases take from it. */
+export interface ArmApplied {
+  changed: boolean
+  action: 'created' | 'updated' | 'unchanged'
+  detail: string
+  /** node-pool: what was done to it (the node-pool-action output) and its node count. */
+  pool?: { action: string; count: number }
+  /** credentials: the kubeconfig written (mode 0600). */
+  kubeconfig?: KubeconfigResult
+}
+
 /**
- * An Azure component: applied through ARM by azure/ (the run flow calls it), ready when that
- * operation reports so (its readiness is prose: the operation's own wait checks it).
+ * An Azure component: applied through ARM (its apply calls azure/), ready when that operation
+ * reports so (its readiness is prose: the operation's own wait checks it).
  */
 export interface ArmComponent extends Common {
   kind: Extract<ComponentKind, 'azure' | 'credentials'>
   desired(s: Settings): Desired & { azure: AzureOperation[] }
+  /** Converges it: creates what is missing, reuses what matches, refuses what cannot be used. */
+  apply(ctx: ArmApplyContext): Promise<ArmApplied>
   readiness(s: Settings): Readiness
   /** The live resource compared with the desired one. */
   drift(ctx: ArmDriftContext): Promise<DriftItem[]>

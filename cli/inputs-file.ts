@@ -1,14 +1,5 @@
-// `--inputs-file FILE`: NAME=value lines (INPUT_<NAME> inputs and environment variables) loaded into
-// this process before the command runs ([docs/running-locally.md](../docs/running-locally.md)). Node
-// reads NODE_EXTRA_CA_CERTS only at start-up, so a CA bundle named in the file is added to this
-// process's default trusted CAs (tls.setDefaultCACertificates, Node 24); where that is missing, the
-// caller re-runs the command with the variable set. The flag is not `--env-file`: Node itself reads
-// that from any command line, script arguments included, and applies the file's NODE_OPTIONS before
-// this tool starts (node-argv.ts refuses it). The file is read only when it is a regular file (a
-// symbolic link is followed, and judged by its target) of at most 1 MiB that no other user could
-// have written (owned by the current user or root, neither group- nor world-writable, as ssh asks
-// of its files), and it may not set what makes Node or the dynamic loader run other code
-// (NODE_OPTIONS, LD_PRELOAD, ...): the command and every process it starts would run it.
+// `--inputs-file FILE`: NAME=value lines loaded into this process before the command runs, read only
+// from a file no one else could have written (docs/running-locally.md, docs/security.md).
 import { lstatSync, type Stats } from 'node:fs'
 import tls from 'node:tls'
 import { parseEnv } from 'node:util'

@@ -1,22 +1,5 @@
-// Runs apply / verify / drift from a terminal the way the runner runs the action: the main step
-// with the runner's files and folders, then the post step with the state the main step saved; then
-// prints the result: the report as plain text in 80 columns with the run's total time
-// (src/report/text.ts), where the summary and report are, and `export` lines. What it writes,
-// keeps and removes (docs/running-locally.md):
-// - Each run has its own run folder $TMPDIR/aks-rdma-action-<nonce> (its state, outputs and env
-//   files) and its own RUNNER_TEMP (RUNNER_TEMP/aks-rdma-action-<nonce> when the user set one), so
-//   runs sharing one env file never share state. GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_ENV: the
-//   user's when set (appended to, as the runner's are); RUNNER_TOOL_CACHE (helm when it is
-//   downloaded): the user's, otherwise ~/.cache/aks-rdma-action/tool-cache.
-// - What the action exported for the job's later steps (GITHUB_ENV: KUBECONFIG unless
-//   export-kubeconfig is false) the post step sees, as on the runner, and the result ends with it
-//   as `export NAME=…` lines for the shell (only for a file still there).
-// - Of a run folder it created, a run keeps only what it names at the end, and why: the job
-//   summary and the report (to read), the kubeconfig (for kubectl and helm) unless the cleanup
-//   input had the post step delete what the run created
-//   (then, as on the runner, the post step removed the kubeconfig too). Everything else it created
-//   there (the state and outputs files, other runner-temp files) is removed, and the whole folder
-//   when nothing is worth keeping (bad inputs, a run that wrote nothing).
+// Runs apply / verify / drift from a terminal as the runner runs the action (main step, then post
+// step) and prints the result; its run folders and what it keeps: docs/running-locally.md.
 import * as core from '@actions/core'
 import {
   appendFileSync,

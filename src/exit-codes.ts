@@ -1,11 +1,9 @@
-// The process exit codes, in a module of their own so the command line tool's entry can name them
-// without loading the action.
+// The process exit codes (docs/running-locally.md "Exit codes"), in a module of their own so the CLI's
+// entry can name them without loading the action.
 
 /**
- * Exit codes of the CLI (the action itself exits 0 or 1, and 2 for bad inputs). A run cancelled by
- * a signal exits 128 + the signal's number, as a shell reports it: 130 for SIGINT (Ctrl-C, the
- * runner's first signal on a cancelled job), 143 for SIGTERM — after stopping at its next safe
- * point, or at once on a second signal (docs/lease.md "Cancellation").
+ * The CLI exits with any of these; the action's main step maps `usage` to 1 (GitHub wants 0 or 1
+ * from an action) and keeps 130/143, 128 + the signal's number as a shell reports it.
  */
 export const EXIT = { success: 0, failure: 1, usage: 2, drift: 3, interrupted: 130, terminated: 143 } as const
 

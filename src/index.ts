@@ -1,7 +1,5 @@
-// Entry point of the action's main step (dist/index.js). A failed run and bad input both exit 1,
-// as GitHub expects of an action (the CLI keeps 2 for bad input). SIGINT or SIGTERM (the runner
-// cancelling the job) stops the run at its next safe point: it releases the Lease, removes its
-// temporary files, says what it left half-done and exits 130 or 143; a second signal exits at once.
+// The action's main step (dist/index.js): bad input and a failed run exit 1, a cancelled run 130 or
+// 143 (src/exit-codes.ts; cancellation: docs/lease.md "Cancellation").
 import * as core from '@actions/core'
 import { cancelledExitCode, EXIT } from './exit-codes.js'
 import { runMain } from './main.js'

@@ -1,12 +1,5 @@
-// The post step's Azure cleanup: with cleanup node-pool deletes the RDMA pool, with cleanup
-// cluster the cluster, but only what this run submitted a create for (the main step saves that
-// just before the PUT, so a create that failed, timed out or was cancelled counts too) and only
-// while the resource's created-by tag still names this run. The saved state is not trusted as it
-// stands: it must name the resource group, cluster and pool of this job's inputs and this job's
-// identity (settings.runId, recomputed by the post step). Everything else is left alone, and every
-// decision comes back as a cleanup entry saying why. Uninstall mode's removal of the pool or cluster
-// the action created (any run: the created-by tag holds a run identity the action wrote, and the
-// one the in-cluster ownership record holds when it holds one) is here too.
+// Deleting the pool or cluster a run created, only while its created-by tag names this run (post
+// step) or a run the ownership record holds (uninstall): docs/post-step.md, docs/security.md.
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { describeArmError, isArmNotFound } from './arm-errors.js'

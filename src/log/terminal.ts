@@ -1,12 +1,5 @@
-// The terminal backend of the Log seam (the CLI outside GitHub Actions). Groups become headings,
-// debug lines appear only when verbose, warnings and errors are plain `warning:` / `error:` lines
-// (colour only on a TTY), every secret is redacted from everything written, and `progress` keeps
-// one live line per key on a TTY (redrawn in place, with the time since the key's first update)
-// or, without a TTY, prints a key's changes at most once per throttle window, and its last one
-// when the key ends (so a log ends at the final count, not at the first). All of it goes to
-// one stream (the CLI gives it stderr: results are the CLI's own, on stdout). The live block only
-// ever erases lines it drew itself: whoever writes elsewhere to the same screen (stdout) does it
-// through `around`, which lifts the block off first and draws it again under what was written.
+// The terminal backend of the Log seam (the CLI outside Actions): headings, plain warnings, secrets
+// redacted, live progress lines on a TTY that only ever erase what they drew (docs/running-locally.md).
 import type { Annotation, Log } from './types.js'
 
 /** What the terminal writes to (process.stderr, or a fake TTY in tests). */

@@ -1,15 +1,5 @@
-// The post step (runs after the main step whatever its outcome, cancelled included): releases the
-// run's Lease, deletes the cluster or node pool this run submitted a create for when the cleanup
-// input asks (double-checked against the created-by tag), and always removes what the main step
-// left in RUNNER_TEMP. It trusts its saved state no further than it can check it: the run's
-// identity is recomputed from this job's environment and the nonce in the saved id (a mismatch
-// releases and deletes nothing), the saved names must be the inputs', and every path it removes or
-// writes (the report) must really lie inside RUNNER_TEMP, links resolved. It records every
-// decision: in the log, in a `post` section of the action's JSON report and in a short cleanup
-// table of the job summary. It fails (the job goes red) when a cluster or pool this run created
-// could not be deleted, since that costs money. What the cleanup needs (names, cleanup, where and
-// how to sign in, never a secret) is saved by the main step too, so the saved creates are acted on
-// even when the inputs no longer read as a whole (a values file a later step removed).
+// The post step: releases the Lease, deletes what this run created when cleanup asks (checked
+// against the created-by tag and this job's identity), removes RUNNER_TEMP files (docs/post-step.md).
 import * as core from '@actions/core'
 import { existsSync, lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'

@@ -1,14 +1,5 @@
-// The `kubeconfig` input: a kubeconfig the user already has (the file azure/aks-set-context
-// exports, several files joined as in KUBECONFIG, or the kubeconfig's text from a secret), read the
-// way kubectl reads it (client-go tools/clientcmd/loader.go: missing files of a list are skipped,
-// the first file to name a cluster, user or context wins, the first current-context wins, relative
-// file paths resolve against the file that holds them), narrowed to one context (kube-context, or
-// the current-context) and written as a one-context copy (mode 0600) the run, helm and kubectl use.
-// Its credentials are secrets: every token, key, certificate, password and exec plugin argument or
-// variable in it is returned for masking, and no message here ever quotes the kubeconfig's text, nor
-// a value that may be one (a base64-encoded kubeconfig is decoded, never taken for a file name).
-// Files are read bounded (regular files only, at most 4 MiB, never blocking on a FIFO).
-// No network access. See docs/security.md ("The kubeconfig input").
+// The `kubeconfig` input read as kubectl reads it, narrowed to one context and written as a 0600
+// copy; its credentials masked, its text never quoted (docs/existing-kubeconfig.md, docs/security.md).
 import { randomBytes } from 'node:crypto'
 import { chmodSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'

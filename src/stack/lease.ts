@@ -1,13 +1,5 @@
-// The coordination.k8s.io/v1 Lease kube-system/aks-rdma-action that serialises runs against one
-// cluster: taken just before the first write (a converged re-run never takes it), renewed on a
-// timer while the run works, released at the end (releaseLease is also the post step's).
-// A second run waits — saying who holds it and for how long — and takes it over only once it
-// is released or has expired. Expiry is judged, as client-go's leader election does, from what
-// this run observed itself: a holder's record that has not changed for a whole lease duration by
-// this run's own clock — never by comparing another runner's renewTime with the local clock.
-// While it holds the Lease a run calls confirm() before every write and helm call: it throws
-// LeaseLostError once another holder is seen or no renewal has succeeded within the renew
-// deadline, so a run that lost the Lease stops instead of writing over the run that has it.
+// The Lease kube-system/aks-rdma-action that serialises writing runs on one cluster: take, renew,
+// confirm before each write, release (docs/lease.md; why: docs/decisions/0003-lease.md).
 import { KubeClient } from '../kube/client.js'
 import { isConflict, isNotFound, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'

@@ -1,13 +1,5 @@
-// The pipelined rollout: every component is written in the guide's order as soon as the one before
-// it has been written (the network operator, cluster-level, is also awaited first: its CRDs and
-// controller serve the rest), while the RDMA node pool may still be provisioning; then all the
-// waits run at once, each still its own step with its own start, end and per-node progress. The
-// order that matters holds per node: a step counts a node only when the steps it depends on there
-// (its component's placement) do, which the cluster enforces by itself (node labels and init
-// containers). A node that fails (its OFED driver crash-loops) is reported by name and blocks
-// only the steps that depend on it on that node; the other nodes finish their sequence. A step
-// that makes an operator replace a driver node by node (an upgrade) is awaited before the next is
-// written, so two operators never take nodes out at the same time.
+// The pipelined rollout: every component written in order while the pool may still provision, then
+// all waits at once, each node gated by the cluster (docs/rollout.md; why: docs/decisions/0001).
 import { COMPONENTS, nodeDependencies, onPoolNodes, type ComponentName } from '../components/index.js'
 import { evaluateHealth, poolNodes } from '../health/evaluate.js'
 import type { Health, HealthVerdict } from '../health/types.js'

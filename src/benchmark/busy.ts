@@ -60,12 +60,31 @@ export async function gpuHolders(
     .sort((a, b) => `${a.node}/${a.namespace}/${a.name}`.localeCompare(`${b.node}/${b.namespace}/${b.name}`))
 }
 
+/** Which check a busy pool stopped: the pods it could not schedule, and what still ran before it. */
+export interface BusyCheck {
+  pods: string
+  ran: string
+  /** How to verify a pool in use (which input leaves the GPUs alone). */
+  fix: string
+}
+
+const BENCHMARK_CHECK: BusyCheck = {
+  pods: 'the perftest pods',
+  ran: 'the read-only checks and the node probe ran',
+  fix: 'set benchmark: false to verify a pool in use'
+}
+
 /** What the report and the headline say of a busy pool: the holders per node and how to check it. */
-export function busyReason(resource: string, holders: GpuHolder[], max = 8): string {
+export function busyReason(
+  resource: string,
+  holders: GpuHolder[],
+  max = 8,
+  check: BusyCheck = BENCHMARK_CHECK
+): string {
   const shown = holders.slice(0, max).map(h => `${h.namespace}/${h.name} on ${h.node}`)
   const more = holders.length - shown.length
   const who = holders.length
     ? `held by ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
     : 'held by other pods'
-  return `the RDMA pool is busy: its ${resource} ${who}, so the perftest pods could not be scheduled; the read-only checks and the node probe ran, but the benchmark and the transport check need free GPUs — set benchmark: false to verify a pool in use, or run when the pool is drained`
+  return `the RDMA pool is busy: its ${resource} ${who}, so ${check.pods} could not be scheduled; ${check.ran}, but the benchmark and the transport check need free GPUs — ${check.fix}, or run when the pool is drained`
 }

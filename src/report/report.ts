@@ -195,6 +195,8 @@ export interface ReportTransport {
   sides: TransportSide[]
   /** The worker snippet the check ran, with the pool's GPU→NIC map (shown after a pass). */
   workerSnippet?: Record<string, unknown>
+  /** Set when its pods could not be scheduled because workload pods hold the pool's GPUs. */
+  busy?: NonNullable<ReportBenchmark['busy']>
 }
 
 /** The cluster a run is about: as resource-group and cluster-name name it, and the kubeconfig context used. */

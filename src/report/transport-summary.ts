@@ -102,5 +102,6 @@ export function transportSection(t: ReportTransport, o: { maxCellChars: number }
 
 /** The verdict line's words for a failed transport check. */
 export function transportReason(t: ReportTransport | undefined): string | undefined {
+  if (t?.busy) return 'transport check not run: the pool is busy'
   return t && t.verdict === 'fail' ? `transport check failed (${t.mode})` : undefined
 }

@@ -12,6 +12,14 @@ import { runTransportCheck } from '../transport/runner.js'
 import type { Verification } from '../verify/index.js'
 import { runStep } from './steps.js'
 
+/** What ran before the transport check, for a busy pool's reason. */
+function ranBefore(report: Report): string {
+  const b = report.benchmark
+  if (!b || !b.pairs.length) return 'the read-only checks and the node probe ran'
+  if (b.busy) return 'the read-only checks and the node probe ran (the benchmark found the pool busy too)'
+  return 'the read-only checks, the node probe and the benchmark ran'
+}
+
 export async function runTransportStep(
   s: Settings,
   kube: KubeClient,
@@ -20,7 +28,7 @@ export async function runTransportStep(
 ): Promise<void> {
   await runStep(report.steps, 'transport', `Dynamo transport (UCX, ${s.transport.image})`, async () => {
     const facts = verification.facts ?? new Map()
-    const run = await runTransportCheck({ settings: s, kube, facts, log })
+    const run = await runTransportCheck({ settings: s, kube, facts, log, ran: ranBefore(report) })
     const t = run.transport
     report.transport = t
     report.outputs.transport = t.mode

@@ -3,6 +3,7 @@
 // connects to it; both logs are read once the client has ended (the server's while it still
 // waits: its preflight is what matters), split into sections, parsed and judged (verdict.ts).
 // Both pods are deleted before it returns, whatever happened — leftovers of this run first, too.
+import { busyReason, busyResource, gpuHolders } from '../benchmark/busy.js'
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
@@ -36,6 +37,8 @@ export interface TransportRunOptions {
   /** Limit of each wait (server start, client end); default settings.wait.stepTimeoutMs. */
   timeoutMs?: number
   log?: Log
+  /** What ran before the check, for a busy pool's reason (default: the read-only checks and the node probe). */
+  ran?: string
 }
 
 export interface TransportRun {
@@ -245,12 +248,49 @@ export async function runTransportCheck(o: TransportRunOptions): Promise<Transpo
       localNic: (node, busId) => localNicOf(o.facts.get(node), busId),
       ucxEnv
     })
+    const busy = await busyPool(o, p.namespace, run, [serverFacts.node, clientFacts.node])
+    if (busy)
+      return {
+        transport: { ...judged.transport, reason: busy.reason, fix: BUSY_FIX, busy },
+        summary: `failed: ${busy.reason}`,
+        logs: run.logs
+      }
     return { transport: judged.transport, summary: judged.summary, logs: run.logs }
   } finally {
     const err = await deletePodsQuietly(o.kube, p.selector, p.namespace)
     if (err)
       o.log?.warning(`could not delete the transport pods (-n ${p.namespace} -l ${p.selector}): ${err}`)
   }
+}
+
+const BUSY_FIX =
+  'set transport-check: none (and benchmark: false) to verify a pool in use, or run when the pool is drained'
+
+/**
+ * When a pod of the check could not be scheduled for want of GPUs or RDMA devices: the pool is busy
+ * (docs/transport-check.md), with the pods holding them on the two nodes (benchmark/busy.ts).
+ */
+async function busyPool(
+  o: TransportRunOptions,
+  namespace: string,
+  run: PodsOutcome,
+  nodes: string[]
+): Promise<ReportTransport['busy']> {
+  const resources = ['nvidia.com/gpu', `rdma/${o.settings.stack.rdmaResourceName}`]
+  const resource = [run.server.problem, run.client.problem]
+    .map(problem => busyResource(problem, resources))
+    .find(Boolean)
+  if (!resource) return undefined
+  const holders = await gpuHolders(o.kube, nodes, resources, namespace).catch((e: unknown) => {
+    o.log?.warning(`could not list the pods holding the GPUs: ${e instanceof Error ? e.message : String(e)}`)
+    return []
+  })
+  const reason = busyReason(resource, holders, 8, {
+    pods: 'the transport check’s pods',
+    ran: o.ran ?? 'the read-only checks and the node probe ran',
+    fix: 'set transport-check: none (and benchmark: false) to verify a pool in use'
+  })
+  return { reason, holders }
 }
 
 /** The IB device local to the GPU with this nvidia-smi bus id, from the probe's map. */

@@ -192,6 +192,54 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
   })
 })
 
+describe('a busy pool: workload pods hold every GPU', () => {
+  it('the step says the pool is busy, which pods hold the GPUs and what still ran', async () => {
+    const w = await startRdmaWorld({ nodes: 2, inputs: { 'transport-check': 'ucx' } })
+    try {
+      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      const holders = w.rdmaNodes().map((node, i) => ({ node, name: `trainer-${i}` }))
+      for (const h of holders)
+        await w.kube.applyManifest({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: h.name, namespace: 'default' },
+          spec: {
+            nodeSelector: { 'kubernetes.io/hostname': h.node },
+            tolerations: [{ operator: 'Exists' }],
+            containers: [
+              {
+                name: 'train',
+                image: 'busybox',
+                resources: { limits: { 'nvidia.com/gpu': '8' }, requests: { 'nvidia.com/gpu': '8' } }
+              }
+            ]
+          }
+        })
+      const report = emptyReport('verify')
+      await expect(runTransportStep(w.settings, w.kube, v, report)).rejects.toBeInstanceOf(StepError)
+      const t = report.transport!
+      expect(t.verdict).toBe('fail')
+      expect(t.busy?.holders).toEqual(
+        holders.map(h => ({ node: h.node, namespace: 'default', name: h.name }))
+      )
+      expect(t.reason).toContain('busy')
+      expect(t.reason).toContain('nvidia.com/gpu')
+      expect(t.reason).toContain('the read-only checks and the node probe ran')
+      for (const h of holders) expect(t.reason).toContain(`default/${h.name} on ${h.node}`)
+      expect(t.fix).toContain('transport-check: none')
+      expect(report.steps[0]).toMatchObject({ name: 'transport', status: 'failure' })
+      expect(report.steps[0].detail).toContain('busy')
+      report.result = deriveResult(report)
+      const md = renderSummary(report)
+      expect(md).toContain('transport check not run: the pool is busy')
+      for (const h of holders) expect(md).toContain(`default/${h.name}`)
+      expect(workPods(w)).toHaveLength(0)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
 describe('the runtime image’s UCX', () => {
   it('without verbs: Dynamo’s settings fail, UCX’s defaults take tcp, both naming the image', async () => {
     const w = await startRdmaWorld({

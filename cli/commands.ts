@@ -16,6 +16,7 @@ import { exportInputs, secretInputValues } from '../src/run/inputs.js'
 import { defaultKubeconfig, defaultSubscription, logDefault } from './local-context.js'
 import { CA_REEXEC_ENV, loadInputsFile } from './inputs-file.js'
 import { nodeReadArgument } from './node-argv.js'
+import type { ReadOnlyLook } from './read-only.js'
 import { COMMANDS, commandSpec, editDistance, parseCommand, UsageError, type ParsedCommand } from './flags.js'
 import { commandHelp, mainHelp } from './help.js'
 import { needsModernNode } from './node-version.js'
@@ -44,6 +45,7 @@ function rerunWithCa(argv: string[]): Promise<number> {
 
 async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): Promise<number> {
   const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
+  if (mode === 'uninstall' && p.options['dry-run'] === true) return runLook('uninstall-preview', p, session)
   const planMode: Record<string, string> =
     mode === 'plan' ? { 'plan-mode': (p.options.mode as string | undefined) ?? 'apply' } : {}
   const kube = defaultKubeconfig(mode, p.inputs)
@@ -58,6 +60,20 @@ async function runMode(mode: Mode, p: ParsedCommand, session: TerminalSession): 
   }
   const { runLikeRunner } = await import('./local-runner.js')
   return runLikeRunner({ output, print: text => session.result(text) })
+}
+
+/** status and uninstall --dry-run: read-only looks at the live cluster (read-only.ts). */
+async function runLook(look: ReadOnlyLook, p: ParsedCommand, session: TerminalSession): Promise<number> {
+  const output = (p.options.output as 'text' | 'json' | undefined) ?? 'text'
+  const kube = defaultKubeconfig(look, p.inputs)
+  const subscription = defaultSubscription(look, { ...kube.inputs, ...p.inputs })
+  // Settings are read as the mode whose inputs the look takes (the preview: uninstall's).
+  const mode = look === 'status' ? 'drift' : 'uninstall'
+  exportInputs({ ...kube.inputs, ...subscription.inputs, ...p.inputs, mode })
+  for (const s of secretInputValues()) session.terminal?.secret(s)
+  for (const d of [kube, subscription]) logDefault(d, log, s => session.terminal?.secret(s))
+  const { runReadOnly } = await import('./read-only.js')
+  return runReadOnly(look, output, text => session.result(text))
 }
 
 async function runParser(tool: 'perftest' | 'ibstat', p: ParsedCommand): Promise<number> {
@@ -172,6 +188,7 @@ export async function cli(argv: string[]): Promise<number> {
   })
   try {
     if (MODES.includes(name as Mode)) return await runMode(name as Mode, parsed, session)
+    if (name === 'status') return await runLook('status', parsed, session)
     const sim = await import('../sim/commands.js')
     if (name === 'simulate')
       return await sim.simulateCommand(

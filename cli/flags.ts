@@ -30,6 +30,8 @@ export interface CommandSpec {
   summary: string
   /** Which action inputs are flags: all, all but mode (the command is the mode), none. */
   inputs: 'all' | 'all-but-mode' | 'none'
+  /** A command that is not a mode but reads the inputs one reads (status: drift's). */
+  inputsOf?: Mode
   options: OptionSpec[]
   /** A positional argument (the parsers' FILE). */
   positional?: { name: string; description: string }
@@ -63,6 +65,13 @@ const OUTPUT_RUN: OptionSpec = {
     'text: the result as plain text, where the summary and report are, and `export KUBECONFIG=…`; json: the JSON report, alone on stdout.'
 }
 
+const DRY_RUN: OptionSpec = {
+  name: 'dry-run',
+  type: 'boolean',
+  description:
+    'Remove nothing: read the cluster and list what uninstall would remove and what it would keep, and why (no write, no Lease; read permissions only). -o json: the same as one JSON document.'
+}
+
 /** Flags that are other names of an input (kubectl's `--context`). */
 export const INPUT_ALIASES: Readonly<Record<string, string>> = { context: 'kube-context' }
 
@@ -91,9 +100,25 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'uninstall',
     summary:
-      'Remove from the cluster what the action installed, in reverse order and under the Lease (never what it did not create); with cleanup node-pool or cluster, then that too when the action created it.',
+      'Remove from the cluster what the action installed, in reverse order and under the Lease (never what it did not create); with cleanup node-pool or cluster, then that too when the action created it. --dry-run lists what it would remove and keep, removing nothing.',
     inputs: 'all-but-mode',
-    options: [OUTPUT_RUN, INPUTS_FILE, VERBOSE, HELP]
+    options: [DRY_RUN, OUTPUT_RUN, INPUTS_FILE, VERBOSE, HELP]
+  },
+  {
+    name: 'status',
+    summary:
+      'What the action installed on the cluster (helm releases, chart, version, status; whose they are), for which node pools (nodes, ready), who holds the run Lease, and the last run. Read-only: no write, read permissions only. Reads the inputs drift reads, and reaches the cluster as drift does.',
+    inputs: 'all-but-mode',
+    inputsOf: 'drift',
+    options: [
+      {
+        ...OUTPUT_RUN,
+        description: 'text: the status in 80 columns; json: one JSON document (numbers as numbers).'
+      },
+      INPUTS_FILE,
+      VERBOSE,
+      HELP
+    ]
   },
   {
     name: 'plan',
@@ -236,7 +261,7 @@ function acceptedInputs(spec: CommandSpec): readonly InputDefinition[] {
 
 /** The inputs a command reads (what its help lists): a mode's command, those of that mode. */
 export function inputFlags(spec: CommandSpec): readonly InputDefinition[] {
-  const mode = commandMode(spec)
+  const mode = commandMode(spec) ?? spec.inputsOf
   return acceptedInputs(spec).filter(i => !mode || inputModes(i).includes(mode))
 }
 

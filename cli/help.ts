@@ -116,12 +116,12 @@ export function commandHelp(spec: CommandSpec): string {
     out.push(...entry(optionFlag(o), o.description + (o.default ? ` (default: ${o.default})` : ''), column))
   const inputs = inputFlags(spec)
   if (inputs.length) {
-    const mode = commandMode(spec)
+    const mode = commandMode(spec) ?? spec.inputsOf
     out.push(
       '',
       ...wrap(
         mode
-          ? `Inputs ${mode} reads (of action.yml; also read from INPUT_<NAME> variables, e.g. INPUT_NODE-COUNT):`
+          ? `Inputs ${spec.name} reads (of action.yml; also read from INPUT_<NAME> variables, e.g. INPUT_NODE-COUNT):`
           : 'Inputs (those of action.yml; also read from INPUT_<NAME> variables, e.g. INPUT_NODE-COUNT):',
         WIDTH
       )

@@ -10,7 +10,11 @@ import { inputEnvName } from '../src/run/inputs.js'
 import { KubeconfigError, kubeconfigSource, resolveKubeconfig } from '../src/settings/kubeconfig.js'
 import type { Log } from '../src/log/index.js'
 
-type Mode = 'apply' | 'verify' | 'drift' | 'plan' | 'uninstall'
+/** A mode, or one of the read-only looks (status, uninstall --dry-run), which reach the cluster as verify does. */
+type Mode = 'apply' | 'verify' | 'drift' | 'plan' | 'uninstall' | 'status' | 'uninstall-preview'
+
+/** What reaches the cluster through a kubeconfig alone, given no Azure cluster. */
+const KUBECONFIG_ONLY: readonly Mode[] = ['verify', 'drift', 'status', 'uninstall-preview']
 
 /** What was chosen and where it came from, for the log; `secrets` are to be masked first. */
 export interface LocalDefault {
@@ -54,7 +58,7 @@ export function defaultKubeconfig(
   home: string = homedir()
 ): LocalDefault {
   const given = givenIn(inputs, env)
-  if (mode !== 'verify' && mode !== 'drift') return { inputs: {} }
+  if (!KUBECONFIG_ONLY.includes(mode)) return { inputs: {} }
   if (given('kubeconfig') || given('resource-group') || given('cluster-name')) return { inputs: {} }
   const fromEnv = env.KUBECONFIG?.trim()
   const file = path.join(home, '.kube', 'config')
@@ -112,7 +116,7 @@ export function defaultSubscription(
   const given = givenIn(inputs, env)
   if (mode === 'plan' || given('auth-type')?.toLowerCase() !== 'cli') return { inputs: {} }
   if (given('subscription-id') || given('creds')) return { inputs: {} }
-  if (given('kubeconfig') && (mode === 'verify' || mode === 'drift')) return { inputs: {} }
+  if (given('kubeconfig') && KUBECONFIG_ONLY.includes(mode)) return { inputs: {} }
   const fromEnv = env.AZURE_SUBSCRIPTION_ID?.trim()
   if (fromEnv)
     return {

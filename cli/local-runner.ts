@@ -55,6 +55,17 @@ export interface LocalRunnerFiles {
   offsets: Record<'output' | 'summary' | 'state' | 'env', number>
 }
 
+/** RUNNER_TOOL_CACHE (where a downloaded helm is kept): the user's, otherwise ~/.cache/aks-rdma-action/tool-cache. */
+export function useLocalToolCache(env: NodeJS.ProcessEnv): string {
+  const dir = (env.RUNNER_TOOL_CACHE ||= path.join(
+    env.XDG_CACHE_HOME || path.join(homedir(), '.cache'),
+    'aks-rdma-action',
+    'tool-cache'
+  ))
+  mkdirSync(dir, { recursive: true })
+  return dir
+}
+
 function ensureFile(file: string): number {
   mkdirSync(path.dirname(file), { recursive: true })
   if (!existsSync(file)) writeFileSync(file, '')
@@ -83,12 +94,7 @@ export function prepareLocalRunner(
   const runnerTemp = ownTemp ?? inRunDir('runner-temp')
   mkdirSync(runnerTemp, { recursive: true })
   env.RUNNER_TEMP = runnerTemp
-  env.RUNNER_TOOL_CACHE ||= path.join(
-    env.XDG_CACHE_HOME || path.join(homedir(), '.cache'),
-    'aks-rdma-action',
-    'tool-cache'
-  )
-  mkdirSync(env.RUNNER_TOOL_CACHE, { recursive: true })
+  const toolCache = useLocalToolCache(env)
   const userOutput = env.GITHUB_OUTPUT || undefined
   const userEnv = env.GITHUB_ENV || undefined
   env.GITHUB_OUTPUT = inRunDir('outputs')
@@ -101,7 +107,7 @@ export function prepareLocalRunner(
     runDir,
     runnerTemp,
     ...(ownTemp ? { ownTemp } : {}),
-    toolCache: env.RUNNER_TOOL_CACHE,
+    toolCache,
     output: env.GITHUB_OUTPUT,
     summary: env.GITHUB_STEP_SUMMARY,
     state: env.GITHUB_STATE,

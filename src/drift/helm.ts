@@ -43,7 +43,7 @@ export function secretsForbidden(e: unknown): boolean {
  */
 export async function chartVersionFromObjects(
   kube: KubeReader,
-  spec: HelmReleaseSpec
+  spec: Pick<HelmReleaseSpec, 'release' | 'namespace' | 'chart'>
 ): Promise<string | undefined> {
   const chart = spec.chart.slice(spec.chart.lastIndexOf('/') + 1)
   const { items } = await kube.list('apps/v1', 'Deployment', { namespace: spec.namespace })

@@ -23,6 +23,7 @@ import { cancelledExitCode } from '../exit-codes.js'
 import { cancelledBy, RunCancelledError } from '../util/cancel.js'
 import * as azure from './azure-phases.js'
 import { halfDoneLines, releaseIfHeld, removeTemporaryFiles } from './cancelled.js'
+import { recordRunEnd } from './last-run-step.js'
 import * as cluster from './cluster-phases.js'
 import { setOutput } from './outputs.js'
 import { assembleReport, runPhases, type Phase, type RunContext } from './phase.js'
@@ -109,6 +110,11 @@ export async function runFlowWithReport(s: Settings): Promise<FlowResult> {
     ]
   }
   report.result = deriveResult(report)
+  // What `status` shows as the last run: an apply or uninstall that changed something (a converged
+  // re-run, a refused run and the read-only modes write nothing, this included).
+  const changedCluster = report.steps.some(x => x.changed)
+  if (ctx.kubeconfigPath && changedCluster && !cancelled && (s.mode === 'apply' || s.mode === 'uninstall'))
+    await recordRunEnd(s, ctx.kubeconfigPath, report.result)
   if (report.result === 'success' && (s.mode === 'apply' || s.mode === 'verify'))
     report.workload = workloadOf(s)
   report.outputs.result = report.result

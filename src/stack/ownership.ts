@@ -192,6 +192,11 @@ function named(what: string): (e: unknown) => never {
 /** The record over a KubeClient: a GET, then create or replace with the resourceVersion read. */
 export function kubeRecordStore(client: KubeClient): RecordStore {
   const ref = { apiVersion: 'v1', kind: 'ConfigMap', ...OWNERSHIP_RECORD }
+  /** The record's other data keys as last read or written (the last run's, stack/last-run.ts): kept on a write. */
+  let others: Record<string, string> = {}
+  const keepOthers = (data: Record<string, string> | undefined): void => {
+    others = Object.fromEntries(Object.entries(data ?? {}).filter(([k]) => k !== RECORD_KEY))
+  }
   const body = (entries: OwnedEntry[], resourceVersion?: string) => ({
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -200,11 +205,12 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
       labels: { [LABELS.managed]: 'true' },
       ...(resourceVersion ? { resourceVersion } : {})
     },
-    data: { [RECORD_KEY]: JSON.stringify(entries, null, 1) }
+    data: { ...(resourceVersion ? others : {}), [RECORD_KEY]: JSON.stringify(entries, null, 1) }
   })
   return {
     async read() {
       const live = await client.get(ref)
+      keepOthers(live?.data as Record<string, string> | undefined)
       if (!live) return undefined
       return {
         entries: parseEntries((live.data as Record<string, string> | undefined)?.[RECORD_KEY]),
@@ -229,7 +235,9 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
           true
         )
         .catch(named(what))
-      return (out as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? ''
+      const written = out as { metadata?: { resourceVersion?: string }; data?: Record<string, string> }
+      keepOthers(written.data)
+      return written.metadata?.resourceVersion ?? ''
     },
     async remove(resourceVersion) {
       try {

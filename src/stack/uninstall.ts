@@ -19,6 +19,7 @@ import { LABELS } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { formatDuration } from '../util/duration.js'
 import { shortValue } from '../util/text.js'
+import type { HelmReleaseStatus } from '../helm/index.js'
 import { createHelmReleases, type HelmReleases } from './helm-release.js'
 import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef } from './ownership.js'
 import { RunLease } from './run-lease.js'
@@ -35,17 +36,24 @@ export interface UninstallStackContext {
 }
 
 /** What one part has on the cluster now, and what of it is the action's. */
-interface Found {
-  objects: Array<{ target: RemovableObject; live: KubeObject }>
+export interface Found {
+  /** Its objects the record proves the action's (`how`: the proof, in words). */
+  objects: Array<{ target: RemovableObject; live: KubeObject; how: string }>
+  /** The release the action installed or adopted: `<chart> <version>`. */
   release?: string
+  /** Why the release is the action's to remove, in words. */
+  releaseHow?: string
   /** The release is a hand-installed one of the same chart, removed because adopt-releases says so. */
   adopted?: boolean
-  namespaces: Array<{ target: RemovableObject; live: KubeObject }>
+  namespaces: Array<{ target: RemovableObject; live: KubeObject; how: string }>
   /** Leftovers still there (what its operator ran). */
   leftovers: Array<{ source: SourceSpec; count: number }>
-  /** Kept, and why (not the action's). */
-  kept: string[]
+  /** Kept (not the action's): what, and why. */
+  kept: Array<{ what: string; why: string }>
 }
+
+/** A kept thing as the log and the report say it. */
+export const keptLine = (k: { what: string; why: string }): string => `${k.what} kept: ${k.why}`
 
 /**
  * For an object kept that carries a created-by label (set by a version of the action without the
@@ -56,6 +64,100 @@ function labelHint(target: RemovableObject, live: KubeObject): string {
   if (v === undefined) return ''
   const ns = target.namespace ? ` -n ${target.namespace}` : ''
   return `; its label ${LABELS.createdBy}=${shortValue(v, 63)} proves nothing; if it is yours to remove: kubectl delete ${target.kind.toLowerCase()} ${target.name}${ns}`
+}
+
+/** What observing a part reads with: nothing here writes. */
+export interface RemovalReaders {
+  client: Pick<KubeClient, 'get' | 'list'>
+  helmStatus(release: string, namespace: string): Promise<HelmReleaseStatus | undefined>
+  record: Pick<OwnershipRecord, 'find' | 'findRelease'>
+  adoptReleases: boolean
+}
+
+async function liveOf(
+  r: RemovalReaders,
+  targets: RemovableObject[],
+  kept: Found['kept']
+): Promise<Found['objects']> {
+  const out: Found['objects'] = []
+  for (const target of targets) {
+    const live = await r.client.get(target).catch(e => {
+      // A kind not served (its CRD never installed, or removed) has no objects.
+      if (isKindNotServed(e)) return undefined
+      throw e
+    })
+    if (!live) continue
+    const proof = proofOfObject(await r.record.find(target), live)
+    if (proof.owned) out.push({ target, live, how: proof.how })
+    else
+      kept.push({
+        what: describeRef(target),
+        why: `not created by the action (${proof.why})${labelHint(target, live)}`
+      })
+  }
+  return out
+}
+
+async function count(r: RemovalReaders, src: SourceSpec): Promise<number> {
+  try {
+    const { items } = await r.client.list(src.apiVersion, src.kind, {
+      namespace: src.namespace,
+      labelSelector: src.labelSelector
+    })
+    return items.length
+  } catch (e) {
+    // A custom resource whose CRD is gone has none.
+    if (isKindNotServed(e)) return 0
+    throw e
+  }
+}
+
+/**
+ * What one part has on the cluster and what of it is the action's, reading only (GETs, lists,
+ * `helm status`): uninstall acts on it, and `uninstall --dry-run` shows it.
+ */
+export async function observeRemoval(r: RemovalReaders, p: RemovalPlan): Promise<Found> {
+  const kept: Found['kept'] = []
+  const objects = await liveOf(r, p.objects, kept)
+  let release: string | undefined
+  let releaseHow: string | undefined
+  let adopted = false
+  if (p.release) {
+    const { release: name, namespace, chart } = p.release
+    const where = `${name} -n ${namespace}`
+    const st = await r.helmStatus(name, namespace)
+    const proof = st && proofOfRelease(await r.record.findRelease(name, namespace), st)
+    if (st && st.chartName !== chart)
+      kept.push({ what: `helm release ${where}`, why: `it runs chart ${st.chartName}, not ${chart}` })
+    else if (st && proof && !proof.owned && !r.adoptReleases)
+      kept.push({
+        what: `helm release ${where}`,
+        why: `not installed by the action (${proof.why}); remove it with helm uninstall ${where}, or let uninstall do it with adopt-releases: true`
+      })
+    else if (st && proof) {
+      release = `${st.chartName} ${st.chartVersion}`
+      adopted = !proof.owned
+      releaseHow = proof.owned
+        ? proof.how
+        : `not installed by the action (${proof.why}), taken over because adopt-releases is true`
+    }
+  }
+  const namespaces = await liveOf(r, p.namespaces, kept)
+  const leftovers: Found['leftovers'] = []
+  // What runs beside something kept is not the action's to wait for (it would never go).
+  if (!kept.length)
+    for (const source of p.leftovers) {
+      const n = await count(r, source)
+      if (n) leftovers.push({ source, count: n })
+    }
+  return {
+    objects,
+    ...(release ? { release, releaseHow } : {}),
+    ...(adopted ? { adopted } : {}),
+    namespaces,
+    leftovers,
+    kept
+  }
 }
 
 const nothingToDo = (f: Found): boolean =>
@@ -102,80 +204,17 @@ class Uninstall {
     return this.lease.released
   }
 
-  private async liveOf(
-    targets: RemovableObject[],
-    kept: string[]
-  ): Promise<Array<{ target: RemovableObject; live: KubeObject }>> {
-    const out: Array<{ target: RemovableObject; live: KubeObject }> = []
-    for (const target of targets) {
-      const live = await this.client.get(target).catch(e => {
-        // A kind not served (its CRD never installed, or removed) has no objects.
-        if (isKindNotServed(e)) return undefined
-        throw e
-      })
-      if (!live) continue
-      const proof = proofOfObject(await this.record.find(target), live)
-      if (proof.owned) out.push({ target, live })
-      else
-        kept.push(
-          `${describeRef(target)} kept: not created by the action (${proof.why})${labelHint(target, live)}`
-        )
-    }
-    return out
-  }
-
   /** What is there, reading only. */
-  async observe(p: RemovalPlan): Promise<Found> {
-    const kept: string[] = []
-    const objects = await this.liveOf(p.objects, kept)
-    let release: string | undefined
-    let adopted = false
-    if (p.release) {
-      const { release: name, namespace, chart } = p.release
-      const where = `${name} -n ${namespace}`
-      const st = await this.helm.status(name, namespace)
-      const proof = st && proofOfRelease(await this.record.findRelease(name, namespace), st)
-      if (st && st.chartName !== chart)
-        kept.push(`helm release ${where} kept: it runs chart ${st.chartName}, not ${chart}`)
-      else if (st && proof && !proof.owned && !this.ctx.settings.stack.adoptReleases)
-        kept.push(
-          `helm release ${where} kept: not installed by the action (${proof.why}); remove it with helm uninstall ${where}, or let uninstall do it with adopt-releases: true`
-        )
-      else if (st) {
-        release = `${st.chartName} ${st.chartVersion}`
-        adopted = proof?.owned === false
-      }
-    }
-    const namespaces = await this.liveOf(p.namespaces, kept)
-    const leftovers: Found['leftovers'] = []
-    // What runs beside something kept is not the action's to wait for (it would never go).
-    if (!kept.length)
-      for (const source of p.leftovers) {
-        const count = await this.count(source)
-        if (count) leftovers.push({ source, count })
-      }
-    return {
-      objects,
-      ...(release ? { release } : {}),
-      ...(adopted ? { adopted } : {}),
-      namespaces,
-      leftovers,
-      kept
-    }
-  }
-
-  private async count(src: SourceSpec): Promise<number> {
-    try {
-      const { items } = await this.client.list(src.apiVersion, src.kind, {
-        namespace: src.namespace,
-        labelSelector: src.labelSelector
-      })
-      return items.length
-    } catch (e) {
-      // A custom resource whose CRD is gone has none.
-      if (isKindNotServed(e)) return 0
-      throw e
-    }
+  observe(p: RemovalPlan): Promise<Found> {
+    return observeRemoval(
+      {
+        client: this.client,
+        helmStatus: (name, namespace) => this.helm.status(name, namespace),
+        record: this.record,
+        adoptReleases: this.ctx.settings.stack.adoptReleases
+      },
+      p
+    )
   }
 
   /** Watches until nothing matches `src` (a deleted object: its name; leftovers: their selector). */
@@ -263,9 +302,9 @@ class Uninstall {
     const details: string[] = []
     try {
       let found = await this.observe(p)
-      for (const k of found.kept) this.log.info(`${p.name}: ${k}`)
+      for (const k of found.kept) this.log.info(`${p.name}: ${keptLine(k)}`)
       if (nothingToDo(found)) {
-        const detail = ['nothing to remove', ...found.kept].join('; ')
+        const detail = ['nothing to remove', ...found.kept.map(keptLine)].join('; ')
         this.log.info(`${p.name}: ${detail}`)
         return {
           result: finishedStep(p.name, 'success', started, { changed: false, action: 'unchanged', detail })
@@ -282,7 +321,7 @@ class Uninstall {
         result: finishedStep(p.name, 'success', started, {
           changed,
           action: changed ? 'deleted' : 'unchanged',
-          detail: [...details, ...found.kept].join('; ') || 'nothing to remove'
+          detail: [...details, ...found.kept.map(keptLine)].join('; ') || 'nothing to remove'
         })
       }
     } catch (e) {

@@ -160,6 +160,7 @@ describe('cli', () => {
         'verify',
         'drift',
         'plan',
+        'status',
         'simulate',
         'sim up',
         'sim down',
@@ -211,6 +212,13 @@ describe('cli', () => {
     expect(helpEntry(simulate.stdout, '--concurrent N')).toBeDefined()
     expect((await cli(['help', 'drift'])).stdout).toContain('Usage: node dist/cli.js drift')
     expect((await cli(['sim', 'up', '--help'])).stdout).toContain('--dir DIR')
+    // status reads drift's inputs (read-only, helm to read the releases); uninstall previews with --dry-run.
+    const status = await cli(['status', '--help'])
+    expect(status.code).toBe(0)
+    expect(helpEntry(status.stdout, '--helm-sha256')).toBeDefined()
+    expect(helpEntry(status.stdout, '--create-cluster')).toBeUndefined()
+    expect(helpEntry(status.stdout, '-o, --output text|json')).toContain('(default: text)')
+    expect(helpEntry((await cli(['uninstall', '--help'])).stdout, '--dry-run')).toContain('Remove nothing')
   })
 
   it('-o is --output; a flag the command does not read is a note, not an error; --context is kube-context', async () => {

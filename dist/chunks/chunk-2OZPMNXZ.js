@@ -1,0 +1,3 @@
+import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
+globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
+var e={ms:1,s:1e3,m:6e4,h:36e5},s=/^(?:\d+(?:\.\d+)?(?:ms|h|m|s))+$/,u=/(\d+(?:\.\d+)?)(ms|h|m|s)/g;function m(o){let t=o.trim();if(/^\d+(?:\.\d+)?$/.test(t))return Number(t)*1e3;if(!s.test(t))return;let r=0;for(let n of t.matchAll(u))r+=Number(n[1])*e[n[2]];return r}function d(o){if(o<1e3)return`${Math.round(o)}ms`;let t=Math.round(o/1e3),r=Math.floor(t/3600);t-=r*3600;let n=Math.floor(t/60);return t-=n*60,`${r?`${r}h`:""}${n?`${n}m`:""}${t||!r&&!n?`${t}s`:""}`}export{m as a,d as b};

@@ -1,4 +1,4 @@
-// drift and verify with the least privilege the docs give them, against the simulated cluster and
+// drift, verify and status (with uninstall --dry-run) with the least privilege the docs give them, against the simulated cluster and
 // the helm stand-in: an identity that may get, list and watch what they read but no Secrets (the
 // ClusterRole docs/security.md gives), bound through the scenario's kube.access to the user
 // credential. The stack is applied with the admin credential;
@@ -16,6 +16,9 @@ import { WORK_NAMESPACE } from '../../../src/model/work-labels.js'
 import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from '../../support/stack-world.js'
 import { applyStack } from '../../../src/stack/index.js'
 import { runFlowQuietly } from '../../support/runner-env.js'
+import { createHelmReleases } from '../../../src/stack/helm-release.js'
+import { readStatus } from '../../../src/status/status.js'
+import { previewUninstall } from '../../../src/status/uninstall-preview.js'
 
 jest.setTimeout(240_000)
 
@@ -97,6 +100,44 @@ describe('drift and verify with a reader that may not read Secrets', () => {
       expect(log.lines).toContainEqual(
         `warning: ${release}: helm/${release}: chart version compared from its released objects; status and values not compared (reading helm's release Secrets needs get and list on secrets in namespace ${ns})`
       )
+  })
+
+  it('status and uninstall --dry-run complete: the releases read from their objects, naming the permission; nothing written', async () => {
+    w.recorder.reset()
+    const settings = w.settings({}, 'status-1')
+    const kube = KubeClient.fromFile(readerPath, { retries: 0 })
+    const helm = createHelmReleases(settings, readerPath, collectLog())
+    const readers = { settings, kube, helmStatus: helm.status, cluster: { context: 'reader' } }
+    const status = await readStatus(readers)
+    expect(
+      status.releases.map(r => [r.release, r.installed, r.chart, r.version, r.status, r.source, r.owned])
+    ).toEqual([
+      ['gpu-operator', true, 'gpu-operator', 'v26.7.0', 'unknown', 'objects', false],
+      [
+        'network-operator',
+        true,
+        'network-operator',
+        expect.stringMatching(/^v\d/),
+        'unknown',
+        'objects',
+        false
+      ]
+    ])
+    expect(status.releases[0].why).toMatch(
+      /^recorded by run .*; not proven \(helm's release Secrets not readable\)$/
+    )
+    expect(status.notes).toContain(
+      "gpu-operator -n gpu-operator: read from its objects' helm annotations; status and first deployment not read (reading helm's release Secrets needs get and list on secrets in namespace gpu-operator)"
+    )
+    expect(status.record?.entries).toBeGreaterThan(0)
+    const preview = await previewUninstall(readers)
+    expect(preview.parts.find(p => p.name === 'gpu-operator')?.keep).toEqual([
+      {
+        what: 'helm release gpu-operator -n gpu-operator',
+        why: "not read: reading helm's release Secrets needs get and list on secrets in namespace gpu-operator; uninstall needs it"
+      }
+    ])
+    expect(w.recorder.records.filter(r => r.mutating)).toEqual([])
   })
 
   it('drift still finds a release on another chart version, read from its objects', async () => {

@@ -58,8 +58,11 @@ export async function recordLastRun(client: KubeClient, run: LastRun): Promise<'
     const body: KubeObject = {
       apiVersion: 'v1',
       kind: 'ConfigMap',
+      // What the record is (name, labels, annotations) over the version read; the server keeps the rest.
       metadata: {
-        ...live.metadata,
+        ...OWNERSHIP_RECORD,
+        ...(live.metadata.labels ? { labels: live.metadata.labels } : {}),
+        ...(live.metadata.annotations ? { annotations: live.metadata.annotations } : {}),
         resourceVersion: live.metadata.resourceVersion
       },
       data: {

@@ -66,17 +66,18 @@ export function defaultKubeconfig(
   const value = fromEnv || file
   const where = fromEnv ? `$KUBECONFIG (${value})` : `kubectl's default kubeconfig ${value}`
   const context = given('kube-context')
+  const command = mode === 'uninstall-preview' ? 'uninstall --dry-run' : mode
   try {
     const r = resolveKubeconfig(kubeconfigSource(value, context))
     return {
       inputs: { kubeconfig: value },
       secrets: r.secrets,
-      note: `${mode}: the cluster of ${where}: context ${r.context} (cluster ${r.cluster}, server ${shownServer(r.server)}); give --resource-group and --cluster-name to reach an Azure cluster instead`
+      note: `${command}: the cluster of ${where}: context ${r.context} (cluster ${r.cluster}, server ${shownServer(r.server)}); give --resource-group and --cluster-name to reach an Azure cluster instead`
     }
   } catch (e) {
     // The settings report the problem (naming the file and the contexts there are).
     if (!(e instanceof KubeconfigError)) throw e
-    return { inputs: { kubeconfig: value }, note: `${mode}: using ${where}` }
+    return { inputs: { kubeconfig: value }, note: `${command}: using ${where}` }
   }
 }
 

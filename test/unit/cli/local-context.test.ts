@@ -1,6 +1,7 @@
 // What the CLI takes from the terminal's own tools: kubectl's kubeconfig ($KUBECONFIG, else
-// ~/.kube/config, and its current context) for verify and drift given no cluster, and the
-// subscription of auth-type cli (AZURE_SUBSCRIPTION_ID, else az's default), each named in the log.
+// ~/.kube/config, and its current context) for verify, drift, status and uninstall --dry-run given
+// no cluster, and the subscription of auth-type cli (AZURE_SUBSCRIPTION_ID, else az's default), each
+// named in the log.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -61,6 +62,18 @@ describe("kubectl's kubeconfig for verify and drift", () => {
     expect(defaultKubeconfig('verify', { kubeconfig: '/k' }, {}, home).inputs).toEqual({})
     expect(defaultKubeconfig('apply', {}, {}, home).inputs).toEqual({})
     expect(defaultKubeconfig('verify', {}, {}, mkdtempSync(path.join(tmpdir(), 'home-'))).inputs).toEqual({})
+  })
+
+  it('status and uninstall --dry-run read it too (uninstall itself never does), naming the command', () => {
+    const home = homeWithKubeconfig()
+    const status = defaultKubeconfig('status', {}, {}, home)
+    expect(status.inputs).toEqual({ kubeconfig: path.join(home, '.kube', 'config') })
+    expect(status.note).toMatch(/^status: the cluster of kubectl's default kubeconfig .*: context aks-gpu/)
+    const preview = defaultKubeconfig('uninstall-preview', {}, {}, home)
+    expect(preview.inputs).toEqual({ kubeconfig: path.join(home, '.kube', 'config') })
+    expect(preview.note).toMatch(/^uninstall --dry-run: the cluster of /)
+    expect(defaultKubeconfig('uninstall', {}, {}, home).inputs).toEqual({})
+    expect(defaultKubeconfig('status', { 'cluster-name': 'aks' }, {}, home).inputs).toEqual({})
   })
 })
 

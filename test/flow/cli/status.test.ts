@@ -2,7 +2,8 @@
 // $KUBECONFIG, as a kubectl user runs them): `status` before and after a real apply (the releases with
 // chart, version, status and whose they are; the pool's nodes; the Lease's holder, live or expired;
 // the last run, which a later write of the ownership record keeps), `uninstall --dry-run` listing what
-// it would remove and keep (an object made again by hand is kept), each with not one mutating request,
+// it would remove and keep (an object made again by hand is kept) — what uninstall then removes and
+// keeps, and records as the last run — each look with not one mutating request,
 // text within 80 columns and JSON numbers as numbers; an unreachable server exits 1 naming the context
 // and the fix.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
@@ -259,5 +260,27 @@ describe('uninstall --dry-run', () => {
     expect(widest(text.stdout)).toBeLessThanOrEqual(80)
     expect(text.stdout).toContain('keep configmap/rdma-devices -n kube-system')
     expect(text.stdout).toContain('remove namespace/gpu-operator')
+
+    // uninstall then removes exactly what the preview listed, and keeps what it kept.
+    const removed = await flow({ ...azureInputs(), mode: 'uninstall' })
+    expect(removed.exitCode).toBe(0)
+    const details = removed.report.steps.map(x => x.detail ?? '').join('; ')
+    for (const p of doc.parts as Array<{ remove: Array<{ what: string }>; keep: Array<{ what: string }> }>) {
+      for (const r of p.remove) {
+        const release = /^helm release (\S+) -n \S+ \(([^)]+)\)$/.exec(r.what)
+        expect({
+          what: r.what,
+          removed: details.includes(
+            release ? `helm release ${release[1]} (${release[2]}) uninstalled` : `${r.what} deleted`
+          )
+        }).toEqual({ what: r.what, removed: true })
+      }
+      for (const k of p.keep) expect(details).toContain(`${k.what} kept`)
+    }
+    expect(await admin().get(ref)).toBeDefined()
+    // The run is recorded in what is left of the record (the kept object's entry).
+    const after = JSON.parse((await cli(['status', '-o', 'json'])).stdout)
+    expect(after.lastRun).toMatchObject({ mode: 'uninstall', result: 'success' })
+    expect(after.releases.every((x: { installed: boolean }) => !x.installed)).toBe(true)
   })
 })

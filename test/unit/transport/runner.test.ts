@@ -34,6 +34,10 @@ const nodeFacts = hbFacts
 /** The client as runner.ts uses it (its words in `calls` are memory-kube's own). */
 const fakeKube = () => memoryKube()
 const unschedulable = unschedulableStatus('0/2 nodes are available:\n 2 Insufficient nvidia.com/gpu.')
+/** Unschedulable for another reason than the pool's GPUs: no busy pool. */
+const elsewhere = unschedulableStatus(
+  "0/2 nodes are available:\n 2 node(s) didn't match Pod's node affinity/selector."
+)
 const pulling = (message?: string) => ({
   phase: 'Pending',
   containerStatuses: [
@@ -279,17 +283,46 @@ describe('runTransportCheck', () => {
     const server = transportPodName(s, 'server')
     const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
     await waitingOn(f, server)
-    setStatus(f, server, unschedulable)
+    setStatus(f, server, elsewhere)
     const out = await run
     expect(out.transport.reason).toBe(
-      'the server pod on n1 did not run: unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+      "the server pod on n1 did not run: unschedulable: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
     )
+    expect(out.transport.busy).toBeUndefined()
     expect(out.transport.sides.map(x => [x.pod, x.problem])).toEqual([
-      [server, 'unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'],
+      [
+        server,
+        "unschedulable: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
+      ],
       ['', undefined]
     ])
     expect(out.logs).toEqual({})
     expect(f.calls.filter(c => /^(create|logs)/.test(c))).toEqual([`create pod ${NS}/${server}`])
+  })
+
+  it('the server unschedulable for want of GPUs: the pool is busy, what ran, and how to verify it in use', async () => {
+    const f = fakeKube()
+    const s = settings()
+    const server = transportPodName(s, 'server')
+    const run = runTransportCheck({
+      settings: s,
+      kube: f.kube,
+      facts: factsOf('n1', 'n2'),
+      ran: 'the read-only checks, the node probe and the benchmark ran'
+    })
+    await waitingOn(f, server)
+    setStatus(f, server, unschedulable)
+    const out = await run
+    expect(out.transport.verdict).toBe('fail')
+    expect(out.transport.reason).toMatch(/^the RDMA pool is busy: its nvidia\.com\/gpu held by /)
+    expect(out.transport.reason).toContain('the read-only checks, the node probe and the benchmark ran')
+    expect(out.transport.busy?.reason).toBe(out.transport.reason)
+    expect(out.transport.fix).toMatch(/^set transport-check: none/)
+    expect(out.summary).toBe(`failed: ${out.transport.reason}`)
+    // The scheduler's own words stay on the side that could not run.
+    expect(out.transport.sides[0].problem).toBe(
+      'unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+    )
   })
 
   it('the server’s container stuck: its reason and message', async () => {
@@ -346,10 +379,10 @@ describe('runTransportCheck', () => {
     await waitingOn(f, server)
     setStatus(f, server, runningWithIp)
     await waitingOn(f, client)
-    setStatus(f, client, unschedulable)
+    setStatus(f, client, elsewhere)
     const out = await run
     expect(out.transport.reason).toBe(
-      'the client pod on n2 did not run: unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.'
+      "the client pod on n2 did not run: unschedulable: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
     )
     expect(out.logs).toEqual({ server: serverLog })
   })

@@ -307,11 +307,16 @@ export class ObjectStore {
     let next: KubeObject
     if (opts.subresource === 'status') {
       next = clone(cur)
-      next.status = clone(input.status)
+      if (input.status === undefined) delete next.status
+      else next.status = clone(input.status)
       this.strategy.prepareForStatusUpdate?.(t, next, input)
     } else {
       next = clone(input)
-      next.status = input.status === undefined ? cur.status : next.status
+      // An object without a status keeps none: a `status` key holding undefined would reach the
+      // next read-modify-write as a field the kind does not declare (`unknown field "status"`).
+      if (input.status !== undefined) next.status = clone(input.status)
+      else if (cur.status !== undefined) next.status = clone(cur.status)
+      else delete next.status
       next.apiVersion = apiVersionOf(t)
       next.kind = t.kind
       next.metadata = {

@@ -1,0 +1,112 @@
+// Client-side `kubectl apply` against the simulated API server with the real kubectl (skipped with
+// a printed reason when /usr/bin/kubectl is absent): kinds without a status field survive repeated
+// applies, labels and edits without `unknown field "status"`, and a client-side apply followed by
+// `kubectl apply --server-side` hands the fields over instead of conflicting.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { TOKEN, type TestWorld, kubeConfigYaml, startWorld } from '../../support/apiserver-world.js'
+
+const KUBECTL = '/usr/bin/kubectl'
+const haveKubectl = existsSync(KUBECTL)
+if (!haveKubectl) console.log(`skipping the client-side apply suite: ${KUBECTL} not found`)
+const suite = haveKubectl ? describe : describe.skip
+
+let w: TestWorld
+let dir: string
+
+function kubectl(
+  args: string[],
+  env: Record<string, string> = {}
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise(resolve => {
+    execFile(
+      KUBECTL,
+      ['--kubeconfig', path.join(dir, 'kubeconfig'), '--cache-dir', path.join(dir, 'cache'), ...args],
+      { timeout: 60_000, env: { ...process.env, HOME: dir, ...env } },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    )
+  })
+}
+
+async function ok(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const r = await kubectl(args)
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
+  return r
+}
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name)
+  writeFileSync(p, text)
+  return p
+}
+
+const MANIFESTS = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: default}
+data: {a: "1"}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: sec, namespace: default}
+stringData: {token: abc}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: sa, namespace: default}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader, namespace: default}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+`
+
+suite('client-side kubectl apply against the simulated API server', () => {
+  beforeAll(async () => {
+    w = await startWorld()
+    dir = mkdtempSync(path.join(tmpdir(), 'sim-kubectl-csa-'))
+    file('kubeconfig', kubeConfigYaml(w.server.url, w.tls, { token: TOKEN }))
+  })
+  afterAll(async () => {
+    await w.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('applies kinds without a status field three times, labels and patches them without warnings', async () => {
+    const f = file('all.yaml', MANIFESTS)
+    for (let i = 0; i < 3; i++) {
+      const r = await ok('apply', '-f', f)
+      expect(r.stderr).not.toContain('status')
+    }
+    expect(w.store.get(w.type('', 'configmaps'), 'default', 'cfg').status).toBeUndefined()
+    expect(w.store.get(w.type('', 'secrets'), 'default', 'sec').status).toBeUndefined()
+    for (let i = 0; i < 2; i++) {
+      const label = await ok('label', '--overwrite', 'configmap', 'cfg', `round=${i}`)
+      expect(label.stderr).not.toContain('unknown field')
+      const annotate = await ok('annotate', '--overwrite', 'sa', 'sa', `round=${i}`)
+      expect(annotate.stderr).not.toContain('unknown field')
+      const patch = await ok('patch', 'priorityclass', 'high', '-p', `{"description":"r${i}"}`)
+      expect(patch.stderr).not.toContain('unknown field')
+    }
+    // No `status` key at all (not even one holding undefined) on a kind that has no status.
+    expect('status' in w.store.get(w.type('', 'configmaps'), 'default', 'cfg')).toBe(false)
+    expect('status' in w.store.get(w.type('', 'serviceaccounts'), 'default', 'sa')).toBe(false)
+    // kubectl edit with an editor that changes one value.
+    const editor = file('editor.sh', '#!/bin/sh\nsed -i \'s/a: "1"/a: "2"/\' "$1"\n')
+    const edit = await kubectl(['edit', 'configmap', 'cfg'], { KUBE_EDITOR: `sh ${editor}` })
+    expect(edit.code).toBe(0)
+    expect(edit.stderr).not.toContain('unknown field')
+    expect(w.store.get(w.type('', 'configmaps'), 'default', 'cfg').data).toEqual({ a: '2' })
+    const again = await ok('apply', '-f', f)
+    expect(again.stderr).not.toContain('status')
+    expect(w.store.get(w.type('', 'configmaps'), 'default', 'cfg').data).toEqual({ a: '1' })
+  })
+})

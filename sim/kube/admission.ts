@@ -131,7 +131,7 @@ export function admitNamespaced(store: ObjectStore, t: ResourceType, obj: KubeOb
     `${t.group ? `${t.plural}.${t.group}` : t.plural} "${obj.metadata.name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
     [
       {
-        type: 'NamespaceTerminating',
+        reason: 'NamespaceTerminating',
         message: `namespace ${ns} is being terminated`,
         field: 'metadata.namespace'
       }

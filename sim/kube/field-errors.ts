@@ -72,6 +72,6 @@ export function invalidError(
     422,
     'Invalid',
     `${t.kind}${t.group ? '.' + t.group : ''} "${name}" is invalid: ${agg}`,
-    errs.map(e => ({ type: CAUSE[e.type], message: errorBody(e), field: e.field }))
+    errs.map(e => ({ reason: CAUSE[e.type], message: errorBody(e), field: e.field }))
   )
 }

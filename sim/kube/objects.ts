@@ -62,7 +62,7 @@ export class StoreError extends Error {
     readonly code: number,
     readonly reason: StoreErrorReason,
     message: string,
-    readonly causes?: Array<{ type?: string; message?: string; field?: string }>
+    readonly causes?: Array<{ reason?: string; message?: string; field?: string }>
   ) {
     super(message)
   }

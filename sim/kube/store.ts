@@ -372,7 +372,7 @@ export class ObjectStore {
         422,
         'Invalid',
         `${t.kind}${t.group ? '.' + t.group : ''} "${m.name}" is invalid: metadata.finalizers: ${message}`,
-        [{ type: 'FieldValueForbidden', message, field: 'metadata.finalizers' }]
+        [{ reason: 'FieldValueForbidden', message, field: 'metadata.finalizers' }]
       )
     }
   }

@@ -13,7 +13,7 @@ export interface KubeStatus {
   details?: {
     name?: string
     kind?: string
-    causes?: Array<{ type?: string; message?: string; field?: string }>
+    causes?: Array<{ reason?: string; message?: string; field?: string }>
   }
 }
 
@@ -113,14 +113,14 @@ export interface FieldConflict {
 }
 
 /**
- * The conflicts of a failed server-side apply, from Status details.causes (type FieldManagerConflict)
+ * The conflicts of a failed server-side apply, from Status details.causes (reason FieldManagerConflict)
  * or, failing that, from the message: `Apply failed with 2 conflicts: conflicts with "helm" using
  * apps/v1:\n- .spec.replicas\n- .spec.x` or `... 1 conflict: conflict with "kubectl" using v1: .data.a`.
  */
 export function parseApplyConflicts(status: KubeStatus | undefined): FieldConflict[] {
   const out: FieldConflict[] = []
   for (const c of status?.details?.causes ?? []) {
-    if (c.type !== 'FieldManagerConflict' && !/conflict with/i.test(c.message ?? '')) continue
+    if (c.reason !== 'FieldManagerConflict' && !/conflict with/i.test(c.message ?? '')) continue
     const manager = /conflicts? with "([^"]+)"/.exec(c.message ?? '')?.[1]
     if (manager && c.field) out.push({ manager, field: c.field })
   }

@@ -146,7 +146,7 @@ export function invalid(t: ResourceType, name: string, field: string, message: s
     {
       ...details(t, name),
       kind: t.kind,
-      causes: [{ type: 'FieldValueInvalid', message, field }]
+      causes: [{ reason: 'FieldValueInvalid', message, field }]
     }
   )
 }

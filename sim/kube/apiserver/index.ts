@@ -43,6 +43,7 @@ import { type OutputMedia, negotiate, notAcceptable } from './media.js'
 import { PatchError } from './patch.js'
 import { PROTOBUF_MEDIA_TYPE, canEncode, encodeObject, groupSpeaksProtobuf } from './protobuf.js'
 import { type ResourceRoute, resolveResource, splitApiPath } from './route.js'
+import { PathNotFound } from './not-found.js'
 import { getScale, writeScale } from './scale.js'
 import { ApiError, reasonForCode } from './status.js'
 import { authorize, forbidden, requestAttributes, seedBootstrapRbac } from './rbac.js'
@@ -131,7 +132,7 @@ function toApiError(err: unknown, route?: ResourceRoute): ApiError {
     return new ApiError(409, 'Conflict', err.message, {
       ...(route ? { name: route.name, group: route.type.group, kind: route.type.plural } : {}),
       causes: err.conflicts.map(c => ({
-        type: 'FieldManagerConflict',
+        reason: 'FieldManagerConflict',
         message: `conflict with "${c.manager}" using ${c.apiVersion}`,
         field: formatPath(c.path)
       }))
@@ -374,6 +375,13 @@ async function handleRequest(c: ServerContext, req: IncomingMessage, res: Server
     record(err.code)
     if (!res.headersSent) {
       if (err.details?.retryAfterSeconds) res.setHeader('Retry-After', String(err.details.retryAfterSeconds))
+      if (err instanceof PathNotFound) {
+        res.writeHead(404, {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'X-Content-Type-Options': 'nosniff'
+        })
+        return void res.end(err.body())
+      }
       // A Status travels in whatever the client accepts; a failed negotiation answers in JSON.
       const media = err.code === 406 ? undefined : negotiate(accept, { protobuf: true, table: false })
       send(res, { status: err.code, body: err.toStatus() }, media)
@@ -402,8 +410,7 @@ async function handleRequest(c: ServerContext, req: IncomingMessage, res: Server
     if (!split || !isResource) {
       req.resume()
       const reply = method === 'GET' ? discovery(c.o, pathname, c.host, accept) : undefined
-      if (!reply)
-        return fail(new ApiError(404, 'NotFound', 'the server could not find the requested resource'))
+      if (!reply) return fail(new PathNotFound())
       record(reply.status)
       return send(res, reply)
     }

@@ -100,6 +100,6 @@ export function listOptionsError(q: URLSearchParams): ApiError | undefined {
   return new ApiError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${agg}`, {
     group: 'meta.k8s.io',
     kind: 'ListOptions',
-    causes: errs.map(e => ({ type: CAUSE[e.type], message: errorBody(e), field: e.field }))
+    causes: errs.map(e => ({ reason: CAUSE[e.type], message: errorBody(e), field: e.field }))
   })
 }

@@ -1,7 +1,7 @@
 // Resolves a resource URL (`/api/v1/namespaces/x/pods/y/log`, `/apis/apps/v1/daemonsets`, legacy
 // `/watch/` paths) to the resource type, namespace, name and subresource it addresses.
 import type { ObjectStore, ResourceType } from '../store.js'
-import { ApiError } from './status.js'
+import { unservedPath } from './not-found.js'
 
 export interface ResourceRoute {
   type: ResourceType
@@ -24,16 +24,13 @@ export function splitApiPath(
   return undefined
 }
 
-function notFound(): ApiError {
-  return new ApiError(404, 'NotFound', 'the server could not find the requested resource')
-}
-
 export function resolveResource(
   store: ObjectStore,
   group: string,
   version: string,
   rest: string[]
 ): ResourceRoute {
+  const notFound = () => unservedPath(store, group, version)
   let segs = rest
   let watchPath = false
   if (segs[0] === 'watch') {

@@ -68,7 +68,7 @@ export function writeScale(env: VerbEnv, r: VerbRequest): Reply {
         name: live.metadata.name,
         group: 'autoscaling',
         kind: 'Scale',
-        causes: [{ type: 'FieldValueInvalid', field: 'spec.replicas' }]
+        causes: [{ reason: 'FieldValueInvalid', field: 'spec.replicas' }]
       }
     )
   const updated: KubeObject = structuredClone(live)

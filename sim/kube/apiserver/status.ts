@@ -21,7 +21,7 @@ export interface StatusDetails {
   group?: string
   kind?: string
   uid?: string
-  causes?: Array<{ type?: string; reason?: string; message?: string; field?: string }>
+  causes?: Array<{ reason?: string; message?: string; field?: string }>
   retryAfterSeconds?: number
 }
 
@@ -64,7 +64,8 @@ export function statusFailure(
     status: 'Failure',
     message,
     ...(reason ? { reason } : {}),
-    ...(details && Object.keys(details).length ? { details } : {}),
+    // An empty `details` is sent as `{}` (go-restful's 404 carries one); none is left out.
+    ...(details ? { details } : {}),
     code
   }
 }

@@ -239,7 +239,7 @@ describe('namespace termination', () => {
       details: {
         causes: [
           {
-            type: 'NamespaceTerminating',
+            reason: 'NamespaceTerminating',
             message: 'namespace doomed is being terminated',
             field: 'metadata.namespace'
           }

@@ -191,7 +191,7 @@ describe('validation', () => {
         kind: 'Deployment',
         causes: [
           {
-            type: 'FieldValueInvalid',
+            reason: 'FieldValueInvalid',
             message:
               'Invalid value: map[string]string{"app":"a"}: `selector` does not match template `labels`',
             field: 'spec.template.metadata.labels'

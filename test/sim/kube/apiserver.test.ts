@@ -413,7 +413,7 @@ describe('server-side apply', () => {
       'Apply failed with 1 conflict: conflict with "rdma-action" using apps/v1: .spec.template.spec.containers[name="x"].image'
     )
     expect(conflict.details.causes[0]).toMatchObject({
-      type: 'FieldManagerConflict',
+      reason: 'FieldManagerConflict',
       field: '.spec.template.spec.containers[name="x"].image'
     })
 

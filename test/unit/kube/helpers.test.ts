@@ -32,7 +32,7 @@ describe('server-side apply conflicts', () => {
       details: {
         causes: [
           {
-            type: 'FieldManagerConflict',
+            reason: 'FieldManagerConflict',
             message: 'conflict with "kubectl-edit" using apps/v1',
             field: '.spec.template.spec.containers[name="keepalive"].image'
           }

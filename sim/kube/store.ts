@@ -1,6 +1,7 @@
 // The simulated cluster's object store: typed resources, resourceVersion / generation / uid
-// bookkeeping, list with selectors and pagination, watch with a bounded event history (a watch
-// from a version older than the history is answered `410 Gone`), and deletion as the generic
+// bookkeeping, list with selectors and pagination, watch from each type's watch cache (a watch
+// from a version older than its window is answered `410 Gone`; an object leaving or entering a
+// watch's selectors is delivered as DELETED / ADDED), and deletion as the generic
 // registry does it (deletion.ts): graceful deletion, finalizers holding an object until they are
 // removed, the orphan / foregroundDeletion finalizers a propagation policy adds. What a type does
 // on create, update and delete beyond that (defaulting, admission, generation, its own delete) is
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { type DeleteOptions, planDelete, preconditionsHold } from './deletion.js'
 import { decodeContinue, encodeContinue } from './continue.js'
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js'
+import { WatchCache } from './watch-cache.js'
 
 import {
   type KubeObject,
@@ -66,13 +68,8 @@ export interface DeleteResult {
   removed: boolean
 }
 
-interface HistoryEntry {
-  rv: number
-  typeKey: string
-  event: WatchEvent
-}
-
-type Listener = (event: WatchEvent, type: ResourceType) => void
+/** A change: the event, its type, and the object as it was before (undefined for a creation). */
+type Listener = (event: WatchEvent, type: ResourceType, prev?: KubeObject) => void
 
 const clone = <T>(v: T): T => structuredClone(v)
 
@@ -115,14 +112,12 @@ export class ObjectStore {
   private rv = 1
   private readonly typesByKey = new Map<string, ResourceType>()
   private readonly objects = new Map<string, Map<string, KubeObject>>() // typeKey -> ns/name -> obj
-  private readonly history: HistoryEntry[] = []
+  private readonly caches = new Map<string, WatchCache>() // typeKey -> its watch cache
   private readonly listeners = new Set<Listener>()
   private strategy: StoreStrategy = {}
-  private readonly historyLimit: number
   /** The world's wall clock (ms since the epoch). */
   readonly now: () => number
-  constructor(o: { historyLimit?: number; now?: () => number } = {}) {
-    this.historyLimit = o.historyLimit ?? 50_000
+  constructor(o: { now?: () => number } = {}) {
     this.now = o.now ?? Date.now
   }
 
@@ -133,11 +128,13 @@ export class ObjectStore {
   registerType(t: ResourceType): void {
     this.typesByKey.set(typeKey(t), t)
     if (!this.objects.has(typeKey(t))) this.objects.set(typeKey(t), new Map())
+    if (!this.caches.has(typeKey(t))) this.caches.set(typeKey(t), new WatchCache(this.rv))
   }
 
   unregisterType(t: Pick<ResourceType, 'group' | 'plural'>): void {
     this.typesByKey.delete(typeKey(t))
     this.objects.delete(typeKey(t))
+    this.caches.delete(typeKey(t))
   }
 
   types(): ResourceType[] {
@@ -172,12 +169,13 @@ export class ObjectStore {
     return b
   }
 
-  private emit(t: ResourceType, type: WatchEventType, obj: KubeObject): void {
+  private emit(t: ResourceType, type: WatchEventType, obj: KubeObject, prev?: KubeObject): void {
     const event = { type, object: clone(obj) }
-    this.history.push({ rv: Number(obj.metadata.resourceVersion), typeKey: typeKey(t), event })
-    if (this.history.length > this.historyLimit)
-      this.history.splice(0, this.history.length - this.historyLimit)
-    for (const l of this.listeners) l(event, t)
+    const before = prev ? clone(prev) : undefined
+    this.caches
+      .get(typeKey(t))
+      ?.record({ rv: Number(obj.metadata.resourceVersion), at: this.now(), event, prev: before })
+    for (const l of this.listeners) l(event, t, before)
   }
 
   get(t: ResourceType, ns: string | undefined, name: string): KubeObject {
@@ -347,11 +345,11 @@ export class ObjectStore {
     next.metadata.resourceVersion = String(++this.rv)
     if (this.removesOnUpdate(t, next, cur)) {
       b.delete(k)
-      this.emit(t, 'DELETED', next)
+      this.emit(t, 'DELETED', next, cur)
       return clone(next)
     }
     b.set(k, next)
-    this.emit(t, 'MODIFIED', next)
+    this.emit(t, 'MODIFIED', next, cur)
     return clone(next)
   }
 
@@ -429,20 +427,23 @@ export class ObjectStore {
     if (opts.dryRun) return { object: plan.object, removed: true }
     b.delete(k)
     plan.object.metadata.resourceVersion = String(++this.rv)
-    this.emit(t, 'DELETED', plan.object)
+    this.emit(t, 'DELETED', plan.object, cur)
     return { object: clone(plan.object), removed: true }
   }
 
   private write(t: ResourceType, k: string, obj: KubeObject): KubeObject {
     obj.metadata.resourceVersion = String(++this.rv)
+    const prev = this.bucket(t).get(k)
     this.bucket(t).set(k, obj)
-    this.emit(t, 'MODIFIED', obj)
+    this.emit(t, 'MODIFIED', obj, prev)
     return clone(obj)
   }
 
   /**
    * Events for `t` after `fromVersion`, then live ones, until the returned function is called.
-   * Throws StoreError 410 when `fromVersion` is older than the retained history.
+   * Throws StoreError 410 when `fromVersion` is older than the type's watch cache window. As the
+   * cacher filters (cacher.go `convertToWatchEvent`): an object that starts matching the selectors
+   * arrives ADDED, one that stops matching DELETED (its previous state at the event's version).
    */
   watch(
     t: ResourceType,
@@ -452,17 +453,29 @@ export class ObjectStore {
     const labels = parseLabelSelector(opts.labelSelector)
     const fields = parseFieldSelector(opts.fieldSelector)
     const tk = typeKey(t)
-    const matches = (e: WatchEvent) =>
-      (!t.namespaced || !opts.namespace || e.object.metadata.namespace === opts.namespace) &&
-      matchesLabels(labels, e.object.metadata.labels) &&
-      matchesFields(fields, e.object)
+    const matches = (o: KubeObject | undefined) =>
+      !!o &&
+      (!t.namespaced || !opts.namespace || o.metadata.namespace === opts.namespace) &&
+      matchesLabels(labels, o.metadata.labels) &&
+      matchesFields(fields, o)
+    const deliver = (e: WatchEvent, prev: KubeObject | undefined) => {
+      const now = e.type !== 'DELETED' && matches(e.object)
+      const before = matches(prev)
+      if (e.type === 'DELETED' && (before || (!prev && matches(e.object)))) cb(clone(e))
+      else if (now && before) cb(clone(e))
+      else if (now) cb({ type: 'ADDED', object: clone(e.object) })
+      else if (before && prev) {
+        const gone = clone(prev)
+        gone.metadata.resourceVersion = e.object.metadata.resourceVersion
+        cb({ type: 'DELETED', object: gone })
+      }
+    }
     const from = opts.fromVersion && opts.fromVersion !== '0' ? Number(opts.fromVersion) : undefined
     if (from !== undefined) {
-      const oldest = this.history.length ? this.history[0].rv : this.rv
-      if (from < oldest - 1 && from < this.rv)
-        throw new StoreError(410, 'Gone', `too old resource version: ${from} (${oldest - 1})`)
-      for (const h of this.history)
-        if (h.rv > from && h.typeKey === tk && matches(h.event)) cb(clone(h.event))
+      const window = this.caches.get(tk)?.since(from, this.rv) ?? []
+      if (!Array.isArray(window))
+        throw new StoreError(410, 'Gone', `too old resource version: ${from} (${window.tooOld})`)
+      for (const h of window) deliver(h.event, h.prev)
     } else {
       for (const o of this.list(t, {
         namespace: opts.namespace,
@@ -471,8 +484,8 @@ export class ObjectStore {
       }).items)
         cb({ type: 'ADDED', object: o })
     }
-    const listener: Listener = (e, et) => {
-      if (typeKey(et) === tk && matches(e)) cb(clone(e))
+    const listener: Listener = (e, et, prev) => {
+      if (typeKey(et) === tk) deliver(e, prev)
     }
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
@@ -484,8 +497,8 @@ export class ObjectStore {
     return () => this.listeners.delete(l)
   }
 
-  /** Drops history older than `keep` entries, so tests can force a 410. */
+  /** Drops all but the newest `keep` events of every watch cache, so tests can force a 410. */
   compact(keep = 0): void {
-    this.history.splice(0, Math.max(0, this.history.length - keep))
+    for (const c of this.caches.values()) c.compact(keep)
   }
 }

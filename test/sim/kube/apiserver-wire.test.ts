@@ -3,7 +3,8 @@
 // group-version, Go's plain-text `404 page not found` elsewhere), and watches that turn a selector
 // change into DELETED / ADDED and answer a too-old resourceVersion with a 410 ERROR event.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { type TestWorld, rawRequest, startWorld } from '../../support/apiserver-world.js'
+import { CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node'
+import { type TestWorld, rawRequest, startWorld, waitFor } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 
@@ -58,5 +59,58 @@ describe('Status on the wire', () => {
       expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8')
       expect(r.text).toBe('404 page not found\n')
     }
+  })
+})
+
+describe('watches', () => {
+  it('delivers an object leaving a label selector as DELETED and one entering it as ADDED', async () => {
+    const core = w.kc.makeApiClient(CoreV1Api)
+    const cm = (name: string, tier: string) => ({ metadata: { name, labels: { tier } }, data: { v: '1' } })
+    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('sel-a', 'gpu') })
+    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('sel-b', 'cpu') })
+    const list = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'tier=gpu' })
+    const seen: string[] = []
+    const req = await new Watch(w.kc).watch(
+      '/api/v1/namespaces/default/configmaps',
+      { labelSelector: 'tier=gpu', resourceVersion: list.metadata!.resourceVersion },
+      (type, obj) => seen.push(`${type}:${obj.metadata.name}:${obj.metadata.labels?.tier}`),
+      () => undefined
+    )
+    const relabel = (name: string, tier: string) =>
+      core.patchNamespacedConfigMap(
+        { namespace: 'default', name, body: { metadata: { labels: { tier } } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch)
+      )
+    await relabel('sel-a', 'cpu')
+    await relabel('sel-b', 'gpu')
+    await relabel('sel-b', 'gpu-2')
+    await waitFor(() => seen.length >= 3)
+    req.abort()
+    // The DELETED event carries the object as it last matched.
+    expect(seen).toEqual(['DELETED:sel-a:gpu', 'ADDED:sel-b:gpu', 'DELETED:sel-b:gpu'])
+  })
+
+  it('answers a watch from a version before the watch cache window with a 410 ERROR event', async () => {
+    const core = w.kc.makeApiClient(CoreV1Api)
+    const first = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'old-0' } }
+    })
+    const old = first.metadata!.resourceVersion!
+    // More than the window's 100 events, spread over more than 75 s of the world's clock.
+    for (let i = 1; i <= 120; i++) {
+      w.clock.advance(1_000)
+      await core.replaceNamespacedConfigMap({
+        namespace: 'default',
+        name: 'old-0',
+        body: { metadata: { name: 'old-0' }, data: { i: String(i) } }
+      })
+    }
+    const r = await rawRequest(w, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${old}`)
+    expect(r.status).toBe(200)
+    const event = JSON.parse(r.text.trim().split('\n')[0])
+    expect(event.type).toBe('ERROR')
+    expect(event.object).toMatchObject({ kind: 'Status', code: 410, reason: 'Expired' })
+    expect(event.object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/)
   })
 })

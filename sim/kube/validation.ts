@@ -6,6 +6,7 @@
 // labels, the template's restartPolicy, the immutable selector; pkg/apis/batch/validation — the
 // restartPolicy of a Job's pods, the immutable selector; k8s.io/apimachinery/pkg/util/validation
 // IsConfigMapKey, IsQualifiedName, IsValidLabelValue). A failure is a 422 with the real wording.
+import { configDataErrors } from './config-data.js'
 import { type FieldError, goStringMap, goValue, invalidError } from './field-errors.js'
 import { matchesLabelSelectorObject } from './selectors.js'
 import type { KubeObject, ResourceType } from './store.js'
@@ -191,5 +192,6 @@ export function validateObject(t: ResourceType, obj: KubeObject, old?: KubeObjec
       value: goSelector(obj.spec?.selector),
       detail: 'field is immutable'
     })
+  errs.push(...configDataErrors(tk, obj, old))
   if (errs.length) throw invalidError(t, obj.metadata.name, errs)
 }

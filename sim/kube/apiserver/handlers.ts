@@ -15,6 +15,7 @@ import { managedAfterUpdate, serverSideApply } from './managed.js'
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js'
 import type { ResourceRoute } from './route.js'
 import { bodyEncoding } from './media.js'
+import { decodeByteFields } from './byte-fields.js'
 import { ProtobufError, decodeObject, groupSpeaksProtobuf, readEnvelope } from './protobuf.js'
 import { ApiError } from './status.js'
 import { parseBool } from './parse-bool.js'
@@ -360,6 +361,7 @@ export function createObject(env: VerbEnv, r: VerbRequest): Reply {
   const t = r.route.type
   const directive = directiveOf(r)
   const obj = checkObject(t, parseBody(r), { namespace: r.route.namespace })
+  decodeByteFields(t, obj)
   requireNamespace(env, t, obj.metadata.namespace)
   delete obj.metadata.managedFields
   delete obj.metadata.resourceVersion
@@ -374,6 +376,7 @@ export function updateObject(env: VerbEnv, r: VerbRequest): Reply {
   const { type: t, name, namespace, subresource } = r.route
   const directive = directiveOf(r)
   const body = checkObject(t, parseBody(r), { name, namespace })
+  decodeByteFields(t, body)
   const live = getLive(env, r.route)
   const warnings = admitFields(env, t, body, { directive, old: live })
   const next = composeWrite(t, live, body, subresource)
@@ -416,6 +419,7 @@ export function patchObject(env: VerbEnv, r: VerbRequest): Reply {
   if (obj.metadata?.name !== live.metadata.name)
     throw invalid(t, live.metadata.name, 'metadata.name', 'Invalid value: field is immutable')
   checkObject(t, obj, { name: live.metadata.name, namespace: live.metadata.namespace })
+  decodeByteFields(t, obj)
   const warnings = admitFields(env, t, obj, { directive, old: live })
   const next = composeWrite(t, live, obj, subresource)
   defaultObject(t, next)
@@ -447,10 +451,12 @@ function applyObject(env: VerbEnv, r: VerbRequest): Reply {
     if (subresource) getLive(env, r.route) // throws NotFound
     requireNamespace(env, t, namespace)
     const created = serverSideApply(undefined, applied, manager, force, ctx)
+    decodeByteFields(t, created)
     admitFields(env, t, created, { directive: 'Ignore' })
     return { status: 201, body: env.store.create(t, created, { dryRun }) }
   }
   const merged = serverSideApply(live, applied, manager, force, ctx)
+  decodeByteFields(t, merged)
   merged.metadata.resourceVersion = applied.metadata.resourceVersion ?? live.metadata.resourceVersion
   admitFields(env, t, merged, { directive: 'Ignore', old: live })
   const next = composeWrite(t, live, merged, subresource)

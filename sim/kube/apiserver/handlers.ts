@@ -11,7 +11,8 @@ import { StoreError, apiVersionOf, typeKey } from '../store.js'
 import { crdInfo, listOracleFor } from './crds.js'
 import { type FieldValidation, admitFields, checkApplyTyped, fieldValidationOf } from './fields.js'
 import { type Scope, deepEqual, isPlainObject } from './fieldpaths.js'
-import { managedAfterUpdate, serverSideApply } from './managed.js'
+import { managedAfterUpdate } from './managed.js'
+import { applyMigratingLastApplied } from './last-applied.js'
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js'
 import type { ResourceRoute } from './route.js'
 import { bodyEncoding } from './media.js'
@@ -450,12 +451,12 @@ function applyObject(env: VerbEnv, r: VerbRequest): Reply {
   if (!live) {
     if (subresource) getLive(env, r.route) // throws NotFound
     requireNamespace(env, t, namespace)
-    const created = serverSideApply(undefined, applied, manager, force, ctx)
+    const created = applyMigratingLastApplied(undefined, applied, manager, force, ctx)
     decodeByteFields(t, created)
     admitFields(env, t, created, { directive: 'Ignore' })
     return { status: 201, body: env.store.create(t, created, { dryRun }) }
   }
-  const merged = serverSideApply(live, applied, manager, force, ctx)
+  const merged = applyMigratingLastApplied(live, applied, manager, force, ctx)
   decodeByteFields(t, merged)
   merged.metadata.resourceVersion = applied.metadata.resourceVersion ?? live.metadata.resourceVersion
   admitFields(env, t, merged, { directive: 'Ignore', old: live })

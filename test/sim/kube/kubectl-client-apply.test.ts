@@ -109,4 +109,32 @@ suite('client-side kubectl apply against the simulated API server', () => {
     expect(again.stderr).not.toContain('status')
     expect(w.store.get(w.type('', 'configmaps'), 'default', 'cfg').data).toEqual({ a: '1' })
   })
+  it('hands fields over from client-side apply to kubectl apply --server-side', async () => {
+    const cm = (a: string, b: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: migrate, namespace: default}\ndata: {a: "${a}", b: "${b}"}\n`
+    await ok('apply', '-f', file('m1.yaml', cm('1', '1')))
+    // Someone else changes b afterwards: that one is theirs, not client-side apply's.
+    await ok('patch', 'configmap', 'migrate', '-p', '{"data":{"b":"9"}}')
+    const conflict = await kubectl(['apply', '--server-side', '-f', file('m2.yaml', cm('2', '2'))])
+    expect(conflict.code).not.toBe(0)
+    expect(conflict.stderr).toContain('conflict with "kubectl-patch"')
+    expect(conflict.stderr).toContain('.data.b')
+    expect(conflict.stderr).not.toContain('kubectl-client-side-apply')
+
+    const applied = await ok('apply', '--server-side', '-f', file('m3.yaml', cm('2', '9')))
+    expect(applied.stdout).toContain('configmap/migrate serverside-applied')
+    const live = w.store.get(w.type('', 'configmaps'), 'default', 'migrate')
+    expect(live.data).toEqual({ a: '2', b: '9' })
+    const managers = (live.metadata.managedFields as Array<{ manager: string; operation: string }>).map(
+      m => `${m.manager}/${m.operation}`
+    )
+    expect(managers).toContain('kubectl/Apply')
+    expect(managers).not.toContain('kubectl-client-side-apply/Update')
+    // The last-applied annotation now says what the server-side apply applied.
+    const last = JSON.parse(live.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration'])
+    expect(last.data).toEqual({ a: '2', b: '9' })
+    // A later client-side apply works from it.
+    await ok('apply', '-f', file('m4.yaml', cm('3', '9')))
+    expect(w.store.get(w.type('', 'configmaps'), 'default', 'migrate').data).toEqual({ a: '3', b: '9' })
+  })
 })

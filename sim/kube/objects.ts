@@ -5,12 +5,17 @@
 
 export interface ResourceType {
   group: string // '' for core
+  /** The version objects are stored at (a CRD's storage version). */
   version: string
+  /** Every version served, when more than one (CRDs: conversion None between them). */
+  versions?: string[]
   plural: string
   singular: string
   kind: string
   namespaced: boolean
   shortNames?: string[]
+  /** Discovery categories (`kubectl get <category>`). */
+  categories?: string[]
   verbs?: string[]
   /** Subresources served (e.g. ['status', 'log']). */
   subresources?: string[]

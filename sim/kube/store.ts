@@ -146,7 +146,15 @@ export class ObjectStore {
   }
 
   typeForKind(apiVersion: string, kind: string): ResourceType | undefined {
-    return this.types().find(t => apiVersionOf(t) === apiVersion && t.kind === kind)
+    const at = (t: ResourceType, v: string) => (t.group ? `${t.group}/${v}` : v)
+    return this.types().find(
+      t => t.kind === kind && [t.version, ...(t.versions ?? [])].some(v => at(t, v) === apiVersion)
+    )
+  }
+
+  /** The registered type of `t` (a request's view of another served version maps to it). */
+  private stored(t: ResourceType): ResourceType {
+    return this.typesByKey.get(typeKey(t)) ?? t
   }
 
   get currentResourceVersion(): string {
@@ -235,7 +243,7 @@ export class ObjectStore {
   /** Creates; with `dryRun` everything but the write happens (defaulting, admission, validation). */
   create(t: ResourceType, input: KubeObject, opts: { dryRun?: boolean } = {}): KubeObject {
     const obj = clone(input)
-    obj.apiVersion = apiVersionOf(t)
+    obj.apiVersion = apiVersionOf(this.stored(t))
     obj.kind = t.kind
     obj.metadata = obj.metadata ?? ({} as ObjectMeta)
     if (!obj.metadata.name && obj.metadata.generateName)
@@ -315,7 +323,7 @@ export class ObjectStore {
       if (input.status !== undefined) next.status = clone(input.status)
       else if (cur.status !== undefined) next.status = clone(cur.status)
       else delete next.status
-      next.apiVersion = apiVersionOf(t)
+      next.apiVersion = apiVersionOf(this.stored(t))
       next.kind = t.kind
       next.metadata = {
         ...next.metadata,

@@ -1,8 +1,10 @@
-// The CRD controller: a CustomResourceDefinition in the store registers its served version as a
-// resource type (with shortNames, scope and the status subresource), gets Established /
-// NamesAccepted conditions, and deleting it unregisters the type. Also keeps each CRD's schema
-// (its structural openAPIV3Schema: pruning, defaulting and validation of its custom resources,
-// list semantics of apply) and printer columns for table output.
+// The CRD controller: a CustomResourceDefinition in the store registers a resource type stored at
+// its storage version and served at every `served: true` version (conversion None: only apiVersion
+// changes; crd-versions.ts), with shortNames, categories, scope and the status and scale
+// subresources, gets Established / NamesAccepted conditions, and deleting it unregisters the type.
+// Also keeps each version's schema (its structural openAPIV3Schema: pruning, defaulting and
+// validation of its custom resources, list semantics of apply), printer columns, selectable fields
+// and scale paths.
 import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { typeKey } from '../store.js'
 import { type ListOracle, builtinListOracle, schemaListOracle } from './fieldpaths.js'
@@ -10,47 +12,72 @@ import { nowTime } from './managed.js'
 import type { SchemaRoot } from './schemas.js'
 import { BUILTIN_GROUPS } from '../resources.js'
 
+/** Where a custom resource keeps what its /scale subresource shows (`.spec.replicas`, …). */
+export interface ScalePaths {
+  specReplicasPath: string
+  statusReplicasPath: string
+  labelSelectorPath?: string
+}
+
 export interface CrdInfo {
   type: ResourceType
   crdName: string
+  /** The version these facts are for (the storage version, or the one a request named). */
+  version: string
   oracle: ListOracle
   /** The served version's openAPIV3Schema (absent when the CRD gives none). */
   schema?: SchemaRoot
   /** Field selector labels the version adds (`spec.color` for a `.spec.color` selectableField). */
   selectableFields: string[]
   printerColumns: Array<{ name: string; type: string; jsonPath: string; priority?: number }>
+  scale?: ScalePaths
 }
 
-const installed = new WeakMap<ObjectStore, Map<string, CrdInfo>>()
+/** Per custom type: each served version's facts, by version name. */
+const installed = new WeakMap<ObjectStore, Map<string, Map<string, CrdInfo>>>()
 
 const CRD_GROUP = 'apiextensions.k8s.io'
 
-/** The resource type a CRD object defines (served storage version, else first served). */
-export function typeFromCrd(crd: KubeObject): { type: ResourceType; version: any } | undefined {
+/**
+ * The resource type a CRD object defines: stored at its storage version (else the first served),
+ * served at every served version; `versions` holds the served ones (their CRD entries).
+ */
+export function typeFromCrd(
+  crd: KubeObject
+): { type: ResourceType; version: any; versions: any[] } | undefined {
   const spec = crd.spec ?? {}
   const names = spec.names ?? {}
   const versions: any[] = (spec.versions ?? []).filter((v: any) => v.served !== false)
   const version = versions.find(v => v.storage) ?? versions[0]
   if (!spec.group || !names.plural || !names.kind || !version) return undefined
+  const subresources = [
+    ...(versions.some(v => v.subresources?.status) ? ['status'] : []),
+    ...(versions.some(v => v.subresources?.scale) ? ['scale'] : [])
+  ]
   return {
     version,
+    versions,
     type: {
       group: spec.group,
       version: version.name,
+      ...(versions.length > 1 ? { versions: versions.map(v => String(v.name)) } : {}),
       plural: names.plural,
       singular: names.singular ?? names.kind.toLowerCase(),
       kind: names.kind,
       namespaced: spec.scope !== 'Cluster',
       verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
       ...(names.shortNames?.length ? { shortNames: names.shortNames } : {}),
-      ...(version.subresources?.status ? { subresources: ['status'] } : {})
+      ...(names.categories?.length ? { categories: names.categories } : {}),
+      ...(subresources.length ? { subresources } : {})
     }
   }
 }
 
-/** What the store says about a custom type's CRD, if `t` is one. */
+/** What the store says about a custom type's CRD at `t`'s version, if `t` is one. */
 export function crdInfo(store: ObjectStore, t: ResourceType): CrdInfo | undefined {
-  return installed.get(store)?.get(typeKey(t))
+  const byVersion = installed.get(store)?.get(typeKey(t))
+  if (!byVersion) return undefined
+  return byVersion.get(t.version) ?? byVersion.values().next().value
 }
 
 /** How lists of `t` merge: CRD schema markers for custom types, the built-in table otherwise. */
@@ -102,7 +129,7 @@ function establish(store: ObjectStore, crdType: ResourceType, name: string): voi
  */
 export function installCrdController(store: ObjectStore): void {
   if (installed.has(store)) return
-  const infos = new Map<string, CrdInfo>()
+  const infos = new Map<string, Map<string, CrdInfo>>()
   installed.set(store, infos)
   const crdType = store.type(CRD_GROUP, 'customresourcedefinitions')
   if (!crdType) throw new Error('installCrdController: register the built-in types first')
@@ -110,20 +137,25 @@ export function installCrdController(store: ObjectStore): void {
   const register = (crd: KubeObject) => {
     const found = typeFromCrd(crd)
     if (!found) return
-    const { type, version } = found
+    const { type, version: storage, versions } = found
     store.registerType(type)
-    infos.set(typeKey(type), {
-      type,
-      crdName: crd.metadata.name,
-      oracle: schemaListOracle(version.schema?.openAPIV3Schema),
-      ...(version.schema?.openAPIV3Schema
-        ? { schema: { schema: version.schema.openAPIV3Schema, defs: {}, builtin: false } }
-        : {}),
-      selectableFields: (version.selectableFields ?? []).map((f: { jsonPath: string }) =>
-        f.jsonPath.replace(/^\./, '')
-      ),
-      printerColumns: version.additionalPrinterColumns ?? []
-    })
+    const byVersion = new Map<string, CrdInfo>()
+    for (const version of [storage, ...versions.filter(v => v !== storage)])
+      byVersion.set(String(version.name), {
+        type,
+        crdName: crd.metadata.name,
+        version: String(version.name),
+        oracle: schemaListOracle(version.schema?.openAPIV3Schema),
+        ...(version.schema?.openAPIV3Schema
+          ? { schema: { schema: version.schema.openAPIV3Schema, defs: {}, builtin: false } }
+          : {}),
+        selectableFields: (version.selectableFields ?? []).map((f: { jsonPath: string }) =>
+          f.jsonPath.replace(/^\./, '')
+        ),
+        printerColumns: version.additionalPrinterColumns ?? [],
+        ...(version.subresources?.scale ? { scale: version.subresources.scale } : {})
+      })
+    infos.set(typeKey(type), byVersion)
     const established = (crd.status?.conditions ?? []).some(
       (c: any) => c.type === 'Established' && c.status === 'True'
     )

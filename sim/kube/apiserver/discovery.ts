@@ -2,6 +2,7 @@
 // APIResourceList with subresources (`pods/log`, `daemonsets/status`). Always the legacy form:
 // clients asking for aggregated discovery fall back to it when the Content-Type says plain JSON.
 import type { ObjectStore, ResourceType } from '../store.js'
+import { byVersionPriority } from './crd-versions.js'
 
 export const SERVER_VERSION = 'v1.33.2'
 
@@ -33,8 +34,10 @@ function groupVersions(store: ObjectStore): Map<string, Set<string>> {
   for (const t of store.types()) {
     if (!t.group) continue
     if (!groups.has(t.group)) groups.set(t.group, new Set())
-    groups.get(t.group)!.add(t.version)
+    for (const v of [t.version, ...(t.versions ?? [])]) groups.get(t.group)!.add(v)
   }
+  // Each group's versions in Kubernetes version priority: the first is the preferred one.
+  for (const [g, vs] of groups) groups.set(g, new Set([...vs].sort(byVersionPriority)))
   return groups
 }
 
@@ -91,7 +94,11 @@ function resourceEntries(t: ResourceType): Record<string, unknown>[] {
     kind: t.kind,
     verbs: t.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     ...(t.shortNames?.length ? { shortNames: t.shortNames } : {}),
-    ...(BUILTIN_CATEGORY_GROUPS.has(t.group) && CATEGORY_ALL.has(t.plural) ? { categories: ['all'] } : {})
+    ...(t.categories?.length
+      ? { categories: t.categories }
+      : BUILTIN_CATEGORY_GROUPS.has(t.group) && CATEGORY_ALL.has(t.plural)
+        ? { categories: ['all'] }
+        : {})
   }
   const subs = (t.subresources ?? []).map(s => {
     const shape = SUBRESOURCE_SHAPE[s] ?? { verbs: ['get'] }
@@ -112,7 +119,9 @@ export function apiResourceList(
   group: string,
   version: string
 ): Record<string, unknown> | undefined {
-  const types = store.types().filter(t => t.group === group && t.version === version)
+  const types = store
+    .types()
+    .filter(t => t.group === group && (t.version === version || t.versions?.includes(version)))
   if (!types.length) return undefined
   return {
     kind: 'APIResourceList',

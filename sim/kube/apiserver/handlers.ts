@@ -16,6 +16,7 @@ import { applyMigratingLastApplied } from './last-applied.js'
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js'
 import type { ResourceRoute } from './route.js'
 import { bodyEncoding } from './media.js'
+import { atVersion } from './crd-versions.js'
 import { decodeByteFields } from './byte-fields.js'
 import { ProtobufError, decodeObject, groupSpeaksProtobuf, readEnvelope } from './protobuf.js'
 import { ApiError } from './status.js'
@@ -222,8 +223,9 @@ export function requireNamespace(env: VerbEnv, t: ResourceType, ns: string | und
     })
 }
 
+/** The object a request addresses, at the version the request named. */
 export function getLive(env: VerbEnv, route: ResourceRoute): KubeObject {
-  return env.store.get(route.type, route.namespace, route.name!)
+  return atVersion(env.store.get(route.type, route.namespace, route.name!), route.type)
 }
 
 /** Writes `next` over `live` unless nothing changed (then the live object, same resourceVersion). */
@@ -446,7 +448,8 @@ function applyObject(env: VerbEnv, r: VerbRequest): Reply {
   checkApplyTyped(env, t, applied)
   const force = parseBool(r.query, 'force')
   const dryRun = isDryRun(r.query)
-  const live = env.store.tryGet(t, namespace, name!)
+  const found = env.store.tryGet(t, namespace, name!)
+  const live = found && atVersion(found, t)
   const ctx = writeContext(env, t, subresource)
   if (!live) {
     if (subresource) getLive(env, r.route) // throws NotFound

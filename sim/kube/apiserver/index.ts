@@ -44,6 +44,7 @@ import { PatchError } from './patch.js'
 import { PROTOBUF_MEDIA_TYPE, canEncode, encodeObject, groupSpeaksProtobuf } from './protobuf.js'
 import { type ResourceRoute, resolveResource, splitApiPath } from './route.js'
 import { PathNotFound } from './not-found.js'
+import { atVersion } from './crd-versions.js'
 import { getScale, writeScale } from './scale.js'
 import { ApiError, reasonForCode } from './status.js'
 import { authorize, forbidden, requestAttributes, seedBootstrapRbac } from './rbac.js'
@@ -347,6 +348,7 @@ async function serveResource(
   const reply = REVIEW_GROUPS.has(route.type.group)
     ? review(o.store, a.user!, verbRequest)
     : dispatch(env, verbRequest)
+  reply.body = atVersion(reply.body, route.type)
   record(reply.status)
   send(res, reply, media)
 }

@@ -2,6 +2,7 @@
 // `/watch/` paths) to the resource type, namespace, name and subresource it addresses.
 import type { ObjectStore, ResourceType } from '../store.js'
 import { unservedPath } from './not-found.js'
+import { servedAt } from './crd-versions.js'
 
 export interface ResourceRoute {
   type: ResourceType
@@ -39,7 +40,7 @@ export function resolveResource(
   }
   const find = (plural: string) => {
     const t = store.type(group, plural)
-    return t && t.version === version ? t : undefined
+    return t ? servedAt(t, version) : undefined
   }
   let namespace: string | undefined
   let plural: string

@@ -1,6 +1,9 @@
 // The scale subresource of Deployments, ReplicaSets and StatefulSets (what `kubectl scale` and
 // autoscalers use): an autoscaling/v1 Scale read from the workload, and written back (PUT, or a
-// JSON / merge / strategic patch of the Scale) as a change of spec.replicas only.
+// JSON / merge / strategic patch of the Scale) as a change of spec.replicas only. Custom resources
+// whose CRD declares `subresources.scale` keep them at its paths (kubernetes/apiextensions-apiserver
+// @v0.33.2 pkg/registry/customresource/etcd.go `scaleFromCustomResource`: a missing spec value is
+// 0, the selector a string at labelSelectorPath).
 import type { KubeObject } from '../store.js'
 import {
   type Reply,
@@ -16,8 +19,27 @@ import { managedAfterUpdate } from './managed.js'
 import { jsonPatch, mergePatch } from './patch.js'
 import { ApiError } from './status.js'
 import { selectorString } from '../selectors.js'
+import { type ScalePaths, crdInfo } from './crds.js'
 
-export function scaleOf(obj: KubeObject): KubeObject {
+/** `.spec.replicas` → ['spec', 'replicas']. */
+const pathOf = (p: string) => p.replace(/^\./, '').split('.').filter(Boolean)
+
+function readAt(obj: unknown, path: string): unknown {
+  let cur: any = obj
+  for (const k of pathOf(path)) cur = cur && typeof cur === 'object' ? cur[k] : undefined
+  return cur
+}
+
+function writeAt(obj: Record<string, any>, path: string, value: unknown): void {
+  const keys = pathOf(path)
+  let cur = obj
+  for (const k of keys.slice(0, -1)) cur = cur[k] && typeof cur[k] === 'object' ? cur[k] : (cur[k] = {})
+  cur[keys[keys.length - 1]] = value
+}
+
+const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : 0)
+
+export function scaleOf(obj: KubeObject, paths?: ScalePaths): KubeObject {
   const m = obj.metadata
   return {
     kind: 'Scale',
@@ -29,20 +51,33 @@ export function scaleOf(obj: KubeObject): KubeObject {
       resourceVersion: m.resourceVersion,
       creationTimestamp: m.creationTimestamp
     },
-    spec: { replicas: obj.spec?.replicas ?? 1 },
-    status: { replicas: obj.status?.replicas ?? 0, selector: selectorString(obj.spec?.selector) }
+    ...(paths
+      ? {
+          spec: { replicas: int(readAt(obj, paths.specReplicasPath)) },
+          status: {
+            replicas: int(readAt(obj, paths.statusReplicasPath)),
+            ...(paths.labelSelectorPath && typeof readAt(obj, paths.labelSelectorPath) === 'string'
+              ? { selector: readAt(obj, paths.labelSelectorPath) }
+              : {})
+          }
+        }
+      : {
+          spec: { replicas: obj.spec?.replicas ?? 1 },
+          status: { replicas: obj.status?.replicas ?? 0, selector: selectorString(obj.spec?.selector) }
+        })
   }
 }
 
 export function getScale(env: VerbEnv, r: VerbRequest): Reply {
-  return { status: 200, body: scaleOf(getLive(env, r.route)) }
+  return { status: 200, body: scaleOf(getLive(env, r.route), crdInfo(env.store, r.route.type)?.scale) }
 }
 
 /** PUT or PATCH of …/scale: the new Scale's spec.replicas becomes the workload's. */
 export function writeScale(env: VerbEnv, r: VerbRequest): Reply {
   const t = r.route.type
   const live = getLive(env, r.route)
-  const current = scaleOf(live)
+  const paths = crdInfo(env.store, t)?.scale
+  const current = scaleOf(live, paths)
   let next: any
   if (r.method === 'PUT') next = parseBody(r)
   else {
@@ -72,7 +107,8 @@ export function writeScale(env: VerbEnv, r: VerbRequest): Reply {
       }
     )
   const updated: KubeObject = structuredClone(live)
-  updated.spec = { ...(updated.spec ?? {}), replicas }
+  if (paths) writeAt(updated, paths.specReplicasPath, replicas)
+  else updated.spec = { ...(updated.spec ?? {}), replicas }
   updated.metadata.resourceVersion = next?.metadata?.resourceVersion || live.metadata.resourceVersion
   const managed = managedAfterUpdate(live, updated, managerOf(r), writeContext(env, t, 'scale'))
   if (managed) updated.metadata.managedFields = managed
@@ -83,5 +119,5 @@ export function writeScale(env: VerbEnv, r: VerbRequest): Reply {
     updated,
     r.query.getAll('dryRun').some(v => v !== '')
   )
-  return { status: 200, body: scaleOf(written) }
+  return { status: 200, body: scaleOf(written, paths) }
 }

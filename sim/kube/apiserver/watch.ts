@@ -9,6 +9,7 @@ import type { ObjectStore, ResourceType, WatchEvent } from '../store.js'
 import { StoreError, apiVersionOf } from '../store.js'
 import { PROTOBUF_WATCH_MEDIA_TYPE, watchFrame } from './protobuf.js'
 import { statusFailure } from './status.js'
+import { atVersion } from './crd-versions.js'
 
 export interface WatchParams {
   namespace?: string
@@ -73,7 +74,7 @@ export function serveWatch(
     stop = store.watch(
       type,
       { namespace: p.namespace, labelSelector: p.labelSelector, fieldSelector: p.fieldSelector, fromVersion },
-      (e: WatchEvent) => send(e)
+      (e: WatchEvent) => send({ type: e.type, object: atVersion(e.object, type) })
     )
   } catch (err) {
     if (err instanceof StoreError && err.code === 410) {

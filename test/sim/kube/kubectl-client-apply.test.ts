@@ -86,6 +86,12 @@ suite('client-side kubectl apply against the simulated API server', () => {
       const r = await ok('apply', '-f', f)
       expect(r.stderr).not.toContain('status')
     }
+    // Applies that change something each time (strict field validation on every patch).
+    for (let i = 0; i < 3; i++) {
+      const r = await ok('apply', '-f', file('changing.yaml', MANIFESTS.replace('a: "1"', `a: "${i + 5}"`)))
+      expect(r.stderr).not.toContain('status')
+    }
+    await ok('apply', '-f', f)
     expect(w.store.get(w.type('', 'configmaps'), 'default', 'cfg').status).toBeUndefined()
     expect(w.store.get(w.type('', 'secrets'), 'default', 'sec').status).toBeUndefined()
     for (let i = 0; i < 2; i++) {

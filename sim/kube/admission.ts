@@ -10,6 +10,9 @@
 //   a missing class, or giving a priority that differs from its class's, is refused with the real
 //   403 message; controllers turn such a refusal into a FailedCreate event, as the real ones do;
 // - ServiceAccount: spec.serviceAccountName defaults to `default` (the token volume is not added);
+//   a pod naming an account its namespace lacks is refused (403 `error looking up service account
+//   <ns>/<name>: serviceaccount "<name>" not found`); a missing `default` passes, standing for the
+//   plugin's retries while the service account controller creates it;
 // - DefaultTolerationSeconds: pods tolerate node.kubernetes.io/not-ready and /unreachable
 //   (NoExecute) for 300 s unless they already say otherwise;
 // - then the scenario's `kube.mutatePods`, standing for a mutating policy of the cluster (a webhook
@@ -118,6 +121,19 @@ function podDefaults(pod: KubeObject): void {
   spec.tolerations = tolerations
 }
 
+/** The ServiceAccount plugin's lookup of the pod's account. */
+function admitServiceAccount(store: ObjectStore, pod: KubeObject): void {
+  const name: string | undefined = pod.spec?.serviceAccountName
+  const ns = pod.metadata.namespace
+  const t = store.type('', 'serviceaccounts')
+  if (!t || !name || !ns || name === 'default' || store.tryGet(t, ns, name)) return
+  throw new StoreError(
+    403,
+    'Forbidden',
+    `pods "${pod.metadata.name ?? ''}" is forbidden: error looking up service account ${ns}/${name}: serviceaccount "${name}" not found`
+  )
+}
+
 /** NamespaceLifecycle: 403 for a create in a namespace being terminated. */
 export function admitNamespaced(store: ObjectStore, t: ResourceType, obj: KubeObject): void {
   const nsType = store.type('', 'namespaces')
@@ -153,6 +169,7 @@ export function admit(store: ObjectStore, t: ResourceType, obj: KubeObject): voi
   if (t.group === '' && t.plural === 'pods') {
     admitPod(store, obj)
     podDefaults(obj)
+    admitServiceAccount(store, obj)
     mutatePod(obj, podPoliciesOf.get(store) ?? [])
   }
 }

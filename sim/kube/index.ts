@@ -76,7 +76,13 @@ export async function startKubeSim(o: {
   registerBuiltins(store)
   if (o.scenario.kube.mutatePods?.length) installAdmission(store, o.scenario.kube.mutatePods)
   const hardware = new HardwareRegistry()
-  const controllers = startControllers({ store, clock: o.clock, scenario: o.scenario, hardware })
+  const controllers = startControllers({
+    store,
+    clock: o.clock,
+    scenario: o.scenario,
+    hardware,
+    caPem: o.tls.caPem
+  })
   const adminToken = randomBytes(32).toString('hex')
   const userToken = randomBytes(32).toString('hex')
   const server = await startApiServer({

@@ -5,6 +5,7 @@
 import { seedPriorityClasses } from './admission.js'
 import type { KubeObject, ObjectStore, ResourceType } from './store.js'
 import { typeKey } from './store.js'
+import { SERVED_KINDS } from './served-kinds.js'
 import { builtinStrategy } from './strategy.js'
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
@@ -39,11 +40,20 @@ export const BUILTIN_TYPES: ResourceType[] = [
   t('', 'v1', 'nodes', 'Node', false, { shortNames: ['no'], subresources: ['status'] }),
   t('', 'v1', 'pods', 'Pod', true, {
     shortNames: ['po'],
-    subresources: ['status', 'log', 'eviction', 'binding', 'exec', 'attach', 'portforward']
+    subresources: [
+      'status',
+      'log',
+      'eviction',
+      'binding',
+      'exec',
+      'attach',
+      'portforward',
+      'ephemeralcontainers'
+    ]
   }),
   t('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   t('', 'v1', 'secrets', 'Secret', true),
-  t('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
+  t('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'], subresources: ['token'] }),
   t('', 'v1', 'events', 'Event', true, { shortNames: ['ev'] }),
   t('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], subresources: ['status'] }),
   t('', 'v1', 'endpoints', 'Endpoints', true, { shortNames: ['ep'], singular: 'endpoints' }),
@@ -90,7 +100,8 @@ export const BUILTIN_TYPES: ResourceType[] = [
   t('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
     subresources: ['status']
-  })
+  }),
+  ...SERVED_KINDS
 ]
 
 /** Groups whose types are compiled in (strategic merge patch and list merge keys apply to them). */

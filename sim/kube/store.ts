@@ -296,7 +296,7 @@ export class ObjectStore {
   update(
     t: ResourceType,
     input: KubeObject,
-    opts: { subresource?: 'status'; dryRun?: boolean } = {}
+    opts: { subresource?: 'status' | 'ephemeralcontainers'; dryRun?: boolean } = {}
   ): KubeObject {
     const ns = t.namespaced ? (input.metadata.namespace ?? 'default') : undefined
     const k = this.key(ns, input.metadata.name)
@@ -316,6 +316,12 @@ export class ObjectStore {
       if (input.status === undefined) delete next.status
       else next.status = clone(input.status)
       this.strategy.prepareForStatusUpdate?.(t, next, input)
+    } else if (opts.subresource === 'ephemeralcontainers') {
+      // Only the pod's ephemeral containers change (podEphemeralContainersStrategy).
+      next = clone(cur)
+      next.spec = { ...next.spec, ephemeralContainers: clone(input.spec?.ephemeralContainers) }
+      if (this.tracksGeneration(t, next) && !sameJson(next.spec, cur.spec))
+        next.metadata.generation = (cur.metadata.generation ?? 1) + 1
     } else {
       next = clone(input)
       // An object without a status keeps none: a `status` key holding undefined would reach the

@@ -23,6 +23,12 @@ const GENERATION: Record<string, (o: KubeObject) => unknown> = {
   'replicasets.apps': o => o.spec,
   'statefulsets.apps': o => o.spec,
   'jobs.batch': o => o.spec,
+  'cronjobs.batch': o => o.spec,
+  'poddisruptionbudgets.policy': o => o.spec,
+  'horizontalpodautoscalers.autoscaling': o => o.spec,
+  'networkpolicies.networking.k8s.io': o => o.spec,
+  'ingresses.networking.k8s.io': o => o.spec,
+  replicationcontrollers: o => o.spec,
   pods: o => o.spec,
   'customresourcedefinitions.apiextensions.k8s.io': o => o.spec
 }

@@ -2,7 +2,8 @@
 // static bearer token (the cluster's user and admin tokens, each with its user name), or an Entra
 // (AAD) token the Azure half vouches for (user = its upn or oid claim, groups = its groups claim;
 // the simulated cluster treats every Entra identity it accepts as a cluster admin, as if it held
-// "Azure Kubernetes Service RBAC Cluster Admin"). Client certificates win over tokens, as
+// "Azure Kubernetes Service RBAC Cluster Admin"), or a service account token the server issued
+// (sa-tokens.ts). Client certificates win over tokens, as
 // kube-apiserver's authenticator chain has it. Users a scenario gives fewer rights (kube.access)
 // are never members of system:masters.
 import type { IncomingMessage } from 'node:http'
@@ -27,6 +28,8 @@ export interface AuthnOptions {
   verifyAadToken?: (token: string) => boolean
   /** User names that never get system:masters (their rights come from RBAC only). */
   restricted?: Set<string>
+  /** Service account tokens the server issued (sa-tokens.ts). */
+  serviceAccountUser?: (token: string) => UserInfo | undefined
 }
 
 export const DEFAULT_TOKEN_USER: TokenUser = { username: 'clusterUser', groups: ['system:masters'] }
@@ -60,15 +63,20 @@ export function authenticate(req: IncomingMessage, o: AuthnOptions): UserInfo | 
     }
   }
   const header = req.headers.authorization
-  if (header && /^bearer\s/i.test(header)) {
-    const token = header.slice(header.indexOf(' ') + 1).trim()
-    if (o.tokens.has(token)) return finish(o.tokenUsers?.[token] ?? DEFAULT_TOKEN_USER, o)
-    if (o.verifyAadToken?.(token)) {
-      const c = jwtClaims(token)
-      const username = String(c.upn ?? c.oid ?? c.sub ?? 'aad-user')
-      const groups = [...(Array.isArray(c.groups) ? c.groups.map(String) : []), 'system:masters']
-      return finish({ username, groups, ...(c.oid ? { uid: String(c.oid) } : {}) }, o)
-    }
-  }
+  if (header && /^bearer\s/i.test(header))
+    return authenticateToken(header.slice(header.indexOf(' ') + 1).trim(), o)
   return undefined
+}
+
+/** The identity behind a bearer token (also what a TokenReview answers), or undefined. */
+export function authenticateToken(token: string, o: AuthnOptions): UserInfo | undefined {
+  if (o.tokens.has(token)) return finish(o.tokenUsers?.[token] ?? DEFAULT_TOKEN_USER, o)
+  if (o.verifyAadToken?.(token)) {
+    const c = jwtClaims(token)
+    const username = String(c.upn ?? c.oid ?? c.sub ?? 'aad-user')
+    const groups = [...(Array.isArray(c.groups) ? c.groups.map(String) : []), 'system:masters']
+    return finish({ username, groups, ...(c.oid ? { uid: String(c.oid) } : {}) }, o)
+  }
+  const sa = o.serviceAccountUser?.(token)
+  return sa ? finish(sa, o) : undefined
 }

@@ -5,7 +5,7 @@
 // a Namespace terminating), else the deleted object for pods, namespaces and custom resources and
 // a Success Status for the rest; 202 instead of 200 when a delete asked for cascading with
 // orphanDependents=false and the object is not gone yet. Also the namespace `finalize`
-// subresource the namespace controller uses, and pod eviction (a graceful delete). Dependents are
+// subresource the namespace controller uses (pod eviction: eviction.ts). Dependents are
 // the garbage collector's (controllers/gc.ts), a namespace's content the namespace controller's.
 import type { DeleteOptions, KubeObject, ResourceType } from '../store.js'
 import { apiVersionOf } from '../store.js'
@@ -133,17 +133,4 @@ export function finalizeNamespace(env: VerbEnv, r: VerbRequest): Reply {
   else delete next.metadata.resourceVersion
   const out = env.store.update(r.route.type, next, { dryRun: isDryRun(r.query) })
   return { status: 200, body: out }
-}
-
-/** POST pods/<name>/eviction: no disruption budgets are modelled, so it is a graceful delete. */
-export function podEviction(env: VerbEnv, r: VerbRequest): Reply {
-  const live = getLive(env, r.route)
-  const eviction = parseBody(r)
-  const o = eviction?.deleteOptions ?? {}
-  env.store.delete(r.route.type, live.metadata.namespace, live.metadata.name, {
-    ...(o.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: Number(o.gracePeriodSeconds) } : {}),
-    ...(o.preconditions ? { preconditions: o.preconditions } : {}),
-    dryRun: isDryRun(r.query) || (o.dryRun ?? []).length > 0
-  })
-  return { status: 201, body: statusSuccess() }
 }

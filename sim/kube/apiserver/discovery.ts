@@ -66,6 +66,9 @@ const SUBRESOURCE_SHAPE: Record<
   binding: { verbs: ['create'], kind: 'Binding' },
   scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
   finalize: { verbs: ['update'] },
+  token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
+  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
+  approval: { verbs: ['get', 'patch', 'update'] },
   exec: { verbs: ['create', 'get'], kind: 'PodExecOptions' },
   attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions' },
   portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions' }

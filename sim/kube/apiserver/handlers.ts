@@ -5,6 +5,7 @@
 // Deletes are in deletes.ts, the pod subresources in pods.ts; watch is served in watch.ts.
 import { parse as parseYaml } from 'yaml'
 import { defaultObject } from '../defaults.js'
+import { validatePodUpdate } from '../pod-update.js'
 import { checkFieldSelector } from '../fieldlabels.js'
 import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { StoreError, apiVersionOf, typeKey } from '../store.js'
@@ -252,6 +253,7 @@ export function commit(
     )
   const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
   if (deepEqual(strip(next), strip(live))) return live
+  if (typeKey(t) === 'pods') validatePodUpdate(t, live, next)
   return env.store.update(
     t,
     { ...next, metadata: { ...next.metadata, resourceVersion: live.metadata.resourceVersion } },
@@ -388,7 +390,7 @@ export function updateObject(env: VerbEnv, r: VerbRequest): Reply {
   return { status: 200, body: commit(env, t, live, next, isDryRun(r.query)), warnings }
 }
 
-function patched(env: VerbEnv, r: VerbRequest, live: KubeObject): unknown {
+export function patched(env: VerbEnv, r: VerbRequest, live: KubeObject): unknown {
   const t = r.route.type
   const ct = r.contentType.split(';')[0].trim().toLowerCase()
   const patch = parseBody(r)

@@ -12,7 +12,8 @@ import type { ObjectStore } from '../store.js'
 import { StoreError } from '../store.js'
 import { SelectorError } from '../selectors.js'
 import { type AccessGrant, installAccess, restrictedUsers } from './access.js'
-import { type TokenUser, type UserInfo, authenticate } from './authn.js'
+import { type TokenUser, type UserInfo, authenticate, authenticateToken } from './authn.js'
+import { createToken, serviceAccountUser } from './sa-tokens.js'
 import { installCrdController } from './crds.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js'
 import { KubeFaults } from './faults.js'
@@ -33,7 +34,9 @@ import {
   storeErrorToApi,
   updateObject
 } from './handlers.js'
-import { deleteCollection, deleteObject, finalizeNamespace, podEviction } from './deletes.js'
+import { deleteCollection, deleteObject, finalizeNamespace } from './deletes.js'
+import { ephemeralContainers } from './ephemeral.js'
+import { podEviction } from './eviction.js'
 import { podBinding, podLog } from './pods.js'
 import { warningHeaders } from './fields.js'
 import { parseBool } from './parse-bool.js'
@@ -189,6 +192,7 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
       if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward')
         throw new ApiError(400, 'BadRequest', 'Upgrade request required')
       if (subresource === 'scale') return getScale(env, r)
+      if (subresource === 'ephemeralcontainers') return ephemeralContainers(env, r)
       if (subresource && subresource !== 'status') break
       return getObject(env, r)
     case 'POST':
@@ -197,14 +201,17 @@ function dispatch(env: VerbEnv, r: VerbRequest): Reply {
       if (!name) return createObject(env, r)
       if (subresource === 'eviction') return podEviction(env, r)
       if (subresource === 'binding') return podBinding(env, r)
+      if (subresource === 'token') return createToken(env, r)
       break
     case 'PUT':
       if (name && subresource === 'scale') return writeScale(env, r)
       if (name && subresource === 'finalize') return finalizeNamespace(env, r)
+      if (name && subresource === 'ephemeralcontainers') return ephemeralContainers(env, r)
       if (name && (!subresource || subresource === 'status')) return updateObject(env, r)
       break
     case 'PATCH':
       if (name && subresource === 'scale') return writeScale(env, r)
+      if (name && subresource === 'ephemeralcontainers') return ephemeralContainers(env, r)
       if (name && (!subresource || subresource === 'status')) return patchObject(env, r)
       break
     case 'DELETE':
@@ -346,7 +353,7 @@ async function serveResource(
       'the server does not allow this method on the requested resource'
     )
   const reply = REVIEW_GROUPS.has(route.type.group)
-    ? review(o.store, a.user!, verbRequest)
+    ? review(o.store, a.user!, verbRequest, token => authenticateToken(token, c.authn))
     : dispatch(env, verbRequest)
   reply.body = atVersion(reply.body, route.type)
   record(reply.status)
@@ -469,7 +476,8 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       tokens: o.tokens,
       ...(o.tokenUsers ? { tokenUsers: o.tokenUsers } : {}),
       ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
-      restricted: restrictedUsers(o.access)
+      restricted: restrictedUsers(o.access),
+      serviceAccountUser: token => serviceAccountUser(o.store, token)
     },
     faults: new KubeFaults(o.faults ?? [], o.clock),
     throttle: o.throttle ? new ServerThrottle(o.throttle) : undefined,

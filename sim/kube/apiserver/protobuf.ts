@@ -35,6 +35,13 @@ const GROUP_PACKAGES: Record<string, string> = {
   'authentication.k8s.io': 'k8s.io.api.authentication',
   policy: 'k8s.io.api.policy',
   autoscaling: 'k8s.io.api.autoscaling',
+  'networking.k8s.io': 'k8s.io.api.networking',
+  'storage.k8s.io': 'k8s.io.api.storage',
+  'discovery.k8s.io': 'k8s.io.api.discovery',
+  'events.k8s.io': 'k8s.io.api.events',
+  'admissionregistration.k8s.io': 'k8s.io.api.admissionregistration',
+  'certificates.k8s.io': 'k8s.io.api.certificates',
+  'flowcontrol.apiserver.k8s.io': 'k8s.io.api.flowcontrol',
   'apiextensions.k8s.io': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions',
   'meta.k8s.io': 'k8s.io.apimachinery.pkg.apis.meta'
 }

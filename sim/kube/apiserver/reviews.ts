@@ -8,6 +8,7 @@ import type { UserInfo } from './authn.js'
 import type { Reply, VerbRequest } from './handlers.js'
 import { parseBody } from './handlers.js'
 import { type Attributes, authorize, forbidden, rulesFor } from './rbac.js'
+import { SA_ISSUER } from './sa-tokens.js'
 import { ApiError } from './status.js'
 
 export const REVIEW_GROUPS = new Set(['authorization.k8s.io', 'authentication.k8s.io'])
@@ -65,7 +66,12 @@ function decision(store: ObjectStore, user: UserInfo, a: Attributes): Record<str
 }
 
 /** POST of a review resource: answered for `user` (the caller). */
-export function review(store: ObjectStore, user: UserInfo, r: VerbRequest): Reply {
+export function review(
+  store: ObjectStore,
+  user: UserInfo,
+  r: VerbRequest,
+  authenticateToken: (token: string) => UserInfo | undefined = () => undefined
+): Reply {
   const plural = r.route.type.plural
   if (r.method !== 'POST' || r.route.name)
     throw new ApiError(
@@ -112,6 +118,8 @@ export function review(store: ObjectStore, user: UserInfo, r: VerbRequest): Repl
       const rules = rulesFor(store, user, ns)
       return answer(reviewObj, { ...rules, incomplete: false })
     }
+    case 'tokenreviews':
+      return tokenReview(reviewObj, authenticateToken)
     case 'selfsubjectreviews':
       return {
         status: 201,
@@ -126,6 +134,26 @@ export function review(store: ObjectStore, user: UserInfo, r: VerbRequest): Repl
       }
   }
   throw new ApiError(404, 'NotFound', 'the server could not find the requested resource')
+}
+
+/**
+ * A TokenReview (kubernetes/kubernetes@v1.33.2 pkg/registry/authentication/tokenreview/storage.go):
+ * the token is required (400); the answer says whether the server's authenticators accept it and
+ * for whom, with the audiences (the API audiences when the review names none).
+ */
+function tokenReview(review: KubeObject, authenticateToken: (token: string) => UserInfo | undefined): Reply {
+  const token = review.spec?.token
+  if (!token) throw new ApiError(400, 'BadRequest', 'token is required for TokenReview in authentication')
+  const user = authenticateToken(String(token))
+  const audiences: string[] = review.spec?.audiences?.length ? review.spec.audiences : [SA_ISSUER]
+  const status = user
+    ? {
+        authenticated: true,
+        user: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups },
+        audiences
+      }
+    : { user: {} }
+  return answer(review, status)
 }
 
 /**

@@ -6,6 +6,7 @@
 // and conditions. Its upgrade controller (driver-upgrade.ts) replaces the driver pods node by node
 // when the driver DaemonSet's template changes, as driver.upgradePolicy says.
 import type { KubeObject } from '../store.js'
+import { ensureOperandServiceAccount } from './operand-accounts.js'
 import {
   createIfAbsent,
   isoNow,
@@ -350,6 +351,9 @@ export class GpuOperator implements Reconciler {
         }
       }
     }
+    ensureOperandServiceAccount(this.ctx, cp, ns, app.replace(/-daemonset$/, ''), {
+      'app.kubernetes.io/managed-by': 'gpu-operator'
+    })
     const cur = this.ctx.cache.get(TK.daemonsets, ns, name)
     if (!cur) createIfAbsent(this.ctx, dsT, obj)
     else if (JSON.stringify(cur.spec) !== JSON.stringify(obj.spec)) {

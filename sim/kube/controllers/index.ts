@@ -1,6 +1,6 @@
 // Starts the simulated control plane and node agents over an ObjectStore: the shared context
 // (cache, queue, timers, hardware, logs, events) and every controller — DaemonSet, ReplicaSet,
-// Deployment, Job, scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
+// Deployment, Job, disruption (PodDisruptionBudget status), scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
 // Operator. startControlPlane starts only what deletion needs from kube-controller-manager (the
 // garbage collector and the namespace controller), for a world that is an API server alone.
 import type { SimClock } from '../../contracts.js'
@@ -13,9 +13,11 @@ import type { BehaviourFactory, PodBehaviour } from './behaviour.js'
 import { ClusterCache } from './cache.js'
 import { isoNow, Timers, type SimContext } from './context.js'
 import { DaemonSetController } from './daemonset.js'
+import { DisruptionController } from './disruption.js'
 import { EventRecorder } from './events.js'
 import { GarbageCollector } from './gc.js'
 import { NamespaceController } from './namespace.js'
+import { NamespaceDefaultsController } from './namespace-defaults.js'
 import { GpuOperator } from './gpu-operator.js'
 import { Kubelet } from './kubelet.js'
 import { LogStore, type LogOptions } from './logs.js'
@@ -43,6 +45,8 @@ interface ControllerOptions {
   clock: SimClock
   scenario: Scenario
   hardware?: HardwareRegistry
+  /** The cluster's CA bundle, which every namespace's `kube-root-ca.crt` ConfigMap publishes. */
+  caPem?: string
   onError?: (controller: string, key: string, err: unknown) => void
 }
 
@@ -104,8 +108,10 @@ export function startControllers(o: ControllerOptions): Controllers {
   new ReplicaSetController(ctx)
   new DeploymentController(ctx)
   new JobController(ctx)
+  new DisruptionController(ctx)
   new GarbageCollector(ctx)
   new NamespaceController(ctx)
+  new NamespaceDefaultsController(ctx, o.caPem)
   new NfdController(ctx)
   new NetworkOperator(ctx)
   new GpuOperator(ctx)

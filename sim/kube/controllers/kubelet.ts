@@ -77,6 +77,8 @@ interface PodRt {
   phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed'
   init: ContainerRt[]
   main: ContainerRt[]
+  /** Ephemeral containers (`kubectl debug`): started once added, never restarted. */
+  ephemeral?: Array<{ name: string; image: string; startedAt: string; containerID: string }>
   podIP?: string
   startTime?: string
   conditions: Map<string, Condition>
@@ -187,11 +189,33 @@ export class Kubelet {
 
   private consider(pod: KubeObject): void {
     const uid = pod.metadata.uid!
-    if (this.closed || this.pods.has(uid)) return
+    const known = this.pods.get(uid)
+    if (known) return this.startEphemeral(known, pod)
+    if (this.closed) return
     const nodeName: string | undefined = pod.spec?.nodeName
     if (!nodeName || isPodTerminal(pod) || pod.metadata.deletionTimestamp) return
     if (!this.ctx.cache.get(TK.nodes, undefined, nodeName)) return
     this.admit(pod, nodeName)
+  }
+
+  /** Starts the ephemeral containers added to a running pod (the kubelet's ephemeral container start). */
+  private startEphemeral(rt: PodRt, pod: KubeObject): void {
+    const have = rt.ephemeral ?? []
+    const added = ((pod.spec?.ephemeralContainers ?? []) as any[]).filter(
+      c => !have.some(h => h.name === c.name)
+    )
+    if (!added.length || rt.stopped) return
+    rt.ephemeral = [
+      ...have,
+      ...added.map(c => ({
+        name: String(c.name),
+        image: String(c.image),
+        startedAt: isoNow(this.ctx),
+        containerID:
+          `containerd://${hex(rt.uid.length + c.name.length * 7919)}${rt.uid.replace(/-/g, '')}`.slice(0, 77)
+      }))
+    ]
+    this.markDirty(rt)
   }
 
   private stop(uid: string): void {
@@ -947,7 +971,8 @@ export class Kubelet {
         rt.ns,
         rt.name,
         o => {
-          o.status = status
+          // The QoS class is the API server's (set when the pod is created); the kubelet keeps it.
+          o.status = { ...status, qosClass: o.status?.qosClass ?? status.qosClass }
         },
         { subresource: 'status' }
       )
@@ -1045,6 +1070,20 @@ export class Kubelet {
     if (rt.startTime) status.startTime = rt.startTime
     if (rt.init.length) status.initContainerStatuses = rt.init.map(c => this.renderContainer(c))
     status.containerStatuses = rt.main.map(c => this.renderContainer(c))
+    if (rt.ephemeral?.length)
+      status.ephemeralContainerStatuses = rt.ephemeral.map(e => {
+        const image = e.image.includes(':') || e.image.includes('@') ? e.image : `${e.image}:latest`
+        return {
+          name: e.name,
+          state: { running: { startedAt: e.startedAt } },
+          lastState: {},
+          ready: false,
+          restartCount: 0,
+          image,
+          imageID: `${image.split(':')[0]}@sha256:${hex(e.image.length * 2654435761)}${'0'.repeat(56)}`,
+          containerID: e.containerID
+        }
+      })
     for (const k of Object.keys(status)) if (status[k] === undefined) delete status[k]
     return status
   }

@@ -12,6 +12,7 @@
 // DaemonSets' template changes, as ofedDriver.upgradePolicy says.
 import { fnv32a, safeEncode } from '../hardware.js'
 import type { KubeObject } from '../store.js'
+import { ensureOperandServiceAccount } from './operand-accounts.js'
 import {
   createIfAbsent,
   deleteIfPresent,
@@ -269,6 +270,7 @@ export class NetworkOperator implements Reconciler {
       const name = `${app}-ds`
       wanted.add(name)
       for (const n of g.nodes) dsByNode.set(n.metadata.name, app)
+      ensureOperandServiceAccount(this.ctx, ncp, NETWORK_OPERATOR_NS, 'ofed-driver')
       this.ensure(dsT, this.mofedDs(ncp, spec, g, app, name))
     }
     for (const d of existing)

@@ -3,7 +3,8 @@
 // (kubernetes/kubernetes@v1.33: plugin/pkg/admission/namespace/lifecycle, plugin/pkg/admission/priority,
 // plugin/pkg/admission/serviceaccount, plugin/pkg/admission/defaulttolerationseconds):
 // - NamespaceLifecycle: nothing is created in a namespace that is being terminated (403 with the
-//   NamespaceTerminating cause);
+//   NamespaceTerminating cause), and `default`, `kube-system` and `kube-public` are never deleted
+//   (403, admitDelete; k8s.io/apiserver@v0.33.2 pkg/admission/plugin/namespace/lifecycle);
 // - Priority: a priorityClassName must name an existing PriorityClass (the built-in
 //   system-node-critical and system-cluster-critical exist from the start); spec.priority /
 //   spec.preemptionPolicy are filled in from it (0 / PreemptLowerPriority without one); a pod naming
@@ -152,6 +153,19 @@ export function admitNamespaced(store: ObjectStore, t: ResourceType, obj: KubeOb
         field: 'metadata.namespace'
       }
     ]
+  )
+}
+
+/** NamespaceLifecycle's immortal namespaces, which no DELETE may remove (dry runs included). */
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public'])
+
+/** NamespaceLifecycle on a DELETE: 403 `this namespace may not be deleted` for the immortal ones. */
+export function admitDelete(t: ResourceType, name: string): void {
+  if (t.group !== '' || t.plural !== 'namespaces' || !IMMORTAL_NAMESPACES.has(name)) return
+  throw new StoreError(
+    403,
+    'Forbidden',
+    `namespaces "${name}" is forbidden: this namespace may not be deleted`
   )
 }
 

@@ -2,13 +2,14 @@
 // update and delete (kubernetes/kubernetes@v1.33: pkg/registry/*/strategy.go and storage.go):
 // admission and defaulting on create, defaulting and validation on update, which kinds keep
 // metadata.generation (workloads, Jobs, pods, CRDs, every custom resource) and what bumps it,
-// a Job's generated selector, a Service's cluster IP, a Namespace's `kubernetes` finalizer and
+// a Job's generated selector, a Service's cluster IP and node ports (node-ports.ts), a Namespace's `kubernetes` finalizer and
 // its termination (the first DELETE marks it Terminating; it goes once the namespace controller
 // has emptied it and removed the finalizer), the pod's graceful deletion (grace from the request,
 // else spec.terminationGracePeriodSeconds; 0 for a pod never scheduled or already finished), and
 // batch/v1 Jobs orphaning their pods when a delete names no propagation policy.
 import { admit } from './admission.js'
 import { defaultObject } from './defaults.js'
+import { allocateNodePorts } from './node-ports.js'
 import type { DeleteOptions } from './deletion.js'
 import type { KubeObject, ObjectStore, StoreStrategy } from './store.js'
 import { StoreError, typeKey } from './store.js'
@@ -129,7 +130,10 @@ export function builtinStrategy(store: ObjectStore, builtinKeys: Set<string>): S
       defaultObject(t, obj)
       const tk = typeKey(t)
       if (tk === 'jobs.batch') generateJobSelector(obj)
-      if (tk === 'services') ips.allocate(obj)
+      if (tk === 'services') {
+        ips.allocate(obj)
+        allocateNodePorts(store, t, obj)
+      }
       if (tk === 'namespaces') prepareNamespace(obj)
       defaultObject(t, obj)
       validateObject(t, obj)
@@ -139,6 +143,7 @@ export function builtinStrategy(store: ObjectStore, builtinKeys: Set<string>): S
       if (typeKey(t) === 'services' && old.spec?.clusterIP && !next.spec?.clusterIP) {
         next.spec = { ...next.spec, clusterIP: old.spec.clusterIP, clusterIPs: old.spec.clusterIPs }
       }
+      if (typeKey(t) === 'services') allocateNodePorts(store, t, next, old)
       validateObject(t, next, old)
     },
     prepareForStatusUpdate(t, next, written) {

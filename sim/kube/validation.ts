@@ -100,6 +100,20 @@ function dataKeyErrors(o: Obj): FieldError[] {
   return out
 }
 
+const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/
+const DNS1035_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+
+/** IsDNS1035Label (a Service's name: ValidateServiceName). */
+function dns1035Errors(name: unknown, field: string): FieldError[] {
+  if (typeof name !== 'string' || !name) return []
+  const out: FieldError[] = []
+  if (name.length > 63)
+    out.push({ type: 'Invalid', field, value: goValue(name), detail: 'must be no more than 63 characters' })
+  if (!DNS1035.test(name)) out.push({ type: 'Invalid', field, value: goValue(name), detail: DNS1035_MSG })
+  return out
+}
+
 /** A *metav1.LabelSelector as field errors print it: its generated String() form. */
 function goSelector(sel: Obj | undefined): string {
   if (!sel) return 'null'
@@ -178,6 +192,7 @@ function specErrors(tk: string, o: Obj): FieldError[] {
   if (w) return selectorTemplateErrors(o.spec ?? {}, w.kind, w.restart)
   if (tk === 'configmaps' || tk === 'secrets') return dataKeyErrors(o)
   if (tk === 'pods') return podSpecErrors(o.spec, 'spec')
+  if (tk === 'services') return dns1035Errors(o.metadata?.name, 'metadata.name')
   return []
 }
 

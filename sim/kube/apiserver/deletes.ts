@@ -9,6 +9,7 @@
 // the garbage collector's (controllers/gc.ts), a namespace's content the namespace controller's.
 import type { DeleteOptions, KubeObject, ResourceType } from '../store.js'
 import { apiVersionOf } from '../store.js'
+import { admitDelete } from '../admission.js'
 import { crdInfo } from './crds.js'
 import {
   type Reply,
@@ -85,6 +86,7 @@ function returnsObject(env: VerbEnv, t: ResourceType): boolean {
 export function deleteObject(env: VerbEnv, r: VerbRequest): Reply {
   const t = r.route.type
   const live = getLive(env, r.route)
+  admitDelete(t, live.metadata.name)
   const opts = deleteOptions(r)
   const { object, removed } = env.store.delete(t, live.metadata.namespace, live.metadata.name, opts)
   if (!removed) return { status: opts.orphanDependents === false ? 202 : 200, body: object }

@@ -75,12 +75,21 @@ const INLINE = new Set([
   '.k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon',
   '.k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource',
   '.k8s.io.api.core.v1.Probe.handler',
-  '.k8s.io.api.core.v1.Volume.volumeSource'
+  '.k8s.io.api.core.v1.Volume.volumeSource',
+  '.k8s.io.api.admissionregistration.v1.NamedRuleWithOperations.ruleWithOperations',
+  '.k8s.io.api.admissionregistration.v1.RuleWithOperations.rule',
+  '.k8s.io.api.networking.v1.IngressRule.ingressRuleValue'
 ])
 
 /** Fields whose JSON name is not their proto name (besides JSONSchemaProps, see jsonName). */
 const JSON_NAMES: Record<string, string> = {
-  '.k8s.io.api.authentication.v1.BoundObjectReference.uID': 'uid'
+  '.k8s.io.api.authentication.v1.BoundObjectReference.uID': 'uid',
+  '.k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration.Webhooks': 'webhooks',
+  '.k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration.Webhooks': 'webhooks',
+  '.k8s.io.api.admissionregistration.v1.Validation.Expression': 'expression',
+  '.k8s.io.api.admissionregistration.v1.Variable.Name': 'name',
+  '.k8s.io.api.admissionregistration.v1.Variable.Expression': 'expression',
+  '.k8s.io.api.networking.v1.IngressClassParametersReference.aPIGroup': 'apiGroup'
 }
 
 /** Non-pointer `omitempty` numbers and booleans: a zero on the wire means "not set". */

@@ -1,6 +1,6 @@
 // Starts the simulated control plane and node agents over an ObjectStore: the shared context
 // (cache, queue, timers, hardware, logs, events) and every controller — DaemonSet, ReplicaSet,
-// Deployment, Job, disruption (PodDisruptionBudget status), scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
+// Deployment, Job, StatefulSet, endpoints and EndpointSlices, disruption (PodDisruptionBudget status), scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
 // Operator. startControlPlane starts only what deletion needs from kube-controller-manager (the
 // garbage collector and the namespace controller), for a world that is an API server alone.
 import type { SimClock } from '../../contracts.js'
@@ -14,6 +14,7 @@ import { ClusterCache } from './cache.js'
 import { isoNow, Timers, type SimContext } from './context.js'
 import { DaemonSetController } from './daemonset.js'
 import { DisruptionController } from './disruption.js'
+import { EndpointsController } from './endpoints.js'
 import { EventRecorder } from './events.js'
 import { GarbageCollector } from './gc.js'
 import { NamespaceController } from './namespace.js'
@@ -23,10 +24,12 @@ import { Kubelet } from './kubelet.js'
 import { LogStore, type LogOptions } from './logs.js'
 import { NetworkOperator } from './network-operator.js'
 import { NfdController } from './nfd.js'
+import { NodeLifecycleController } from './node-lifecycle.js'
 import { OPERAND_BEHAVIOURS, rdmaSharedDpBehaviour } from './operand-pods.js'
 import { WorkQueue } from './queue.js'
 import { DeploymentController, JobController, ReplicaSetController } from './replication.js'
 import { Scheduler } from './scheduler.js'
+import { StatefulSetController } from './statefulset.js'
 
 export interface Controllers {
   ctx: SimContext
@@ -108,10 +111,13 @@ export function startControllers(o: ControllerOptions): Controllers {
   new ReplicaSetController(ctx)
   new DeploymentController(ctx)
   new JobController(ctx)
+  new StatefulSetController(ctx)
   new DisruptionController(ctx)
+  new EndpointsController(ctx)
   new GarbageCollector(ctx)
   new NamespaceController(ctx)
   new NamespaceDefaultsController(ctx, o.caPem)
+  new NodeLifecycleController(ctx)
   new NfdController(ctx)
   new NetworkOperator(ctx)
   new GpuOperator(ctx)

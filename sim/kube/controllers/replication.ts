@@ -202,6 +202,22 @@ export class DeploymentController implements Reconciler {
     // The ReplicaSet whose template is the Deployment's but for its hash label (EqualIgnoreHash):
     // after `kubectl rollout undo` an old one, made the newest revision again.
     let current = owned.find(rs => equalIgnoreHash(rs.spec?.template, d.spec?.template))
+    if (d.spec?.paused) {
+      // A paused Deployment is only scaled (deployment_controller.go syncDeployment → sync): no new
+      // ReplicaSet for a changed template, no old one scaled down; the newest one takes the count.
+      const newest =
+        current ??
+        owned.reduce<KubeObject | undefined>(
+          (a, rs) => (!a || revisionOf(rs) > revisionOf(a) ? rs : a),
+          undefined
+        )
+      if (newest && (newest.spec?.replicas ?? 1) !== want)
+        this.ctx.store.mutate(rsT, ns, newest.metadata.name, o => {
+          o.spec.replicas = want
+        })
+      this.writeStatus(d, current && this.ctx.cache.get(TK.replicasets, ns, current.metadata.name))
+      return
+    }
     if (!current) current = this.createReplicaSet(d, want, maxRevision + 1)
     else {
       const revised = revisionOf(current) < maxRevision ? String(maxRevision + 1) : undefined
@@ -303,14 +319,18 @@ export class DeploymentController implements Reconciler {
             ? 'Deployment has minimum availability.'
             : 'Deployment does not have minimum availability.'
         ),
-        cond(
-          'Progressing',
-          'True',
-          progressed ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
-          progressed
-            ? `ReplicaSet "${current?.metadata.name}" has successfully progressed.`
-            : `ReplicaSet "${current?.metadata.name}" is progressing.`
-        )
+        d.spec?.paused
+          ? cond('Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused')
+          : prevConds.some(c => c.reason === 'DeploymentPaused')
+            ? cond('Progressing', 'Unknown', 'DeploymentResumed', 'Deployment is resumed')
+            : cond(
+                'Progressing',
+                'True',
+                progressed ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
+                progressed
+                  ? `ReplicaSet "${current?.metadata.name}" has successfully progressed.`
+                  : `ReplicaSet "${current?.metadata.name}" is progressing.`
+              )
       ]
     }
     if (replicas - available > 0) status.unavailableReplicas = replicas - available

@@ -10,6 +10,7 @@ import {
   matchesNodeSelector,
   matchesRequiredAffinity,
   parseQuantity,
+  tolerates,
   untoleratedTaint
 } from './placement.js'
 import type { Reconciler } from './queue.js'
@@ -62,7 +63,9 @@ export class Scheduler implements Reconciler {
         why('node(s) had untolerated taint {node.kubernetes.io/not-ready: }')
         continue
       }
-      if (n.spec?.unschedulable) {
+      // NodeUnschedulable: a cordoned node only for pods tolerating its unschedulable taint.
+      const cordonTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }
+      if (n.spec?.unschedulable && !tolerates(pod.spec?.tolerations, cordonTaint)) {
         why('node(s) were unschedulable')
         continue
       }

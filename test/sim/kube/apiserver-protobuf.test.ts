@@ -37,14 +37,14 @@ describe('the .proto files and the JSON they stand for', () => {
           const model = m ? (k8s as any)[`V1${m[1]}`] : undefined
           if (model?.attributeTypeMap) {
             const known = new Set<string>(model.attributeTypeMap.map((a: any) => a.baseName))
-            // An inlined struct's fields sit in the parent's JSON object.
-            const fields = o.fieldsArray.flatMap(f =>
-              isInline(o, f)
-                ? (f.resolvedType as protobuf.Type).fieldsArray.map(g =>
-                    jsonName(f.resolvedType as protobuf.Type, g)
-                  )
-                : [jsonName(o, f)]
-            )
+            // An inlined struct's fields sit in the parent's JSON object (also when nested:
+            // admissionregistration's NamedRuleWithOperations inlines RuleWithOperations, which
+            // inlines Rule).
+            const flat = (t: protobuf.Type): string[] =>
+              t.fieldsArray.flatMap(f =>
+                isInline(t, f) ? flat(f.resolvedType as protobuf.Type) : [jsonName(t, f)]
+              )
+            const fields = flat(o)
             for (const name of fields) {
               checked++
               if (!known.has(name)) missing.push(`${o.fullName}: ${name}`)

@@ -215,4 +215,227 @@ suite(suiteName, () => {
       )
     )
   })
+
+  it('gives a new namespace its default ServiceAccount and kube-root-ca.crt', async () => {
+    await ok('create', 'namespace', 'fresh')
+    await until(async () => (await kubectl('get', 'serviceaccount', 'default', '-n', 'fresh')).code === 0)
+    await until(async () => (await kubectl('get', 'configmap', 'kube-root-ca.crt', '-n', 'fresh')).code === 0)
+    const ca = await ok(
+      'get',
+      'configmap',
+      'kube-root-ca.crt',
+      '-n',
+      'fresh',
+      '-o',
+      'jsonpath={.data.ca\\.crt}'
+    )
+    expect(ca).toContain('-----BEGIN CERTIFICATE-----')
+    // Deleted, it comes back.
+    await ok('delete', 'serviceaccount', 'default', '-n', 'fresh')
+    await until(async () => (await kubectl('get', 'serviceaccount', 'default', '-n', 'fresh')).code === 0)
+  })
+
+  it('runs a StatefulSet as ordered pods with their names, index and hostname', async () => {
+    const sts = file(
+      'sts.yaml',
+      [
+        'apiVersion: apps/v1',
+        'kind: StatefulSet',
+        'metadata: {name: db, namespace: apps}',
+        'spec:',
+        '  serviceName: db',
+        '  replicas: 3',
+        '  selector: {matchLabels: {app: db}}',
+        '  template:',
+        '    metadata: {labels: {app: db}}',
+        '    spec: {containers: [{name: db, image: "busybox:1.36"}]}'
+      ].join('\n')
+    )
+    await ok('apply', '-f', sts)
+    await ok('rollout', 'status', 'statefulset/db', '-n', 'apps', '--timeout=60s')
+    const pods = await json('get', 'pods', '-n', 'apps', '-l', 'app=db')
+    const byName = Object.fromEntries(pods.items.map((p: any) => [p.metadata.name, p]))
+    expect(Object.keys(byName).sort()).toEqual(['db-0', 'db-1', 'db-2'])
+    expect(byName['db-1'].metadata.labels['apps.kubernetes.io/pod-index']).toBe('1')
+    expect(byName['db-1'].spec).toMatchObject({ hostname: 'db-1', subdomain: 'db' })
+    // OrderedReady: each pod started after the one before it was Ready.
+    const readyAt = (p: any) => p.status.conditions.find((c: any) => c.type === 'Ready').lastTransitionTime
+    expect(Date.parse(byName['db-1'].metadata.creationTimestamp)).toBeGreaterThanOrEqual(
+      Date.parse(readyAt(byName['db-0']))
+    )
+    await ok('scale', 'statefulset', 'db', '-n', 'apps', '--replicas=1')
+    await until(async () => (await json('get', 'pods', '-n', 'apps', '-l', 'app=db')).items.length === 1)
+    expect(await ok('get', 'pods', '-n', 'apps', '-l', 'app=db', '-o', 'name')).toBe('pod/db-0\n')
+  })
+
+  it('gives a Service with a selector its Endpoints and EndpointSlice, and a NodePort its port', async () => {
+    await ok(
+      'create',
+      'deployment',
+      'api',
+      '-n',
+      'apps',
+      '--image=busybox:1.36',
+      '--replicas=2',
+      '--port=8080'
+    )
+    await ok('rollout', 'status', 'deployment/api', '-n', 'apps', '--timeout=60s')
+    await ok(
+      'expose',
+      'deployment',
+      'api',
+      '-n',
+      'apps',
+      '--port=80',
+      '--target-port=8080',
+      '--type=NodePort'
+    )
+    const ips = (await json('get', 'pods', '-n', 'apps', '-l', 'app=api')).items
+      .map((p: any) => p.status.podIP)
+      .sort()
+    await until(async () => {
+      const ep = await json('get', 'endpoints', 'api', '-n', 'apps')
+      return (ep.subsets?.[0]?.addresses ?? []).length === 2
+    })
+    const ep = await json('get', 'endpoints', 'api', '-n', 'apps')
+    expect(ep.subsets[0].addresses.map((a: any) => a.ip).sort()).toEqual(ips)
+    expect(ep.subsets[0].ports).toEqual([{ port: 8080, protocol: 'TCP' }])
+    const slices = await json('get', 'endpointslices', '-n', 'apps', '-l', 'kubernetes.io/service-name=api')
+    expect(slices.items).toHaveLength(1)
+    expect(slices.items[0].endpoints.map((e: any) => e.addresses[0]).sort()).toEqual(ips)
+    expect(slices.items[0].endpoints.every((e: any) => e.conditions.ready)).toBe(true)
+    const svc = await json('get', 'service', 'api', '-n', 'apps')
+    expect(svc.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000)
+    expect(svc.spec.ports[0].nodePort).toBeLessThanOrEqual(32767)
+    const clash = await kubectl(
+      'create',
+      'service',
+      'nodeport',
+      'clash',
+      '-n',
+      'apps',
+      '--tcp=81',
+      `--node-port=${svc.spec.ports[0].nodePort}`
+    )
+    expect(clash.stderr).toContain('provided port is already allocated')
+    const badName = await kubectl('create', 'service', 'clusterip', '1api', '-n', 'apps', '--tcp=80')
+    expect(badName.stderr).toContain('a DNS-1035 label must consist of lower case alphanumeric characters')
+  })
+
+  it('leaves a paused Deployment on its ReplicaSet until it is resumed', async () => {
+    await ok('rollout', 'pause', 'deployment/api', '-n', 'apps')
+    await ok('set', 'image', 'deployment/api', '-n', 'apps', 'busybox=busybox:1.37')
+    await until(async () => {
+      const d = await json('get', 'deployment', 'api', '-n', 'apps')
+      return d.status.observedGeneration === d.metadata.generation
+    })
+    const d = await json('get', 'deployment', 'api', '-n', 'apps')
+    expect(d.status.conditions.find((c: any) => c.type === 'Progressing')).toMatchObject({
+      reason: 'DeploymentPaused'
+    })
+    expect((await json('get', 'replicasets', '-n', 'apps', '-l', 'app=api')).items).toHaveLength(1)
+    await ok('rollout', 'resume', 'deployment/api', '-n', 'apps')
+    await ok('rollout', 'status', 'deployment/api', '-n', 'apps', '--timeout=60s')
+    expect((await json('get', 'replicasets', '-n', 'apps', '-l', 'app=api')).items).toHaveLength(2)
+  })
+
+  it('keeps the QoS class set at admission, and taints a cordoned node', async () => {
+    const pod = file(
+      'guaranteed.yaml',
+      [
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata: {name: steady, namespace: apps}',
+        'spec:',
+        '  containers:',
+        '  - name: c',
+        '    image: busybox:1.36',
+        '    resources: {limits: {cpu: 100m, memory: 64Mi}}'
+      ].join('\n')
+    )
+    await ok('apply', '-f', pod)
+    await ok('wait', '--for=condition=Ready', 'pod/steady', '-n', 'apps', '--timeout=60s')
+    expect(await ok('get', 'pod', 'steady', '-n', 'apps', '-o', 'jsonpath={.status.qosClass}')).toBe(
+      'Guaranteed'
+    )
+    const node = (await ok('get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}')).trim()
+    await ok('cordon', node)
+    const taintKeys = async () =>
+      (await json('get', 'node', node)).spec.taints?.map((t: any) => `${t.key}:${t.effect}`) ?? []
+    await until(async () => (await taintKeys()).includes('node.kubernetes.io/unschedulable:NoSchedule'))
+    await ok('uncordon', node)
+    await until(async () => !(await taintKeys()).includes('node.kubernetes.io/unschedulable:NoSchedule'))
+  })
+
+  it('refuses what admission and pod update validation refuse', async () => {
+    // Only the mutable fields of a pod change: an image may, the restart policy may not.
+    await ok('set', 'image', 'pod/steady', '-n', 'apps', 'c=busybox:1.37')
+    const immutable = await kubectl(
+      'patch',
+      'pod',
+      'steady',
+      '-n',
+      'apps',
+      '-p',
+      '{"spec":{"restartPolicy":"Never"}}'
+    )
+    expect(immutable.code).not.toBe(0)
+    expect(immutable.stderr).toContain('spec: Forbidden: pod updates may not change fields other than')
+    // A service account the namespace does not have.
+    const noAccount = await kubectl(
+      'run',
+      'orphan',
+      '-n',
+      'apps',
+      '--image=busybox:1.36',
+      '--overrides={"spec":{"serviceAccountName":"nope"}}'
+    )
+    expect(noAccount.stderr).toContain(
+      'error looking up service account apps/nope: serviceaccount "nope" not found'
+    )
+    expect((await kubectl('get', 'pod', 'orphan', '-n', 'apps')).code).not.toBe(0)
+    // The namespaces NamespaceLifecycle keeps, even in a dry run.
+    for (const ns of ['default', 'kube-system', 'kube-public']) {
+      const r = await kubectl('delete', 'namespace', ns, '--dry-run=server')
+      expect(r.stderr).toContain(`namespaces "${ns}" is forbidden: this namespace may not be deleted`)
+    }
+    expect(await ok('get', 'namespace', 'default', '-o', 'jsonpath={.status.phase}')).toBe('Active')
+  })
+
+  it('serves the kinds without a controller, with the official schemas', async () => {
+    const resources = await ok('api-resources', '-o', 'name')
+    for (const r of [
+      'poddisruptionbudgets.policy',
+      'horizontalpodautoscalers.autoscaling',
+      'networkpolicies.networking.k8s.io',
+      'ingresses.networking.k8s.io',
+      'ingressclasses.networking.k8s.io',
+      'storageclasses.storage.k8s.io',
+      'csidrivers.storage.k8s.io',
+      'endpointslices.discovery.k8s.io',
+      'events.events.k8s.io',
+      'validatingwebhookconfigurations.admissionregistration.k8s.io',
+      'certificatesigningrequests.certificates.k8s.io',
+      'flowschemas.flowcontrol.apiserver.k8s.io',
+      'cronjobs.batch',
+      'resourcequotas',
+      'limitranges',
+      'persistentvolumes',
+      'replicationcontrollers'
+    ])
+      expect(resources.split('\n')).toContain(r)
+    await ok('create', 'cronjob', 'tick', '-n', 'apps', '--image=busybox:1.36', '--schedule=*/5 * * * *')
+    expect(await ok('get', 'cronjob', 'tick', '-n', 'apps', '-o', 'jsonpath={.spec.schedule}')).toBe(
+      '*/5 * * * *'
+    )
+    await ok('autoscale', 'deployment', 'api', '-n', 'apps', '--min=1', '--max=3', '--cpu-percent=80')
+    expect(await ok('get', 'hpa', 'api', '-n', 'apps', '-o', 'jsonpath={.spec.maxReplicas}')).toBe('3')
+    const netpol = file(
+      'netpol.yaml',
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny, namespace: apps}\nspec: {podSelector: {}, bogus: 1}\n'
+    )
+    const strict = await kubectl('apply', '-f', netpol, '--validate=strict')
+    expect(strict.stderr).toContain('unknown field "spec.bogus"')
+    expect(await ok('explain', 'networkpolicy.spec.podSelector')).toContain('matchLabels')
+  })
 })

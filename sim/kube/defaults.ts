@@ -5,6 +5,7 @@
 // Namespaces, Deployments, DaemonSets, StatefulSets, ReplicaSets and Jobs. Idempotent: defaulting
 // a defaulted object changes nothing. Pod-only admission defaults (service account, default
 // tolerations, priority) are in admission.ts.
+import { SERVED_DEFAULTS } from './defaults-served.js'
 import type { KubeObject, ResourceType } from './store.js'
 import { typeKey } from './store.js'
 
@@ -104,7 +105,7 @@ function defaultPod(pod: Obj): void {
           if (isObj(p)) dflt(p, 'hostPort', p.containerPort)
 }
 
-function defaultTemplate(spec: Obj): void {
+export function defaultTemplate(spec: Obj): void {
   if (isObj(spec.template)) defaultPodSpec(spec.template.spec)
 }
 
@@ -212,5 +213,6 @@ const BY_TYPE: Record<string, (o: Obj) => void> = {
 
 /** Applies the defaults of `t` to `obj` (in place); kinds without defaults are left as they are. */
 export function defaultObject(t: ResourceType, obj: KubeObject): void {
-  BY_TYPE[typeKey(t)]?.(obj)
+  const tk = typeKey(t)
+  ;(BY_TYPE[tk] ?? SERVED_DEFAULTS[tk])?.(obj)
 }

@@ -11,6 +11,7 @@ import type { KubeObject } from '../store.js'
 import { pdbSelects } from '../disruption-budgets.js'
 import { isoNow, isPodReady, typeFromKey, type SimContext } from './context.js'
 import type { Reconciler } from './queue.js'
+import { afterWall } from './wall-timer.js'
 
 export const PDB_KEY = 'poddisruptionbudgets.policy'
 /** disruption.go DeletionTimeout: an eviction not followed by a deletion within it is forgotten. */
@@ -77,6 +78,7 @@ function expectation(
 
 export class DisruptionController implements Reconciler {
   readonly name = 'disruption'
+  private readonly rechecks = new Map<string, () => void>()
   constructor(private readonly ctx: SimContext) {
     ctx.cache.onEvent((e, tk, prev) => {
       if (tk === PDB_KEY) ctx.queue.add(this, `${e.object.metadata.namespace}/${e.object.metadata.name}`)
@@ -150,6 +152,12 @@ export class DisruptionController implements Reconciler {
       },
       { subresource: 'status' }
     )
-    if (recheck !== undefined) this.ctx.timers.after(recheck, () => this.ctx.queue.add(this, key))
+    this.rechecks.get(key)?.()
+    this.rechecks.delete(key)
+    if (recheck !== undefined)
+      this.rechecks.set(
+        key,
+        afterWall(this.ctx, now + recheck, () => this.ctx.queue.add(this, key))
+      )
   }
 }

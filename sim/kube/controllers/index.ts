@@ -1,6 +1,6 @@
 // Starts the simulated control plane and node agents over an ObjectStore: the shared context
 // (cache, queue, timers, hardware, logs, events) and every controller — DaemonSet, ReplicaSet,
-// Deployment, Job, StatefulSet, endpoints and EndpointSlices, disruption (PodDisruptionBudget status), scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
+// Deployment, Job, CronJob, StatefulSet, endpoints and EndpointSlices, disruption (PodDisruptionBudget status), scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
 // Operator. startControlPlane starts only what deletion needs from kube-controller-manager (the
 // garbage collector and the namespace controller), for a world that is an API server alone.
 import type { SimClock } from '../../contracts.js'
@@ -12,6 +12,7 @@ import { PerftestNetwork } from '../workloads/perftest.js'
 import type { BehaviourFactory, PodBehaviour } from './behaviour.js'
 import { ClusterCache } from './cache.js'
 import { isoNow, Timers, type SimContext } from './context.js'
+import { CronJobController } from './cronjob.js'
 import { DaemonSetController } from './daemonset.js'
 import { DisruptionController } from './disruption.js'
 import { EndpointsController } from './endpoints.js'
@@ -112,6 +113,7 @@ export function startControllers(o: ControllerOptions): Controllers {
   new DeploymentController(ctx)
   new JobController(ctx)
   new StatefulSetController(ctx)
+  new CronJobController(ctx)
   new DisruptionController(ctx)
   new EndpointsController(ctx)
   new GarbageCollector(ctx)

@@ -424,10 +424,6 @@ suite(suiteName, () => {
       'replicationcontrollers'
     ])
       expect(resources.split('\n')).toContain(r)
-    await ok('create', 'cronjob', 'tick', '-n', 'apps', '--image=busybox:1.36', '--schedule=*/5 * * * *')
-    expect(await ok('get', 'cronjob', 'tick', '-n', 'apps', '-o', 'jsonpath={.spec.schedule}')).toBe(
-      '*/5 * * * *'
-    )
     await ok('autoscale', 'deployment', 'api', '-n', 'apps', '--min=1', '--max=3', '--cpu-percent=80')
     expect(await ok('get', 'hpa', 'api', '-n', 'apps', '-o', 'jsonpath={.spec.maxReplicas}')).toBe('3')
     const netpol = file(
@@ -437,5 +433,58 @@ suite(suiteName, () => {
     const strict = await kubectl('apply', '-f', netpol, '--validate=strict')
     expect(strict.stderr).toContain('unknown field "spec.bogus"')
     expect(await ok('explain', 'networkpolicy.spec.podSelector')).toContain('matchLabels')
+  })
+
+  it('starts the Jobs of a CronJob on its schedule and keeps their history', async () => {
+    await ok(
+      'create',
+      'cronjob',
+      'tick',
+      '-n',
+      'apps',
+      '--image=busybox:1.36',
+      '--schedule=* * * * *',
+      '--',
+      'true'
+    )
+    const cj = await json('get', 'cronjob', 'tick', '-n', 'apps')
+    expect(cj.spec).toMatchObject({
+      concurrencyPolicy: 'Allow',
+      successfulJobsHistoryLimit: 3,
+      suspend: false
+    })
+    const ticks = async () =>
+      (await json('get', 'jobs', '-n', 'apps')).items.filter((j: any) =>
+        (j.metadata.ownerReferences ?? []).some((r: any) => r.kind === 'CronJob' && r.name === 'tick')
+      )
+    // Schedules are wall-clock minutes: jump the world's clock past each one.
+    const seen = new Set<string>()
+    for (let round = 1; round <= 5; round++) {
+      world.clock.advance(61_000)
+      await until(async () => {
+        const jobs = await ticks()
+        const fresh = jobs.filter((j: any) => !seen.has(j.metadata.name))
+        const done = fresh.some((j: any) =>
+          (j.status?.conditions ?? []).some((c: any) => c.type === 'Complete')
+        )
+        if (done) for (const j of fresh) seen.add(j.metadata.name)
+        return done
+      })
+    }
+    const job = (await ticks())[0]
+    const minutes = Number(job.metadata.name.replace(/^tick-/, ''))
+    expect(job.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe(
+      new Date(minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z')
+    )
+    // Five Jobs ran; at most three successful ones are kept.
+    expect(seen.size).toBeGreaterThanOrEqual(5)
+    await until(async () => (await ticks()).length <= 3)
+    expect((await json('get', 'cronjob', 'tick', '-n', 'apps')).status.lastSuccessfulTime).toBeDefined()
+    // Suspended, it starts no more.
+    await ok('patch', 'cronjob', 'tick', '-n', 'apps', '-p', '{"spec":{"suspend":true}}')
+    const before = (await ticks()).map((j: any) => j.metadata.name)
+    world.clock.advance(61_000)
+    await new Promise(r => setTimeout(r, 500))
+    expect((await ticks()).map((j: any) => j.metadata.name)).toEqual(before)
   })
 })

@@ -14,12 +14,16 @@
 //   a pod naming an account its namespace lacks is refused (403 `error looking up service account
 //   <ns>/<name>: serviceaccount "<name>" not found`); a missing `default` passes, standing for the
 //   plugin's retries while the service account controller creates it;
+// - LimitRanger: the namespace's LimitRanges default and bound containers' resources (limit-ranger.ts);
+// - ResourceQuota: a create beyond a quota of its namespace is refused (resource-quota.ts), last;
 // - DefaultTolerationSeconds: pods tolerate node.kubernetes.io/not-ready and /unreachable
 //   (NoExecute) for 300 s unless they already say otherwise;
 // - then the scenario's `kube.mutatePods`, standing for a mutating policy of the cluster (a webhook
 //   or a MutatingAdmissionPolicy, which run after the built-in plugins) that changes pods before
 //   they are stored.
 import type { PodMutationSpec } from '../scenario.js'
+import { limitPod } from './limit-ranger.js'
+import { admitQuota } from './resource-quota.js'
 import { StoreError, type KubeObject, type ObjectStore, type ResourceType } from './store.js'
 
 /** The built-in classes every Kubernetes API server creates at start-up. */
@@ -184,6 +188,8 @@ export function admit(store: ObjectStore, t: ResourceType, obj: KubeObject): voi
     admitPod(store, obj)
     podDefaults(obj)
     admitServiceAccount(store, obj)
+    limitPod(store, obj)
     mutatePod(obj, podPoliciesOf.get(store) ?? [])
   }
+  admitQuota(store, t, obj)
 }

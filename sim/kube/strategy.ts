@@ -10,6 +10,7 @@
 import { admit } from './admission.js'
 import { defaultObject } from './defaults.js'
 import { allocateNodePorts } from './node-ports.js'
+import { podQosClass } from './qos.js'
 import type { DeleteOptions } from './deletion.js'
 import type { KubeObject, ObjectStore, StoreStrategy } from './store.js'
 import { StoreError, typeKey } from './store.js'
@@ -136,6 +137,8 @@ export function builtinStrategy(store: ObjectStore, builtinKeys: Set<string>): S
       }
       if (tk === 'namespaces') prepareNamespace(obj)
       defaultObject(t, obj)
+      // The QoS class from the pod as admission left it (PrepareForCreate runs after it).
+      if (tk === 'pods') obj.status = { ...(obj.status ?? {}), phase: 'Pending', qosClass: podQosClass(obj) }
       validateObject(t, obj)
     },
     prepareForUpdate(t, next, old) {

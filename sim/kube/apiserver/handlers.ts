@@ -6,6 +6,7 @@
 import { parse as parseYaml } from 'yaml'
 import { defaultObject } from '../defaults.js'
 import { validatePodUpdate } from '../pod-update.js'
+import { podQosClass } from '../qos.js'
 import { checkFieldSelector } from '../fieldlabels.js'
 import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { StoreError, apiVersionOf, typeKey } from '../store.js'
@@ -343,19 +344,7 @@ export function listObjects(env: VerbEnv, r: VerbRequest): Reply {
 
 /** What the pod strategy's PrepareForCreate leaves of a new pod's status: Pending and its QoS class. */
 function podCreateStatus(pod: KubeObject): Record<string, unknown> {
-  const containers: any[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]
-  const res = (c: any, kind: 'requests' | 'limits', r: string) => c?.resources?.[kind]?.[r]
-  const any = containers.some(c => ['cpu', 'memory'].some(r => res(c, 'requests', r) || res(c, 'limits', r)))
-  const guaranteed =
-    containers.length > 0 &&
-    containers.every(c =>
-      ['cpu', 'memory'].every(
-        r =>
-          res(c, 'limits', r) &&
-          String(res(c, 'limits', r)) === String(res(c, 'requests', r) ?? res(c, 'limits', r))
-      )
-    )
-  return { phase: 'Pending', qosClass: guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort' }
+  return { phase: 'Pending', qosClass: podQosClass(pod) }
 }
 
 function directiveOf(r: VerbRequest): FieldValidation {

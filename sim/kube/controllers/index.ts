@@ -1,6 +1,6 @@
 // Starts the simulated control plane and node agents over an ObjectStore: the shared context
 // (cache, queue, timers, hardware, logs, events) and every controller — DaemonSet, ReplicaSet,
-// Deployment, Job, CronJob, StatefulSet, endpoints and EndpointSlices, disruption (PodDisruptionBudget status), scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
+// Deployment, Job, CronJob, StatefulSet, endpoints and EndpointSlices, disruption (PodDisruptionBudget status), resource quota, scheduler, garbage collector, namespace, kubelet, NFD, Network Operator, GPU
 // Operator. startControlPlane starts only what deletion needs from kube-controller-manager (the
 // garbage collector and the namespace controller), for a world that is an API server alone.
 import type { SimClock } from '../../contracts.js'
@@ -29,6 +29,7 @@ import { NodeLifecycleController } from './node-lifecycle.js'
 import { OPERAND_BEHAVIOURS, rdmaSharedDpBehaviour } from './operand-pods.js'
 import { WorkQueue } from './queue.js'
 import { DeploymentController, JobController, ReplicaSetController } from './replication.js'
+import { ResourceQuotaController } from './resource-quota.js'
 import { Scheduler } from './scheduler.js'
 import { StatefulSetController } from './statefulset.js'
 
@@ -114,6 +115,7 @@ export function startControllers(o: ControllerOptions): Controllers {
   new JobController(ctx)
   new StatefulSetController(ctx)
   new CronJobController(ctx)
+  new ResourceQuotaController(ctx)
   new DisruptionController(ctx)
   new EndpointsController(ctx)
   new GarbageCollector(ctx)

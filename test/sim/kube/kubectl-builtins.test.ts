@@ -487,4 +487,52 @@ suite(suiteName, () => {
     await new Promise(r => setTimeout(r, 500))
     expect((await ticks()).map((j: any) => j.metadata.name)).toEqual(before)
   })
+
+  it('defaults and bounds containers by LimitRange and counts pods against a ResourceQuota', async () => {
+    await ok('create', 'namespace', 'limited')
+    const limits = file(
+      'limits.yaml',
+      [
+        'apiVersion: v1',
+        'kind: LimitRange',
+        'metadata: {name: box, namespace: limited}',
+        'spec:',
+        '  limits:',
+        '  - type: Container',
+        '    default: {cpu: 200m, memory: 128Mi}',
+        '    max: {cpu: "1"}'
+      ].join('\n')
+    )
+    await ok('apply', '-f', limits)
+    const lr = await json('get', 'limitrange', 'box', '-n', 'limited')
+    expect(lr.spec.limits[0].defaultRequest).toEqual({ cpu: '200m', memory: '128Mi' })
+    await until(async () => (await kubectl('get', 'serviceaccount', 'default', '-n', 'limited')).code === 0)
+    await ok('run', 'small', '-n', 'limited', '--image=busybox:1.36')
+    const small = await json('get', 'pod', 'small', '-n', 'limited')
+    expect(small.spec.containers[0].resources).toEqual({
+      limits: { cpu: '200m', memory: '128Mi' },
+      requests: { cpu: '200m', memory: '128Mi' }
+    })
+    expect(small.metadata.annotations['kubernetes.io/limit-ranger']).toBe(
+      'LimitRanger plugin set: cpu, memory request for container small; cpu, memory limit for container small'
+    )
+    expect(small.status.qosClass).toBe('Guaranteed')
+    const big = await kubectl(
+      'run',
+      'big',
+      '-n',
+      'limited',
+      '--image=busybox:1.36',
+      '--overrides={"spec":{"containers":[{"name":"big","image":"busybox:1.36","resources":{"limits":{"cpu":"2"}}}]}}'
+    )
+    expect(big.stderr).toContain('maximum cpu usage per Container is 1, but limit is 2')
+
+    await ok('create', 'quota', 'two', '-n', 'limited', '--hard=pods=2,requests.cpu=1')
+    await until(async () => (await json('get', 'quota', 'two', '-n', 'limited')).status?.used?.pods === '1')
+    expect((await json('get', 'quota', 'two', '-n', 'limited')).status.used['requests.cpu']).toBe('200m')
+    await ok('run', 'second', '-n', 'limited', '--image=busybox:1.36')
+    await until(async () => (await json('get', 'quota', 'two', '-n', 'limited')).status?.used?.pods === '2')
+    const third = await kubectl('run', 'third', '-n', 'limited', '--image=busybox:1.36')
+    expect(third.stderr).toContain('exceeded quota: two, requested: pods=1, used: pods=2, limited: pods=2')
+  })
 })

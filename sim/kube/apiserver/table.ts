@@ -5,6 +5,7 @@ import type { KubeObject, ObjectStore, ResourceType } from '../store.js'
 import { typeKey } from '../store.js'
 import { crdInfo } from './crds.js'
 import { AGE, BUILTIN_COLUMNS, NAME, type Column, since } from './printers.js'
+import { SERVED_COLUMNS } from './printers-served.js'
 
 export function wantsTable(accept: string): boolean {
   return accept.includes('as=Table')
@@ -44,7 +45,7 @@ function columnsFor(store: ObjectStore, t: ResourceType): Column[] {
       }))
     ]
   }
-  return BUILTIN_COLUMNS[typeKey(t)] ?? [NAME, AGE]
+  return BUILTIN_COLUMNS[typeKey(t)] ?? SERVED_COLUMNS[typeKey(t)] ?? [NAME, AGE]
 }
 
 export function toTable(

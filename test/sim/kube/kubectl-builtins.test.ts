@@ -453,6 +453,9 @@ suite(suiteName, () => {
       successfulJobsHistoryLimit: 3,
       suspend: false
     })
+    expect(await ok('get', 'cronjob', 'tick', '-n', 'apps')).toMatch(
+      /NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE\ntick\s+\* \* \* \* \*\s+<none>\s+False\s+0\s+<none>\s/
+    )
     const ticks = async () =>
       (await json('get', 'jobs', '-n', 'apps')).items.filter((j: any) =>
         (j.metadata.ownerReferences ?? []).some((r: any) => r.kind === 'CronJob' && r.name === 'tick')

@@ -138,7 +138,8 @@ export function builtinStrategy(store: ObjectStore, builtinKeys: Set<string>): S
       if (tk === 'namespaces') prepareNamespace(obj)
       defaultObject(t, obj)
       // The QoS class from the pod as admission left it (PrepareForCreate runs after it).
-      if (tk === 'pods') obj.status = { ...(obj.status ?? {}), phase: 'Pending', qosClass: podQosClass(obj) }
+      // (A client's create has its status reset to Pending by the handler; an in-process fixture's stays.)
+      if (tk === 'pods') obj.status = { phase: 'Pending', ...(obj.status ?? {}), qosClass: podQosClass(obj) }
       validateObject(t, obj)
     },
     prepareForUpdate(t, next, old) {

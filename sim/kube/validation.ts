@@ -8,6 +8,7 @@
 // IsConfigMapKey, IsQualifiedName, IsValidLabelValue). A failure is a 422 with the real wording.
 import { configDataErrors } from './config-data.js'
 import { type FieldError, goStringMap, goValue, invalidError } from './field-errors.js'
+import { parseCron } from './controllers/cron-schedule.js'
 import { matchesLabelSelectorObject } from './selectors.js'
 import type { KubeObject, ResourceType } from './store.js'
 import { typeKey } from './store.js'
@@ -114,6 +115,31 @@ function dns1035Errors(name: unknown, field: string): FieldError[] {
   return out
 }
 
+/** validateScheduleFormat (pkg/apis/batch/validation): cron.ParseStandard's error, no TZ prefix. */
+function scheduleErrors(spec: Obj | undefined): FieldError[] {
+  const schedule = spec?.schedule
+  if (typeof schedule !== 'string' || !schedule) return [{ type: 'Required', field: 'spec.schedule' }]
+  const out: FieldError[] = []
+  try {
+    parseCron(schedule)
+  } catch (err) {
+    out.push({
+      type: 'Invalid',
+      field: 'spec.schedule',
+      value: goValue(schedule),
+      detail: (err as Error).message
+    })
+  }
+  if (schedule.includes('TZ'))
+    out.push({
+      type: 'Invalid',
+      field: 'spec.schedule',
+      value: goValue(schedule),
+      detail: 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'
+    })
+  return out
+}
+
 /** A *metav1.LabelSelector as field errors print it: its generated String() form. */
 function goSelector(sel: Obj | undefined): string {
   if (!sel) return 'null'
@@ -193,6 +219,7 @@ function specErrors(tk: string, o: Obj): FieldError[] {
   if (tk === 'configmaps' || tk === 'secrets') return dataKeyErrors(o)
   if (tk === 'pods') return podSpecErrors(o.spec, 'spec')
   if (tk === 'services') return dns1035Errors(o.metadata?.name, 'metadata.name')
+  if (tk === 'cronjobs.batch') return scheduleErrors(o.spec)
   return []
 }
 

@@ -447,6 +447,13 @@ suite(suiteName, () => {
       '--',
       'true'
     )
+    const badSchedule = file(
+      'bad-cron.yaml',
+      'apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: bad, namespace: apps}\nspec:\n  schedule: "every minute"\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}\n'
+    )
+    expect((await kubectl('apply', '-f', badSchedule)).stderr).toContain(
+      'spec.schedule: Invalid value: "every minute": expected exactly 5 fields, found 2: [every minute]'
+    )
     const cj = await json('get', 'cronjob', 'tick', '-n', 'apps')
     expect(cj.spec).toMatchObject({
       concurrencyPolicy: 'Allow',

@@ -69,14 +69,14 @@ suite(suiteName, () => {
 
   it('lists with selectors and pages, and gets 400 for a bad continue token and an unsupported field', () => {
     expect(result.list).toEqual({
-      names: ['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4'],
+      names: ['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4', 'kube-root-ca.crt'],
       tierA: ['cm-0', 'cm-1', 'cm-2'],
       byName: ['cm-4'],
       pages: [
         ['cm-0', 'cm-1'],
-        ['cm-2', 'cm-3', 'cm-4']
+        ['cm-2', 'cm-3', 'cm-4', 'kube-root-ca.crt']
       ],
-      remaining: 3,
+      remaining: 4,
       badContinue: {
         code: 400,
         reason: 'BadRequest',

@@ -45,6 +45,9 @@ def gone(read):
 
 def flow_list():
     core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=ns)))
+    # Every namespace gets the root CA ConfigMap from the controller manager; wait for it.
+    until("kube-root-ca.crt", lambda: any(
+        c.metadata.name == "kube-root-ca.crt" for c in core.list_namespaced_config_map(ns).items))
     for i in range(5):
         core.create_namespaced_config_map(ns, client.V1ConfigMap(
             metadata=client.V1ObjectMeta(name="cm-%d" % i, labels={"tier": "a" if i < 3 else "b"})))

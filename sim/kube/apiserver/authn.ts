@@ -29,7 +29,7 @@ export interface AuthnOptions {
   /** User names that never get system:masters (their rights come from RBAC only). */
   restricted?: Set<string>
   /** Service account tokens the server issued (sa-tokens.ts). */
-  serviceAccountUser?: (token: string) => UserInfo | undefined
+  serviceAccountUser?: (token: string, audiences?: string[]) => UserInfo | undefined
 }
 
 export const DEFAULT_TOKEN_USER: TokenUser = { username: 'clusterUser', groups: ['system:masters'] }
@@ -68,8 +68,22 @@ export function authenticate(req: IncomingMessage, o: AuthnOptions): UserInfo | 
   return undefined
 }
 
-/** The identity behind a bearer token (also what a TokenReview answers), or undefined. */
-export function authenticateToken(token: string, o: AuthnOptions): UserInfo | undefined {
+/**
+ * The identity behind a bearer token (also what a TokenReview answers), or undefined. With
+ * `audiences` (a TokenReview's), a service account token must be meant for one of them and the
+ * audience-agnostic kinds (static, Entra) answer only when they include the API audience
+ * (k8s.io/apiserver@v0.33.2 pkg/authentication/authenticator/audagnostic.go).
+ */
+export function authenticateToken(
+  token: string,
+  o: AuthnOptions,
+  audiences?: { requested: string[]; api: string[] }
+): UserInfo | undefined {
+  const agnosticOk = !audiences || audiences.requested.some(a => audiences.api.includes(a))
+  if (!agnosticOk) {
+    const sa = o.serviceAccountUser?.(token, audiences!.requested)
+    return sa ? finish(sa, o) : undefined
+  }
   if (o.tokens.has(token)) return finish(o.tokenUsers?.[token] ?? DEFAULT_TOKEN_USER, o)
   if (o.verifyAadToken?.(token)) {
     const c = jwtClaims(token)
@@ -77,6 +91,6 @@ export function authenticateToken(token: string, o: AuthnOptions): UserInfo | un
     const groups = [...(Array.isArray(c.groups) ? c.groups.map(String) : []), 'system:masters']
     return finish({ username, groups, ...(c.oid ? { uid: String(c.oid) } : {}) }, o)
   }
-  const sa = o.serviceAccountUser?.(token)
+  const sa = o.serviceAccountUser?.(token, audiences?.requested)
   return sa ? finish(sa, o) : undefined
 }

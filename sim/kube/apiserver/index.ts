@@ -353,7 +353,9 @@ async function serveResource(
       'the server does not allow this method on the requested resource'
     )
   const reply = REVIEW_GROUPS.has(route.type.group)
-    ? review(o.store, a.user!, verbRequest, token => authenticateToken(token, c.authn))
+    ? review(o.store, a.user!, verbRequest, (token, audiences) =>
+        authenticateToken(token, c.authn, audiences)
+      )
     : dispatch(env, verbRequest)
   reply.body = atVersion(reply.body, route.type)
   record(reply.status)
@@ -477,7 +479,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       ...(o.tokenUsers ? { tokenUsers: o.tokenUsers } : {}),
       ...(o.verifyAadToken ? { verifyAadToken: o.verifyAadToken } : {}),
       restricted: restrictedUsers(o.access),
-      serviceAccountUser: token => serviceAccountUser(o.store, token)
+      serviceAccountUser: (token, audiences) => serviceAccountUser(o.store, token, audiences)
     },
     faults: new KubeFaults(o.faults ?? [], o.clock),
     throttle: o.throttle ? new ServerThrottle(o.throttle) : undefined,

@@ -70,7 +70,7 @@ export function review(
   store: ObjectStore,
   user: UserInfo,
   r: VerbRequest,
-  authenticateToken: (token: string) => UserInfo | undefined = () => undefined
+  authenticateToken: TokenAuthenticator = () => undefined
 ): Reply {
   const plural = r.route.type.plural
   if (r.method !== 'POST' || r.route.name)
@@ -136,16 +136,37 @@ export function review(
   throw new ApiError(404, 'NotFound', 'the server could not find the requested resource')
 }
 
+type TokenAuthenticator = (
+  token: string,
+  audiences?: { requested: string[]; api: string[] }
+) => UserInfo | undefined
+
+/** The requested audiences a token answers for: those in its `aud` claim, else (static, Entra) the API's. */
+function tokenAudiences(token: string, requested: string[]): string[] {
+  let claims: any
+  try {
+    claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))
+  } catch {
+    claims = undefined
+  }
+  const aud = claims?.iss === SA_ISSUER ? claims.aud : undefined
+  const own = (Array.isArray(aud) ? aud : aud ? [aud] : [SA_ISSUER]).map(String)
+  return requested.filter(a => own.includes(a))
+}
+
 /**
  * A TokenReview (kubernetes/kubernetes@v1.33.2 pkg/registry/authentication/tokenreview/storage.go):
  * the token is required (400); the answer says whether the server's authenticators accept it and
  * for whom, with the audiences (the API audiences when the review names none).
  */
-function tokenReview(review: KubeObject, authenticateToken: (token: string) => UserInfo | undefined): Reply {
+function tokenReview(review: KubeObject, authenticateToken: TokenAuthenticator): Reply {
   const token = review.spec?.token
   if (!token) throw new ApiError(400, 'BadRequest', 'token is required for TokenReview in authentication')
-  const user = authenticateToken(String(token))
-  const audiences: string[] = review.spec?.audiences?.length ? review.spec.audiences : [SA_ISSUER]
+  const requested: string[] | undefined = review.spec?.audiences?.length
+    ? review.spec.audiences.map(String)
+    : undefined
+  const user = authenticateToken(String(token), requested ? { requested, api: [SA_ISSUER] } : undefined)
+  const audiences = requested ? tokenAudiences(String(token), requested) : [SA_ISSUER]
   const status = user
     ? {
         authenticated: true,

@@ -195,6 +195,23 @@ suite(suiteName, () => {
     expect(reviewed.status.authenticated).toBe(true)
     expect(reviewed.status.user.username).toBe('system:serviceaccount:apps:default')
     expect(reviewed.status.user.groups).toContain('system:serviceaccounts:apps')
+    expect(reviewed.status.audiences).toEqual(['https://kubernetes.default.svc.cluster.local'])
+    // A token for another audience is no token for the API server, but reviews as one for its own.
+    const vault = (await ok('create', 'token', 'default', '-n', 'apps', '--audience=vault')).trim()
+    const forVault = (audiences?: string[]) =>
+      file(
+        'review-vault.json',
+        JSON.stringify({
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenReview',
+          spec: { token: vault, ...(audiences ? { audiences } : {}) }
+        })
+      )
+    expect(
+      JSON.parse(await ok('create', '-f', forVault(), '-o', 'json')).status.authenticated
+    ).toBeUndefined()
+    const asVault = JSON.parse(await ok('create', '-f', forVault(['vault']), '-o', 'json')).status
+    expect(asVault).toMatchObject({ authenticated: true, audiences: ['vault'] })
     // Without RBAC rights of its own, the account is forbidden to list pods.
     const denied = await kubectlAs(asAccount, 'get', 'pods', '-n', 'apps')
     expect(denied.stderr).toContain('Forbidden')

@@ -20,7 +20,7 @@ function tooManyRequests(cause: string): ApiError {
     'TooManyRequests',
     "Cannot evict pod as it would violate the pod's disruption budget.",
     {
-      causes: [{ type: 'DisruptionBudget', message: cause }]
+      causes: [{ reason: 'DisruptionBudget', message: cause }]
     }
   )
 }

@@ -54,7 +54,7 @@ function invalidTokenRequest(name: string, field: string, value: unknown, detail
       name,
       group: 'authentication.k8s.io',
       kind: 'TokenRequest',
-      causes: [{ type: 'FieldValueInvalid', message, field }]
+      causes: [{ reason: 'FieldValueInvalid', message, field }]
     }
   )
 }

@@ -232,6 +232,7 @@ export const SCENARIO_SCHEMA = {
         joinSpread: duration,
         containerMemlockKiB: { type: 'integer', minimum: 0 },
         peermemFails: { type: 'array', items: nodeIndex, uniqueItems: true },
+        nvlinkDegraded: { type: 'array', items: nodeIndex, uniqueItems: true },
         dmabuf: { type: 'boolean' }
       }
     },
@@ -358,7 +359,7 @@ export function indexProblems(nodes: Record<string, unknown> | undefined, bounds
     if (typeof i === 'number' && i >= bounds.rdmaNodes)
       problems.push(`${key}: node index ${i} is outside the pool (RDMA nodes 0 to ${bounds.rdmaNodes - 1})`)
   }
-  for (const key of ['noInfiniband', 'ofedFails', 'peermemFails'])
+  for (const key of ['noInfiniband', 'ofedFails', 'peermemFails', 'nvlinkDegraded'])
     for (const [at, i] of ((nodes?.[key] as unknown[] | undefined) ?? []).entries())
       node(`nodes.${key}[${at}]`, i)
   for (const [at, d] of ((nodes?.degraded as Array<Record<string, unknown>> | undefined) ?? []).entries()) {

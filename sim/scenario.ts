@@ -151,6 +151,8 @@ export interface Scenario {
     /** Nodes where nvidia_peermem cannot be inserted (modprobe: Invalid argument): the GPU
      *  Operator's nvidia-peermem-ctr crash-loops and GPUDirect goes through peer memory nowhere. */
     peermemFails?: number[]
+    /** Nodes whose NVLink runs degraded (a GPU's links down): NCCL's intra-node busbw drops. */
+    nvlinkDegraded?: number[]
     /** The GPU driver can export GPU memory as dma-buf (the open kernel modules); default true
      *  for GPUs the open modules support (not V100). */
     dmabuf?: boolean

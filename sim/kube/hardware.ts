@@ -315,6 +315,8 @@ export interface NodeHardware {
   memlockOverrideKiB: number | null
   /** nvidia_peermem cannot be inserted here (scenario `nodes.peermemFails`). */
   peermemFails: boolean
+  /** The GPUs' NVLink runs degraded (scenario `nodes.nvlinkDegraded`): NCCL's intra-node rate drops. */
+  nvlinkDegraded: boolean
   /** The GPU driver exports GPU memory as dma-buf (open kernel modules; scenario `nodes.dmabuf`). */
   gpuDmabuf: boolean
   /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
@@ -537,6 +539,7 @@ export function buildNodeHardware(o: {
     memlockUnlimited: false,
     memlockOverrideKiB: o.scenario.nodes.containerMemlockKiB ?? null,
     peermemFails: o.rdmaIndex >= 0 && (o.scenario.nodes.peermemFails ?? []).includes(o.rdmaIndex),
+    nvlinkDegraded: o.rdmaIndex >= 0 && (o.scenario.nodes.nvlinkDegraded ?? []).includes(o.rdmaIndex),
     gpuDmabuf:
       spec.gpus > 0 &&
       (spec.gpuVendor ?? '10de') === '10de' &&

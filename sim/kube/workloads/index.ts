@@ -25,6 +25,7 @@ import { containerUid, imageModel } from './image-contents.js'
 import { PERFTEST_TOOLS, perftestCommand, PerftestNetwork, visibleGpus } from './perftest.js'
 import { containerScript, Shell } from './shell.js'
 import { ucxCommands, UcxNetwork } from './ucx.js'
+import { isNcclTestsImage, ncclCommands, NcclNetwork } from './nccl.js'
 
 /** A container path's host path and how the volume mount behind it propagates host mounts. */
 export interface HostMount {
@@ -210,6 +211,36 @@ export function shmKiB(podSpec: any, c: ContainerView, allocatableMemory: number
   return Number.isFinite(size) ? Math.floor(size / 1024) : DEFAULT_SHM_KIB
 }
 
+/**
+ * A file of a Secret or ConfigMap volume the container mounts (each key a file under the mount
+ * path, or the `items` paths), as the kubelet projects them; undefined for any other path.
+ */
+export function volumeFile(env: BehaviourEnv, c: ContainerView, path: string): string | undefined {
+  for (const m of c.spec.volumeMounts ?? []) {
+    const mount = String(m.mountPath ?? '').replace(/\/+$/, '')
+    if (!mount || !path.startsWith(`${mount}/`)) continue
+    const vol = (env.pod.spec?.volumes ?? []).find((v: any) => v.name === m.name)
+    const src = vol?.secret
+      ? { tk: 'secrets', name: vol.secret.secretName, items: vol.secret.items }
+      : vol?.configMap
+        ? { tk: TK.configmaps, name: vol.configMap.name, items: vol.configMap.items }
+        : undefined
+    if (!src) continue
+    const obj = env.ctx.cache.get(src.tk, env.pod.metadata.namespace, src.name)
+    if (!obj) continue
+    const rel = path.slice(mount.length + 1)
+    const key = src.items ? (src.items as any[]).find(i => i.path === rel)?.key : rel
+    if (key === undefined) continue
+    if (src.tk === 'secrets') {
+      const b64 = obj.data?.[key]
+      if (b64 !== undefined) return Buffer.from(String(b64), 'base64').toString('utf8')
+      return obj.stringData?.[key]
+    }
+    return obj.data?.[key]
+  }
+  return undefined
+}
+
 /** Where the kubelet reads a container's termination message. */
 export function terminationMessagePath(c: ContainerView): string {
   return c.spec.terminationMessagePath ?? '/dev/termination-log'
@@ -219,7 +250,8 @@ export function terminationMessagePath(c: ContainerView): string {
 export function shellWorkloads(
   net: PerftestNetwork,
   gpuAllocations = new GpuAllocations(),
-  ucxNet = new UcxNetwork()
+  ucxNet = new UcxNetwork(),
+  ncclNet = new NcclNetwork()
 ): BehaviourFactory {
   return (env: BehaviourEnv): PodBehaviour | undefined => {
     const all = [...(env.pod.spec.initContainers ?? []), ...(env.pod.spec.containers ?? [])]
@@ -258,7 +290,7 @@ export function shellWorkloads(
         ...base,
         uid: containerUid(env.pod.spec, c.spec, image),
         shmKiB: shmKiB(env.pod.spec, c, parseQuantity(node?.status?.allocatable?.memory)),
-        readFile: path => own.get(path) ?? base.readFile?.(path),
+        readFile: path => own.get(path) ?? volumeFile(env, c, path) ?? base.readFile?.(path),
         ...(wantGpus > 0 && !base.host
           ? {
               gpuIndexes: gpuAllocations.allocate(
@@ -308,6 +340,24 @@ export function shellWorkloads(
             resolve: host => ctx.cache.list(TK.pods).find(p => p.metadata.name === host)?.status?.podIP,
             net: ucxNet,
             sleep: ms => new Promise<void>(r => ctx.timers.after(ms, r))
+          })
+        )
+      }
+      if (isNcclTestsImage(String(c.image ?? ''))) {
+        const readFile = (path: string) => view.readFile?.(path)
+        Object.assign(
+          commands,
+          ncclCommands({
+            side: () => ({
+              view,
+              env: cenv,
+              podName: env.pod.metadata.name,
+              podIP: () => env.podIP(),
+              readFile
+            }),
+            net: ncclNet,
+            sleep: ms => new Promise<void>(r => ctx.timers.after(ms, r)),
+            writeFile: (path, content) => own.set(path, content)
           })
         )
       }

@@ -199,6 +199,60 @@ export interface ReportTransport {
   busy?: NonNullable<ReportBenchmark['busy']>
 }
 
+/** The path NCCL's inter-node traffic took: InfiniBand with GPUDirect RDMA, through host memory, sockets. */
+export type CollectiveMode = 'ib-gdr' | 'ib' | 'socket' | 'failed'
+
+/** One size of an all_reduce_perf run: the better of its out-of-place and in-place halves. */
+export interface CollectiveSize {
+  bytes: number
+  algbwGBps: number
+  busbwGBps: number
+}
+
+/** all_reduce_perf over every GPU of one node, in one process. */
+export interface CollectiveNodeResult {
+  node: string
+  pod: string
+  gpus: number
+  verdict: 'pass' | 'fail'
+  /** busbw at the largest size, GB/s; null when the run printed no table. */
+  busbwGBps: number | null
+  passMarkGBps: number | null
+  /** Why it failed (or why it was not judged); absent on a pass. */
+  reason?: string
+  sizes: CollectiveSize[]
+}
+
+/** The NCCL collective check: all_reduce_perf within each node and across the pair, judged. */
+export interface ReportCollective {
+  check: 'nccl'
+  /** The inter-node path, from NCCL_DEBUG=INFO. */
+  mode: CollectiveMode
+  verdict: 'pass' | 'fail'
+  /** Why, in the user's terms (the cause first). */
+  reason: string
+  /** What fixes it; absent on a pass. */
+  fix?: string
+  image: string
+  /** busbw across the two nodes at the largest size, GB/s. */
+  busbwGBps: number | null
+  passMarkGBps: number | null
+  passMarkSource: string
+  intraPassMarkSource: string | null
+  /** The inter-node run per size. */
+  sizes: CollectiveSize[]
+  /** The pair's launcher and worker nodes; null when no pair could be picked. */
+  pair: { launcher: string; worker: string } | null
+  nodes: CollectiveNodeResult[]
+  /** How GPU memory reached the NIC, when NCCL's log says (dma-buf when it found DMA-BUF). */
+  gpudirect: 'dmabuf' | 'peermem' | null
+  /** NCCL's network (`IB`, `Socket`, `IBext_v8`) and the IB devices it used. */
+  network: string | null
+  ibDevices: string[]
+  ncclVersion: string | null
+  ncclEnv: Record<string, string>
+}
+
 /** The cluster a run is about: as resource-group and cluster-name name it, and the kubeconfig context used. */
 export interface ReportCluster {
   resourceGroup?: string
@@ -220,6 +274,7 @@ export interface Report {
   checks: ReportCheck[]
   benchmark?: ReportBenchmark
   transport?: ReportTransport
+  collective?: ReportCollective
   drift?: DriftItem[]
   diagnostics?: Diagnostic[]
   workload?: ReportWorkload
@@ -242,7 +297,8 @@ export function deriveResult(report: Report): ReportResult {
     report.steps.some(s => s.status === 'failure') ||
     report.checks.some(c => c.status === 'fail') ||
     (report.benchmark?.pairs.some(p => p.verdict === 'fail') ?? false) ||
-    report.transport?.verdict === 'fail'
+    report.transport?.verdict === 'fail' ||
+    report.collective?.verdict === 'fail'
   if (failed) return 'failure'
   if (driftFound(report)) return 'drifted'
   return 'success'
@@ -257,7 +313,13 @@ export function driftFound(report: Report): boolean {
 }
 
 /** The outputs that hold a number: JSON numbers in the report (the step's outputs are strings). */
-export const NUMERIC_OUTPUTS = ['rdma-nodes', 'bandwidth-gbps', 'latency-us', 'transport-gbps'] as const
+export const NUMERIC_OUTPUTS = [
+  'rdma-nodes',
+  'bandwidth-gbps',
+  'latency-us',
+  'transport-gbps',
+  'nccl-busbw-gbps'
+] as const
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/
 

@@ -18,6 +18,7 @@ import { OwnershipRecord, poolRef } from '../stack/ownership.js'
 import { runVerification } from '../verify/index.js'
 import { armApplyContext, settlePool } from './azure-phases.js'
 import { runBenchmarkStep } from './benchmark-step.js'
+import { runCollectiveStep } from './collective-step.js'
 import type { Phase, RunContext } from './phase.js'
 import { rememberLeaseReleased, rememberTempPath, STATE } from './saved-state.js'
 import { runStep, StepError } from './steps.js'
@@ -182,9 +183,9 @@ function livePoolLine(pool: string, nodes: KubeObject[]): string {
 }
 
 /**
- * The verification checks; then (not in drift mode) the benchmark and the transport check, which
- * runs even when the benchmark failed (it says why Dynamo's own path fails) — the benchmark's
- * failure is reported all the same.
+ * The verification checks; then (not in drift mode) the benchmark, the transport check and the
+ * collective check, each run whatever the one before found (each names its own cause) — their
+ * failures are reported all the same.
  */
 export const verify: Phase = {
   name: 'verify',
@@ -223,6 +224,7 @@ export const verify: Phase = {
       const why = { detail: 'not run: the node probe could not run (see the node-probe check)' }
       if (s.benchmark.enabled) part.steps.push(finishedStep('benchmark', 'skipped', now, why, now))
       if (s.transport.check !== 'none') part.steps.push(finishedStep('transport', 'skipped', now, why, now))
+      if (s.collective.check !== 'none') part.steps.push(finishedStep('collective', 'skipped', now, why, now))
       return
     }
     let benchmarkFailure: StepError | undefined
@@ -231,7 +233,15 @@ export const verify: Phase = {
         if (!(e instanceof StepError)) throw e
         benchmarkFailure = e
       })
-    if (s.transport.check !== 'none') await runTransportStep(s, kube, verification, part)
+    // The collective check runs whatever the transport check found: each names its own cause.
+    let transportFailure: StepError | undefined
+    if (s.transport.check !== 'none')
+      await runTransportStep(s, kube, verification, part).catch(e => {
+        if (!(e instanceof StepError) || s.collective.check === 'none') throw e
+        transportFailure = e
+      })
+    if (s.collective.check !== 'none') await runCollectiveStep(s, kube, verification, part)
     if (benchmarkFailure) throw benchmarkFailure
+    if (transportFailure) throw transportFailure
   }
 }

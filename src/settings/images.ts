@@ -42,12 +42,24 @@ export const DYNAMO_RUNTIME_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1
  */
 export const BENCHMARK_IMAGE_DEFAULT = 'docker.io/mellanox/cuda-perftest:latest'
 
+/**
+ * Azure/aks-rdma-infiniband's NCCL test image the collective check runs: nccl-tests v2.17.6
+ * (`da0b547`) built with Open MPI on nvidia/cuda:13.3.0-devel-ubuntu24.04 for sm_90 and sm_100
+ * (Hopper, Blackwell) with sshd on port 2222 (tests/containers/nccl-tests/Dockerfile), pushed for
+ * linux/amd64 and linux/arm64 by .github/workflows/build-nccl-tests-image.yaml. That workflow tags
+ * only `latest` (its dated `type=schedule` tag needs a schedule trigger it does not have), so the
+ * default cannot be pinned by a version tag: pin it by digest (collective-image) for reproducible
+ * runs (docs/IMAGES.md). It runs unprivileged, only in the check's pods.
+ */
+export const NCCL_TESTS_IMAGE = 'ghcr.io/azure/aks-rdma-infiniband/nccl-tests:latest'
+
 /** The CPU architectures each default image is published for (sources in docs/IMAGES.md). */
 export const DEFAULT_IMAGE_ARCHES: Readonly<Record<string, readonly CpuArch[]>> = {
   [BUSYBOX_IMAGE]: ['amd64', 'arm64'],
   [RDMA_DEVICE_PLUGIN_IMAGE]: ['amd64', 'arm64'],
   [BENCHMARK_IMAGE_DEFAULT]: ['amd64'],
-  [DYNAMO_RUNTIME_IMAGE]: ['amd64', 'arm64']
+  [DYNAMO_RUNTIME_IMAGE]: ['amd64', 'arm64'],
+  [NCCL_TESTS_IMAGE]: ['amd64', 'arm64']
 }
 
 /** An image of the run: the input that chooses it (none for busybox), and whether it is that input's default. */

@@ -3,7 +3,12 @@
 // warnings). action.yml is checked against this list by a test, so the two never drift; the
 // settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
 // (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
-import { BENCHMARK_IMAGE_DEFAULT, DYNAMO_RUNTIME_IMAGE, RDMA_DEVICE_PLUGIN_IMAGE } from './images.js'
+import {
+  BENCHMARK_IMAGE_DEFAULT,
+  DYNAMO_RUNTIME_IMAGE,
+  NCCL_TESTS_IMAGE,
+  RDMA_DEVICE_PLUGIN_IMAGE
+} from './images.js'
 import { vmSizeProblem } from './vm-sizes.js'
 import type { Mode, NodeTaint } from './settings.js'
 import { parseDuration } from '../util/duration.js'
@@ -587,6 +592,36 @@ const DEFINITIONS = [
     description:
       "UCX settings of the transport check pods: dynamo is the worker snippet's (the UCX_TLS Dynamo documents for InfiniBand, and UCX_NET_DEVICES set at start to the InfiniBand device local to the pod's GPU from the probe's NIC-GPU map); defaults sets none, as a worker without them runs (UCX_TLS and UCX_NET_DEVICES all)."
   },
+  // NCCL collective check
+  {
+    name: 'collective-check',
+    modes: BENCHMARKS,
+    kind: 'enum',
+    values: ['none', 'nccl'],
+    default: 'none',
+    description:
+      "After the benchmark, prove the path NCCL's collectives take: all_reduce_perf over every GPU of each RDMA node of the benchmark scope (one process, -g <gpus>), judged against the VM size's intra-node pass mark, then across the benchmark's two nodes (every rank its own GPU, over mpirun and ssh between pods the action creates and deletes), judged against the inter-node pass mark; NCCL_DEBUG=INFO says whether it took InfiniBand with GPUDirect (ib-gdr), InfiniBand through host memory (ib) or sockets. none: skip (the default). See docs/collective-check.md."
+  },
+  {
+    name: 'collective-image',
+    modes: BENCHMARKS,
+    kind: 'string',
+    default: NCCL_TESTS_IMAGE,
+    description:
+      "nccl-tests image the collective check runs (all_reduce_perf, Open MPI's mpirun, sshd on port 2222). The default, Azure/aks-rdma-infiniband's, is published as latest only and built for Hopper and Blackwell GPUs: pin it by digest (image@sha256:...), and give an image with A100 kernels on ND A100 v4 sizes (docs/IMAGES.md).",
+    ...image('collective-image')
+  },
+  {
+    name: 'collective-min-busbw',
+    modes: BENCHMARKS,
+    kind: 'number',
+    description:
+      "Inter-node pass mark of the collective check: all_reduce busbw (GB/s) at the largest size across the two nodes. Unset: the VM size's (docs/collective-check.md lists them and their sources).",
+    check: v =>
+      /^\d*\.?\d+$/.test(v) && Number(v) > 0 && Number(v) <= 10000
+        ? undefined
+        : 'must be a number of GB/s greater than 0 (e.g. 180)'
+  },
   {
     name: 'fail-on-drift',
     modes: ['drift'],
@@ -638,6 +673,15 @@ export const OUTPUTS: readonly OutputDefinition[] = [
   {
     name: 'transport-gbps',
     description: 'Transport check: GPU-to-GPU UCX bandwidth between the two pods, Gb/s.'
+  },
+  {
+    name: 'collective',
+    description:
+      "Collective check: the path NCCL's inter-node traffic took (ib-gdr, ib, socket or failed); empty when collective-check is none."
+  },
+  {
+    name: 'nccl-busbw-gbps',
+    description: 'Collective check: all_reduce busbw across the two nodes at the largest size, GB/s.'
   },
   { name: 'drifted', description: 'true when drift mode found a difference.' },
   { name: 'report-path', description: 'Path of the JSON report.' },

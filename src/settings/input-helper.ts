@@ -17,6 +17,7 @@ import type {
   Settings,
   StackSettings,
   TransportSettings,
+  CollectiveSettings,
   WaitSettings
 } from './settings.js'
 import { BUSYBOX_IMAGE, defaultImagesLacking, type RunImage } from './images.js'
@@ -315,6 +316,43 @@ function transportSettings(i: Inputs, pool: NodePoolSettings): TransportSettings
 }
 
 /**
+ * The collective check's inputs: it needs two nodes with NVIDIA GPUs (NCCL; RCCL is AMD's), and
+ * the default image has kernels for Hopper and Blackwell only (sm_90, sm_100).
+ */
+function collectiveSettings(i: Inputs, pool: NodePoolSettings): CollectiveSettings {
+  const check = i.enumOf<CollectiveSettings['check']>('collective-check')
+  const min = i.optional('collective-min-busbw')
+  const out: CollectiveSettings = {
+    check,
+    image: i.str('collective-image'),
+    ...(min !== undefined ? { minBusbwGBps: Number(min) } : {})
+  }
+  if (check === 'none') return out
+  if (pool.count < 2)
+    i.problem(
+      `collective-check "${check}": needs node-count of at least 2 (the check runs all_reduce_perf across two nodes), got ${pool.count}`
+    )
+  const size = findRdmaVmSize(pool.vmSize)
+  if (size && size.gpus === 0)
+    i.problem(
+      `collective-check "${check}": ${pool.vmSize} has no GPUs; use collective-check: none on this size`
+    )
+  else if (size?.gpuVendor === 'AMD')
+    i.problem(
+      `collective-check "${check}": ${pool.vmSize} has AMD GPUs, which NCCL does not drive (RCCL does); use collective-check: none on this size`
+    )
+  else if (
+    size &&
+    !/H100|H200|GB200|GB300/.test(size.gpuModel) &&
+    i.def('collective-image').default === out.image
+  )
+    i.problem(
+      `collective-image "${out.image}": the default image is built for Hopper and Blackwell GPUs only (sm_90, sm_100), not the ${size.gpuModel} of ${pool.vmSize}; set collective-image to an nccl-tests image built for it`
+    )
+  return out
+}
+
+/**
  * Refuses a size whose CPU architecture a default image of the run is not published for: the
  * kubelet would fail that container on every node (`exec format error`, or `no match for
  * platform in manifest` at pull). An image the user gives is the user's to vouch for.
@@ -324,7 +362,8 @@ function imageArchProblems(
   vmSize: string,
   stack: StackSettings,
   bench: BenchmarkSettings,
-  transport: TransportSettings
+  transport: TransportSettings,
+  collective: CollectiveSettings
 ): void {
   const arch = findRdmaVmSize(vmSize)?.arch
   if (!arch) return
@@ -351,6 +390,15 @@ function imageArchProblems(
             input: 'transport-image',
             image: transport.image,
             isDefault: isDefault('transport-image', transport.image)
+          }
+        ]
+      : []),
+    ...(collective.check !== 'none'
+      ? [
+          {
+            input: 'collective-image',
+            image: collective.image,
+            isDefault: isDefault('collective-image', collective.image)
           }
         ]
       : [])
@@ -390,6 +438,7 @@ export function readSettings(
   const wait = waitSettings(i)
   const benchmark = benchmarkSettings(i, benchmarkEnabled)
   const transport = transportSettings(i, nodePool)
+  const collective = collectiveSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
   const planMode = i.enumOf<Settings['planMode']>('plan-mode')
   // Uninstall (and its plan) deletes a cluster only when its created-by tag says the action created it.
@@ -400,7 +449,7 @@ export function readSettings(
     )
   cluster.adminCredentials = i.bool('admin-credentials')
   const jobKey = i.optional('job-key')
-  imageArchProblems(i, nodePool.vmSize, stack, benchmark, transport)
+  imageArchProblems(i, nodePool.vmSize, stack, benchmark, transport, collective)
 
   if (i.problems.length) throw new InputError(i.problems)
 
@@ -419,6 +468,7 @@ export function readSettings(
       wait,
       benchmark,
       transport,
+      collective,
       failOnDrift,
       cleanup,
       runId

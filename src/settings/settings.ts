@@ -104,6 +104,17 @@ export interface TransportSettings {
   ucxEnv: UcxEnvChoice
 }
 
+export type CollectiveCheck = 'none' | 'nccl'
+
+export interface CollectiveSettings {
+  /** none: no collective check; nccl: all_reduce_perf within each node and across the pair. */
+  check: CollectiveCheck
+  /** The nccl-tests image the pods run. */
+  image: string
+  /** collective-min-busbw: the inter-node pass mark (GB/s) instead of the VM size's; undefined: the size's. */
+  minBusbwGBps?: number
+}
+
 export interface Settings {
   mode: Mode
   /** Plan mode: which mode's operations it prints. */
@@ -116,6 +127,7 @@ export interface Settings {
   wait: WaitSettings
   benchmark: BenchmarkSettings
   transport: TransportSettings
+  collective: CollectiveSettings
   failOnDrift: boolean
   cleanup: Cleanup
   /**

@@ -156,6 +156,7 @@ export function settingsFor(
     wait: { timeoutMs: 60_000, stepTimeoutMs: 20_000, retries: 3, rollout: 'pipelined' },
     benchmark: { enabled: false, image: 'x', gpudirect: false, scope: 'pair', minBandwidthRatio: 0.8 },
     transport: { check: 'none', image: 'x:1', ucxEnv: 'dynamo' },
+    collective: { check: 'none', image: 'x:1' },
     failOnDrift: false,
     cleanup: 'none',
     runId: `run-${randomBytes(4).toString('hex')}`

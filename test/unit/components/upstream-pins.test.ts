@@ -18,6 +18,7 @@ import {
   BUSYBOX_IMAGE,
   DEFAULT_IMAGE_ARCHES,
   DYNAMO_RUNTIME_IMAGE,
+  NCCL_TESTS_IMAGE,
   RDMA_DEVICE_PLUGIN_IMAGE
 } from '../../../src/settings/images.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
@@ -250,8 +251,26 @@ describe('the architectures of the default images (docs/IMAGES.md)', () => {
     expect(DEFAULT_IMAGE_ARCHES[DYNAMO_RUNTIME_IMAGE]).toEqual(['amd64', 'arm64'])
   })
 
+  it("the nccl-tests image: Azure's workflow pushes amd64 and arm64, tagged latest only", () => {
+    const wf = yamlOf('azure-aks-rdma-infiniband__.github_workflows_build-nccl-tests-image.yaml')
+    const steps = wf.jobs.build_push.steps as Array<{ id?: string; with?: Record<string, string> }>
+    const build = steps.find(x => x.with?.file === 'tests/containers/nccl-tests/Dockerfile')!
+    expect(build.with!.platforms).toBe('linux/amd64,linux/arm64')
+    // A type=schedule tag is made only by a scheduled run, and the workflow has no schedule trigger.
+    expect(steps.find(x => x.id === 'tag')!.with!.tags).toContain('type=raw,value=latest')
+    expect(Object.keys(wf.on)).toEqual(['push', 'workflow_dispatch'])
+    expect(defaultOf('collective-image')).toBe(NCCL_TESTS_IMAGE)
+    expect(NCCL_TESTS_IMAGE.endsWith(':latest')).toBe(true)
+    expect(DEFAULT_IMAGE_ARCHES[NCCL_TESTS_IMAGE]).toEqual(['amd64', 'arm64'])
+  })
+
   it('every default image of an input has its architectures recorded', () => {
-    for (const input of ['rdma-device-plugin-image', 'benchmark-image', 'transport-image'])
+    for (const input of [
+      'rdma-device-plugin-image',
+      'benchmark-image',
+      'transport-image',
+      'collective-image'
+    ])
       expect(DEFAULT_IMAGE_ARCHES[defaultOf(input)]?.length).toBeGreaterThan(0)
   })
 })

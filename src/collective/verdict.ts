@@ -169,11 +169,19 @@ export function judgeCollective(i: JudgeInput): CollectiveJudgement {
         ? `the slow NICs drag the ring down: reseat or replace them (Azure support, with the node names), or cordon their nodes; the benchmark's fleet scope measures each NIC`
         : 'run the benchmark with benchmark-scope: fleet to find the slow NIC or node, and check NCCL_TOPO_FILE'
     }
-  if (!cause && badNodes.length)
-    cause = {
+  if (badNodes.length) {
+    const nodeCause = {
       reason: badNodes.map(n => `${n.node}: ${n.reason}`).join('; '),
       fix: `drain ${badNodes.map(n => n.node).join(', ')} and run NVIDIA's diagnostics (dcgmi diag -r 3, nvidia-smi nvlink --status), or ask Azure to replace the node`
     }
+    // A bad node is named whatever else failed: it is a fault of its own.
+    cause = cause
+      ? {
+          reason: `${cause.reason}; within a node: ${nodeCause.reason}`,
+          fix: `${cause.fix}; ${nodeCause.fix}`
+        }
+      : nodeCause
+  }
   const verdict = cause ? 'fail' : 'pass'
   const reason = cause
     ? cause.reason

@@ -8,6 +8,7 @@ import { benchmarkPlan, type BenchmarkPlan } from '../benchmark/plan.js'
 import { templateCrdsArgv } from '../helm/helm.js'
 import { helmRepoAddArgv, helmUpgradeArgv } from './helm-argv.js'
 import { transportPlan, type TransportPlan } from '../transport/plan.js'
+import { collectivePlan, type CollectivePlan } from '../collective/plan.js'
 import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { verificationChecks, type CheckSpec } from '../verify/read-only-checks.js'
@@ -49,6 +50,7 @@ export interface PlanDocument {
   verification: CheckSpec[]
   benchmark: BenchmarkPlan
   transport: TransportPlan
+  collective: CollectivePlan
 }
 
 export function buildPlan(s: Settings): PlanDocument {
@@ -98,7 +100,8 @@ export function buildPlan(s: Settings): PlanDocument {
     })),
     verification: verificationChecks(s),
     benchmark: benchmarkPlan(s),
-    transport: transportPlan(s)
+    transport: transportPlan(s),
+    collective: collectivePlan(s)
   }
 }
 
@@ -140,6 +143,24 @@ function transportLines(t: TransportPlan): string[] {
     `  server: ${t.server.join(' ')} (twice: one run per client test)`,
     ...t.client.map(c => `  client: ${c.join(' ')}`),
     `  pass: ${t.passRule}`
+  ]
+}
+
+/** The collective check's part of the plan text: its pods, objects, commands and the pass rule. */
+function collectiveLines(c: CollectivePlan): string[] {
+  if (!c.enabled) return ['Collective check: off (collective-check: none)']
+  const requests = Object.entries(c.resources)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')
+  return [
+    `Collective check (${c.check}, image ${c.image}): one pod per RDMA node of the benchmark's ${c.scope} scope (root with IPC_LOCK, a memory-backed /dev/shm), each requesting ${requests}`,
+    ...c.objects.map(o => `  creates: ${o}`),
+    `  env: ${Object.entries(c.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+    `  every pod: ${c.intra.join(' ')}`,
+    `  pair's worker: then sshd -D -p 2222; pair's launcher: then ${c.inter.join(' ')}`,
+    `  pass: ${c.passRule}`
   ]
 }
 
@@ -203,6 +224,8 @@ export function renderPlanText(plan: PlanDocument): string {
   }
   out.push('')
   out.push(...transportLines(plan.transport))
+  out.push('')
+  out.push(...collectiveLines(plan.collective))
   return out.join('\n') + '\n'
 }
 

@@ -14,6 +14,7 @@ import { truncate } from '../util/echo.js'
 import { driftFix } from '../drift/item.js'
 import type { CheckStatus, Report, ReportStep } from './report.js'
 import { transportReason, transportSection } from './transport-summary.js'
+import { collectiveReason, collectiveSection } from './collective-summary.js'
 import { workloadSection } from './workload-summary.js'
 
 export { code, escapeCell, escapeInline } from './markdown.js'
@@ -79,6 +80,8 @@ export function verdictReasons(report: Report): string[] {
   if (slow) reasons.push(slow)
   const transport = transportReason(report.transport)
   if (transport) reasons.push(transport)
+  const collective = collectiveReason(report.collective)
+  if (collective) reasons.push(collective)
   if (report.drift?.length)
     reasons.push(`${report.drift.length} drifted field${report.drift.length > 1 ? 's' : ''}`)
   if (!reasons.length && report.result === 'success') reasons.push(successFacts(report))
@@ -243,6 +246,7 @@ function assemble(report: Report, o: Required<SummaryOptions>): string[] {
     checksSection(report, o),
     report.benchmark ? benchmarkSection(report.benchmark, o) : null,
     report.transport ? transportSection(report.transport, o) : null,
+    report.collective ? collectiveSection(report.collective, o) : null,
     driftSection(report, o),
     diagnosticsSection(report, o),
     // A successful run ends with how a workload uses the pool.

@@ -213,6 +213,23 @@ function transportSection(r: TextReport, width: number): string[] {
   return lines
 }
 
+function collectiveSection(r: TextReport, width: number): string[] {
+  const c = r.collective
+  if (!c) return []
+  const lines = wrap(`Collectives (NCCL all_reduce): ${c.mode}, ${c.verdict}: ${c.reason}`, width, '', '  ')
+  const numbers: string[] = []
+  if (c.busbwGBps !== null)
+    numbers.push(
+      `busbw across the pair ${c.busbwGBps.toFixed(2)} GB/s${c.passMarkGBps !== null ? ` (pass mark ${c.passMarkGBps.toFixed(2)})` : ''}`
+    )
+  for (const n of c.nodes)
+    if (n.busbwGBps !== null) numbers.push(`${n.node} ${n.busbwGBps.toFixed(2)} GB/s over ${n.gpus} GPUs`)
+  if (c.gpudirect) numbers.push(`GPUDirect through ${c.gpudirect}`)
+  if (numbers.length) lines.push(...wrap(numbers.join(', '), width, '  ', '    '))
+  if (c.fix) lines.push(...wrap(`fix: ${c.fix}`, width, '  ', '    '))
+  return lines
+}
+
 function driftSection(r: TextReport, width: number, maxRows: number): string[] {
   const drift = r.drift ?? []
   if (!drift.length) return []
@@ -271,6 +288,7 @@ export function renderReportText(given: TextReport, options: TextOptions = {}): 
     checksSection(report, o.width, o.maxRows),
     report.benchmark ? benchmarkSection(report.benchmark, o.width, o.maxRows) : [],
     transportSection(report, o.width),
+    collectiveSection(report, o.width),
     driftSection(report, o.width, o.maxRows),
     diagnosticsSection(report, o.width),
     cleanupSection(report, o.width),

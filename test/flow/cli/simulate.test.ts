@@ -5,7 +5,8 @@
 // full of workflow commands, makes the runner carry out none of them. With
 // --transport-check ucx on the default world, Dynamo's path passes as gpudirect-rdma with its
 // bandwidth in the report and a section in the summary, and a converged re-run writes nothing but
-// its own short-lived probe and transport pods.
+// its own short-lived probe and transport pods. With --collective-check nccl, NCCL takes InfiniBand
+// with GPUDirect above both pass marks, sets its outputs and draws its busbw curve in the summary.
 import { describe, expect, it, jest } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -185,5 +186,27 @@ describe('simulate', () => {
     expect(markdown).toContain('### Dynamo transport (UCX)')
     expect(markdown).toContain('The Dynamo worker snippet this check proved')
     expect(r.stdout).toContain(`job summary: ${summary}\nreport: ${report}\n`)
+  }, 480_000)
+
+  it('--collective-check nccl on the default world: ib-gdr above both marks, the outputs, the busbw curve in the summary', async () => {
+    const report = path.join(mkdtempSync(path.join(tmpdir(), 'simulate-report-')), 'report.json')
+    const summary = path.join(path.dirname(report), 'summary.md')
+    const r = await simulate(['--report', report, '--summary', summary, '--collective-check', 'nccl'])
+    expect(r.code).toBe(0)
+    const run = JSON.parse(readFileSync(report, 'utf8'))
+    expect(run.result).toBe('success')
+    expect(run.collective).toMatchObject({ mode: 'ib-gdr', verdict: 'pass', passMarkGBps: 360 })
+    expect(run.collective.busbwGBps).toBeGreaterThan(360)
+    expect(run.collective.nodes.length).toBeGreaterThanOrEqual(2)
+    for (const n of run.collective.nodes) expect(n).toMatchObject({ verdict: 'pass', passMarkGBps: 460 })
+    expect(run.outputs.collective).toBe('ib-gdr')
+    expect(run.outputs['nccl-busbw-gbps']).toBe(run.collective.busbwGBps)
+    expect(run.steps.find((x: { name: string }) => x.name === 'collective')).toMatchObject({
+      status: 'success'
+    })
+    expect(r.stdout).toContain('Collectives (NCCL all_reduce): ib-gdr, pass')
+    const markdown = readFileSync(summary, 'utf8')
+    expect(markdown).toContain('### NCCL collectives (all_reduce_perf)')
+    expect(markdown).toMatch(/xychart-beta\n {2}title "all_reduce busbw across the pair, GB\/s/)
   }, 480_000)
 })

@@ -119,6 +119,19 @@ function planDocument(): PlanDocument {
         ['ucx_perftest', 'ip', '-t', 'tag_lat']
       ],
       passRule: 'rc transport'
+    },
+    collective: {
+      enabled: true,
+      check: 'nccl',
+      image: 'nccl:1',
+      scope: 'pair',
+      gpusPerNode: 8,
+      resources: { 'rdma/ib': '1', 'nvidia.com/gpu': '8' },
+      objects: ['Secret ssh'],
+      env: { NCCL_DEBUG: 'INFO' },
+      intra: ['all_reduce_perf', '-g', '8'],
+      inter: ['mpirun', 'all_reduce_perf', '-g', '1'],
+      passRule: 'ib-gdr above the marks'
     }
   }
 }
@@ -197,19 +210,30 @@ describe('the plan text', () => {
         '  client: ucx_perftest ip -t tag_bw',
         '  client: ucx_perftest ip -t tag_lat',
         '  pass: rc transport',
+        '',
+        "Collective check (nccl, image nccl:1): one pod per RDMA node of the benchmark's pair scope (root with IPC_LOCK, a memory-backed /dev/shm), each requesting rdma/ib: 1, nvidia.com/gpu: 8",
+        '  creates: Secret ssh',
+        '  env: NCCL_DEBUG=INFO',
+        '  every pod: all_reduce_perf -g 8',
+        "  pair's worker: then sshd -D -p 2222; pair's launcher: then mpirun all_reduce_perf -g 1",
+        '  pass: ib-gdr above the marks',
         ''
       ].join('\n')
     )
   })
 
-  it('says when the benchmark and the transport check are off, with the input that turns them on', () => {
+  it('says when the benchmark and the transport and collective checks are off, with the input that turns them on', () => {
     const plan = planDocument()
     plan.benchmark = { ...plan.benchmark, enabled: false, gpudirect: false }
     plan.transport = { ...plan.transport, enabled: false }
+    plan.collective = { ...plan.collective, enabled: false }
     const text = renderPlanText(plan)
     expect(
-      text.endsWith('\n\nBenchmark: off (benchmark: false)\n\nTransport check: off (transport-check: none)\n')
+      text.endsWith(
+        '\n\nBenchmark: off (benchmark: false)\n\nTransport check: off (transport-check: none)\n\nCollective check: off (collective-check: none)\n'
+      )
     ).toBe(true)
+    expect(text).not.toContain('all_reduce_perf')
     expect(text).not.toContain('ib_write_bw')
     expect(text).not.toContain('ucx_perftest')
   })

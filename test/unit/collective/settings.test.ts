@@ -1,0 +1,72 @@
+// The collective check's inputs: off by default; nccl needs two nodes and NVIDIA GPUs, the default
+// image has no A100 kernels, collective-min-busbw is a positive number of GB/s; every problem names
+// its input and the fix, before any network call.
+import { describe, expect, it } from '@jest/globals'
+import { InputError, readSettings } from '../../../src/settings/input-helper.js'
+import { NCCL_TESTS_IMAGE } from '../../../src/settings/images.js'
+import { reader, VALID_APPLY } from '../../support/inputs.js'
+
+function problemsOf(values: Record<string, string>): string[] {
+  try {
+    readSettings(reader(values), {})
+  } catch (e) {
+    if (e instanceof InputError) return e.problems
+    throw e
+  }
+  return []
+}
+
+describe('collective-check inputs', () => {
+  it('is off by default, on the pinned default image, with the size’s pass mark', () => {
+    const s = readSettings(reader(VALID_APPLY), {}).settings
+    expect(s.collective).toEqual({ check: 'none', image: NCCL_TESTS_IMAGE })
+  })
+
+  it('reads nccl, an image and a pass mark override', () => {
+    const s = readSettings(
+      reader({
+        ...VALID_APPLY,
+        'collective-check': 'nccl',
+        'collective-image': 'example.com/nccl-tests:2.17.6',
+        'collective-min-busbw': '150.5'
+      }),
+      {}
+    ).settings
+    expect(s.collective).toEqual({
+      check: 'nccl',
+      image: 'example.com/nccl-tests:2.17.6',
+      minBusbwGBps: 150.5
+    })
+  })
+
+  it('refuses one node, an AMD size, an A100 size on the default image, and a pass mark that is not a positive number', () => {
+    expect(problemsOf({ ...VALID_APPLY, 'collective-check': 'nccl', 'node-count': '1' })).toContainEqual(
+      expect.stringMatching(/^collective-check "nccl": needs node-count of at least 2/)
+    )
+    expect(
+      problemsOf({ ...VALID_APPLY, 'collective-check': 'nccl', 'vm-size': 'Standard_ND96isr_MI300X_v5' })
+    ).toContainEqual(
+      expect.stringMatching(/^collective-check "nccl": .* AMD GPUs, which NCCL does not drive/)
+    )
+    const a100 = problemsOf({ ...VALID_APPLY, 'collective-check': 'nccl', 'vm-size': 'Standard_ND96asr_v4' })
+    expect(a100).toContainEqual(
+      expect.stringMatching(
+        /^collective-image ".*": the default image is built for Hopper and Blackwell GPUs only/
+      )
+    )
+    expect(
+      problemsOf({
+        ...VALID_APPLY,
+        'collective-check': 'nccl',
+        'vm-size': 'Standard_ND96asr_v4',
+        'collective-image': 'example.com/nccl-tests:a100'
+      })
+    ).toEqual([])
+    expect(problemsOf({ ...VALID_APPLY, 'collective-min-busbw': '0' })).toContainEqual(
+      expect.stringMatching(/^collective-min-busbw .*must be a number of GB\/s greater than 0/)
+    )
+    expect(problemsOf({ ...VALID_APPLY, 'collective-check': 'ring' })).toContainEqual(
+      expect.stringMatching(/^collective-check/)
+    )
+  })
+})

@@ -65,6 +65,7 @@ nodes:
   joinSpread: 60s
   containerMemlockKiB: 64
   peermemFails: [0, 1]
+  nvlinkDegraded: [1]
   dmabuf: false
 dynamo:
   ucx: { cuda: false, verbs: true }
@@ -167,6 +168,9 @@ kube:
     )
     expect(scenarioFileProblems(file('nodes:\n  peermemFails: [2]'), {})[0]).toMatch(
       /nodes\.peermemFails\[0\]: node index 2 is outside the pool \(RDMA nodes 0 to 1\)$/
+    )
+    expect(scenarioFileProblems(file('nodes:\n  nvlinkDegraded: [5]'), {})[0]).toMatch(
+      /nodes\.nvlinkDegraded\[0\]: node index 5 is outside the pool \(RDMA nodes 0 to 1\)$/
     )
   })
 

@@ -52,8 +52,8 @@ describe('the pods', () => {
       pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
         .matchFields[0].values
     ).toEqual(['n0'])
-    expect(pod.metadata.labels['aks-rdma-action/role']).toBe('launcher')
-    expect(pod.metadata.labels['app.kubernetes.io/component']).toBe('nccl-collective')
+    expect(pod.metadata.labels!['aks-rdma-action/role']).toBe('launcher')
+    expect(pod.metadata.labels!['app.kubernetes.io/component']).toBe('nccl-collective')
     expect(c.env).toContainEqual({
       name: 'NCCL_TOPO_FILE',
       value: '/opt/aks-rdma-action/topology/ndv5-topo.xml'

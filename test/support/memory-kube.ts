@@ -198,9 +198,30 @@ export function memoryKube(o: MemoryKubeOptions = {}): MemoryKube {
         if (l instanceof Error) throw l
         return cluster.get('v1', 'Pod', name, namespace) ? (l ?? '') : ''
       }),
+    // An object deleted only while it has the uid given (the API server's precondition: 409).
+    deleteObject: async (ref: KubeRef, uid?: string) => {
+      record(`delete ${ref.kind} ${ref.namespace ?? ''}/${ref.name}${uid ? ` uid ${uid}` : ''}`)
+      const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      if (!live) return false
+      if (uid && live.metadata.uid !== uid)
+        throw new KubeRequestError(
+          `delete ${ref.kind} ${ref.name}`,
+          409,
+          `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${live.metadata.uid}`,
+          undefined
+        )
+      cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      return true
+    },
     core: {
       // The ownership record the work namespace's create is written into.
       ...memoryConfigMapApi(cluster),
+      createNamespacedSecret: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
+        record(`create Secret ${namespace}/${body.metadata.name}`)
+        if (cluster.get('v1', 'Secret', body.metadata.name, namespace))
+          throw apiError(409, 'AlreadyExists', `secrets "${body.metadata.name}" already exists`)
+        return cluster.put({ ...body, metadata: { ...body.metadata, namespace } })
+      },
       createNamespacedPod: ({ namespace, body }: { namespace: string; body: KubeObject }) =>
         track('create', () => {
           const name = body.metadata.name

@@ -26,7 +26,13 @@ export function intraArgv(gpus: number): string[] {
   return [ALL_REDUCE_PERF, ...SIZE_ARGS, '-g', String(gpus)]
 }
 
-/** mpirun over the two pods (`gpus` ranks on each), exporting NCCL's variables by name. */
+/**
+ * The image's own search paths: an ssh session does not get the image's ENV, so the worker's ranks
+ * take the launcher's (Azure/aks-rdma-infiniband's MPIJob passes LD_LIBRARY_PATH the same way).
+ */
+const IMAGE_PATHS = ['PATH', 'LD_LIBRARY_PATH']
+
+/** mpirun over the two pods (`gpus` ranks on each), exporting NCCL's variables and the image's paths by name. */
 export function interArgv(launcherIp: string, workerIp: string, gpus: number, envNames: string[]): string[] {
   return [
     'mpirun',
@@ -40,7 +46,7 @@ export function interArgv(launcherIp: string, workerIp: string, gpus: number, en
     '--mca',
     'plm_rsh_args',
     `-p${SSH_PORT}`,
-    ...envNames.flatMap(n => ['-x', n]),
+    ...[...IMAGE_PATHS, ...envNames].flatMap(n => ['-x', n]),
     ALL_REDUCE_PERF,
     ...SIZE_ARGS,
     '-g',

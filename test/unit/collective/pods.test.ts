@@ -118,7 +118,7 @@ describe('the scripts', () => {
     )
     const argv = interArgv('a', 'b', 4, ['NCCL_DEBUG'])
     expect(argv.slice(0, 6)).toEqual(['mpirun', '--allow-run-as-root', '-np', '8', '-H', 'a:4,b:4'])
-    expect(argv).toContain('NCCL_DEBUG')
+    expect(argv.join(' ')).toContain('-x PATH -x LD_LIBRARY_PATH -x NCCL_DEBUG')
     expect(argv.slice(-2)).toEqual(['-g', '1'])
     expect(() => launcherScript(8, '10.0.0.1; rm -rf /', [])).toThrow('unsafe word')
   })

@@ -112,6 +112,15 @@ export interface CollectivePodInput {
   deadlineSeconds?: number
 }
 
+/**
+ * Open MPI refuses root without these (its mpirun, and the singleton all_reduce_perf's MPI_Init
+ * starts); Azure/aks-rdma-infiniband's MPIJob sets them on its launcher.
+ */
+const OMPI_ROOT_ENV = [
+  { name: 'OMPI_ALLOW_RUN_AS_ROOT', value: '1' },
+  { name: 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', value: '1' }
+]
+
 const SHM = 'dshm'
 const SSH = 'ssh'
 const TOPO = 'topology'
@@ -155,6 +164,7 @@ export function collectivePod(i: CollectivePodInput): KubeObject {
           args: [script],
           env: [
             ...Object.entries(i.env).map(([name, value]) => ({ name, value })),
+            ...OMPI_ROOT_ENV,
             { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }
           ],
           securityContext: { capabilities: { add: ['IPC_LOCK'] } },

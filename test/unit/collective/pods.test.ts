@@ -59,6 +59,7 @@ describe('the pods', () => {
       value: '/opt/aks-rdma-action/topology/ndv5-topo.xml'
     })
     expect(c.env).toContainEqual({ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } })
+    expect(c.env).toContainEqual({ name: 'OMPI_ALLOW_RUN_AS_ROOT', value: '1' })
     expect(c.args[0]).toContain('-H ${POD_IP}:8,10.244.1.7:8')
     expect(pod.spec.restartPolicy).toBe('Never')
   })

@@ -206,6 +206,9 @@ export function judgeCollective(i: JudgeInput): CollectiveJudgement {
     ncclVersion: net.version,
     ncclEnv: i.ncclEnv
   }
-  const summary = `${mode}, ${verdict}${busbw !== null ? `, ${fmt(busbw)} GB/s busbw` : ''}: ${reason}`
+  const summary =
+    mode === 'failed'
+      ? `failed: ${reason}`
+      : `${mode}, ${verdict}${busbw !== null ? `, ${fmt(busbw)} GB/s busbw` : ''}: ${reason}`
   return { collective, summary }
 }

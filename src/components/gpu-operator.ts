@@ -196,7 +196,7 @@ function health(s: Settings): Health {
           }
         },
         allocatableOn(GPU_RESOURCE),
-        driverUpgradeSettled(LABELS.gpuUpgradeState, 'GPU driver')
+        driverUpgradeSettled('gpu')
       ]
     },
     cluster: [

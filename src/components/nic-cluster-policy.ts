@@ -195,7 +195,7 @@ function health(s: Settings): Health {
               }
             ]
           : []),
-        driverUpgradeSettled(LABELS.ofedUpgradeState, 'OFED driver')
+        driverUpgradeSettled('ofed')
       ]
     },
     cluster: [

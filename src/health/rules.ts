@@ -4,6 +4,7 @@
 import { allocatable } from '../kube/quantity.js'
 import { selectorOf, type KubeObject } from '../kube/types.js'
 import { blockingTaints, describeTaint } from '../model/tolerations.js'
+import { UPGRADE_DRIVERS, upgradeStateBlocking, type UpgradeDriver } from '../model/node-blockers.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import { oneLine } from '../util/text.js'
 import { met, missing, type ClusterRule, type NodeRule, type SourceSpec } from './types.js'
@@ -154,25 +155,19 @@ export function toleratesPool(ds: KubeManifest, what: string): ClusterRule {
   }
 }
 
-/** The upgrade controller's states in which the node's driver is not being replaced. */
-const UPGRADE_SETTLED = new Set(['', 'upgrade-done'])
-
 /**
- * No driver upgrade is going on on the node: its upgrade-state label (`label`, set by NVIDIA's
- * upgrade controller for `what`) is absent or upgrade-done. Any other state is a node the operator
- * has taken out (cordoned, drained) or is bringing back; upgrade-failed needs a person.
+ * No driver upgrade is going on on the node: its upgrade-state label (set by NVIDIA's upgrade
+ * controller for `driver`) is absent or upgrade-done. Any other state is a node the operator has
+ * taken out (cordoned, drained) or is bringing back, named with its state and what resolves it;
+ * upgrade-failed needs a person.
  */
-export function driverUpgradeSettled(label: string, what: string): NodeRule {
+export function driverUpgradeSettled(driver: UpgradeDriver): NodeRule {
+  const d = UPGRADE_DRIVERS[driver]
   return {
-    text: `no ${what} upgrade in progress (label ${label} absent or upgrade-done)`,
+    text: `no ${d.what} upgrade in progress (label ${d.label} absent or upgrade-done)`,
     check: node => {
-      const state = node.metadata.labels?.[label] ?? ''
-      if (UPGRADE_SETTLED.has(state)) return met()
-      return missing(
-        state === 'upgrade-failed'
-          ? `${what} upgrade failed on the node (${label}=upgrade-failed): see the driver pod's logs; the operator resumes once it is Ready`
-          : `${what} upgrade in progress (${label}=${state})`
-      )
+      const b = upgradeStateBlocking(driver, node.metadata.labels?.[d.label] ?? '', node.metadata.name)
+      return b ? missing(`${b.message}; fix: ${b.fix}`) : met()
     }
   }
 }

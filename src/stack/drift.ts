@@ -25,6 +25,7 @@ import { refOf, type KubeObject } from '../kube/types.js'
 import type { KubeManifest } from '../model/types.js'
 import { releaseDrift, type ReleaseDrift } from '../drift/helm.js'
 import { manifestDrift } from '../drift/manifests.js'
+import { NODES_COMPONENT, nodeDrift } from '../drift/nodes.js'
 
 export { objectName, releaseName } from '../model/types.js'
 
@@ -154,6 +155,19 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
       failures.push(`${c.name}: ${messageOf(e)}`)
       log.info(`${c.name}: could not be read: ${messageOf(e)}`)
     }
+  }
+  // The pool's nodes: one left cordoned or held by a driver upgrade is named with its fix.
+  try {
+    const found = await nodeDrift(kube, s.nodePool.name)
+    items.push(...found)
+    log.info(
+      found.length
+        ? `${NODES_COMPONENT}: ${found.length} node state${found.length > 1 ? 's' : ''} to resolve: ${found.map(f => f.field).join(', ')}`
+        : `${NODES_COMPONENT}: none cordoned or mid-upgrade`
+    )
+  } catch (e) {
+    failures.push(`${NODES_COMPONENT}: ${messageOf(e)}`)
+    log.info(`${NODES_COMPONENT}: could not be read: ${messageOf(e)}`)
   }
   if (failures.length)
     throw new DriftError(

@@ -6,6 +6,7 @@ import { kubeComponents, type KubeComponent } from '../components/index.js'
 import { evaluateHealth } from '../health/evaluate.js'
 import { conditionOf, isNodeReady } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
+import { nodeBlockers } from '../model/node-blockers.js'
 import { LABELS } from '../model/types.js'
 import type { NodeCheckResult } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'
@@ -60,6 +61,8 @@ export function checkNodesReady(state: ClusterState): Check {
       problems.push(`${LABELS.pci15b3}=${pci ?? '<absent>'} (is the NodeFeatureRule applied?)`)
     const wait = label(n, LABELS.mofedWait)
     if (wait !== 'false') problems.push(`${LABELS.mofedWait}=${wait ?? '<absent>'}`)
+    // Cordoned, or held by a driver upgrade: named with its state and the command that resolves it.
+    for (const b of nodeBlockers(n)) problems.push(`${b.message}; fix: ${b.fix}`)
     return nodeResult(n.metadata.name, problems, 'Ready and labelled')
   })
   return nodeCheck(

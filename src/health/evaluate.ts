@@ -5,6 +5,7 @@
 import { failFast, podsByNode } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Snapshot } from '../kube/watch.js'
+import { nodeBlockers } from '../model/node-blockers.js'
 import { LABELS, type Readiness } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
 import { naturalCompare } from '../util/compare.js'
@@ -100,6 +101,9 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
       fail
     const ready = nodes.filter(n => n.ready).length
     const total = nodes.length
+    // What holds the nodes not ready yet: a cordon, a driver upgrade's state (named while waiting).
+    const notReady = new Set(nodes.filter(n => !n.ready).map(n => n.node))
+    const held = pool.filter(n => notReady.has(n.metadata.name)).flatMap(n => nodeBlockers(n))
     const base =
       total === 0
         ? 'waiting for nodes of the pool to join'
@@ -111,7 +115,8 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
       totalNodes: total,
       nodes,
       problems,
-      values: [...values]
+      values: [...values],
+      ...(held.length ? { held } : {})
     }
   }
   const failing = failingNodes(pool, byNode)

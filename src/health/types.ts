@@ -4,6 +4,7 @@
 // (fed by watches), verification (fed by one read) and the plan (their text).
 import type { KubeObject } from '../kube/types.js'
 import type { Snapshot, Verdict } from '../kube/watch.js'
+import type { NodeBlocker } from '../model/node-blockers.js'
 import type { Settings } from '../settings/settings.js'
 
 /** Something a health rule reads: one kind, optionally in a namespace and by labels. */
@@ -107,6 +108,11 @@ export interface HealthVerdict extends Verdict {
   problems?: string[]
   /** Distinct notes of the summarising rules over the ready nodes. */
   values?: string[]
+  /**
+   * Pool nodes not ready that are cordoned or held by a driver upgrade, with their state and fix
+   * (src/model/node-blockers.ts); absent when none.
+   */
+  held?: NodeBlocker[]
   /** Pool nodes whose pods are in a fail-fast state (crash loop, image pull…), with the reason; absent when none. */
   failingNodes?: Map<string, string>
 }

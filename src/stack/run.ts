@@ -38,6 +38,7 @@ import {
   sameVersion,
   type CrdPlan
 } from './upgrade.js'
+import { heldDetail, heldSuffix, HeldNodes } from './held-nodes.js'
 import type { ApplyStackContext, StackStep } from './types.js'
 import { chartName, downgradeOf, VersionReadError, type Downgrade } from './downgrade.js'
 
@@ -114,7 +115,7 @@ export function stepFailureOf(
   if (e instanceof WatchTimeoutError) {
     const last = (e.verdict as HealthVerdict | undefined) ?? o.last
     return new ComponentStepFailure(
-      `not ready after ${formatDuration(Date.now() - o.started)} (${o.limit})${last?.message ? `: ${last.message}` : ''}`,
+      `not ready after ${formatDuration(Date.now() - o.started)} (${o.limit})${last?.message ? `: ${last.message}` : ''}${heldDetail(last)}`,
       last,
       e.snapshot ?? o.snapshot
     )
@@ -152,6 +153,8 @@ export class Run {
   readonly deadline: number
   /** How long the NodeFeatureRule may take to label the first node. */
   readonly nfdGraceMs: number
+  /** Each waiting step's held nodes (named while it waits, and in its diagnostic). */
+  private held?: Map<string, HeldNodes>
 
   constructor(
     readonly ctx: ApplyStackContext,
@@ -482,10 +485,19 @@ export class Run {
   /** The watch options every wait shares: its deadline, progress lines keyed by the step, notices. */
   waitOptions(step: StackStep, started: number, timeoutMs: number) {
     const name = step.spec.name
+    const held = new HeldNodes(this.client, this.log, name)
+    this.held ??= new Map()
+    this.held.set(name, held)
     return {
       timeoutMs,
-      onChange: (v: HealthVerdict) =>
-        this.log.progress(name, `${name}: ${v.message} (${formatDuration(Date.now() - started)})`),
+      onChange: (v: HealthVerdict) => {
+        // The nodes that hold the step (cordoned, mid-upgrade) are named while it waits.
+        this.log.progress(
+          name,
+          `${name}: ${v.message}${heldSuffix(v)} (${formatDuration(Date.now() - started)})`
+        )
+        held.onVerdict(v)
+      },
       onNotice: (line: string) => this.log.info(`${name}: ${line}`)
     }
   }
@@ -521,6 +533,12 @@ export class Run {
       title: `${spec.name}: ${reason}`,
       text: `${reason}\n(diagnostics incomplete: ${messageOf(err)})`
     }))
+    const heldLines = await this.held
+      ?.get(spec.name)
+      ?.lines()
+      .catch(() => [])
+    if (heldLines?.length)
+      diagnostic.text += `\nHeld nodes (cordoned or mid driver upgrade):\n${heldLines.map(l => `  ${l}`).join('\n')}`
     this.log.error(diagnostic.title)
     this.log.info(diagnostic.text)
     return { reason, diagnostic }

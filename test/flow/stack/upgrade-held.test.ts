@@ -1,0 +1,105 @@
+// A GPU driver upgrade held by a pod that will not go, on the simulated cluster: the stack applied at
+// the GPU Operator version before the pin, a bare pod using a GPU (no controller: the GPU
+// Operator's pod deletion may not remove it, gpuPodDeletion.force is off) on one node, then apply at
+// the pinned version with a short step-timeout. While waiting the run names that pod and its node
+// (with the fix); the step's failure names the node, its upgrade state and the documented fix.
+import { jest } from '@jest/globals'
+import { CHARTS, compareVersions } from '../../../sim/helm/charts.js'
+import { KubeClient } from '../../../src/kube/client.js'
+import type { KubeObject } from '../../../src/kube/types.js'
+import { applyStack } from '../../../src/stack/index.js'
+import {
+  collectLog,
+  POOL,
+  startStackWorld,
+  useHelmStandin,
+  type StackWorld
+} from '../../support/stack-world.js'
+
+jest.setTimeout(300_000)
+
+const LABEL = 'nvidia.com/gpu-driver-upgrade-state'
+
+function previous(chart: string, pin: string): string {
+  const older = CHARTS[chart].versions.map(v => v.version).filter(v => compareVersions(v, pin) < 0)
+  older.sort((a, b) => compareVersions(b, a))
+  if (!older.length) throw new Error(`the simulator serves no ${chart} version before ${pin}`)
+  return older[0]
+}
+
+describe('a GPU driver upgrade held by a pod that will not go', () => {
+  let w: StackWorld
+  beforeAll(async () => {
+    await useHelmStandin()
+    w = await startStackWorld({ nodes: 2 })
+  })
+  afterAll(() => w.close())
+
+  it('names the pod and its node while waiting, and the node, its state and the fix on timeout', async () => {
+    const pin = w.settings().stack.gpuOperatorVersion
+    const old = { 'gpu-operator-version': previous('gpu-operator', pin) }
+    const first = await applyStack({
+      settings: w.settings(old, 'run-1'),
+      kubeconfigPath: w.kubeconfigPath,
+      log: collectLog()
+    })
+    if (!first.ok) console.log(first.diagnostics.map(d => d.text).join('\n\n'))
+    expect(first.ok).toBe(true)
+
+    const nodes = (
+      w.sim.store.list(w.sim.store.type('', 'nodes')!, {
+        labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
+      }).items as KubeObject[]
+    ).map(n => n.metadata.name)
+    const held = nodes.sort()[0]
+    const user = KubeClient.fromFile(w.kubeconfigPath, { retries: 0, fieldManager: 'kubectl' })
+    await user.applyManifest({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'notebook', namespace: 'default' },
+      spec: {
+        nodeName: held,
+        containers: [
+          {
+            name: 'notebook',
+            image: 'nvcr.io/nvidia/pytorch:25.01-py3',
+            resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } }
+          }
+        ]
+      }
+    })
+
+    const log = collectLog()
+    const res = await applyStack({
+      settings: w.settings({ 'step-timeout': '30s' }, 'run-2'),
+      kubeconfigPath: w.kubeconfigPath,
+      log
+    })
+    expect(res.ok).toBe(false)
+    const step = res.steps.find(s => s.name === 'gpu-operator')!
+    expect(step.status).toBe('failure')
+    const node = w.sim.store.get(w.sim.store.type('', 'nodes')!, undefined, held) as unknown as KubeObject
+    expect(node.metadata.labels?.[LABEL]).toBe('upgrade-failed')
+
+    // While waiting: the pod in the way, on its node, with the fix, before the step failed.
+    const named = log.lines.findIndex(
+      l =>
+        l.startsWith('warning: gpu-operator: pod default/notebook on ' + held) && l.includes('no controller')
+    )
+    expect(named).toBeGreaterThanOrEqual(0)
+    expect(log.lines[named]).toContain('kubectl delete pod -n default notebook')
+    const failedAt = log.lines.findIndex(l => l.startsWith('error: gpu-operator:'))
+    expect(failedAt).toBeGreaterThan(named)
+    // The progress lines named the node and its state.
+    expect(
+      log.lines.some(l => l.startsWith('gpu-operator: ') && l.includes(`held: ${held} (${LABEL}=`))
+    ).toBe(true)
+
+    // The failure: the node, its state and the fix; the diagnostic repeats the pod.
+    expect(step.detail).toContain(`${held}: GPU driver upgrade failed (${LABEL}=upgrade-failed)`)
+    expect(step.detail).toContain(`kubectl drain ${held} --ignore-daemonsets`)
+    const diagnostic = res.diagnostics.find(d => d.step === 'gpu-operator')!
+    expect(diagnostic.text).toContain('Held nodes (cordoned or mid driver upgrade):')
+    expect(diagnostic.text).toContain(`pod default/notebook on ${held}`)
+  })
+})

@@ -314,8 +314,27 @@ function unknownOption(flag: string, spec: CommandSpec): UsageError {
   )
 }
 
+/** Boolean inputs whose flag alone turns them on: `--all-pools` is `--all-pools true`. */
+export const BARE_FLAG_INPUTS: ReadonlySet<string> = new Set(['all-pools'])
+
+/** `--all-pools` not followed by true or false becomes `--all-pools true`. */
+function withBareFlags(argv: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    out.push(argv[i])
+    if (argv[i] === '--') {
+      out.push(...argv.slice(i + 1))
+      break
+    }
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : ''
+    if (BARE_FLAG_INPUTS.has(name) && !['true', 'false'].includes(argv[i + 1] ?? '')) out.push('true')
+  }
+  return out
+}
+
 /** Parses a command's arguments (after the command words); throws UsageError on misuse. */
-export function parseCommand(spec: CommandSpec, argv: string[]): ParsedCommand {
+export function parseCommand(spec: CommandSpec, rawArgv: string[]): ParsedCommand {
+  const argv = withBareFlags(rawArgv)
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {}
   const accepted = acceptedInputs(spec)
   for (const i of accepted) options[i.name] = { type: 'string' }

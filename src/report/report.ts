@@ -261,6 +261,19 @@ export interface ReportCluster {
   context?: string
 }
 
+/** One pool's results when several are checked (all-pools); the run's node-pool is also the top level's. */
+export interface ReportPool {
+  pool: string
+  /** The VM size its nodes run (their instance-type label), by which its results are judged. */
+  vmSize: string | null
+  result: ReportResult
+  /** Its verify, benchmark and transport steps. */
+  steps: ReportStep[]
+  checks: ReportCheck[]
+  benchmark?: ReportBenchmark
+  transport?: ReportTransport
+}
+
 export interface Report {
   mode: string
   /** The action's version (package.json's). */
@@ -278,6 +291,8 @@ export interface Report {
   drift?: DriftItem[]
   diagnostics?: Diagnostic[]
   workload?: ReportWorkload
+  /** Every pool checked, the run's node-pool first: only when several were (all-pools). */
+  pools?: ReportPool[]
 }
 
 /** A report with nothing in it yet (but what the run is: its version, start and cluster). */
@@ -298,7 +313,8 @@ export function deriveResult(report: Report): ReportResult {
     report.checks.some(c => c.status === 'fail') ||
     (report.benchmark?.pairs.some(p => p.verdict === 'fail') ?? false) ||
     report.transport?.verdict === 'fail' ||
-    report.collective?.verdict === 'fail'
+    report.collective?.verdict === 'fail' ||
+    (report.pools?.some(p => p.result === 'failure') ?? false)
   if (failed) return 'failure'
   if (driftFound(report)) return 'drifted'
   return 'success'

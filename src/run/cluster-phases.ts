@@ -10,8 +10,9 @@ import { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import { log } from '../log/index.js'
-import { finishedStep } from '../report/report.js'
+import { finishedStep, type Report } from '../report/report.js'
 import { writeGivenKubeconfig, resolveKubeconfig } from '../settings/kubeconfig.js'
+import type { Settings } from '../settings/settings.js'
 import { detectDrift, DriftError } from '../stack/drift.js'
 import { applyStack } from '../stack/index.js'
 import { OwnershipRecord, poolRef } from '../stack/ownership.js'
@@ -24,6 +25,7 @@ import { rememberLeaseReleased, rememberTempPath, STATE } from './saved-state.js
 import { runStep, StepError } from './steps.js'
 import { runTransportStep } from './transport-step.js'
 import { runUninstall } from './uninstall-step.js'
+import { verifyPools } from './pools.js'
 
 /** RUNNER_TEMP, or a private folder of this run's own outside Actions. */
 export function runnerTemp(): string {
@@ -187,61 +189,64 @@ function livePoolLine(pool: string, nodes: KubeObject[]): string {
  * collective check, each run whatever the one before found (each names its own cause) — their
  * failures are reported all the same.
  */
+export async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, part: Report): Promise<void> {
+  const kube = KubeClient.fromFile(kubeconfigPath, { retries: s.wait.retries })
+  const mode = s.mode === 'drift' ? 'drift' : s.mode === 'apply' ? 'apply' : 'verify'
+  let verification: Awaited<ReturnType<typeof runVerification>> | undefined
+  await runStep(part.steps, 'verify', 'verification checks', async () => {
+    verification = await runVerification({ settings: s, kube, mode, log })
+    if (verification.nodes.length) log.info(livePoolLine(s.nodePool.name, verification.nodes))
+    part.checks = verification.checks
+    const failed = verification.checks.filter(c => c.status === 'fail')
+    const skipped = verification.checks.filter(c => c.status === 'skipped').length
+    for (const c of failed)
+      log.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
+    const failing = new Set(
+      verification.checks.flatMap(c => (c.nodes ?? []).filter(n => n.status === 'fail').map(n => n.node))
+    )
+    part.outputs['rdma-nodes'] = String(verification.nodes.length - failing.size)
+    return {
+      changed: false,
+      detail: `${verification.checks.length - failed.length - skipped}/${verification.checks.length} checks pass${skipped ? ` (${skipped} skipped)` : ''} on ${verification.nodes.length} RDMA nodes`
+    }
+  })
+  if (s.mode === 'drift' || !verification) return
+  // A pool with no nodes has failed verify with the reason; a benchmark would only repeat it.
+  if (!verification.nodes.length) {
+    log.info(`benchmark and transport check: not run (pool ${s.nodePool.name} has no nodes; see verify)`)
+    return
+  }
+  if (!verification.facts) {
+    // The probe was refused (an identity that may only read): what builds on it does not start.
+    const now = Date.now()
+    const why = { detail: 'not run: the node probe could not run (see the node-probe check)' }
+    if (s.benchmark.enabled) part.steps.push(finishedStep('benchmark', 'skipped', now, why, now))
+    if (s.transport.check !== 'none') part.steps.push(finishedStep('transport', 'skipped', now, why, now))
+    if (s.collective.check !== 'none') part.steps.push(finishedStep('collective', 'skipped', now, why, now))
+    return
+  }
+  let benchmarkFailure: StepError | undefined
+  if (s.benchmark.enabled)
+    await runBenchmarkStep(s, kube, verification, part).catch(e => {
+      if (!(e instanceof StepError)) throw e
+      benchmarkFailure = e
+    })
+  // The collective check runs whatever the transport check found: each names its own cause.
+  let transportFailure: StepError | undefined
+  if (s.transport.check !== 'none')
+    await runTransportStep(s, kube, verification, part).catch(e => {
+      if (!(e instanceof StepError) || s.collective.check === 'none') throw e
+      transportFailure = e
+    })
+  if (s.collective.check !== 'none') await runCollectiveStep(s, kube, verification, part)
+  if (benchmarkFailure) throw benchmarkFailure
+  if (transportFailure) throw transportFailure
+}
+
+/** Verification: the run's pool, or with all-pools every pool the action manages. */
 export const verify: Phase = {
   name: 'verify',
   modes: ['apply', 'verify', 'drift'],
-  run: async (ctx, part) => {
-    const s = ctx.s
-    const kube = KubeClient.fromFile(ctx.kubeconfigPath!, { retries: s.wait.retries })
-    const mode = s.mode === 'drift' ? 'drift' : s.mode === 'apply' ? 'apply' : 'verify'
-    let verification: Awaited<ReturnType<typeof runVerification>> | undefined
-    await runStep(part.steps, 'verify', 'verification checks', async () => {
-      verification = await runVerification({ settings: s, kube, mode, log })
-      if (verification.nodes.length) log.info(livePoolLine(s.nodePool.name, verification.nodes))
-      part.checks = verification.checks
-      const failed = verification.checks.filter(c => c.status === 'fail')
-      const skipped = verification.checks.filter(c => c.status === 'skipped').length
-      for (const c of failed)
-        log.error(`${c.name}: ${c.detail}`, { title: `aks-rdma-action check failed: ${c.name}` })
-      const failing = new Set(
-        verification.checks.flatMap(c => (c.nodes ?? []).filter(n => n.status === 'fail').map(n => n.node))
-      )
-      part.outputs['rdma-nodes'] = String(verification.nodes.length - failing.size)
-      return {
-        changed: false,
-        detail: `${verification.checks.length - failed.length - skipped}/${verification.checks.length} checks pass${skipped ? ` (${skipped} skipped)` : ''} on ${verification.nodes.length} RDMA nodes`
-      }
-    })
-    if (s.mode === 'drift' || !verification) return
-    // A pool with no nodes has failed verify with the reason; a benchmark would only repeat it.
-    if (!verification.nodes.length) {
-      log.info(`benchmark and transport check: not run (pool ${s.nodePool.name} has no nodes; see verify)`)
-      return
-    }
-    if (!verification.facts) {
-      // The probe was refused (an identity that may only read): what builds on it does not start.
-      const now = Date.now()
-      const why = { detail: 'not run: the node probe could not run (see the node-probe check)' }
-      if (s.benchmark.enabled) part.steps.push(finishedStep('benchmark', 'skipped', now, why, now))
-      if (s.transport.check !== 'none') part.steps.push(finishedStep('transport', 'skipped', now, why, now))
-      if (s.collective.check !== 'none') part.steps.push(finishedStep('collective', 'skipped', now, why, now))
-      return
-    }
-    let benchmarkFailure: StepError | undefined
-    if (s.benchmark.enabled)
-      await runBenchmarkStep(s, kube, verification, part).catch(e => {
-        if (!(e instanceof StepError)) throw e
-        benchmarkFailure = e
-      })
-    // The collective check runs whatever the transport check found: each names its own cause.
-    let transportFailure: StepError | undefined
-    if (s.transport.check !== 'none')
-      await runTransportStep(s, kube, verification, part).catch(e => {
-        if (!(e instanceof StepError) || s.collective.check === 'none') throw e
-        transportFailure = e
-      })
-    if (s.collective.check !== 'none') await runCollectiveStep(s, kube, verification, part)
-    if (benchmarkFailure) throw benchmarkFailure
-    if (transportFailure) throw transportFailure
-  }
+  // With all-pools, once per pool the action manages (src/run/pools.ts).
+  run: (ctx, part) => verifyPools(ctx.s, ctx.kubeconfigPath!, part, verifyAndBenchmark)
 }

@@ -310,6 +310,14 @@ const DEFINITIONS = [
     )
   },
   {
+    name: 'all-pools',
+    modes: ['apply', 'verify', 'drift'],
+    kind: 'boolean',
+    default: 'false',
+    description:
+      'Verify, benchmark and check drift of every node pool the action manages (the ownership record kube-system/aks-rdma-action-owned lists them; node-pool first), each judged by its own VM size; the report adds a pools array. Apply still sets up node-pool only.'
+  },
+  {
     name: 'vm-size',
     kind: 'string',
     default: 'Standard_ND96isr_H100_v5',

@@ -440,6 +440,7 @@ export function readSettings(
   const transport = transportSettings(i, nodePool)
   const collective = collectiveSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
+  const allPools = i.bool('all-pools')
   const planMode = i.enumOf<Settings['planMode']>('plan-mode')
   // Uninstall (and its plan) deletes a cluster only when its created-by tag says the action created it.
   const uninstalling = mode === 'uninstall' || (mode === 'plan' && planMode === 'uninstall')
@@ -470,6 +471,7 @@ export function readSettings(
       transport,
       collective,
       failOnDrift,
+      allPools,
       cleanup,
       runId
     }

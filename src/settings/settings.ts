@@ -129,6 +129,8 @@ export interface Settings {
   transport: TransportSettings
   collective: CollectiveSettings
   failOnDrift: boolean
+  /** Verify, benchmark and drift over every pool the action manages (all-pools), not node-pool alone. */
+  allPools: boolean
   cleanup: Cleanup
   /**
    * Identifies this run — this job of the workflow run, with its nonce — in tags, the Lease holder

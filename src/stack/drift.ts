@@ -26,6 +26,7 @@ import type { KubeManifest } from '../model/types.js'
 import { releaseDrift, type ReleaseDrift } from '../drift/helm.js'
 import { manifestDrift } from '../drift/manifests.js'
 import { NODES_COMPONENT, nodeDrift } from '../drift/nodes.js'
+import { managedPools } from './managed-pools.js'
 
 export { objectName, releaseName } from '../model/types.js'
 
@@ -156,9 +157,13 @@ export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
       log.info(`${c.name}: could not be read: ${messageOf(e)}`)
     }
   }
-  // The pool's nodes: one left cordoned or held by a driver upgrade is named with its fix.
+  // The pool's nodes (all-pools: every managed pool's): one left cordoned or held by a driver
+  // upgrade is named with its fix.
   try {
-    const found = await nodeDrift(kube, s.nodePool.name)
+    const pools = s.allPools ? await managedPools(kube, s.nodePool.name) : { pools: [s.nodePool.name] }
+    if ('note' in pools && pools.note) log.warning(`all-pools: ${pools.note}`)
+    const found: DriftItem[] = []
+    for (const pool of pools.pools) found.push(...(await nodeDrift(kube, pool)))
     items.push(...found)
     log.info(
       found.length

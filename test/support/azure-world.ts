@@ -158,6 +158,7 @@ export function settingsFor(
     transport: { check: 'none', image: 'x:1', ucxEnv: 'dynamo' },
     collective: { check: 'none', image: 'x:1' },
     failOnDrift: false,
+    allPools: false,
     cleanup: 'none',
     runId: `run-${randomBytes(4).toString('hex')}`
   }

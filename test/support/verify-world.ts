@@ -59,6 +59,8 @@ export interface RdmaWorld {
   recorder: SimRecorder
   settings: Settings
   kube: KubeClient
+  /** The admin kubeconfig's file. */
+  kubeconfigPath: string
   /** RDMA node names, sorted. */
   rdmaNodes(): string[]
   close(): Promise<void>
@@ -301,6 +303,7 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
     recorder,
     settings,
     kube,
+    kubeconfigPath,
     rdmaNodes,
     close: async () => {
       await sim.close()

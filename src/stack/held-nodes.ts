@@ -140,7 +140,12 @@ export async function podsHolding(kube: KubeClient, b: NodeBlocker): Promise<str
         .map(p => `${p.metadata.namespace}/${p.metadata.name}`)
         .join(', ')}`
     )
-  const events = await kube.eventsFor('default', b.node, 'Node').catch(() => [])
+  let events: KubeObject[] = []
+  try {
+    events = await kube.eventsFor('default', b.node, 'Node')
+  } catch {
+    // the operator's events are best effort
+  }
   const warning = events.filter(e => e.type === 'Warning').at(-1)
   if (warning)
     shown.push(`${b.node} event ${warning.reason ?? ''}: ${oneLine(String(warning.message ?? ''), 300)}`)

@@ -15,7 +15,9 @@
 //   drain-required → pod-restart-required    once its pods are evicted (DaemonSet pods, mirror pods
 //                                            and pods the podSelector leaves out stay; a pod with no
 //                                            controller needs force, one with emptyDir
-//                                            deleteEmptyDir, else upgrade-failed); drain off: at once
+//                                            deleteEmptyDir, else upgrade-failed; a pod whose
+//                                            PodDisruptionBudget refuses the eviction is retried until
+//                                            timeoutSeconds, then upgrade-failed); drain off: at once
 //   pod-restart-required → the driver pod deleted (its DaemonSet recreates it from the new
 //                          template); once the new one is Ready: validation-required (GPU) or
 //                          uncordon-required
@@ -29,6 +31,7 @@ import type { KubeObject } from '../store.js'
 import { matchesLabels, parseLabelSelector } from '../selectors.js'
 import { isPodReady, isPodTerminal, TK, typeFromKey, deleteIfPresent, type SimContext } from './context.js'
 import { daemonSetRevision } from './daemonset.js'
+import { decideEviction } from '../disruption-budgets.js'
 import { extendedRequests } from './placement.js'
 import type { Reconciler } from './queue.js'
 
@@ -37,8 +40,14 @@ export interface UpgradePolicy {
   autoUpgrade?: boolean
   maxParallelUpgrades?: number
   maxUnavailable?: number | string
-  drain?: { enable?: boolean; force?: boolean; podSelector?: string; deleteEmptyDir?: boolean }
-  gpuPodDeletion?: { force?: boolean; deleteEmptyDir?: boolean }
+  drain?: {
+    enable?: boolean
+    force?: boolean
+    podSelector?: string
+    deleteEmptyDir?: boolean
+    timeoutSeconds?: number
+  }
+  gpuPodDeletion?: { force?: boolean; deleteEmptyDir?: boolean; timeoutSeconds?: number }
 }
 
 /** What one operator gives the controller on each pass. */
@@ -68,6 +77,8 @@ export const UPGRADE_STATES = [
 ] as const
 
 const REQUEUE_MS = 120_000
+/** k8s-operator-libs' drain and pod deletion timeout when the policy sets none (api DrainSpec: 300). */
+const DRAIN_TIMEOUT_S = 300
 
 interface NodeState {
   node: KubeObject
@@ -90,6 +101,8 @@ export class DriverUpgrade implements Reconciler {
   private readonly stateLabel: string
   private readonly initialAnnotation: string
   private requeue?: () => void
+  /** When each node's eviction of pods a budget refuses began (simulated ms). */
+  private readonly evicting = new Map<string, number>()
 
   constructor(
     private readonly ctx: SimContext,
@@ -210,8 +223,18 @@ export class DriverUpgrade implements Reconciler {
       .filter(p => !p.metadata.annotations?.['kubernetes.io/config.mirror'])
   }
 
-  /** Deletes `pods` as an eviction would; a pod the policy may not remove fails the node's upgrade. */
-  private evict(n: NodeState, pods: KubeObject[], o: { force?: boolean; deleteEmptyDir?: boolean }): boolean {
+  /**
+   * Evicts `pods` as the drain helper does (k8s.io/kubectl/pkg/drain: the eviction API, so a
+   * PodDisruptionBudget that allows no disruption refuses a pod, retried until the policy's
+   * timeoutSeconds, then the node's upgrade fails); a pod the policy may not remove at all (no
+   * controller without force, emptyDir without deleteEmptyDir) fails it at once. True once every
+   * pod was evicted.
+   */
+  private evict(
+    n: NodeState,
+    pods: KubeObject[],
+    o: { force?: boolean; deleteEmptyDir?: boolean; timeoutSeconds?: number }
+  ): boolean {
     const podT = typeFromKey(this.ctx, TK.pods)!
     for (const p of pods) {
       const unmanaged = !(p.metadata.ownerReferences ?? []).some(r => r.controller)
@@ -227,8 +250,38 @@ export class DriverUpgrade implements Reconciler {
         return false
       }
     }
-    for (const p of pods) deleteIfPresent(this.ctx, podT, p.metadata.namespace, p.metadata.name)
-    return true
+    const node = n.node.metadata.name
+    const refused: string[] = []
+    for (const p of pods) {
+      const no = decideEviction(this.ctx.store, p)
+      if (!no) deleteIfPresent(this.ctx, podT, p.metadata.namespace, p.metadata.name)
+      else
+        refused.push(
+          `error when evicting pods/"${p.metadata.name}" -n "${p.metadata.namespace}": ${no.message}${no.cause ? ` ${no.cause}` : ''}`
+        )
+    }
+    if (!refused.length) {
+      this.evicting.delete(node)
+      return true
+    }
+    // Retried until the timeout (0: none, as kubectl drain's); the requeue comes back for it.
+    const now = this.ctx.clock.now()
+    const first = !this.evicting.has(node)
+    const started = this.evicting.get(node) ?? now
+    this.evicting.set(node, started)
+    const limitMs = (o.timeoutSeconds ?? DRAIN_TIMEOUT_S) * 1000
+    if (limitMs > 0 && now - started >= limitMs) {
+      this.evicting.delete(node)
+      this.ctx.events.record(n.node, {
+        type: 'Warning',
+        reason: `${this.driver.toUpperCase()}DriverUpgrade`,
+        message: `Failed to drain the node, ${refused[0]}; drain did not complete within ${limitMs / 1000}s`,
+        component: this.name
+      })
+      this.setState(n.node, 'upgrade-failed')
+    } else if (limitMs > 0 && first)
+      this.ctx.timers.after(limitMs - (now - started), () => this.ctx.queue.add(this, '*'))
+    return false
   }
 
   private deleteGpuPods(n: NodeState, scope: UpgradeScope): void {

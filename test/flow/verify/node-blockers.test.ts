@@ -1,10 +1,12 @@
 // A node held out of service, on the simulated cluster: one left cordoned by an interrupted run is
 // named by verify (nodes-ready) and by drift (the nodes component) with `kubectl uncordon <node>`;
-// one a GPU driver upgrade could not take (a pod using its GPUs that the GPU Operator may not
-// delete: no controller, gpuPodDeletion.force off) is named with its state, upgrade-failed as the
-// simulator's upgrade controller sets it, and the fix upstream documents.
+// one a GPU driver upgrade could not take (a pod using its GPUs whose PodDisruptionBudget refuses
+// the eviction until the pod deletion's timeout) is named with its state, upgrade-failed as the
+// simulator's upgrade controller sets it, the fix upstream documents, and the pod and its budget.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { nodeDrift } from '../../../src/drift/nodes.js'
+import { nodeBlockers } from '../../../src/model/node-blockers.js'
+import { podsHolding } from '../../../src/stack/held-nodes.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { runVerification, type Check } from '../../../src/verify/index.js'
 import { startRdmaWorld, type RdmaWorld } from '../../support/verify-world.js'
@@ -60,22 +62,50 @@ describe('nodes held out of service', () => {
 
   it('names a node a GPU driver upgrade could not take, with its state and the fix', async () => {
     const [held] = w.rdmaNodes()
-    // A bare pod (no controller) using a GPU: the GPU Operator's pod deletion may not remove it.
+    // A trainer using a GPU on that node, its PodDisruptionBudget allowing no disruption: the GPU
+    // Operator's pod deletion evicts, the eviction is refused until its timeout.
     await w.kube.applyManifest({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'notebook', namespace: 'default' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'trainer', namespace: 'default' },
       spec: {
-        nodeName: held,
-        containers: [
-          {
-            name: 'notebook',
-            image: 'nvcr.io/nvidia/pytorch:25.01-py3',
-            resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } }
+        replicas: 1,
+        selector: { matchLabels: { app: 'trainer' } },
+        template: {
+          metadata: { labels: { app: 'trainer' } },
+          spec: {
+            nodeSelector: { 'kubernetes.io/hostname': held },
+            tolerations: [{ operator: 'Exists' }],
+            containers: [
+              {
+                name: 'trainer',
+                image: 'nvcr.io/nvidia/pytorch:25.01-py3',
+                resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } }
+              }
+            ]
           }
-        ]
+        }
       }
     })
+    await w.kube.applyManifest({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'trainer', namespace: 'default' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'trainer' } } }
+    })
+    const pods = () =>
+      w.sim.store.list(w.sim.store.type('', 'pods')!, { namespace: 'default', labelSelector: 'app=trainer' })
+        .items as unknown as KubeObject[]
+    const ready = (p: KubeObject) =>
+      (p.status?.conditions ?? []).some(
+        (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True'
+      )
+    for (let i = 0; i < 1200 && !pods().some(ready); i++) await sleep(50)
+    expect(
+      pods()
+        .filter(ready)
+        .map(p => p.spec.nodeName)
+    ).toEqual([held])
     // A new driver version in the ClusterPolicy: the operator replaces the driver node by node.
     const cpType = w.sim.store.type('nvidia.com', 'clusterpolicies')!
     w.sim.store.mutate(cpType, undefined, 'cluster-policy', o => {
@@ -95,6 +125,16 @@ describe('nodes held out of service', () => {
     )
     const gpu = v.checks.find(c => c.name === 'gpu-operator')!
     expect(gpu.nodes!.find(n => n.node === held)!.detail).toContain('upgrade-failed')
+
+    // The pod in the way, its budget, and the operator's own word on the node.
+    const [blocker] = nodeBlockers(node(held))
+    const lines = await podsHolding(w.kube, blocker)
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^pod default/trainer-\\S+ on ${held}: PodDisruptionBudget default/trainer allows no disruption`
+      )
+    )
+    expect(lines.at(-1)).toMatch(/event GPUDriverUpgrade: Failed to drain the node, .*disruption budget/)
 
     const items = await nodeDrift(w.kube, w.settings.nodePool.name)
     expect(items).toContainEqual(

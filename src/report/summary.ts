@@ -13,6 +13,7 @@ import { cellWithCode, code, DEFAULT_CELL_CHARS, escapeCell, escapeInline, fence
 import { truncate } from '../util/echo.js'
 import { driftFix } from '../drift/item.js'
 import type { CheckStatus, Report, ReportStep } from './report.js'
+import { poolsSection } from './pools-summary.js'
 import { transportReason, transportSection } from './transport-summary.js'
 import { collectiveReason, collectiveSection } from './collective-summary.js'
 import { workloadSection } from './workload-summary.js'
@@ -244,6 +245,7 @@ function assemble(report: Report, o: Required<SummaryOptions>): string[] {
     outputsSection(report, o),
     stepsSection(report, o),
     checksSection(report, o),
+    poolsSection(report, o.maxCellChars),
     report.benchmark ? benchmarkSection(report.benchmark, o) : null,
     report.transport ? transportSection(report.transport, o) : null,
     report.collective ? collectiveSection(report.collective, o) : null,

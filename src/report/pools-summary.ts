@@ -1,0 +1,33 @@
+// The job summary's Pools section (all-pools): one row per pool checked — its VM size, result, the
+// checks failing and the benchmark's and transport check's verdicts — so a pool other than
+// node-pool (whose details are the rest of the summary) is not only in the JSON report. Pure.
+// Docs: docs/day-two.md#several-pools.
+import { code, escapeCell, table } from './markdown.js'
+import type { Report, ReportPool } from './report.js'
+
+const RESULT_ICON: Record<ReportPool['result'], string> = { success: '✅', drifted: '⚠️', failure: '❌' }
+
+function benchmarkVerdict(p: ReportPool): string {
+  const pairs = p.benchmark?.pairs ?? []
+  if (!pairs.length) return '—'
+  const failing = pairs.filter(x => x.verdict === 'fail').length
+  return failing ? `${failing} of ${pairs.length} failing` : `${pairs.length} pass`
+}
+
+/** The Pools section, or null for a run that checked one pool. */
+export function poolsSection(report: Report, maxCellChars: number): string | null {
+  const pools = report.pools ?? []
+  if (pools.length < 2) return null
+  const rows = pools.map(p => {
+    const failing = p.checks.filter(c => c.status === 'fail').map(c => c.name)
+    return [
+      code(p.pool),
+      p.vmSize ? code(p.vmSize) : 'unknown',
+      `${RESULT_ICON[p.result]} ${p.result}`,
+      failing.length ? escapeCell(failing.join(', '), maxCellChars) : '—',
+      benchmarkVerdict(p),
+      p.transport ? `${p.transport.verdict} (${p.transport.mode})` : '—'
+    ]
+  })
+  return `### Pools\n\n${table(['Pool', 'VM size', 'Result', 'Checks failing', 'Benchmark', 'Transport'], rows)}`
+}

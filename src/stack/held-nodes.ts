@@ -170,16 +170,15 @@ export class HeldNodes {
       const key = `${b.node}|${b.cause}|${b.state ?? ''}`
       if (this.seen.has(key)) continue
       const look = POD_STATES.has(b.state ?? '') ? podsHolding(this.kube, b) : Promise.resolve([])
-      const lines = look.then(
-        pods => {
+      const lines = look
+        .catch((e: unknown) => [`the pods on ${b.node} could not be read: ${messageOf(e)}`])
+        .then(pods => {
           // A state the operator moves through on its own is the progress line's; one that needs a
           // person, or has pods in the way, is said once as a warning.
           if (b.stuck || pods.length)
             for (const l of [describeBlocker(b), ...pods]) this.log.warning(`${this.step}: ${l}`)
           return pods
-        },
-        (e: unknown) => [`the pods on ${b.node} could not be read: ${messageOf(e)}`]
-      )
+        })
       this.seen.set(key, lines)
     }
   }

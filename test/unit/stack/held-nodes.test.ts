@@ -5,7 +5,14 @@
 import { describe, expect, it } from '@jest/globals'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { nodeBlockers } from '../../../src/model/node-blockers.js'
-import { heldDetail, heldSuffix, podsHolding, selectorMatches } from '../../../src/stack/held-nodes.js'
+import {
+  HeldNodes,
+  heldDetail,
+  heldSuffix,
+  podsHolding,
+  selectorMatches
+} from '../../../src/stack/held-nodes.js'
+import { captureLog } from '../../support/capture-log.js'
 import type { HealthVerdict } from '../../../src/health/types.js'
 import { memoryKube } from '../../support/memory-kube.js'
 
@@ -117,5 +124,43 @@ describe('podsHolding', () => {
     })
     const [b] = nodeBlockers(node('n1', { 'nvidia.com/ofed-driver-upgrade-state': 'drain-required' }))
     expect(await podsHolding(kube, b)).toEqual(['1 pod(s) still on n1: team/fine'])
+  })
+})
+
+describe('HeldNodes', () => {
+  it('warns once per node and state that needs a person or has pods in the way, not for passing states', async () => {
+    const { kube } = memoryKube({ objects: [pod('bare', { gpu: true })] })
+    const log = captureLog()
+    const held = new HeldNodes(kube, log, 'gpu-operator')
+    const verdict = (labels: Record<string, string>, unschedulable = true) =>
+      ({ held: nodeBlockers(node('n1', labels, unschedulable)) }) as unknown as HealthVerdict
+    const gpu = 'nvidia.com/gpu-driver-upgrade-state'
+    held.onVerdict(verdict({ [gpu]: 'cordon-required' }))
+    held.onVerdict(verdict({ [gpu]: 'upgrade-failed' }))
+    held.onVerdict(verdict({ [gpu]: 'upgrade-failed' }))
+    const lines = await held.lines()
+    expect(log.warnings).toEqual([
+      expect.stringMatching(/^gpu-operator: n1: GPU driver upgrade failed .*fix: kubectl drain n1/),
+      expect.stringMatching(/^gpu-operator: pod team\/bare on n1: no controller/)
+    ])
+    expect(lines).toEqual([
+      expect.stringMatching(/^n1: GPU driver upgrade failed/),
+      expect.stringMatching(/^ {2}pod team\/bare on n1/)
+    ])
+  })
+
+  it('still names the node when its pods cannot be read', async () => {
+    const m = memoryKube()
+    m.failAlways.set('list', new Error('pods is forbidden'))
+    const log = captureLog()
+    const held = new HeldNodes(m.kube, log, 'nic-cluster-policy')
+    held.onVerdict({
+      held: nodeBlockers(node('n2', { 'nvidia.com/ofed-driver-upgrade-state': 'drain-required' }))
+    } as unknown as HealthVerdict)
+    await held.lines()
+    expect(log.warnings).toEqual([
+      expect.stringMatching(/^nic-cluster-policy: n2: OFED driver upgrade in progress .*drain-required/),
+      expect.stringMatching(/^nic-cluster-policy: the pods on n2 could not be read: .*forbidden/)
+    ])
   })
 })

@@ -11,7 +11,10 @@
 //   cordon-required → wait-for-jobs-required (spec.unschedulable set; an already cordoned node is
 //                                            annotated so it stays cordoned at the end)
 //   wait-for-jobs-required → pod-deletion-required (pod deletion on) / drain-required
-//   pod-deletion-required → drain-required / pod-restart-required   (pods using `resource` deleted)
+//   pod-deletion-required → drain-required / pod-restart-required   (pods using `resource` evicted;
+//                                            one it may not delete, or an eviction still refused at
+//                                            timeoutSeconds: drain-required with the drain on, else
+//                                            upgrade-failed)
 //   drain-required → pod-restart-required    once its pods are evicted (DaemonSet pods, mirror pods
 //                                            and pods the podSelector leaves out stay; a pod with no
 //                                            controller needs force, one with emptyDir
@@ -79,6 +82,15 @@ export const UPGRADE_STATES = [
 const REQUEUE_MS = 120_000
 /** k8s-operator-libs' drain and pod deletion timeout when the policy sets none (api DrainSpec: 300). */
 const DRAIN_TIMEOUT_S = 300
+
+/** A whole-second duration as Go's time.Duration prints it (`5m0s`, `45s`). */
+function goDuration(ms: number): string {
+  const total = Math.round(ms / 1000)
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const sec = total % 60
+  return h ? `${h}h${m}m${sec}s` : m ? `${m}m${sec}s` : `${sec}s`
+}
 
 interface NodeState {
   node: KubeObject
@@ -226,60 +238,70 @@ export class DriverUpgrade implements Reconciler {
   /**
    * Evicts `pods` as the drain helper does (k8s.io/kubectl/pkg/drain: the eviction API, so a
    * PodDisruptionBudget that allows no disruption refuses a pod, retried until the policy's
-   * timeoutSeconds, then the node's upgrade fails); a pod the policy may not remove at all (no
-   * controller without force, emptyDir without deleteEmptyDir) fails it at once. True once every
-   * pod was evicted.
+   * timeoutSeconds); a pod the policy may not remove at all (no controller without force, emptyDir
+   * without deleteEmptyDir) stops it at once. Either failure moves the node to `failTo` (the drain:
+   * upgrade-failed with a Warning event, drain_manager.go; the GPU pod deletion: drain-required when
+   * the drain is on, else upgrade-failed, pod_manager.go updateNodeToDrainOrFailed, an event only
+   * for a failed eviction). True once every pod was evicted.
    */
   private evict(
     n: NodeState,
     pods: KubeObject[],
-    o: { force?: boolean; deleteEmptyDir?: boolean; timeoutSeconds?: number }
+    o: { force?: boolean; deleteEmptyDir?: boolean; timeoutSeconds?: number },
+    how: { kind: 'drain' | 'pod-deletion'; failTo: string }
   ): boolean {
     const podT = typeFromKey(this.ctx, TK.pods)!
-    for (const p of pods) {
-      const unmanaged = !(p.metadata.ownerReferences ?? []).some(r => r.controller)
-      const emptyDir = (p.spec?.volumes ?? []).some((v: any) => v.emptyDir)
-      if ((unmanaged && !o.force) || (emptyDir && !o.deleteEmptyDir)) {
+    const node = n.node.metadata.name
+    const fail = (err: string | undefined): false => {
+      this.evicting.delete(node)
+      if (err !== undefined)
         this.ctx.events.record(n.node, {
           type: 'Warning',
           reason: `${this.driver.toUpperCase()}DriverUpgrade`,
-          message: `Failed to drain the node, cannot delete pod ${p.metadata.namespace}/${p.metadata.name}${unmanaged ? ' (not managed by a controller; force is off)' : ' (emptyDir; deleteEmptyDir is off)'}`,
+          message:
+            how.kind === 'drain'
+              ? `Failed to drain the node, ${err}`
+              : `Failed to delete workload pods on the node for the driver upgrade, ${err}`,
           component: this.name
         })
-        this.setState(n.node, 'upgrade-failed')
-        return false
-      }
+      this.setState(n.node, how.failTo)
+      return false
     }
-    const node = n.node.metadata.name
-    const refused: string[] = []
+    // kubectl drain's filters: a pod it may not delete stops it before any eviction.
     for (const p of pods) {
-      const no = decideEviction(this.ctx.store, p)
-      if (!no) deleteIfPresent(this.ctx, podT, p.metadata.namespace, p.metadata.name)
-      else
-        refused.push(
-          `error when evicting pods/"${p.metadata.name}" -n "${p.metadata.namespace}": ${no.message}${no.cause ? ` ${no.cause}` : ''}`
+      const where = `${p.metadata.namespace}/${p.metadata.name}`
+      if (!(p.metadata.ownerReferences ?? []).some(r => r.controller) && !o.force)
+        return fail(
+          how.kind === 'drain'
+            ? `cannot delete Pods that declare no controller (use --force to override): ${where}`
+            : undefined
+        )
+      if ((p.spec?.volumes ?? []).some((v: any) => v.emptyDir) && !o.deleteEmptyDir)
+        return fail(
+          how.kind === 'drain'
+            ? `cannot delete Pods with local storage (use --delete-emptydir-data to override): ${where}`
+            : undefined
         )
     }
-    if (!refused.length) {
+    let refused = false
+    for (const p of pods) {
+      if (!decideEviction(this.ctx.store, p))
+        deleteIfPresent(this.ctx, podT, p.metadata.namespace, p.metadata.name)
+      else refused = true
+    }
+    if (!refused) {
       this.evicting.delete(node)
       return true
     }
-    // Retried until the timeout (0: none, as kubectl drain's); the requeue comes back for it.
+    // A refused eviction is retried until the timeout (0: none, as kubectl drain's).
     const now = this.ctx.clock.now()
     const first = !this.evicting.has(node)
     const started = this.evicting.get(node) ?? now
     this.evicting.set(node, started)
     const limitMs = (o.timeoutSeconds ?? DRAIN_TIMEOUT_S) * 1000
-    if (limitMs > 0 && now - started >= limitMs) {
-      this.evicting.delete(node)
-      this.ctx.events.record(n.node, {
-        type: 'Warning',
-        reason: `${this.driver.toUpperCase()}DriverUpgrade`,
-        message: `Failed to drain the node, ${refused[0]}; drain did not complete within ${limitMs / 1000}s`,
-        component: this.name
-      })
-      this.setState(n.node, 'upgrade-failed')
-    } else if (limitMs > 0 && first)
+    if (limitMs > 0 && now - started >= limitMs)
+      return fail(`drain did not complete within ${goDuration(limitMs)}`)
+    if (limitMs > 0 && first)
       this.ctx.timers.after(limitMs - (now - started), () => this.ctx.queue.add(this, '*'))
     return false
   }
@@ -287,9 +309,11 @@ export class DriverUpgrade implements Reconciler {
   private deleteGpuPods(n: NodeState, scope: UpgradeScope): void {
     const res = scope.podDeletionResource!
     const pods = this.podsOn(n.node.metadata.name).filter(p => (extendedRequests(p.spec)[res] ?? 0) > 0)
-    if (!this.evict(n, pods, scope.policy?.gpuPodDeletion ?? {})) return
+    const drainOn = !!scope.policy?.drain?.enable
+    const how = { kind: 'pod-deletion' as const, failTo: drainOn ? 'drain-required' : 'upgrade-failed' }
+    if (!this.evict(n, pods, scope.policy?.gpuPodDeletion ?? {}, how)) return
     if (pods.some(p => this.ctx.cache.get(TK.pods, p.metadata.namespace, p.metadata.name))) return
-    this.setState(n.node, scope.policy?.drain?.enable ? 'drain-required' : 'pod-restart-required')
+    this.setState(n.node, drainOn ? 'drain-required' : 'pod-restart-required')
   }
 
   private drain(n: NodeState, scope: UpgradeScope): void {
@@ -302,7 +326,7 @@ export class DriverUpgrade implements Reconciler {
       [drain.podSelector, scope.skipDrainSelector].filter(Boolean).join(',')
     )
     const pods = this.podsOn(n.node.metadata.name).filter(p => matchesLabels(selector, p.metadata.labels))
-    if (!this.evict(n, pods, drain)) return
+    if (!this.evict(n, pods, drain, { kind: 'drain', failTo: 'upgrade-failed' })) return
     // The drain waits until the evicted pods are gone.
     if (pods.some(p => this.ctx.cache.get(TK.pods, p.metadata.namespace, p.metadata.name))) return
     this.setState(n.node, 'pod-restart-required')

@@ -140,7 +140,9 @@ describe('the OFED driver upgrade (ofedDriver.upgradePolicy)', () => {
     )
     const events = w.list('events').filter(e => e.involvedObject?.name === failed.metadata.name)
     expect(events.map(e => e.message)).toContainEqual(
-      expect.stringMatching(/cannot delete pod default\/bare-\d/)
+      expect.stringMatching(
+        /^Failed to drain the node, cannot delete Pods that declare no controller \(use --force to override\): default\/bare-\d$/
+      )
     )
     await new Promise(r => setTimeout(r, 300)) // more than two requeue intervals of simulated time
     // The failed node holds the only upgrade slot: the other node waits; no pod was deleted.

@@ -13,6 +13,11 @@ export const UPGRADE_DRIVERS = {
     operator: 'Network Operator',
     what: 'OFED driver',
     label: LABELS.ofedUpgradeState,
+    /**
+     * The node annotation Network Operator versions before the label kept the state in (its upgrade
+     * controller still removes it: controllers/upgrade_controller.go UpgradeStateAnnotation).
+     */
+    legacyAnnotation: 'nvidia.com/ofed-upgrade-state',
     namespace: 'network-operator',
     podSelector: LABELS.ofedDriverPod,
     policy: 'the NicClusterPolicy ofedDriver.upgradePolicy'
@@ -80,12 +85,13 @@ function driverPodCommand(driver: UpgradeDriver, node: string): string {
 export function upgradeStateBlocking(
   driver: UpgradeDriver,
   state: string,
-  node: string
+  node: string,
+  key: string = UPGRADE_DRIVERS[driver].label
 ): Blocking | undefined {
   if (SETTLED_UPGRADE_STATES.has(state)) return undefined
   const d = UPGRADE_DRIVERS[driver]
   const say = (what: string, fix: string, stuck = false): Blocking => ({
-    message: `${d.what} upgrade ${state === 'upgrade-failed' ? 'failed' : 'in progress'} (${d.label}=${state}): ${what}`,
+    message: `${d.what} upgrade ${state === 'upgrade-failed' ? 'failed' : 'in progress'} (${key}=${state}): ${what}`,
     fix,
     stuck
   })
@@ -162,8 +168,12 @@ export function nodeBlockers(node: NodeLike): NodeBlocker[] {
   const name = node.metadata.name
   const out: NodeBlocker[] = []
   for (const driver of Object.keys(UPGRADE_DRIVERS) as UpgradeDriver[]) {
-    const state = node.metadata.labels?.[UPGRADE_DRIVERS[driver].label] ?? ''
-    const b = upgradeStateBlocking(driver, state, name)
+    const d: { label: string; legacyAnnotation?: string } = UPGRADE_DRIVERS[driver]
+    const label = node.metadata.labels?.[d.label]
+    const legacy = d.legacyAnnotation ? node.metadata.annotations?.[d.legacyAnnotation] : undefined
+    const key = label === undefined && legacy !== undefined ? d.legacyAnnotation! : d.label
+    const state = label ?? legacy ?? ''
+    const b = upgradeStateBlocking(driver, state, name, key)
     if (b) out.push({ node: name, cause: driver, state, ...b })
   }
   if (!out.length && node.spec?.unschedulable === true)

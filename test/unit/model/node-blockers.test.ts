@@ -149,6 +149,18 @@ describe('nodeBlockers', () => {
     ])
   })
 
+  it('reads the annotation older Network Operators kept the OFED state in when there is no label', () => {
+    const old: NodeLike = {
+      metadata: { name: 'n5', labels: {}, annotations: { 'nvidia.com/ofed-upgrade-state': 'drain-required' } }
+    }
+    const [b] = nodeBlockers(old)
+    expect(b).toMatchObject({ cause: 'ofed', state: 'drain-required' })
+    expect(b.message).toContain('(nvidia.com/ofed-upgrade-state=drain-required)')
+    // The label, when there, is what the controller keeps now.
+    old.metadata.labels = { 'nvidia.com/ofed-driver-upgrade-state': 'upgrade-done' }
+    expect(nodeBlockers(old)).toEqual([])
+  })
+
   it('names nothing on a schedulable node with settled upgrades', () => {
     expect(
       nodeBlockers(node('n3', { 'nvidia.com/gpu-driver-upgrade-state': 'upgrade-done' }, false))

@@ -4,7 +4,8 @@
 // pkg/apis/networking/v1/defaults.go (NetworkPolicy), pkg/apis/storage/v1/defaults.go
 // (StorageClass, CSIDriver), pkg/apis/autoscaling/v2/defaults.go (HPA), pkg/apis/discovery/v1/
 // defaults.go (EndpointPort), pkg/apis/admissionregistration/v1/defaults.go (webhooks).
-import { defaultTemplate } from './defaults.js'
+import { coreDefaults, defaultTemplate } from './defaults.js'
+import { typeKey, type KubeObject, type ResourceType } from './store.js'
 
 type Obj = Record<string, any>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -122,4 +123,9 @@ export const SERVED_DEFAULTS: Record<string, (o: Obj) => void> = {
   },
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': o => defaultWebhooks(o, true),
   'validatingwebhookconfigurations.admissionregistration.k8s.io': o => defaultWebhooks(o, false)
+}
+
+/** Applies the defaults of `t` to `obj` (in place); kinds without defaults are left as they are. */
+export function defaultObject(t: ResourceType, obj: KubeObject): void {
+  ;(coreDefaults(t) ?? SERVED_DEFAULTS[typeKey(t)])?.(obj)
 }

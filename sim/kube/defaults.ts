@@ -5,7 +5,6 @@
 // Namespaces, Deployments, DaemonSets, StatefulSets, ReplicaSets and Jobs. Idempotent: defaulting
 // a defaulted object changes nothing. Pod-only admission defaults (service account, default
 // tolerations, priority) are in admission.ts.
-import { SERVED_DEFAULTS } from './defaults-served.js'
 import type { KubeObject, ResourceType } from './store.js'
 import { typeKey } from './store.js'
 
@@ -211,8 +210,7 @@ const BY_TYPE: Record<string, (o: Obj) => void> = {
   'jobs.batch': defaultJob
 }
 
-/** Applies the defaults of `t` to `obj` (in place); kinds without defaults are left as they are. */
-export function defaultObject(t: ResourceType, obj: KubeObject): void {
-  const tk = typeKey(t)
-  ;(BY_TYPE[tk] ?? SERVED_DEFAULTS[tk])?.(obj)
+/** The defaults of the core kinds, by type key (the served ones': defaults-served.ts). */
+export function coreDefaults(t: ResourceType): ((o: KubeObject) => void) | undefined {
+  return BY_TYPE[typeKey(t)]
 }

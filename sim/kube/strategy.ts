@@ -8,7 +8,7 @@
 // else spec.terminationGracePeriodSeconds; 0 for a pod never scheduled or already finished), and
 // batch/v1 Jobs orphaning their pods when a delete names no propagation policy.
 import { admit } from './admission.js'
-import { defaultObject } from './defaults.js'
+import { defaultObject } from './defaults-served.js'
 import { allocateNodePorts } from './node-ports.js'
 import { podQosClass } from './qos.js'
 import type { DeleteOptions } from './deletion.js'

@@ -3,7 +3,7 @@
 // ValidatePodEphemeralContainersUpdate (../pod-update.ts) — kubernetes/kubernetes@v1.33.2
 // pkg/registry/core/pod/storage/storage.go (EphemeralContainersREST), pkg/registry/core/pod/
 // strategy.go (podEphemeralContainersStrategy).
-import { defaultObject } from '../defaults.js'
+import { defaultObject } from '../defaults-served.js'
 import { validateEphemeralUpdate } from '../pod-update.js'
 import type { KubeObject } from '../store.js'
 import { isPlainObject } from './fieldpaths.js'

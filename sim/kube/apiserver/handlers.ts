@@ -4,7 +4,7 @@
 // as `fieldValidation` says, custom resources pruned, defaulted and validated by their schema).
 // Deletes are in deletes.ts, the pod subresources in pods.ts; watch is served in watch.ts.
 import { parse as parseYaml } from 'yaml'
-import { defaultObject } from '../defaults.js'
+import { defaultObject } from '../defaults-served.js'
 import { validatePodUpdate } from '../pod-update.js'
 import { podQosClass } from '../qos.js'
 import { checkFieldSelector } from '../fieldlabels.js'

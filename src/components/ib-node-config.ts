@@ -24,6 +24,7 @@ import type { KubeObject } from '../kube/types.js'
 import { BUSYBOX_IMAGE } from '../settings/images.js'
 import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
+import { poolAffinity } from '../model/stack-pools.js'
 import type { Settings } from '../settings/settings.js'
 import { noDriftExtras, noHints, type KubeComponent } from './types.js'
 
@@ -152,7 +153,8 @@ export function ibNodeConfigDaemonSet(s: Settings): KubeManifest {
           automountServiceAccountToken: false,
           hostPID: true,
           priorityClassName: NODE_CRITICAL,
-          nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
+          // Every managed pool (agentpool In [...]): a nodeSelector map can name only one.
+          affinity: poolAffinity(s),
           tolerations: nodeAgentTolerations(s),
           initContainers: [
             {
@@ -195,14 +197,18 @@ export function ibNodeConfigDaemonSet(s: Settings): KubeManifest {
 }
 
 /**
- * The device plugin's node selector: the pool, and in pipelined rollout also the node's OFED
- * driver being ready (as the Network Operator places its own plugin: it restarts after a driver
- * reload and finds the devices again).
+ * The device plugin's placement: the managed pools (node affinity), and in pipelined rollout also
+ * the node's OFED driver being ready (a nodeSelector, as the Network Operator places its own plugin:
+ * it restarts after a driver reload and finds the devices again).
  */
-export function rdmaNodeSelector(s: Settings): Record<string, string> {
-  return s.wait.rollout === 'pipelined'
-    ? { [LABELS.agentPool]: s.nodePool.name, [LABELS.mofedWait]: 'false' }
-    : { [LABELS.agentPool]: s.nodePool.name }
+export function rdmaPlacement(s: Settings): {
+  nodeSelector?: Record<string, string>
+  affinity: Record<string, unknown>
+} {
+  return {
+    ...(s.wait.rollout === 'pipelined' ? { nodeSelector: { [LABELS.mofedWait]: 'false' } } : {}),
+    affinity: poolAffinity(s)
+  }
 }
 
 /** The setup script a pod's ib-setup init container runs (its command's last word). */

@@ -1,7 +1,7 @@
 // Component 5: the NVIDIA Network Operator helm release (pinned chart), in a namespace labelled
 // privileged. Its NFD runs with deployNodeFeatureRules false; our own rule (next component)
-// labels the InfiniBand nodes instead. The NFD worker runs on the RDMA pool only (nodeSelector on
-// the pool label) and tolerates the pool's taints: NFD labels nothing elsewhere, so neither the
+// labels the InfiniBand nodes instead. The NFD worker runs on the managed pools only (node affinity
+// on the pool label) and tolerates their taints: NFD labels nothing elsewhere, so neither the
 // OFED driver nor the GPU Operator (which finds GPU nodes by NFD's pci-10de label) acts on other
 // pools. Ready when its operator Deployment is available (helm --wait has usually seen this
 // already; a re-run checks it without helm). Cluster-level: the rest is written only once it runs
@@ -9,7 +9,7 @@
 import type { KubeObject } from '../kube/types.js'
 import { deepMerge, isPlainObject } from '../util/merge.js'
 import type { Health } from '../health/types.js'
-import { LABELS } from '../model/types.js'
+import { poolAffinity, stackPoolNames } from '../model/stack-pools.js'
 import { nodeAgentTolerations } from '../model/tolerations.js'
 import { privilegedNamespace } from './shared.js'
 import { noDriftExtras, noHints, type Desired, type KubeComponent, type Removal } from './types.js'
@@ -27,7 +27,7 @@ export function networkOperatorValues(s: Settings): Record<string, unknown> {
       nfd: { enabled: true, deployNodeFeatureRules: false },
       'node-feature-discovery': {
         worker: {
-          nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
+          affinity: poolAffinity(s),
           tolerations: nodeAgentTolerations(s)
         }
       }
@@ -58,7 +58,7 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
     version: { value: s.stack.networkOperatorVersion },
     departsFromGuide:
       'helm upgrade --install (re-runnable) with a pinned version, and only when the deployed chart or values differ. ' +
-      `The NFD worker runs only on pool ${s.nodePool.name} and tolerates its taints (${NFD_WORKER_VALUES}.nodeSelector / .tolerations): ` +
+      `The NFD worker runs only on the managed pools (${stackPoolNames(s).join(', ')}) and tolerates their taints (${NFD_WORKER_VALUES}.affinity / .tolerations): ` +
       'the guide leaves it tolerating nvidia.com/gpu only, so a tainted pool is never labelled.'
   }
 }

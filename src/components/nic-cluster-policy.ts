@@ -1,7 +1,7 @@
 // Component 7: the NicClusterPolicy `nic-cluster-policy` (the only name the Network Operator
 // reconciles), embedded and pinned rather than applied from a branch of a GitHub repository.
-// It deploys the DOCA/OFED driver (and DOCA telemetry) on the RDMA pool's nodes labelled
-// pci-15b3.present=true only (nodeAffinity on both labels), tolerating the pool's taints
+// It deploys the DOCA/OFED driver (and DOCA telemetry) on the managed pools' nodes labelled
+// pci-15b3.present=true only (nodeAffinity on both labels), tolerating the pools' taints
 // (spec.tolerations; the operator skips nodes whose taints the policy does not tolerate). Ready when every
 // RDMA node has its OFED driver pods (label nvidia.com/ofed-driver, never the guide's
 // app=mofed-ubuntu22.04-ds) Ready and the label mofed.wait=false, and the policy's state is
@@ -14,6 +14,7 @@ import type { KubeObject } from '../kube/types.js'
 import { LABELS, objectName, type KubeManifest } from '../model/types.js'
 import { GPU_TOLERATION, taintNote } from '../model/tolerations.js'
 import { poolTolerations } from '../model/workload.js'
+import { poolRequirement, stackPoolNames, stackPoolTolerations } from '../model/stack-pools.js'
 import type { DriftItem } from '../drift/item.js'
 import type { Settings } from '../settings/settings.js'
 import { isPlainObject } from '../util/merge.js'
@@ -37,16 +38,13 @@ export const DOCA_TELEMETRY = {
 } as const
 
 export function nicClusterPolicySpec(s: Settings): Record<string, unknown> {
-  const tolerations = poolTolerations(s)
+  const tolerations = stackPoolTolerations(s)
   return {
     nodeAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: {
         nodeSelectorTerms: [
           {
-            matchExpressions: [
-              { key: LABELS.pci15b3, operator: 'In', values: ['true'] },
-              { key: LABELS.agentPool, operator: 'In', values: [s.nodePool.name] }
-            ]
+            matchExpressions: [{ key: LABELS.pci15b3, operator: 'In', values: ['true'] }, poolRequirement(s)]
           }
         ]
       }
@@ -292,7 +290,7 @@ export const nicClusterPolicyComponent: KubeComponent = {
     },
     departsFromGuide:
       'Waits on the label nvidia.com/ofed-driver (on every OFED pod) instead of app=mofed-ubuntu22.04-ds, which matches no pod since Network Operator v24.4; the policy is embedded and pinned instead of kubectl apply -k of a moving branch. ' +
-      `Its nodeAffinity also requires ${LABELS.agentPool}=${s.nodePool.name} (the driver never lands on another pool) and it tolerates the pool's taints (spec.tolerations).`
+      `Its nodeAffinity also requires ${LABELS.agentPool} In [${stackPoolNames(s).join(', ')}] (the managed pools: the driver never lands on another pool) and it tolerates their taints (spec.tolerations).`
   }),
   health,
   placement: { on: 'pool-nodes', after: ['node-feature-rule'] },

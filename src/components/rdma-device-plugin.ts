@@ -20,7 +20,7 @@ import {
   IB_NODE_CONFIG_DONE_FILE,
   IB_NODE_CONFIG_IMAGE,
   NODE_CRITICAL,
-  rdmaNodeSelector
+  rdmaPlacement
 } from './ib-node-config.js'
 import { podImages, reported } from './shared.js'
 import type { DriftExtrasContext, KubeComponent } from './types.js'
@@ -100,7 +100,7 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
           automountServiceAccountToken: false,
           hostNetwork: true,
           priorityClassName: NODE_CRITICAL,
-          nodeSelector: rdmaNodeSelector(s),
+          ...rdmaPlacement(s),
           tolerations: nodeAgentTolerations(s),
           initContainers: [
             {

@@ -3,15 +3,20 @@
 // which of a node's taints a workload does not tolerate (as the scheduler and the DaemonSet
 // controller decide it, with the tolerations a DaemonSet's pods get automatically).
 import type { Settings } from '../settings/settings.js'
-import { poolTolerations, type Toleration } from './workload.js'
+import { stackPoolTolerations } from './stack-pools.js'
+import type { Toleration } from './workload.js'
 
 /** The toleration NVIDIA's charts give their node agents by default. */
 export const GPU_TOLERATION: Toleration = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }
 
-/** A node agent's tolerations: the GPU one and one per pool taint (node-taints), without duplicates. */
+/**
+ * A node agent's tolerations: the GPU one and one per taint of every pool the stack serves
+ * (node-taints, and the recorded taints of the other managed pools), without duplicates.
+ */
 export function nodeAgentTolerations(s: Settings): Toleration[] {
   const out: Toleration[] = [GPU_TOLERATION]
-  for (const t of poolTolerations(s)) if (!out.some(o => JSON.stringify(o) === JSON.stringify(t))) out.push(t)
+  for (const t of stackPoolTolerations(s))
+    if (!out.some(o => JSON.stringify(o) === JSON.stringify(t))) out.push(t)
   return out
 }
 

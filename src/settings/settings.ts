@@ -54,6 +54,12 @@ export interface NodePoolSettings {
   zones: string[]
 }
 
+/** A pool the stack's cluster-wide objects serve: its name and its nodes' taints (tolerated by the node agents). */
+export interface StackPool {
+  name: string
+  taints: NodeTaint[]
+}
+
 export interface StackSettings {
   networkOperatorVersion: string
   gpuOperatorVersion: string
@@ -132,6 +138,12 @@ export interface Settings {
   /** Verify, benchmark and drift over every pool the action manages (all-pools), not node-pool alone. */
   allPools: boolean
   cleanup: Cleanup
+  /**
+   * The pools the cluster-wide objects select (node affinity, node selectors, tolerations): the
+   * managed pools of the ownership record, which apply and uninstall read (src/stack/pools.ts).
+   * Absent: the run's own pool only.
+   */
+  stackPools?: StackPool[]
   /**
    * Identifies this run — this job of the workflow run, with its nonce — in tags, the Lease holder
    * and the created-by markers (run-identity.ts).

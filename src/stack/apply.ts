@@ -1,7 +1,9 @@
 // applyStack: the cluster half of `apply`. Walks the cluster components of the registry
 // (network-operator → gpu-operator; the Azure ones come before, in the run flow) with the rollout
 // the settings ask for — sequential (sequential.ts) or pipelined (pipelined.ts) — over one Run
-// (run.ts), and always releases the Lease the run took. A run that lost its Lease fails.
+// (run.ts), and always releases the Lease the run took. A run that lost its Lease fails. The
+// cluster-wide objects select every managed pool (pools.ts): the run records its own pool first
+// (pending), and as managed once the stack is ready on it.
 import { kubeComponents, specOf } from '../components/index.js'
 import { log as processLog } from '../log/index.js'
 import { finishedStep } from '../report/report.js'
@@ -10,6 +12,18 @@ import { Run } from './run.js'
 import { applySequential } from './sequential.js'
 import type { ApplyStackContext, ApplyStackResult, StackStep } from './types.js'
 import { downgradeRefusal, VersionReadError, type Downgrade } from './downgrade.js'
+import {
+  applyNeedsPoolWrite,
+  poolEntryOf,
+  poolsLine,
+  recordedPools,
+  settingsWithPools,
+  withPool,
+  type PoolsContext
+} from './pools.js'
+import { managedPools, type PoolEntry } from './pool-record.js'
+import { stackPoolNames } from '../model/stack-pools.js'
+import type { Settings } from '../settings/settings.js'
 
 /**
  * Converges the cluster components of the stack on the cluster of `kubeconfigPath`. Sequential
@@ -22,6 +36,11 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
     component,
     spec: specOf(component, ctx.settings)
   }))
+  const pools = new PoolJoin(run, ctx.settings, ctx.leavingPool)
+  const useSettings = (next: Settings): void => {
+    run.settings = next
+    for (const step of steps) step.spec = specOf(step.component, next)
+  }
   let result: ApplyStackResult
   try {
     // A downgrade is refused before anything is written (unless allow-downgrade says otherwise).
@@ -37,12 +56,22 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
       run.log.warning(
         `${d.component}: downgrading ${d.what} ${d.live} → ${d.desired} (allow-downgrade: true)`
       )
+    // The managed pools, this run's among them (recorded before the first write that selects it).
+    useSettings(await pools.join())
+    // A write that waited for another run's Lease: that run may have added a pool meanwhile.
+    run.onLeaseTaken = async () => {
+      const next = await pools.reread()
+      if (stackKey(next) === stackKey(run.settings)) return
+      run.log.info(poolsLine(stackPoolNames(run.settings), stackPoolNames(next)))
+      useSettings(next)
+    }
     result = withLeaseVerdict(
       run,
       ctx.settings.wait.rollout === 'pipelined'
         ? await applyPipelined(run, steps)
         : await applySequential(run, steps)
     )
+    if (result.ok) await pools.done()
   } finally {
     await run.releaseLease()
   }
@@ -103,5 +132,79 @@ function withLeaseVerdict(run: Run, result: ApplyStackResult): ApplyStackResult 
       ...result.diagnostics,
       { step: 'lease', title: 'The run lost its Lease', text: lost.message }
     ]
+  }
+}
+
+const stackKey = (s: Settings): string => JSON.stringify(s.stackPools ?? [])
+
+/**
+ * The run's pool joining the managed pools: read them (an earlier version's from its objects),
+ * record the run's pool as pending under the Lease when it is not managed yet (or its taints or
+ * VM size changed), and as managed once the stack is ready. Adding a pool never removes another.
+ */
+class PoolJoin {
+  private readonly c: PoolsContext
+
+  constructor(
+    private readonly run: Run,
+    private readonly base: Settings,
+    private readonly leaving?: string
+  ) {
+    this.c = { record: run.record, kube: run.client, log: run.log, runId: base.runId }
+  }
+
+  private entry(state: PoolEntry['state']): PoolEntry {
+    return poolEntryOf(this.base, state, { runId: this.base.runId, at: new Date().toISOString() })
+  }
+
+  async join(): Promise<Settings> {
+    let read = await recordedPools(this.c)
+    const before = managedPools(read)
+    if (applyNeedsPoolWrite(this.base, read)) {
+      if (await this.run.takeLease()) {
+        this.run.record.invalidate()
+        read = await recordedPools(this.c)
+      }
+      if (applyNeedsPoolWrite(this.base, read)) {
+        const mine = read.pools.find(p => p.name === this.base.nodePool.name)
+        const state = mine?.state === 'managed' ? 'managed' : 'pending'
+        await this.run.confirmLease(`recording pool ${this.base.nodePool.name} in the ownership record`)
+        const seen = read.pools
+        // The pools as stored now (re-read on a conflict); a record without the key: what was proven.
+        await this.run.record.changePools(current => withPool(current ?? seen, this.entry(state)))
+        read = { pools: (await this.run.record.pools()) ?? [], legacy: false }
+      }
+    }
+    const settings = settingsWithPools(this.base, read.pools)
+    this.run.log.info(poolsLine(before, stackPoolNames(settings)))
+    return settings
+  }
+
+  /** The settings with the pools as recorded now (after the Lease was taken). */
+  async reread(): Promise<Settings> {
+    return settingsWithPools(this.base, (await recordedPools(this.c)).pools)
+  }
+
+  /** The stack is ready on the run's pool: a pending entry becomes managed; a pool taken out is dropped. */
+  async done(): Promise<void> {
+    const recorded = (await this.run.record.pools()) ?? []
+    const gone = recorded.find(p => p.name === this.leaving && p.state === 'leaving')
+    if (gone) {
+      await this.run.takeLease()
+      await this.run.confirmLease(`dropping pool ${gone.name} from the ownership record`)
+      await this.run.record.changePools(current =>
+        (current ?? []).filter(p => !(p.name === gone.name && p.state === 'leaving'))
+      )
+      this.run.log.info(`pool ${gone.name} dropped from the managed pools`)
+    }
+    const mine = recorded.find(p => p.name === this.base.nodePool.name)
+    if (mine?.state !== 'pending') return
+    await this.run.confirmLease(`recording pool ${this.base.nodePool.name} as managed`)
+    await this.run.record.changePools(current =>
+      (current ?? []).map(p =>
+        p.name === this.base.nodePool.name && p.state === 'pending' ? { ...p, state: 'managed' as const } : p
+      )
+    )
+    this.run.log.info(`pool ${this.base.nodePool.name} recorded as managed`)
   }
 }

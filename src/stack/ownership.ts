@@ -3,12 +3,16 @@
 // release the action created (or adopted), with the identity it had then: an object's UID, a
 // release's chart and first deployment. A label proves nothing (anyone can set one); a recorded
 // identity that matches the live one does. Written with resourceVersion preconditions; a pending
-// entry, written before the create, proves only what the rules of `proofOf*` say.
+// entry, written before the create, proves only what the rules of `proofOf*` say. Its second key,
+// pools.json, lists the node pools the stack serves (src/stack/pools.ts).
 import type { KubeClient } from '../kube/client.js'
 import { httpStatusOf, isConflict, isNotFound, KubeRequestError, messageOf } from '../kube/errors.js'
 import type { KubeObject, KubeRef } from '../kube/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import { runLabel } from '../model/work-labels.js'
+import { parsePools, POOLS_KEY, type PoolEntry } from './pool-record.js'
+
+export { managedPools, POOLS_KEY, type PoolEntry } from './pool-record.js'
 
 export const OWNERSHIP_RECORD = { namespace: 'kube-system', name: 'aks-rdma-action-owned' } as const
 /** The record's one data key: a JSON array of entries. */
@@ -37,11 +41,20 @@ export interface OwnedEntry {
   state: 'pending' | 'created' | 'adopted'
 }
 
+/**
+ * What the record holds: the owned entries, and the managed pools (undefined: the record has no
+ * pools key, as one an earlier version of the action wrote).
+ */
+export interface RecordData {
+  entries: OwnedEntry[]
+  pools?: PoolEntry[]
+}
+
 /** Where the record lives: read (undefined when there is none), write over a resourceVersion, delete. */
 export interface RecordStore {
-  read(): Promise<{ entries: OwnedEntry[]; resourceVersion: string } | undefined>
-  /** Writes the entries; `resourceVersion` undefined creates the record. Throws a 409 error when it moved. */
-  write(entries: OwnedEntry[], resourceVersion: string | undefined): Promise<string>
+  read(): Promise<(RecordData & { resourceVersion: string }) | undefined>
+  /** Writes both keys; `resourceVersion` undefined creates the record. Throws a 409 error when it moved. */
+  write(data: RecordData, resourceVersion: string | undefined): Promise<string>
   /** Deletes the record while it is at `resourceVersion`. */
   remove(resourceVersion: string): Promise<void>
 }
@@ -195,9 +208,11 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
   /** The record's other data keys as last read or written (the last run's, stack/last-run.ts): kept on a write. */
   let others: Record<string, string> = {}
   const keepOthers = (data: Record<string, string> | undefined): void => {
-    others = Object.fromEntries(Object.entries(data ?? {}).filter(([k]) => k !== RECORD_KEY))
+    others = Object.fromEntries(
+      Object.entries(data ?? {}).filter(([k]) => k !== RECORD_KEY && k !== POOLS_KEY)
+    )
   }
-  const body = (entries: OwnedEntry[], resourceVersion?: string) => ({
+  const body = (data: RecordData, resourceVersion?: string) => ({
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: {
@@ -205,15 +220,22 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
       labels: { [LABELS.managed]: 'true' },
       ...(resourceVersion ? { resourceVersion } : {})
     },
-    data: { ...(resourceVersion ? others : {}), [RECORD_KEY]: JSON.stringify(entries, null, 1) }
+    data: {
+      ...(resourceVersion ? others : {}),
+      [RECORD_KEY]: JSON.stringify(data.entries, null, 1),
+      ...(data.pools ? { [POOLS_KEY]: JSON.stringify(data.pools, null, 1) } : {})
+    }
   })
   return {
     async read() {
       const live = await client.get(ref)
       keepOthers(live?.data as Record<string, string> | undefined)
       if (!live) return undefined
+      const data = live.data as Record<string, string> | undefined
+      const pools = parsePools(data?.[POOLS_KEY])
       return {
-        entries: parseEntries((live.data as Record<string, string> | undefined)?.[RECORD_KEY]),
+        entries: parseEntries(data?.[RECORD_KEY]),
+        ...(pools ? { pools } : {}),
         resourceVersion: live.metadata.resourceVersion ?? ''
       }
     },
@@ -263,7 +285,7 @@ export function kubeRecordStore(client: KubeClient): RecordStore {
  * and apply the change again.
  */
 export class OwnershipRecord {
-  private state?: { entries: OwnedEntry[]; resourceVersion?: string }
+  private state?: RecordData & { resourceVersion?: string }
   /** Changes one after another (the pipelined rollout converges several components at once). */
   private queue: Promise<unknown> = Promise.resolve()
 
@@ -287,6 +309,12 @@ export class OwnershipRecord {
     return this.state.entries
   }
 
+  /** The managed pools as recorded (undefined: the record has no pools key; an earlier version wrote it, or there is none). */
+  async pools(): Promise<PoolEntry[] | undefined> {
+    await this.entries()
+    return this.state?.pools
+  }
+
   async find(ref: KubeRef): Promise<OwnedEntry | undefined> {
     return (await this.entries()).find(e => sameRef(e, ref))
   }
@@ -297,22 +325,38 @@ export class OwnershipRecord {
 
   /** Applies `change` to the entries and writes them (an empty record is deleted); retried on a conflict. */
   private change(change: (entries: OwnedEntry[]) => OwnedEntry[]): Promise<void> {
+    return this.changeData(d => ({ ...d, entries: change(d.entries) }))
+  }
+
+  /**
+   * Applies `change` to the pools (the record's pools key; undefined: none yet) and writes the
+   * record; retried on a conflict like every change.
+   */
+  changePools(change: (pools: PoolEntry[] | undefined) => PoolEntry[]): Promise<void> {
+    return this.changeData(d => ({ ...d, pools: change(d.pools?.slice()) }))
+  }
+
+  private changeData(change: (data: RecordData) => RecordData): Promise<void> {
     const next = this.queue.then(() => this.write(change))
     this.queue = next.catch(() => undefined)
     return next
   }
 
-  private async write(change: (entries: OwnedEntry[]) => OwnedEntry[]): Promise<void> {
+  private async write(change: (data: RecordData) => RecordData): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const before = await this.entries()
+      const entries = await this.entries()
       const rv = this.state?.resourceVersion
-      const next = change(before.filter(() => true))
+      const next = change({
+        entries: entries.slice(),
+        ...(this.state?.pools ? { pools: this.state.pools } : {})
+      })
+      // Nothing owned and no pool: the record goes (an empty pools key says no more than none).
+      const empty = !next.entries.length && !next.pools?.length
       try {
-        if (!next.length && rv) {
+        if (empty && rv) {
           await this.store.remove(rv)
           this.state = { entries: [] }
-        } else if (next.length)
-          this.state = { entries: next, resourceVersion: await this.store.write(next, rv) }
+        } else if (!empty) this.state = { ...next, resourceVersion: await this.store.write(next, rv) }
         return
       } catch (e) {
         if (!isConflict(e) || attempt >= 4) throw e

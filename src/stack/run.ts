@@ -156,9 +156,16 @@ export class Run {
   /** Each waiting step's held nodes (named while it waits, and in its diagnostic). */
   private held?: Map<string, HeldNodes>
 
+  /**
+   * Called when a write first takes the Lease (after waiting for another run, maybe): what the
+   * run read before may have moved (applyStack reads the managed pools again).
+   */
+  onLeaseTaken?: () => Promise<void>
+
   constructor(
     readonly ctx: ApplyStackContext,
-    readonly settings: Settings,
+    /** The run's settings; applyStack sets the managed pools in them (stackPools) once read. */
+    public settings: Settings,
     readonly log: Log
   ) {
     this.deadline = ctx.deadline ?? Date.now() + settings.wait.timeoutMs
@@ -191,6 +198,16 @@ export class Run {
 
   async releaseLease(): Promise<void> {
     await this.lease.release()
+  }
+
+  /** Takes the Lease now (a write other than a component's: the managed pools); true when this call took it. */
+  takeLease(): Promise<boolean> {
+    return this.lease.ensure()
+  }
+
+  /** Before such a write: the Lease is still this run's, and the run is not cancelled. */
+  confirmLease(what: string): Promise<void> {
+    return this.lease.confirm(what)
   }
 
   /**
@@ -439,6 +456,7 @@ export class Run {
       if (await this.lease.ensure()) {
         // Another run may have converged it (or changed the record) while this one waited for the Lease.
         this.record.invalidate()
+        await this.onLeaseTaken?.()
         plan = await this.observe(step)
         stepDeadline = Math.min(Date.now() + this.settings.wait.stepTimeoutMs, this.deadline)
       }

@@ -29,6 +29,11 @@ export interface ApplyStackContext {
    * nodes is done only once every node has joined. Absent: the pool is taken as provisioned.
    */
   nodePool?: Promise<PoolInfo>
+  /**
+   * Uninstall of one of several managed pools: the pool being taken out (recorded leaving). Its
+   * entry is dropped from the record once the stack is ready without it.
+   */
+  leavingPool?: string
 }
 
 export interface ApplyStackResult {

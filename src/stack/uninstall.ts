@@ -6,7 +6,9 @@
 // a while: finalizers, grace periods, a namespace's contents), then until what the component's
 // operator ran is gone too (the OFED driver pods before the Network Operator goes). Nothing is
 // ever re-created. Only what the ownership record proves the action's is removed (its entry is
-// dropped once it is gone); what is not is kept and said so.
+// dropped once it is gone); what is not is kept and said so. When other managed pools remain
+// (pools.ts), the stack stays: the run's pool is taken out of the managed pools and the
+// cluster-wide objects are applied again for the rest (its drivers unload as their pods stop).
 import { uninstallPlan, type RemovableObject, type RemovalPlan } from '../components/removal.js'
 import type { SourceSpec } from '../health/types.js'
 import { KubeClient } from '../kube/client.js'
@@ -24,6 +26,9 @@ import { createHelmReleases, type HelmReleases } from './helm-release.js'
 import { OwnershipRecord, proofOfObject, proofOfRelease, releaseRef } from './ownership.js'
 import { RunLease } from './run-lease.js'
 import type { ApplyStackResult } from './types.js'
+import { applyStack } from './apply.js'
+import { recordedPools, withPool } from './pools.js'
+import { stackPoolsOf, taintOf, type PoolEntry } from './pool-record.js'
 
 export interface UninstallStackContext {
   settings: Settings
@@ -166,8 +171,8 @@ const nothingToDo = (f: Found): boolean =>
 class Uninstall {
   readonly client: KubeClient
   private readonly helm: HelmReleases
-  private readonly lease: RunLease
-  private readonly record: OwnershipRecord
+  readonly lease: RunLease
+  readonly record: OwnershipRecord
   readonly deadline: number
 
   constructor(
@@ -351,6 +356,8 @@ export async function uninstallStack(ctx: UninstallStackContext): Promise<ApplyS
   const diagnostics: Diagnostic[] = []
   let failed: string | undefined
   try {
+    const others = await otherPools(u)
+    if (others) return await leavePool(u, others)
     for (const p of uninstallPlan(ctx.settings)) {
       const now = Date.now()
       if (failed) {
@@ -362,6 +369,7 @@ export async function uninstallStack(ctx: UninstallStackContext): Promise<ApplyS
       if (diagnostic) diagnostics.push(diagnostic)
       if (result.status === 'failure') failed = p.name
     }
+    if (!failed) await forgetPools(u)
   } finally {
     await u.release()
   }
@@ -377,4 +385,98 @@ export async function uninstallStack(ctx: UninstallStackContext): Promise<ApplyS
     ok: failed === undefined && !lost,
     ...(u.leaseReleased ? { leaseReleased: true } : {})
   }
+}
+
+/** What the run's pool leaves behind when other managed pools remain: undefined when it is the last (or none is recorded). */
+interface OtherPools {
+  pools: PoolEntry[]
+  /** The run's pool as recorded (absent: not one of the managed pools). */
+  mine?: PoolEntry
+  remaining: PoolEntry[]
+}
+
+/** The managed pools other than the run's, read (an earlier version's taken from its objects). */
+async function readOthers(u: Uninstall): Promise<OtherPools | undefined> {
+  const s = u.ctx.settings
+  const { pools } = await recordedPools({ record: u.record, kube: u.client, log: u.log, runId: s.runId })
+  const remaining = pools.filter(p => p.name !== s.nodePool.name && p.state !== 'leaving')
+  if (!remaining.length) return undefined
+  const mine = pools.find(p => p.name === s.nodePool.name)
+  return { pools, remaining, ...(mine ? { mine } : {}) }
+}
+
+/** Other managed pools remain: read again under the Lease when the run's pool is to be taken out. */
+async function otherPools(u: Uninstall): Promise<OtherPools | undefined> {
+  const first = await readOthers(u)
+  if (!first?.mine) return first
+  if (await u.lease.ensure()) u.record.invalidate()
+  return readOthers(u)
+}
+
+/**
+ * Takes the run's pool out: recorded leaving (under the Lease), then the cluster-wide objects
+ * applied again for the remaining pools (waited for on the first of them); the entry is dropped
+ * once they are ready. A pool that is not managed changes nothing.
+ */
+async function leavePool(u: Uninstall, o: OtherPools): Promise<ApplyStackResult> {
+  const s = u.ctx.settings
+  const started = Date.now()
+  const names = o.remaining.map(p => p.name).sort()
+  if (!o.mine) {
+    const detail = `pool ${s.nodePool.name} is not one of the managed pools (${names.join(', ')}): the stack stays and nothing is removed`
+    u.log.warning(detail)
+    await u.release()
+    return {
+      steps: [finishedStep('pools', 'success', started, { changed: false, action: 'unchanged', detail })],
+      diagnostics: [],
+      ok: true,
+      ...(u.leaseReleased ? { leaseReleased: true } : {})
+    }
+  }
+  await u.lease.confirm(`recording pool ${s.nodePool.name} as leaving`)
+  const mine = o.mine
+  await u.record.changePools(current => withPool(current ?? o.pools, { ...mine, state: 'leaving' }))
+  const line = `pool ${s.nodePool.name} taken out of the managed pools; the stack stays for ${names.join(', ')} (its objects select them only now: the driver pods on ${s.nodePool.name} stop and unload their drivers)`
+  u.log.info(line)
+  // The apply takes the Lease itself (same run): this one gives it back first.
+  await u.release()
+  const next = o.remaining.slice().sort((a, b) => (a.name < b.name ? -1 : 1))[0]
+  const settings = {
+    ...s,
+    mode: 'apply' as const,
+    nodePool: {
+      ...s.nodePool,
+      name: next.name,
+      taints: next.taints.map(taintOf),
+      ...(next.vmSize ? { vmSize: next.vmSize } : {})
+    },
+    stackPools: stackPoolsOf(o.remaining)
+  }
+  const applied = await applyStack({
+    settings,
+    kubeconfigPath: u.ctx.kubeconfigPath,
+    log: u.log,
+    deadline: u.deadline,
+    leavingPool: s.nodePool.name,
+    ...(u.ctx.leaseDurationSeconds ? { leaseDurationSeconds: u.ctx.leaseDurationSeconds } : {}),
+    ...(u.ctx.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: u.ctx.retryBaseDelayMs } : {})
+  })
+  return {
+    ...applied,
+    steps: [
+      finishedStep('pools', 'success', started, { changed: true, action: 'updated', detail: line }),
+      ...applied.steps
+    ],
+    ...(applied.leaseReleased || u.leaseReleased ? { leaseReleased: true } : {})
+  }
+}
+
+/** The stack is gone: the managed pools with it (the record goes once nothing is left in it). */
+async function forgetPools(u: Uninstall): Promise<void> {
+  u.record.invalidate()
+  if (!(await u.record.pools())?.length) return
+  await u.lease.ensure()
+  await u.lease.confirm('dropping the managed pools from the ownership record')
+  await u.record.changePools(() => [])
+  u.log.info('the managed pools dropped from the ownership record with the stack')
 }

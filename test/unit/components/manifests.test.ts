@@ -20,6 +20,19 @@ import {
 } from '../../../src/settings/images.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
+/** Node affinity on the default pool, as every pool-selecting object carries it. */
+const POOL_AFFINITY = {
+  nodeAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [
+        {
+          matchExpressions: [{ key: 'kubernetes.azure.com/agentpool', operator: 'In', values: ['rdmapool'] }]
+        }
+      ]
+    }
+  }
+}
+
 const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
 
 /** The documents of an upstream file, with the guide's pool placeholder filled in. */
@@ -100,10 +113,10 @@ describe("Azure's manifests, as they are", () => {
     expect(helm.values).toEqual({
       ...values,
       nfd: { ...values.nfd, enabled: true },
-      // NFD's workers only on the RDMA pool, tolerating its GPU taint.
+      // NFD's workers only on the managed pools (here the one), tolerating their GPU taint.
       'node-feature-discovery': {
         worker: {
-          nodeSelector: { 'kubernetes.azure.com/agentpool': 'rdmapool' },
+          affinity: POOL_AFFINITY,
           tolerations: [GPU_TOLERATION]
         }
       }
@@ -178,10 +191,9 @@ describe("the guide's manifests, with the action's departures", () => {
     want.spec.template.metadata.annotations = {
       'aks-rdma-action/config-sha256': expect.stringMatching(/^[0-9a-f]{16}$/)
     }
-    want.spec.template.spec.nodeSelector = {
-      'kubernetes.azure.com/agentpool': 'rdmapool',
-      'network.nvidia.com/operator.mofed.wait': 'false'
-    }
+    // The managed pools by node affinity (a nodeSelector names one), the OFED driver ready by selector.
+    want.spec.template.spec.nodeSelector = { 'network.nvidia.com/operator.mofed.wait': 'false' }
+    want.spec.template.spec.affinity = POOL_AFFINITY
     want.spec.template.spec.priorityClassName = 'system-node-critical'
     // It speaks only to the kubelet: no service account token in the privileged pod.
     want.spec.template.spec.automountServiceAccountToken = false
@@ -245,6 +257,9 @@ describe("the guide's manifests, with the action's departures", () => {
       ...guide,
       initContainers: undefined,
       containers: undefined,
+      // The managed pools by node affinity instead of the guide's one-pool nodeSelector.
+      nodeSelector: undefined,
+      affinity: POOL_AFFINITY,
       priorityClassName: 'system-node-critical',
       // Its scripts never call the API server: no service account token in the privileged pod.
       automountServiceAccountToken: false,

@@ -27,6 +27,7 @@ import { releaseDrift, type ReleaseDrift } from '../drift/helm.js'
 import { manifestDrift } from '../drift/manifests.js'
 import { NODES_COMPONENT, nodeDrift } from '../drift/nodes.js'
 import { managedPools } from './managed-pools.js'
+import { settingsWithRecordedPools } from './pools.js'
 
 export { objectName, releaseName } from '../model/types.js'
 
@@ -110,10 +111,12 @@ async function componentDrift(c: Component, r: Readers): Promise<DriftItem[]> {
  * differences, in stack order. Read-only. Throws DriftError (with the items found elsewhere)
  * when some component could not be read.
  */
-export async function detectDrift(ctx: DriftContext): Promise<DriftItem[]> {
+export async function detectDrift(given: DriftContext): Promise<DriftItem[]> {
+  const log = given.log ?? silentLog
+  const kube = KubeClient.fromFile(given.kubeconfigPath, { retries: given.settings.wait.retries, log })
+  // The cluster-wide objects as apply writes them: for every managed pool the record lists.
+  const ctx = { ...given, settings: await settingsWithRecordedPools(kube, given.settings, log) }
   const s = ctx.settings
-  const log = ctx.log ?? silentLog
-  const kube = KubeClient.fromFile(ctx.kubeconfigPath, { retries: s.wait.retries, log })
   let helm: Promise<Helm> | undefined
   let owned: Promise<OwnedEntry[] | undefined> | undefined
   const readers: Readers = {

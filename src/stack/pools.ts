@@ -2,13 +2,13 @@
 // the pools a record without a pools key serves (an earlier version of the action wrote it: the
 // pool its own NicClusterPolicy, else its ib-node-config DaemonSet, selects, once the record proves
 // that object the action's), and the pools a run's objects select.
-import type { KubeReader } from '../kube/client.js'
-import { isKindNotServed } from '../kube/errors.js'
+import type { KubeClient, KubeReader } from '../kube/client.js'
+import { isKindNotServed, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'
 import { LABELS } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'
-import { proofOfObject, sameRef, type OwnedEntry, type OwnershipRecord } from './ownership.js'
+import { OwnershipRecord, proofOfObject, sameRef, type OwnedEntry } from './ownership.js'
 import { POOL_NAME, stackPoolsOf, TAINT, taintText, type PoolEntry } from './pool-record.js'
 
 /** The NicClusterPolicy and the ib-node-config DaemonSet as the record names them (the objects an earlier version selected the pool in). */
@@ -167,4 +167,29 @@ export function poolsLine(before: string[], after: string[]): string {
   return before.join(',') === after.join(',')
     ? `the stack serves pools ${b}`
     : `the stack's pools: ${b} → ${after.join(', ') || '(none)'}`
+}
+
+/**
+ * Read-only: the settings with the managed pools as recorded (drift compares the objects as
+ * apply would write them for every managed pool). The record unreadable: the run's pool alone, said.
+ */
+export async function settingsWithRecordedPools(
+  kube: KubeClient,
+  s: Settings,
+  log: Pick<Log, 'info' | 'warning'>
+): Promise<Settings> {
+  try {
+    const { pools } = await recordedPools({
+      record: OwnershipRecord.of(kube, s.runId),
+      kube,
+      log,
+      runId: s.runId
+    })
+    return settingsWithPools(s, pools)
+  } catch (e) {
+    log.warning(
+      `the managed pools could not be read (${messageOf(e)}): compared for pool ${s.nodePool.name} alone`
+    )
+    return s
+  }
 }

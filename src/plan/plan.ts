@@ -9,7 +9,9 @@ import { templateCrdsArgv } from '../helm/helm.js'
 import { helmRepoAddArgv, helmUpgradeArgv } from './helm-argv.js'
 import { transportPlan, type TransportPlan } from '../transport/plan.js'
 import { collectivePlan, type CollectivePlan } from '../collective/plan.js'
-import type { AzureOperation, KubeManifest, Readiness } from '../model/types.js'
+import { LABELS, type AzureOperation, type KubeManifest, type Readiness } from '../model/types.js'
+import { OWNERSHIP_RECORD } from '../stack/ownership.js'
+import { POOLS_KEY } from '../stack/pool-record.js'
 import type { Settings } from '../settings/settings.js'
 import { verificationChecks, type CheckSpec } from '../verify/read-only-checks.js'
 
@@ -45,6 +47,8 @@ export interface PlanComponent {
 export interface PlanDocument {
   mode: 'plan'
   cluster: { resourceGroup: string; name: string; nodePool: string; vmSize: string; nodeCount: number }
+  /** The pools the cluster-wide objects select, before and after the run (plan reads no cluster: the recorded ones are named, not listed). */
+  pools: { before: string; after: string }
   rollout: Settings['wait']['rollout']
   components: PlanComponent[]
   verification: CheckSpec[]
@@ -63,6 +67,7 @@ export function buildPlan(s: Settings): PlanDocument {
       vmSize: s.nodePool.vmSize,
       nodeCount: s.nodePool.count
     },
+    pools: planPools(s),
     rollout: s.wait.rollout,
     components: buildStack(s).map(c => ({
       name: c.name,
@@ -164,11 +169,25 @@ function collectiveLines(c: CollectivePlan): string[] {
   ]
 }
 
+/**
+ * The pools before and after, as an offline plan can know them: the managed pools the ownership
+ * record lists (it reads no cluster), and those with the run's pool.
+ */
+export function planPools(s: Settings): { before: string; after: string } {
+  const pool = s.nodePool.name
+  const recorded = `the managed pools ${OWNERSHIP_RECORD.namespace}/${OWNERSHIP_RECORD.name} records (${POOLS_KEY}; plan reads no cluster, so it cannot list them)`
+  return {
+    before: recorded,
+    after: `${recorded}, and ${pool}: apply adds ${pool} and never removes another; the manifests below are rendered for ${pool} alone, and apply renders ${LABELS.agentPool} In [every managed pool]`
+  }
+}
+
 /** The plan as text, in order, for the log and `node dist/cli.js plan`. */
 export function renderPlanText(plan: PlanDocument): string {
   const out: string[] = []
   out.push(
-    `Plan for ${plan.cluster.resourceGroup}/${plan.cluster.name}: pool ${plan.cluster.nodePool} (${plan.cluster.nodeCount} × ${plan.cluster.vmSize}), rollout ${plan.rollout}`
+    `Plan for ${plan.cluster.resourceGroup}/${plan.cluster.name}: pool ${plan.cluster.nodePool} (${plan.cluster.nodeCount} × ${plan.cluster.vmSize}), rollout ${plan.rollout}`,
+    `Pools the stack serves: before, ${plan.pools.before}; after, ${plan.pools.after}`
   )
   plan.components.forEach((c, i) => {
     out.push('')

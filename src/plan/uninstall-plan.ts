@@ -79,7 +79,8 @@ export function buildUninstallPlan(s: Settings): UninstallPlanDocument {
 /** The uninstall plan as text, in order. */
 export function renderUninstallPlanText(plan: UninstallPlanDocument): string {
   const out = [
-    `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created (what kube-system/aks-rdma-action-owned records; a label is never enough), in reverse order, under the Lease`
+    `Uninstall plan for ${plan.cluster.resourceGroup}/${plan.cluster.name} (pool ${plan.cluster.nodePool}): removes only what the action created (what kube-system/aks-rdma-action-owned records; a label is never enough), in reverse order, under the Lease`,
+    `When other managed pools remain (the record's pools.json; plan reads no cluster): nothing below is removed; pool ${plan.cluster.nodePool} is taken out of the managed pools and the stack is applied again for the others (its driver pods stop and unload their drivers). A pool that is not managed changes nothing. As the last managed pool:`
   ]
   plan.steps.forEach((st, i) => {
     out.push('', `${i + 1}. ${st.name} — ${st.title}`)

@@ -17,6 +17,7 @@ function planDocument(): PlanDocument {
       vmSize: 'Standard_ND96asr_v4',
       nodeCount: 2
     },
+    pools: { before: 'the recorded pools', after: 'the recorded pools, and rdma' },
     rollout: 'pipelined',
     components: [
       {
@@ -141,6 +142,7 @@ describe('the plan text', () => {
     expect(renderPlanText(planDocument())).toBe(
       [
         'Plan for rg/aks: pool rdma (2 × Standard_ND96asr_v4), rollout pipelined',
+        'Pools the stack serves: before, the recorded pools; after, the recorded pools, and rdma',
         '',
         '1. feature — Register the feature',
         '  POST /subscriptions/s/providers/X/register?api-version=2021-07-01  (always)',

@@ -105,12 +105,19 @@ describe('plan', () => {
       (buildPlan(settingsOf({ 'use-host-mofed': 'true' })).components[9].helm!.values as any).driver.rdma
         .useHostMofed
     ).toBe(true)
-    // Device plugin selectors filter the link type; DaemonSets pinned to the pool.
+    // Device plugin selectors filter the link type; DaemonSets pinned to the managed pools (here the one).
     const cm = byName['rdma-device-plugin'].manifests![0] as any
     expect(JSON.parse(cm.data['config.json']).configList[0].selectors.linkTypes).toEqual(['infiniband'])
     for (const c of ['ib-node-config', 'rdma-device-plugin']) {
       const ds = byName[c].manifests!.find(m => m.kind === 'DaemonSet') as any
-      expect(ds.spec.template.spec.nodeSelector['kubernetes.azure.com/agentpool']).toBe('rdmapool')
+      expect(
+        ds.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+          .nodeSelectorTerms
+      ).toEqual([
+        {
+          matchExpressions: [{ key: 'kubernetes.azure.com/agentpool', operator: 'In', values: ['rdmapool'] }]
+        }
+      ])
     }
     // Pinned versions everywhere.
     expect(byName['network-operator'].helm!.version).toBe('v26.4.1')
@@ -157,7 +164,15 @@ describe('plan', () => {
     const MOFED_WAIT = 'network.nvidia.com/operator.mofed.wait'
     for (const rollout of ['pipelined', 'sequential']) {
       const ib = ds(rollout, 'ib-node-config').spec.template.spec
-      expect(ib.nodeSelector).toEqual({ 'kubernetes.azure.com/agentpool': 'rdmapool' })
+      // Placed on the managed pools by affinity; no selector at all (mofed.wait never places it).
+      expect(ib.nodeSelector).toBeUndefined()
+      expect(
+        ib.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms
+      ).toEqual([
+        {
+          matchExpressions: [{ key: 'kubernetes.azure.com/agentpool', operator: 'In', values: ['rdmapool'] }]
+        }
+      ])
       expect(ib.initContainers.map((c: any) => c.name)).toEqual(['wait-for-ofed-driver', 'ib-setup'])
       expect(ib.initContainers[0].volumeMounts).toEqual([
         {
@@ -169,7 +184,9 @@ describe('plan', () => {
       ])
     }
     expect(ds('pipelined', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBe('false')
-    expect(ds('sequential', 'rdma-device-plugin').spec.template.spec.nodeSelector[MOFED_WAIT]).toBeUndefined()
+    expect(
+      ds('sequential', 'rdma-device-plugin').spec.template.spec.nodeSelector?.[MOFED_WAIT]
+    ).toBeUndefined()
   })
 
   it('node agents are system-node-critical and tolerate the pool taints; plan shows every toleration', () => {
@@ -185,7 +202,19 @@ describe('plan', () => {
     }
     const no = byName['network-operator'].helm!.values as any
     expect(no['node-feature-discovery'].worker).toEqual({
-      nodeSelector: { 'kubernetes.azure.com/agentpool': 'rdmapool' },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'kubernetes.azure.com/agentpool', operator: 'In', values: ['rdmapool'] }
+                ]
+              }
+            ]
+          }
+        }
+      },
       tolerations: [gpu, pool]
     })
     expect((byName['gpu-operator'].helm!.values as any).daemonsets.tolerations).toEqual([gpu, pool])

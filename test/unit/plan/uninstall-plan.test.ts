@@ -66,7 +66,11 @@ describe('the uninstall plan as text and Markdown', () => {
     ]
     plan.stays = ['x', 'y']
     const text = renderUninstallPlanText(plan)
-    expect(text.split('\n').slice(1)).toEqual([
+    // Its second line: what uninstall does instead while other managed pools remain.
+    expect(text.split('\n')[1]).toMatch(
+      /^When other managed pools remain .* pool rdmapool is taken out of the managed pools/
+    )
+    expect(text.split('\n').slice(2)).toEqual([
       '',
       '1. a — first',
       '  c1',

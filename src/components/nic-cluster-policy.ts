@@ -7,7 +7,7 @@
 // app=mofed-ubuntu22.04-ds) Ready and the label mofed.wait=false, and the policy's state is
 // `ready`. Drift also checks that the driver DaemonSets and pods run the policy's driver.
 import type { Health } from '../health/types.js'
-import { met, missing, missingOrBlocked } from '../health/types.js'
+import { blocked, met, missing, missingOrBlocked, type Finding } from '../health/types.js'
 import { driverUpgradeSettled, named, noPod, stateReady } from '../health/rules.js'
 import { describePod, isPodReady } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
@@ -115,6 +115,26 @@ function driverImage(pod: KubeObject): string | undefined {
   return (containers.find(c => c.name === OFED_CONTAINER) ?? containers[0])?.image
 }
 
+/**
+ * The node's driver pods run a driver image of another CPU architecture: the Network Operator
+ * renders one driver DaemonSet per OS, version and kernel (Mellanox/network-operator
+ * pkg/nodeinfo GetNodePools: the architecture is not in the key), with the architecture of the
+ * first node it saw, so two pools of different architectures on the same OS and kernel share
+ * one. It does not come right by waiting.
+ */
+export function driverArchFinding(node: KubeObject, onNode: KubeObject[]): Finding {
+  const arch = node.metadata.labels?.['kubernetes.io/arch']
+  for (const p of onNode) {
+    const image = driverImage(p)
+    const built = /-(amd64|arm64)$/.exec(image ?? '')?.[1]
+    if (arch && built && built !== arch)
+      return blocked(
+        `OFED driver pod ${p.metadata.name} runs ${image}, built for ${built}, on this ${arch} node: the Network Operator renders one driver DaemonSet per OS and kernel, not per architecture, so pools of two architectures need different OS versions (os-sku Ubuntu2204 for one, Ubuntu2404 for the other)`
+      )
+  }
+  return met()
+}
+
 /** The driver's upgrade policy in words (the plan, and why a run waits for the rollout). */
 function upgradePolicyText(policy: KubeManifest): string {
   const up = ofedDriverOf(policy)?.upgradePolicy
@@ -162,6 +182,9 @@ function health(s: Settings): Health {
                     noPod('OFED driver', pods),
                     taintNote(node, tolerations, 'the NicClusterPolicy (spec.tolerations)')
                   )
+            // A driver of another architecture never becomes Ready: say so, and stop waiting.
+            const arch = driverArchFinding(node, onNode)
+            if (!arch.ok) return arch
             const notReady = onNode.find(p => !isPodReady(p))
             if (notReady)
               return missing(`OFED driver pod ${notReady.metadata.name} not Ready (${describePod(notReady)})`)

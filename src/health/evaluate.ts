@@ -94,10 +94,11 @@ export function evaluateHealth(h: Health, snap: Snapshot<string>, ctx: HealthCon
     const names = new Set(pool.map(n => n.metadata.name))
     const onPool = (snap.pods ?? []).filter(p => names.has(p.spec?.nodeName))
     const stuck = nodes.find(n => n.blocked)
+    // A rule that knows it will not come by waiting names the cause; a crash loop is often its effect.
     fail =
+      (stuck ? `${stuck.node}: ${stuck.detail}` : undefined) ??
       failFast(onPool) ??
       h.failFast?.(onPool, snap) ??
-      (stuck ? `${stuck.node}: ${stuck.detail}` : undefined) ??
       fail
     const ready = nodes.filter(n => n.ready).length
     const total = nodes.length

@@ -258,6 +258,8 @@ export class NetworkOperator implements Reconciler {
       const ver = l[OS_VER]
       const kernel = l[KERNEL]
       if (!os || !ver || !kernel) continue
+      // As upstream's GetNodePools: keyed by OS, version and kernel only; the first node's CPU
+      // architecture names the driver tag of the whole group (pools of two architectures share it).
       const k = `${os}|${ver}|${kernel}`
       const g = groups.get(k) ?? { os, ver, kernel, arch: l['kubernetes.io/arch'] ?? 'amd64', nodes: [] }
       g.nodes.push(n)

@@ -2,7 +2,10 @@
 // through the whole action flow: the Network Operator renders one OFED DaemonSet per (OS, version,
 // kernel) group with that group's architecture in the driver tag, and every pod on every node of
 // both pools runs only images published for the node's architecture (the simulated registry
-// refuses or fails the others as containerd and runc do), with both pools verified.
+// refuses or fails the others as containerd and runc do), with both pools verified. On the same OS
+// and kernel the operator renders one DaemonSet for both (its node pools are keyed by OS and kernel
+// only), with the first node's architecture: the arm64 nodes' driver fails to run, and apply fails
+// at once naming the architecture and the fix.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
@@ -23,11 +26,12 @@ type Pool = keyof typeof POOLS
 let world: World
 const flowLog: string[] = []
 
-async function flow(mode: string, pool: Pool): Promise<FlowResult> {
+async function flow(mode: string, pool: Pool, extra: Record<string, string> = {}): Promise<FlowResult> {
   const s = secretAuthSettings(world, {
     mode,
     'node-pool': pool,
     ...POOLS[pool],
+    ...extra,
     'node-count': '2',
     // The default benchmark image is published for amd64 only.
     benchmark: 'false',
@@ -41,9 +45,9 @@ const list = (group: string, plural: string, namespace?: string): KubeObject[] =
   world.kube.store.list(world.kube.store.type(group, plural)!, namespace ? { namespace } : {})
     .items as KubeObject[]
 
-beforeAll(async () => {
+async function newWorld(): Promise<World> {
   const bin = await helmStandinBinDir()
-  world = await startWorld({
+  return startWorld({
     helmCommand: [path.join(bin, 'helm')],
     scenarioOverrides: {
       kube: { timeScale: 0.002 },
@@ -54,17 +58,19 @@ beforeAll(async () => {
       }
     }
   })
-  adoptWorld(world, 'arch-runner')
-  for (const pool of ['amdpool', 'armpool'] as const)
-    expect([pool, (await flow('apply', pool)).exitCode]).toEqual([pool, 0])
-})
+}
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => restoreRunner())
 
 describe('an amd64 and an arm64 pool', () => {
+  beforeAll(async () => {
+    world = await newWorld()
+    adoptWorld(world, 'arch-runner')
+    for (const pool of ['amdpool', 'armpool'] as const)
+      expect([pool, (await flow('apply', pool)).exitCode]).toEqual([pool, 0])
+  })
+  afterAll(async () => world?.close())
+
   it('the nodes carry their architecture; one OFED DaemonSet per OS group, its driver tag of that architecture', () => {
     const archOf = Object.fromEntries(
       list('', 'nodes')
@@ -112,5 +118,29 @@ describe('an amd64 and an arm64 pool', () => {
         [pool, 0, []]
       )
     }
+  })
+})
+
+describe('an amd64 and an arm64 pool on the same OS and kernel', () => {
+  beforeAll(async () => {
+    world = await newWorld()
+    adoptWorld(world, 'arch-same-os-runner')
+  })
+  afterAll(async () => world?.close())
+
+  it('share one OFED DaemonSet of the first architecture: the arm64 apply fails at once, naming it and the fix', async () => {
+    expect((await flow('apply', 'amdpool', { 'os-sku': 'Ubuntu2404' })).exitCode).toBe(0)
+    const r = await flow('apply', 'armpool', { 'step-timeout': '60m', timeout: '90m' })
+    expect(r.exitCode).not.toBe(0)
+    const step = r.report.steps.find(s => s.name === 'nic-cluster-policy')
+    expect(step?.status).toBe('failure')
+    expect(step?.detail).toMatch(/runs \S+-ubuntu24\.04-amd64, built for amd64, on this arm64 node/)
+    expect(step?.detail).toContain('os-sku Ubuntu2204')
+    const sets = list('apps', 'daemonsets', 'network-operator').filter(
+      d => d.metadata.labels?.['nvidia.com/ofed-driver'] !== undefined
+    )
+    expect(sets.map(d => String(d.spec.template.spec.containers[0].image).replace(/^.*-/, ''))).toEqual([
+      'amd64'
+    ])
   })
 })

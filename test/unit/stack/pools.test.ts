@@ -3,11 +3,12 @@
 // cluster-wide objects rendered for the union (NicClusterPolicy affinity and tolerations, the
 // DaemonSets' and the NFD worker's affinity), the pools written into the record beside the entries
 // (and the record deleted only when both are empty), an earlier version's pool taken from the
-// NicClusterPolicy the record proves, and when apply must write its pool.
+// NicClusterPolicy the record proves, when apply must write its pool, and a driver pod of another
+// CPU architecture (two pools' architectures on one OS and kernel) failing at once.
 import { describe, expect, it } from '@jest/globals'
 import { ibNodeConfigDaemonSet } from '../../../src/components/ib-node-config.js'
 import { networkOperatorValues } from '../../../src/components/network-operator.js'
-import { nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
+import { driverArchFinding, nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
 import type { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
@@ -206,5 +207,31 @@ describe('when apply writes its pool', () => {
       applyNeedsPoolWrite(s(), { pools: [mine({ vmSize: 'Standard_ND96asr_v4' })], legacy: false })
     ).toBe(true)
     expect(applyNeedsPoolWrite(s(), { pools: [mine()], legacy: true })).toBe(true)
+  })
+})
+
+describe('a driver of another CPU architecture', () => {
+  const node = (arch: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'n1', labels: { 'kubernetes.io/arch': arch } }
+  })
+  const pod = (tag: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'mofed-1' },
+    spec: { containers: [{ name: 'mofed-container', image: `nvcr.io/nvidia/mellanox/doca-driver:${tag}` }] }
+  })
+
+  it('fails at once on the node, naming the image, both architectures and the fix; the same architecture passes', () => {
+    const bad = driverArchFinding(node('arm64'), [pod('doca3.4.1-ubuntu24.04-amd64')])
+    expect(bad).toMatchObject({ ok: false, blocked: true })
+    expect(!bad.ok && bad.detail).toMatch(
+      /doca3\.4\.1-ubuntu24\.04-amd64, built for amd64, on this arm64 node.*os-sku Ubuntu2204/
+    )
+    expect(driverArchFinding(node('arm64'), [pod('doca3.4.1-ubuntu24.04-arm64')]).ok).toBe(true)
+    expect(driverArchFinding(node('amd64'), [pod('doca3.4.1-ubuntu22.04-amd64')]).ok).toBe(true)
+    // A tag without an architecture (a custom image) says nothing.
+    expect(driverArchFinding(node('arm64'), [pod('custom')]).ok).toBe(true)
   })
 })

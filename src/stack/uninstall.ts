@@ -356,7 +356,17 @@ export async function uninstallStack(ctx: UninstallStackContext): Promise<ApplyS
   const diagnostics: Diagnostic[] = []
   let failed: string | undefined
   try {
-    const others = await otherPools(u)
+    let others: OtherPools | undefined
+    try {
+      others = await otherPools(u)
+    } catch (e) {
+      // Which pools remain decides whether anything may be removed: unread, nothing is.
+      const reason = `the managed pools could not be read from the ownership record: ${messageOf(e)}; nothing removed`
+      u.log.error(`pools: ${reason}`)
+      steps.push(finishedStep('pools', 'failure', Date.now(), { detail: reason }))
+      diagnostics.push({ step: 'pools', title: `pools: ${reason}`, text: reason })
+      failed = 'pools'
+    }
     if (others) return await leavePool(u, others)
     for (const p of uninstallPlan(ctx.settings)) {
       const now = Date.now()

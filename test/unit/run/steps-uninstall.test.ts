@@ -1,8 +1,8 @@
 // Uninstall mode's steps after the credentials: a stack removal that fails stops there (its steps
 // and diagnostics in the report, a StepError naming the failed part, nothing deleted in Azure, the
 // post step told nothing of the Lease). The cluster is a small local HTTP stand-in for the API
-// server (local-apiserver.ts) that refuses every request (403 Forbidden, as RBAC would), so the
-// first part fails at once.
+// server (local-apiserver.ts) that refuses every request (403 Forbidden, as RBAC would), so reading
+// the managed pools (which decides whether anything may be removed) fails at once.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -65,17 +65,20 @@ describe('runUninstall', () => {
       (x: unknown) => x
     )
     expect(e).toBeInstanceOf(StepError)
-    expect((e as StepError).step).toBe('probe-leftovers')
+    expect((e as StepError).step).toBe('pools')
     expect((e as StepError).message).toBe('the stack was not removed')
-    // The first part failed, the others were not run.
-    expect(report.steps[0]).toMatchObject({ name: 'probe-leftovers', status: 'failure' })
-    expect(report.steps[0].detail).toMatch(/^get namespace\/aks-rdma-verify: HTTP 403: forbidden/)
-    expect(report.steps.length).toBeGreaterThan(1)
+    // The pools could not be read: nothing was removed, every part not run.
+    expect(report.steps[0]).toMatchObject({ name: 'pools', status: 'failure' })
+    expect(report.steps[0].detail).toMatch(
+      /^the managed pools could not be read from the ownership record: get configmap\/aks-rdma-action-owned -n kube-system: HTTP 403: forbidden/
+    )
+    expect(report.steps[0].detail).toMatch(/; nothing removed$/)
+    expect(report.steps.slice(1).map(s => s.name)).toContain('probe-leftovers')
     for (const s of report.steps.slice(1))
-      expect(s).toMatchObject({ status: 'skipped', detail: 'not run: probe-leftovers failed' })
+      expect(s).toMatchObject({ status: 'skipped', detail: 'not run: pools failed' })
     expect(report.steps.some(s => s.name === 'node-pool')).toBe(false)
     expect(report.diagnostics![0]).toEqual({ step: 'earlier', title: 'kept', text: 'x' })
-    expect(report.diagnostics!.map(d => d.step)).toEqual(['earlier', 'probe-leftovers'])
+    expect(report.diagnostics!.map(d => d.step)).toEqual(['earlier', 'pools'])
     // Discovery was refused: nothing else was asked.
     expect(api.requests).toEqual(['GET /api/v1'])
     expect(log.lines.filter(l => l.startsWith('info: node pool'))).toEqual([])
@@ -86,6 +89,6 @@ describe('runUninstall', () => {
   it('starts the diagnostics when the report had none', async () => {
     const report: Report = emptyReport('uninstall')
     await expect(runUninstall(settings({}), undefined, kubeconfig, report)).rejects.toBeInstanceOf(StepError)
-    expect(report.diagnostics!.map(d => d.step)).toEqual(['probe-leftovers'])
+    expect(report.diagnostics!.map(d => d.step)).toEqual(['pools'])
   })
 })

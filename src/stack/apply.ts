@@ -58,12 +58,14 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
       )
     // The managed pools, this run's among them (recorded before the first write that selects it).
     useSettings(await pools.join())
-    // A write that waited for another run's Lease: that run may have added a pool meanwhile.
-    run.onLeaseTaken = async () => {
+    // A write that waited for another run's Lease: that run may have added a pool meanwhile. The
+    // steps already converged for the pools read before are converged again for the new ones.
+    run.onLeaseTaken = async current => {
       const next = await pools.reread()
       if (stackKey(next) === stackKey(run.settings)) return
       run.log.info(poolsLine(stackPoolNames(run.settings), stackPoolNames(next)))
       useSettings(next)
+      for (const step of steps.slice(0, steps.indexOf(current))) await run.converge(step, Date.now())
     }
     result = withLeaseVerdict(
       run,

@@ -160,7 +160,7 @@ export class Run {
    * Called when a write first takes the Lease (after waiting for another run, maybe): what the
    * run read before may have moved (applyStack reads the managed pools again).
    */
-  onLeaseTaken?: () => Promise<void>
+  onLeaseTaken?: (step: StackStep) => Promise<void>
 
   constructor(
     readonly ctx: ApplyStackContext,
@@ -456,7 +456,7 @@ export class Run {
       if (await this.lease.ensure()) {
         // Another run may have converged it (or changed the record) while this one waited for the Lease.
         this.record.invalidate()
-        await this.onLeaseTaken?.()
+        await this.onLeaseTaken?.(step)
         plan = await this.observe(step)
         stepDeadline = Math.min(Date.now() + this.settings.wait.stepTimeoutMs, this.deadline)
       }

@@ -57,7 +57,11 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
         `${d.component}: downgrading ${d.what} ${d.live} → ${d.desired} (allow-downgrade: true)`
       )
     // The managed pools, this run's among them (recorded before the first write that selects it).
-    useSettings(await pools.join())
+    try {
+      useSettings(await pools.join())
+    } catch (e) {
+      return withLeaseVerdict(run, poolsFailed(run, steps, e, 'not run: the managed pools were not recorded'))
+    }
     // A write that waited for another run's Lease: that run may have added a pool meanwhile. The
     // steps already converged for the pools read before are converged again for the new ones.
     run.onLeaseTaken = async current => {
@@ -73,11 +77,35 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
         ? await applyPipelined(run, steps)
         : await applySequential(run, steps)
     )
-    if (result.ok) await pools.done()
+    if (result.ok)
+      await pools.done().catch((e: unknown) => {
+        const failed = poolsFailed(run, [], e, '')
+        result = withLeaseVerdict(run, {
+          ...result,
+          ok: false,
+          steps: [...result.steps, ...failed.steps],
+          diagnostics: [...result.diagnostics, ...failed.diagnostics]
+        })
+      })
   } finally {
     await run.releaseLease()
   }
   return run.leaseReleased ? { ...result, leaseReleased: true } : result
+}
+
+/** Reading or recording the managed pools failed (a lost Lease, a refused request): a `pools` step fails, the rest are not run. */
+function poolsFailed(run: Run, steps: StackStep[], e: unknown, skipped: string): ApplyStackResult {
+  const now = Date.now()
+  const reason = e instanceof Error ? e.message : String(e)
+  run.log.error(`pools: ${reason}`)
+  return {
+    steps: [
+      finishedStep('pools', 'failure', now, { detail: reason }, now),
+      ...steps.map(({ spec }) => finishedStep(spec.name, 'skipped', now, { detail: skipped }, now))
+    ],
+    ok: false,
+    diagnostics: [{ step: 'pools', title: `pools: ${reason}`, text: reason }]
+  }
 }
 
 /** The run refused: the components that would be downgraded fail, naming both versions; the rest are not run. */

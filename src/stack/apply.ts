@@ -57,36 +57,43 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
         `${d.component}: downgrading ${d.what} ${d.live} → ${d.desired} (allow-downgrade: true)`
       )
     // The managed pools, this run's among them (recorded before the first write that selects it).
-    try {
-      useSettings(await pools.join())
-    } catch (e) {
-      return withLeaseVerdict(run, poolsFailed(run, steps, e, 'not run: the managed pools were not recorded'))
-    }
-    // A write that waited for another run's Lease: that run may have added a pool meanwhile. The
-    // steps already converged for the pools read before are converged again for the new ones.
-    run.onLeaseTaken = async current => {
-      const next = await pools.reread()
-      if (stackKey(next) === stackKey(run.settings)) return
-      run.log.info(poolsLine(stackPoolNames(run.settings), stackPoolNames(next)))
-      useSettings(next)
-      for (const step of steps.slice(0, steps.indexOf(current))) await run.converge(step, Date.now())
-    }
-    result = withLeaseVerdict(
-      run,
-      ctx.settings.wait.rollout === 'pipelined'
-        ? await applyPipelined(run, steps)
-        : await applySequential(run, steps)
+    const joined = await pools.join().then(
+      settings => ({ settings }),
+      (e: unknown) => ({ failed: e })
     )
-    if (result.ok)
-      await pools.done().catch((e: unknown) => {
-        const failed = poolsFailed(run, [], e, '')
-        result = withLeaseVerdict(run, {
-          ...result,
-          ok: false,
-          steps: [...result.steps, ...failed.steps],
-          diagnostics: [...result.diagnostics, ...failed.diagnostics]
+    if ('failed' in joined)
+      result = withLeaseVerdict(
+        run,
+        poolsFailed(run, steps, joined.failed, 'not run: the managed pools were not recorded')
+      )
+    else {
+      useSettings(joined.settings)
+      // A write that waited for another run's Lease: that run may have added a pool meanwhile. The
+      // steps already converged for the pools read before are converged again for the new ones.
+      run.onLeaseTaken = async current => {
+        const next = await pools.reread()
+        if (stackKey(next) === stackKey(run.settings)) return
+        run.log.info(poolsLine(stackPoolNames(run.settings), stackPoolNames(next)))
+        useSettings(next)
+        for (const step of steps.slice(0, steps.indexOf(current))) await run.converge(step, Date.now())
+      }
+      result = withLeaseVerdict(
+        run,
+        ctx.settings.wait.rollout === 'pipelined'
+          ? await applyPipelined(run, steps)
+          : await applySequential(run, steps)
+      )
+      if (result.ok)
+        await pools.done().catch((e: unknown) => {
+          const failed = poolsFailed(run, [], e, '')
+          result = withLeaseVerdict(run, {
+            ...result,
+            ok: false,
+            steps: [...result.steps, ...failed.steps],
+            diagnostics: [...result.diagnostics, ...failed.diagnostics]
+          })
         })
-      })
+    }
   } finally {
     await run.releaseLease()
   }

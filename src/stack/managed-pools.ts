@@ -1,16 +1,10 @@
-// The node pools the action manages on this cluster, for `all-pools`: the ownership record's `pools`
-// key (a JSON array of AKS pool names, in the ConfigMap kube-system/aks-rdma-action-owned), with the
-// run's own node-pool first; the run's pool alone when the record has none. Read-only; every name
-// is checked as an AKS pool name (hostile text otherwise). Docs: docs/day-two.md#several-pools.
+// The node pools the action manages on this cluster, for `all-pools`: those the ownership record's
+// pools.json lists (src/stack/pool-record.ts), the run's node-pool first, each once; the run's pool
+// alone when the record has none. Read-only. Docs: docs/multiple-pools.md.
 import type { KubeReader } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
 import { OWNERSHIP_RECORD } from './ownership.js'
-
-/** The record's key that lists the managed pools. */
-export const POOLS_KEY = 'pools'
-
-/** An AKS node pool name: lowercase letters and digits, starting with a letter, at most 12. */
-const POOL_NAME = /^[a-z][a-z0-9]{0,11}$/
+import { managedPools as recordedPools, parsePools, POOLS_KEY } from './pool-record.js'
 
 export interface ManagedPools {
   /** The run's pool first, then the others the record lists, each once. */
@@ -19,25 +13,7 @@ export interface ManagedPools {
   note?: string
 }
 
-/** The pools a `pools` value lists: names that are AKS pool names; the rest said in `bad`. */
-export function parsePools(text: string | undefined): { pools: string[]; bad: string[] } {
-  if (text === undefined || text.trim() === '') return { pools: [], bad: [] }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return { pools: [], bad: ['not a JSON array'] }
-  }
-  if (!Array.isArray(value)) return { pools: [], bad: ['not a JSON array'] }
-  const pools: string[] = []
-  const bad: string[] = []
-  for (const v of value)
-    if (typeof v === 'string' && POOL_NAME.test(v)) pools.push(v)
-    else bad.push(JSON.stringify(v).slice(0, 40))
-  return { pools, bad }
-}
-
-/** The managed pools: the run's `nodePool` and those the ownership record lists. */
+/** The managed pools: the run's `nodePool` and those the ownership record lists (not one leaving). */
 export async function managedPools(kube: KubeReader, nodePool: string): Promise<ManagedPools> {
   let text: string | undefined
   try {
@@ -49,15 +25,24 @@ export async function managedPools(kube: KubeReader, nodePool: string): Promise<
       note: `the ownership record could not be read (${messageOf(e)}): pool ${nodePool} only`
     }
   }
-  const { pools, bad } = parsePools(text)
-  const all = [nodePool, ...pools.filter(p => p !== nodePool)]
-  const unique = [...new Set(all)]
+  const entries = parsePools(text)
+  const dropped = text === undefined ? 0 : rawCount(text) - (entries?.length ?? 0)
   return {
-    pools: unique,
-    ...(bad.length
+    pools: [...new Set([nodePool, ...recordedPools({ pools: entries })])],
+    ...(dropped > 0
       ? {
-          note: `${OWNERSHIP_RECORD.namespace}/${OWNERSHIP_RECORD.name} ${POOLS_KEY}: ignored ${bad.join(', ')} (not AKS pool names)`
+          note: `${OWNERSHIP_RECORD.namespace}/${OWNERSHIP_RECORD.name} ${POOLS_KEY}: ignored ${dropped} entr${dropped === 1 ? 'y' : 'ies'} not of the record's form`
         }
       : {})
+  }
+}
+
+/** How many entries the text's array holds (1 for text that is no array: one thing ignored). */
+function rawCount(text: string): number {
+  try {
+    const v: unknown = JSON.parse(text)
+    return Array.isArray(v) ? v.length : 1
+  } catch {
+    return 1
   }
 }

@@ -1,5 +1,5 @@
 // all-pools on the simulated cluster: the ownership record lists a second pool of another VM size
-// (its `pools` key), and verify runs over both — the run's node-pool first, its results the report's
+// (its pools.json key), and verify runs over both — the run's node-pool first, its results the report's
 // top level as a single-pool run has them — each pool's checks over its own nodes, judged by its own
 // VM size (the second pool's nodes are labelled with theirs, whatever the vm-size input says); the
 // report adds a `pools` array; without all-pools the second pool is not looked at.
@@ -42,7 +42,17 @@ describe('verify with all-pools', () => {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { ...OWNERSHIP_RECORD },
-      data: { pools: JSON.stringify([OTHER, w.settings.nodePool.name]) }
+      data: {
+        'pools.json': JSON.stringify(
+          [OTHER, w.settings.nodePool.name].map(name => ({
+            name,
+            state: 'managed',
+            taints: [],
+            runId: 'earlier-run',
+            at: '2026-12-07T00:00:00Z'
+          }))
+        )
+      }
     })
   })
   afterAll(async () => {

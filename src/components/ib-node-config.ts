@@ -26,6 +26,7 @@ import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
 import { LABELS, type KubeManifest } from '../model/types.js'
 import { poolAffinity } from '../model/stack-pools.js'
 import type { Settings } from '../settings/settings.js'
+import { ofedStartupBudgetSeconds } from './nic-cluster-policy.js'
 import { noDriftExtras, noHints, type KubeComponent } from './types.js'
 
 /** The init container that does the node's setup. */
@@ -53,18 +54,24 @@ export const IB_NODE_CONFIG_DONE_FILE = '/etc/modules-load.d/ib-umad.conf'
 export const OFED_READY_FILE = '/run/mellanox/drivers/.driver-ready'
 const OFED_READY_DIR = OFED_READY_FILE.slice(0, OFED_READY_FILE.lastIndexOf('/'))
 const OFED_READY_MOUNT = `/host${OFED_READY_DIR}`
-/** How long one run of the wait init container waits before it exits 1 (kubelet then retries it). */
-export const OFED_WAIT_SECONDS = 600
-const OFED_WAIT_INTERVAL_SECONDS = 5
+const OFED_WAIT_INTERVAL_SECONDS = 10
 
-const WAIT_FOR_OFED_SCRIPT = `for i in $(seq 1 ${OFED_WAIT_SECONDS / OFED_WAIT_INTERVAL_SECONDS}); do
+/**
+ * The wait for the OFED driver on a node, bounded by the driver's own startup budget (its startup
+ * probe: ofedStartupBudgetSeconds), so a driver still compiling is never given up on while its pod may
+ * yet start; past it the init container exits 1 and kubelet retries it.
+ */
+export function waitForOfedScript(seconds: number): string {
+  const rounds = Math.ceil(seconds / OFED_WAIT_INTERVAL_SECONDS)
+  return `for i in $(seq 1 ${rounds}); do
   if [ -f /host${OFED_READY_FILE} ]; then echo "the OFED driver is ready on this node"; exit 0; fi
-  if [ "$i" = "1" ]; then echo "waiting for the OFED driver on this node (${OFED_READY_FILE})"; fi
+  if [ "$i" = "1" ]; then echo "waiting for the OFED driver on this node (${OFED_READY_FILE}), at most ${rounds * OFED_WAIT_INTERVAL_SECONDS}s"; fi
   sleep ${OFED_WAIT_INTERVAL_SECONDS}
 done
-echo "the OFED driver is not ready on this node after ${OFED_WAIT_SECONDS}s (no ${OFED_READY_FILE}); check the OFED driver pod on this node (-n network-operator -l ${LABELS.ofedDriverPod})"
+echo "the OFED driver is not ready on this node after ${rounds * OFED_WAIT_INTERVAL_SECONDS}s, the driver pod's startup budget (no ${OFED_READY_FILE}); check the OFED driver pod on this node (-n network-operator -l ${LABELS.ofedDriverPod})"
 exit 1
 `
+}
 
 const HOST = 'nsenter -t 1 -m -u -i -n --'
 const MEMLOCK_UNLIMITED = '"^Max locked memory *unlimited *unlimited"'
@@ -160,7 +167,7 @@ export function ibNodeConfigDaemonSet(s: Settings): KubeManifest {
             {
               name: WAIT_FOR_OFED_DRIVER,
               image: IB_NODE_CONFIG_IMAGE,
-              command: ['sh', '-c', WAIT_FOR_OFED_SCRIPT],
+              command: ['sh', '-c', waitForOfedScript(ofedStartupBudgetSeconds(s))],
               volumeMounts: [
                 {
                   name: 'ofed-driver-state',
@@ -302,7 +309,7 @@ export const ibNodeConfig: KubeComponent = {
       'Its script stops at the first failure (set -e) and verifies the result (containerd and kubelet running with memlock unlimited, ' +
       'ib_umad and rdma_ucm loaded) before exiting 0; it restarts containerd and kubelet only when their running process lacks ' +
       `the limit, so a re-run restarts nothing, and at most once per boot (marker ${RESTART_MARKER}): a limit the restart does not fix fails with the reason. Writes ${IB_NODE_CONFIG_DONE_FILE} last, after the checks, so that file marks a node ` +
-      `whose setup is complete (the RDMA device plugin waits for it). An init container (${WAIT_FOR_OFED_DRIVER}, bounded) waits for the ` +
+      `whose setup is complete (the RDMA device plugin waits for it). An init container (${WAIT_FOR_OFED_DRIVER}, bounded by the driver's startup probe budget, about 40 min) waits for the ` +
       `OFED driver's ${OFED_READY_FILE} on the node (mountPropagation HostToContainer) instead of a ${LABELS.mofedWait}=false nodeSelector, so a flip of that label never ` +
       'deletes and recreates its pods. updateStrategy OnDelete and apply-only-when-changed; priorityClassName system-node-critical; ' +
       'busybox pinned by digest.'

@@ -82,6 +82,32 @@ export function nicClusterPolicy(s: Settings): KubeManifest {
   }
 }
 
+/**
+ * The operator's defaults for the OFED driver's startup probe where the policy leaves a field out: it
+ * fills failureThreshold with 120 (NO pkg/state/state_ofed.go, setProbesDefaults), and without any
+ * startupProbe uses a 10 s delay and a 10 s period.
+ */
+export const OFED_STARTUP_PROBE_DEFAULTS = {
+  initialDelaySeconds: 10,
+  periodSeconds: 10,
+  failureThreshold: 120
+} as const
+
+/**
+ * How long the OFED driver pod may take to start before its startup probe fails it: initialDelaySeconds
+ * + failureThreshold × periodSeconds of the policy this run applies (10 + 120 × 20 s ≈ 40 min for the
+ * action's own), time enough to compile the driver on a kernel without a precompiled image.
+ */
+export function ofedStartupBudgetSeconds(s: Settings): number {
+  const ofed = ofedDriverOf(nicClusterPolicy(s))
+  const probe = isPlainObject(ofed?.startupProbe) ? ofed.startupProbe : {}
+  const field = (k: keyof typeof OFED_STARTUP_PROBE_DEFAULTS): number => {
+    const v = probe[k]
+    return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : OFED_STARTUP_PROBE_DEFAULTS[k]
+  }
+  return field('initialDelaySeconds') + field('failureThreshold') * field('periodSeconds')
+}
+
 /** The appliedStates that are not ready, e.g. `state-OFED notReady`. */
 export function notReadyStates(policy: KubeObject | undefined): string[] {
   const applied: Array<{ name?: string; state?: string; message?: string }> =

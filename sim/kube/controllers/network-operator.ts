@@ -385,7 +385,8 @@ export class NetworkOperator implements Reconciler {
                 startupProbe: probe(spec.startupProbe, 'ls /run/mellanox/drivers/.driver-ready', {
                   initialDelaySeconds: 10,
                   periodSeconds: 20,
-                  failureThreshold: 60
+                  // The operator fills an unset failureThreshold with 120 (state_ofed.go).
+                  failureThreshold: 120
                 }),
                 livenessProbe: probe(spec.livenessProbe, 'lsmod | grep mlx5_core', {
                   initialDelaySeconds: 30,

@@ -118,8 +118,8 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     })
     expect(later).toMatchObject({
       code: 0,
-      log: `waiting for the OFED driver on this node (${OFED_READY_FILE})\nthe OFED driver is ready on this node\n`,
-      sleeps: ['5', '5']
+      log: `waiting for the OFED driver on this node (${OFED_READY_FILE}), at most 2410s\nthe OFED driver is ready on this node\n`,
+      sleeps: ['10', '10']
     })
     const never = await judge({
       script: shScript(waitOfed),
@@ -129,9 +129,9 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       rdmaDevices: false
     })
     expect(never.code).toBe(1)
-    expect(never.sleeps).toHaveLength(120)
+    expect(never.sleeps).toHaveLength(241)
     expect(never.log).toContain(
-      `the OFED driver is not ready on this node after 600s (no ${OFED_READY_FILE})`
+      `the OFED driver is not ready on this node after 2410s, the driver pod's startup budget (no ${OFED_READY_FILE})`
     )
   })
 

@@ -4,11 +4,13 @@
 // (aks-rdma-infiniband), the device plugin and ib-node-config the guide's with the action's
 // changes, the chart values Azure's with useHostMofed pinned false and NFD on in the Network Operator.
 import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { COMPONENTS, type KubeComponent } from '../../../src/components/index.js'
 import { RESTART_MARKER } from '../../../src/components/ib-node-config.js'
+import { ofedStartupBudgetSeconds } from '../../../src/components/nic-cluster-policy.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
@@ -243,6 +245,26 @@ describe("the guide's manifests, with the action's departures", () => {
     expect(img.spec.template.spec.containers[0].image).toBe(
       'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
     )
+  })
+
+  it('ib-node-config waits for the OFED driver as long as the driver pod’s startup probe allows, not 600 s', () => {
+    const waitFor = (s: Settings): string =>
+      manifest('ib-node-config', 'DaemonSet', s).spec.template.spec.initContainers[0].command[2]
+    // The action's policy: 10 s + failureThreshold (the operator's 120) × 20 s = 2410 s, in 10 s rounds.
+    const policy = manifest('nic-cluster-policy', 'NicClusterPolicy')
+    expect(policy.spec.ofedDriver.startupProbe).toMatchObject({ initialDelaySeconds: 10, periodSeconds: 20 })
+    expect(ofedStartupBudgetSeconds(settings())).toBe(2410)
+    expect(waitFor(settings())).toContain('for i in $(seq 1 241); do')
+    expect(waitFor(settings())).toContain('after 2410s')
+    // A policy file's own probe sets the bound.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ncp-')), 'ncp.yaml')
+    writeFileSync(
+      file,
+      'ofedDriver:\n  repository: r\n  image: i\n  version: v\n  startupProbe: {initialDelaySeconds: 30, periodSeconds: 30, failureThreshold: 10}\n'
+    )
+    const own = settings({ 'nic-cluster-policy': file })
+    expect(ofedStartupBudgetSeconds(own)).toBe(330)
+    expect(waitFor(own)).toContain('for i in $(seq 1 33); do')
   })
 
   it('ib-node-config is the guide’s, updated OnDelete, after OFED, its modules-load file written last', () => {

@@ -115,7 +115,8 @@ export const VM_SIZES: Record<string, VmSizeSpec> = {
     gpuName: 'NVIDIA GB300',
     gpuDeviceId: '31c2',
     ibNics: 4,
-    ibGbps: 400,
+    // 800 Gb/s InfiniBand per GPU (Learn nd-gb300-v6-series-summary.md).
+    ibGbps: 800,
     ibDeviceId: '101e',
     vcpus: 128,
     memoryGiB: 900,

@@ -13,6 +13,7 @@ import { LABELS, type AzureOperation, type KubeManifest, type Readiness } from '
 import { OWNERSHIP_RECORD } from '../stack/ownership.js'
 import { POOLS_KEY } from '../stack/pool-record.js'
 import type { Settings } from '../settings/settings.js'
+import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { verificationChecks, type CheckSpec } from '../verify/read-only-checks.js'
 
 export interface PlanComponent {
@@ -46,7 +47,15 @@ export interface PlanComponent {
 
 export interface PlanDocument {
   mode: 'plan'
-  cluster: { resourceGroup: string; name: string; nodePool: string; vmSize: string; nodeCount: number }
+  cluster: {
+    resourceGroup: string
+    name: string
+    nodePool: string
+    vmSize: string
+    nodeCount: number
+    /** The size's GPUs and InfiniBand NICs with their nominal rate (the benchmark's fallback line rate). */
+    hardware: string | null
+  }
   /** The pools the cluster-wide objects select, before and after the run (plan reads no cluster: the recorded ones are named, not listed). */
   pools: { before: string; after: string }
   rollout: Settings['wait']['rollout']
@@ -65,7 +74,8 @@ export function buildPlan(s: Settings): PlanDocument {
       name: s.cluster.name,
       nodePool: s.nodePool.name,
       vmSize: s.nodePool.vmSize,
-      nodeCount: s.nodePool.count
+      nodeCount: s.nodePool.count,
+      hardware: hardwareOf(s.nodePool.vmSize)
     },
     pools: planPools(s),
     rollout: s.wait.rollout,
@@ -182,6 +192,14 @@ export function planPools(s: Settings): { before: string; after: string } {
   }
 }
 
+/** `4 × B300 GPUs, 4 × 800 Gb/s InfiniBand (ConnectX-8), arm64`, or null for a size outside the table. */
+function hardwareOf(vmSize: string): string | null {
+  const size = findRdmaVmSize(vmSize)
+  if (!size) return null
+  const gpus = size.gpus ? `${size.gpus} × ${size.gpuModel} GPUs, ` : ''
+  return `${gpus}${size.ibNics} × ${size.linkGbps} Gb/s InfiniBand (${size.nic}), ${size.arch}`
+}
+
 /** The plan as text, in order, for the log and `node dist/cli.js plan`. */
 export function renderPlanText(plan: PlanDocument): string {
   const out: string[] = []
@@ -189,6 +207,7 @@ export function renderPlanText(plan: PlanDocument): string {
     `Plan for ${plan.cluster.resourceGroup}/${plan.cluster.name}: pool ${plan.cluster.nodePool} (${plan.cluster.nodeCount} × ${plan.cluster.vmSize}), rollout ${plan.rollout}`,
     `Pools the stack serves: before, ${plan.pools.before}; after, ${plan.pools.after}`
   )
+  if (plan.cluster.hardware) out.push(`Each node: ${plan.cluster.hardware}`)
   plan.components.forEach((c, i) => {
     out.push('')
     out.push(`${i + 1}. ${c.name} — ${c.title}${c.enabled ? '' : ` [skipped: ${c.skipReason}]`}`)
@@ -257,7 +276,7 @@ export function renderPlanMarkdown(plan: PlanDocument): string {
   return [
     `## aks-rdma-action plan: ${plan.cluster.resourceGroup}/${plan.cluster.name}`,
     '',
-    `Pool \`${plan.cluster.nodePool}\`: ${plan.cluster.nodeCount} × \`${plan.cluster.vmSize}\`, rollout \`${plan.rollout}\`.`,
+    `Pool \`${plan.cluster.nodePool}\`: ${plan.cluster.nodeCount} × \`${plan.cluster.vmSize}\`${plan.cluster.hardware ? ` (each ${plan.cluster.hardware})` : ''}, rollout \`${plan.rollout}\`.`,
     '',
     '| # | Component | Kind | Runs | Ready when |',
     '| --- | --- | --- | --- | --- |',

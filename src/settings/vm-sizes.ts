@@ -104,7 +104,8 @@ export const RDMA_VM_SIZES: readonly RdmaVmSize[] = [
     gpuModel: 'B300',
     gpuVendor: NV,
     ibNics: 4,
-    linkGbps: 400,
+    // "800Gbps vs 400 Gbps" per GPU against GB200 (Learn nd-gb300-v6-series-summary.md): XDR.
+    linkGbps: 800,
     nic: 'ConnectX-8',
     vfDevice: '101e',
     arch: 'arm64'

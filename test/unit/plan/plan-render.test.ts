@@ -15,7 +15,8 @@ function planDocument(): PlanDocument {
       name: 'aks',
       nodePool: 'rdma',
       vmSize: 'Standard_ND96asr_v4',
-      nodeCount: 2
+      nodeCount: 2,
+      hardware: null
     },
     pools: { before: 'the recorded pools', after: 'the recorded pools, and rdma' },
     rollout: 'pipelined',
@@ -295,7 +296,8 @@ describe('the plan document', () => {
       name: settings.cluster.name,
       nodePool: settings.nodePool.name,
       vmSize: settings.nodePool.vmSize,
-      nodeCount: settings.nodePool.count
+      nodeCount: settings.nodePool.count,
+      hardware: '8 × H100 GPUs, 8 × 400 Gb/s InfiniBand (ConnectX-7), amd64'
     })
     expect(plan.rollout).toBe(settings.wait.rollout)
   })

@@ -33,6 +33,20 @@ function ncpSchemaValidator() {
 }
 
 describe('plan', () => {
+  it('shows each node’s hardware with its InfiniBand rate: ND GB300 v6 at 800 Gb/s per GPU', () => {
+    const gb300 = buildPlan(
+      settingsOf({
+        'vm-size': 'Standard_ND128isr_GB300_v6',
+        'benchmark-image': 'example.io/perftest-arm64:1.0'
+      })
+    )
+    expect(gb300.cluster.hardware).toBe('4 × B300 GPUs, 4 × 800 Gb/s InfiniBand (ConnectX-8), arm64')
+    expect(renderPlanText(gb300)).toContain('Each node: 4 × B300 GPUs, 4 × 800 Gb/s InfiniBand')
+    expect(renderPlanMarkdown(gb300)).toContain('4 × 800 Gb/s InfiniBand')
+    const h100 = buildPlan(settingsOf({ 'vm-size': 'Standard_ND96isr_H100_v5' }))
+    expect(h100.cluster.hardware).toBe('8 × H100 GPUs, 8 × 400 Gb/s InfiniBand (ConnectX-7), amd64')
+  })
+
   it('lists the ten components in order', () => {
     const plan = buildPlan(settingsOf())
     expect(plan.components.map(c => c.name)).toEqual([...COMPONENT_ORDER])

@@ -318,8 +318,14 @@ export interface NodeHardware {
   peermemFails: boolean
   /** The GPUs' NVLink runs degraded (scenario `nodes.nvlinkDegraded`): NCCL's intra-node rate drops. */
   nvlinkDegraded: boolean
-  /** The GPU driver exports GPU memory as dma-buf (open kernel modules; scenario `nodes.dmabuf`). */
+  /**
+   * The GPUs can export their memory as dma-buf under the open kernel modules (not V100, which they
+   * do not support; scenario `nodes.dmabuf: false` takes it away): whether they do depends on the
+   * modules the GPU driver loaded (gpuKernelModules, dmabufAvailable).
+   */
   gpuDmabuf: boolean
+  /** Which NVIDIA kernel modules the GPU driver pod loaded (its KERNEL_MODULE_TYPE); null before. */
+  gpuKernelModules: 'open' | 'proprietary' | null
   /** The running kubelet's memlock limit is unlimited (set from its drop-in when it restarts). */
   kubeletMemlockUnlimited: boolean
   ibModulesLoaded: boolean
@@ -550,6 +556,7 @@ export function buildNodeHardware(o: {
     ibModulesLoaded: false,
     gpuDriverReady: false,
     nvidiaPeermemLoaded: false,
+    gpuKernelModules: null,
     kubeletRestarts: 0,
     containerdRestarts: 0,
     ibNodeConfigRuns: 0,
@@ -610,4 +617,28 @@ export class HardwareRegistry {
     this.listeners.add(l)
     return () => this.listeners.delete(l)
   }
+}
+
+/**
+ * GPU memory can be exported as dma-buf: the driver is up with the open kernel modules on GPUs they
+ * support (cuDeviceGetAttribute CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0 under the proprietary ones).
+ */
+export function dmabufAvailable(hw: NodeHardware): boolean {
+  return hw.gpuDmabuf && hw.gpuDriverReady && hw.gpuKernelModules === 'open'
+}
+
+/**
+ * The modules the driver container loads for its KERNEL_MODULE_TYPE (NVIDIA/gpu-driver-container
+ * `nvidia-driver`): open or proprietary as asked; auto picks open from the R560 branch on GPUs the
+ * open modules support (Turing and later; not the V100) and proprietary
+ * otherwise. Open asked on GPUs they do not support is modelled as proprietary.
+ */
+export function kernelModulesOf(
+  type: string,
+  driverVersion: string,
+  hw: NodeHardware
+): 'open' | 'proprietary' {
+  if (type === 'proprietary' || /V100/.test(hw.spec.gpuName ?? '')) return 'proprietary'
+  if (type === 'open') return 'open'
+  return Number(driverVersion.split('.')[0]) >= 560 ? 'open' : 'proprietary'
 }

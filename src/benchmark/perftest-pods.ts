@@ -94,7 +94,9 @@ export function perftestArgv(
   const template = role === 'server' ? plan.serverArgs : plan.clientArgs
   const out: string[] = [test]
   for (const a of template) {
-    if (a.startsWith('--use_cuda')) {
+    if (a === '--use_cuda_dmabuf') {
+      if (cuda !== undefined) out.push(a)
+    } else if (a.startsWith('--use_cuda')) {
       if (cuda !== undefined) out.push(`--use_cuda=${cuda}`)
     } else if (a === '<device>') out.push(device)
     else if (a === '<port>') out.push(String(port))

@@ -6,6 +6,7 @@
 // --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID, so the index is the GPU's
 // rank in PCI order, as the probe reads it). Latency is always measured from host memory: perftest
 // refuses GPU memory for write latency (docs/benchmark.md says why and what the alternatives are).
+import { perftestCudaFlags } from '../model/gpudirect.js'
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { workloadResources } from '../model/workload.js'
@@ -49,7 +50,7 @@ export function benchmarkGpus(s: Settings): number {
 
 export function benchmarkPlan(s: Settings): BenchmarkPlan {
   const gpus = benchmarkGpus(s)
-  const cuda = gpus > 0 ? [`--use_cuda=${CUDA_DEVICE}`] : []
+  const cuda = gpus > 0 ? perftestCudaFlags(s.gpudirect, CUDA_DEVICE) : []
   const target = ['-d', '<device>', '-p', '<port>']
   const bw = [
     ...target,
@@ -77,7 +78,7 @@ export function benchmarkPlan(s: Settings): BenchmarkPlan {
     resources: workloadResources(s, gpus),
     gpuPlacement:
       gpus > 0
-        ? `one container per node side holds the node's ${gpus} GPUs and runs one perftest per InfiniBand NIC (port 18515 + i); ib_write_bw with --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID; the probe reads the NIC–GPU locality from the node's PCI topology and NUMA nodes), ib_write_lat from host memory (perftest refuses GPU memory for write latency)`
+        ? `one container per node side holds the node's ${gpus} GPUs and runs one perftest per InfiniBand NIC (port 18515 + i); ib_write_bw with --use_cuda=<the GPU local to that NIC>${s.gpudirect === 'dmabuf' ? ' --use_cuda_dmabuf (GPU memory registered by DMA-BUF)' : ' (GPU memory registered through nvidia_peermem)'} (CUDA_DEVICE_ORDER=PCI_BUS_ID; the probe reads the NIC–GPU locality from the node's PCI topology and NUMA nodes), ib_write_lat from host memory (perftest refuses GPU memory for write latency)`
         : s.benchmark.gpudirect
           ? `${s.nodePool.vmSize} has no GPUs: host memory`
           : 'benchmark-gpudirect is false: host memory',

@@ -4,8 +4,9 @@
 // node probes read from sysfs; slow nodes, NICs and links are named. GPUDirect (--use_cuda) is
 // used for bandwidth when asked for, each NIC with the GPU local to it on both sides (the probe's
 // topology); latency is measured from host memory, the only memory perftest's write latency takes;
-// a perftest without CUDA support is detected and the run repeated from host memory, and missing
-// nvidia_peermem is reported as host-staged. All pods are deleted afterwards.
+// a perftest without CUDA support is detected and the run repeated from host memory, and a node
+// without the path the gpudirect input asks for (nvidia_peermem; the open GPU kernel modules for
+// DMA-BUF) is reported. All pods are deleted afterwards.
 import type { KubeClient } from '../kube/client.js'
 import type { Log } from '../log/index.js'
 import { LABELS } from '../model/types.js'
@@ -191,11 +192,24 @@ function gpudirectState(
       detail: `perftest in ${s.benchmark.image} has no CUDA support (${cudaRejected}); measured from host memory instead — use an image with a CUDA build of perftest for GPUDirect`
     }
   }
+  if (s.gpudirect === 'dmabuf') {
+    const proprietary = measured.filter(f => f.openKernelModules !== true).map(f => f.node)
+    if (proprietary.length)
+      return {
+        state: 'unsupported',
+        detail: `the GPU driver does not run the open kernel modules on ${proprietary.join(', ')}: no DMA-BUF there (perftest --use_cuda_dmabuf: "DMA-BUF is not supported on this GPU")`
+      }
+    return {
+      state: 'on',
+      detail:
+        'GPU memory registered by DMA-BUF (--use_cuda_dmabuf; open GPU kernel modules on every measured node)'
+    }
+  }
   const without = measured.filter(f => f.peermemLoaded !== true).map(f => f.node)
   if (without.length) {
     return {
       state: 'host-staged',
-      detail: `nvidia_peermem not loaded on ${without.join(', ')}: GPU buffers were staged through host memory`
+      detail: `nvidia_peermem not loaded on ${without.join(', ')}: the NIC cannot register GPU memory there (perftest --use_cuda fails: "Couldn't allocate MR")`
     }
   }
   return {

@@ -1,11 +1,13 @@
-// Component 10: the NVIDIA GPU Operator helm release (pinned), with RDMA (nvidia-peermem) on and
-// useHostMofed from the input (default false: the Network Operator installs the OFED driver, so
-// peermem must wait for it), and its own NFD off (the Network Operator's NFD already runs; it
-// labels only the RDMA pool, so the operator — which finds GPU nodes by NFD's pci-10de label —
-// deploys its operands there only). Its operands tolerate the pool's taints (daemonsets.tolerations). Ready
-// when ClusterPolicy `cluster-policy` is ready and, on every RDMA node, the driver pod is Ready
-// with its nvidia-peermem-ctr container (present only with driver.rdma.enabled) and the node
-// advertises nvidia.com/gpu. Drift also checks the ClusterPolicy the chart rendered.
+// Component 10: the NVIDIA GPU Operator helm release (pinned), GPUDirect as the gpudirect input
+// says — dmabuf: the open kernel modules (driver.kernelModuleType=open), no nvidia-peermem; peermem:
+// driver.rdma.enabled with useHostMofed from the input (default false: the Network Operator installs
+// the OFED driver, so peermem must wait for it) — and its own NFD off (the Network Operator's NFD
+// already runs; it labels only the RDMA pool, so the operator — which finds GPU nodes by NFD's
+// pci-10de label — deploys its operands there only). Its operands tolerate the pool's taints
+// (daemonsets.tolerations). Ready when ClusterPolicy `cluster-policy` is ready and, on every RDMA
+// node, the driver pod is Ready (with peermem: its nvidia-peermem-ctr container too, present only
+// with driver.rdma.enabled) and the node advertises nvidia.com/gpu. Drift also checks the
+// ClusterPolicy the chart rendered.
 import type { Health } from '../health/types.js'
 import { met, missing, missingOrBlocked } from '../health/types.js'
 import { allocatableOn, driverUpgradeSettled, named, noPod, stateReady } from '../health/rules.js'
@@ -25,6 +27,7 @@ import type { DriftItem } from '../drift/item.js'
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import { deepMerge, isPlainObject } from '../util/merge.js'
+import { gpuOperatorDriverValues } from '../model/gpudirect.js'
 import { NVIDIA_HELM_REPO } from './network-operator.js'
 import { privilegedNamespace } from './shared.js'
 import { releasePods } from './network-operator.js'
@@ -46,7 +49,7 @@ export function gpuOperatorValues(s: Settings): Record<string, unknown> {
     {
       nfd: { enabled: false },
       daemonsets: { tolerations: nodeAgentTolerations(s) },
-      driver: { rdma: { enabled: true, useHostMofed: s.stack.useHostMofed } },
+      driver: gpuOperatorDriverValues(s.gpudirect, s.stack.useHostMofed),
       migManager: { enabled: false },
       vgpuDeviceManager: { enabled: false },
       vfioManager: { enabled: false },
@@ -70,7 +73,9 @@ function desired(s: Settings): Desired & { helm: NonNullable<Desired['helm']> } 
     },
     version: { value: s.stack.gpuOperatorVersion },
     departsFromGuide:
-      "driver.rdma.useHostMofed stays false (the guide sets true, which makes peermem skip waiting for the Network Operator's driver); the chart version is pinned."
+      s.gpudirect === 'dmabuf'
+        ? "GPUDirect by DMA-BUF (gpudirect: dmabuf, NVIDIA's recommendation): driver.kernelModuleType=open and no driver.rdma, so no nvidia-peermem (the guide enables driver.rdma with useHostMofed true); the chart version is pinned."
+        : "driver.rdma.useHostMofed stays false (the guide sets true, which makes peermem skip waiting for the Network Operator's driver); the chart version is pinned."
   }
 }
 
@@ -156,8 +161,11 @@ function health(s: Settings): Health {
   const hostMofedHint = s.stack.useHostMofed
     ? ' (use-host-mofed is true: peermem looks for a host MOFED instead of the Network Operator driver)'
     : ''
+  const peermem = s.gpudirect === 'peermem'
   return {
-    summary: `cluster-policy ready; on every RDMA node the driver pod Ready with ${PEERMEM}, and allocatable ${GPU_RESOURCE} > 0`,
+    summary: peermem
+      ? `cluster-policy ready; on every RDMA node the driver pod Ready with ${PEERMEM}, and allocatable ${GPU_RESOURCE} > 0`
+      : `cluster-policy ready; on every RDMA node the driver pod Ready (open kernel modules: GPUDirect by DMA-BUF), and allocatable ${GPU_RESOURCE} > 0`,
     sources: {
       pods,
       policies: {
@@ -168,10 +176,12 @@ function health(s: Settings): Health {
       }
     },
     perNode: {
-      progress: 'GPU driver with nvidia-peermem ready',
+      progress: peermem ? 'GPU driver with nvidia-peermem ready' : 'GPU driver ready',
       rules: [
         {
-          text: `a driver pod (-n ${pods.namespace} -l ${pods.labelSelector}) Ready, its container ${PEERMEM} Ready`,
+          text: peermem
+            ? `a driver pod (-n ${pods.namespace} -l ${pods.labelSelector}) Ready, its container ${PEERMEM} Ready`
+            : `a driver pod (-n ${pods.namespace} -l ${pods.labelSelector}) Ready`,
           check: (node, onNode) => {
             if (!onNode.length)
               return missingOrBlocked(
@@ -182,6 +192,12 @@ function health(s: Settings): Health {
                   'the GPU Operator operands (gpu-operator values daemonsets.tolerations)'
                 )
               )
+            if (!peermem) {
+              const ready = onNode.find(p => isPodReady(p))
+              return ready
+                ? met('driver pod Ready')
+                : missing(`driver pod ${onNode[0].metadata.name} not Ready (${describePod(onNode[0])})`)
+            }
             const withPeermem = onNode.filter(p => hasContainer(p, PEERMEM))
             if (!withPeermem.length)
               return missing(`driver pod has no ${PEERMEM} container (driver.rdma.enabled is not true)`)
@@ -210,6 +226,8 @@ function health(s: Settings): Health {
       })
     ],
     failFast: (onPool, snap) => {
+      // With DMA-BUF nothing asks for nvidia-peermem: a driver pod without the sidecar is expected.
+      if (!peermem) return undefined
       // A ClusterPolicy that asks for RDMA makes the operator replace driver pods of an earlier spec
       // (one installed without it, then adopted or upgraded): those are waited for, not failed.
       const policy = (snap.policies ?? []).find(o => o.metadata.name === CLUSTER_POLICY.name)
@@ -226,11 +244,12 @@ function health(s: Settings): Health {
     },
     // With useHostMofed the peermem container looks for a MOFED on the host instead of the Network
     // Operator's driver, so a Ready sidecar does not mean the module loaded (the probe checks that).
-    warnings: s.stack.useHostMofed
-      ? [
-          `use-host-mofed is true: ${PEERMEM} builds against a host MOFED, not the Network Operator driver (the node probe shows whether nvidia_peermem loaded)`
-        ]
-      : []
+    warnings:
+      peermem && s.stack.useHostMofed
+        ? [
+            `use-host-mofed is true: ${PEERMEM} builds against a host MOFED, not the Network Operator driver (the node probe shows whether nvidia_peermem loaded)`
+          ]
+        : []
   }
 }
 

@@ -253,6 +253,17 @@ export interface ReportCollective {
   ncclEnv: Record<string, string>
 }
 
+/** Which path GPUDirect RDMA took, from what each probed node shows (verify/gpudirect.ts). */
+export interface ReportGpuDirect {
+  /** The gpudirect input. */
+  mode: 'dmabuf' | 'peermem'
+  /** The path every probed node shows; null when some node shows none. */
+  path: 'dma-buf' | 'nvidia_peermem' | null
+  nodes: Array<{ node: string; path: 'dma-buf' | 'nvidia_peermem' | null; shows: string }>
+  /** One line for the summary. */
+  detail: string
+}
+
 /** The cluster a run is about: as resource-group and cluster-name name it, and the kubeconfig context used. */
 export interface ReportCluster {
   resourceGroup?: string
@@ -288,6 +299,8 @@ export interface Report {
   benchmark?: ReportBenchmark
   transport?: ReportTransport
   collective?: ReportCollective
+  /** How GPU memory reached the NIC on the probed nodes (verify and apply, GPU sizes). */
+  gpudirect?: ReportGpuDirect
   drift?: DriftItem[]
   diagnostics?: Diagnostic[]
   workload?: ReportWorkload

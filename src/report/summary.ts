@@ -109,6 +109,7 @@ function successFacts(report: Report): string {
   if (nodes) facts.push(`${nodes} RDMA node${nodes === '1' ? '' : 's'} verified`)
   const pass = report.checks.filter(c => c.status === 'pass').length
   if (report.checks.length) facts.push(`${pass}/${report.checks.length} checks pass`)
+  if (report.gpudirect?.path) facts.push(`GPUDirect by ${report.gpudirect.path}`)
   const bw = report.outputs['bandwidth-gbps']
   if (bw) facts.push(`lowest pair bandwidth ${bw} Gb/s`)
   const lat = report.outputs['latency-us']

@@ -143,6 +143,7 @@ function checksSection(r: TextReport, width: number, maxRows: number): string[] 
     if (bad.length > maxRows)
       lines.push(`    …and ${bad.length - maxRows} more failing nodes (see the report)`)
   }
+  if (r.gpudirect) lines.push(...wrap(r.gpudirect.detail, width, '  ', '    '))
   return lines
 }
 

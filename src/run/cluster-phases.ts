@@ -197,6 +197,7 @@ export async function verifyAndBenchmark(s: Settings, kubeconfigPath: string, pa
     verification = await runVerification({ settings: s, kube, mode, log })
     if (verification.nodes.length) log.info(livePoolLine(s.nodePool.name, verification.nodes))
     part.checks = verification.checks
+    if (verification.gpudirect) part.gpudirect = verification.gpudirect
     const failed = verification.checks.filter(c => c.status === 'fail')
     const skipped = verification.checks.filter(c => c.status === 'skipped').length
     for (const c of failed)

@@ -422,6 +422,14 @@ const DEFINITIONS = [
     max: 100000
   },
   {
+    name: 'gpudirect',
+    kind: 'enum',
+    values: ['dmabuf', 'peermem'],
+    default: 'dmabuf',
+    description:
+      "How GPU memory reaches the NIC. dmabuf (NVIDIA's recommendation): the GPU Operator runs the open kernel modules (driver.kernelModuleType=open) and no nvidia-peermem; perftest uses --use_cuda_dmabuf, UCX dma-buf. peermem (legacy): driver.rdma.enabled=true loads nvidia-peermem (the guide's and Azure's way)."
+  },
+  {
     name: 'use-host-mofed',
     kind: 'boolean',
     default: 'false',

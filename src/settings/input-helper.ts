@@ -441,6 +441,7 @@ export function readSettings(
   const collective = collectiveSettings(i, nodePool)
   const failOnDrift = i.bool('fail-on-drift')
   const allPools = i.bool('all-pools')
+  const gpudirect = i.enumOf<Settings['gpudirect']>('gpudirect')
   const planMode = i.enumOf<Settings['planMode']>('plan-mode')
   // Uninstall (and its plan) deletes a cluster only when its created-by tag says the action created it.
   const uninstalling = mode === 'uninstall' || (mode === 'plan' && planMode === 'uninstall')
@@ -468,6 +469,7 @@ export function readSettings(
       stack,
       wait,
       benchmark,
+      gpudirect,
       transport,
       collective,
       failOnDrift,

@@ -83,6 +83,9 @@ export interface StackSettings {
   adoptReleases: boolean
 }
 
+/** How GPU memory reaches the NIC for GPUDirect RDMA (model/gpudirect.ts). */
+export type GpuDirectMode = 'dmabuf' | 'peermem'
+
 export interface WaitSettings {
   timeoutMs: number
   stepTimeoutMs: number
@@ -134,6 +137,8 @@ export interface Settings {
   benchmark: BenchmarkSettings
   transport: TransportSettings
   collective: CollectiveSettings
+  /** dmabuf: open GPU kernel modules and DMA-BUF; peermem: nvidia-peermem (driver.rdma.enabled). */
+  gpudirect: GpuDirectMode
   failOnDrift: boolean
   /** Verify, benchmark and drift over every pool the action manages (all-pools), not node-pool alone. */
   allPools: boolean

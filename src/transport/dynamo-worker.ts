@@ -7,6 +7,7 @@
 // node probe read from the pool's PCI topology. The transport check's pods are built from this
 // snippet, and the README shows it, so a passing check proves it.
 import type { Settings } from '../settings/settings.js'
+import { ucxGpuDirectEnv } from '../model/gpudirect.js'
 import { poolTolerations, workloadResources } from '../model/workload.js'
 import { LABELS } from '../model/types.js'
 
@@ -68,13 +69,15 @@ export interface DynamoWorkerOptions {
 }
 
 /**
- * The worker's environment: Dynamo's UCX settings and the GPU→NIC map UCX_NET_DEVICES is set
- * from (transport-ucx-env: dynamo); none with `defaults` (UCX's own: every transport and device).
+ * The worker's environment: Dynamo's UCX settings, the gpudirect input's (dmabuf: UCX registers GPU
+ * memory by dma-buf only) and the GPU→NIC map UCX_NET_DEVICES is set from (transport-ucx-env:
+ * dynamo); none with `defaults` (UCX's own: every transport and device).
  */
 export function dynamoWorkerEnv(s: Settings, gpuNicMap?: string): Array<{ name: string; value: string }> {
   if (s.transport.ucxEnv === 'defaults') return []
   return [
     ...DYNAMO_UCX_ENV.map(e => ({ ...e })),
+    ...ucxGpuDirectEnv(s.gpudirect),
     { name: GPU_NIC_MAP_ENV, value: gpuNicMap ?? GPU_NIC_MAP_PLACEHOLDER }
   ]
 }

@@ -14,6 +14,8 @@ import { probeNodes } from './probe.js'
 import { readOnlyChecks } from './read-only-checks.js'
 import { httpStatusOf, messageOf } from '../kube/errors.js'
 import { PROBE_PERMISSION } from '../model/permissions.js'
+import type { ReportGpuDirect } from '../report/report.js'
+import { gpuDirectReport } from './gpudirect.js'
 
 /** The permission a 403 names (`patch namespaces in aks-rdma-verify`), or the server's message. */
 function refusedPermission(e: unknown): string {
@@ -49,6 +51,8 @@ export interface Verification {
   nodes: KubeObject[]
   /** Per-node probe facts (absent in drift mode); the benchmark reuses them. */
   facts?: Map<string, NodeFacts>
+  /** The path GPUDirect took on the probed GPU nodes (absent without probe facts of any). */
+  gpudirect?: ReportGpuDirect
 }
 
 export async function runVerification(ctx: VerifyContext): Promise<Verification> {
@@ -93,7 +97,8 @@ export async function runVerification(ctx: VerifyContext): Promise<Verification>
     return { checks, state, nodes: state.nodes }
   }
   checks.push(nodeProbeCheck(state.nodes, facts, skipped, s))
-  return { checks, state, nodes: state.nodes, facts }
+  const gpudirect = gpuDirectReport(facts.values(), s)
+  return { checks, state, nodes: state.nodes, facts, ...(gpudirect ? { gpudirect } : {}) }
 }
 
 /** The verification checks (verificationChecks in read-only-checks.ts lists them), in that order. */

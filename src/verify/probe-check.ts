@@ -1,5 +1,6 @@
 // The node-probe check: judges each node's probe facts (IB ports Active at the VM size's link
-// rate, memlock unlimited, nvidia_peermem loaded on GPU sizes) and names the nodes that could not
+// rate, memlock unlimited, on GPU sizes nvidia_peermem loaded or the open GPU kernel modules, as
+// the gpudirect input asks) and names the nodes that could not
 // be probed at all (NotReady, or no allocatable rdma/<resource> for the probe to request).
 import type { KubeObject } from '../kube/types.js'
 import type { NodeCheckResult } from '../report/report.js'
@@ -34,6 +35,11 @@ export function unprobeable(node: KubeObject, s: Settings): string | undefined {
   return undefined
 }
 
+/** What a node that passes shows for GPUDirect, per the gpudirect input. */
+function gpuDirectOk(s: Settings): string {
+  return s.gpudirect === 'dmabuf' ? 'open GPU kernel modules (dma-buf)' : 'nvidia_peermem loaded'
+}
+
 export function judgeFacts(f: NodeFacts, s: Settings): NodeCheckResult {
   if (f.error) return { node: f.node, status: 'fail', detail: f.error }
   const size = findRdmaVmSize(s.nodePool.vmSize)
@@ -61,12 +67,20 @@ export function judgeFacts(f: NodeFacts, s: Settings): NodeCheckResult {
       `ulimit -l = ${f.memlock ?? '<none>'} (expected unlimited: ib-node-config memlock not in effect)`
     )
   const gpus = size ? size.gpus > 0 : true
-  if (gpus) {
+  if (gpus && s.gpudirect === 'peermem') {
     if (f.peermemLoaded === false) problems.push('nvidia_peermem not loaded (GPUDirect RDMA unavailable)')
     else if (f.peermemLoaded === null) warnings.push('/proc/modules unreadable: nvidia_peermem unknown')
   }
+  if (gpus && s.gpudirect === 'dmabuf') {
+    if (f.openKernelModules === false)
+      problems.push(
+        'the GPU driver runs the proprietary kernel modules, which cannot export GPU memory as dma-buf (GPUDirect RDMA unavailable: set driver.kernelModuleType=open, or gpudirect: peermem)'
+      )
+    else if (f.openKernelModules === null)
+      warnings.push('/proc/driver/nvidia/version unreadable: GPU kernel modules (dma-buf) unknown')
+  }
   const rates = [...new Set(f.activeDevices.map(d => f.rateGbps[d]).filter((r): r is number => r !== null))]
-  const ok = `${f.activeDevices.length} IB port(s) Active at ${rates.join('/') || '?'} Gb/s; memlock unlimited${gpus ? '; nvidia_peermem loaded' : ''}`
+  const ok = `${f.activeDevices.length} IB port(s) Active at ${rates.join('/') || '?'} Gb/s; memlock unlimited${gpus ? `; ${gpuDirectOk(s)}` : ''}`
   return nodeResult(f.node, problems, ok, warnings)
 }
 
@@ -116,6 +130,6 @@ export function nodeProbeCheck(
   return nodeCheck(
     'node-probe',
     results,
-    `${results.length} node(s) probed: IB ports Active, memlock unlimited${findRdmaVmSize(s.nodePool.vmSize)?.gpus === 0 ? '' : ', nvidia_peermem loaded'}`
+    `${results.length} node(s) probed: IB ports Active, memlock unlimited${findRdmaVmSize(s.nodePool.vmSize)?.gpus === 0 ? '' : `, ${gpuDirectOk(s)}`}`
   )
 }

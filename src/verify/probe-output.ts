@@ -8,6 +8,7 @@
 //   verbs <device> …      (the devices the pod can open: /dev/infiniband holds their uverbs file)
 //   memlock <ulimit -l>
 //   peermem <lines of /proc/modules naming nvidia_peermem, or ?>
+//   gpudriver <lines of /proc/driver/nvidia/version naming the Open Kernel Module, or - without a driver>
 //   end
 // Port states are read as ibstatus reads them (the same sysfs files); Ethernet ports are not
 // InfiniBand ports. The GPU local to each IB NIC comes from topology.ts. sysfs lists every RDMA
@@ -64,6 +65,11 @@ export const PROBE_SCRIPT = [
   'else',
   '  echo "peermem ?" >> $T',
   'fi',
+  'if cat /proc/driver/nvidia/version > /dev/null 2>&1; then',
+  `  echo "gpudriver $(cat /proc/driver/nvidia/version | grep -c 'Open Kernel Module')" >> $T`,
+  'else',
+  '  echo "gpudriver -" >> $T',
+  'fi',
   'echo end >> $T',
   'cat $T'
 ].join('\n')
@@ -87,6 +93,11 @@ export interface NodeFacts {
   memlockUnlimited: boolean
   /** nvidia_peermem listed in /proc/modules; null when the module list could not be read. */
   peermemLoaded: boolean | null
+  /**
+   * The GPU driver runs the open kernel modules (/proc/driver/nvidia/version names the "Open Kernel
+   * Module"), which export GPU memory as dma-buf; null when no driver version was readable.
+   */
+  openKernelModules: boolean | null
   /** NVIDIA GPUs (display and 3D controllers) in CUDA order. */
   gpus: GpuInfo[]
   /** The IB NICs with the GPU local to each. */
@@ -111,6 +122,7 @@ export function emptyFacts(node: string, error: string): NodeFacts {
     memlock: null,
     memlockUnlimited: false,
     peermemLoaded: null,
+    openKernelModules: null,
     gpus: [],
     nics: [],
     error,
@@ -147,6 +159,7 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
   const gpuDirs: PciDeviceInfo[] = []
   let memlock: string | null = null
   let peermem: boolean | null = null
+  let openModules: boolean | null = null
   let verbs: string[] | undefined
   for (const line of body) {
     const f = line.split(' ')
@@ -186,6 +199,9 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
       case 'peermem':
         peermem = f[1] === '?' || f[1] === undefined ? null : Number(f[1]) > 0
         break
+      case 'gpudriver':
+        openModules = f[1] === '-' || f[1] === undefined ? null : Number(f[1]) > 0
+        break
     }
   }
   const ibPorts = ports.filter(p => p.linkLayer !== 'Ethernet')
@@ -211,6 +227,7 @@ export function parseProbeOutput(node: string, text: string): NodeFacts {
     memlock,
     memlockUnlimited: memlock === 'unlimited',
     peermemLoaded: peermem,
+    openKernelModules: openModules,
     gpus,
     nics,
     ...(verbs ? { podDevices: podDevices(verbs, ports) } : {}),

@@ -157,6 +157,7 @@ export function settingsFor(
     benchmark: { enabled: false, image: 'x', gpudirect: false, scope: 'pair', minBandwidthRatio: 0.8 },
     transport: { check: 'none', image: 'x:1', ucxEnv: 'dynamo' },
     collective: { check: 'none', image: 'x:1' },
+    gpudirect: 'peermem',
     failOnDrift: false,
     allPools: false,
     cleanup: 'none',

@@ -11,4 +11,13 @@ export function reader(values: Record<string, string>): InputReader {
   return name => values[name]
 }
 
-export const VALID_APPLY = { ...AZURE_IDS, 'resource-group': 'rg', 'cluster-name': 'aks1' }
+/**
+ * Valid apply inputs. GPUDirect through nvidia_peermem (the input's legacy value): most tests pin
+ * what the peermem path checks; the dmabuf default has tests of its own.
+ */
+export const VALID_APPLY = {
+  ...AZURE_IDS,
+  'resource-group': 'rg',
+  'cluster-name': 'aks1',
+  gpudirect: 'peermem'
+}

@@ -13,6 +13,8 @@ export interface BenchFactsOptions {
   gpus?: number
   /** nvidia_peermem loaded (null: unknown); true by default. */
   peermem?: boolean | null
+  /** The GPU driver runs the open kernel modules (null: unknown); true by default. */
+  openModules?: boolean | null
   /** The probe's error. */
   error?: string
 }
@@ -28,6 +30,7 @@ export function benchFacts(node: string, n: number, o: BenchFactsOptions = {}): 
     memlock: 'unlimited',
     memlockUnlimited: true,
     peermemLoaded: o.peermem === undefined ? true : o.peermem,
+    openKernelModules: o.openModules === undefined ? true : o.openModules,
     gpus: Array.from({ length: o.gpus ?? 8 }, (_, i) => ({
       pciAddress: `0000:${(i + 16).toString(16)}:00.0`,
       numaNode: 0,

@@ -18,6 +18,7 @@ import {
 } from './context.js'
 import type { Reconciler } from './queue.js'
 import { DriverUpgrade, type UpgradeScope } from './driver-upgrade.js'
+import { kernelModulesOf } from '../hardware.js'
 
 export const CLUSTER_POLICY_NAME = 'cluster-policy'
 const GPU_LABELS = [
@@ -53,6 +54,8 @@ function driverPodSpec(spec: any, osLabel: string): any {
       imagePullPolicy: 'IfNotPresent',
       command: ['nvidia-driver'],
       args: ['init'],
+      // The operator passes driver.kernelModuleType on as KERNEL_MODULE_TYPE (its default auto).
+      env: [{ name: 'KERNEL_MODULE_TYPE', value: String(spec.driver?.kernelModuleType ?? 'auto') }],
       securityContext: { privileged: true, seLinuxOptions: { level: 's0' } },
       startupProbe: {
         exec: { command: ['sh', '/usr/local/bin/nvidia-driver', 'probe'] },
@@ -309,6 +312,8 @@ export class GpuOperator implements Reconciler {
       if (!driverEnabled && !this.ctx.hardware.get(n.metadata.name)?.gpuDriverReady) {
         this.ctx.hardware.update(n.metadata.name, h => {
           h.gpuDriverReady = true
+          // A host driver of the R580 branch, its module type left to the installer's default.
+          h.gpuKernelModules = kernelModulesOf('auto', '580.126.20', h)
           h.timeline.gpuDriverReadyAt = h.timeline.gpuDriverReadyAt ?? this.ctx.clock.now()
         })
       }

@@ -4,6 +4,7 @@
 // devices once OFED is up), and the GPU Operator operands: driver (+ nvidia-peermem sidecar,
 // with the useHostMofed failure), container toolkit, device plugin (nvidia.com/gpu), validator.
 import type { NodeHardware, RdmaNic } from '../hardware.js'
+import { kernelModulesOf } from '../hardware.js'
 import type { BehaviourEnv, BehaviourFactory, ContainerView } from './behaviour.js'
 import { createIfAbsent, ownerRef, randomSuffix, TK, typeFromKey } from './context.js'
 import { endpointStopped, registerEndpoint, setExtendedResource } from './node-resources.js'
@@ -307,6 +308,10 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
   // holds no OFED sources, so it has no peer-memory client to register with either ib_core: modprobe
   // fails with Invalid argument (ai-dynamo/dynamo PR #14506), the script exits 1 and the kubelet
   // restarts it with back-off (CrashLoopBackOff).
+  const moduleType = String(
+    ((env.pod.spec.containers ?? [])[0]?.env ?? []).find((e: any) => e.name === 'KERNEL_MODULE_TYPE')
+      ?.value ?? 'auto'
+  )
   let peermemRunning = false
   let exitPeermem: ((code: number) => void) | undefined
   const peermemStep = (): void => {
@@ -391,6 +396,7 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
       if (c.name === 'nvidia-driver-ctr') {
         update(env, h => {
           h.gpuDriverReady = true
+          h.gpuKernelModules = kernelModulesOf(moduleType, driverVersion, h)
           h.timeline.gpuDriverReadyAt = h.timeline.gpuDriverReadyAt ?? env.ctx.clock.now()
         })
         env.log(
@@ -414,6 +420,7 @@ export const nvidiaDriverBehaviour: BehaviourFactory = env => {
     onStop() {
       update(env, h => {
         h.gpuDriverReady = false
+        h.gpuKernelModules = null
         h.nvidiaPeermemLoaded = false
       })
     }

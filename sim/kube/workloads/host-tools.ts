@@ -95,10 +95,22 @@ export function servicePid(hw: NodeHardware, unit: 'containerd' | 'kubelet'): nu
   return unit === 'kubelet' ? 2816 + hw.kubeletRestarts * 97 : 1043 + hw.containerdRestarts * 89
 }
 
+/**
+ * /proc/driver/nvidia/version as the loaded driver prints it: the open modules name themselves
+ * "Open Kernel Module" (NVIDIA/open-gpu-kernel-modules kernel-open/nvidia/nv.c), the proprietary
+ * ones "Kernel Module".
+ */
+function nvidiaVersion(hw: NodeHardware): string {
+  const arch = hw.spec.arch === 'arm64' ? 'aarch64' : 'x86_64'
+  const kind = hw.gpuKernelModules === 'open' ? `Open Kernel Module for ${arch}` : `${arch} Kernel Module`
+  return `NVRM version: NVIDIA UNIX ${kind}  580.126.20  Release Build  (dvs-builder@U22-I3-AM02-24-3)  Wed Jan  7 22:33:56 UTC 2026\nGCC version:  gcc version 13.3.0 (Ubuntu 13.3.0-6ubuntu2~24.04) \n`
+}
+
 /** /proc files of the host that depend on the node's state (its modules, its services' limits). */
 export function hostProcFiles(hw: NodeHardware): Record<string, string> {
   return {
     '/proc/modules': procModules(hw),
+    ...(hw.gpuDriverReady && hw.gpuKernelModules ? { '/proc/driver/nvidia/version': nvidiaVersion(hw) } : {}),
     [`/proc/${servicePid(hw, 'containerd')}/limits`]: procLimits(hw.memlockUnlimited, hw.memlockDefaultKiB),
     [`/proc/${servicePid(hw, 'kubelet')}/limits`]: procLimits(
       hw.kubeletMemlockUnlimited,
@@ -545,6 +557,8 @@ export function hostCommands(view: PodView): Record<string, Command> {
         continue
       }
       if (p === '/proc/modules') out += procModules(hw)
+      else if (p === '/proc/driver/nvidia/version' && hw.gpuDriverReady && hw.gpuKernelModules)
+        out += nvidiaVersion(hw)
       else if (/^\/proc\/[^/]+\/limits$/.test(p)) {
         // The host's kubelet runs with its own limit; containerd's is what every container inherits.
         const pid = p.split('/')[2]

@@ -1,15 +1,16 @@
 // perftest (ib_write_bw / ib_read_bw / ib_send_bw and the _lat variants) inside simulated pods:
 // option parsing, the server/client rendezvous over pod IPs, the link model (min of the two
-// ports' rates × efficiency, degraded NICs, host staging without nvidia_peermem, bidirectional,
+// ports' rates × efficiency, degraded NICs, bidirectional,
 // a port shared by bandwidth runs at once — a node in two pairs — splitting its rate among them,
 // and for GPU memory the PCIe path from the GPU to the NIC: full speed behind the NIC's own PCIe
 // switch, markedly slower through the socket (another switch on the same NUMA node) and slower
 // still across sockets), and output in perftest's real layout (headers, address lines, BW and
 // latency tables, the CUDA device it picked among those the container was given) — or its real
-// error texts (no devices, missing device, port down, MR allocation, refused connection, no CUDA
+// error texts (no devices, missing device, port down, MR allocation — GPU memory without
+// nvidia_peermem too —, DMA-BUF without the open GPU kernel modules, refused connection, no CUDA
 // device). Which command lines it accepts, and how it refuses the others, is perftest-params.ts.
 import type { GpuDevice, NodeHardware, RdmaNic } from '../hardware.js'
-import { gpuNicPath, unitHash } from '../hardware.js'
+import { dmabufAvailable, gpuNicPath, unitHash } from '../hardware.js'
 import type { Command, CommandResult, ShellIo } from './shell.js'
 import type { PodView } from './host-tools.js'
 import {
@@ -150,17 +151,15 @@ const GPU_PATH_LATENCY = { switch: 0, numa: 0.35, 'cross-numa': 0.9 } as const
 export interface PeerSide {
   hw: NodeHardware
   nic: RdmaNic
-  /** GPU memory used without nvidia_peermem (and without DMA-BUF): staged through host memory. */
-  hostStaged: boolean
   /** The GPU whose memory is registered (--use_cuda), if any. */
   gpu?: GpuDevice
   /** The GPUs the container sees, in CUDA order. */
   visibleGpus?: GpuDevice[]
 }
 
-/** How GPU memory on this side reaches its NIC (undefined: host memory or host-staged). */
+/** How GPU memory on this side reaches its NIC (undefined: host memory). */
 function gpuPath(side: PeerSide) {
-  return side.gpu && !side.hostStaged ? gpuNicPath(side.gpu, side.nic) : undefined
+  return side.gpu ? gpuNicPath(side.gpu, side.nic) : undefined
 }
 
 export interface BwRow {
@@ -185,7 +184,6 @@ export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: strin
   const eff = 0.97 + 0.015 * unitHash(seed + 'eff')
   const k = (2716 * link) / 200 / Math.min(o.qps, 4)
   const mppsCap = link >= 400 ? 4.1 : link >= 200 ? 2.86 : 2.4
-  const staged = a.hostStaged || b.hostStaged ? 0.55 : 1
   const paths = [gpuPath(a), gpuPath(b)].map(p => (p ? GPU_PATH_BANDWIDTH[p] : 1))
   const pcie = Math.min(...paths)
   const read = o.tool === 'ib_read_bw' ? 0.995 : 1
@@ -194,7 +192,7 @@ export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: strin
     const mpps = mppsCap * (1 - (0.04 * Math.log2(bytes)) / 23)
     const byLink = ((link * eff * bytes) / (bytes + k)) * jitter * read
     const byRate = (bytes * 8 * mpps * 1e6) / 1e9
-    let avg = Math.min(byLink, byRate) * staged * pcie
+    let avg = Math.min(byLink, byRate) * pcie
     if (o.bidirectional) avg *= 2 * portShare(2)
     const noPeak = o.duration !== undefined || (o.iters ?? 5000) > 20000
     const peak = noPeak
@@ -202,7 +200,7 @@ export function bwRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: strin
       : Math.max(
           avg,
           Math.min(
-            link * eff * staged * pcie * (o.bidirectional ? 1.04 : 1),
+            link * eff * pcie * (o.bidirectional ? 1.04 : 1),
             avg * (1 + 0.2 * (1 - Math.min(1, avg / (link * eff))))
           )
         )
@@ -239,11 +237,10 @@ export function latRows(o: PerftestOptions, a: PeerSide, b: PeerSide, seed: stri
         : ndr
           ? 1.5
           : 1.6
-  const staged = a.hostStaged || b.hostStaged ? 2.1 : 0
   const pcie = Math.max(...[gpuPath(a), gpuPath(b)].map(p => (p ? GPU_PATH_LATENCY[p] : 0)))
   return sizesOf(o).map(bytes => {
     const u = unitHash(`${seed}/${bytes}`)
-    const t = base + staged + pcie + (bytes * 8) / (link * 1000) + (bytes > 128 ? 0.4 : 0)
+    const t = base + pcie + (bytes * 8) / (link * 1000) + (bytes > 128 ? 0.4 : 0)
     return {
       bytes,
       iters: o.iters ?? 1000,
@@ -469,14 +466,23 @@ function prepare(o: PerftestOptions, env: PerftestEnv): { err: string } | { side
     gpu = gpus[want]
     o.cuda = want
   }
-  const hostStaged = gpuMem && !o.cudaDmabuf && !hw.nvidiaPeermemLoaded
-  const pinsHost = !gpuMem || hostStaged
-  if (pinsHost && !hw.memlockUnlimited && !env.ipcLock && memlockNeedKiB(o) > hw.memlockDefaultKiB) {
+  // GPU memory is registered by DMA-BUF (--use_cuda_dmabuf: the driver must export it, which only
+  // the open kernel modules do) or through nvidia_peermem (ibv_reg_mr on a device pointer); perftest
+  // stages nothing through host memory, it fails.
+  if (gpuMem && o.cudaDmabuf && !dmabufAvailable(hw))
+    return {
+      err: "DMA-BUF is not supported on this GPU\nFailed to init memory\n Couldn't create IB resources\n"
+    }
+  if (gpuMem && !o.cudaDmabuf && !hw.nvidiaPeermemLoaded)
+    return {
+      err: "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n Couldn't create IB resources\n"
+    }
+  if (!gpuMem && !hw.memlockUnlimited && !env.ipcLock && memlockNeedKiB(o) > hw.memlockDefaultKiB) {
     return {
       err: "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n Couldn't create IB resources\n"
     }
   }
-  return { side: { hw, nic, hostStaged, ...(gpu ? { gpu, visibleGpus: gpus } : {}) } }
+  return { side: { hw, nic, ...(gpu ? { gpu, visibleGpus: gpus } : {}) } }
 }
 
 function results(

@@ -16,7 +16,7 @@
 //   - rates: zero-copy near the link rate × the GPU→NIC PCIe path, host-staged about 30 Gb/s, tcp
 //     a few Gb/s; UCX_PROTO_INFO=y prints the protocol table the client selected.
 import type { GpuDevice, RdmaNic } from '../hardware.js'
-import { containerMemlockKiB, gpuNicPath, unitHash } from '../hardware.js'
+import { containerMemlockKiB, dmabufAvailable, gpuNicPath, unitHash } from '../hardware.js'
 import type { PodView } from './host-tools.js'
 import type { UcxBuild } from './image-contents.js'
 import { GPU_PATH_BANDWIDTH, visibleGpus } from './perftest.js'
@@ -200,12 +200,25 @@ function mdBlock(name: string, component: string, head: string[], transports: Tl
   return out
 }
 
-/** Can the ib memory domain register GPU memory: nvidia_peermem (memory type cuda) or dma-buf. */
+/** A UCX ternary/on-off value that turns a feature off (`no`, `n`, `off`, `0`; ucs_config_sscanf_ternary). */
+function turnedOff(v: string | undefined): boolean {
+  return v !== undefined && /^(no|n|off|0)$/i.test(v.trim())
+}
+
+/**
+ * Can the ib memory domain register GPU memory: nvidia_peermem (memory type cuda; not with
+ * UCX_IB_GPU_DIRECT_RDMA=no, which skips the peer-memory driver check) or dma-buf (the GPU driver's
+ * open kernel modules export it; not with UCX_CUDA_COPY_DMABUF=no).
+ */
 function gpuRegistration(side: UcxSide): { peermem: boolean; dmabuf: boolean } {
   const hw = side.view.hw
   return {
-    peermem: hw.nvidiaPeermemLoaded,
-    dmabuf: side.build.cuda && hw.gpuDmabuf && hw.gpuDriverReady && visibleGpus(side.view).length > 0
+    peermem: hw.nvidiaPeermemLoaded && !turnedOff(side.env.UCX_IB_GPU_DIRECT_RDMA),
+    dmabuf:
+      side.build.cuda &&
+      dmabufAvailable(hw) &&
+      !turnedOff(side.env.UCX_CUDA_COPY_DMABUF) &&
+      visibleGpus(side.view).length > 0
   }
 }
 

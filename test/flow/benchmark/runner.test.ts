@@ -4,7 +4,8 @@
 // node/mlx5_ibN; a degraded node named an outlier in fleet scope; 64 nodes in a fixed number of
 // rounds and an odd fleet in three, no node ever serving two pairs at once (the simulator notes a
 // node that does, and splits its NIC's bandwidth among the runs through it); a perftest image without CUDA detected and replaced by a host-memory run; missing
-// nvidia_peermem reported as host-staged; and no benchmark pod left behind, also when the run
+// nvidia_peermem failing every GPU measurement, as perftest does; GPUDirect by nvidia_peermem and by
+// DMA-BUF each passing; and no benchmark pod left behind, also when the run
 // times out.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runBenchmark } from '../../../src/benchmark/runner.js'
@@ -16,10 +17,10 @@ import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from '../../su
 
 jest.setTimeout(300_000)
 
-describe('pair scope on a healthy A100 pool', () => {
+describe.each(['peermem', 'dmabuf'])('pair scope on a healthy A100 pool, gpudirect %s', gpudirect => {
   let w: RdmaWorld
   beforeAll(async () => {
-    w = await startRdmaWorld({ nodes: 3, inputs: { 'benchmark-scope': 'pair' } })
+    w = await startRdmaWorld({ nodes: 3, inputs: { 'benchmark-scope': 'pair', gpudirect } })
   })
   afterAll(async () => {
     await w?.close()
@@ -27,11 +28,18 @@ describe('pair scope on a healthy A100 pool', () => {
 
   it('measures all 8 NIC pairs with GPUDirect, bandwidth and latency, as fractions of the line rate', async () => {
     const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    // What the nodes show: the path the mode asks for (dmabuf: the open kernel modules, no peermem sidecar).
+    expect(v.gpudirect).toMatchObject({
+      mode: gpudirect,
+      path: gpudirect === 'dmabuf' ? 'dma-buf' : 'nvidia_peermem'
+    })
+    expect(v.checks.find(c => c.name === 'node-probe')?.status).toBe('pass')
     w.recorder.reset()
     const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
     expect(run.verdict).toBe('pass')
     expect(run.rounds).toBe(1)
     expect(run.gpudirect).toBe('on')
+    expect(run.gpudirectDetail).toMatch(gpudirect === 'dmabuf' ? /DMA-BUF/ : /nvidia_peermem loaded/)
     expect(run.lineRateGbps).toBe(200)
     const [a, b] = w.rdmaNodes()
     const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
@@ -227,18 +235,17 @@ describe('GPUDirect', () => {
     }
   )
 
-  it('without nvidia_peermem the GPU buffers are host-staged: reported, and slower than the line rate', async () => {
+  it('without nvidia_peermem perftest cannot register GPU memory: reported, every bandwidth pair fails', async () => {
     const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
     try {
       const run = await runBenchmark({ settings: w.settings, kube: w.kube })
       expect(run.gpudirect).toBe('host-staged')
       expect(run.gpudirectDetail).toMatch(/nvidia_peermem not loaded on/)
       expect(run.verdict).toBe('fail')
-      // every bandwidth pair fails on the action's line-rate rule
-      const minimum = w.settings.benchmark.minBandwidthRatio
-      expect(
-        run.pairs.filter(p => p.test === 'ib_write_bw').map(p => [p.verdict, p.ratio! < minimum])
-      ).toEqual(Array(8).fill(['fail', true]))
+      // every bandwidth pair fails: ibv_reg_mr on GPU memory fails without the peer-memory client
+      const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(bw.map(p => [p.verdict, p.bwAvgGbps])).toEqual(Array(8).fill(['fail', null]))
+      expect(bw[0].reasons?.join(' ')).toMatch(/Couldn't allocate MR/)
     } finally {
       await w.close()
     }

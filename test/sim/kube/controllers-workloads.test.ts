@@ -8,6 +8,7 @@ import { setExtendedResource } from '../../../sim/kube/controllers/node-resource
 import { checkPerftestArgv, perftestBuildOf } from '../../../sim/kube/workloads/perftest-params.js'
 import { Shell } from '../../../sim/kube/workloads/shell.js'
 import type { KubeObject } from '../../../sim/kube/store.js'
+import type { NodeHardware } from '../../../sim/kube/hardware.js'
 import {
   applyIbNodeConfig,
   applyNfdRule,
@@ -33,6 +34,8 @@ function readyNodes(o: { memlock?: boolean; peermem?: boolean } = {}) {
       x.ofedReady = true
       x.ibModulesLoaded = true
       x.gpuDriverReady = true
+      // The R580 driver's default: the open kernel modules (KERNEL_MODULE_TYPE auto).
+      x.gpuKernelModules = 'open'
       x.memlockUnlimited = o.memlock ?? true
       x.nvidiaPeermemLoaded = o.peermem ?? true
       // What the device plugin's selectors (vendors 15b3, linkTypes infiniband) matched.
@@ -304,34 +307,44 @@ describe('perftest pods', () => {
     expect(r.client.split('\n').some(l => l.includes('\t'))).toBe(true)
   })
 
-  it('--use_cuda: full rate with nvidia_peermem, host-staged (~0.55×) without it; no CUDA build → usage error', async () => {
+  it('--use_cuda needs nvidia_peermem, --use_cuda_dmabuf the open kernel modules, each failing as perftest does; no CUDA build → usage error', async () => {
     w = makeWorld()
     w.cluster.addPool(gpuPool('gpu', 2))
     readyNodes()
+    const bw = ['-d', 'mlx5_ib0', '-s', '8388608', '--report_gbits']
     // All 8 GPUs: CUDA device 0 is the GPU at 0001:00:00.0, behind mlx5_ib0's own PCIe switch.
-    const gdr = await perftest(
-      'ib_write_bw',
-      ['-d', 'mlx5_ib0', '-s', '8388608', '--report_gbits', '--use_cuda=0'],
-      0,
-      1,
-      { gpu: 8 }
-    )
+    const gdr = await perftest('ib_write_bw', [...bw, '--use_cuda=0'], 0, 1, { gpu: 8 })
     expect(gdr.client).toMatch(/device name = \[NVIDIA H100 80GB HBM3\]/)
     expect(gdr.client).toContain(
       'CUDA device 0: PCIe address is 0001:00:00\nCUDA device 1: PCIe address is 0002:00:00'
     )
     expect(bwRows(gdr.client)[0][3] / 400).toBeGreaterThan(0.95)
-    for (const h of w.hardware.all()) w.hardware.update(h.nodeName, x => (x.nvidiaPeermemLoaded = false))
-    const staged = await perftest(
-      'ib_write_bw',
-      ['-d', 'mlx5_ib0', '-s', '8388608', '--report_gbits', '--use_cuda=0'],
-      0,
-      1,
-      { gpu: 8 }
+    const set = (edit: (x: NodeHardware) => void) => {
+      for (const h of w.hardware.all()) w.hardware.update(h.nodeName, edit)
+    }
+    // No nvidia_peermem: ibv_reg_mr cannot pin GPU memory, and perftest stages nothing through host memory.
+    set(x => (x.nvidiaPeermemLoaded = false))
+    const noPeermem = await perftest('ib_write_bw', [...bw, '--use_cuda=0'], 0, 1, { gpu: 8 })
+    expect(noPeermem.clientPhase).toBe('Failed')
+    expect(noPeermem.client).toContain(
+      "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n Couldn't create IB resources"
     )
-    const ratio = bwRows(staged.client)[0][3] / bwRows(gdr.client)[0][3]
-    expect(ratio).toBeGreaterThan(0.5)
-    expect(ratio).toBeLessThan(0.6)
+    expect(bwRows(noPeermem.client)).toEqual([])
+    // DMA-BUF needs no nvidia_peermem: the open kernel modules export GPU memory, at line rate.
+    const dmabuf = await perftest('ib_write_bw', [...bw, '--use_cuda=0', '--use_cuda_dmabuf'], 0, 1, {
+      gpu: 8
+    })
+    expect(dmabuf.clientPhase).toBe('Succeeded')
+    expect(bwRows(dmabuf.client)[0][3] / 400).toBeGreaterThan(0.95)
+    // The proprietary modules cannot (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED 0).
+    set(x => (x.gpuKernelModules = 'proprietary'))
+    const proprietary = await perftest('ib_write_bw', [...bw, '--use_cuda=0', '--use_cuda_dmabuf'], 0, 1, {
+      gpu: 8
+    })
+    expect(proprietary.clientPhase).toBe('Failed')
+    expect(proprietary.client).toContain(
+      "DMA-BUF is not supported on this GPU\nFailed to init memory\n Couldn't create IB resources"
+    )
     pod('nocuda', node(0), ['ib_write_bw', '-d', 'mlx5_ib0', '--use_cuda=0'], {
       image: 'example.com/perftest-nocuda:4.5'
     })

@@ -73,7 +73,7 @@ describe('bandwidth through a shared port', () => {
     )
     if (!argv.ok) throw new Error(argv.refusal.stderr)
     const o = argv.options
-    const side = { nic: { gbps: 200 }, hostStaged: false } as unknown as PeerSide
+    const side = { nic: { gbps: 200 } } as unknown as PeerSide
     const alone = bwRows(o, side, side, 'seed')[0].avg
     const shared = bwRows(o, side, side, 'seed', portShare(2))[0].avg
     expect(shared / alone).toBeCloseTo(0.52, 2)

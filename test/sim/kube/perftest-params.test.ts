@@ -73,6 +73,16 @@ describe('perftest refuses as its source does', () => {
       expect({ release, out: printed(argv, release, cuda) }).toEqual({ release, out: null })
   })
 
+  it('--use_cuda_dmabuf: taken after --use_cuda in every modelled release, refused before it or in a build without CUDA', () => {
+    for (const release of ALL) {
+      expect(printed(['ib_write_bw', '--use_cuda=0', '--use_cuda_dmabuf'], release)).toBeNull()
+      expect(printed(['ib_write_bw', '--use_cuda_dmabuf', '--use_cuda=0'], release)).toContain(
+        'CUDA DMA-BUF cannot be used without CUDA'
+      )
+    }
+    expect(printed(['ib_write_bw', '--use_cuda=0', '--use_cuda_dmabuf'], '25.10', false)).not.toBeNull()
+  })
+
   it('exit codes: 1 for every refusal', () => {
     for (const [, argv, releases, { cuda = true }] of CASES)
       for (const release of releases) {

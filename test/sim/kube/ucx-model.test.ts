@@ -39,6 +39,7 @@ function node(name: string, ordinal: number, edit: (h: NodeHardware) => void = (
   })
   hw.ofedReady = true
   hw.gpuDriverReady = true
+  hw.gpuKernelModules = 'open'
   hw.memlockUnlimited = true
   hw.nvidiaPeermemLoaded = true
   edit(hw)

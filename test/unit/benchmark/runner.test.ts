@@ -156,6 +156,7 @@ describe('perftest pods', () => {
       memlock: 'unlimited',
       memlockUnlimited: true,
       peermemLoaded: true,
+      openKernelModules: true,
       gpus: [],
       nics: local.map((g, i) => ({
         device: `mlx5_ib${i}`,
@@ -289,6 +290,7 @@ describe('line rate and outlier naming', () => {
     memlock: 'unlimited',
     memlockUnlimited: true,
     peermemLoaded: true,
+    openKernelModules: true,
     error: null,
     ibstatError: null
   })
@@ -483,11 +485,43 @@ describe('runBenchmark', () => {
     })
     expect(run.gpudirect).toBe('host-staged')
     expect(run.gpudirectDetail).toBe(
-      'nvidia_peermem not loaded on a, b: GPU buffers were staged through host memory'
+      'nvidia_peermem not loaded on a, b: the NIC cannot register GPU memory there (perftest --use_cuda fails: "Couldn\'t allocate MR")'
     )
     expect(run.verdict).toBe('pass')
     expect(run.summary).toBe('2 measurement(s) over 1 round(s) passed (≥ 0.9 × 400 Gb/s)')
     expect(f.calls[0]).toBe('get Namespace aks-rdma-verify')
+  })
+
+  it('gpudirect dmabuf: --use_cuda_dmabuf after --use_cuda; a node without the open GPU kernel modules is named', async () => {
+    const s = settings({ gpudirect: 'dmabuf' })
+    expect(perftestArgv(s, 'ib_write_bw', 'client', 'mlx5_ib0', 18515, 3, '10.0.0.2')).toEqual(
+      expect.arrayContaining(['--use_cuda=3', '--use_cuda_dmabuf'])
+    )
+    const argv = perftestArgv(s, 'ib_write_bw', 'server', 'mlx5_ib0', 18515, 3)
+    expect(argv.indexOf('--use_cuda_dmabuf')).toBe(argv.indexOf('--use_cuda=3') + 1)
+    // Host memory (no CUDA device): neither flag.
+    expect(perftestArgv(s, 'ib_write_bw', 'server', 'mlx5_ib0', 18515, undefined).join(' ')).not.toMatch(
+      /use_cuda/
+    )
+    const run = async (open: boolean | null) =>
+      runBenchmark({
+        settings: s,
+        kube: benchKube().kube,
+        // nvidia_peermem is not what dmabuf needs: it is absent on every node here.
+        facts: factsOf(
+          nodeFacts('a', 1, { peermem: false, openModules: open }),
+          nodeFacts('b', 1, { peermem: false })
+        ),
+        timeoutMs: 2000
+      })
+    const on = await run(true)
+    expect(on.gpudirect).toBe('on')
+    expect(on.gpudirectDetail).toMatch(/^GPU memory registered by DMA-BUF/)
+    const off = await run(false)
+    expect(off.gpudirect).toBe('unsupported')
+    expect(off.gpudirectDetail).toMatch(
+      /^the GPU driver does not run the open kernel modules on a: no DMA-BUF/
+    )
   })
 
   it('benchmark-gpudirect false: host memory everywhere, said so', async () => {

@@ -572,6 +572,38 @@ describe('gpu-operator', () => {
     )
     expect(ok.done).toBe(true)
   })
+  it('gpudirect dmabuf: the driver pod Ready is enough, no peermem container asked for', () => {
+    const dmabuf = { inputs: { gpudirect: 'dmabuf' } }
+    const bare = (n: string, ready: boolean) =>
+      pod(`nvidia-driver-daemonset-${n}`, n, { ready, containers: [{ name: 'nvidia-driver-ctr', ready }] })
+    const gpus = { 'nvidia.com/gpu': '8' }
+    const v = evaluate(
+      'gpu-operator',
+      {
+        nodes: [node('n1', {}, gpus), node('n2', {}, gpus)],
+        pods: [bare('n1', true), bare('n2', false)],
+        policies: [policy('ready')]
+      },
+      dmabuf
+    )
+    expect(v.fail).toBeUndefined()
+    expect(v).toMatchObject({ done: false, readyNodes: 1, totalNodes: 2 })
+    expect(v.nodes[1].detail).toMatch(/^driver pod nvidia-driver-daemonset-n2 not Ready/)
+    const ok = evaluate(
+      'gpu-operator',
+      { nodes: [node('n1', {}, gpus)], pods: [bare('n1', true)], policies: [policy('ready')] },
+      dmabuf
+    )
+    expect(ok.done).toBe(true)
+    // The same pod under peermem fails fast: it lacks the sidecar.
+    expect(
+      evaluate('gpu-operator', {
+        nodes: [node('n1', {}, gpus)],
+        pods: [bare('n1', true)],
+        policies: [policy('ready')]
+      }).fail
+    ).toContain('no nvidia-peermem-ctr container')
+  })
   it('fails when the driver pod has no peermem container (RDMA off)', () => {
     const p = pod('nvidia-driver-daemonset-n1', 'n1', { containers: [{ name: 'nvidia-driver-ctr' }] })
     const v = evaluateGpuOperator(

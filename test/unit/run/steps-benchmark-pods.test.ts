@@ -80,7 +80,7 @@ describe('runBenchmarkStep with pods', () => {
     )
     expect(log.warnings.slice(0, 2)).toEqual([
       'benchmark: d left out: probe pod failed',
-      'benchmark: GPUDirect host-staged: nvidia_peermem not loaded on a, b: GPU buffers were staged through host memory'
+      'benchmark: GPUDirect host-staged: nvidia_peermem not loaded on a, b: the NIC cannot register GPU memory there (perftest --use_cuda fails: "Couldn\'t allocate MR")'
     ])
   })
 

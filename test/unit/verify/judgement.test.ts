@@ -339,6 +339,7 @@ describe('the probe’s termination message', () => {
       memlock: null,
       memlockUnlimited: false,
       peermemLoaded: null,
+      openKernelModules: null,
       gpus: [],
       nics: [],
       error: 'e',
@@ -357,6 +358,7 @@ describe('the probe’s termination message', () => {
       'verbs mlx5_ib10 mlx5_an0 mlx5_ib9',
       'memlock   8192  ',
       'peermem 1',
+      'gpudriver 1',
       'end'
     ].join('\r\n')
     const f = parseProbeOutput('n1', text)
@@ -393,6 +395,7 @@ describe('the probe’s termination message', () => {
       memlock: '8192',
       memlockUnlimited: false,
       peermemLoaded: true,
+      openKernelModules: true,
       gpus: [],
       nics: [
         {

@@ -7,9 +7,13 @@ import { stringify } from 'yaml'
 import { code, fence } from './markdown.js'
 import type { ReportWorkload } from './report.js'
 
-/** The Pod as YAML (two-space indent, as in the README). */
+/**
+ * The Pod as YAML (two-space indent, as in the README), written as YAML 1.1 so that strings such as
+ * `yes` and `no` are quoted: kubectl's parser (sigs.k8s.io/yaml over YAML 1.1) would read them bare as
+ * booleans, and an env value must be a string.
+ */
 export function workloadYaml(pod: Record<string, unknown>): string {
-  return stringify(pod, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false }).trimEnd()
+  return stringify(pod, { indent: 2, lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' }).trimEnd()
 }
 
 /** How to run it, and how it maps to a Dynamo worker (also the README's words). */

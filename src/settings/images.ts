@@ -27,13 +27,14 @@ export const RDMA_DEVICE_PLUGIN_IMAGE =
 export const RDMA_DEVICE_PLUGIN_COMMAND = ['/bin/k8s-rdma-shared-dp']
 
 /**
- * NVIDIA Dynamo's vLLM runtime image the transport check runs: release 0.8.1 (vLLM v0.12.0, CUDA
- * 12.9; Dynamo's release artifacts), whose container/Dockerfile.vllm builds UCX v1.19.0 with
- * CUDA, verbs and gdrcopy into /usr/local/ucx (its bin on PATH: ucx_info, ucx_perftest) and runs
- * as the non-root user `dynamo` (UID 1000). Pinned by tag: NVIDIA publishes no digest for it in
- * the sources available (docs/IMAGES.md). It runs unprivileged, only in the check's two pods.
+ * NVIDIA Dynamo's vLLM runtime image the transport check runs: Dynamo's current release, v1.6.2
+ * (GitHub's latest release, 2026-11-05, a patch of v1.6.0 with its backend pins: vLLM 0.31.0, NIXL
+ * 1.4.1, UCX 1.21.x, CUDA 13.0, x86_64 and ARM64 — Dynamo's compatibility page), with UCX's tools
+ * in /usr/local/ucx/bin on PATH, run as the non-root user `dynamo` (UID 1000). Pinned by tag:
+ * NVIDIA publishes no digest for it in the sources available (docs/IMAGES.md). It runs
+ * unprivileged, only in the check's two pods.
  */
-export const DYNAMO_RUNTIME_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1'
+export const DYNAMO_RUNTIME_IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2'
 
 /**
  * The benchmark image NVIDIA's GPUDirect RDMA documentation uses. No tag but `latest`, no

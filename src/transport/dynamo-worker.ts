@@ -13,12 +13,14 @@ import { LABELS } from '../model/types.js'
 
 /**
  * Dynamo's production UCX settings for InfiniBand (ai-dynamo/dynamo
- * docs/pages/kubernetes/disagg-communication-guide.md, "Complete Production Configuration").
+ * docs/pages/kubernetes/disagg-communication-guide.md, "Complete Production Configuration"),
+ * memory registration included: on-demand paging, else the registration cache.
  */
 export const DYNAMO_UCX_ENV: ReadonlyArray<{ name: string; value: string }> = [
   { name: 'UCX_TLS', value: 'rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc' },
   { name: 'UCX_RNDV_SCHEME', value: 'get_zcopy' },
-  { name: 'UCX_RNDV_THRESH', value: '0' }
+  { name: 'UCX_RNDV_THRESH', value: '0' },
+  { name: 'UCX_IB_REG_METHODS', value: 'odp,rcache' }
 ]
 
 /** The container variable holding the node's GPU→NIC map: `<pci.bus_id>=<IB device> …`. */

@@ -22,7 +22,7 @@ import { startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-w
 
 jest.setTimeout(300_000)
 
-const IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1'
+const IMAGE = 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2'
 
 /** The world's settings with other transport settings (and benchmark settings). */
 function variant(
@@ -73,8 +73,8 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
       scenario: {
         kube: {
           mutatePods: [
-            { image: 'vllm-runtime:0.8.1-nordma', dropResources: ['rdma/hca_shared_devices_a'] },
-            { image: 'vllm-runtime:0.8.1-shm', memoryLimit: '64Mi' }
+            { image: 'vllm-runtime:1.6.2-nordma', dropResources: ['rdma/hca_shared_devices_a'] },
+            { image: 'vllm-runtime:1.6.2-shm', memoryLimit: '64Mi' }
           ]
         }
       }
@@ -114,7 +114,8 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
         memlock: 'unlimited',
         shmMiB: 16384,
         peermem: true,
-        ucxVersion: '1.19.0'
+        // The default image, Dynamo 1.6.2: UCX 1.21 (modelled as 1.21.0).
+        ucxVersion: '1.21.0'
       })
       expect(x.ucx).toEqual({ cuda: true, ib: true, cudaMemoryType: true, dmabuf: true })
       expect(x.ports).toEqual([
@@ -253,7 +254,7 @@ describe('the runtime image’s UCX', () => {
       const dynamo = (await check(w, f, w.settings)).transport
       expect(dynamo.mode).toBe('failed')
       expect(dynamo.reason).toMatch(
-        /^UCX in nvcr.io\/nvidia\/ai-dynamo\/vllm-runtime:0.8.1 has no InfiniBand support: ucx_info -d .* lists no ib memory domain although the pod has uverbs0/
+        /^UCX in nvcr.io\/nvidia\/ai-dynamo\/vllm-runtime:1.6.2 has no InfiniBand support: ucx_info -d .* lists no ib memory domain although the pod has uverbs0/
       )
       expect(dynamo.fix).toMatch(/--with-verbs/)
       const defaults = (await check(w, f, variant(w, { ucxEnv: 'defaults' }))).transport

@@ -357,12 +357,15 @@ describe('the pieces around UCX', () => {
   it('Dynamo’s runtime images run as dynamo (UID 1000) unless runAsUser says otherwise; others as root', () => {
     const scenario: Scenario = structuredClone(DEFAULT_SCENARIO)
     const d = imageModel(DYNAMO, scenario)
-    expect(d).toEqual({ uid: 1000, user: 'dynamo', ucx: { version: '1.19.0', cuda: true, verbs: true } })
+    // 0.8.1 ships UCX v1.20.0 (dynamo PR #5007, container/build.sh); the 1.4 line on, UCX 1.21.
+    expect(d).toEqual({ uid: 1000, user: 'dynamo', ucx: { version: '1.20.0', cuda: true, verbs: true } })
+    expect(imageModel('nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2', scenario).ucx?.version).toBe('1.21.0')
+    expect(imageModel('nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0', scenario).ucx?.version).toBe('1.20.0')
     expect(containerUid({}, {}, d)).toBe(1000)
     expect(containerUid({ securityContext: { runAsUser: 0 } }, {}, d)).toBe(0)
     expect(containerUid({}, { securityContext: { runAsUser: 2000 } }, d)).toBe(2000)
     expect(imageModel('docker.io/mellanox/cuda-perftest:latest', scenario)).toEqual({ uid: 0, user: 'root' })
     scenario.dynamo = { ucx: { cuda: false } }
-    expect(imageModel(`${DYNAMO}-x`, scenario).ucx).toEqual({ version: '1.19.0', cuda: false, verbs: true })
+    expect(imageModel(`${DYNAMO}-x`, scenario).ucx).toEqual({ version: '1.20.0', cuda: false, verbs: true })
   })
 })

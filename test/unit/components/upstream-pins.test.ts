@@ -242,11 +242,13 @@ describe('the architectures of the default images (docs/IMAGES.md)', () => {
     expect(DEFAULT_IMAGE_ARCHES[BENCHMARK_IMAGE_DEFAULT]).toEqual(['amd64'])
   })
 
-  it("the Dynamo runtime image: Dynamo's release artifacts list the tag for AMD64 and ARM64", () => {
-    const md = read('dynamo-release-artifacts-v0.8.1-EXCERPT.md')
+  it("the Dynamo runtime image: Dynamo's current release, published for x86_64 and ARM64", () => {
+    const md = read('dynamo-compatibility-v1.6-EXCERPT.md')
     const tag = DYNAMO_RUNTIME_IMAGE.split('/').pop()!
-    const row = md.split('\n').find(l => l.startsWith(`| \`${tag}\` |`))
-    expect(row?.split('|').map(c => c.trim())[5]).toBe('AMD64/ARM64')
+    expect(tag).toBe('vllm-runtime:1.6.2')
+    expect(md).toContain(`${tag} — backend pins as v1.6.0`)
+    expect(md).toContain('Arch: x86_64, ARM64')
+    expect(md).toMatch(/^\| vLLM \| 0\.31\.0 \| 1\.4\.1 \|/m)
     expect(defaultOf('transport-image')).toBe(DYNAMO_RUNTIME_IMAGE)
     expect(DEFAULT_IMAGE_ARCHES[DYNAMO_RUNTIME_IMAGE]).toEqual(['amd64', 'arm64'])
   })

@@ -31,7 +31,7 @@ function transport(over: Partial<ReportTransport> = {}): ReportTransport {
     mode: 'gpudirect-rdma',
     verdict: 'pass',
     reason: 'UCX read GPU memory with zero-copy over rc_mlx5/mlx5_ib0:1 at 380 Gb/s (pass mark 320 Gb/s)',
-    image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1',
+    image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2',
     pairs: [{ server: 'aks-rdma-0', client: 'aks-rdma-1', bandwidthGbps: 380, latencyUs: 2.345 }],
     passMarkGbps: 320,
     linkGbps: 400,
@@ -57,7 +57,7 @@ describe('transportSection', () => {
       '🚀 `gpudirect-rdma` — ✅ pass: UCX read GPU memory with zero-copy over rc\\_mlx5/mlx5\\_ib0:1 at 380 Gb/s (pass mark 320 Gb/s)'
     )
     expect(md).not.toContain('**Fix:**')
-    expect(md).toContain('| Image | `nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1` |')
+    expect(md).toContain('| Image | `nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2` |')
     expect(md).toContain('| Pods | server `aks-rdma-0`, client `aks-rdma-1` |')
     expect(md).toContain(
       '| Bandwidth (GPU → GPU, UCX GET) | 380.00 Gb/s (47.50 GB/s); pass mark 320.00 Gb/s (40.00 GB/s) (0.8 × the 400 Gb/s link) |'

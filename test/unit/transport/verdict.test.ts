@@ -166,7 +166,7 @@ describe('judgeTransport', () => {
     expect(transport.mode).toBe('failed')
     expect(transport.reason).toBe('the server pod on n0 did not run: container worker is in ImagePullBackOff')
     expect(transport.fix).toMatch(
-      /check that the nodes can pull nvcr\.io\/nvidia\/ai-dynamo\/vllm-runtime:0\.8\.1/
+      /check that the nodes can pull nvcr\.io\/nvidia\/ai-dynamo\/vllm-runtime:1\.6\.2/
     )
   })
 })

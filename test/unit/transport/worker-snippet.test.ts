@@ -23,7 +23,10 @@ import { parseProbeOutput, PROBE_HEADER } from '../../../src/verify/probe-output
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 function settings(over: Record<string, string> = {}): Settings {
-  return readSettings(reader({ ...VALID_APPLY, mode: 'verify', 'transport-check': 'ucx', ...over })).settings
+  // gpudirect as its default (dmabuf): the docs show the snippet of the default inputs.
+  return readSettings(
+    reader({ ...VALID_APPLY, gpudirect: 'dmabuf', mode: 'verify', 'transport-check': 'ucx', ...over })
+  ).settings
 }
 
 function problems(over: Record<string, string>): string[] {
@@ -101,6 +104,9 @@ describe('the transport pods are the worker snippet', () => {
         { name: 'UCX_TLS', value: 'rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc' },
         { name: 'UCX_RNDV_SCHEME', value: 'get_zcopy' },
         { name: 'UCX_RNDV_THRESH', value: '0' },
+        { name: 'UCX_IB_REG_METHODS', value: 'odp,rcache' },
+        { name: 'UCX_CUDA_COPY_DMABUF', value: 'yes' },
+        { name: 'UCX_IB_GPU_DIRECT_RDMA', value: 'no' },
         { name: GPU_NIC_MAP_ENV, value: map }
       ])
       expect(want.args[0].startsWith(NET_DEVICES_PRELUDE)).toBe(true)
@@ -163,11 +169,11 @@ describe('plan and inputs', () => {
     const plan = buildPlan(s)
     expect(plan.transport).toMatchObject({
       enabled: true,
-      image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1',
+      image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2',
       resources: { 'rdma/hca_shared_devices_a': '1', 'nvidia.com/gpu': '1' }
     })
     const text = renderPlanText(plan)
-    expect(text).toContain('Transport check (ucx, image nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1)')
+    expect(text).toContain('Transport check (ucx, image nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2)')
     expect(text).toContain('  server: ucx_perftest -p 13337')
     expect(text).toContain(
       '  client: UCX_PROTO_INFO=y ucx_perftest <server-pod-ip> -p 13337 -t ucp_get -m cuda,cuda -s 67108864 -n 200 -w 20'
@@ -196,7 +202,7 @@ describe('plan and inputs', () => {
     )
     expect(settings().transport).toEqual({
       check: 'ucx',
-      image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.1',
+      image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.2',
       ucxEnv: 'dynamo'
     })
     expect(readSettings(reader(VALID_APPLY), {}).settings.transport.check).toBe('none')

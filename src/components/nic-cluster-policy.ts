@@ -60,7 +60,15 @@ export function nicClusterPolicySpec(s: Settings): Record<string, unknown> {
       upgradePolicy: {
         autoUpgrade: true,
         maxParallelUpgrades: 1,
-        drain: { enable: true, force: true, deleteEmptyDir: true, timeoutSeconds: 300 }
+        drain: {
+          enable: true,
+          force: true,
+          // Only the pods the selector names are evicted (the pods that use the RDMA resource carry
+          // its label); without one, every pod on the node (ofed-drain-pod-selector).
+          ...(s.stack.ofedDrainPodSelector ? { podSelector: s.stack.ofedDrainPodSelector } : {}),
+          deleteEmptyDir: true,
+          timeoutSeconds: 300
+        }
       },
       startupProbe: { initialDelaySeconds: 10, periodSeconds: 20 },
       livenessProbe: { initialDelaySeconds: 30, periodSeconds: 30 },

@@ -55,6 +55,8 @@ export const TAGS = { managed: 'aks-rdma-action-managed', createdBy: 'aks-rdma-a
 export const LABELS = {
   managed: 'aks-rdma-action/managed',
   createdBy: 'aks-rdma-action/created-by',
+  /** On pods that use the RDMA resource: what an OFED driver upgrade drains (ofed-drain-pod-selector). */
+  rdmaWorkload: 'aks-rdma-action/rdma-workload',
   pci15b3: 'feature.node.kubernetes.io/pci-15b3.present',
   mofedWait: 'network.nvidia.com/operator.mofed.wait',
   agentPool: 'kubernetes.azure.com/agentpool',

@@ -46,7 +46,8 @@ export function workloadPod(s: Settings, gpus: number): Record<string, unknown> 
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: WORKLOAD_POD_NAME },
+    // The label the OFED upgrade's drain selects by default (ofed-drain-pod-selector).
+    metadata: { name: WORKLOAD_POD_NAME, labels: { [LABELS.rdmaWorkload]: 'true' } },
     spec: {
       nodeSelector: { [LABELS.agentPool]: s.nodePool.name },
       ...(tolerations.length ? { tolerations } : {}),

@@ -139,6 +139,26 @@ export function parseTaint(entry: string): NodeTaint | undefined {
   return { key: m[1], value: m[2] ?? '', effect: m[3] as NodeTaint['effect'] }
 }
 
+/**
+ * What is wrong with a Kubernetes label selector string (k8s.io/apimachinery labels.Parse): comma-separated
+ * `key`, `!key`, `key=value`, `key==value`, `key!=value`, `key in (a,b)`, `key notin (a,b)`; empty selects all.
+ */
+export function labelSelectorProblem(v: string): string | undefined {
+  if (v.trim() === '') return undefined
+  const terms = v.match(/[^,(]+(?:\([^)]*\))?/g) ?? []
+  const valid = terms.every(raw => {
+    const t = raw.trim()
+    const set = /^(\S+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(t)
+    if (set) return LABEL_KEY_RE.test(set[1]) && set[3].split(',').every(x => LABEL_VALUE_RE.test(x.trim()))
+    const eq = /^([^=!\s]+)\s*(==|!=|=)\s*(\S*)$/.exec(t)
+    if (eq) return LABEL_KEY_RE.test(eq[1]) && LABEL_VALUE_RE.test(eq[3])
+    return LABEL_KEY_RE.test(t.replace(/^!\s*/, ''))
+  })
+  return valid && terms.join(',').replace(/\s/g, '') === v.replace(/\s/g, '')
+    ? undefined
+    : 'must be a Kubernetes label selector, e.g. aks-rdma-action/rdma-workload=true or app in (a,b)'
+}
+
 const DEFINITIONS = [
   {
     name: 'mode',
@@ -420,6 +440,15 @@ const DEFINITIONS = [
     description: 'Pods that may share one HCA (rdmaHcaMax).',
     min: 1,
     max: 100000
+  },
+  {
+    name: 'ofed-drain-pod-selector',
+    modes: SHAPES,
+    kind: 'string',
+    default: 'aks-rdma-action/rdma-workload=true',
+    description:
+      "Label selector (NicClusterPolicy ofedDriver.upgradePolicy.drain.podSelector) of the pods an OFED driver upgrade evicts from each node before it reloads the driver. A label selector cannot name a resource, so the default selects the label the action's workload snippet puts on pods that use rdma/<name>: give your RDMA pods that label. all: no selector, every pod on the node (the Network Operator's behaviour without one).",
+    check: v => (v === 'all' ? undefined : labelSelectorProblem(v))
   },
   {
     name: 'gpudirect',

@@ -236,6 +236,11 @@ function nodePoolSettings(i: Inputs, benchmark: boolean): NodePoolSettings {
   }
 }
 
+/** ofed-drain-pod-selector: `all` is no selector (every pod on the node is drained). */
+function drainSelector(v: string): string {
+  return v === 'all' ? '' : v
+}
+
 function stackSettings(i: Inputs): StackSettings {
   return {
     networkOperatorVersion: i.str('network-operator-version'),
@@ -246,6 +251,7 @@ function stackSettings(i: Inputs): StackSettings {
     rdmaResourceName: i.str('rdma-resource-name'),
     rdmaHcaMax: i.int('rdma-hca-max'),
     useHostMofed: i.bool('use-host-mofed'),
+    ofedDrainPodSelector: drainSelector(i.str('ofed-drain-pod-selector')),
     networkOperatorValues: i.yamlFile('network-operator-values'),
     gpuOperatorValues: i.yamlFile('gpu-operator-values'),
     nicClusterPolicy: i.yamlFile('nic-cluster-policy'),

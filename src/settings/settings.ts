@@ -68,6 +68,8 @@ export interface StackSettings {
   rdmaResourceName: string
   rdmaHcaMax: number
   useHostMofed: boolean
+  /** NicClusterPolicy ofedDriver.upgradePolicy.drain.podSelector; '' (input `all`): no selector, every pod. */
+  ofedDrainPodSelector: string
   helmVersion: string
   /** The SHA-256 a helm on PATH must have to be used (helm-sha256); unset: never run a helm from PATH. */
   helmSha256?: string

@@ -148,6 +148,7 @@ export function settingsFor(
       rdmaResourceName: 'rdma/ib',
       rdmaHcaMax: 64,
       useHostMofed: false,
+      ofedDrainPodSelector: 'aks-rdma-action/rdma-workload=true',
       helmVersion: 'v3.19.0',
       forceConflicts: false,
       allowDowngrade: false,

@@ -68,6 +68,15 @@ describe("Azure's manifests, as they are", () => {
         }
       )
       w.spec.ofedDriver.version = version
+      // An OFED upgrade drains only the pods labelled as RDMA workloads (NVIDIA: the podSelector
+      // "must be configured"; without it every pod on the node is evicted).
+      w.spec.ofedDriver.upgradePolicy.drain = {
+        enable: true,
+        force: true,
+        podSelector: 'aks-rdma-action/rdma-workload=true',
+        deleteEmptyDir: true,
+        timeoutSeconds: 300
+      }
       // The telemetry service of the DOCA release the pinned driver belongs to.
       w.spec.docaTelemetryService.version = '1.25.5-doca3.4.0-host'
       return w
@@ -78,6 +87,14 @@ describe("Azure's manifests, as they are", () => {
     expect(manifest('nic-cluster-policy', 'NicClusterPolicy', pinned)).toEqual(
       want('doca3.1.0-25.07-0.9.7.0-0')
     )
+    // ofed-drain-pod-selector: another selector, or `all` (no selector: every pod, as upstream).
+    const drainOf = (over: Record<string, string>) =>
+      manifest('nic-cluster-policy', 'NicClusterPolicy', settings(over)).spec.ofedDriver.upgradePolicy.drain
+    expect(drainOf({ 'ofed-drain-pod-selector': 'team in (ml,infer)' }).podSelector).toBe(
+      'team in (ml,infer)'
+    )
+    expect(drainOf({ 'ofed-drain-pod-selector': 'all' })).toEqual(base.spec.ofedDriver.upgradePolicy.drain)
+    expect(() => settings({ 'ofed-drain-pod-selector': 'a=b=c' })).toThrow(/ofed-drain-pod-selector/)
     expect(desired('nic-cluster-policy', pinned).title).toBe(
       'NicClusterPolicy nic-cluster-policy (DOCA driver doca3.1.0-25.07-0.9.7.0-0)'
     )

@@ -100,7 +100,7 @@ describe('the workload snippet is what the benchmark pods use', () => {
     expect(workloadPod(s, 8)).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'rdma-workload' },
+      metadata: { name: 'rdma-workload', labels: { 'aks-rdma-action/rdma-workload': 'true' } },
       spec: {
         nodeSelector: { 'kubernetes.azure.com/agentpool': 'ndpool' },
         tolerations: [

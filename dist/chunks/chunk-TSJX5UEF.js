@@ -1,3 +1,0 @@
-import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
-globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
-var t="aks-rdma-action",n={managed:"aks-rdma-action-managed",createdBy:"aks-rdma-action-created-by"},a={managed:"aks-rdma-action/managed",createdBy:"aks-rdma-action/created-by",pci15b3:"feature.node.kubernetes.io/pci-15b3.present",mofedWait:"network.nvidia.com/operator.mofed.wait",agentPool:"kubernetes.azure.com/agentpool",ofedDriverPod:"nvidia.com/ofed-driver",ofedUpgradeState:"nvidia.com/ofed-driver-upgrade-state",gpuUpgradeState:"nvidia.com/gpu-driver-upgrade-state"};function r(e){return`${e.kind.toLowerCase()}/${e.metadata.name}`}function i(e){return`helm/${e.release}`}export{t as a,n as b,a as c,r as d,i as e};

@@ -1,0 +1,3 @@
+import { createRequire as __aksRdmaActionCreateRequire } from 'node:module';
+globalThis.require ??= __aksRdmaActionCreateRequire(import.meta.url);
+import{e as a,f as b,g as c,h as d,i as e,j as f,k as g,l as h}from"./chunk-MWNSELZX.js";import"./chunk-TK4VZAJ7.js";import"./chunk-ZJQU5XSH.js";import"./chunk-QNK5YA25.js";import"./chunk-3P3CKQ2R.js";import"./chunk-IFFFNCZ5.js";import"./chunk-2OZPMNXZ.js";import"./chunk-CF6FXT5F.js";import"./chunk-72O32Y6O.js";import"./chunk-5LVJI5AK.js";export{c as DEFAULT_LEASE_SECONDS,a as LEASE_NAME,b as LEASE_NAMESPACE,d as LeaseLostError,e as LeaseTimeoutError,g as acquireLease,f as microTime,h as releaseLease};

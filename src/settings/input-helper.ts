@@ -363,6 +363,25 @@ function collectiveSettings(i: Inputs, pool: NodePoolSettings): CollectiveSettin
  * kubelet would fail that container on every node (`exec format error`, or `no match for
  * platform in manifest` at pull). An image the user gives is the user's to vouch for.
  */
+/**
+ * The node OS a size can run: the arm64 (Grace) sizes, ND GB200 v6 and ND GB300 v6, are offered on
+ * Ubuntu 24.04 only (Azure/ai-infrastructure-on-azure; docs/IMAGES.md, "Architectures"), so
+ * Ubuntu2204 is refused before any network call. `Ubuntu` follows the cluster's Kubernetes version
+ * (24.04 from 1.35), which only the cluster knows: a warning says so.
+ */
+function osSkuProblems(i: Inputs, pool: NodePoolSettings): void {
+  const size = findRdmaVmSize(pool.vmSize)
+  if (size?.arch !== 'arm64') return
+  if (pool.osSku === 'Ubuntu2204')
+    i.problem(
+      `os-sku "Ubuntu2204": ${size.name} (arm64, Grace) is offered with Ubuntu 24.04 only; set os-sku to Ubuntu2404`
+    )
+  else if (pool.osSku === 'Ubuntu')
+    i.warnings.push(
+      `os-sku "Ubuntu" on ${size.name}: AKS gives Ubuntu 22.04 before Kubernetes 1.35, and ${size.name} runs Ubuntu 24.04 only; set os-sku to Ubuntu2404`
+    )
+}
+
 function imageArchProblems(
   i: Inputs,
   vmSize: string,
@@ -458,6 +477,7 @@ export function readSettings(
   cluster.adminCredentials = i.bool('admin-credentials')
   const jobKey = i.optional('job-key')
   imageArchProblems(i, nodePool.vmSize, stack, benchmark, transport, collective)
+  osSkuProblems(i, nodePool)
 
   if (i.problems.length) throw new InputError(i.problems)
 

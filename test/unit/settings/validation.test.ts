@@ -229,6 +229,24 @@ describe('settings from inputs', () => {
     expect(problemsOf({ ...VALID_APPLY, 'vm-size': 'Standard_ND96isr_H100_v5' })).toEqual([])
   })
 
+  it('refuses Ubuntu 22.04 on the arm64 (Grace) sizes before any network call; warns on Ubuntu, which follows the cluster', () => {
+    const arm = { ...VALID_APPLY, benchmark: 'false' }
+    for (const size of ['Standard_ND128isr_NDR_GB200_v6', 'Standard_ND128isr_GB300_v6']) {
+      expectProblem(
+        { ...arm, 'vm-size': size, 'os-sku': 'Ubuntu2204' },
+        'os-sku',
+        new RegExp(
+          `^os-sku "Ubuntu2204": ${size} \\(arm64, Grace\\) is offered with Ubuntu 24\\.04 only; set os-sku to Ubuntu2404$`
+        )
+      )
+      expect(problemsOf({ ...arm, 'vm-size': size, 'os-sku': 'Ubuntu2404' })).toEqual([])
+      const { warnings } = readSettings(reader({ ...arm, 'vm-size': size }), {})
+      expect(warnings.some(w => w.startsWith(`os-sku "Ubuntu" on ${size}`))).toBe(true)
+    }
+    // amd64 sizes take every os-sku.
+    expect(problemsOf({ ...VALID_APPLY, 'os-sku': 'Ubuntu2204' })).toEqual([])
+  })
+
   it("the simulator's hardware table agrees with the action's (GPUs, their vendor, the IB VF device, rate)", () => {
     for (const v of RDMA_VM_SIZES) {
       const hw = vmSizeSpec(v.name)

@@ -338,7 +338,7 @@ export const gpuOperator: KubeComponent = {
         ...releasePods(release, namespace).leftovers,
         { ...driver, labelSelector: DRIVER_PODS.selector }
       ],
-      note: 'the operands are owned by the ClusterPolicy the release removes; each driver pod unloads the GPU driver as it stops'
+      note: 'the operands are owned by the ClusterPolicy the release removes; each driver pod tries to unload the GPU driver as it stops, and a module still in use ("driver is in use") stays loaded until the node reboots'
     }
   },
   rollsDriver: s => gpuUpgradePolicyText(gpuOperatorValues(s))

@@ -30,6 +30,13 @@ import { applyStack } from './apply.js'
 import { recordedPools, withPool } from './pools.js'
 import { stackPoolsOf, taintOf, type PoolEntry } from './pool-record.js'
 
+/** Why a container waits for an image it cannot get. */
+const UNPULLABLE = new Set(['ErrImagePull', 'ImagePullBackOff'])
+interface ContainerStatusLike {
+  image?: string
+  state?: { waiting?: { reason?: string } }
+}
+
 export interface UninstallStackContext {
   settings: Settings
   kubeconfigPath: string
@@ -275,6 +282,30 @@ class Uninstall {
     return line
   }
 
+  /**
+   * The pods of a namespace whose image cannot be pulled (ErrImagePull, ImagePullBackOff), as
+   * `pod (image, reason)`: a chart's pre-delete hook Job among them makes `helm uninstall` wait for
+   * a hook that never runs (NVIDIA's GPU Operator uninstall docs: its cleanup hook runs the operator
+   * image). Best effort: a failed read finds none.
+   */
+  private async unpullablePods(namespace: string): Promise<string[]> {
+    try {
+      const { items } = await this.client.list('v1', 'Pod', { namespace })
+      return items.flatMap(pod => {
+        const statuses = [
+          ...((pod.status?.initContainerStatuses ?? []) as ContainerStatusLike[]),
+          ...((pod.status?.containerStatuses ?? []) as ContainerStatusLike[])
+        ]
+        const stuck = statuses.find(c => UNPULLABLE.has(c.state?.waiting?.reason ?? ''))
+        return stuck
+          ? [`pod ${pod.metadata.name} (${stuck.image ?? '?'}, ${stuck.state!.waiting!.reason})`]
+          : []
+      })
+    } catch {
+      return []
+    }
+  }
+
   /** Removes what observe found, in order; `done` gets a line per removal as it happens (a failure keeps them). */
   async act(p: RemovalPlan, f: Found, done: string[]): Promise<void> {
     for (const o of f.objects) done.push(await this.deleteAndWait(o))
@@ -284,7 +315,18 @@ class Uninstall {
         1000,
         Math.min(this.deadline, Date.now() + this.ctx.settings.wait.stepTimeoutMs) - Date.now()
       )
-      const removed = await this.helm.uninstall(p.release.release, p.release.namespace, timeoutMs)
+      let removed: boolean
+      try {
+        removed = await this.helm.uninstall(p.release.release, p.release.namespace, timeoutMs)
+      } catch (e) {
+        const stuck = await this.unpullablePods(p.release.namespace)
+        if (!stuck.length) throw e
+        const where = `${p.release.release} -n ${p.release.namespace}`
+        throw new Error(
+          `${messageOf(e)}; ${stuck.join(', ')} cannot pull its image: a pre-delete hook that cannot run keeps helm uninstall waiting until it times out. ` +
+            `Check what the hook does, then finish with \`helm uninstall ${where} --no-hooks\` and run uninstall again`
+        )
+      }
       await this.lease.confirm(`updating the ownership record for helm release ${p.release.release}`)
       await this.record.forget(releaseRef(p.release.release, p.release.namespace))
       done.push(

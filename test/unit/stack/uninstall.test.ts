@@ -32,7 +32,7 @@ const STEPS = [
   'network-operator'
 ]
 const GPU_NOTE =
-  'the operands are owned by the ClusterPolicy the release removes; each driver pod unloads the GPU driver as it stops'
+  'the operands are owned by the ClusterPolicy the release removes; each driver pod tries to unload the GPU driver as it stops, and a module still in use ("driver is in use") stays loaded until the node reboots'
 
 /**
  * A KubeClient over a MemoryCluster, as uninstall and the Lease use it: get (404 → undefined),
@@ -510,6 +510,34 @@ describe('uninstallStack', () => {
       }
     ])
     expect(t.cluster.get('v1', 'Namespace', 'network-operator')).toBeDefined()
+  })
+
+  it('a helm uninstall waiting for a hook whose image cannot be pulled: the pod named, and how to finish', async () => {
+    const t = setup({ releases: { 'gpu-operator': deployed('gpu-operator', 'v26.7.0') } })
+    t.cluster.put(obj('v1', 'Namespace', 'gpu-operator'))
+    t.cluster.put({
+      ...obj('v1', 'Pod', 'gpu-operator-cleanup-crd-x7k2p', 'gpu-operator'),
+      status: {
+        containerStatuses: [
+          {
+            name: 'cleanup-crd',
+            image: 'nvcr.io/nvidia/gpu-operator:v26.7.0',
+            state: { waiting: { reason: 'ImagePullBackOff' } }
+          }
+        ]
+      }
+    })
+    jest
+      .spyOn(Helm.prototype, 'uninstall')
+      .mockRejectedValue(new Error('helm uninstall failed (exit 1): timed out waiting for the condition'))
+    const r = await t.run()
+    expect(r.ok).toBe(false)
+    const step = r.steps.find(s => s.name === 'gpu-operator')!
+    expect(step.status).toBe('failure')
+    expect(step.detail).toContain(
+      'pod gpu-operator-cleanup-crd-x7k2p (nvcr.io/nvidia/gpu-operator:v26.7.0, ImagePullBackOff) cannot pull its image'
+    )
+    expect(step.detail).toContain('`helm uninstall gpu-operator -n gpu-operator --no-hooks`')
   })
 
   it('a failure after deletes reports what was deleted before it', async () => {

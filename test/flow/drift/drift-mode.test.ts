@@ -42,6 +42,8 @@ function settings(mode: string, extra: Record<string, string> = {}): Settings {
     timeout: '30m',
     'step-timeout': '10m',
     retries: '3',
+    // The drifts below include driver.rdma.useHostMofed, a value of the peermem path.
+    gpudirect: 'peermem',
     ...extra
   })
 }

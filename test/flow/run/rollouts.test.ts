@@ -138,6 +138,8 @@ async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
         timeout: '60m',
         'step-timeout': '30m',
         retries: '3',
+        // The per-node order checked below ends in nvidia-peermem: the peermem path.
+        gpudirect: 'peermem',
         rollout
       })
     )

@@ -3,8 +3,10 @@
 // in PCI order, the topology file on sizes that hide theirs, and how GPUDirect RDMA registers GPU
 // memory — one place, so the way GPU memory reaches the NIC can be chosen by the caller.
 
-/** How GPU memory reaches the NIC: dma-buf (the open kernel modules) or nvidia_peermem. */
-export type GpudirectMode = 'dmabuf' | 'peermem'
+import type { GpuDirectMode } from '../settings/settings.js'
+
+/** How GPU memory reaches the NIC: the run's gpudirect input (src/model/gpudirect.ts). */
+export type GpudirectMode = GpuDirectMode
 
 /** Where the check mounts the topology ConfigMap. */
 export const TOPOLOGY_DIR = '/opt/aks-rdma-action/topology'

@@ -27,7 +27,7 @@ export interface CollectivePlan {
 export function collectivePlan(s: Settings): CollectivePlan {
   const gpus = findRdmaVmSize(s.nodePool.vmSize)?.gpus ?? null
   const topology = topologyFor(s.nodePool.vmSize)
-  const env = ncclEnv(topology ? { topologyFile: topology.name } : {})
+  const env = ncclEnv({ gpudirect: s.gpudirect, ...(topology ? { topologyFile: topology.name } : {}) })
   const marks = collectivePassMarks(s.nodePool.vmSize, s.collective.minBusbwGBps)
   const g = gpus ?? 1
   return {

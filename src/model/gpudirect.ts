@@ -43,14 +43,6 @@ export function ucxGpuDirectEnv(mode: GpuDirectMode): Array<{ name: string; valu
 }
 
 /**
- * NCCL's knob for a mode (NCCL environment variables, `NCCL_DMABUF_ENABLE`): 1 lets the IB plugin
- * register GPU buffers by DMA-BUF, 0 keeps it on nvidia_peermem. For an NCCL check's pods.
- */
-export function ncclGpuDirectEnv(mode: GpuDirectMode): Array<{ name: string; value: string }> {
-  return [{ name: 'NCCL_DMABUF_ENABLE', value: mode === 'dmabuf' ? '1' : '0' }]
-}
-
-/**
  * The path a node shows: dma-buf where the mode is dmabuf and the GPU driver runs the open kernel
  * modules (`/proc/driver/nvidia/version`: "Open Kernel Module"); nvidia_peermem where the mode is
  * peermem and the module is loaded; null otherwise (unknown facts count as not shown).

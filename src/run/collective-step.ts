@@ -21,7 +21,13 @@ export async function runCollectiveStep(
     'collective',
     `NCCL collectives (all_reduce_perf, ${s.collective.image})`,
     async () => {
-      const run = await runCollectiveCheck({ settings: s, kube, facts: verification.facts ?? new Map(), log })
+      const run = await runCollectiveCheck({
+        settings: s,
+        kube,
+        facts: verification.facts ?? new Map(),
+        log,
+        gpudirect: s.gpudirect
+      })
       const c = run.collective
       report.collective = c
       report.outputs.collective = c.mode

@@ -3,12 +3,7 @@
 // probe's judgement of what a node shows, the report's path, and the plan.
 import { describe, expect, it } from '@jest/globals'
 import { gpuOperatorValues } from '../../../src/components/gpu-operator.js'
-import {
-  ncclGpuDirectEnv,
-  nodeGpuDirectPath,
-  perftestCudaFlags,
-  ucxGpuDirectEnv
-} from '../../../src/model/gpudirect.js'
+import { nodeGpuDirectPath, perftestCudaFlags, ucxGpuDirectEnv } from '../../../src/model/gpudirect.js'
 import { dynamoWorkerEnv } from '../../../src/transport/dynamo-worker.js'
 import { buildPlan, renderPlanText } from '../../../src/plan/plan.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
@@ -60,8 +55,6 @@ describe('gpudirect', () => {
       { name: 'UCX_IB_GPU_DIRECT_RDMA', value: 'no' }
     ])
     expect(ucxGpuDirectEnv('peermem')).toEqual([])
-    expect(ncclGpuDirectEnv('dmabuf')).toEqual([{ name: 'NCCL_DMABUF_ENABLE', value: '1' }])
-    expect(ncclGpuDirectEnv('peermem')).toEqual([{ name: 'NCCL_DMABUF_ENABLE', value: '0' }])
     // The Dynamo worker (and so the transport check) carries the dmabuf knobs; `defaults` carries none.
     const names = (env: Array<{ name: string }>) => env.map(e => e.name)
     expect(names(dynamoWorkerEnv(settingsOf({ 'transport-check': 'ucx' })))).toEqual(

@@ -158,7 +158,7 @@ export function parseNcclNetwork(text: string): NcclNetwork {
       if (x[1] === 'Enabled') out.gdrEnabledHcas++
       else out.gdrDisabledHcas++
     } else if (/^DMA-BUF is available on GPU device/.test(msg)) out.dmabufAvailable = true
-    else if (/^Channel \d+\/\d+ : .* via NET\//.test(msg)) {
+    else if (/^Channel \d+(?:\/\d+)? : .* via NET\//.test(msg)) {
       out.netChannels++
       if (/via NET\/[^\s]*\/GDRDMA/.test(msg)) out.gdrChannels++
     }

@@ -116,4 +116,15 @@ describe('parseNcclNetwork and ncclMode', () => {
     const mixed = `${base}\nh:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\nh:1:2 [0] NCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/IB/0`
     expect(ncclMode(parseNcclNetwork(mixed))).toBe('ib')
   })
+
+  it('channel lines as NCCL before 2.9 printed them (no `/<n>` after the channel), and under mpirun’s rank prefix', () => {
+    const old = [
+      '[3] node-a:11:12 [0] NCCL INFO Using network IB',
+      '[3] node-a:11:12 [0] NCCL INFO Channel 01 : 2[c7000] -> 0[87000] [receive] via NET/IB/5/GDRDMA',
+      '[3] node-a:11:12 [0] NCCL INFO Channel 01 : 0[87000] -> 2[c7000] [send] via NET/IB/5/GDRDMA'
+    ].join('\n')
+    const n = parseNcclNetwork(old)
+    expect([n.netChannels, n.gdrChannels]).toEqual([2, 2])
+    expect(ncclMode(n)).toBe('ib-gdr')
+  })
 })

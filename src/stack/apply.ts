@@ -4,6 +4,7 @@
 // (run.ts), and always releases the Lease the run took. A run that lost its Lease fails. The
 // cluster-wide objects select every managed pool (pools.ts): the run records its own pool first
 // (pending), and as managed once the stack is ready on it.
+import { httpStatusOf, KubeRequestError, messageOf } from '../kube/errors.js'
 import { kubeComponents, specOf } from '../components/index.js'
 import { log as processLog } from '../log/index.js'
 import { finishedStep } from '../report/report.js'
@@ -100,10 +101,18 @@ export async function applyStack(ctx: ApplyStackContext): Promise<ApplyStackResu
   return run.leaseReleased ? { ...result, leaseReleased: true } : result
 }
 
+/** Why the pools could not be read or recorded: an API refusal as the other steps say it (what to grant on a 403). */
+function poolsReason(e: unknown): string {
+  const status = httpStatusOf(e)
+  if (e instanceof KubeRequestError || status === undefined) return e instanceof Error ? e.message : String(e)
+  return new KubeRequestError('record the managed pools (ownership record, Lease)', status, messageOf(e))
+    .message
+}
+
 /** Reading or recording the managed pools failed (a lost Lease, a refused request): a `pools` step fails, the rest are not run. */
 function poolsFailed(run: Run, steps: StackStep[], e: unknown, skipped: string): ApplyStackResult {
   const now = Date.now()
-  const reason = e instanceof Error ? e.message : String(e)
+  const reason = poolsReason(e)
   run.log.error(`pools: ${reason}`)
   return {
     steps: [

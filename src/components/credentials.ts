@@ -1,8 +1,5 @@
-// Component 4: cluster credentials — a kubeconfig (user, or admin with admin-credentials) written
-// with mode 0600 under RUNNER_TEMP; AAD clusters get a bearer token for the AKS server app. With the
-// kubeconfig input, that kubeconfig's context instead, checked against the cluster's API server
-// addresses (one GET) when Azure is signed in to (settings/kubeconfig.ts, azure/api-server.ts).
-// Applied by azure/credentials.ts; a read, so never drift.
+// Component 4: the cluster credentials, a kubeconfig written or the given one checked; a read, never drift.
+// Docs: docs/design.md#credentials-on-entra-id-clusters, docs/existing-kubeconfig.md.
 import { writeClusterCredentials } from '../azure/credentials.js'
 import { API_VERSIONS, clusterPath } from '../model/azure-resources.js'
 import type { ArmComponent } from './types.js'

@@ -1,13 +1,5 @@
-// Component 10: the NVIDIA GPU Operator helm release (pinned), GPUDirect as the gpudirect input
-// says — dmabuf: the open kernel modules (driver.kernelModuleType=open), no nvidia-peermem; peermem:
-// driver.rdma.enabled with useHostMofed from the input (default false: the Network Operator installs
-// the OFED driver, so peermem must wait for it) — and its own NFD off (the Network Operator's NFD
-// already runs; it labels only the RDMA pool, so the operator — which finds GPU nodes by NFD's
-// pci-10de label — deploys its operands there only). Its operands tolerate the pool's taints
-// (daemonsets.tolerations). Ready when ClusterPolicy `cluster-policy` is ready and, on every RDMA
-// node, the driver pod is Ready (with peermem: its nvidia-peermem-ctr container too, present only
-// with driver.rdma.enabled) and the node advertises nvidia.com/gpu. Drift also checks the
-// ClusterPolicy the chart rendered.
+// Component 10: the NVIDIA GPU Operator helm release, its GPUDirect values and its readiness.
+// Docs: docs/design.md#the-stack-as-a-list-of-components, docs/guide-departures.md, docs/versions.md.
 import type { Health } from '../health/types.js'
 import { met, missing, missingOrBlocked } from '../health/types.js'
 import { allocatableOn, driverUpgradeSettled, named, noPod, stateReady } from '../health/rules.js'

@@ -1,14 +1,5 @@
-// Component 8: the ib-node-config DaemonSet (guide step 3): on each RDMA node, once, loads the
-// IB userspace modules and sets an unlimited memlock for containerd and kubelet (which it
-// restarts only when their running processes lack it, at most once per boot). Its script stops
-// at the first failure and verifies the result — the running containerd's and kubelet's memlock limit unlimited, the IB
-// modules loaded — before it exits 0. An init container first waits, on the node, for the OFED
-// driver's ready file (as the device plugin's waits for ib-node-config's last file): its pods are
-// not placed by the mofed.wait label, so a flip of that label (driver restart, upgrade) never
-// deletes and recreates them, and a re-run on a configured node restarts nothing. Applied only when
-// it differs (updateStrategy OnDelete); system-node-critical; tolerates the pool's taints. Ready
-// when, on every RDMA node, its pod's init container ib-setup completed and the pod is Ready, and
-// the DaemonSet is rolled out.
+// Component 8: the ib-node-config DaemonSet (guide step 3) that sets memlock and loads the IB modules.
+// Docs: docs/guide-departures.md#ib-node-configs-script-always-succeeds and the sections after it.
 import type { Health } from '../health/types.js'
 import { met, missing, missingOrBlocked } from '../health/types.js'
 import { managedLike, noPod, podsOf, rolledOut, toleratesPool } from '../health/rules.js'

@@ -1,11 +1,5 @@
-// Component 5: the NVIDIA Network Operator helm release (pinned chart), in a namespace labelled
-// privileged. Its NFD runs with deployNodeFeatureRules false; our own rule (next component)
-// labels the InfiniBand nodes instead. The NFD worker runs on the managed pools only (node affinity
-// on the pool label) and tolerates their taints: NFD labels nothing elsewhere, so neither the
-// OFED driver nor the GPU Operator (which finds GPU nodes by NFD's pci-10de label) acts on other
-// pools. Ready when its operator Deployment is available (helm --wait has usually seen this
-// already; a re-run checks it without helm). Cluster-level: the rest is written only once it runs
-// (its CRDs and controller serve them).
+// Component 5: the NVIDIA Network Operator helm release, its NFD confined to the managed pools.
+// Docs: docs/design.md#what-the-stack-touches-beyond-the-pool, docs/guide-departures.md.
 import type { KubeObject } from '../kube/types.js'
 import { deepMerge, isPlainObject } from '../util/merge.js'
 import type { Health } from '../health/types.js'

@@ -1,11 +1,5 @@
-// Component 7: the NicClusterPolicy `nic-cluster-policy` (the only name the Network Operator
-// reconciles), embedded and pinned rather than applied from a branch of a GitHub repository.
-// It deploys the DOCA/OFED driver (and DOCA telemetry) on the managed pools' nodes labelled
-// pci-15b3.present=true only (nodeAffinity on both labels), tolerating the pools' taints
-// (spec.tolerations; the operator skips nodes whose taints the policy does not tolerate). Ready when every
-// RDMA node has its OFED driver pods (label nvidia.com/ofed-driver, never the guide's
-// app=mofed-ubuntu22.04-ds) Ready and the label mofed.wait=false, and the policy's state is
-// `ready`. Drift also checks that the driver DaemonSets and pods run the policy's driver.
+// Component 7: the NicClusterPolicy `nic-cluster-policy` (the only name the Network Operator reconciles),
+// embedded and pinned; runs the OFED driver on the pools. Docs: docs/design.md, docs/guide-departures.md.
 import type { Health } from '../health/types.js'
 import { blocked, met, missing, missingOrBlocked, type Finding } from '../health/types.js'
 import { driverUpgradeSettled, named, noPod, stateReady } from '../health/rules.js'

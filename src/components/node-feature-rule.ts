@@ -1,9 +1,5 @@
-// Component 6: the NodeFeatureRule that labels nodes with a Mellanox InfiniBand VF (PCI device
-// 101c ConnectX-6 VF, 101e ConnectX mlx5Gen VF) feature.node.kubernetes.io/pci-15b3.present=true.
-// The guide disables the chart's rules and adds none, so the OFED driver is never scheduled.
-// Ready when every node of the pool carries the label; none after a grace period means the pool's
-// nodes have no InfiniBand device, and the step fails with that. A node whose taint the NFD worker
-// does not tolerate is never labelled: the step fails at once, naming the taint.
+// Component 6: the NodeFeatureRule that labels the nodes with a Mellanox InfiniBand VF pci-15b3.present=true.
+// Docs: docs/guide-departures.md#nodefeaturerules-disabled-and-no-rule-of-its-own-ofed-is-never-scheduled.
 import type { Health } from '../health/types.js'
 import { met, missingOrBlocked } from '../health/types.js'
 import { LABELS, type KubeManifest } from '../model/types.js'

@@ -1,10 +1,5 @@
-// Component 9: the RDMA shared device plugin (ConfigMap rdma-devices + DaemonSet
-// kube-system/rdma-shared-dp-ds). Its selector adds linkTypes ["infiniband"], without which the
-// accelerated-networking Ethernet VF is counted too. An init container holds the plugin on each
-// node until ib-node-config has finished there. system-node-critical; tolerates the pool's taints;
-// images pinned by digest. Ready when every RDMA node has a Ready plugin pod
-// and advertises allocatable rdma/<rdma-resource-name> > 0, and the DaemonSet is rolled out.
-// Drift also checks that its pods run the desired image.
+// Component 9: the RDMA shared device plugin (ConfigMap rdma-devices, DaemonSet rdma-shared-dp-ds).
+// Docs: docs/guide-departures.md#the-device-plugin-also-advertises-the-ethernet-vf, docs/design.md.
 import { createHash } from 'node:crypto'
 import type { Health } from '../health/types.js'
 import { met, missing, missingOrBlocked } from '../health/types.js'

@@ -1,9 +1,5 @@
-// Uninstall's view of the stack: the cluster components walked in reverse, each as what removing it
-// means — its helm release (by release name and chart), the objects it applied (deleted only when
-// the action's ownership record names them with their live uid: what the action created, never
-// what it found; src/stack/ownership.ts), then what its operator ran, waited for until none is left. The work namespace of the probe and
-// benchmark pods comes first (the last thing a run creates). What `plan --mode uninstall` prints
-// and what uninstall executes are this one list.
+// Uninstall's view of the stack: the cluster components in reverse, each as what removing it means;
+// `plan --mode uninstall` prints this list and uninstall runs it. Docs: docs/day-two.md#uninstalling.
 import type { SourceSpec } from '../health/types.js'
 import type { KubeRef } from '../kube/types.js'
 import type { KubeManifest } from '../model/types.js'

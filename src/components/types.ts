@@ -1,8 +1,5 @@
-// What a component is: one module owns its desired state, how it is applied, when it is ready
-// (the health rules the apply wait, verification and the plan share), where and after what it is
-// ready (per node), what drift compares beyond its manifests and release, and the troubleshooting
-// lines of a failed step. Every part is required — a component states "none" explicitly — so the
-// compiler rejects a module that leaves one out.
+// What a component is: every part it must state (desired state, apply, health, placement, drift, hints).
+// Docs: docs/design.md#the-stack-as-a-list-of-components.
 import type { TokenCredential } from '@azure/core-auth'
 import type { ArmClients, KubeconfigResult, PoolPrecheck, SubmittedCreate } from '../azure/index.js'
 import type { Log } from '../log/index.js'

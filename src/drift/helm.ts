@@ -1,9 +1,5 @@
-// Drift of a helm release, read-only (`helm status` and `helm get values`, never an upgrade): not
-// installed, a status other than deployed, another chart version, and every user value path that
-// differs from the desired values (compared as apply compares them: canonical JSON). An identity
-// that may not read helm's release Secrets (a Reader) gets the chart version from the release's
-// objects instead (their helm annotations and helm.sh/chart label); status and values are then
-// not compared, and the log says which permission would compare them (docs/security.md).
+// Drift of a helm release, read-only: status, chart version and every user value path; a Reader gets
+// the chart version from the release's objects. Docs: docs/drift.md#how-it-reads, docs/security.md.
 import { HelmCommandError, upgradeReason, type Helm, type HelmReleaseStatus } from '../helm/index.js'
 import type { KubeReader } from '../kube/client.js'
 import { helmSecretsPermission } from '../model/permissions.js'

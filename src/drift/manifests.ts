@@ -1,9 +1,5 @@
-// Drift of one manifest the action server-side applies, decided as apply decides whether to write
-// (src/kube/converge.ts): a GET and checkConverged first, so an object as applied costs one
-// request; when that finds a difference, a dry-run apply (dryRun=All: nothing is written) says
-// what apply would make of it, and only the fields the manifest sets whose dry-run value differs
-// from the live one are reported. A missing object is drift; a field another field manager holds
-// is drift that apply only fixes with force-conflicts.
+// Drift of one manifest the action server-side applies, decided as apply decides to write (a GET, then a
+// dry-run apply when they differ). Docs: docs/drift.md#how-it-reads.
 import type { KubeReader } from '../kube/client.js'
 import { checkConverged, dryRunChanges, firstDroppedField } from '../kube/converge.js'
 import { ApplyConflictError, httpStatusOf } from '../kube/errors.js'

@@ -1,6 +1,4 @@
-// Drift of the pool's nodes themselves, read-only (one paginated list): a node left cordoned or held
-// by a driver upgrade (src/model/node-blockers.ts) is not what apply leaves, and apply does not fix
-// it: each becomes a drift item naming the node, its state and the command that resolves it.
+// Drift of the pool's nodes (cordoned, or held by a driver upgrade), which apply does not fix.
 // Docs: docs/drift.md, docs/troubleshooting.md#a-node-left-cordoned-or-mid-upgrade.
 import type { KubeReader } from '../kube/client.js'
 import { nodeBlockers, UPGRADE_DRIVERS, type NodeBlocker } from '../model/node-blockers.js'

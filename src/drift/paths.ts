@@ -1,7 +1,5 @@
-// Field-by-field differences between a desired value and a live one, as paths a person reads
-// (`spec.template.spec.containers[k8s-rdma-shared-dp-ds].image`, `data[config.json]`,
-// `driver.rdma.useHostMofed`), plus the helpers the drift checks share: resolving such a path
-// in another object (the dry-run result) and shortening values for the report.
+// Field-by-field differences as paths a person reads (`data[config.json]`), and the helpers the drift
+// checks share. Docs: docs/drift.md.
 import { canonicalJson } from '../helm/index.js'
 import { shortValue } from '../util/text.js'
 

@@ -1,7 +1,5 @@
-// Drift items as log lines, so the terminal (and the Actions log) shows what the job summary shows:
-// per item the component and field, the desired and the actual value, and the fix. Multi-line values
-// stay readable (continuation lines indented under their label). Values from the cluster stay text:
-// the Log seam prints them through commandSafe / the terminal backend, never as workflow commands.
+// Drift items as log lines, showing what the job summary's Drift table shows; cluster values stay text,
+// never workflow commands. Docs: docs/drift.md, docs/security.md#results-under-actions.
 import { driftFix, type DriftItem } from './item.js'
 
 const LABEL_WIDTH = 9

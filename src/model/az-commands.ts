@@ -1,8 +1,5 @@
-// The Azure CLI commands the action suggests (drift fixes, refusals, failed operations), each with
-// every argument it needs to run as printed whatever the shell's az defaults are: the
-// subscription, the resource group, the cluster and the pool; words quoted for a POSIX shell.
-// What az refuses is never suggested: azure-cli's `--node-taints` takes only key=value:Effect,
-// so a valueless taint (key:Effect) has no az command (nodeTaintsCommand says so).
+// The az commands the action suggests, each runnable as printed whatever the shell's az defaults are.
+// Docs: docs/drift.md (a valueless taint gets no az command: az's --node-taints takes only key=value:Effect).
 import type { Settings } from '../settings/settings.js'
 
 /** Where a command acts: the subscription (when known), the resource group and the cluster. */

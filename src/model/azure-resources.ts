@@ -1,8 +1,6 @@
-// The Azure resources of the desired state as plain data, built from the settings: ARM paths and
-// api-versions (those the SDK clients send: arm-containerservice 25.5, arm-features 3.1,
-// arm-resources 8), the minimal cluster create-cluster makes and the RDMA agent pool. The cluster
-// and node-pool components print them; azure/ creates them (it also serves the post step, so it
-// reads them here rather than from the component modules, which sit above it).
+// The Azure resources of the desired state as plain data: ARM paths, api-versions and the pool and cluster.
+// api-versions are those the SDK clients send (arm-containerservice 25.5, arm-features 3.1, arm-resources 8).
+// azure/ reads them here, not from the component modules above it (it also serves the post step).
 import type { NodeTaint, Settings } from '../settings/settings.js'
 import { TAGS } from './types.js'
 

@@ -1,7 +1,5 @@
-// How GPU memory reaches the NIC (the `gpudirect` input), in each tool's terms: the GPU Operator's
-// values, perftest's flags, UCX's and NCCL's environment, and which path a node shows. NVIDIA
-// recommends DMA-BUF over nvidia-peermem (NVIDIA/cloud-native-docs gpu-operator/gpu-operator-rdma.rst);
-// docs/guide-departures.md ("GPUDirect by DMA-BUF") says why it is the default.
+// How GPU memory reaches the NIC (the `gpudirect` input) in each tool's terms: GPU Operator, perftest,
+// UCX, NCCL. Docs: docs/guide-departures.md#gpudirect-by-dma-buf-not-nvidia-peermem.
 import type { GpuDirectMode } from '../settings/settings.js'
 
 /** The path GPUDirect took on a node, as the report names it; null: neither (staged or unknown). */

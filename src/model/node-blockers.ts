@@ -1,10 +1,6 @@
-// What keeps a node of the pool out of service, in a person's terms: cordoned (spec.unschedulable)
-// by someone, or taken out by NVIDIA's driver upgrade controller (the Network Operator's OFED
-// driver, the GPU Operator's GPU driver) — with the state, what it means and the command that
-// resolves it. Docs: docs/troubleshooting.md#a-node-left-cordoned-or-mid-upgrade.
-// Sources: NVIDIA/k8s-operator-libs pkg/upgrade/consts.go (the label `nvidia.com/<driver>-driver-
-// upgrade-state` and its states), Mellanox/network-operator main.go (driver `ofed`),
-// Mellanox/network-operator-docs docs/life-cycle-management.rst ("Troubleshooting": upgrade-failed).
+// What keeps a pool node out of service (cordoned, or held by a driver upgrade) and what resolves it.
+// Docs: docs/troubleshooting.md#a-node-left-cordoned-or-mid-upgrade, docs/day-two.md#sources.
+// The OFED driver's name `ofed` in the upgrade-state label: Mellanox/network-operator main.go.
 import { LABELS } from './types.js'
 
 /** The two drivers NVIDIA's upgrade controller replaces on the pool, and how to reach their pods. */

@@ -1,8 +1,5 @@
-// What the action's identity must be allowed to do, and what to grant when it is not: the Azure
-// actions each ARM call needs with the built-in role that carries them (the README's permissions
-// table is this list), and the Kubernetes rights the stack needs. A refused request (ARM's 403
-// AuthorizationFailed, the API server's 403 Forbidden) is explained with these, and what drift and
-// verify leave out without a right they can do without.
+// What the action's identity must be allowed to do (Azure and Kubernetes) and what to grant when refused.
+// The README's permissions table is this list. Docs: README.md#permissions, docs/security.md.
 import { WORK_NAMESPACE } from './work-labels.js'
 
 export interface AzurePermission {

@@ -1,7 +1,5 @@
-// The pools the stack's cluster-wide objects serve (docs/multiple-pools.md): their names, which the
-// NicClusterPolicy's node affinity, the DaemonSets' and the NFD worker's affinity select, and the
-// tolerations of every pool's taints the node agents carry. One pool unless the run read more from
-// the ownership record (Settings.stackPools).
+// The pools the stack's cluster-wide objects select, and the tolerations of every pool's taints.
+// Docs: docs/multiple-pools.md.
 import type { NodeTaint, Settings, StackPool } from '../settings/settings.js'
 import { LABELS } from './types.js'
 import type { Toleration } from './workload.js'

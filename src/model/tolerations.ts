@@ -1,7 +1,5 @@
-// Tolerations on the RDMA pool: what every node agent of the stack carries (NVIDIA's usual GPU
-// toleration and one per taint of the node-taints input), and the check a diagnostic uses to say
-// which of a node's taints a workload does not tolerate (as the scheduler and the DaemonSet
-// controller decide it, with the tolerations a DaemonSet's pods get automatically).
+// Tolerations on the RDMA pool: what every node agent carries, and which taints a workload does not tolerate.
+// Docs: docs/design.md#taints-and-tolerations.
 import type { Settings } from '../settings/settings.js'
 import { stackPoolTolerations } from './stack-pools.js'
 import type { Toleration } from './workload.js'

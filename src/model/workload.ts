@@ -1,8 +1,5 @@
-// What a workload on the RDMA pool puts in its pod: the pool's node selector, a toleration for
-// each of the pool's taints (the node-taints input), and per container the RDMA resource and the
-// GPUs it uses. No IPC_LOCK capability is needed: ib-node-config sets memlock unlimited for
-// containerd and kubelet on every pool node. The job summary and the README show it as a whole
-// Pod, and the benchmark pods are built from the same functions, so every benchmark run proves it.
+// What a workload on the RDMA pool puts in its pod; the benchmark pods are built from the same functions.
+// Docs: README.md#running-a-workload-on-the-rdma-pool.
 import type { Settings } from '../settings/settings.js'
 import { LABELS } from './types.js'
 

@@ -1,9 +1,5 @@
-// applyStack: the cluster half of `apply`. Walks the cluster components of the registry
-// (network-operator → gpu-operator; the Azure ones come before, in the run flow) with the rollout
-// the settings ask for — sequential (sequential.ts) or pipelined (pipelined.ts) — over one Run
-// (run.ts), and always releases the Lease the run took. A run that lost its Lease fails. The
-// cluster-wide objects select every managed pool (pools.ts): the run records its own pool first
-// (pending), and as managed once the stack is ready on it.
+// applyStack: the cluster half of `apply`, the cluster components walked sequentially or pipelined over one
+// Run, always releasing the Lease it took. Docs: docs/design.md#five-walks-of-the-same-list, docs/rollout.md.
 import { httpStatusOf, KubeRequestError, messageOf } from '../kube/errors.js'
 import { kubeComponents, specOf } from '../components/index.js'
 import { log as processLog } from '../log/index.js'

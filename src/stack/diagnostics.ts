@@ -1,10 +1,5 @@
-// What a failed step leaves behind for a person: the step, what it waited for, what it last saw
-// (per node), the pods that are not ready (node, phase, container states, restarts, their last
-// events), the tail of failing containers' logs, and the troubleshooting line that matches
-// (memlock errors → ib-node-config did not complete, an image that cannot be pulled, and each
-// component's own hints: state-OFED notReady with no OFED pod → NodeFeatureRule missing; ...).
-// Structured {step, title, text} for the summary's collapsible section; the run also prints the
-// title as an error.
+// What a failed step leaves for a person: what it waited for and last saw, the pods not ready, their
+// logs and the matching troubleshooting line. Docs: docs/troubleshooting.md, docs/job-summary.md.
 import { COMPONENTS, isKubeComponent, type ComponentSpec } from '../components/index.js'
 import { memlockHint } from '../components/ib-node-config.js'
 import { KUBERNETES_PERMISSION, kubernetesPermissionHint } from '../model/permissions.js'

@@ -1,8 +1,5 @@
-// Refusing a downgrade (docs/day-two.md#downgrading): before apply writes anything, each
-// component that carries a version (the helm releases' chart versions, the NicClusterPolicy's DOCA
-// driver) is read as installed; one that runs a newer version than the inputs ask for stops the
-// run unless allow-downgrade is true. And the CRDs the action applies say which chart version they
-// came from, so that a CRD of a newer chart version is never replaced by an older one.
+// Refusing a downgrade before apply writes anything, and the CRDs stamped with their chart version.
+// Docs: docs/security.md#downgrades-and-the-charts-crds, docs/day-two.md#downgrading.
 import { compareVersions, isNewerVersion } from '../helm/index.js'
 import type { KubeObject } from '../kube/types.js'
 

@@ -1,11 +1,5 @@
-// Drift mode: every enabled component of the registry compared with the live
-// one, strictly read-only — ARM GETs, Kubernetes GETs and paginated lists, dry-run applies
-// (dryRun=All) and `helm status` / `helm get values` (an identity that may not read helm's
-// Secrets: the releases' objects); never a write, never a helm upgrade. Each
-// difference becomes one DriftItem naming the component, the field, both values and whether
-// apply fixes it. What is compared beyond manifests and releases is each component's own (its
-// drift, or its drift extras). Without an Azure connection (a kubeconfig given, no subscription-id)
-// the Azure components are left out, saying so. The read-only verification checks run separately.
+// Drift mode: every enabled component compared with the live one, strictly read-only.
+// Docs: docs/drift.md, docs/existing-kubeconfig.md (the Azure components without a subscription-id).
 import type { AzureConnection } from '../azure/index.js'
 import { components, isKubeComponent, type Component } from '../components/index.js'
 import { ensureHelm, Helm } from '../helm/index.js'

@@ -1,9 +1,5 @@
-// While a step waits, the pool's nodes that hold it: cordoned, or in a driver upgrade state
-// (src/model/node-blockers.ts). The progress line names each with its state; a node that needs a
-// person (upgrade-failed, a cordon nobody will lift) or whose drain or GPU pod deletion cannot
-// remove a pod is logged once as a warning naming the pods in the way (no controller, emptyDir, a
-// PodDisruptionBudget that allows no disruption, the operator's last Warning event on the node) and
-// the fix; the failed step's diagnostic repeats them. Docs: docs/day-two.md#when-an-upgrade-is-held.
+// While a step waits, the pool's nodes that hold it (cordoned, or in a driver upgrade), and what to do.
+// Docs: docs/day-two.md#when-an-upgrade-is-held.
 import type { HealthVerdict } from '../health/types.js'
 import type { KubeClient } from '../kube/client.js'
 import { isKindNotServed, messageOf } from '../kube/errors.js'

@@ -1,7 +1,5 @@
-// The helm half of a component: compare the deployed release (chart version, status, user
-// values) with the desired one using src/helm, and only when they differ add the repository and
-// run `helm upgrade --install --wait` bounded by what is left of the step's time. Also what an
-// upgrade and uninstall need of helm: the chart version's CRDs, a release's status, `uninstall`.
+// The helm half of a component: compare the deployed release and `helm upgrade --install --wait` only when
+// it differs; also the CRDs, status and uninstall. Docs: docs/design.md#five-walks-of-the-same-list.
 import { ensureHelm, Helm, upgradeReason, type HelmReleaseStatus } from '../helm/index.js'
 import type { HelmReleaseSpec } from '../model/types.js'
 import type { Settings } from '../settings/settings.js'

@@ -1,7 +1,5 @@
-// The last run's record (docs/day-two.md "What is installed here: status"): when an apply or an
-// uninstall finished, its result and the action's version, as one data key of the ownership record
-// ConfigMap kube-system/aks-rdma-action-owned. Written at the end of a run over the resourceVersion
-// read (read again on a conflict), only into a record that exists: a run never creates the record for it.
+// The last run's record, the key last-run.json of the ownership record ConfigMap.
+// Docs: docs/day-two.md#what-is-installed-here-status, docs/security.md#what-the-action-owns.
 import type { KubeClient, KubeReader } from '../kube/client.js'
 import { httpStatusOf, isConflict, KubeRequestError, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'

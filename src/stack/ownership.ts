@@ -1,10 +1,5 @@
-// The action's ownership record (docs/security.md, "What the action owns"): the ConfigMap
-// kube-system/aks-rdma-action-owned, next to the Lease, listing every object, namespace and helm
-// release the action created (or adopted), with the identity it had then: an object's UID, a
-// release's chart and first deployment. A label proves nothing (anyone can set one); a recorded
-// identity that matches the live one does. Written with resourceVersion preconditions; a pending
-// entry, written before the create, proves only what the rules of `proofOf*` say. Its second key,
-// pools.json, lists the node pools the stack serves (src/stack/pools.ts).
+// The action's ownership record, the ConfigMap kube-system/aks-rdma-action-owned: what the action created
+// and the identity it had then. Docs: docs/security.md#what-the-action-owns.
 import type { KubeClient } from '../kube/client.js'
 import { httpStatusOf, isConflict, isNotFound, KubeRequestError, messageOf } from '../kube/errors.js'
 import type { KubeObject, KubeRef } from '../kube/types.js'

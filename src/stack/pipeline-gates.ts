@@ -1,7 +1,5 @@
-// What the pipelined rollout's waits share besides the cluster's own objects: the node pool that
-// may still be provisioning (a promise of its size), and a local "signal" source that makes every
-// wait look again when it or another step's per-node state changes — the same watch loop, no
-// polling. Which step must be done on a node before another is each component's placement.
+// What the pipelined rollout's waits share: the node pool that may still be provisioning and a local
+// signal source that makes every wait look again. Docs: docs/rollout.md#pipelined.
 import type { KubeObject } from '../kube/types.js'
 import type { WatchEvent, WatchSource } from '../kube/watch.js'
 

@@ -1,8 +1,5 @@
-// The managed pools as the ownership record holds them (docs/multiple-pools.md): its second key,
-// pools.json, lists the node pools the stack serves. A run names one pool and adds it (pending
-// before the first write that selects it, managed once its apply succeeded); uninstall marks its
-// pool leaving before the objects stop selecting it and drops it after. The cluster-wide objects
-// select every pool that is not leaving. How apply and uninstall change it: src/stack/pools.ts.
+// The managed pools as the ownership record's key pools.json holds them; src/stack/pools.ts changes them.
+// Docs: docs/multiple-pools.md#the-record-of-the-managed-pools.
 import type { NodeTaint, StackPool } from '../settings/settings.js'
 
 /** The record's key holding the pools: a JSON array of PoolEntry. */

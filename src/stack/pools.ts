@@ -1,7 +1,5 @@
-// Reading and changing the managed pools for one run of apply or uninstall (docs/multiple-pools.md):
-// the pools a record without a pools key serves (an earlier version of the action wrote it: the
-// pool its own NicClusterPolicy, else its ib-node-config DaemonSet, selects, once the record proves
-// that object the action's), and the pools a run's objects select.
+// Reading and changing the managed pools for one run of apply or uninstall, also from an earlier record.
+// Docs: docs/multiple-pools.md.
 import type { KubeClient, KubeReader } from '../kube/client.js'
 import { isKindNotServed, messageOf } from '../kube/errors.js'
 import type { KubeObject } from '../kube/types.js'

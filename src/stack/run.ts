@@ -1,9 +1,5 @@
-// What both rollouts share for one apply of the stack, Kubernetes-controller style: observe a
-// component's live state and diff it with the desired state (reading only), take the Lease on the
-// first write (a converged re-run takes none), act only where they differ (server-side apply, helm
-// upgrade --install), watch the component's health sources, and turn a failure into its
-// diagnostic. The sequential strategy (sequential.ts) and the pipelined one (pipelined.ts) are
-// built on it; apply.ts picks one.
+// What both rollouts share for one apply of the stack: observe, diff, take the Lease on the first write,
+// act, watch, diagnose. Docs: docs/design.md#five-walks-of-the-same-list, docs/rollout.md.
 import type { Health, HealthVerdict } from '../health/types.js'
 import { healthSources } from '../health/evaluate.js'
 import { KubeClient } from '../kube/client.js'

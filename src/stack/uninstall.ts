@@ -1,14 +1,5 @@
-// uninstallStack: the cluster half of `uninstall`, the stack walked in reverse (removal.ts), one
-// report step per part, Kubernetes-controller style like apply: observe what is there and what of
-// it is the action's (reading only), take the Lease on the first delete (a run that finds nothing
-// takes none), then delete — objects, the helm release (`helm uninstall --wait`), the namespaces
-// the action created — and after every delete watch until the object is gone (a deletion may take
-// a while: finalizers, grace periods, a namespace's contents), then until what the component's
-// operator ran is gone too (the OFED driver pods before the Network Operator goes). Nothing is
-// ever re-created. Only what the ownership record proves the action's is removed (its entry is
-// dropped once it is gone); what is not is kept and said so. When other managed pools remain
-// (pools.ts), the stack stays: the run's pool is taken out of the managed pools and the
-// cluster-wide objects are applied again for the rest (its drivers unload as their pods stop).
+// uninstallStack: the cluster half of `uninstall`, the stack walked in reverse (removal.ts), removing only
+// what the ownership record proves. Docs: docs/day-two.md#uninstalling, docs/multiple-pools.md.
 import { uninstallPlan, type RemovableObject, type RemovalPlan } from '../components/removal.js'
 import type { SourceSpec } from '../health/types.js'
 import { KubeClient } from '../kube/client.js'

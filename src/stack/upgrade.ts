@@ -1,11 +1,5 @@
-// What apply does beyond writing when a component changes on a running cluster: a chart upgrade
-// brings the new chart version's CRDs first (helm installs the CRDs of its crds/ folders on the
-// first install only and never upgrades them; NVIDIA's GPU Operator docs apply them before `helm
-// upgrade`, while since v25.10 its Network Operator docs give `helm upgrade` alone, the chart's
-// upgradeCRDs hook applying them; both are applied first here, so a kept newer CRD can skip the
-// hooks), the pods of an OnDelete DaemonSet whose work changed are replaced (the DaemonSet
-// controller never does it), and the component's version is read as installed, for the summary's
-// from → to.
+// What apply does beyond writing when a component changes on a running cluster: CRDs first, OnDelete
+// pods replaced, the version as installed. Docs: docs/day-two.md#upgrading.
 import type { StalePods } from '../components/types.js'
 import type { KubeClient } from '../kube/client.js'
 import { refOf, describeRef, type KubeObject } from '../kube/types.js'

@@ -1,7 +1,5 @@
-// Whether a given kubeconfig reaches the AKS cluster that resource-group and cluster-name name: its
-// server's host (and port, 443 when none) against the API server addresses ARM gives for the
-// cluster — `fqdn`, `privateFQDN` (private clusters, API server VNet integration, custom subdomains)
-// and `azurePortalFQDN`. See docs/existing-kubeconfig.md ("The kubeconfig must be the named cluster's").
+// Whether a given kubeconfig's server is one of the API server addresses ARM gives for the named
+// AKS cluster. Rules: docs/existing-kubeconfig.md ("The kubeconfig must be the named cluster's").
 import type { ManagedCluster } from '@azure/arm-containerservice'
 import { azTarget, clusterCommand } from '../model/az-commands.js'
 import type { Settings } from '../settings/settings.js'

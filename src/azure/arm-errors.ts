@@ -1,10 +1,12 @@
-// Reading ARM errors: RestError checks by shape (not instanceof: duplicate copies of
-// ts-http-runtime break it — and no import of the SDK, so the components that quote ARM errors
-// load without it), the ARM error code and message, and scrubbing of anything that looks like a
-// token from text we show.
+// Reads ARM errors (code, message, status) and scrubs token-shaped text from what we show.
+// Rules for secrets in output: docs/security.md.
 import type { RestError } from '@azure/core-rest-pipeline'
 import { azurePermissionHint } from '../model/permissions.js'
 
+/**
+ * Checks by shape, not instanceof: duplicate copies of ts-http-runtime break instanceof, and
+ * not importing the SDK lets the components that quote ARM errors load without it.
+ */
 export function asRestError(e: unknown): RestError | undefined {
   if (typeof e === 'object' && e !== null && (e as { name?: string }).name === 'RestError')
     return e as RestError

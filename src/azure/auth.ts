@@ -1,7 +1,5 @@
-// Signing in to Azure: picks OIDC (GitHub ID token exchanged through a federated credential),
-// a client secret or the Azure CLI, wraps the credential so every token it hands out is masked,
-// and turns Entra's AADSTS errors into what to fix. No error or log line ever carries a token or
-// the client secret.
+// Signs in to Azure (OIDC, client secret or Azure CLI), masks every token, and explains AADSTS errors.
+// No error or log line carries a token or the client secret. See docs/security.md, docs/troubleshooting.md.
 import * as core from '@actions/core'
 import {
   AzureCliCredential,

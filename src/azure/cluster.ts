@@ -1,7 +1,5 @@
-// The AKS cluster: read it, and with create-cluster create a minimal one when it is absent
-// (system pool, managed identity, tagged with this run), telling the caller just before the PUT
-// so the post step can remove it whatever happens next. An existing cluster is reused and never
-// modified.
+// Reads the AKS cluster and, with create-cluster, creates a minimal one when absent; an existing
+// cluster is never modified. See docs/ephemeral-clusters.md.
 import type { ManagedCluster } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { cancelledBy, cancelledWhile, cancelSignal } from '../util/cancel.js'

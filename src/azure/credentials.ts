@@ -1,8 +1,5 @@
-// Cluster credentials: fetches the user (or admin) kubeconfig through ARM, masks every token,
-// certificate and key in it, and writes it with mode 0600 under RUNNER_TEMP. On AAD clusters
-// the kubelogin exec user (which would need its own login) is replaced by an exec credential that
-// asks this run's TokenRefresher for a token for the AKS server application from the action's own
-// credential: the action's client, helm and kubectl always get an unexpired one, however long the run.
+// Fetches the cluster's kubeconfig through ARM, masks its secrets and writes it mode 0600 under
+// RUNNER_TEMP. On AAD clusters kubelogin is replaced by an exec credential: docs/design.md.
 import type { TokenCredential } from '@azure/identity'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'

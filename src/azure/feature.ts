@@ -1,8 +1,5 @@
-// Registers the AKS InfiniBand preview feature (Microsoft.ContainerService/AKSInfinibandSupport)
-// so RDMA node pools land on one InfiniBand fabric, then re-registers the resource provider so
-// the feature propagates. Already registered means no write at all. `Pending` means the feature
-// awaits Microsoft's approval (days, not minutes): after a short grace in case it is transient, the
-// step fails with what to do instead of waiting out the step timeout.
+// Registers the AKS InfiniBand preview feature and re-registers the resource provider; no write when
+// already registered. A feature that stays Pending fails the step: docs/troubleshooting.md.
 import { describeArmError } from './arm-errors.js'
 import type { ArmClients } from './clients.js'
 import type { Log } from '../log/index.js'

@@ -1,10 +1,5 @@
-// The RDMA node pool: the desired AgentPool body (GPU driver left to the GPU Operator via
-// gpuProfile.driver None, never the retired SkipGPUDriverInstall tag), a race-free create
-// (If-None-Match: *) announced to the caller just before the PUT (so the post step can remove it
-// whatever happens next), reuse of a compatible existing pool without any write, and a refusal
-// before any write when an existing pool differs in a field fixed at creation. precheckNodePool
-// settles existence and compatibility with one GET, so a run can refuse an incompatible pool
-// before it writes anything at all (ARM or Kubernetes), then hand its finding to ensureNodePool.
+// The RDMA node pool: desired body, race-free create (If-None-Match: *), reuse of a compatible pool,
+// and refusal before any write of one that differs in a field fixed at creation. See docs/design.md, docs/drift.md.
 import type { AgentPool } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { cancelledBy, cancelledWhile, cancelSignal } from '../util/cancel.js'

@@ -1,8 +1,5 @@
-// The cluster's other GPU pools whose driver AKS installs (gpuProfile.driver Install, the default
-// for a GPU size): Azure documents the GPU Operator's container toolkit as exclusive of the
-// AKS-managed driver. The action confines the GPU Operator to the RDMA pool (NFD, which the operator
-// finds GPU nodes by, runs there only), so such a pool is left alone; it only warns, with what to
-// check should another NFD label that pool. One ARM list of the agent pools, apply mode only.
+// Warns (apply mode only) about other GPU pools with the AKS-managed driver, which the GPU Operator
+// confinement leaves alone. See docs/design.md ("What the stack touches beyond the pool").
 import type { AgentPool } from '@azure/arm-containerservice'
 import type { Settings } from '../settings/settings.js'
 import { describeArmError } from './arm-errors.js'

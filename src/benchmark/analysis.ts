@@ -1,7 +1,5 @@
-// Turns measured perftest results (one per node pair per device per test) into verdicts: each
-// measurement against its line rate and against the fleet median, a per-node view, and the outliers named
-// as precisely as the pairing allows — `node`, `node/mlx5_ibN`, or `a ↔ b` when one link is slow but
-// neither end is slow with its other partner.
+// Judges perftest results against the line rate and the fleet median, and names the outliers
+// (`node`, `node/mlx5_ibN` or `a ↔ b`). Rules: docs/benchmark.md ("Pairs and NICs").
 
 import type { ReportBenchmark } from '../report/report.js'
 import { outlierName, sortedOutliers, type Outlier } from '../util/outliers.js'

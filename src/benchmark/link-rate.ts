@@ -1,13 +1,14 @@
-// The line rate a benchmark result is judged against, from the node probes' ibstat: the highest
-// rate any active IB port of the measured nodes reports (a pool is one VM size, so that is the rate
-// every port should run at; a port that trained lower is itself the finding), falling back to the
-// VM size's nominal rate when no port printed one. Also names the ends of a slow pair the probe
-// already suspects: a port whose own rate is below the line rate.
+// The line rate a benchmark result is judged against, from the node probes' ibstat, and the slow
+// ports that name one end of a slow pair. See docs/benchmark.md.
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'
 import type { NodeFacts } from '../verify/probe-output.js'
 import { endOutlier, outlierName, sortedOutliers, type Outlier } from '../util/outliers.js'
 
+/**
+ * The highest rate any active IB port of the measured nodes reports (a pool is one VM size, so every
+ * port should run at it; a port that trained lower is itself the finding), else the VM size's nominal rate.
+ */
 export function fleetLineRate(facts: Iterable<NodeFacts>, s: Settings): number | null {
   let max = 0
   for (const f of facts) for (const d of f.activeDevices) max = Math.max(max, f.rateGbps[d] ?? 0)

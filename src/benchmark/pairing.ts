@@ -1,8 +1,5 @@
-// Decides who benchmarks against whom. Fleet scope puts the (sorted) nodes on a ring and measures every
-// ring edge, so each node gets two different partners; the edges are split into rounds of disjoint pairs
-// (2 rounds for an even fleet, 3 for an odd one), whatever the fleet size. A slow node then shows up in
-// both of its pairs while each neighbour has one slow and one healthy pair, which names the node.
-// Per device, NIC i on the server talks to NIC i on the client on its own port (base + i).
+// Decides who benchmarks against whom: pair scope, the fleet's rounds of disjoint pairs, and NIC i ↔
+// NIC i on port base + i. See docs/benchmark.md ("Pairs and NICs").
 
 import { naturalCompare } from '../util/compare.js'
 

@@ -1,14 +1,5 @@
-// The perftest pods of one node pair in one phase: a server pod on the server node and a client
-// pod on the client node, each ONE container that runs a perftest per IB device pair at once
-// (device i on port 18515+i, each with its own output file, printed section by section when all
-// have ended), so one log read gives every device's result. With GPUDirect the container holds
-// all of the node's GPUs and each perftest registers the memory of the GPU local to its NIC
-// (--use_cuda=<index>, CUDA_DEVICE_ORDER=PCI_BUS_ID: the index is the GPU's rank in PCI order,
-// as the probe read the topology) — not whichever GPU the device plugin would hand a one-GPU
-// container; latency pods register host memory and ask for no GPU. Pods are pinned to their node by required node affinity and kept apart by required
-// pod anti-affinity; the client retries the connection every 2 s while its server starts
-// (bounded). Resources and tolerations come from the workload snippet users get
-// (model/workload.ts), so every benchmark proves that snippet works.
+// The server and client pods of one node pair in one phase, one container running a perftest per NIC.
+// Resources and tolerations come from the workload snippet (model/workload.ts). See docs/benchmark.md.
 import { benchmarkPlan, type PlannedTest } from './plan.js'
 import { poolTolerations, workloadResources } from '../model/workload.js'
 import type { KubeObject } from '../kube/types.js'
@@ -205,6 +196,7 @@ export interface PerftestPodInput {
   deadlineSeconds?: number
 }
 
+/** Pinned to its node by required node affinity and kept apart from the other side by required pod anti-affinity. */
 export function perftestPod(i: PerftestPodInput): KubeObject {
   const s = i.settings
   const node = i.role === 'server' ? i.pair.server : i.pair.client

@@ -1,10 +1,5 @@
-// Runs one benchmark phase (one test in one round): every pair's server pod first; once each is
-// running (its pod IP known) the client pods connect to it; then each client pod's log (one read
-// per pod) is split into its devices' sections, each parsed into a measurement that names the
-// CUDA devices used. A server that ends at once because its perftest cannot use --use_cuda (a
-// build without CUDA) stops the phase, which says so, so the runner can repeat it from host
-// memory; any other refusal of the command line fails the device's measurement with perftest's
-// message naming the option. The phase's pods are deleted before it returns.
+// Runs one benchmark phase (one test in one round): server pods, then clients, then one log read per
+// client pod parsed per NIC; the pods are deleted before it returns. See docs/benchmark.md.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'

@@ -1,11 +1,5 @@
-// The benchmark plan as the settings define it: the perftest commands, the memory each test
-// registers, the resources each pod requests and the pass rule. plan prints it; the benchmark
-// builds its pods from it. Bandwidth runs as Azure's GPU-direct health check does (8 MiB messages,
-// 5000 iterations, --perform_warm_up); with GPUDirect, each node side is one container holding all
-// of the node's GPUs (the workload snippet with N GPUs), running one perftest per NIC with
-// --use_cuda=<the GPU local to that NIC> (CUDA_DEVICE_ORDER=PCI_BUS_ID, so the index is the GPU's
-// rank in PCI order, as the probe reads it). Latency is always measured from host memory: perftest
-// refuses GPU memory for write latency (docs/benchmark.md says why and what the alternatives are).
+// The benchmark plan from the settings: perftest commands, memory, pod resources and the pass rule.
+// `plan` prints it and the benchmark builds its pods from it. Rules: docs/benchmark.md.
 import { perftestCudaFlags } from '../model/gpudirect.js'
 import type { Settings } from '../settings/settings.js'
 import { findRdmaVmSize } from '../settings/vm-sizes.js'

@@ -1,12 +1,5 @@
-// The RDMA benchmark: perftest between RDMA nodes, every IB device of a node in parallel (device i
-// ↔ device i, port 18515+i), in pair scope (two nodes) or fleet scope (every node, in a fixed
-// number of rounds of disjoint pairs). Each result is judged as a fraction of the line rate the
-// node probes read from sysfs; slow nodes, NICs and links are named. GPUDirect (--use_cuda) is
-// used for bandwidth when asked for, each NIC with the GPU local to it on both sides (the probe's
-// topology); latency is measured from host memory, the only memory perftest's write latency takes;
-// a perftest without CUDA support is detected and the run repeated from host memory, and a node
-// without the path the gpudirect input asks for (nvidia_peermem; the open GPU kernel modules for
-// DMA-BUF) is reported. All pods are deleted afterwards.
+// The RDMA benchmark: perftest between RDMA nodes in pair or fleet scope, judged against the probed
+// line rate, naming slow nodes, NICs and links; all pods are deleted afterwards. See docs/benchmark.md.
 import type { KubeClient } from '../kube/client.js'
 import type { Log } from '../log/index.js'
 import { LABELS } from '../model/types.js'

@@ -1,7 +1,5 @@
-// The one health evaluation: a component's rules over a snapshot of what it watches — the pool's
-// nodes, its pods per node, its cluster objects — give per-node progress, the cluster conditions,
-// fail-fast reasons and a done/not-yet verdict. The apply wait calls it on every watch event;
-// verification calls it once on what it read; the plan prints the rules' text.
+// The one health evaluation of a component's rules over a snapshot of what it watches, used by the
+// apply wait, verification and the plan. See docs/design.md ("Health rules: one evaluation, three uses").
 import { failFast, podsByNode } from '../kube/pods.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Snapshot } from '../kube/watch.js'

@@ -1,7 +1,5 @@
-// The shapes of a component's health: what it watches (sources, declared as data so the apply
-// wait can watch them and verification can list them), the rules that hold on every RDMA node
-// and on the cluster, and the verdict one evaluation gives. The same rules serve the apply wait
-// (fed by watches), verification (fed by one read) and the plan (their text).
+// The shapes of a component's health: its watched sources, its node and cluster rules, and the
+// verdict. See docs/design.md ("Health rules: one evaluation, three uses").
 import type { KubeObject } from '../kube/types.js'
 import type { Snapshot, Verdict } from '../kube/watch.js'
 import type { NodeBlocker } from '../model/node-blockers.js'

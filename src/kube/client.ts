@@ -1,11 +1,6 @@
-// Kubernetes access through @kubernetes/client-node 2: server-side apply (field manager
-// aks-rdma-action) with conflict errors that name the other manager, dry-run apply, reads,
-// paginated lists (500 a page, following `continue`), pod logs and events, and watch sources
-// for watch.ts. Every request (watch starts included) first takes a token of the API server's
-// client-side rate limit (rate-limit.ts). Reads and lists come back as the server's JSON, not
-// client-node's typed models (a 1000-node list is parsed once, not walked field by field).
-// Transient failures (5xx, 429 with its Retry-After, resets) are retried with exponential
-// backoff up to settings.wait.retries; everything else fails at once.
+// Kubernetes access through @kubernetes/client-node 2: server-side apply (field manager aks-rdma-action),
+// reads and lists as the server's JSON (not typed models), logs, events and watch sources. Rate limit,
+// pages and retries (exponential backoff for transient failures, none otherwise): docs/scale.md.
 import {
   ApiException,
   AppsV1Api,

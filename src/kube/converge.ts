@@ -1,8 +1,5 @@
-// Whether a server-side apply of a manifest would change the live object, decided from a GET
-// alone: every field of the manifest already has its value in the live object, and this field
-// manager owns no field the manifest no longer sets (read from managedFields fieldsV1). Used
-// before any write so a converged cluster sees no mutating request; when this check says
-// "differs", a dry-run apply (compareDryRun) confirms before anything is written.
+// Whether a server-side apply would change the live object, decided from a GET alone (values and
+// managedFields), so a converged cluster sees no write. See docs/design.md ("Five walks of the same list").
 import type { KubeObject } from './types.js'
 
 export interface ConvergeCheck {

@@ -1,7 +1,5 @@
-// What a failed Kubernetes request means: its HTTP status and Status body (from client-node's
-// ApiException, a watch error or a network error), whether it is transient (5xx, 429, resets) and
-// so worth retrying, and the server-side apply conflict error that names the other field manager.
-// A refused request (403) also says what to grant.
+// What a failed Kubernetes request means: status, whether it is transient and worth retrying, the
+// apply conflict that names the other field manager, and what to grant for a 403. See docs/scale.md.
 import { KUBERNETES_PERMISSION, kubernetesPermissionHint } from '../model/permissions.js'
 
 export interface KubeStatus {

@@ -1,11 +1,5 @@
-// The kubeconfig exec credential that calls back into the running action for an AAD cluster's
-// token: the kubeconfig's user runs `node -e <TOKEN_HELPER>`, which asks the action's token service
-// over a local socket (path in AKS_RDMA_ACTION_TOKEN_SOCKET, in a 0700 folder) and prints the
-// ExecCredential it answers. helm, kubectl and any other client-go tool re-run it when the
-// credential's expirationTimestamp passes, so they always hold an unexpired token, however long
-// the run. The action's own client (KubeClient) asks the same socket directly, without a process.
-// Another exec plugin of a given kubeconfig (kubelogin, aws, gke-gcloud-auth-plugin) runs through
-// client-node's ExecAuth, and the token and key it returns are masked before they are used.
+// The kubeconfig exec credential that asks the running action for an AAD cluster's token over a local
+// socket (docs/design.md, "Credentials on Entra ID clusters"); other exec plugins' output is masked.
 import type { KubeConfig, User } from '@kubernetes/client-node'
 import { ExecAuth } from '@kubernetes/client-node/dist/exec_auth.js'
 import net from 'node:net'

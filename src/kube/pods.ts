@@ -1,7 +1,5 @@
-// Reading nodes and pods the way kubectl does, for the health rules, verification, diagnostics and
-// the benchmark: conditions, Ready (never for a pod being deleted), containers by name and their
-// states, pods grouped by node, one-line descriptions of why a pod or container is not where it
-// should be, and the container states that will not resolve by waiting (fail fast).
+// Reads nodes and pods the way kubectl does, for the health rules (docs/design.md), verification and
+// the benchmark, and says why a pod is not ready or will not become ready by waiting (fail fast).
 import { oneLine } from '../util/text.js'
 import type { KubeObject } from './types.js'
 

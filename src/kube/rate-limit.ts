@@ -1,9 +1,5 @@
-// The client-side rate limit of Kubernetes requests: a token bucket as client-go's flowcontrol
-// (NewTokenBucketRateLimiter) keeps it — `burst` requests at once, then `qps` a second, first come
-// first served — shared by every client of one API server in the process, so the action's
-// readers, waits and writers together stay polite. Every request takes a token: reads, writes,
-// discovery and the start of each watch. The server's own throttling (429 with Retry-After) is
-// honoured by the retries (retry.ts).
+// The client-side rate limit of Kubernetes requests: a token bucket like client-go's, shared by every
+// client of one API server in the process. See docs/scale.md ("A polite client").
 
 export interface RateLimit {
   /** Sustained requests per second. */

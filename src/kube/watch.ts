@@ -1,9 +1,5 @@
-// Waiting on cluster state the way controllers do: list, then watch from the list's
-// resourceVersion, keeping the current set of objects in memory; a dropped connection resumes
-// from the last seen resourceVersion, a 410 Gone relists. The predicate sees the whole current set
-// after every change and answers done, fail (fail fast) or not yet; it may ask to be asked again
-// after a while (grace periods) — there is no polling sleep. Times out with the last state seen;
-// ends at once with RunCancelledError when the run is cancelled (src/util/cancel.ts).
+// Waits on cluster state like a controller: list, then watch from its resourceVersion (resume on a drop,
+// relist on 410 Gone), no polling sleep; times out with the last state seen. See docs/rollout.md.
 import { cancelledWhile, cancelSignal } from '../util/cancel.js'
 import type { KubeObject } from './types.js'
 

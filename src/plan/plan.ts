@@ -1,7 +1,5 @@
-// plan mode: the whole desired state as a document (Azure operations, helm commands with values,
-// manifests, readiness conditions — the components' health rules' own text —, verification
-// checks, benchmark plan) and its text rendering.
-// Needs no credentials and makes no network call.
+// plan mode: the whole desired state as a document and its text, with no credentials and no network
+// call. See docs/design.md ("Five walks of the same list").
 import { stringify } from 'yaml'
 import { buildStack } from '../components/index.js'
 import { benchmarkPlan, type BenchmarkPlan } from '../benchmark/plan.js'

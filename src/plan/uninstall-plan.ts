@@ -1,7 +1,5 @@
-// `plan --mode uninstall`: what uninstall would remove, in its order, and how it tells what is the
-// action's — the same list uninstall executes (src/components/removal.ts) as a document and its text.
-// Needs no credentials and makes no network call: it says what uninstall looks for; uninstall itself
-// reads the cluster and removes only what the ownership record proves the action's.
+// `plan --mode uninstall`: what uninstall would remove, in its order, from the same list uninstall runs
+// (src/components/removal.ts), offline. See docs/day-two.md.
 import { OWNERSHIP_RULE, uninstallPlan, type RemovableObject } from '../components/removal.js'
 import type { SourceSpec } from '../health/types.js'
 import type { Settings } from '../settings/settings.js'

@@ -1,9 +1,5 @@
-// The benchmark part of the job summary, made to answer "is any link slow, and which one" at a
-// glance: a node × NIC grid (one row per node, one column per NIC, each cell the NIC's Gb/s with a
-// pass/fail mark), a Mermaid chart of every node's slowest NIC against the pass mark, node names
-// shortened by their common prefix (stated once), and the per-pair rows folded into <details>
-// (every measurement stays in the JSON report). Also names the outliers for the summary's verdict
-// line. Driven only by the report's data (pairs, outliers, node verdicts): it measures nothing.
+// The benchmark part of the job summary (node × NIC grid, chart, folded pair rows) and the outliers
+// for its verdict line, from the report's data only. See docs/job-summary.md.
 import { naturalCompare } from '../util/compare.js'
 import { code, codeSpan, escapeCell, escapeInline, table } from './markdown.js'
 import type { BenchmarkNodeResult, BenchmarkPairResult, ReportBenchmark } from './report.js'

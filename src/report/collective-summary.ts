@@ -1,8 +1,5 @@
-// The collective check's part of the job summary: the path NCCL took across the pair and the
-// verdict first, with the cause and the fix on a failure; busbw against its pass mark (and where
-// the mark comes from), the busbw curve over sizes (a Mermaid xychart, as the benchmark's), how GPU
-// memory reached the NIC, NCCL's environment; each node's own run in a table. Driven only by the
-// report's data. Pure: no I/O.
+// The collective check's part of the job summary, from the report's data only; no I/O.
+// See docs/job-summary.md and docs/collective-check.md ("Outputs, report and summary").
 import { code, escapeCell, escapeInline, table } from './markdown.js'
 import type { ReportCollective } from './report.js'
 

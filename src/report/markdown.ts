@@ -1,7 +1,5 @@
-// GitHub-flavoured Markdown building blocks for the job summary: escaping of untrusted text for inline
-// use and for table cells (pipes, newlines, HTML-significant characters), code spans that survive a
-// table (pipes escaped, the delimiter longer than any backtick run inside), text whose own `code`
-// spans are kept as code spans and everything else escaped, tables and fences. Pure: no I/O.
+// GitHub-flavoured Markdown building blocks for the job summary: escaping of untrusted text (inline
+// and in table cells), code spans that survive a table, tables and fences. No I/O. See docs/job-summary.md.
 import { truncate } from '../util/echo.js'
 
 /** Longest table cell in characters unless a caller says otherwise. */

@@ -1,7 +1,5 @@
-// The job summary's Pools section (all-pools): one row per pool checked — its VM size, result, the
-// checks failing and the benchmark's and transport check's verdicts — so a pool other than
-// node-pool (whose details are the rest of the summary) is not only in the JSON report. Pure.
-// Docs: docs/day-two.md#several-pools.
+// The job summary's Pools section (all-pools): one row per pool checked, so other pools are not only
+// in the JSON report. No I/O. See docs/day-two.md#several-pools.
 import { code, escapeCell, table } from './markdown.js'
 import type { Report, ReportPool } from './report.js'
 

@@ -1,11 +1,5 @@
-// Renders a Report as GitHub-flavoured Markdown for the job summary, for a person scanning it: the
-// verdict first (naming a slow node and NIC), then steps (with start/end offsets and a timeline so
-// parallel work is visible), checks (failing nodes listed, healthy ones only counted), the benchmark
-// (a node × NIC grid and a chart, benchmark-summary.ts), the Dynamo transport check
-// (transport-summary.ts), drift (fixes whole, their commands as code),
-// failure diagnostics folded in <details>, and, after a successful run, the pod snippet a workload uses
-// (workload-summary.ts). Pure: no I/O. Every table cell is escaped, and the output stays under the
-// 1 MiB job-summary limit however large the fleet (lists are capped and say what they omit).
+// Renders a Report as the Markdown job summary, verdict first. No I/O; every table cell is escaped and
+// the output stays under the 1 MiB job-summary limit. Sections and rules: docs/job-summary.md.
 
 import { formatDuration } from '../util/duration.js'
 import { benchmarkSection, busyReasons, outlierReasons } from './benchmark-summary.js'

@@ -1,9 +1,5 @@
-// The run report as plain text for a terminal (docs/running-locally.md): the same facts as the
-// job summary (summary.ts) — verdict, steps with their durations, verification, benchmark
-// numbers, transport, drift, the post step's cleanup, outputs, the total duration — in lines of
-// at most 80 columns (a path, a URL or a command longer than a line is kept whole on its own).
-// Times of a simulated world are labelled as such. Text from the cluster and Azure stays text:
-// control characters (a terminal's escape sequences) are shown as `?`. Pure: no I/O.
+// The run report as plain text in 80 columns for a terminal (docs/running-locally.md), with the job
+// summary's facts. Control characters from the cluster or Azure are shown as `?`. No I/O.
 import { formatDuration } from '../util/duration.js'
 import { isBandwidth, outlierReasons } from './benchmark-summary.js'
 import { driftFix } from '../drift/item.js'

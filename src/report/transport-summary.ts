@@ -1,8 +1,5 @@
-// The transport check's part of the job summary: the mode UCX took between the two Dynamo-shaped
-// pods and the verdict first, with the cause and the fix on a failure; the bandwidth against its
-// pass mark, the latency, the lanes and protocol UCX_PROTO_INFO showed, how GPU memory reached
-// the NIC; each pod's preflight in a table; and after a pass the worker snippet it proved (YAML,
-// folded). Driven only by the report's data. Pure: no I/O.
+// The transport check's part of the job summary, from the report's data only; no I/O.
+// See docs/job-summary.md and docs/transport-check.md.
 import { code, escapeCell, escapeInline, fence, table } from './markdown.js'
 import type { ReportTransport, TransportSide } from './report.js'
 import { workloadYaml } from './workload-summary.js'

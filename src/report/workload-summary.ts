@@ -1,8 +1,5 @@
-// The closing section of a successful run's job summary: a complete Pod a workload on the RDMA pool
-// is (node selector, the pool's tolerations, rdma/<name>: 1 and the GPUs), as YAML that
-// `kubectl apply -f` takes as it is, with why no IPC_LOCK or privileged mode is needed and how it
-// maps to a Dynamo worker. The Pod comes from the report (built by src/model/workload.ts, the same
-// functions the benchmark pods are built from). Pure: no I/O.
+// The closing section of a successful run's job summary: the Pod a workload on the RDMA pool is, as
+// YAML, from the report (built by src/model/workload.ts). No I/O. See README.md and docs/job-summary.md.
 import { stringify } from 'yaml'
 import { code, fence } from './markdown.js'
 import type { ReportWorkload } from './report.js'

@@ -1,8 +1,5 @@
-// One read of everything the verification checks look at: the RDMA pool's nodes and, for each
-// component with a check, the sources its health rules watch during apply — read once each
-// (components share the nodes, DaemonSet lists are shared), with paginated LIST calls (500 a
-// page, following `continue`), never a request per node. A 1000-node pool costs about a dozen
-// requests. A custom resource kind the server does not serve counts as none of them.
+// One read of everything the verification checks look at, in paginated lists, never a request per node;
+// a custom resource kind the server does not serve counts as none. See docs/scale.md ("Narrow reads").
 import { kubeComponents, type ComponentName, type KubeComponent } from '../components/index.js'
 import { poolNodes, poolNodeSource } from '../health/evaluate.js'
 import type { SourceSpec } from '../health/types.js'

@@ -1,7 +1,5 @@
-// Which path GPUDirect RDMA took on the pool, from what each node probe read: with gpudirect
-// dmabuf, the GPU driver's open kernel modules (/proc/driver/nvidia/version names the "Open Kernel
-// Module"; the proprietary ones cannot export GPU memory as dma-buf); with peermem, nvidia_peermem in
-// /proc/modules. The report's `gpudirect` and its summary line (docs/guide-departures.md).
+// Which path GPUDirect RDMA took on the pool (open kernel modules for dmabuf, nvidia_peermem for
+// peermem), from the node probes' facts. See docs/guide-departures.md.
 import { nodeGpuDirectPath, wantedPath } from '../model/gpudirect.js'
 import type { ReportGpuDirect } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'

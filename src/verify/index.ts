@@ -1,7 +1,5 @@
-// Verification: the read-only checks over one paginated read of the cluster, then (outside drift
-// mode) the node probe (one DaemonSet over the probe-able nodes). Mode `verify` changes no stack
-// resource: it only creates its own namespace and the short-lived probe DaemonSet; mode `drift`
-// creates nothing at all.
+// Verification: the read-only checks, then (outside drift mode) the node probe. `verify` creates only
+// its namespace and the probe DaemonSet; `drift` creates nothing. See docs/probe.md and docs/drift.md.
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'
 import type { Log } from '../log/index.js'

@@ -1,7 +1,5 @@
-// The node-probe check: judges each node's probe facts (IB ports Active at the VM size's link
-// rate, memlock unlimited, on GPU sizes nvidia_peermem loaded or the open GPU kernel modules, as
-// the gpudirect input asks) and names the nodes that could not
-// be probed at all (NotReady, or no allocatable rdma/<resource> for the probe to request).
+// The node-probe check: judges each node's probe facts and names the nodes that could not be probed.
+// Rules: docs/probe.md ("What is judged").
 import type { KubeObject } from '../kube/types.js'
 import type { NodeCheckResult } from '../report/report.js'
 import type { Settings } from '../settings/settings.js'

@@ -1,12 +1,5 @@
-// The node probe: ONE DaemonSet the action writes, with a pod on every RDMA node to probe (the
-// pool's node selector, required node affinity on those nodes' names, the pool's tolerations —
-// the workload snippet's — and rdma/<resource>: 1, as any workload asks). Each pod's init
-// container reads the node (sysfs ports and PCI topology, ulimit -l, /proc/modules) and leaves a
-// compact summary in its termination message (probe-output.ts); a second container only holds
-// the pod (DaemonSet pods must keep running). The results come back through one paginated list
-// and watch of the DaemonSet's pods, and one delete of the DaemonSet removes everything (its
-// pods are garbage-collected); a probe DaemonSet an earlier, killed run left is deleted first. A
-// 1000-node probe costs about seven requests.
+// The node probe: one DaemonSet over the RDMA nodes, read back through one list and watch of its pods
+// and removed by one delete. Rules: docs/probe.md ("One DaemonSet").
 import { plain, type KubeClient } from '../kube/client.js'
 import { isConflict, isNotFound } from '../kube/errors.js'
 import { selectorOf, type KubeObject } from '../kube/types.js'

@@ -1,7 +1,5 @@
-// The read-only checks (drift runs them too), each over every node of the RDMA pool, from one
-// ClusterState: nodes-ready (the pool's own), then one per component with a check —
-// ofed-driver, ib-node-config, rdma-device-plugin, gpu-operator — judged by the very health rules
-// the apply wait uses. Also the list the plan prints.
+// The read-only checks over one ClusterState (nodes-ready, then one per component, judged by the apply
+// wait's health rules); drift runs them and the plan lists them. See docs/design.md.
 import { kubeComponents, type KubeComponent } from '../components/index.js'
 import { evaluateHealth } from '../health/evaluate.js'
 import { conditionOf, isNodeReady } from '../kube/pods.js'

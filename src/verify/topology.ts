@@ -1,16 +1,5 @@
-// Which GPU is local to each RDMA NIC of a node, from what the node's sysfs shows (read by the
-// probe): the PCI address, NUMA node and the two upstream sysfs directories of every NIC and GPU.
-// A GPU is local to a NIC, best first:
-//   1. `pcie-switch` — both sit below the same PCI bridge (the parent or grandparent directory is
-//      a PCI address they share): what nvidia-smi topo calls PIX/PXB, on hosts that show switches;
-//   2. `numa` — Azure's VMs hide the switches (each device is on its own Hyper-V root bus), so
-//      within each NUMA node the k-th NIC by PCI address is paired with the k-th GPU by PCI
-//      address — exactly the GPU/NIC pairs of Azure's own topology files (ND H100 v5: GPUs
-//      0001/0002/0003/0008 with NICs 0101–0104 on NUMA 0, 0009/000a/000b/000c with 0105–0108 on
-//      NUMA 1), when a NUMA node has as many GPUs as NICs;
-//   3. `order` — otherwise the k-th NIC with the k-th GPU overall (what Azure's NHC assumes).
-// CUDA device indexes are positions in PCI address order (the benchmark sets
-// CUDA_DEVICE_ORDER=PCI_BUS_ID and gives its container every GPU of the node).
+// Which GPU is local to each RDMA NIC of a node (PCIe switch, else NUMA order, else overall order),
+// from the probe's sysfs facts; CUDA indexes are in PCI order. Rules: docs/benchmark.md.
 
 export type Locality = 'pcie-switch' | 'numa' | 'order'
 

@@ -1,8 +1,5 @@
-// The namespace the action's own short-lived pods (node probes, perftest servers and clients) run
-// in, and the pod operations on it: create-if-absent of the labelled namespace (recorded in the
-// action's ownership record, so uninstall may remove it: src/stack/ownership.ts), pod creation, a
-// run label that ties every pod to this run, and the one-request cleanup (delete by label).
-// Nothing here touches a stack resource.
+// The namespace of the action's short-lived pods (recorded in the ownership record so uninstall may
+// remove it), run labels, pod creation and cleanup by label. Touches no stack resource. See docs/day-two.md.
 import { createHash } from 'node:crypto'
 import { plain, type KubeClient, type KubeReader, type KubeWriter } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'

@@ -1,11 +1,5 @@
-// The command line tool's commands (dist/cli.js; main.ts is its entry): the action's modes with
-// the same inputs as flags (`node dist/cli.js plan --resource-group rg --cluster-name aks1`), the
-// simulator (`simulate`, `sim up`, `sim down`) and the perftest / ibstat parsers. Logs go to stderr
-// (outside GitHub Actions through the terminal renderer: no workflow commands, secrets redacted),
-// results to stdout. `verify` and `drift` reach the cluster with kubectl's kubeconfig when given
-// neither a kubeconfig nor an Azure cluster; auth-type cli takes az's subscription (local-context.ts).
-// `--version` prints package.json's version.
-// Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 drift found (drift mode).
+// The CLI's commands (dist/cli.js): the action's modes, the simulator and the perftest/ibstat parsers.
+// Flags, output streams and exit codes: docs/running-locally.md.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { EXIT } from '../src/exit-codes.js'

@@ -1,10 +1,5 @@
-// The CLI's commands and their flags, parsed with node:util parseArgs (strict): every action input
-// is a `--<input> VALUE` flag (generated from the input definitions; `--context` is kube-context, as
-// kubectl names it), plus each command's own options. A mode's command lists (and suggests) only the
-// inputs that mode reads; another input's flag is accepted and reported as not read. Misuse is a
-// UsageError (exit 2) with a message of one line: an unknown flag names the closest one, a flag
-// without its value says so, `--mode` is refused where the command is the mode (plan's own
-// `--mode apply|uninstall` says which mode it plans).
+// The CLI's commands and their flags, parsed strictly with node:util parseArgs; each input is a flag.
+// Rules for flags and misuse (exit 2): docs/running-locally.md#flags.
 import { parseArgs } from 'node:util'
 import { INPUTS, inputModes, MODES, type InputDefinition } from '../src/settings/input-definitions.js'
 import type { Mode } from '../src/settings/settings.js'

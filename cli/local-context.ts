@@ -1,7 +1,5 @@
-// What a terminal already knows, used by the CLI's modes as kubectl and az would use it
-// ([docs/running-locally.md](../docs/running-locally.md)): kubectl's kubeconfig ($KUBECONFIG, else
-// ~/.kube/config) for verify and drift given no cluster, and az's default subscription (or
-// AZURE_SUBSCRIPTION_ID) for auth-type cli given no subscription-id. Each choice is logged.
+// What a terminal already knows: kubectl's kubeconfig and az's default subscription, used when not given.
+// Rules: docs/running-locally.md.
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'

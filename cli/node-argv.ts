@@ -1,7 +1,5 @@
-// The arguments Node itself reads from any command line, before this tool's code runs, script
-// arguments included ([docs/security.md](../docs/security.md#node-reads-some-arguments-itself)):
-// `--env-file` (its NODE_OPTIONS run code) and Node's config files. The tool takes none of them;
-// given one, it stops with exit 2 and says why (and, for `--env-file`, to use `--inputs-file`).
+// Refuses the arguments Node itself reads before this code runs (`--env-file`, config files): exit 2.
+// Why: docs/security.md#node-reads-some-arguments-itself.
 import { INPUTS_FILE_FLAG } from './flags.js'
 
 /**

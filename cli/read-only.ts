@@ -1,8 +1,5 @@
-// The CLI's read-only looks at a live cluster: `status` (src/status/status.ts) and
-// `uninstall --dry-run` (src/status/uninstall-preview.ts). Inputs are read as drift (status) or
-// uninstall (the preview) reads them, with the same kubeconfig as verify: the kubeconfig input, an
-// Azure cluster's credentials, or kubectl's current context (local-context.ts). Nothing is written to
-// the cluster; a private folder holds the kubeconfig copy for the look and is removed after it.
+// The CLI's read-only looks at a live cluster: `status` and `uninstall --dry-run`. Nothing is written to
+// the cluster. Docs: docs/day-two.md#what-is-installed-here-status.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -71,6 +68,10 @@ function unreachable(c: StatusDocument['cluster'], e: unknown): string {
   return `cannot read ${which}: ${messageOf(e)}. Fix: ${fix}`
 }
 
+/**
+ * Reads inputs as drift (status) or uninstall (the preview) reads them and reaches the cluster as
+ * verify does. A private folder holds the kubeconfig copy for the look and is removed after it.
+ */
 export async function runReadOnly(
   look: ReadOnlyLook,
   output: 'text' | 'json',

@@ -1,7 +1,5 @@
-// The environment the collective check's NCCL runs with (docs/collective-check.md): INFO logging
-// of its init and network choices (read back to tell the path), InfiniBand allowed, CUDA devices
-// in PCI order, the topology file on sizes that hide theirs, and how GPUDirect RDMA registers GPU
-// memory — one place, so the way GPU memory reaches the NIC can be chosen by the caller.
+// The environment the collective check's NCCL runs with, in one place so the caller can choose how
+// GPU memory reaches the NIC. The settings and why: docs/collective-check.md.
 
 import type { GpuDirectMode } from '../settings/settings.js'
 

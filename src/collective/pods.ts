@@ -1,9 +1,5 @@
-// The collective check's objects (docs/collective-check.md): one pod per RDMA node of the scope —
-// the nccl-tests image as root with IPC_LOCK (NCCL registers its buffers with the NIC), every GPU
-// of the node and rdma/<name>, a memory-backed /dev/shm, the pool's selector and tolerations,
-// required affinity on its node — plus the ssh key Secret the pair's launcher and worker share
-// (mounted as /root/.ssh) and, on sizes that hide their PCIe topology, the topology ConfigMap.
-// Names carry the run's tag; labels the run's, as every work object of the action.
+// The collective check's objects: one pod per node of the scope, the pair's ssh key Secret and the
+// topology ConfigMap. Names carry the run's tag. What each holds: docs/collective-check.md.
 import { generateKeyPairSync } from 'node:crypto'
 import type { KubeObject } from '../kube/types.js'
 import { LABELS } from '../model/types.js'

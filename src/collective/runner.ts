@@ -1,11 +1,5 @@
-// Runs the collective check (docs/collective-check.md): on the benchmark's scope (its pair, or
-// every node with GPUs and an active port for fleet), the pair's worker pod first; once it runs (its
-// pod IP known) the launcher and the pods of the other nodes. Each runs all_reduce_perf over its
-// node's GPUs; then the worker serves ssh and the launcher runs the two-node all_reduce_perf with
-// mpirun. The logs are read once the launcher and the other pods have ended, split into sections,
-// parsed and judged (verdict.ts). The pods, the ssh Secret and the topology ConfigMap are deleted
-// before it returns, whatever happened: the pods by the run's selector, the Secret and ConfigMap
-// only as the objects this call created (by uid).
+// Runs the collective check: creates its pods, reads and judges their logs, and deletes what it
+// created, whatever happened. Docs: docs/collective-check.md.
 import type { KubeClient } from '../kube/client.js'
 import { describePod, failingContainer, isPodTerminal, unschedulableMessage } from '../kube/pods.js'
 import { selectorOf, type KubeObject } from '../kube/types.js'
@@ -101,6 +95,11 @@ function podProblem(pod: KubeObject | undefined, settled: boolean, timeoutMs: nu
   return undefined
 }
 
+/**
+ * The pair's worker pod first; once it runs (its pod IP known), the launcher and the other nodes'
+ * pods. Their logs are read once the launcher and the other pods have ended. The pods are deleted by
+ * the run's selector, the Secret and ConfigMap only as the objects this call created (by uid).
+ */
 export async function runCollectiveCheck(o: CollectiveRunOptions): Promise<CollectiveRun> {
   const s = o.settings
   const namespace = o.namespace ?? WORK_NAMESPACE

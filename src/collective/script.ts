@@ -1,8 +1,5 @@
-// The collective check's commands and container scripts (docs/collective-check.md), and the reading
-// of their logs. Every pod runs all_reduce_perf over all of its node's GPUs in one process (-g
-// <gpus>); on the benchmark's pair, the worker then starts sshd (port 2222, the image's) and the
-// launcher runs mpirun over both pods, one rank per GPU (-g 1), retrying while the worker's sshd
-// is not up yet (bounded). Each part is printed after its section mark with its exit code.
+// The collective check's commands and container scripts, and the reading of their logs.
+// Docs: docs/collective-check.md.
 
 export const SECTION_MARK = '@@@ aks-rdma-action nccl'
 /** all_reduce_perf in Azure/aks-rdma-infiniband's image (its MPIJob's path). */

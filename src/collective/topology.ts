@@ -1,8 +1,6 @@
-// The NCCL topology files Azure publishes for the ND v4 and ND v5 VMs, which hide their PCIe
-// switches from the guest: without one NCCL sees every GPU–NIC pair as distant and turns GPUDirect
-// RDMA off (docs/collective-check.md). Copied unchanged from Azure/aks-rdma-infiniband@700dabb
-// tests/scenarios/nvidia-topology/ndv4-topo.xml and ndv5-topo.xml (MIT), the files its MPIJob
-// mounts from its `nvidia-topology` ConfigMap (azhpc-images ships the same as /opt/microsoft/ndv*-topo.xml).
+// The NCCL topology files for ND v4 and ND v5, which hide their PCIe switches (docs/collective-check.md).
+// Copied unchanged (MIT) from Azure/aks-rdma-infiniband@700dabb:tests/scenarios/nvidia-topology/ndv4-topo.xml
+// and ndv5-topo.xml, which its MPIJob mounts; azhpc-images ships the same as /opt/microsoft/ndv*-topo.xml.
 
 /** ND A100 v4 (Standard_ND96asr_v4, Standard_ND96amsr_A100_v4). */
 export const NDV4_TOPOLOGY = `<system version="1">

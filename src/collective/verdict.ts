@@ -1,8 +1,5 @@
-// Judges the collective check (docs/collective-check.md): each node's all_reduce_perf over its own
-// GPUs against the size's intra-node mark (a node below it is named: a GPU or its NVLink), and the
-// run across the pair by the path NCCL's INFO lines say it took — anything but InfiniBand with
-// GPUDirect RDMA fails, with the cause (the pods lost rdma/<name>, GPU memory not registrable) and
-// its fix — then by its busbw at the largest size against the inter-node mark (slow NICs named).
+// Judges the collective check: each node's own run, then the pair's path and busbw, with cause and fix.
+// The rules and marks: docs/collective-check.md#how-it-decides.
 import {
   largestRow,
   ncclGdrPath,

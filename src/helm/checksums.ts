@@ -1,11 +1,5 @@
-// The SHA-256 of every helm release archive this action may download, per version and platform,
-// kept in the repository so a download is checked against a value that did not come from the
-// download's host. Source: the helm project's release notes for v3.19.0
-// (https://github.com/helm/helm/releases/tag/v3.19.0, "Installation and Upgrading": each archive
-// with its checksum, the same values as https://get.helm.sh/<archive>.sha256sum), cross-checked
-// for the linux and darwin amd64/arm64 archives against cert-manager/makefile-modules
-// (modules/tools/00_mod.mk at 8babc7fba79f, "update tools" to helm v3.19.0). Adding a version:
-// copy its values from the release notes, say where they came from here, and add a test.
+// The pinned SHA-256 of every helm release archive the action may download, per version and platform.
+// Their sources and how to add a version: docs/security.md#helm-is-checked-against-pinned-sha-256-values.
 
 /** `<os>-<arch>` (helm's names: linux-amd64, darwin-arm64, windows-amd64 ...) → archive SHA-256. */
 export type HelmPlatformSums = Readonly<Record<string, string>>

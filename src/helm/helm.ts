@@ -1,7 +1,5 @@
-// The helm command line as the action uses it: repo add/update, status and user values of a release,
-// `upgrade --install` and `template --include-crds` (a chart version's CRDs) with values written to
-// a private temp file (0600) and passed with `-f`, never on the command line, and `uninstall
-// --wait`. Output is captured silently; errors carry helm's stderr, not values.
+// The helm command line as the action uses it (repo, status, values, upgrade --install, template,
+// uninstall). Output is captured silently; errors carry helm's stderr, never values.
 import { getExecOutput } from '@actions/exec'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -62,6 +60,7 @@ export class HelmCommandError extends Error {
 /** Placeholder for the values file in plan output. */
 export const PLAN_VALUES_FILE = '<values.json>'
 
+/** Values go to a private temp file (0600) passed with `-f`, never on the command line. */
 export class Helm {
   private readonly log: Log
 

@@ -1,10 +1,5 @@
-// Getting a helm binary for the action, every one checked against a SHA-256 the action did not
-// take from the download's host: a download of the pinned version from get.helm.sh is checked
-// against the archive's SHA-256 in checksums.ts BEFORE it is extracted or cached (a mismatch is an
-// error, never a warning); the tool cache keeps the verified archive beside the binary, and a cache
-// hit is used only when that archive still has the pinned SHA-256 and the binary is the one in it;
-// a helm on PATH is never run unless the user opts in with helm-sha256, and then only a binary with
-// exactly that SHA-256 (and the pinned version).
+// Gets a helm binary, every one checked against a pinned SHA-256; a mismatch is an error, never a
+// warning. Rules: docs/security.md#helm-is-checked-against-pinned-sha-256-values.
 import { getExecOutput } from '@actions/exec'
 import * as io from '@actions/io'
 import * as tc from '@actions/tool-cache'

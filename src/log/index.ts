@@ -1,9 +1,6 @@
-// The one logging seam of the action: every module writes progress, warnings, errors and secrets
-// through a `Log`. The process-wide `log` forwards to the current backend: GitHub Actions workflow
-// commands (through @actions/core) by default; the CLI installs a terminal backend (no workflow
-// commands, secrets redacted, a live progress line on a TTY); tests install a capturing one.
-// Text from the cluster or Azure (events, container logs, names, messages) stays text: the Actions
-// backend prints every plain line through commandSafe, so none can become a workflow command.
+// The one logging seam: every module logs through the process-wide `log`, which forwards to a backend
+// (Actions workflow commands, the CLI's terminal, a test's capture). The Actions backend prints every
+// plain line through commandSafe, so text from the cluster stays text (docs/security.md).
 import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import { PROGRESS_TAG_ENV } from './terminal-commands.js'

@@ -1,8 +1,5 @@
-// Renders the GitHub Actions workflow-command protocol (what @actions/core writes to stdout:
-// `::group::`, `::endgroup::`, `::debug::`, `::warning …::`, `::error …::`, `::notice …::`,
-// `::add-mask::`, `::stop-commands::`, with %-escaped data and properties) onto a terminal Log, so
-// no `::` command line reaches a person's terminal and every masked value is redacted there. Used
-// for what the CLI process itself writes and for the action bundles `simulate` runs.
+// Renders the workflow commands @actions/core writes onto a terminal Log: no `::` line reaches a terminal
+// and masked values are redacted. Used by the CLI and `simulate` (docs/running-locally.md#what-it-prints).
 import type { Annotation, Log } from './types.js'
 
 export interface WorkflowCommand {

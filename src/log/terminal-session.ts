@@ -1,11 +1,6 @@
-// The CLI's output for one command. Outside GitHub Actions it installs the terminal backend as the
-// process-wide Log and routes everything else the process writes to stdout or stderr (what
-// @actions/core, @actions/exec or a library print directly) through the workflow-command renderer
-// onto that terminal, on stderr; results go to stdout through `result`, redacted. Under Actions
-// (GITHUB_ACTIONS=true) log text stays exactly as it is; only with JSON results is it moved to
-// stderr (the runner reads workflow commands from both streams), so stdout holds the JSON alone.
-// Results under Actions hold text from the cluster and Azure (a job summary, a report), so they
-// pass a guard: no line of them can become a workflow command (resultGuard).
+// The CLI's output for one command: logs to stderr (through the terminal renderer outside Actions),
+// results to stdout, redacted and, under Actions, guarded (resultGuard). Rules:
+// docs/running-locally.md#what-it-prints and docs/security.md#results-under-actions.
 import { commandSafe, looksLikeCommand, setLogBackend, type Log } from './index.js'
 import { WorkflowCommandRenderer, type RendererOptions } from './terminal-commands.js'
 import { TerminalLog } from './terminal.js'
@@ -92,6 +87,10 @@ function divert(stream: NodeJS.WriteStream, to: Write): () => void {
   }
 }
 
+/**
+ * Outside Actions, installs the terminal backend and routes everything else the process writes
+ * (@actions/core, @actions/exec, a library) through the workflow-command renderer onto stderr.
+ */
 export function startSession(o: SessionOptions = {}): TerminalSession {
   const underActions = o.underActions ?? process.env.GITHUB_ACTIONS === 'true'
   const rawOut: Write = text => void process.stdout.write(text)

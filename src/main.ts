@@ -1,7 +1,5 @@
-// The action's main step: inputs → settings (all problems at once, before any network call),
-// secrets masked, then the mode: plan prints the desired state (or, with plan-mode uninstall, what
-// uninstall would remove); apply, verify, drift and uninstall run the flow. Only orchestrates;
-// each part lives in its own module.
+// The action's main step: reads and checks every input before any network call, masks secrets, then
+// runs the mode (plan prints; the other modes run the flow). Only orchestrates. Docs: docs/design.md#the-run.
 import * as core from '@actions/core'
 import { commandSafe, log } from './log/index.js'
 import { buildPlan, renderPlanMarkdown, renderPlanText } from './plan/plan.js'

@@ -1,19 +1,6 @@
-// Reads the port state of RDMA devices from `ibstat`, `ibstatus`, `ibv_devinfo` (plain or -v),
-// `ibv_devices` and `rdma link show` output into one shape, with states normalised so callers never
-// compare tool-specific spellings:
-//   state:         'Active' | 'Down' | 'Init' | 'Armed' | 'ActiveDefer' | 'Unknown'
-//                  (from `Active`, `4: ACTIVE`, `PORT_ACTIVE (4)`, `ACTIVE`, ...)
-//   physicalState: 'LinkUp' | 'Polling' | 'Disabled' | 'Sleep' | 'PortConfigurationTraining' |
-//                  'LinkErrorRecovery' | 'PhyTest' | 'NoStateChange' | 'Unknown' | null (not printed)
-//                  (each tool's own string table, iproute2's `rdma link` names included: test/unit/parse/ibstat-state-space.test.ts)
-//   linkLayer:     'InfiniBand' | 'Ethernet' | null (not printed); `rdma link` ports without lid fields are Ethernet
-//   rateGbps:      number | null (ibstat `Rate: 200`, ibstatus `200 Gb/sec (4X HDR)`, devinfo -v width×speed)
-// Empty output is an error ("no devices"), never a healthy node; an `ibpanic:` line is an error that keeps
-// the ports read before it. The tools' own no-device reports are "no-devices" errors: ibstat printing
-// nothing (exit 0) or `ibpanic: … '<dev>' IB device can't be found`, ibstatus's `Fatal error:  No
-// devices` and `Fatal error:  device '<dev>': sys files not found (…)` (exit 255), ibv_devinfo's `No IB
-// devices found` and `IB device '<dev>' wasn't found` (rdma-core v39.0 to v64.0: infiniband-diags/ibstat.c,
-// infiniband-diags/scripts/ibstatus, libibverbs/examples/devinfo.c).
+// Reads RDMA port state from ibstat, ibstatus, ibv_devinfo, ibv_devices and `rdma link show` into one shape,
+// states normalised so callers never compare tool spellings. Empty output is a "no devices" error, never a
+// healthy node; an `ibpanic:` line is an error that keeps the ports before it. Sources: sim/README.md.
 
 import { readFileSync } from 'node:fs'
 
@@ -31,6 +18,7 @@ export type PhysicalState =
 export type LinkLayer = 'InfiniBand' | 'Ethernet'
 export type IbstatFormat = 'ibstat' | 'ibstatus' | 'ibv_devinfo' | 'ibv_devices' | 'rdma-link'
 
+/** physicalState, rateGbps and linkLayer are null when the tool did not print them. */
 export interface IbPort {
   ca: string
   port: number

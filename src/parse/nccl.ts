@@ -1,12 +1,6 @@
-// Parsers of NCCL's output as nccl-tests v2.17.6 and NVIDIA/nccl v2.27.7-1 print it: the
-// all_reduce_perf results table (src/util.cu writeResultHeader / writeBenchmarkLineBody: size,
-// count, type, redop, root, then time algbw busbw #wrong out-of-place and in-place; busbw in GB/s
-// = 10^9 B/s) with its `# Avg bus bandwidth    : %g` footer, and the NCCL_DEBUG=INFO lines
-// (`host:pid:tid [dev] NCCL INFO …`, src/debug.cc) that say which network NCCL used: `NET/IB : Using
-// [0]mlx5_ib0:1/IB …` (transport/net_ib.cc), `NET/Socket : Using [0]eth0:…` (net_socket.cc),
-// `Using network IB|Socket|IBext_vN` (init.cc), `Channel 00/0 : 0[0] -> 8[0] [receive] via
-// NET/IB/0/GDRDMA` (transport/net.cc), `NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_ib0'`
-// (graph/topo.cc) and `DMA-BUF is available on GPU device 0` (init.cc). Pure: no I/O.
+// Parsers of NCCL's output (nccl-tests v2.17.6, NVIDIA/nccl v2.27.7-1): the all_reduce_perf results table
+// and the NCCL_DEBUG=INFO lines that say which network NCCL used. Pure: no I/O. Formats and their sources:
+// sim/README.md; how they are judged: docs/collective-check.md.
 
 /** One row of the results table (the out-of-place and in-place halves). */
 export interface NcclRow {

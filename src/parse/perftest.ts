@@ -1,13 +1,6 @@
-// Parses the text perftest (ib_write_bw, ib_read_lat, ...) prints into typed result rows, or into a
-// structured error carrying perftest's own message. Bandwidth is always reported in Gb/s (10^9 bit/s);
-// a peak printed as 0.00 means "not measured" and becomes null, never zero.
-//
-// Layouts handled (all driven by the results header, so column order never has to be guessed):
-//   BW:      #bytes #iterations BW peak[U] BW average[U] MsgRate[Mpps] (+ QoS #sl, per-port, CPU_Util)
-//   latency: #bytes #iterations t_min t_max t_typical [t_avg t_stdev 99% 99.9%] (+ CPU_Util)
-//   -D lat:  #bytes #iterations t_avg[usec] [tps average]
-// Interleaved server+client logs print every header and row twice; identical rows are merged and, when
-// the two sides disagree for one message size, the side that measured a peak (the client) wins.
+// Parses perftest's output (ib_write_bw, ib_read_lat, ...) into rows in Gb/s and µs, or a structured error
+// with perftest's own message. Columns are read from the results header, never guessed. Used by the
+// benchmark (docs/benchmark.md) and `perftest parse` (docs/running-locally.md).
 
 import { readFileSync } from 'node:fs'
 
@@ -17,6 +10,7 @@ export type BwUnit = 'Gb/sec' | 'MB/sec' | 'MiB/sec'
 export interface BwRow {
   bytes: number
   iterations: number
+  /** A peak printed as 0.00 means "not measured": null, never zero. */
   bwPeakGbps: number | null
   bwAvgGbps: number | null
   msgRateMpps: number | null
@@ -132,6 +126,11 @@ type Column =
   | 'p999'
   | 'tps'
 
+/**
+ * The results headers' columns. BW: #bytes #iterations BW peak BW average MsgRate (+ #sl, per-port,
+ * CPU_Util); latency: #bytes #iterations t_min t_max t_typical [t_avg t_stdev 99% 99.9%] (+ CPU_Util);
+ * -D latency: #bytes #iterations t_avg [tps average].
+ */
 const HEADER_TOKENS: Array<[RegExp, Column]> = [
   [/^#bytes/, 'bytes'],
   [/^#sl/, 'sl'],

@@ -1,9 +1,6 @@
-// Parsers of UCX's own output, as openucx/ucx v1.19 prints it: its log lines
-// (`[ts] [host:pid:tid] file.c:NNN UCX  LEVEL message`), `ucx_info -d` (memory domains with their
-// registration flags, memory types and transports), the `ucx_perftest` results table (its
-// `Final:` row) and the protocol tables UCX_PROTO_INFO=y prints (`| cfg | operation |` headers,
-// `| range | protocol | lanes |` rows), so the transport UCX chose is read from UCX itself.
-// Pure: no I/O. Tolerant of interleaved output (two processes' lines, re-indented copies).
+// Parsers of UCX's own output (openucx/ucx v1.19): log lines, `ucx_info -d`, ucx_perftest's `Final:` row
+// and the UCX_PROTO_INFO=y protocol tables, so the transport UCX chose is read from UCX itself. Pure: no
+// I/O; tolerant of interleaved output. Formats and sources: sim/README.md; use: docs/transport-check.md.
 
 export type UcxLogLevel = 'FATAL' | 'ERROR' | 'WARN' | 'DIAG' | 'INFO' | 'DEBUG'
 

@@ -1,7 +1,5 @@
-// Turns SIGINT and SIGTERM into the run's cancellation (src/util/cancel.ts; docs/lease.md
-// "Cancellation"): the first stops the run at its next safe point — it then releases the Lease,
-// removes its temporary files, says what was left half-done and exits 130 (SIGINT) or 143 (SIGTERM);
-// a second signal exits at once with its own code.
+// Turns SIGINT and SIGTERM into the run's cancellation (src/util/cancel.ts): stop at the next safe
+// point, exit 130 or 143; a second signal exits at once. Rules: docs/lease.md#cancellation.
 import { cancelledExitCode } from '../exit-codes.js'
 import { log } from '../log/index.js'
 import { cancelRun, cancelledBy } from '../util/cancel.js'

@@ -1,7 +1,5 @@
-// The collective step of the flow: NCCL all_reduce_perf within each node and across the
-// benchmark's pair (collective/), after the benchmark, from the verification probe's facts; into
-// the report (`collective`), the outputs (`collective`, `nccl-busbw-gbps`) and, when it fails, the
-// diagnostics (the pods' output). A failed verdict fails the step, so the run exits 1.
+// The flow's collective step: runs the NCCL check (collective/) after the benchmark and puts its result in
+// the report, outputs and diagnostics; a failed verdict fails the step. Docs: docs/collective-check.md.
 import type { KubeClient } from '../kube/client.js'
 import { log } from '../log/index.js'
 import type { Report } from '../report/report.js'

@@ -1,8 +1,5 @@
-// The apply / verify / drift / uninstall run as a list of phases (docs/design.md, "The run"):
-// Azure (sign-in, the given kubeconfig's cluster, the node pool's precheck, the feature, the
-// cluster, the node pool), credentials, then drift, the stack or its removal, then verification
-// with the benchmark and the transport check; always ending with the report, the job summary and
-// the outputs, whatever failed on the way, a cancelled run included.
+// The apply / verify / drift / uninstall run as a list of phases, always ending with the report, the
+// job summary and the outputs, whatever failed. Docs: docs/design.md#the-run.
 import * as core from '@actions/core'
 import path from 'node:path'
 import { log } from '../log/index.js'

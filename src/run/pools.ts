@@ -1,8 +1,5 @@
-// Verification, benchmark and transport check over every pool the action manages (all-pools): the
-// run's node-pool first (its results stay the report's top level, in the single-pool shape), then
-// each other pool the ownership record lists (src/stack/managed-pools.ts), each with settings of its
-// own — its name and the VM size its nodes run, so its pass marks and link rate are its own. The
-// report adds `pools`, one entry per pool. Docs: docs/day-two.md#several-pools.
+// Verification, benchmark and transport check over every pool the action manages (all-pools), each
+// pool with its own settings. Docs: docs/day-two.md#several-pools.
 import { KubeClient } from '../kube/client.js'
 import { log } from '../log/index.js'
 import { LABELS } from '../model/types.js'

@@ -1,7 +1,5 @@
-// The transport step of the flow: UCX GPU-to-GPU between two Dynamo-shaped pods (transport/),
-// after the benchmark, from the verification probe's facts; into the report (`transport`), the
-// outputs (`transport`, `transport-gbps`) and, when it fails, the diagnostics (both pods' output).
-// A failed verdict fails the step, so the run exits 1.
+// The flow's transport step: runs the UCX check (transport/) after the benchmark and puts its result in
+// the report, outputs and diagnostics; a failed verdict fails the step. Docs: docs/transport-check.md.
 import type { KubeClient } from '../kube/client.js'
 import { log } from '../log/index.js'
 import { dynamoWorkerSnippet } from '../transport/dynamo-worker.js'

@@ -1,8 +1,5 @@
-// Uninstall mode's steps after sign-in and credentials: the stack removed in reverse (one report
-// step per part), then — only when the cleanup input asks — the node pool or the cluster, each
-// only when its created-by tag says the action created it (a run identity; for the pool, the value
-// the in-cluster ownership record holds when it holds one). A failed stack removal stops there
-// (nothing is deleted in Azure while the cluster may still hold the action's objects half removed).
+// Uninstall mode's steps after sign-in: the stack removed in reverse, then, when cleanup asks, the node
+// pool or cluster the action created. Rules: docs/day-two.md#uninstalling.
 import { removeCreatedByAction, type AzureConnection } from '../azure/index.js'
 import { KubeClient } from '../kube/client.js'
 import { messageOf } from '../kube/errors.js'
@@ -14,6 +11,11 @@ import { uninstallStack } from '../stack/uninstall.js'
 import { rememberLeaseReleased } from './saved-state.js'
 import { runStep, StepError } from './steps.js'
 
+/**
+ * A failed stack removal stops there: nothing is deleted in Azure while the cluster may still hold the
+ * action's objects half removed. The pool's created-by tag is checked against the value the in-cluster
+ * ownership record holds, when it holds one.
+ */
 export async function runUninstall(
   s: Settings,
   conn: AzureConnection | undefined,

@@ -1,8 +1,5 @@
-// The container images the action runs on the RDMA nodes (the device plugin's and the benchmark's
-// are inputs' defaults): busybox and the device plugin pinned by digest from published sources,
-// and the CPU architectures each default image is published for (each digest and architecture
-// with its source in docs/IMAGES.md; a test checks them against copies of those sources in
-// test/fixtures/upstream/). A tag alone can be re-pushed: these run privileged.
+// The container images the action runs on the RDMA nodes, pinned by digest, and the CPU architectures
+// each default is published for. Each pin's source: docs/IMAGES.md.
 import type { CpuArch } from './vm-sizes.js'
 
 /**

@@ -1,8 +1,5 @@
-// Every input of the action (and of the CLI, which takes the same names): its description,
-// default and kind, and beside it how a given value is checked (patterns, ranges, list entries,
-// warnings). action.yml is checked against this list by a test, so the two never drift; the
-// settings layer (input-helper.ts) reads every input through it. Checks that span several inputs
-// (tenant-id with client-id, location with create-cluster ...) are the settings layer's.
+// Every input of the action and the CLI: its description, default, kind and own check. action.yml and
+// the README tables are generated from it (CONTRIBUTING.md); checks across inputs are in input-helper.ts.
 import {
   BENCHMARK_IMAGE_DEFAULT,
   DYNAMO_RUNTIME_IMAGE,

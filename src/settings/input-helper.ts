@@ -1,7 +1,5 @@
-// Turns the raw inputs (action `INPUT_*` variables or CLI flags) into the one typed Settings
-// object. Each input is read and checked by its definition (input-reader.ts over
-// input-definitions.ts); here are the settings' sections and the checks that span several inputs.
-// Every problem is collected and reported at once. No network access happens here.
+// Turns the raw inputs (`INPUT_*` variables or CLI flags) into the typed Settings, with the checks that
+// span several inputs. Every problem is reported at once, before any network access.
 import { cloudDefaults, isCloudEndpoint } from './clouds.js'
 import { KubeconfigError, kubeconfigSource, resolveKubeconfig, type KubeconfigSource } from './kubeconfig.js'
 import { parseLabel, parseTaint, type InputName } from './input-definitions.js'

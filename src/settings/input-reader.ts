@@ -1,10 +1,5 @@
-// Reads inputs by their definitions (input-definitions.ts): a value as given or its default, turned
-// into its kind (enum, boolean, integer in range, duration, list, YAML file) and checked by the
-// definition's own check; every problem is collected (naming the input, the value given — never a
-// secret's, and a long one cut short — and what is allowed), with the warnings and the values to
-// mask. Lists are capped (LIST_LIMITS) and name only their first few bad entries; durations are
-// bounded; a YAML file must be a regular file of at most 1 MiB holding a mapping of plain keys,
-// and nothing of a file that is refused is echoed. No network access.
+// Reads and checks each input by its definition (input-definitions.ts), collecting every problem and
+// warning and the values to mask. No network access. Limits: docs/security.md#bounded-inputs.
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { formatDuration, parseDuration } from '../util/duration.js'
 import { echoValue } from '../util/echo.js'

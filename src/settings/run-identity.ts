@@ -1,9 +1,5 @@
-// The identity of one run of the action — one job of a workflow run, one matrix leg of it — used as
-// the Lease holder, the created-by tag and the benchmark pods' run label. Two jobs of the same
-// workflow run (matrix legs, parallel jobs) share GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT, so the
-// identity also carries the job (GITHUB_JOB), the optional job-key input (e.g. the matrix values)
-// and a random nonce the main step draws once; the post step reads the nonce back from the saved
-// id and recomputes the identity from its own environment before it trusts anything saved.
+// The identity of one run of the action (one job, one matrix leg): the Lease holder, the created-by tag
+// and the pods' run label. Its form and how the post step checks it: docs/security.md#one-identity-per-job.
 import { createHash, randomBytes } from 'node:crypto'
 
 /** A new nonce: 12 hex digits, drawn once per main step. */

@@ -1,9 +1,5 @@
-// RDMA-capable Azure VM sizes (Azure's GPU and HPC size pages): GPUs and their vendor, IB NICs per VM, their
-// ConnectX generation (the PCI device id of the VF a VM sees) and link rate, and whether the stack
-// can finish on them. It can only where the GPUs are NVIDIA's (the GPU Operator waits for
-// nvidia.com/gpu) and the IB VF is one the NodeFeatureRule matches (ConnectX-6 101c, mlx5Gen 101e
-// of ConnectX-7 and later; without the label no OFED driver is scheduled). Azure marks RDMA
-// capability with an `r` among a size's feature letters (ND96is*r*_H100_v5, HB120*r*s_v3).
+// RDMA-capable Azure VM sizes (from Azure's GPU and HPC size pages): GPUs, IB NICs, VF device and link
+// rate, and whether the stack can finish on them. Docs: README.md#supported-vm-sizes.
 
 /** The InfiniBand VFs the NodeFeatureRule labels: ConnectX-6 (101c) and the mlx5Gen VF of ConnectX-7 and later (101e). */
 export const IB_VF_DEVICES = ['101c', '101e'] as const

@@ -1,8 +1,5 @@
-// `status`, read-only (docs/day-two.md "What is installed here: status"): what the action installed
-// on the cluster (the stack's helm releases, with whether the ownership record proves them the
-// action's), for which node pools (their nodes, ready or not), who holds the run Lease, and the
-// last run the record holds. GETs and lists only, and `helm status` (an identity that may not read
-// helm's Secrets gets the chart version from the releases' objects, as drift does).
+// `status`, read-only: what the action installed on the cluster, for which pools, who holds the Lease,
+// and the last run. Docs: docs/day-two.md#what-is-installed-here-status.
 import { uninstallPlan } from '../components/removal.js'
 import { chartVersionFromObjects, secretsForbidden } from '../drift/helm.js'
 import type { HelmReleaseStatus } from '../helm/index.js'

@@ -1,7 +1,5 @@
-// `uninstall --dry-run`: what uninstall would remove from this cluster and what it would keep, and
-// why, walking the same parts uninstall walks (components/removal.ts) with the same read-only
-// observation (stack/uninstall.ts observeRemoval). No write, no Lease, no helm uninstall
-// (docs/day-two.md "Before uninstalling: uninstall --dry-run").
+// `uninstall --dry-run`: what uninstall would remove and keep, and why, walking the same parts with the
+// same read-only observation. Docs: docs/day-two.md#before-uninstalling-uninstall---dry-run.
 import { uninstallPlan } from '../components/removal.js'
 import type { HelmReleaseStatus } from '../helm/index.js'
 import type { KubeClient } from '../kube/client.js'

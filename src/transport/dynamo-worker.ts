@@ -1,11 +1,5 @@
-// What an NVIDIA Dynamo worker on the RDMA pool puts in its pod, on top of the workload snippet
-// (model/workload.ts: the pool's node selector and tolerations, rdma/<name>: 1 and its GPU): the
-// Dynamo runtime image run as its own non-root user (no securityContext, no IPC_LOCK: memlock
-// comes from ib-node-config), a memory-backed /dev/shm, the UCX settings Dynamo documents for
-// InfiniBand (UCX_TLS with the RDMA and CUDA transports), and UCX_NET_DEVICES set at start to the
-// InfiniBand device local to the GPU the device plugin gave the container — from a GPU→NIC map the
-// node probe read from the pool's PCI topology. The transport check's pods are built from this
-// snippet, and the README shows it, so a passing check proves it.
+// What an NVIDIA Dynamo worker on the RDMA pool puts in its pod; the transport check's pods are built from
+// it and the README shows it. What it holds: docs/transport-check.md#the-worker-snippet-the-check-proves.
 import type { Settings } from '../settings/settings.js'
 import { ucxGpuDirectEnv } from '../model/gpudirect.js'
 import { poolTolerations, workloadResources } from '../model/workload.js'

@@ -1,12 +1,5 @@
-// The transport check as the settings define it: the two Dynamo-shaped pods (the worker snippet of
-// transport/dynamo-worker.ts, one per node), what each checks before the transfer (its preflight),
-// the ucx_perftest commands of both sides and the pass rule. plan prints it; the check builds its
-// pods and scripts from it.
-//
-// The pass mark is TRANSPORT_PASS_RATIO × the link rate of the NIC UCX used: Dynamo's own figure
-// for UCX between workers over InfiniBand HDR is 20–25 GB/s per port (disagg-communication-guide,
-// "Expected bandwidth"), and 20 GB/s is 0.8 of HDR's 200 Gb/s (25 GB/s); NDR at 0.8 × 400 Gb/s =
-// 40 GB/s sits below the 46–48 GB/s NCCL measures per NDR NIC (NVIDIA/nccl-tests#290).
+// The transport check as the settings define it: its pods, preflight, ucx_perftest commands and pass
+// rule; plan prints it and the check runs it. The pass mark and its sources: docs/transport-check.md.
 import type { Settings } from '../settings/settings.js'
 import { dynamoWorkerEnv, SHM_SIZE } from './dynamo-worker.js'
 import { workloadResources } from '../model/workload.js'

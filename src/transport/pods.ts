@@ -1,8 +1,5 @@
-// The transport check's two pods: the Dynamo worker snippet (transport/dynamo-worker.ts) as it is —
-// the runtime image as its own user, one GPU and rdma/<name>, the memory-backed /dev/shm, Dynamo's
-// UCX settings and the GPU→NIC map of the pod's node — with only what a check adds: its name and
-// labels, required node affinity on its node, a deadline, and the check's script after the
-// snippet's UCX_NET_DEVICES prelude in place of the worker's command.
+// The transport check's two pods: the Dynamo worker snippet as it is, plus only what a check adds (name,
+// labels, node affinity, a deadline, the check's script). Docs: docs/transport-check.md.
 import { dynamoWorkerScript, dynamoWorkerSnippet, gpuNicMapValue } from './dynamo-worker.js'
 import { UCX_PERFTEST_PORT } from './plan.js'
 import type { KubeObject } from '../kube/types.js'

@@ -1,8 +1,5 @@
-// Runs the transport check: on the first two RDMA nodes with GPUs and an active IB port (the
-// benchmark's pair), the server pod first; once it runs (its pod IP known) the client pod, which
-// connects to it; both logs are read once the client has ended (the server's while it still
-// waits: its preflight is what matters), split into sections, parsed and judged (verdict.ts).
-// Both pods are deleted before it returns, whatever happened — leftovers of this run first, too.
+// Runs the transport check on the benchmark's pair: server pod, then client pod; reads and judges their
+// logs, and deletes both pods whatever happened. Docs: docs/transport-check.md#what-it-does.
 import { busyReason, busyResource, gpuHolders } from '../benchmark/busy.js'
 import type { KubeClient } from '../kube/client.js'
 import type { KubeObject } from '../kube/types.js'

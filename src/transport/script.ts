@@ -1,9 +1,5 @@
-// The transport check's container scripts (POSIX sh, after the worker snippet's UCX_NET_DEVICES
-// prelude) and the reading of their logs. Both pods print a preflight section (user, memlock,
-// /dev/shm, /dev/infiniband, GPU, UCX_NET_DEVICES, IB ports, nvidia_peermem) and `ucx_info -d`;
-// the server then runs ucx_perftest twice (one run per client test); the client runs the
-// bandwidth test with UCX_PROTO_INFO=y and the latency test, each retried every 2 s while the
-// server is not listening yet (bounded), each printed after its section mark with its exit code.
+// The transport check's container scripts (POSIX sh, after the worker snippet's UCX_NET_DEVICES prelude)
+// and the reading of their logs. What they run: docs/transport-check.md#what-it-does.
 import { BANDWIDTH_TEST, LATENCY_TEST, perftestClientArgv, perftestServerArgv } from './plan.js'
 
 export const SECTION_MARK = '@@@ aks-rdma-action transport'
@@ -39,6 +35,7 @@ export const PREFLIGHT_SCRIPT = [
   'ucx_info -d 2>&1'
 ].join('\n')
 
+/** The server runs ucx_perftest twice: one run per client test. */
 export function serverScript(): string {
   const run = perftestServerArgv().map(word).join(' ')
   return [

@@ -1,9 +1,5 @@
-// Judges a transport check from what the two pods printed: the mode (gpudirect-rdma, host-staged,
-// tcp, failed) read from UCX itself — the lanes and protocol UCX_PROTO_INFO printed for the GPU
-// GET, or UCX's own error when the transfer did not run — and the cause and fix in the user's
-// terms, from the pods' preflight (/dev/infiniband, memlock × user, nvidia_peermem, /dev/shm) and
-// ucx_info -d (CUDA and verbs support, dma-buf). The bandwidth is judged against
-// TRANSPORT_PASS_RATIO × the link rate of the NIC UCX used. Pure: no I/O.
+// Judges a transport check from what the two pods printed: the mode read from UCX itself, the cause and
+// fix from the preflight, the bandwidth against the pass mark. Pure: no I/O. Rules: docs/transport-check.md.
 import { SHM_SIZE } from './dynamo-worker.js'
 import { BANDWIDTH_TEST, TRANSPORT_PASS_RATIO } from './plan.js'
 import {

@@ -1,7 +1,5 @@
-// A run's cancellation (docs/lease.md "Cancellation"): SIGINT or SIGTERM asks the run to stop at its
-// next safe point. The waits (watches, ARM polls, the Lease wait) listen to cancelSignal() and end at
-// once; before every write and every step the run calls throwIfCancelled(); nothing is cut off
-// mid-write. One signal per process: a run is a process (the action's main step, a CLI command).
+// A run's cancellation: waits listen to cancelSignal(), steps and writes check throwIfCancelled().
+// One cancellation per process (a run is a process). Rules: docs/lease.md#cancellation.
 
 /** The run was cancelled by a signal: thrown at the safe point where it stopped. */
 export class RunCancelledError extends Error {

@@ -1,8 +1,6 @@
-// Reading a file a person named (a values file, a scenario, an env file, a CA bundle, a tool's
-// output): only a regular file, only up to a size cap, never blocking. The file is opened with
-// O_NONBLOCK and checked on the open descriptor, so a FIFO, a device (/dev/zero), a socket or a
-// directory is refused at once — also one swapped in after a check by name — and a huge file is
-// refused before it is read. Problems are short reasons without any of the file's content.
+// Reads a file a person named: a regular file only, up to a size cap, never blocking. It is opened with
+// O_NONBLOCK and checked on the open descriptor, so a FIFO, device, socket or directory (also one swapped
+// in after a check by name) is refused at once. Limits: docs/security.md#bounded-inputs.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 
 /** A file that cannot be used; `reason` names no content of it (e.g. "not a regular file (a FIFO)"). */

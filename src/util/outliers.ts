@@ -1,7 +1,5 @@
-// What a benchmark blames: a whole node, one NIC of a node, or a link (two ends) neither of whose
-// ends is slow with its other partners. The analysis and the link-rate refinement work on these
-// values; the report and the logs carry their names (`node`, `node/mlx5_ibN`, `a/dev ↔ b/dev`),
-// and parseOutlierName reads a name from a report back into its value, in this one place.
+// What a benchmark blames (a node, one NIC, or a link) and its name in the report and logs (`node`,
+// `node/mlx5_ibN`, `a/dev ↔ b/dev`), read back by parseOutlierName. Docs: docs/benchmark.md.
 
 /** One end of a measurement: a node, and the device when the measurement is per device. */
 export interface OutlierEnd {
@@ -9,6 +7,7 @@ export interface OutlierEnd {
   device: string | null
 }
 
+/** A whole node, one NIC of a node, or a link neither of whose ends is slow with its other partners. */
 export type Outlier =
   | { kind: 'node'; node: string }
   | { kind: 'nic'; node: string; device: string }

@@ -18,6 +18,7 @@ import { LABELS, type KubeManifest } from '../model/types.js'
 import { poolAffinity } from '../model/stack-pools.js'
 import type { Settings } from '../settings/settings.js'
 import { ofedStartupBudgetSeconds } from './nic-cluster-policy.js'
+import { IB_NODE_CONFIG_DONE_FILE, NODE_CRITICAL } from './shared.js'
 import { noDriftExtras, noHints, type KubeComponent } from './types.js'
 
 /** The init container that does the node's setup. */
@@ -25,21 +26,10 @@ export const IB_SETUP = 'ib-setup'
 /** The init container before it, waiting for the OFED driver on the node. */
 export const WAIT_FOR_OFED_DRIVER = 'wait-for-ofed-driver'
 
-export const IB_NODE_CONFIG_IMAGE = BUSYBOX_IMAGE
-/** Node agents the pool cannot do without: evicted last, scheduled first. */
-export const NODE_CRITICAL = 'system-node-critical'
+const IB_NODE_CONFIG_IMAGE = BUSYBOX_IMAGE
 
 const DS_NAME = 'ib-node-config'
 const DS_NAMESPACE = 'kube-system'
-
-/**
- * The host file ib-node-config writes LAST (after memlock, the restarts of containerd and kubelet
- * and the checks of the result): the modules to load at boot. Its presence on a node means the
- * node's setup is complete, so the RDMA device plugin's init container waits for it (the per-node
- * order ib-node-config → device plugin, which needs no action running). Nodes set up by the
- * guide's own DaemonSet have it too.
- */
-export const IB_NODE_CONFIG_DONE_FILE = '/etc/modules-load.d/ib-umad.conf'
 
 /** The file the OFED driver container writes once the driver is loaded (in /run: gone after a reboot). */
 export const OFED_READY_FILE = '/run/mellanox/drivers/.driver-ready'

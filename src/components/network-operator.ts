@@ -5,12 +5,9 @@ import { deepMerge, isPlainObject } from '../util/merge.js'
 import type { Health } from '../health/types.js'
 import { poolAffinity, stackPoolNames } from '../model/stack-pools.js'
 import { nodeAgentTolerations } from '../model/tolerations.js'
-import { privilegedNamespace } from './shared.js'
-import { noDriftExtras, noHints, type Desired, type KubeComponent, type Removal } from './types.js'
+import { NETWORK_OPERATOR_NAMESPACE, NVIDIA_HELM_REPO, privilegedNamespace, releasePods } from './shared.js'
+import { noDriftExtras, noHints, type Desired, type KubeComponent } from './types.js'
 import type { Settings } from '../settings/settings.js'
-
-export const NVIDIA_HELM_REPO = { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' } as const
-export const NETWORK_OPERATOR_NAMESPACE = 'network-operator'
 
 /** Where the chart (v26.4.1) takes the NFD worker's pod settings: its node-feature-discovery subchart. */
 export const NFD_WORKER_VALUES = 'node-feature-discovery.worker'
@@ -95,21 +92,6 @@ function health(s: Settings): Health {
       }
     ],
     warnings: []
-  }
-}
-
-/** The chart's pods (the operator, NFD) carry its instance label; helm uninstall --wait leaves them terminating. */
-export function releasePods(release: string, namespace: string): Removal {
-  return {
-    leftovers: [
-      {
-        name: `${release}-pods`,
-        apiVersion: 'v1',
-        kind: 'Pod',
-        namespace,
-        labelSelector: `app.kubernetes.io/instance=${release}`
-      }
-    ]
   }
 }
 

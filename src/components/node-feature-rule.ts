@@ -8,10 +8,10 @@ import type { Settings } from '../settings/settings.js'
 import { IB_VF_DEVICES } from '../settings/vm-sizes.js'
 import { formatDuration } from '../util/duration.js'
 import { NFD_WORKER_VALUES, nfdWorkerTolerations } from './network-operator.js'
+import { NODE_FEATURE_RULE } from './shared.js'
 import { noDriftExtras, nothingLeft, type KubeComponent } from './types.js'
 
 export { IB_VF_DEVICES } from '../settings/vm-sizes.js'
-export const NODE_FEATURE_RULE = 'nfd-network-rule'
 
 export function nodeFeatureRule(): KubeManifest {
   return {

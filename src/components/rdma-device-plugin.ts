@@ -11,13 +11,9 @@ import type { DriftItem } from '../drift/item.js'
 import type { Settings } from '../settings/settings.js'
 import { RDMA_DEVICE_PLUGIN_COMMAND } from '../settings/images.js'
 import { nodeAgentTolerations, taintNote } from '../model/tolerations.js'
-import {
-  IB_NODE_CONFIG_DONE_FILE,
-  IB_NODE_CONFIG_IMAGE,
-  NODE_CRITICAL,
-  rdmaPlacement
-} from './ib-node-config.js'
-import { podImages, reported } from './shared.js'
+import { BUSYBOX_IMAGE } from '../settings/images.js'
+import { rdmaPlacement } from './ib-node-config.js'
+import { IB_NODE_CONFIG_DONE_FILE, NODE_CRITICAL, podImages, reported } from './shared.js'
 import type { DriftExtrasContext, KubeComponent } from './types.js'
 
 /** Which devices the plugin advertises: Mellanox (15b3) mlx5 devices on an InfiniBand link only. */
@@ -100,7 +96,7 @@ export function rdmaDevicePluginManifests(s: Settings): KubeManifest[] {
           initContainers: [
             {
               name: WAIT_FOR_IB_NODE_CONFIG,
-              image: IB_NODE_CONFIG_IMAGE,
+              image: BUSYBOX_IMAGE,
               command: ['sh', '-c', WAIT_SCRIPT],
               volumeMounts: [{ name: 'ib-node-config-done', mountPath: DONE_MOUNT, readOnly: true }]
             }

@@ -1,8 +1,41 @@
-// Pieces more than one component module uses: the privileged namespace the operators run in, and
-// the drift reading of which images a set of pods actually runs.
+// What more than one component module uses: the names and files components share, the
+// privileged namespace, the pods a chart leaves, and drift's reading of the images pods run.
 import type { KubeObject } from '../kube/types.js'
 import type { KubeManifest } from '../model/types.js'
 import { shortValue } from '../util/text.js'
+import type { Removal } from './types.js'
+
+export const NVIDIA_HELM_REPO = { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' } as const
+export const NETWORK_OPERATOR_NAMESPACE = 'network-operator'
+
+/** The chart's pods (the operator, NFD) carry its instance label; helm uninstall --wait leaves them terminating. */
+export function releasePods(release: string, namespace: string): Removal {
+  return {
+    leftovers: [
+      {
+        name: `${release}-pods`,
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace,
+        labelSelector: `app.kubernetes.io/instance=${release}`
+      }
+    ]
+  }
+}
+
+export const NODE_FEATURE_RULE = 'nfd-network-rule'
+
+/** Node agents the pool cannot do without: evicted last, scheduled first. */
+export const NODE_CRITICAL = 'system-node-critical'
+
+/**
+ * The host file ib-node-config writes LAST (after memlock, the restarts of containerd and kubelet
+ * and the checks of the result): the modules to load at boot. Its presence on a node means the
+ * node's setup is complete, so the RDMA device plugin's init container waits for it (the per-node
+ * order ib-node-config → device plugin, which needs no action running). Nodes set up by the
+ * guide's own DaemonSet have it too.
+ */
+export const IB_NODE_CONFIG_DONE_FILE = '/etc/modules-load.d/ib-umad.conf'
 
 /** A namespace labelled for the privileged pod security level the operators need. */
 export function privilegedNamespace(name: string): KubeManifest {

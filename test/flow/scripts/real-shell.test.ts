@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { existsSync } from 'node:fs'
 import { perftestArgv, sideScript, splitSections } from '../../../src/benchmark/perftest-pods.js'
+import { IB_NODE_CONFIG_DONE_FILE } from '../../../src/components/shared.js'
 import {
-  IB_NODE_CONFIG_DONE_FILE,
   ibNodeConfigDaemonSet,
   OFED_READY_FILE,
   RESTART_MARKER,

@@ -34,7 +34,7 @@ function givenIn(
 }
 
 /** A server as a log may show it: scheme, host and port (never a user, password or path). */
-function shownServer(server: string): string {
+export function shownServer(server: string): string {
   try {
     const u = new URL(server)
     return `${u.protocol}//${u.host}`

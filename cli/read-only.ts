@@ -14,6 +14,7 @@ import { messageOf } from '../src/kube/errors.js'
 import type { StatusDocument } from '../src/status/status.js'
 import { kubeRecordStore } from '../src/stack/ownership.js'
 import { useLocalToolCache } from './local-runner.js'
+import { shownServer } from './local-context.js'
 
 export type ReadOnlyLook = 'status' | 'uninstall-preview'
 
@@ -21,16 +22,6 @@ interface Reached {
   path: string
   cluster: StatusDocument['cluster']
   stop(): void
-}
-
-/** A server as the output may show it: scheme, host and port. */
-function shownServer(server: string): string {
-  try {
-    const u = new URL(server)
-    return `${u.protocol}//${u.host}`
-  } catch {
-    return '(a server that is not a URL)'
-  }
 }
 
 /** The cluster's kubeconfig in `dir`: the given one's context, or the Azure cluster's credentials. */

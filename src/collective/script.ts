@@ -1,5 +1,6 @@
 // The collective check's commands and container scripts, and the reading of their logs.
 // Docs: docs/collective-check.md.
+import { splitLogSections, type LogSection } from '../util/log-sections.js'
 
 export const SECTION_MARK = '@@@ aks-rdma-action nccl'
 /** all_reduce_perf in Azure/aks-rdma-infiniband's image (its MPIJob's path). */
@@ -95,30 +96,10 @@ export function launcherScript(gpus: number, workerIp: string, envNames: string[
   ].join('\n')
 }
 
-export interface Section {
-  text: string
-  exitCode: number | null
-}
+/** A section of a check pod's log (src/util/log-sections.ts). */
+export type Section = LogSection
 
 /** A pod's log split at the section marks (`intra`, `sshd`, `inter`), each with its exit code. */
 export function splitCollectiveLog(log: string): Map<string, Section> {
-  const out = new Map<string, Section>()
-  let name: string | undefined
-  let buf: string[] = []
-  const close = () => {
-    if (name === undefined) return
-    let exitCode: number | null = null
-    const last = [...buf].reverse().find(l => /^exit=\d+$/.test(l.trim()))
-    if (last) exitCode = Number(last.trim().slice(5))
-    out.set(name, { text: buf.filter(l => !/^exit=\d+$/.test(l.trim())).join('\n'), exitCode })
-  }
-  for (const line of log.replace(/\r\n?/g, '\n').split('\n')) {
-    if (line.startsWith(`${SECTION_MARK} `)) {
-      close()
-      name = line.slice(SECTION_MARK.length + 1).trim()
-      buf = []
-    } else if (name !== undefined) buf.push(line)
-  }
-  close()
-  return out
+  return splitLogSections(log, SECTION_MARK)
 }

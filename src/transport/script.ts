@@ -1,6 +1,7 @@
 // The transport check's container scripts (POSIX sh, after the worker snippet's UCX_NET_DEVICES prelude)
 // and the reading of their logs. What they run: docs/transport-check.md#what-it-does.
 import { BANDWIDTH_TEST, LATENCY_TEST, perftestClientArgv, perftestServerArgv } from './plan.js'
+import { splitLogSections, type LogSection } from '../util/log-sections.js'
 
 export const SECTION_MARK = '@@@ aks-rdma-action transport'
 
@@ -71,34 +72,11 @@ export function clientScript(serverIp: string): string {
   ].join('\n')
 }
 
-export interface LogSection {
-  text: string
-  /** `exit=N` of the section, null when it printed none (cut short). */
-  exitCode: number | null
-}
+export type { LogSection } from '../util/log-sections.js'
 
 /** A transport pod's log split by section (preflight, ucx_info, server, bandwidth, latency). */
 export function splitTransportLog(log: string): Map<string, LogSection> {
-  const out = new Map<string, LogSection>()
-  let name: string | undefined
-  let buf: string[] = []
-  const close = () => {
-    if (name === undefined) return
-    const exits = buf.filter(l => /^exit=\d+$/.test(l.trim()))
-    out.set(name, {
-      text: buf.filter(l => !/^exit=\d+$/.test(l.trim())).join('\n'),
-      exitCode: exits.length ? Number(exits[exits.length - 1].trim().slice(5)) : null
-    })
-  }
-  for (const line of log.replace(/\r\n?/g, '\n').split('\n')) {
-    if (line.startsWith(`${SECTION_MARK} `)) {
-      close()
-      name = line.slice(SECTION_MARK.length + 1).trim()
-      buf = []
-    } else if (name !== undefined) buf.push(line)
-  }
-  close()
-  return out
+  return splitLogSections(log, SECTION_MARK)
 }
 
 export interface IbPortView {

@@ -1,7 +1,9 @@
 // Test world for the simulated controllers: a store with the built-in types plus the three CRD
 // types the stack needs, the controllers, a SimCluster, and small helpers (create by kind, wait
-// for a condition in real time, apply the upstream manifests).
+// for a condition in real time, apply the upstream manifests). Every world made here is closed
+// after the test that made it.
 import { readFileSync } from 'node:fs'
+import { afterEach } from '@jest/globals'
 import path from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { SimClock } from '../../sim/contracts.js'
@@ -87,6 +89,13 @@ const GROUP_OF_KIND: Record<string, string> = {
   ClusterPolicy: 'nvidia.com'
 }
 
+/** The worlds the running test made, closed after it. */
+const openWorlds = new Set<World>()
+afterEach(() => {
+  for (const w of openWorlds) w.close()
+  openWorlds.clear()
+})
+
 export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: boolean } = {}): World {
   const scenario = loadScenario(undefined, { kube: { timeScale: 0.001 }, ...(overrides as object) })
   const clock = new SimClock(scenario.kube.timeScale)
@@ -166,7 +175,29 @@ export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: b
       controllers.close()
     }
   }
+  openWorlds.add(world)
   return world
+}
+
+/**
+ * A world with `system` system nodes, a GPU pool `gpu` of `gpus` nodes, the Network Operator
+ * installed and, unless turned off, the guide's NodeFeatureRule and NicClusterPolicy applied.
+ */
+export function networkOperatorWorld(o: {
+  gpus: number
+  system?: number
+  scenario?: unknown
+  pool?: Parameters<typeof gpuPool>[2]
+  nfdRule?: boolean
+  nicClusterPolicy?: boolean
+}): World {
+  const w = makeWorld(o.scenario)
+  if (o.system) w.cluster.addPool(systemPool(o.system))
+  w.cluster.addPool(gpuPool('gpu', o.gpus, o.pool))
+  installNetworkOperator(w)
+  if (o.nfdRule !== false) applyNfdRule(w)
+  if (o.nicClusterPolicy !== false) applyNicClusterPolicy(w)
+  return w
 }
 
 export function gpuPool(
@@ -215,32 +246,33 @@ export function namespace(w: World, name: string): void {
     w.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
 }
 
+/** An operator's one-replica Deployment, named as its namespace, as its chart installs it. */
+function operatorDeployment(name: string, labels: Record<string, string>, image: string): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: name },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name, image }] } }
+    }
+  }
+}
+
 /** What `helm install network-operator` leaves behind that the simulation keys on: the operator and NFD's worker. */
 export function installNetworkOperator(
   w: World,
   o: { version?: string; workerTolerations?: unknown[]; workerNodeSelector?: Record<string, string> } = {}
 ): void {
   namespace(w, 'network-operator')
-  w.create({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'network-operator', namespace: 'network-operator' },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { 'app.kubernetes.io/name': 'network-operator' } },
-      template: {
-        metadata: { labels: { 'app.kubernetes.io/name': 'network-operator' } },
-        spec: {
-          containers: [
-            {
-              name: 'network-operator',
-              image: `nvcr.io/nvidia/cloud-native/network-operator:${o.version ?? 'v26.4.1'}`
-            }
-          ]
-        }
-      }
-    }
-  })
+  w.create(
+    operatorDeployment(
+      'network-operator',
+      { 'app.kubernetes.io/name': 'network-operator' },
+      `nvcr.io/nvidia/cloud-native/network-operator:${o.version ?? 'v26.4.1'}`
+    )
+  )
   // The chart's NFD worker: its config whitelists display classes only, labelling by vendor.
   w.create({
     apiVersion: 'v1',
@@ -289,19 +321,7 @@ export function installGpuOperator(
   spec: Record<string, unknown> = { driver: { rdma: { enabled: true } } }
 ): void {
   namespace(w, 'gpu-operator')
-  w.create({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'gpu-operator', namespace: 'gpu-operator' },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: 'gpu-operator' } },
-      template: {
-        metadata: { labels: { app: 'gpu-operator' } },
-        spec: { containers: [{ name: 'gpu-operator', image: 'nvcr.io/nvidia/gpu-operator:v26.7.0' }] }
-      }
-    }
-  })
+  w.create(operatorDeployment('gpu-operator', { app: 'gpu-operator' }, 'nvcr.io/nvidia/gpu-operator:v26.7.0'))
   w.create({ apiVersion: 'nvidia.com/v1', kind: 'ClusterPolicy', metadata: { name: 'cluster-policy' }, spec })
 }
 
@@ -321,6 +341,16 @@ export function applyIbNodeConfig(w: World, pool = 'gpu'): void {
 export function applyGuideDevicePlugin(w: World, pool = 'gpu'): void {
   for (const o of upstream('dynamo-guide-infiniband-on-azure__rdma-shared-device-plugin.yaml', pool))
     w.create(o)
+}
+
+/** A Pod in `default`, bound to `node` when one is given. */
+export function pod(name: string, spec: Record<string, unknown>, node?: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { ...(node ? { nodeName: node } : {}), ...spec }
+  }
 }
 
 export const isReady = (p: KubeObject) =>

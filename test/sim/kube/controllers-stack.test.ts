@@ -18,13 +18,13 @@ import {
   installNetworkOperator,
   isReady,
   makeWorld,
+  networkOperatorWorld,
   systemPool,
   upstream,
   type World
 } from '../../support/controllers-world.js'
 
 let w: World
-afterEach(() => w?.close())
 
 const PCI15B3 = 'feature.node.kubernetes.io/pci-15b3.present'
 const WAIT = 'network.nvidia.com/operator.mofed.wait'
@@ -100,11 +100,7 @@ describe('NFD and the Network Operator', () => {
   })
 
   it('renders mofed-<os><ver>-<kernelHash>-ds; the guide selector app=mofed-ubuntu22.04-ds matches nothing', async () => {
-    w = makeWorld()
-    w.cluster.addPool(gpuPool('gpu', 2))
-    installNetworkOperator(w)
-    applyNfdRule(w)
-    applyNicClusterPolicy(w)
+    w = networkOperatorWorld({ gpus: 2 })
     await w.waitFor('mofed ready', () => ofedPods().length === 2 && ofedPods().every(isReady))
     const hash = kernelHash('5.15.0-1079-azure')
     const dsName = `mofed-ubuntu22.04-${hash}-ds`
@@ -148,10 +144,11 @@ describe('NFD and the Network Operator', () => {
   })
 
   it('keeps mofed.wait=true until the node’s OFED pod is Ready (the mofed delay)', async () => {
-    w = makeWorld({ kube: { timeScale: 0.001, delays: { mofed: '900s', default: '5s', gpuDriver: '240s' } } })
-    w.cluster.addPool(gpuPool('gpu', 1))
-    installNetworkOperator(w)
-    applyNfdRule(w)
+    w = networkOperatorWorld({
+      gpus: 1,
+      scenario: { kube: { timeScale: 0.001, delays: { mofed: '900s', default: '5s', gpuDriver: '240s' } } },
+      nicClusterPolicy: false
+    })
     // Taken before the policy is applied: a late poll can only make the measured span longer.
     const startedAt = w.clock.now()
     applyNicClusterPolicy(w)
@@ -162,11 +159,7 @@ describe('NFD and the Network Operator', () => {
   })
 
   it('Ubuntu 24.04 on Kubernetes 1.35: mofed-ubuntu24.04-<hash>-ds and a -ubuntu24.04-amd64 image', async () => {
-    w = makeWorld()
-    w.cluster.addPool(gpuPool('gpu', 1, { kubernetesVersion: '1.35' }))
-    installNetworkOperator(w)
-    applyNfdRule(w)
-    applyNicClusterPolicy(w)
+    w = networkOperatorWorld({ gpus: 1, pool: { kubernetesVersion: '1.35' } })
     const name = `mofed-ubuntu24.04-${kernelHash('6.8.0-1021-azure')}-ds`
     const d = await w.waitFor('ds', () => w.get('daemonsets', 'network-operator', name, 'apps'))
     expect(d.spec.template.spec.containers[0].image).toMatch(/-ubuntu24\.04-amd64$/)
@@ -182,11 +175,7 @@ describe('NFD and the Network Operator', () => {
   })
 
   it('ofedFails: that node’s MOFED pod crash-loops with a build error; the policy stays notReady', async () => {
-    w = makeWorld({ nodes: { ofedFails: [1] } })
-    w.cluster.addPool(gpuPool('gpu', 2))
-    installNetworkOperator(w)
-    applyNfdRule(w)
-    applyNicClusterPolicy(w)
+    w = networkOperatorWorld({ gpus: 2, scenario: { nodes: { ofedFails: [1] } } })
     const bad = w.cluster.nodeNameOf('gpu', 1)
     const crashing = await w.waitFor('crash loop', () =>
       ofedPods().find(
@@ -227,10 +216,7 @@ describe('NFD and the Network Operator', () => {
 
 describe('RDMA shared device plugin', () => {
   it('guide config (no linkTypes) also selects the Ethernet VF; AZ config (linkTypes infiniband) does not', async () => {
-    w = makeWorld()
-    w.cluster.addPool(gpuPool('gpu', 1))
-    installNetworkOperator(w)
-    applyNfdRule(w)
+    w = networkOperatorWorld({ gpus: 1, nicClusterPolicy: false })
     const [base] = upstream('azure-aks-rdma-infiniband__configs_nicclusterpolicy_base_nic.yaml')
     const [rdma] = upstream(
       'azure-aks-rdma-infiniband__configs_nicclusterpolicy_rdma-shared-device-plugin_rdma.yaml'
@@ -318,12 +304,7 @@ describe('ib-node-config', () => {
 
 describe('GPU Operator', () => {
   async function stack(gpuSpec: Record<string, unknown>, o: { ofed?: boolean; ready?: boolean } = {}) {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(1))
-    w.cluster.addPool(gpuPool('gpu', 2))
-    installNetworkOperator(w)
-    applyNfdRule(w)
-    if (o.ofed !== false) applyNicClusterPolicy(w)
+    w = networkOperatorWorld({ gpus: 2, system: 1, nicClusterPolicy: o.ofed !== false })
     installGpuOperator(w, gpuSpec)
     if (o.ready !== false)
       await w.waitFor('cluster policy ready', () => cp()?.status?.state === 'ready', 20_000)
@@ -439,12 +420,7 @@ describe('GPU Operator', () => {
 
 describe('the whole guide, fixed', () => {
   it('every RDMA node: mofed.wait=false, rdma/hca_shared_devices_a=1k, nvidia.com/gpu=8, one kubelet restart', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(1))
-    w.cluster.addPool(gpuPool('gpu', 3))
-    installNetworkOperator(w)
-    applyNfdRule(w)
-    applyNicClusterPolicy(w)
+    w = networkOperatorWorld({ gpus: 3, system: 1 })
     applyIbNodeConfig(w)
     applyGuideDevicePlugin(w)
     installGpuOperator(w, { driver: { rdma: { enabled: true } } })

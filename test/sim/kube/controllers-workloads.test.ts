@@ -18,12 +18,12 @@ import {
   installNetworkOperator,
   isReady,
   makeWorld,
+  networkOperatorWorld,
   systemPool,
   type World
 } from '../../support/controllers-world.js'
 
 let w: World
-afterEach(() => w?.close())
 
 const IBTOOLS = 'ghcr.io/azure/aks-rdma-infiniband/ibtools:latest'
 
@@ -210,11 +210,7 @@ describe('probe pods', () => {
   })
 
   it('end to end: after the real setup a probe sees unlimited memlock and ib_umad', async () => {
-    w = makeWorld()
-    w.cluster.addPool(gpuPool('gpu', 1))
-    installNetworkOperator(w)
-    applyNfdRule(w)
-    applyNicClusterPolicy(w)
+    w = networkOperatorWorld({ gpus: 1 })
     applyIbNodeConfig(w)
     await w.waitFor('setup', () => {
       const h = w.hardware.all()[0]

@@ -10,12 +10,12 @@ import {
   installNetworkOperator,
   isReady,
   makeWorld,
+  pod,
   systemPool,
   type World
 } from '../../support/controllers-world.js'
 
 let w: World
-afterEach(() => w?.close())
 
 function ds(name: string, spec: Record<string, unknown> = {}, template: Record<string, unknown> = {}) {
   return {
@@ -122,18 +122,7 @@ describe('nodes from agent pools', () => {
   it('a DaemonSet whose pods name an unknown priority class creates none and reports FailedCreate', async () => {
     w = makeWorld()
     w.cluster.addPool(gpuPool('gpu', 1))
-    w.create({
-      apiVersion: 'apps/v1',
-      kind: 'DaemonSet',
-      metadata: { name: 'agent', namespace: 'kube-system' },
-      spec: {
-        selector: { matchLabels: { app: 'agent' } },
-        template: {
-          metadata: { labels: { app: 'agent' } },
-          spec: { priorityClassName: 'node-critical-typo', containers: [{ name: 'c', image: 'busybox' }] }
-        }
-      }
-    })
+    w.create(ds('agent', {}, { priorityClassName: 'node-critical-typo' }))
     const event = await w.waitFor('FailedCreate', () =>
       w.list('events', { namespace: 'kube-system' }).find(e => e.reason === 'FailedCreate')
     )
@@ -310,18 +299,11 @@ describe('DaemonSet controller', () => {
       )
     )
     expect(pods('everywhere')).toHaveLength(4)
-    expect(
-      pods('untolerated')
-        .map(p => p.spec.nodeName)
-        .every((n: string) => n.includes('-system-'))
-    ).toBe(true)
+    const onlyOn = (app: string, pool: string) => pods(app).every(p => p.spec.nodeName.includes(`-${pool}-`))
+    expect(onlyOn('untolerated', 'system')).toBe(true)
     expect(pods('untolerated')).toHaveLength(2)
-    expect(
-      pods('gpu-only')
-        .map(p => p.spec.nodeName)
-        .every((n: string) => n.includes('-gpu-'))
-    ).toBe(true)
-    expect(pods('affinity').every(p => p.spec.nodeName.includes('-system-'))).toBe(true)
+    expect(onlyOn('gpu-only', 'gpu')).toBe(true)
+    expect(onlyOn('affinity', 'system')).toBe(true)
     const p = pods('everywhere')[0]
     expect(p.metadata.name).toMatch(/^everywhere-[bcdfghjklmnpqrstvwxz2456789]{5}$/)
     expect(p.metadata.ownerReferences![0]).toMatchObject({
@@ -485,19 +467,16 @@ describe('Deployment, Job and scheduling', () => {
   it('leaves a pod Pending/Unschedulable with the scheduler message when no node has the resource', async () => {
     w = makeWorld()
     w.cluster.addPool(gpuPool('gpu', 2))
-    w.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'wants-rdma', namespace: 'default' },
-      spec: {
+    w.create(
+      pod('wants-rdma', {
         containers: [{ name: 'c', image: 'x', resources: { limits: { 'rdma/hca_shared_devices_a': '1' } } }]
-      }
-    })
-    const pod = await w.waitFor('unschedulable', () => {
+      })
+    )
+    const pending = await w.waitFor('unschedulable', () => {
       const p = w.get('pods', 'default', 'wants-rdma')
       return p?.status?.conditions?.[0]?.reason === 'Unschedulable' ? p : undefined
     })
-    expect(pod.status.conditions[0].message).toBe(
+    expect(pending.status.conditions[0].message).toBe(
       '0/2 nodes are available: 2 Insufficient rdma/hca_shared_devices_a. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.'
     )
     expect(
@@ -513,16 +492,16 @@ describe('kubelet pod lifecycle', () => {
     w = makeWorld()
     w.cluster.addPool(systemPool(1))
     const node = w.list('nodes')[0].metadata.name
-    w.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'p', namespace: 'default' },
-      spec: {
-        nodeName: node,
-        initContainers: [{ name: 'init', image: 'busybox:1.36', command: ['sh', '-c', 'echo init-ran'] }],
-        containers: [{ name: 'app', image: 'nginx:1.27' }]
-      }
-    })
+    w.create(
+      pod(
+        'p',
+        {
+          initContainers: [{ name: 'init', image: 'busybox:1.36', command: ['sh', '-c', 'echo init-ran'] }],
+          containers: [{ name: 'app', image: 'nginx:1.27' }]
+        },
+        node
+      )
+    )
     const seen = new Set<string>()
     w.store.onChange(e => {
       if (e.object.kind === 'Pod' && e.object.status?.phase) seen.add(e.object.status.phase)
@@ -560,12 +539,7 @@ describe('kubelet pod lifecycle', () => {
   it('CrashLoopBackOff fault: restarts grow, waiting reason, back-off event and logs that say why', async () => {
     w = makeWorld({ kube: { timeScale: 0.001, faults: [{ pod: 'crashy', kind: 'CrashLoopBackOff' }] } })
     w.cluster.addPool(systemPool(1))
-    w.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'crashy-1', namespace: 'default' },
-      spec: { containers: [{ name: 'app', image: 'app:1' }] }
-    })
+    w.create(pod('crashy-1', { containers: [{ name: 'app', image: 'app:1' }] }))
     const p = await w.waitFor('restarts', () => {
       const x = w.get('pods', 'default', 'crashy-1')
       const cs = x?.status?.containerStatuses?.[0]
@@ -589,12 +563,7 @@ describe('kubelet pod lifecycle', () => {
   it('ImagePullBackOff fault: ErrImagePull then ImagePullBackOff with the pull failure event', async () => {
     w = makeWorld({ kube: { timeScale: 0.001, faults: [{ pod: 'pull', kind: 'ImagePullBackOff' }] } })
     w.cluster.addPool(systemPool(1))
-    w.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'pull-me', namespace: 'default' },
-      spec: { containers: [{ name: 'app', image: 'ghcr.io/acme/missing:v9' }] }
-    })
+    w.create(pod('pull-me', { containers: [{ name: 'app', image: 'ghcr.io/acme/missing:v9' }] }))
     const reasons = new Set<string>()
     w.store.onChange(e => {
       const r = e.object.status?.containerStatuses?.[0]?.state?.waiting?.reason
@@ -616,16 +585,13 @@ describe('kubelet pod lifecycle', () => {
   it('NeverReady fault: running but never Ready, with readiness probe failures', async () => {
     w = makeWorld({ kube: { timeScale: 0.001, faults: [{ pod: 'slow', kind: 'NeverReady' }] } })
     w.cluster.addPool(systemPool(1))
-    w.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'slow-1', namespace: 'default' },
-      spec: {
+    w.create(
+      pod('slow-1', {
         containers: [
           { name: 'app', image: 'app:1', readinessProbe: { httpGet: { path: '/healthz', port: 8080 } } }
         ]
-      }
-    })
+      })
+    )
     const ev = await w.waitFor('unhealthy', () =>
       w.list('events', { namespace: 'default' }).find(e => e.reason === 'Unhealthy')
     )

@@ -3,19 +3,10 @@
 // NicClusterPolicy replaces the OFED driver pods node by node through the documented states, never
 // more nodes cordoned than maxParallelUpgrades (0: all at once), evicting the node's workload pods
 // first; a pod the drain may not remove (no controller, force off) fails that node's upgrade.
-import {
-  applyNfdRule,
-  applyNicClusterPolicy,
-  gpuPool,
-  installNetworkOperator,
-  isReady,
-  makeWorld,
-  type World
-} from '../../support/controllers-world.js'
+import { isReady, networkOperatorWorld, type World } from '../../support/controllers-world.js'
 import type { KubeObject } from '../../../sim/kube/store.js'
 
 let w: World
-afterEach(() => w?.close())
 
 const STATE = 'nvidia.com/ofed-driver-upgrade-state'
 const ncpType = () => w.t('nicclusterpolicies', 'mellanox.com')
@@ -25,11 +16,7 @@ const ofedPods = () =>
 
 /** A policy whose driver is ready on every node, upgrade-done everywhere. */
 async function installed(nodes: number, policy: (spec: any) => void = () => undefined): Promise<void> {
-  w = makeWorld()
-  w.cluster.addPool(gpuPool('gpu', nodes))
-  installNetworkOperator(w)
-  applyNfdRule(w)
-  applyNicClusterPolicy(w)
+  w = networkOperatorWorld({ gpus: nodes })
   w.store.mutate(ncpType(), undefined, 'nic-cluster-policy', o => policy(o.spec.ofedDriver.upgradePolicy))
   await w.waitFor('drivers ready, upgrade-done', () => {
     const pods = ofedPods()

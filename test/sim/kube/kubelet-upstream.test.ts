@@ -15,21 +15,12 @@ import {
   installNetworkOperator,
   isReady,
   makeWorld,
+  pod,
   type World
 } from '../../support/controllers-world.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 let w: World
-afterEach(() => w?.close())
-
-function pod(name: string, spec: Record<string, unknown>, node?: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default' },
-    spec: { ...(node ? { nodeName: node } : {}), ...spec }
-  }
-}
 
 /** Every status the store receives for the pod's container, in order. */
 function statusesOf(world: World, name: string, init = false): any[] {

@@ -2,7 +2,9 @@
 // server, the control plane's garbage collector and namespace controller (no nodes: a pod bound to
 // a node stays Terminating once deleted, as with a kubelet that is gone), and ready client-node /
 // kubeconfig handles (token and client-certificate users).
+import { afterAll, beforeAll } from '@jest/globals'
 import { KubeConfig } from '@kubernetes/client-node'
+import path from 'node:path'
 import { SimClock, SimRecorder } from '../../sim/contracts.js'
 import { type FaultSpec, loadScenario } from '../../sim/scenario.js'
 import { startControlPlane } from '../../sim/kube/controllers/index.js'
@@ -14,6 +16,12 @@ import { type KubeObject, ObjectStore, type ResourceType } from '../../sim/kube/
 import { rejection } from './rejection.js'
 
 export const TOKEN = 'sim-token-123'
+
+/** The NicClusterPolicy CRD of network-operator v26.4.1, as upstream ships it. */
+export const NCP_CRD = path.resolve(
+  process.cwd(),
+  'test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml'
+)
 
 let sharedTls: WorldTls | undefined
 /** One CA per test process (key generation costs ~100 ms). */
@@ -127,6 +135,24 @@ export async function startWorld(
   }
 }
 
+/**
+ * One world for the calling file (or describe block): started before its tests, handed to `ready`
+ * (to keep it, make clients, seed objects), closed after them.
+ */
+export function worldForTests(
+  ready: (w: TestWorld) => unknown,
+  opts: Parameters<typeof startWorld>[0] = {}
+): void {
+  let world: TestWorld | undefined
+  beforeAll(async () => {
+    world = await startWorld(opts)
+    await ready(world)
+  })
+  afterAll(async () => {
+    await world?.close()
+  })
+}
+
 export function nodeObject(
   name: string,
   labels: Record<string, string> = {}
@@ -194,31 +220,67 @@ export async function waitFor(cond: () => boolean, ms = 60_000): Promise<void> {
   }
 }
 
+/** A request with raw headers and a raw body, its answer kept as bytes (protobuf, OpenAPI). */
+export async function bytesRequest(
+  w: TestWorld,
+  p: string,
+  init: { method?: string; body?: Buffer | string; headers?: Record<string, string> } = {}
+): Promise<{ status: number; type: string; body: Buffer; headers: Headers }> {
+  const { Agent, fetch } = await import('undici')
+  const res = await fetch(w.server.url + p, {
+    method: init.method ?? 'GET',
+    body: init.body,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(init.headers ?? {}) },
+    dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
+  })
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: Buffer.from(await res.arrayBuffer()),
+    headers: res.headers as unknown as Headers
+  }
+}
+
 /** A request with raw headers and body (Warning headers, query parameters clients do not send). */
 export async function rawRequest(
   w: TestWorld,
   p: string,
   init: { method?: string; body?: string; headers?: Record<string, string> } = {}
 ): Promise<{ status: number; text: string; json: any; headers: Headers }> {
-  const { Agent, fetch } = await import('undici')
-  const res = await fetch(w.server.url + p, {
-    method: init.method ?? 'GET',
-    body: init.body,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      ...(init.headers ?? {})
-    },
-    dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
+  const res = await bytesRequest(w, p, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) }
   })
-  const text = await res.text()
+  const text = res.body.toString('utf8')
   let json: any
   try {
     json = JSON.parse(text)
   } catch {
     json = undefined
   }
-  return { status: res.status, text, json, headers: res.headers as unknown as Headers }
+  return { status: res.status, text, json, headers: res.headers }
+}
+
+/** A namespaced CustomResourceDefinition of `kind` in `group`, serving and storing v1 with `schema`. */
+export function crdObject(
+  group: string,
+  kind: string,
+  schema: Record<string, unknown>,
+  names: { shortNames?: string[] } = {}
+): KubeObject {
+  const singular = kind.toLowerCase()
+  const plural = `${singular}s`
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular, kind, listKind: `${kind}List`, ...names },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }]
+    }
+  }
 }
 
 /** Creates the CRDs a chart version installs (the upstream files the simulated charts carry). */

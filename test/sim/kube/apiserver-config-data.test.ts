@@ -1,9 +1,9 @@
 // Secrets and ConfigMaps as kube-apiserver 1.33 decodes and validates them: `stringData` merged into
 // `data` and never stored, bad base64 refused while decoding (400), `immutable: true` kept (422),
 // and the 1 MiB limit with upstream's field and wording.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { goBase64ErrorOffset } from '../../../sim/kube/apiserver/byte-fields.js'
-import { type TestWorld, rawRequest, startWorld } from '../../support/apiserver-world.js'
+import { type TestWorld, rawRequest, worldForTests } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 const b64 = (s: string) => Buffer.from(s).toString('base64')
@@ -18,12 +18,7 @@ const patch = (plural: string, name: string, body: unknown) =>
     headers: { 'content-type': 'application/merge-patch+json' }
   })
 
-beforeAll(async () => {
-  w = await startWorld()
-})
-afterAll(async () => {
-  await w.close()
-})
+worldForTests(world => (w = world))
 
 describe('Secret and ConfigMap data', () => {
   it('merges stringData into data (overriding a key) and never stores it', async () => {

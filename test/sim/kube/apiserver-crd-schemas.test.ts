@@ -4,28 +4,25 @@
 // schema's defaults are filled in; its validation answers 422 in kube-openapi's words (type,
 // required, enum, pattern, maxLength, minimum, and a `self == oldSelf` immutability rule); its
 // fields are published for `kubectl explain`; an unsupported field label is refused.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { parseAllDocuments } from 'yaml'
 import { chartCrds, crdVersionFor } from '../../../sim/kube/crds/index.js'
 import {
   installChartCrds,
   rawRequest,
-  startWorld,
   waitFor,
-  type TestWorld
+  type TestWorld,
+  worldForTests
 } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 const NCP_PATH = '/apis/mellanox.com/v1alpha1/nicclusterpolicies'
 
-beforeAll(async () => {
-  w = await startWorld()
+worldForTests(async world => {
+  w = world
   installChartCrds(w, 'network-operator', 'v26.4.0')
   await waitFor(() => !!w.store.type('mellanox.com', 'nicclusterpolicies'))
-})
-afterAll(async () => {
-  await w.close()
 })
 
 const policy = (name: string, ofedDriver: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

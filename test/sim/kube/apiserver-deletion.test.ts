@@ -5,7 +5,7 @@
 // the garbage collector (Foreground waits for dependents, Orphan clears their ownerReferences,
 // Background goes at once), a batch/v1 Job orphans its pods by default, and a Namespace terminates:
 // Terminating with the real conditions, no new content (403), a second delete 409, gone once empty.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import {
   BatchV1Api,
   CoreV1Api,
@@ -18,24 +18,21 @@ import {
   nodeObject,
   podObject,
   rawRequest,
-  startWorld,
   waitFor,
-  type TestWorld
+  type TestWorld,
+  worldForTests
 } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 let core: CoreV1Api
 let batch: BatchV1Api
 
-beforeAll(async () => {
-  w = await startWorld()
+worldForTests(async world => {
+  w = world
   core = w.kc.makeApiClient(CoreV1Api)
   batch = w.kc.makeApiClient(BatchV1Api)
   w.put('', 'nodes', nodeObject('n1'))
   await core.createNamespace({ body: { metadata: { name: 'del' } } })
-})
-afterAll(async () => {
-  await w.close()
 })
 
 const pods = () => w.type('', 'pods')

@@ -2,34 +2,15 @@
 // generated from the .proto files (x-kubernetes-group-version-kind, descriptions, inlined structs,
 // Time and Quantity as strings) and a CRD's own schema for its kind; /openapi/v2 as JSON and as
 // gnostic protobuf, negotiated the way kube-openapi's handler does it.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { decodeOpenApiV2Protobuf, openApiV2Media } from '../../../sim/kube/apiserver/openapi-v2-proto.js'
-import { TOKEN, type TestWorld, startWorld } from '../../support/apiserver-world.js'
+import { type TestWorld, worldForTests, bytesRequest, crdObject } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 
-async function get(
-  p: string,
-  accept = 'application/json'
-): Promise<{ status: number; type: string; body: Buffer }> {
-  const { Agent, fetch } = await import('undici')
-  const res = await fetch(w.server.url + p, {
-    headers: { authorization: `Bearer ${TOKEN}`, accept },
-    dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
-  })
-  return {
-    status: res.status,
-    type: res.headers.get('content-type') ?? '',
-    body: Buffer.from(await res.arrayBuffer())
-  }
-}
+const get = (p: string, accept = 'application/json') => bytesRequest(w, p, { headers: { accept } })
 
-beforeAll(async () => {
-  w = await startWorld()
-})
-afterAll(async () => {
-  await w.close()
-})
+worldForTests(world => (w = world))
 
 describe('OpenAPI v3', () => {
   it('publishes the schemas of a group-version’s kinds, found by x-kubernetes-group-version-kind', async () => {
@@ -62,33 +43,20 @@ describe('OpenAPI v3', () => {
   })
 
   it('publishes a CRD’s schema for its kind', async () => {
-    w.put('apiextensions.k8s.io', 'customresourcedefinitions', {
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    description: 'What a widget is.',
-                    properties: { size: { type: 'integer' } }
-                  }
-                }
-              }
-            }
+    w.put(
+      'apiextensions.k8s.io',
+      'customresourcedefinitions',
+      crdObject('example.com', 'Widget', {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            description: 'What a widget is.',
+            properties: { size: { type: 'integer' } }
           }
-        ]
-      }
-    })
+        }
+      })
+    )
     for (let i = 0; i < 50 && !w.store.type('example.com', 'widgets'); i++)
       await new Promise(r => setTimeout(r, 20))
     const doc = JSON.parse((await get('/openapi/v3/apis/example.com/v1')).body.toString())

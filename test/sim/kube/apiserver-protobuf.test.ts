@@ -4,11 +4,10 @@
 // the exact bytes kubectl v1.33 sends for `kubectl create namespace`, and over HTTPS: protobuf
 // bodies in, protobuf objects / lists / Status / watch frames out, and custom resources answered
 // as a real server answers protobuf (400 for a body, JSON or 406 for Accept).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import * as k8s from '@kubernetes/client-node'
 import protobuf from 'protobufjs'
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import {
   decodeObject,
   encodeObject,
@@ -19,7 +18,14 @@ import {
   protoRoot,
   readWatchFrames
 } from '../../../sim/kube/apiserver/protobuf.js'
-import { TOKEN, type TestWorld, startWorld } from '../../support/apiserver-world.js'
+import {
+  TOKEN,
+  type TestWorld,
+  worldForTests,
+  NCP_CRD,
+  bytesRequest,
+  crdObject
+} from '../../support/apiserver-world.js'
 
 const PB = 'application/vnd.kubernetes.protobuf'
 
@@ -134,40 +140,21 @@ describe('the .proto files and the JSON they stand for', () => {
     }
     expect(decodeObject(encodeObject(status))).toEqual(status)
 
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'things.example.com' },
-      spec: {
-        group: 'example.com',
-        names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
-        scope: 'Namespaced',
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                'x-kubernetes-preserve-unknown-fields': true,
-                properties: {
-                  spec: {
-                    type: 'object',
-                    required: ['size'],
-                    additionalProperties: { type: 'string' },
-                    properties: {
-                      size: { type: 'integer', default: 3, enum: [1, 3] },
-                      ports: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-list-type': 'set' }
-                    }
-                  }
-                }
-              }
-            }
+    const crd = crdObject('example.com', 'Thing', {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        spec: {
+          type: 'object',
+          required: ['size'],
+          additionalProperties: { type: 'string' },
+          properties: {
+            size: { type: 'integer', default: 3, enum: [1, 3] },
+            ports: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-list-type': 'set' }
           }
-        ]
+        }
       }
-    }
+    })
     expect(sorted(decodeObject(encodeObject(crd)))).toEqual(sorted(crd))
   })
 
@@ -201,35 +188,10 @@ describe('the .proto files and the JSON they stand for', () => {
 
 describe('protobuf over HTTPS', () => {
   let w: TestWorld
-  const NCP_CRD = path.resolve(
-    process.cwd(),
-    'test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml'
-  )
 
-  beforeAll(async () => {
-    w = await startWorld()
-  })
-  afterAll(async () => {
-    await w.close()
-  })
+  worldForTests(world => (w = world))
 
-  async function call(
-    p: string,
-    init: { method?: string; body?: Buffer | string; headers?: Record<string, string> } = {}
-  ): Promise<{ status: number; type: string; body: Buffer }> {
-    const { Agent, fetch } = await import('undici')
-    const res = await fetch(w.server.url + p, {
-      method: init.method ?? 'GET',
-      body: init.body,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(init.headers ?? {}) },
-      dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
-    })
-    return {
-      status: res.status,
-      type: res.headers.get('content-type') ?? '',
-      body: Buffer.from(await res.arrayBuffer())
-    }
-  }
+  const call = (p: string, init: Parameters<typeof bytesRequest>[2]) => bytesRequest(w, p, init)
 
   it('creates from a protobuf body and answers in protobuf when asked first', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pb-cm' }, data: { a: 'b' } }

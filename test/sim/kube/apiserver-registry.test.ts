@@ -7,24 +7,21 @@
 // options ValidateListOptions refuses (sendInitialEvents with WatchList off, as in v1.33;
 // resourceVersionMatch out of place), malformed continue tokens and field labels a kind does not
 // support, and the server-side printers' columns.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { AppsV1Api, BatchV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node'
-import { failure, rawRequest, startWorld, type TestWorld } from '../../support/apiserver-world.js'
+import { failure, rawRequest, type TestWorld, worldForTests } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 let core: CoreV1Api
 let apps: AppsV1Api
 let batch: BatchV1Api
 
-beforeAll(async () => {
-  w = await startWorld()
+worldForTests(async world => {
+  w = world
   core = w.kc.makeApiClient(CoreV1Api)
   apps = w.kc.makeApiClient(AppsV1Api)
   batch = w.kc.makeApiClient(BatchV1Api)
   await core.createNamespace({ body: { metadata: { name: 'reg' } } })
-})
-afterAll(async () => {
-  await w.close()
 })
 
 const deployment = (labels: Record<string, string>, selector: Record<string, string>): V1Deployment => ({

@@ -2,18 +2,13 @@
 // causes keyed `reason`, the two kinds of 404 (a Status with empty details inside a built-in
 // group-version, Go's plain-text `404 page not found` elsewhere), and watches that turn a selector
 // change into DELETED / ADDED and answer a too-old resourceVersion with a 410 ERROR event.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node'
-import { type TestWorld, rawRequest, startWorld, waitFor } from '../../support/apiserver-world.js'
+import { type TestWorld, rawRequest, waitFor, worldForTests } from '../../support/apiserver-world.js'
 
 let w: TestWorld
 
-beforeAll(async () => {
-  w = await startWorld()
-})
-afterAll(async () => {
-  await w.close()
-})
+worldForTests(world => (w = world))
 
 describe('Status on the wire', () => {
   it('keys each cause by reason, as metav1.StatusCause serialises', async () => {

@@ -1,9 +1,8 @@
 // The simulated API server through the real @kubernetes/client-node: discovery, authentication,
 // every verb, patch formats, server-side apply with managedFields and conflicts, pagination,
 // selectors, watch resume / bookmarks / 410, CRDs with the status subresource, and pods/log.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import {
   ApiextensionsV1Api,
   AppsV1Api,
@@ -17,56 +16,29 @@ import {
 import { parseAllDocuments } from 'yaml'
 import {
   type TestWorld,
-  TOKEN,
   adminKubeConfig,
   kubeConfigFor,
   nodeObject,
   podObject,
-  startWorld,
   statusOf,
-  waitFor
+  waitFor,
+  worldForTests,
+  NCP_CRD,
+  rawRequest,
+  crdObject
 } from '../../support/apiserver-world.js'
-
-const NCP_CRD = path.resolve(
-  process.cwd(),
-  'test/fixtures/upstream/network-operator-v26.4.1-crd-nicclusterpolicies.yaml'
-)
 
 let w: TestWorld
 let core: CoreV1Api
 let apps: AppsV1Api
 let objects: KubernetesObjectApi
 
-beforeAll(async () => {
-  w = await startWorld()
+worldForTests(world => {
+  w = world
   core = w.kc.makeApiClient(CoreV1Api)
   apps = w.kc.makeApiClient(AppsV1Api)
   objects = KubernetesObjectApi.makeApiClient(w.kc)
 })
-afterAll(async () => {
-  await w.close()
-})
-
-async function rawFetch(
-  p: string,
-  init: { method?: string; body?: string; headers?: Record<string, string> } = {}
-) {
-  const { Agent, fetch } = await import('undici')
-  const res = await fetch(w.server.url + p, {
-    method: init.method ?? 'GET',
-    body: init.body,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(init.headers ?? {}) },
-    dispatcher: new Agent({ connect: { ca: w.tls.caPem } })
-  })
-  const text = await res.text()
-  let json: any
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = undefined
-  }
-  return { status: res.status, text, json, headers: res.headers }
-}
 
 async function expectStatus(p: Promise<unknown>, code: number, reason: string): Promise<any> {
   try {
@@ -97,12 +69,12 @@ describe('discovery and authentication', () => {
   it('serves /version, /api, /apis and resource lists with subresources', async () => {
     const version = await w.kc.makeApiClient(VersionApi).getCode()
     expect(version.gitVersion).toBe('v1.33.2')
-    const groups = await rawFetch('/apis')
+    const groups = await rawRequest(w, '/apis')
     expect(groups.json.kind).toBe('APIGroupList')
     expect(groups.json.groups.map((g: any) => g.name)).toEqual(
       expect.arrayContaining(['apps', 'coordination.k8s.io', 'apiextensions.k8s.io'])
     )
-    const v1 = await rawFetch('/api/v1', {
+    const v1 = await rawRequest(w, '/api/v1', {
       headers: {
         accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json'
       }
@@ -114,7 +86,7 @@ describe('discovery and authentication', () => {
     )
     const pods = v1.json.resources.find((r: any) => r.name === 'pods')
     expect(pods).toMatchObject({ singularName: 'pod', namespaced: true, kind: 'Pod', shortNames: ['po'] })
-    const appsList = await rawFetch('/apis/apps/v1')
+    const appsList = await rawRequest(w, '/apis/apps/v1')
     expect(appsList.json.resources.map((r: any) => r.name)).toEqual(
       expect.arrayContaining(['daemonsets', 'daemonsets/status', 'deployments'])
     )
@@ -123,7 +95,7 @@ describe('discovery and authentication', () => {
   it('rejects unknown tokens with a 401 Status and accepts AAD tokens and client certificates', async () => {
     const bad = kubeConfigFor(w.server.url, w.tls, { token: 'nope' }).makeApiClient(CoreV1Api)
     await expect(bad.listNode()).rejects.toMatchObject({ code: 401 })
-    const raw = await rawFetch('/api/v1/nodes', { headers: { authorization: 'Bearer nope' } })
+    const raw = await rawRequest(w, '/api/v1/nodes', { headers: { authorization: 'Bearer nope' } })
     expect(raw.json).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 })
     const aad = kubeConfigFor(w.server.url, w.tls, { token: 'aad-token-for-6dae42f8' }).makeApiClient(
       CoreV1Api
@@ -467,13 +439,14 @@ describe('server-side apply', () => {
     expect(
       w.store.get(w.type('apps', 'daemonsets'), 'kube-system', 'ib-config').metadata.resourceVersion
     ).toBe(rv)
-    const noManager = await rawFetch('/apis/apps/v1/namespaces/kube-system/daemonsets/ib-config', {
+    const noManager = await rawRequest(w, '/apis/apps/v1/namespaces/kube-system/daemonsets/ib-config', {
       method: 'PATCH',
       body: JSON.stringify(deployment('img:9')),
       headers: { 'content-type': 'application/apply-patch+yaml' }
     })
     expect(noManager.status).toBe(400)
-    const yamlBody = await rawFetch(
+    const yamlBody = await rawRequest(
+      w,
       '/apis/apps/v1/namespaces/kube-system/daemonsets/ib-config?fieldManager=yaml-user',
       {
         method: 'PATCH',
@@ -600,7 +573,7 @@ describe('custom resources', () => {
       'NamesAccepted=True',
       'Established=True'
     ])
-    const disc = await rawFetch('/apis/mellanox.com/v1alpha1')
+    const disc = await rawRequest(w, '/apis/mellanox.com/v1alpha1')
     expect(disc.json.resources).toEqual([
       expect.objectContaining({
         name: 'nicclusterpolicies',
@@ -628,7 +601,8 @@ describe('custom resources', () => {
     expect(created.metadata.generation).toBe(1)
     const listed: any = await objects.list('mellanox.com/v1alpha1', 'NicClusterPolicy')
     expect(listed.items.map((i: any) => i.metadata.name)).toEqual(['nic-cluster-policy'])
-    const statusPut = await rawFetch(
+    const statusPut = await rawRequest(
+      w,
       '/apis/mellanox.com/v1alpha1/nicclusterpolicies/nic-cluster-policy/status',
       {
         method: 'PUT',
@@ -640,11 +614,15 @@ describe('custom resources', () => {
     expect(statusPut.json.status).toEqual({ state: 'ready' })
     expect(statusPut.json.spec.ofedDriver.image).toBe('doca-driver')
     expect(statusPut.json.metadata.generation).toBe(1)
-    const strategic = await rawFetch('/apis/mellanox.com/v1alpha1/nicclusterpolicies/nic-cluster-policy', {
-      method: 'PATCH',
-      body: '{"spec":{}}',
-      headers: { 'content-type': 'application/strategic-merge-patch+json' }
-    })
+    const strategic = await rawRequest(
+      w,
+      '/apis/mellanox.com/v1alpha1/nicclusterpolicies/nic-cluster-policy',
+      {
+        method: 'PATCH',
+        body: '{"spec":{}}',
+        headers: { 'content-type': 'application/strategic-merge-patch+json' }
+      }
+    )
     expect(strategic.status).toBe(415)
     const respec: any = await objects.patch(
       { ...ncp, spec: { ofedDriver: { ...ncp.spec.ofedDriver, version: '25.07' } } },
@@ -659,50 +637,36 @@ describe('custom resources', () => {
 
     await ext.deleteCustomResourceDefinition({ name: 'nicclusterpolicies.mellanox.com' })
     expect(w.store.type('mellanox.com', 'nicclusterpolicies')).toBeUndefined()
-    expect((await rawFetch('/apis/mellanox.com/v1alpha1/nicclusterpolicies')).status).toBe(404)
+    expect((await rawRequest(w, '/apis/mellanox.com/v1alpha1/nicclusterpolicies')).status).toBe(404)
   })
 
   it('merges CRD lists declared x-kubernetes-list-type=map by key', async () => {
     // Raw POST: client-node's typed serializer drops `x-kubernetes-*` keys spelled as in YAML.
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    properties: {
-                      ports: {
-                        type: 'array',
-                        'x-kubernetes-list-type': 'map',
-                        'x-kubernetes-list-map-keys': ['name'],
-                        items: {
-                          type: 'object',
-                          properties: { name: { type: 'string' }, port: { type: 'integer' } }
-                        }
-                      }
-                    }
-                  }
+    const crd = crdObject(
+      'example.com',
+      'Widget',
+      {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            properties: {
+              ports: {
+                type: 'array',
+                'x-kubernetes-list-type': 'map',
+                'x-kubernetes-list-map-keys': ['name'],
+                items: {
+                  type: 'object',
+                  properties: { name: { type: 'string' }, port: { type: 'integer' } }
                 }
               }
             }
           }
-        ]
-      }
-    }
-    const posted = await rawFetch('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        }
+      },
+      { shortNames: ['wd'] }
+    )
+    const posted = await rawRequest(w, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       method: 'POST',
       body: JSON.stringify(crd),
       headers: { 'content-type': 'application/json' }

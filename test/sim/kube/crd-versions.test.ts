@@ -2,45 +2,11 @@
 // (skipped with a printed reason when /usr/bin/kubectl is absent): every served version of a CRD in
 // discovery and served with conversion None (only apiVersion changes; stored at the storage
 // version), the CRD's categories (`kubectl get <category>`) and its /scale subresource.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import {
-  TOKEN,
-  type TestWorld,
-  kubeConfigYaml,
-  rawRequest,
-  startWorld,
-  waitFor
-} from '../../support/apiserver-world.js'
-
-const KUBECTL = '/usr/bin/kubectl'
-const haveKubectl = existsSync(KUBECTL)
-if (!haveKubectl) console.log(`skipping the CRD versions suite: ${KUBECTL} not found`)
-const suite = haveKubectl ? describe : describe.skip
+import { expect, it } from '@jest/globals'
+import { type TestWorld, rawRequest, waitFor } from '../../support/apiserver-world.js'
+import { kubectlSuite } from '../../support/kubectl-apiserver.js'
 
 let w: TestWorld
-let dir: string
-
-function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise(resolve => {
-    execFile(
-      KUBECTL,
-      ['--kubeconfig', path.join(dir, 'kubeconfig'), '--cache-dir', path.join(dir, 'cache'), ...args],
-      { timeout: 60_000, env: { ...process.env, HOME: dir } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    )
-  })
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const r = await kubectl(...args)
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
-  return r.stdout
-}
 
 const schema = `
       schema:
@@ -83,88 +49,88 @@ spec:
       storage: false${schema}
 `
 
-suite('CRD versions, categories and scale', () => {
-  beforeAll(async () => {
-    w = await startWorld()
-    dir = mkdtempSync(path.join(tmpdir(), 'sim-crd-versions-'))
-    writeFileSync(path.join(dir, 'kubeconfig'), kubeConfigYaml(w.server.url, w.tls, { token: TOKEN }))
-    writeFileSync(path.join(dir, 'crd.yaml'), CRD)
-    await ok('apply', '-f', path.join(dir, 'crd.yaml'))
+kubectlSuite(
+  'CRD versions, categories and scale',
+  'sim-crd-versions-',
+  async (world, { ok, file }) => {
+    w = world
+    await ok('apply', '-f', file('crd.yaml', CRD))
     await waitFor(() => !!w.store.type('example.com', 'widgets'))
     await ok('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=30s')
-  })
-  afterAll(async () => {
-    await w.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
-
-  it('lists every served version in discovery, the preferred one first', async () => {
-    const group = (await rawRequest(w, '/apis/example.com')).json
-    expect(group.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1'])
-    expect(group.preferredVersion.version).toBe('v1')
-    const beta = (await rawRequest(w, '/apis/example.com/v1beta1')).json
-    expect(beta.resources.map((r: { name: string }) => r.name)).toEqual([
-      'widgets',
-      'widgets/status',
-      'widgets/scale'
-    ])
-    expect(beta.resources[0].categories).toEqual(['gadgets'])
-    expect((await rawRequest(w, '/apis/example.com/v1alpha1/widgets')).status).toBe(404)
-  })
-
-  it('serves each version with only apiVersion changed, storing at the storage version', async () => {
-    writeFileSync(
-      path.join(dir, 'w.yaml'),
-      'apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {replicas: 1, size: s}\n'
-    )
-    await ok('apply', '-f', path.join(dir, 'w.yaml'))
-    expect(w.store.get(w.type('example.com', 'widgets'), 'default', 'w1').apiVersion).toBe('example.com/v1')
-    const beta = JSON.parse(await ok('get', 'widgets.v1beta1.example.com', 'w1', '-o', 'json'))
-    expect(beta.apiVersion).toBe('example.com/v1beta1')
-    expect(beta.spec).toEqual({ replicas: 1, size: 's' })
-    const v1 = JSON.parse(await ok('get', 'widgets.v1.example.com', 'w1', '-o', 'json'))
-    expect(v1.apiVersion).toBe('example.com/v1')
-    const list = (await rawRequest(w, '/apis/example.com/v1beta1/namespaces/default/widgets')).json
-    expect(list.apiVersion).toBe('example.com/v1beta1')
-    expect(list.items.map((i: { apiVersion: string }) => i.apiVersion)).toEqual(['example.com/v1beta1'])
-    const watched = await rawRequest(
-      w,
-      `/apis/example.com/v1beta1/namespaces/default/widgets?watch=1&timeoutSeconds=1`
-    )
-    expect(JSON.parse(watched.text.split('\n')[0]).object.apiVersion).toBe('example.com/v1beta1')
-    // A body of another version than the URL's is refused, as upstream does.
-    const mismatch = await rawRequest(w, '/apis/example.com/v1beta1/namespaces/default/widgets', {
-      method: 'POST',
-      body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' } })
+  },
+  ({ ok, file }) => {
+    it('lists every served version in discovery, the preferred one first', async () => {
+      const group = (await rawRequest(w, '/apis/example.com')).json
+      expect(group.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1'])
+      expect(group.preferredVersion.version).toBe('v1')
+      const beta = (await rawRequest(w, '/apis/example.com/v1beta1')).json
+      expect(beta.resources.map((r: { name: string }) => r.name)).toEqual([
+        'widgets',
+        'widgets/status',
+        'widgets/scale'
+      ])
+      expect(beta.resources[0].categories).toEqual(['gadgets'])
+      expect((await rawRequest(w, '/apis/example.com/v1alpha1/widgets')).status).toBe(404)
     })
-    expect(mismatch.status).toBe(400)
-  })
 
-  it('gets custom resources by their category', async () => {
-    const out = await ok('get', 'gadgets')
-    expect(out).toMatch(/^w1\s/m)
-  })
-
-  it('scales a custom resource through /scale at the CRD paths', async () => {
-    await ok('scale', 'widget', 'w1', '--replicas=3')
-    const stored = w.store.get(w.type('example.com', 'widgets'), 'default', 'w1')
-    expect(stored.spec).toEqual({ replicas: 3, size: 's' })
-    await ok(
-      'patch',
-      'widget',
-      'w1',
-      '--subresource=status',
-      '--type=merge',
-      '-p',
-      '{"status":{"replicas":2,"selector":"app=w"}}'
-    )
-    const scale = (await rawRequest(w, '/apis/example.com/v1beta1/namespaces/default/widgets/w1/scale')).json
-    expect(scale).toMatchObject({
-      apiVersion: 'autoscaling/v1',
-      kind: 'Scale',
-      metadata: { name: 'w1', namespace: 'default' },
-      spec: { replicas: 3 },
-      status: { replicas: 2, selector: 'app=w' }
+    it('serves each version with only apiVersion changed, storing at the storage version', async () => {
+      await ok(
+        'apply',
+        '-f',
+        file(
+          'w.yaml',
+          'apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {replicas: 1, size: s}\n'
+        )
+      )
+      expect(w.store.get(w.type('example.com', 'widgets'), 'default', 'w1').apiVersion).toBe('example.com/v1')
+      const beta = JSON.parse(await ok('get', 'widgets.v1beta1.example.com', 'w1', '-o', 'json'))
+      expect(beta.apiVersion).toBe('example.com/v1beta1')
+      expect(beta.spec).toEqual({ replicas: 1, size: 's' })
+      const v1 = JSON.parse(await ok('get', 'widgets.v1.example.com', 'w1', '-o', 'json'))
+      expect(v1.apiVersion).toBe('example.com/v1')
+      const list = (await rawRequest(w, '/apis/example.com/v1beta1/namespaces/default/widgets')).json
+      expect(list.apiVersion).toBe('example.com/v1beta1')
+      expect(list.items.map((i: { apiVersion: string }) => i.apiVersion)).toEqual(['example.com/v1beta1'])
+      const watched = await rawRequest(
+        w,
+        `/apis/example.com/v1beta1/namespaces/default/widgets?watch=1&timeoutSeconds=1`
+      )
+      expect(JSON.parse(watched.text.split('\n')[0]).object.apiVersion).toBe('example.com/v1beta1')
+      // A body of another version than the URL's is refused, as upstream does.
+      const mismatch = await rawRequest(w, '/apis/example.com/v1beta1/namespaces/default/widgets', {
+        method: 'POST',
+        body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' } })
+      })
+      expect(mismatch.status).toBe(400)
     })
-  })
-})
+
+    it('gets custom resources by their category', async () => {
+      const out = await ok('get', 'gadgets')
+      expect(out).toMatch(/^w1\s/m)
+    })
+
+    it('scales a custom resource through /scale at the CRD paths', async () => {
+      await ok('scale', 'widget', 'w1', '--replicas=3')
+      const stored = w.store.get(w.type('example.com', 'widgets'), 'default', 'w1')
+      expect(stored.spec).toEqual({ replicas: 3, size: 's' })
+      await ok(
+        'patch',
+        'widget',
+        'w1',
+        '--subresource=status',
+        '--type=merge',
+        '-p',
+        '{"status":{"replicas":2,"selector":"app=w"}}'
+      )
+      const scale = (await rawRequest(w, '/apis/example.com/v1beta1/namespaces/default/widgets/w1/scale'))
+        .json
+      expect(scale).toMatchObject({
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'w1', namespace: 'default' },
+        spec: { replicas: 3 },
+        status: { replicas: 2, selector: 'app=w' }
+      })
+    })
+  }
+)

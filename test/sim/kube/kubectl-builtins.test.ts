@@ -4,23 +4,12 @@
 // `kubectl debug` (the ephemeralcontainers subresource), the kinds served without a controller,
 // and what kube-apiserver's admission and pod update validation refuse. Skipped, with a notice,
 // when there is no kubectl.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { execFile, execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { startWorld, type World } from '../../../sim/world.js'
+import { describe, expect, it, jest } from '@jest/globals'
+import type { World } from '../../../sim/world.js'
+import { findKubectl, kubectlRunner } from '../../support/kubectl-runner.js'
+import { scratchWorldForTests } from '../../support/scratch-world.js'
 
 jest.setTimeout(180_000)
-
-function findKubectl(): string | undefined {
-  if (process.env.KUBECTL) return process.env.KUBECTL
-  try {
-    return execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim() || undefined
-  } catch {
-    return undefined
-  }
-}
 
 const KUBECTL = findKubectl()
 if (!KUBECTL) console.warn('kubectl is not on PATH: the built-in APIs kubectl suite is skipped')
@@ -32,33 +21,7 @@ const suiteName = KUBECTL
 let world: World
 let dir: string
 
-interface Result {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function kubectl(...args: string[]): Promise<Result> {
-  return kubectlAs(path.join(dir, 'admin'), ...args)
-}
-
-function kubectlAs(kubeconfig: string, ...args: string[]): Promise<Result> {
-  return new Promise(resolve => {
-    execFile(
-      KUBECTL!,
-      ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args],
-      { timeout: 90_000, env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    )
-  })
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const r = await kubectl(...args)
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
-  return r.stdout
-}
+const { kubectl, kubectlAs, ok, file } = kubectlRunner(KUBECTL ?? 'kubectl', () => dir, 'admin')
 
 async function until(cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms
@@ -68,27 +31,13 @@ async function until(cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
   }
 }
 
-function file(name: string, text: string): string {
-  const p = path.join(dir, name)
-  writeFileSync(p, text)
-  return p
-}
-
 const json = async (...args: string[]) => JSON.parse(await ok(...args, '-o', 'json'))
 
 suite(suiteName, () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'sim-kubectl-builtins-'))
-    world = await startWorld({
-      dir: path.join(dir, 'world'),
-      helmCommand: [process.execPath, '-e', 'process.exit(1)']
-    })
-    writeFileSync(path.join(dir, 'admin'), world.kube.kubeconfig('admin'), { mode: 0o600 })
+  scratchWorldForTests('sim-kubectl-builtins-', async (started, scratch) => {
+    world = started
+    dir = scratch
     await ok('create', 'namespace', 'apps')
-  })
-  afterAll(async () => {
-    await world?.close()
-    rmSync(dir, { recursive: true, force: true })
   })
 
   it('computes a PodDisruptionBudget and refuses an eviction it does not allow (429)', async () => {

@@ -6,24 +6,16 @@
 // explains built-in and CRD fields, asks `auth can-i` for the admin and for a user credential with
 // fewer rights, meets a pod that is still being deleted, and deletes the namespace with its
 // contents. Skipped, with a notice, when there is no kubectl.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { execFile, execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { describe, expect, it, jest } from '@jest/globals'
+import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { startWorld, type World } from '../../../sim/world.js'
+import type { World } from '../../../sim/world.js'
+import { findKubectl, kubectlRunner } from '../../support/kubectl-runner.js'
+import { scratchWorldForTests } from '../../support/scratch-world.js'
 
 jest.setTimeout(180_000)
-
-function findKubectl(): string | undefined {
-  if (process.env.KUBECTL) return process.env.KUBECTL
-  try {
-    return execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim() || undefined
-  } catch {
-    return undefined
-  }
-}
 
 const KUBECTL = findKubectl()
 const SCRIPT = (() => {
@@ -42,55 +34,11 @@ const suiteName = KUBECTL
 let world: World
 let dir: string
 
-interface Result {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function kubectlAs(kubeconfig: string, ...args: string[]): Promise<Result> {
-  return new Promise(resolve => {
-    execFile(
-      KUBECTL!,
-      ['--kubeconfig', kubeconfig, '--cache-dir', path.join(dir, 'cache'), ...args],
-      { timeout: 90_000, env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    )
-  })
-}
-
-const kubectl = (...args: string[]) => kubectlAs(path.join(dir, 'admin'), ...args)
-
-/** kubectl with `input` on stdin. */
-function kubectlIn(input: string, ...args: string[]): Promise<Result> {
-  return new Promise(resolve => {
-    const child = execFile(
-      KUBECTL!,
-      ['--kubeconfig', path.join(dir, 'admin'), '--cache-dir', path.join(dir, 'cache'), ...args],
-      { timeout: 90_000, env: { ...process.env, HOME: dir } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    )
-    child.stdin!.end(input)
-  })
-}
-
-/** A long-running kubectl (port-forward, attach): its output so far, and a way to stop it. */
-function kubectlRunning(...args: string[]) {
-  const child = spawn(
-    KUBECTL!,
-    ['--kubeconfig', path.join(dir, 'admin'), '--cache-dir', path.join(dir, 'cache'), ...args],
-    {
-      env: { ...process.env, HOME: dir }
-    }
-  )
-  const out = { stdout: '', stderr: '' }
-  child.stdout.on('data', d => (out.stdout += d))
-  child.stderr.on('data', d => (out.stderr += d))
-  const exited = new Promise<number>(r => child.on('close', code => r(code ?? -1)))
-  return { out, exited, stop: () => child.kill() }
-}
+const { kubectl, kubectlAs, kubectlIn, kubectlRunning, ok } = kubectlRunner(
+  KUBECTL ?? 'kubectl',
+  () => dir,
+  'admin'
+)
 
 async function until(cond: () => boolean, ms = 60_000): Promise<void> {
   const end = Date.now() + ms
@@ -100,36 +48,24 @@ async function until(cond: () => boolean, ms = 60_000): Promise<void> {
   }
 }
 
-async function ok(...args: string[]): Promise<string> {
-  const r = await kubectl(...args)
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
-  return r.stdout
-}
-
 suite(suiteName, () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'sim-kubectl-everyday-'))
-    world = await startWorld({
-      dir: path.join(dir, 'world'),
-      helmCommand: [process.execPath, '-e', 'process.exit(1)'],
-      scenarioOverrides: {
-        kube: {
-          access: [
-            {
-              user: 'clusterUser',
-              rules: [{ apiGroups: ['', 'apps'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]
-            }
-          ]
-        }
+  scratchWorldForTests(
+    'sim-kubectl-everyday-',
+    (started, scratch) => {
+      world = started
+      dir = scratch
+    },
+    {
+      kube: {
+        access: [
+          {
+            user: 'clusterUser',
+            rules: [{ apiGroups: ['', 'apps'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]
+          }
+        ]
       }
-    })
-    writeFileSync(path.join(dir, 'admin'), world.kube.kubeconfig('admin'), { mode: 0o600 })
-    writeFileSync(path.join(dir, 'user'), world.kube.kubeconfig('user'), { mode: 0o600 })
-  })
-  afterAll(async () => {
-    await world?.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+    }
+  )
 
   it('gets and describes the nodes', async () => {
     const nodes = await ok('get', 'nodes')

@@ -5,12 +5,10 @@
 // Job orphans its pods, Foreground waits, a namespace terminates. The flows are in
 // test/support/python/kube_flows.py. Skipped, with a notice, when no python3 on PATH (or
 // /usr/bin/python3) imports `kubernetes`.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { describe, expect, it, jest } from '@jest/globals'
 import { execFile, execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { startWorld, type World } from '../../../sim/world.js'
+import { scratchWorldForTests } from '../../support/scratch-world.js'
 
 jest.setTimeout(450_000)
 
@@ -36,18 +34,10 @@ const suiteName = PYTHON
   ? `the Python client (${PYTHON}) against a simulated world`
   : 'the Python client against a simulated world: SKIPPED, no python3 imports kubernetes (apt-get install python3-kubernetes)'
 
-let world: World
-let dir: string
 let result: any
 
 suite(suiteName, () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'sim-python-client-'))
-    world = await startWorld({
-      dir: path.join(dir, 'world'),
-      helmCommand: [process.execPath, '-e', 'process.exit(1)']
-    })
-    writeFileSync(path.join(dir, 'admin'), world.kube.kubeconfig('admin'), { mode: 0o600 })
+  scratchWorldForTests('sim-python-client-', async (_world, dir) => {
     const stdout = await new Promise<string>((resolve, reject) =>
       execFile(
         PYTHON!,
@@ -57,10 +47,6 @@ suite(suiteName, () => {
       )
     )
     result = JSON.parse(stdout.trim().split('\n').pop()!)
-  })
-  afterAll(async () => {
-    await world?.close()
-    rmSync(dir, { recursive: true, force: true })
   })
 
   it('runs every flow to its end', () => {

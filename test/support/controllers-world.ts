@@ -247,7 +247,7 @@ export function namespace(w: World, name: string): void {
 }
 
 /** An operator's one-replica Deployment, named as its namespace, as its chart installs it. */
-function operatorDeployment(name: string, labels: Record<string, string>, image: string): KubeObject {
+export function operatorDeployment(name: string, labels: Record<string, string>, image: string): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',

@@ -1,17 +1,15 @@
-// Test helper for the helm suites: a simulated API server over a fresh ObjectStore (built-in types,
-// CRD controller), a kubeconfig file for it, isolated helm config/cache/home directories, and the
-// environment a `helm` child process needs (stand-in first on PATH, KUBECONFIG, HELM_* paths).
+// Test helper for the helm suites: the API server suites' world (apiserver-world.ts), a kubeconfig
+// file for it, isolated helm config/cache/home directories, the environment a `helm` child process
+// needs (stand-in first on PATH, KUBECONFIG, HELM_* paths), and the stand-in run in-process.
+import { expect } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SimClock, SimRecorder } from '../../sim/contracts.js'
-import { createWorldTls, type WorldTls } from '../../sim/tls.js'
-import { startApiServer, type ApiServer } from '../../sim/kube/apiserver/index.js'
-import { registerBuiltins } from '../../sim/kube/resources.js'
-import { ObjectStore, type KubeObject } from '../../sim/kube/store.js'
-
-const TOKEN = 'helm-test-token'
-let tls: WorldTls | undefined
+import type { SimRecorder } from '../../sim/contracts.js'
+import type { ApiServer } from '../../sim/kube/apiserver/index.js'
+import type { ObjectStore, KubeObject } from '../../sim/kube/store.js'
+import { helmStandin } from '../../sim/helm/index.js'
+import { TOKEN, kubeConfigYaml, startWorld } from './apiserver-world.js'
 
 export interface HelmWorld {
   store: ObjectStore
@@ -26,42 +24,10 @@ export interface HelmWorld {
 }
 
 export async function startHelmWorld(binDir?: string): Promise<HelmWorld> {
-  tls ??= createWorldTls()
-  const store = new ObjectStore()
-  registerBuiltins(store)
-  const recorder = new SimRecorder()
-  const server = await startApiServer({
-    store,
-    tls,
-    recorder,
-    clock: new SimClock(0.01),
-    tokens: new Set([TOKEN])
-  })
+  const { store, server, recorder, tls, close } = await startWorld()
   const dir = mkdtempSync(path.join(tmpdir(), 'helm-world-'))
-  const b64 = (s: string): string => Buffer.from(s).toString('base64')
   const kubeconfigPath = path.join(dir, 'kubeconfig')
-  writeFileSync(
-    kubeconfigPath,
-    `apiVersion: v1
-kind: Config
-clusters:
-- name: sim
-  cluster:
-    server: ${server.url}
-    certificate-authority-data: ${b64(tls.caPem)}
-users:
-- name: sim-user
-  user:
-    token: ${TOKEN}
-contexts:
-- name: sim
-  context:
-    cluster: sim
-    user: sim-user
-current-context: sim
-`,
-    { mode: 0o600 }
-  )
+  writeFileSync(kubeconfigPath, kubeConfigYaml(server.url, tls, { token: TOKEN }), { mode: 0o600 })
   const env: NodeJS.ProcessEnv = {
     PATH: binDir ? `${binDir}${path.delimiter}${process.env.PATH}` : process.env.PATH,
     HOME: path.join(dir, 'home'),
@@ -92,5 +58,34 @@ current-context: sim
           }
     store.update(t, obj, { subresource: 'status' })
   }
-  return { store, server, recorder, kubeconfigPath, env, markReady, close: () => server.close() }
+  return { store, server, recorder, kubeconfigPath, env, markReady, close }
+}
+
+export interface HelmRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs the helm stand-in in this process with `env`, collecting what it writes. */
+export async function runHelm(env: NodeJS.ProcessEnv, argv: string[]): Promise<HelmRun> {
+  let stdout = ''
+  let stderr = ''
+  const code = await helmStandin(argv, env, { stdout: s => (stdout += s), stderr: s => (stderr += s) })
+  return { code, stdout, stderr }
+}
+
+/** The words of a helm command line, split at white space (no quoting: no word holds a space). */
+export const helmArgs = (line: string): string[] => line.trim().split(/\s+/)
+
+/** The facts helm's storage driver writes on a release Secret: its name, type and labels. */
+export function expectReleaseSecret(
+  s: KubeObject,
+  release: string,
+  revision: number,
+  status = 'deployed'
+): void {
+  expect(s.metadata.name).toBe(`sh.helm.release.v1.${release}.v${revision}`)
+  expect(s.type).toBe('helm.sh/release.v1')
+  expect(s.metadata.labels).toMatchObject({ owner: 'helm', name: release, status, version: String(revision) })
 }

@@ -7,22 +7,24 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { HELM_STANDIN_VERSION, helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
+import { HELM_STANDIN_VERSION, helmReleaseCounts } from '../../../sim/helm/index.js'
 import { decodeRelease } from '../../../sim/helm/releases.js'
 import type { KubeObject } from '../../../sim/kube/store.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { startHelmWorld, type HelmWorld } from '../../support/helm-world.js'
+import { operatorDeployment } from '../../support/controllers-world.js'
+import {
+  expectReleaseSecret,
+  helmArgs,
+  runHelm,
+  startHelmWorld,
+  type HelmWorld
+} from '../../support/helm-world.js'
 
 const REPO = 'https://helm.ngc.nvidia.com/nvidia'
 let w: HelmWorld
 let binDir: string
 
-async function helm(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await helmStandin(argv, w.env, { stdout: s => (stdout += s), stderr: s => (stderr += s) })
-  return { code, stdout, stderr }
-}
+const helm = (...argv: string[]) => runHelm(w.env, argv)
 
 const type = (group: string, plural: string) => w.store.type(group, plural)!
 const get = (group: string, plural: string, ns: string | undefined, name: string): KubeObject | undefined =>
@@ -57,17 +59,9 @@ describe('network-operator', () => {
 
   it('installs with --create-namespace: CRDs, operator, NFD, release Secret', async () => {
     const r = await helm(
-      'upgrade',
-      '--install',
-      'network-operator',
-      'nvidia/network-operator',
-      '--version',
-      'v26.1.0',
-      '-n',
-      'network-operator',
-      '--create-namespace',
-      '-f',
-      valuesPath()
+      ...helmArgs(
+        `upgrade --install network-operator nvidia/network-operator --version v26.1.0 -n network-operator --create-namespace -f ${valuesPath()}`
+      )
     )
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
@@ -103,14 +97,7 @@ describe('network-operator', () => {
     ).toBeDefined()
     expect(get('nfd.k8s-sigs.io', 'nodefeaturerules', undefined, 'nvidia-nics-rules')).toBeUndefined()
     const [s] = secrets('network-operator')
-    expect(s.metadata.name).toBe('sh.helm.release.v1.network-operator.v1')
-    expect(s.type).toBe('helm.sh/release.v1')
-    expect(s.metadata.labels).toMatchObject({
-      owner: 'helm',
-      name: 'network-operator',
-      status: 'deployed',
-      version: '1'
-    })
+    expectReleaseSecret(s, 'network-operator', 1)
     const rel = decodeRelease(s.data.release)
     expect(rel.chart.metadata).toMatchObject({
       name: 'network-operator',
@@ -153,16 +140,9 @@ describe('network-operator', () => {
   it('an unchanged upgrade still writes a new revision and supersedes the old one, without touching workloads', async () => {
     w.recorder.reset()
     const r = await helm(
-      'upgrade',
-      '--install',
-      'network-operator',
-      'nvidia/network-operator',
-      '--version',
-      'v26.1.0',
-      '-n',
-      'network-operator',
-      '-f',
-      valuesPath()
+      ...helmArgs(
+        `upgrade --install network-operator nvidia/network-operator --version v26.1.0 -n network-operator -f ${valuesPath()}`
+      )
     )
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('Release "network-operator" has been upgraded. Happy Helming!')
@@ -185,15 +165,9 @@ describe('network-operator', () => {
 
   it('a values change re-renders: dropping the override brings back the default NodeFeatureRule', async () => {
     const r = await helm(
-      'upgrade',
-      '--install',
-      'network-operator',
-      'nvidia/network-operator',
-      '--version',
-      'v26.1.0',
-      '-n',
-      'network-operator',
-      '--reset-values'
+      ...helmArgs(
+        'upgrade --install network-operator nvidia/network-operator --version v26.1.0 -n network-operator --reset-values'
+      )
     )
     expect(r.code).toBe(0)
     expect(get('nfd.k8s-sigs.io', 'nodefeaturerules', undefined, 'nvidia-nics-rules')).toBeDefined()
@@ -205,28 +179,14 @@ describe('network-operator', () => {
 describe('gpu-operator', () => {
   it('fails without the namespace unless --create-namespace, and on an unknown chart version', async () => {
     const r = await helm(
-      'upgrade',
-      '-i',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v26.3.3',
-      '-n',
-      'gpu-operator'
+      ...helmArgs('upgrade -i gpu-operator nvidia/gpu-operator --version v26.3.3 -n gpu-operator')
     )
     expect(r).toMatchObject({
       code: 1,
       stderr: 'Error: create: failed to create: namespaces "gpu-operator" not found\n'
     })
     const v = await helm(
-      'upgrade',
-      '-i',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v9.9.9',
-      '-n',
-      'gpu-operator'
+      ...helmArgs('upgrade -i gpu-operator nvidia/gpu-operator --version v9.9.9 -n gpu-operator')
     )
     expect(v.stderr).toBe(
       `Error: chart "gpu-operator" matching v9.9.9 not found in nvidia index. (try 'helm repo update'): no chart version found for gpu-operator-v9.9.9\n`
@@ -237,19 +197,9 @@ describe('gpu-operator', () => {
 
   it('installs the ClusterPolicy built from values and changes it when values change', async () => {
     const r = await helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v26.3.3',
-      '-n',
-      'gpu-operator',
-      '--create-namespace',
-      '--set',
-      'nfd.enabled=false',
-      '--set',
-      'driver.rdma.enabled=true'
+      ...helmArgs(
+        'upgrade --install gpu-operator nvidia/gpu-operator --version v26.3.3 -n gpu-operator --create-namespace --set nfd.enabled=false --set driver.rdma.enabled=true'
+      )
     )
     expect(r.stderr).toBe('')
     const cp = get('nvidia.com', 'clusterpolicies', undefined, 'cluster-policy')!
@@ -271,20 +221,9 @@ describe('gpu-operator', () => {
 
     const gen = cp.metadata.generation!
     const up = await helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v26.7.0',
-      '-n',
-      'gpu-operator',
-      '--set',
-      'nfd.enabled=false',
-      '--set',
-      'driver.rdma.enabled=true',
-      '--set',
-      'migManager.enabled=false'
+      ...helmArgs(
+        'upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --set nfd.enabled=false --set driver.rdma.enabled=true --set migManager.enabled=false'
+      )
     )
     expect(up.code).toBe(0)
     const cp2 = get('nvidia.com', 'clusterpolicies', undefined, 'cluster-policy')!
@@ -304,19 +243,9 @@ describe('gpu-operator', () => {
 
   it('--wait fails at the timeout with the revision marked failed, then succeeds once workloads are ready', async () => {
     const fail = await helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v26.7.0',
-      '-n',
-      'gpu-operator',
-      '--set',
-      'nfd.enabled=false',
-      '--wait',
-      '--timeout',
-      '1s'
+      ...helmArgs(
+        'upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --set nfd.enabled=false --wait --timeout 1s'
+      )
     )
     expect(fail).toMatchObject({ code: 1, stderr: 'Error: UPGRADE FAILED: context deadline exceeded\n' })
     let st = JSON.parse((await helm('status', 'gpu-operator', '-n', 'gpu-operator', '-o', 'json')).stdout)
@@ -326,19 +255,9 @@ describe('gpu-operator', () => {
     })
 
     const pending = helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v26.7.0',
-      '-n',
-      'gpu-operator',
-      '--set',
-      'nfd.enabled=false',
-      '--wait',
-      '--timeout',
-      '10m'
+      ...helmArgs(
+        'upgrade --install gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --set nfd.enabled=false --wait --timeout 10m'
+      )
     )
     // helm records revision 4 before it waits: the workloads become ready while it waits
     while (!secrets('gpu-operator').some(x => x.metadata.labels?.version === '4'))
@@ -366,21 +285,9 @@ describe('gpu-operator', () => {
     }, 5)
     try {
       const r = await helm(
-        'upgrade',
-        '-i',
-        'gpu-operator',
-        'nvidia/gpu-operator',
-        '--version',
-        'v26.7.0',
-        '-n',
-        'gpu-operator',
-        '--set',
-        'nfd.enabled=false',
-        '--set',
-        'operator.version=v0-broken',
-        '--atomic',
-        '--timeout',
-        '5s'
+        ...helmArgs(
+          'upgrade -i gpu-operator nvidia/gpu-operator --version v26.7.0 -n gpu-operator --set nfd.enabled=false --set operator.version=v0-broken --atomic --timeout 5s'
+        )
       )
       expect(r.code).toBe(1)
       expect(r.stderr).toBe(
@@ -429,17 +336,9 @@ describe('gpu-operator', () => {
 
   it('--atomic on a failed install uninstalls it', async () => {
     const r = await helm(
-      'upgrade',
-      '-i',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '-n',
-      'gpu-operator',
-      '--set',
-      'nfd.enabled=false',
-      '--atomic',
-      '--timeout',
-      '1s'
+      ...helmArgs(
+        'upgrade -i gpu-operator nvidia/gpu-operator -n gpu-operator --set nfd.enabled=false --atomic --timeout 1s'
+      )
     )
     expect(r.stderr).toBe(
       'Error: release gpu-operator failed, and has been uninstalled due to atomic being set: context deadline exceeded\n'
@@ -449,16 +348,7 @@ describe('gpu-operator', () => {
   })
 
   it('refuses to adopt an object it does not own', async () => {
-    w.store.create(type('apps', 'deployments'), {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'gpu-operator', namespace: 'gpu-operator' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { a: 'b' } },
-        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }
-      }
-    })
+    w.store.create(type('apps', 'deployments'), operatorDeployment('gpu-operator', { a: 'b' }, 'x'))
     const r = await helm('upgrade', '-i', 'gpu-operator', 'nvidia/gpu-operator', '-n', 'gpu-operator')
     expect(r.code).toBe(1)
     expect(r.stderr).toContain(
@@ -469,15 +359,9 @@ describe('gpu-operator', () => {
 
   it('installs with the default chart version and waits for the operator when asked', async () => {
     const pending = helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '-n',
-      'gpu-operator',
-      '--wait',
-      '--set',
-      'nfd.enabled=true'
+      ...helmArgs(
+        'upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator --wait --set nfd.enabled=true'
+      )
     )
     await readyWhenCreated('Deployment', 'gpu-operator', 'gpu-operator')
     await readyWhenCreated('Deployment', 'gpu-operator', 'gpu-operator-node-feature-discovery-master')

@@ -6,7 +6,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SimClock, SimRecorder } from '../../../sim/contracts.js'
-import { helmStandin } from '../../../sim/helm/index.js'
 import { startApiServer, type ApiServer } from '../../../sim/kube/apiserver/index.js'
 import { SimCluster } from '../../../sim/kube/cluster.js'
 import { startControllers, type Controllers } from '../../../sim/kube/controllers/index.js'
@@ -14,6 +13,7 @@ import { registerBuiltins } from '../../../sim/kube/resources.js'
 import { ObjectStore } from '../../../sim/kube/store.js'
 import { DEFAULT_SCENARIO } from '../../../sim/scenario.js'
 import { createWorldTls } from '../../../sim/tls.js'
+import { helmArgs, runHelm } from '../../support/helm-world.js'
 
 const TIME_SCALE = 0.005
 let store: ObjectStore
@@ -21,12 +21,7 @@ let server: ApiServer
 let controllers: Controllers
 let env: NodeJS.ProcessEnv
 
-async function helm(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await helmStandin(argv, env, { stdout: s => (stdout += s), stderr: s => (stderr += s) })
-  return { code, stdout, stderr }
-}
+const helm = (...argv: string[]) => runHelm(env, argv)
 
 beforeAll(async () => {
   const scenario = structuredClone(DEFAULT_SCENARIO)
@@ -87,20 +82,9 @@ afterAll(async () => {
 describe('helm --wait with the simulated controllers', () => {
   it('installs the network operator and waits until its workloads are rolled out', async () => {
     const r = await helm(
-      'upgrade',
-      '--install',
-      'network-operator',
-      'nvidia/network-operator',
-      '--version',
-      'v26.1.0',
-      '-n',
-      'network-operator',
-      '--create-namespace',
-      '--set',
-      'nfd.deployNodeFeatureRules=false',
-      '--wait',
-      '--timeout',
-      '10m'
+      ...helmArgs(
+        'upgrade --install network-operator nvidia/network-operator --version v26.1.0 -n network-operator --create-namespace --set nfd.deployNodeFeatureRules=false --wait --timeout 10m'
+      )
     )
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
@@ -116,22 +100,9 @@ describe('helm --wait with the simulated controllers', () => {
 
   it('installs the GPU operator; the simulated operator reconciles the ClusterPolicy helm rendered', async () => {
     const r = await helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      'v26.3.3',
-      '-n',
-      'gpu-operator',
-      '--create-namespace',
-      '--set',
-      'nfd.enabled=false',
-      '--set',
-      'driver.rdma.enabled=true',
-      '--wait',
-      '--timeout',
-      '10m'
+      ...helmArgs(
+        'upgrade --install gpu-operator nvidia/gpu-operator --version v26.3.3 -n gpu-operator --create-namespace --set nfd.enabled=false --set driver.rdma.enabled=true --wait --timeout 10m'
+      )
     )
     expect(r.stderr).toBe('')
     const cpType = store.type('nvidia.com', 'clusterpolicies')!

@@ -19,6 +19,7 @@ import {
 } from '../../../sim/helm/render.js'
 import { CHARTS } from '../../../sim/helm/charts.js'
 import { coalesce, parseSetInto, userValues } from '../../../sim/helm/values.js'
+import { expectReleaseSecret } from '../../support/helm-world.js'
 
 async function run(
   argv: string[],
@@ -159,14 +160,7 @@ function sampleRelease(version: number, status: Release['info']['status']): Rele
 describe('release storage format', () => {
   it('stores base64(base64(gzip(json))) in a helm.sh/release.v1 Secret with helm labels', () => {
     const s = releaseSecret(sampleRelease(2, 'deployed'))
-    expect(s.metadata.name).toBe('sh.helm.release.v1.gpu-operator.v2')
-    expect(s.type).toBe('helm.sh/release.v1')
-    expect(s.metadata.labels).toMatchObject({
-      owner: 'helm',
-      name: 'gpu-operator',
-      status: 'deployed',
-      version: '2'
-    })
+    expectReleaseSecret(s, 'gpu-operator', 2)
     const inner = Buffer.from(Buffer.from(s.data.release, 'base64').toString('utf8'), 'base64')
     expect([...inner.subarray(0, 2)]).toEqual([0x1f, 0x8b])
     expect(JSON.parse(gunzipSync(inner).toString()).config).toEqual({ driver: { rdma: { enabled: true } } })

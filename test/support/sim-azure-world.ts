@@ -77,29 +77,45 @@ export async function startWorld(
 
 const fast = { retryDelayInMs: 5, maxRetryDelayInMs: 20 }
 
-export function secretCredential(
-  w: TestWorld,
-  secret = w.scenario.azure.clientSecret
-): ClientSecretCredential {
-  return new ClientSecretCredential(w.scenario.azure.tenantId, w.scenario.azure.clientId, secret, {
-    authorityHost: w.sim.authorityHost,
-    disableInstanceDiscovery: true,
-    tlsOptions: { ca: w.tls.caPem },
-    retryOptions: { maxRetries: 0 }
-  })
+/** Runs `fn` in a world started as startWorld does, closing the world however `fn` ends. */
+export async function withWorld(
+  azure: Record<string, unknown>,
+  fn: (w: TestWorld) => Promise<void>,
+  o: { timeScale?: number; namedCluster?: boolean } = {}
+): Promise<void> {
+  const w = await startWorld(azure, o.timeScale, o.namedCluster)
+  try {
+    await fn(w)
+  } finally {
+    await w.sim.close()
+  }
 }
 
-export function assertionCredential(
-  w: TestWorld,
-  getAssertion: () => Promise<string>
-): ClientAssertionCredential {
-  return new ClientAssertionCredential(w.scenario.azure.tenantId, w.scenario.azure.clientId, getAssertion, {
-    authorityHost: w.sim.authorityHost,
-    disableInstanceDiscovery: true,
-    tlsOptions: { ca: w.tls.caPem },
-    retryOptions: { maxRetries: 0 }
-  })
-}
+/** How the tests' credentials reach the world's Entra: its authority, its CA, no retries. */
+const credentialOptions = (w: TestWorld) => ({
+  authorityHost: w.sim.authorityHost,
+  disableInstanceDiscovery: true,
+  tlsOptions: { ca: w.tls.caPem },
+  retryOptions: { maxRetries: 0 }
+})
+
+/** The scenario's application (client) secret credential, or one with another `secret`. */
+export const secretCredential = (w: TestWorld, secret = w.scenario.azure.clientSecret) =>
+  new ClientSecretCredential(
+    w.scenario.azure.tenantId,
+    w.scenario.azure.clientId,
+    secret,
+    credentialOptions(w)
+  )
+
+/** A federated credential of the scenario's application that presents `getAssertion`'s token. */
+export const assertionCredential = (w: TestWorld, getAssertion: () => Promise<string>) =>
+  new ClientAssertionCredential(
+    w.scenario.azure.tenantId,
+    w.scenario.azure.clientId,
+    getAssertion,
+    credentialOptions(w)
+  )
 
 /** What @actions/core's getIDToken does, with the world's CA passed explicitly. */
 export function fetchIdToken(

@@ -3,16 +3,8 @@
 // cluster reads/credentials/lifecycle, and agent pools as long-running operations with ARM's
 // refusals (404, 400, 409, 412) and their effect on the Kubernetes half (the backend).
 import { isRestError } from '@azure/core-rest-pipeline'
-import { clients, ibPool, startWorld, type TestWorld } from '../../support/sim-azure-world.js'
-
-async function rejection(p: Promise<unknown>): Promise<any> {
-  try {
-    await p
-  } catch (e) {
-    return e
-  }
-  throw new Error('expected a rejection')
-}
+import { clients, ibPool, startWorld, type TestWorld, withWorld } from '../../support/sim-azure-world.js'
+import { rejection } from '../../support/rejection.js'
 
 function armCalls(w: TestWorld): string[] {
   return w.recorder.records
@@ -27,8 +19,7 @@ function armCalls(w: TestWorld): string[] {
 
 describe('feature registration', () => {
   it('NotRegistered → Registering → Registered at the pollsUntilRegistered-th GET', async () => {
-    const w = await startWorld({ feature: { state: 'NotRegistered', pollsUntilRegistered: 3 } })
-    try {
+    await withWorld({ feature: { state: 'NotRegistered', pollsUntilRegistered: 3 } }, async w => {
       const { features } = clients(w)
       const ns = 'Microsoft.ContainerService'
       expect((await features.features.get(ns, 'AKSInfinibandSupport')).properties?.state).toBe(
@@ -48,9 +39,7 @@ describe('feature registration', () => {
         states.push((await features.features.get(ns, 'AKSInfinibandSupport')).properties!.state!)
       expect(states).toEqual(['Registering', 'Registering', 'Registered', 'Registered'])
       expect(w.recorder.counts().arm.mutating).toBe(1)
-    } finally {
-      await w.sim.close()
-    }
+    })
   })
 
   it('Pending never completes; Registered from the start stays Registered', async () => {
@@ -81,8 +70,7 @@ describe('feature registration', () => {
 
 describe('resource provider registration', () => {
   it('register makes Microsoft.ContainerService Registering until providerPollsUntilRegistered GETs', async () => {
-    const w = await startWorld({ providerPollsUntilRegistered: 2 })
-    try {
+    await withWorld({ providerPollsUntilRegistered: 2 }, async w => {
       const { resources } = clients(w)
       expect((await resources.providers.get('Microsoft.ContainerService')).registrationState).toBe(
         'Registered'
@@ -95,9 +83,7 @@ describe('resource provider registration', () => {
       expect((await resources.providers.get('Microsoft.ContainerService')).registrationState).toBe(
         'Registered'
       )
-    } finally {
-      await w.sim.close()
-    }
+    })
   })
 })
 
@@ -175,63 +161,60 @@ describe('managed cluster', () => {
 
   it('answers 404 for another resource group or cluster', async () => {
     const { aks } = clients(w, undefined, 0)
-    const rg = await rejection(aks.managedClusters.get('rg-other', w.cluster))
+    const rg = await rejection<any>(aks.managedClusters.get('rg-other', w.cluster))
     expect([rg.statusCode, rg.code]).toEqual([404, 'ResourceGroupNotFound'])
-    const mc = await rejection(aks.agentPools.get(w.rg, 'aks-other', 'system'))
+    const mc = await rejection<any>(aks.agentPools.get(w.rg, 'aks-other', 'system'))
     expect([mc.statusCode, mc.code]).toEqual([404, 'ResourceNotFound'])
   })
 })
 
 describe('Entra-integrated cluster without local accounts', () => {
   it('gives the exec (kubelogin) kubeconfig to users and refuses admin credentials', async () => {
-    const w = await startWorld({ cluster: { aad: true, localAccounts: false } })
-    try {
+    await withWorld({ cluster: { aad: true, localAccounts: false } }, async w => {
       const { aks } = clients(w, undefined, 0)
       const user = await aks.managedClusters.listClusterUserCredentials(w.rg, w.cluster, { format: 'exec' })
       expect(Buffer.from(user.kubeconfigs![0].value!).toString()).toContain('# kind: aad')
-      const e = await rejection(aks.managedClusters.listClusterAdminCredentials(w.rg, w.cluster))
+      const e = await rejection<any>(aks.managedClusters.listClusterAdminCredentials(w.rg, w.cluster))
       expect(isRestError(e)).toBe(true)
       expect([e.statusCode, e.code]).toEqual([400, 'BadRequest'])
       expect(e.message).toContain('disable local accounts')
       const mc = await aks.managedClusters.get(w.rg, w.cluster)
       expect(mc.aadProfile?.managed).toBe(true)
       expect(mc.disableLocalAccounts).toBe(true)
-    } finally {
-      await w.sim.close()
-    }
+    })
   })
 })
 
 describe('cluster lifecycle', () => {
   it('creates a cluster (its pools join when the operation succeeds) and deletes it', async () => {
-    const w = await startWorld({
-      cluster: { exists: false },
-      poolProvisioning: { polls: 2, result: 'Succeeded' }
-    })
-    try {
-      const { aks } = clients(w, undefined, 0)
-      const missing = await rejection(aks.managedClusters.get(w.rg, w.cluster))
-      expect([missing.statusCode, missing.code]).toEqual([404, 'ResourceNotFound'])
-      expect(w.backend.pools.size).toBe(0)
-      const created = await aks.managedClusters.createOrUpdate(
-        w.rg,
-        w.cluster,
-        {
-          location: 'eastus',
-          dnsPrefix: 'rdma',
-          agentPoolProfiles: [{ name: 'sys', count: 1, vmSize: 'Standard_D4s_v5', mode: 'System' }]
-        },
-        { updateIntervalInMs: 5 }
-      )
-      expect(created.provisioningState).toBe('Succeeded')
-      expect(w.backend.pools.get('sys')).toMatchObject({ mode: 'System', count: 1 })
-      expect(w.sim.clusterExists()).toBe(true)
-      await aks.managedClusters.delete(w.rg, w.cluster, { updateIntervalInMs: 5 })
-      expect(w.sim.clusterExists()).toBe(false)
-      expect(w.backend.calls).toEqual(['add sys 1', 'remove sys'])
-    } finally {
-      await w.sim.close()
-    }
+    await withWorld(
+      {
+        cluster: { exists: false },
+        poolProvisioning: { polls: 2, result: 'Succeeded' }
+      },
+      async w => {
+        const { aks } = clients(w, undefined, 0)
+        const missing = await rejection<any>(aks.managedClusters.get(w.rg, w.cluster))
+        expect([missing.statusCode, missing.code]).toEqual([404, 'ResourceNotFound'])
+        expect(w.backend.pools.size).toBe(0)
+        const created = await aks.managedClusters.createOrUpdate(
+          w.rg,
+          w.cluster,
+          {
+            location: 'eastus',
+            dnsPrefix: 'rdma',
+            agentPoolProfiles: [{ name: 'sys', count: 1, vmSize: 'Standard_D4s_v5', mode: 'System' }]
+          },
+          { updateIntervalInMs: 5 }
+        )
+        expect(created.provisioningState).toBe('Succeeded')
+        expect(w.backend.pools.get('sys')).toMatchObject({ mode: 'System', count: 1 })
+        expect(w.sim.clusterExists()).toBe(true)
+        await aks.managedClusters.delete(w.rg, w.cluster, { updateIntervalInMs: 5 })
+        expect(w.sim.clusterExists()).toBe(false)
+        expect(w.backend.calls).toEqual(['add sys 1', 'remove sys'])
+      }
+    )
   })
 })
 
@@ -246,7 +229,7 @@ describe('agent pools', () => {
   afterAll(() => w.sim.close())
 
   it('answers 404 NotFound for a pool that does not exist', async () => {
-    const e = await rejection(clients(w, undefined, 0).aks.agentPools.get(w.rg, w.cluster, 'ib'))
+    const e = await rejection<any>(clients(w, undefined, 0).aks.agentPools.get(w.rg, w.cluster, 'ib'))
     expect(isRestError(e) && e.statusCode).toBe(404)
     expect(e.code).toBe('NotFound')
   })
@@ -296,7 +279,7 @@ describe('agent pools', () => {
   })
 
   it('refuses If-None-Match: * on an existing pool with 412 PreconditionFailed', async () => {
-    const e = await rejection(
+    const e = await rejection<any>(
       clients(w, undefined, 0).aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), {
         ifNoneMatch: '*',
         updateIntervalInMs: 5
@@ -307,14 +290,14 @@ describe('agent pools', () => {
 
   it('refuses changing an immutable field with 400 PropertyChangeNotAllowed naming it', async () => {
     const { aks } = clients(w, undefined, 0)
-    const driver = await rejection(
+    const driver = await rejection<any>(
       aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool({ gpuProfile: { driver: 'Install' } }), {
         updateIntervalInMs: 5
       })
     )
     expect([driver.statusCode, driver.code]).toEqual([400, 'PropertyChangeNotAllowed'])
     expect(driver.message).toContain("'gpuProfile.driver'")
-    const size = await rejection(
+    const size = await rejection<any>(
       aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool({ vmSize: 'Standard_ND96isr_H100_v5' }), {
         updateIntervalInMs: 5
       })
@@ -325,7 +308,7 @@ describe('agent pools', () => {
 
   it('validates bodies against the schema (types, enums, pool name)', async () => {
     const { aks } = clients(w, undefined, 0)
-    const badEnum = await rejection(
+    const badEnum = await rejection<any>(
       aks.agentPools.createOrUpdate(
         w.rg,
         w.cluster,
@@ -336,14 +319,14 @@ describe('agent pools', () => {
     )
     expect([badEnum.statusCode, badEnum.code]).toEqual([400, 'InvalidParameter'])
     expect(badEnum.message).toContain('properties.gpuProfile.driver')
-    const badType = await rejection(
+    const badType = await rejection<any>(
       aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib2', ibPool({ count: 'two' as any }), {
         updateIntervalInMs: 5
       })
     )
     expect([badType.statusCode, badType.code]).toEqual([400, 'InvalidRequestContent'])
     expect(badType.message).toContain('properties.count')
-    const badName = await rejection(
+    const badName = await rejection<any>(
       aks.agentPools.createOrUpdate(w.rg, w.cluster, 'IB-pool', ibPool(), { updateIntervalInMs: 5 })
     )
     expect([badName.statusCode, badName.code]).toEqual([400, 'InvalidParameter'])
@@ -383,33 +366,32 @@ describe('agent pools', () => {
 
 describe('pool provisioning failure and duration', () => {
   it('fails the LRO with the scenario error; the pool stays Failed and no nodes join', async () => {
-    const w = await startWorld({
-      poolProvisioning: {
-        polls: 2,
-        result: 'Failed',
-        errorCode: 'SkuNotAvailable',
-        errorMessage: 'The requested VM size is not available in eastus.'
+    await withWorld(
+      {
+        poolProvisioning: {
+          polls: 2,
+          result: 'Failed',
+          errorCode: 'SkuNotAvailable',
+          errorMessage: 'The requested VM size is not available in eastus.'
+        }
+      },
+      async w => {
+        const { aks } = clients(w)
+        const e = await rejection<any>(
+          aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), { updateIntervalInMs: 5 })
+        )
+        // core-lro turns a Failed status into a plain Error: "The long-running operation has failed. <code>. <message>"
+        expect(e.message).toContain(
+          'The long-running operation has failed. SkuNotAvailable. The requested VM size is not available'
+        )
+        expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Failed')
+        expect(w.backend.pools.has('ib')).toBe(false)
       }
-    })
-    try {
-      const { aks } = clients(w)
-      const e = await rejection(
-        aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), { updateIntervalInMs: 5 })
-      )
-      // core-lro turns a Failed status into a plain Error: "The long-running operation has failed. <code>. <message>"
-      expect(e.message).toContain(
-        'The long-running operation has failed. SkuNotAvailable. The requested VM size is not available'
-      )
-      expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Failed')
-      expect(w.backend.pools.has('ib')).toBe(false)
-    } finally {
-      await w.sim.close()
-    }
+    )
   })
 
   it('with poolProvisioning.duration the operation ends after that much simulated time', async () => {
-    const w = await startWorld({ poolProvisioning: { polls: 0, result: 'Succeeded', duration: '20s' } })
-    try {
+    await withWorld({ poolProvisioning: { polls: 0, result: 'Succeeded', duration: '20s' } }, async w => {
       const { aks } = clients(w)
       const pool = await aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), {
         updateIntervalInMs: 10
@@ -417,9 +399,7 @@ describe('pool provisioning failure and duration', () => {
       expect(pool.provisioningState).toBe('Succeeded')
       // on the simulated clock, never earlier than the duration
       expect(w.clock.now()).toBeGreaterThanOrEqual(20_000)
-    } finally {
-      await w.sim.close()
-    }
+    })
   })
 })
 
@@ -427,40 +407,44 @@ describe('a client that watches the pool instead of the operation', () => {
   it('sees a poll-counted create end after polls × 10 simulated seconds', async () => {
     // 2 polls × 10 s = 20 simulated s = 20 real s at time scale 1: the first read comes long
     // before, however busy the machine; then the test jumps the clock past them.
-    const w = await startWorld({ poolProvisioning: { polls: 2, result: 'Succeeded' } }, 1)
-    try {
-      const { aks } = clients(w)
-      const poller = aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), {
-        updateIntervalInMs: 60_000
-      })
-      await poller.submitted()
-      const submitted = w.clock.now()
-      expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Creating')
-      // Still Creating just short of 20 simulated seconds after the create, Succeeded at 20.
-      w.clock.advance(19_000 - (w.clock.now() - submitted))
-      expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Creating')
-      w.clock.advance(1_000)
-      expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Succeeded')
-      expect(w.backend.pools.has('ib')).toBe(true)
-      expect(w.recorder.records.filter(r => r.path.includes('/operations/'))).toHaveLength(0)
-    } finally {
-      await w.sim.close()
-    }
+    await withWorld(
+      { poolProvisioning: { polls: 2, result: 'Succeeded' } },
+      async w => {
+        const { aks } = clients(w)
+        const poller = aks.agentPools.createOrUpdate(w.rg, w.cluster, 'ib', ibPool(), {
+          updateIntervalInMs: 60_000
+        })
+        await poller.submitted()
+        const submitted = w.clock.now()
+        expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Creating')
+        // Still Creating just short of 20 simulated seconds after the create, Succeeded at 20.
+        w.clock.advance(19_000 - (w.clock.now() - submitted))
+        expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Creating')
+        w.clock.advance(1_000)
+        expect((await aks.agentPools.get(w.rg, w.cluster, 'ib')).provisioningState).toBe('Succeeded')
+        expect(w.backend.pools.has('ib')).toBe(true)
+        expect(w.recorder.records.filter(r => r.path.includes('/operations/'))).toHaveLength(0)
+      },
+      { timeScale: 1 }
+    )
   })
 })
 
 describe('cluster names', () => {
   it('bind lazily to the first names a client uses when the scenario sets none', async () => {
-    const w = await startWorld({}, 0.01, false)
-    try {
-      const { aks } = clients(w, undefined, 0)
-      const mc = await aks.managedClusters.get('rg-team', 'gpu-cluster')
-      expect(mc.name).toBe('gpu-cluster')
-      expect(mc.id).toContain('/resourcegroups/rg-team/')
-      expect(w.sim.clusterName()).toEqual({ resourceGroup: 'rg-team', name: 'gpu-cluster' })
-      expect((await rejection(aks.managedClusters.get('rg-team', 'other'))).code).toBe('ResourceNotFound')
-    } finally {
-      await w.sim.close()
-    }
+    await withWorld(
+      {},
+      async w => {
+        const { aks } = clients(w, undefined, 0)
+        const mc = await aks.managedClusters.get('rg-team', 'gpu-cluster')
+        expect(mc.name).toBe('gpu-cluster')
+        expect(mc.id).toContain('/resourcegroups/rg-team/')
+        expect(w.sim.clusterName()).toEqual({ resourceGroup: 'rg-team', name: 'gpu-cluster' })
+        expect((await rejection<any>(aks.managedClusters.get('rg-team', 'other'))).code).toBe(
+          'ResourceNotFound'
+        )
+      },
+      { timeScale: 0.01, namedCluster: false }
+    )
   })
 })

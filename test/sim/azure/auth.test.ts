@@ -20,20 +20,13 @@ import {
   oidcCredential,
   secretCredential,
   startWorld,
-  type TestWorld
+  type TestWorld,
+  withWorld
 } from '../../support/sim-azure-world.js'
+import { rejection } from '../../support/rejection.js'
 
 function claimsOf(jwt: string): Record<string, any> {
   return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString())
-}
-
-async function rejection(p: Promise<unknown>): Promise<any> {
-  try {
-    await p
-  } catch (e) {
-    return e
-  }
-  throw new Error('expected a rejection')
 }
 
 /** A raw HTTPS request to the world, trusting its CA. */
@@ -165,7 +158,7 @@ describe('Entra stand-in', () => {
     const captured = (await fetchIdToken(w)).body.value as string
     w.clock.advance(2 * 3_600_000) // two simulated hours: the captured token's hour is over
     const stale = assertionCredential(w, async () => captured)
-    const e = await rejection(stale.getToken(ARM_SCOPE))
+    const e = await rejection<any>(stale.getToken(ARM_SCOPE))
     expect(e.message).toContain('AADSTS700024')
     expect(e.message).toContain('Client assertion is not within its valid time range')
     const fresh = await oidcCredential(w).getToken(ARM_SCOPE)
@@ -173,7 +166,7 @@ describe('Entra stand-in', () => {
   })
 
   it('refuses a wrong client secret with AADSTS7000215 and accepts the right one', async () => {
-    const e = await rejection(secretCredential(w, 'wrong-secret').getToken(ARM_SCOPE))
+    const e = await rejection<any>(secretCredential(w, 'wrong-secret').getToken(ARM_SCOPE))
     expect(e.message).toContain('AADSTS7000215')
     expect(e.message).toContain('Invalid client secret provided')
     expect((await secretCredential(w).getToken(ARM_SCOPE))?.token).toBeTruthy()
@@ -190,7 +183,7 @@ describe('Entra stand-in', () => {
         tlsOptions: { ca: w.tls.caPem }
       }
     )
-    expect((await rejection(strangerApp.getToken(ARM_SCOPE))).message).toContain('AADSTS700016')
+    expect((await rejection<any>(strangerApp.getToken(ARM_SCOPE))).message).toContain('AADSTS700016')
     const otherTenant = new ClientSecretCredential(
       '33333333-3333-3333-3333-333333333333',
       w.scenario.azure.clientId,
@@ -208,26 +201,26 @@ describe('Entra stand-in', () => {
       )
     ).toBe(true)
     expect(
-      (await rejection(secretCredential(w).getToken('https://vault.azure.net/.default'))).message
+      (await rejection<any>(secretCredential(w).getToken('https://vault.azure.net/.default'))).message
     ).toContain('AADSTS500011')
   })
 })
 
 describe('federated subject mismatch', () => {
   it('refuses a token whose subject the federated credential does not match (AADSTS70021)', async () => {
-    const w = await startWorld({
-      federatedSubject: 'repo:org/repo:environment:production',
-      oidcSubject: 'repo:org/repo:pull_request'
-    })
-    try {
-      const e = await rejection(oidcCredential(w).getToken(ARM_SCOPE))
-      expect(e.message).toContain('AADSTS70021')
-      expect(e.message).toContain(
-        "No matching federated identity record found for presented assertion subject 'repo:org/repo:pull_request'"
-      )
-    } finally {
-      await w.sim.close()
-    }
+    await withWorld(
+      {
+        federatedSubject: 'repo:org/repo:environment:production',
+        oidcSubject: 'repo:org/repo:pull_request'
+      },
+      async w => {
+        const e = await rejection<any>(oidcCredential(w).getToken(ARM_SCOPE))
+        expect(e.message).toContain('AADSTS70021')
+        expect(e.message).toContain(
+          "No matching federated identity record found for presented assertion subject 'repo:org/repo:pull_request'"
+        )
+      }
+    )
   })
 })
 
@@ -259,7 +252,7 @@ describe("ARM's front door", () => {
     const fixed = (t: AccessToken): TokenCredential => ({
       getToken: async () => ({ token: t.token, expiresOnTimestamp: Date.now() + 3_600_000 })
     })
-    const wrongAud = await rejection(
+    const wrongAud = await rejection<any>(
       clients(w, fixed(aksToken), 0).aks.agentPools.get(w.rg, w.cluster, 'system')
     )
     expect(isRestError(wrongAud) && wrongAud.statusCode).toBe(403)
@@ -268,7 +261,7 @@ describe("ARM's front door", () => {
     const { aks } = clients(w, fixed(armToken), 0)
     expect((await aks.agentPools.get(w.rg, w.cluster, 'system')).name).toBe('system')
     w.clock.advance(2 * 3_600_000)
-    const expired = await rejection(aks.agentPools.get(w.rg, w.cluster, 'system'))
+    const expired = await rejection<any>(aks.agentPools.get(w.rg, w.cluster, 'system'))
     expect(expired.statusCode).toBe(401)
     expect(expired.code).toBe('ExpiredAuthenticationToken')
   })
@@ -280,7 +273,7 @@ describe("ARM's front door", () => {
       w.scenario.azure.subscriptionId,
       { endpoint: w.sim.armEndpoint, retryOptions: { maxRetries: 0 } }
     )
-    const e = await rejection(untrusting.agentPools.get(w.rg, w.cluster, 'system'))
+    const e = await rejection<any>(untrusting.agentPools.get(w.rg, w.cluster, 'system'))
     expect(String(e.code ?? e.message)).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/)
     const cred = new ClientSecretCredential(
       w.scenario.azure.tenantId,

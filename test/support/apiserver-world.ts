@@ -2,8 +2,8 @@
 // server, the control plane's garbage collector and namespace controller (no nodes: a pod bound to
 // a node stays Terminating once deleted, as with a kubelet that is gone), and ready client-node /
 // kubeconfig handles (token and client-certificate users).
-import { afterAll, beforeAll } from '@jest/globals'
-import { KubeConfig } from '@kubernetes/client-node'
+import { afterAll, afterEach, beforeAll } from '@jest/globals'
+import { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import path from 'node:path'
 import { SimClock, SimRecorder } from '../../sim/contracts.js'
 import { type FaultSpec, loadScenario } from '../../sim/scenario.js'
@@ -36,6 +36,10 @@ export interface TestWorld {
   recorder: SimRecorder
   clock: SimClock
   kc: KubeConfig
+  /** Typed clients of `kc` (the token user). */
+  core: CoreV1Api
+  apps: AppsV1Api
+  batch: BatchV1Api
   logs: Map<string, string>
   type(group: string, plural: string): ResourceType
   put(
@@ -118,6 +122,7 @@ export async function startWorld(
     if (!t) throw new Error(`no type ${plural}.${group}`)
     return t
   }
+  const kc = kubeConfigFor(server.url, tls, { token: TOKEN })
   return {
     store,
     server,
@@ -125,7 +130,10 @@ export async function startWorld(
     recorder,
     clock,
     logs,
-    kc: kubeConfigFor(server.url, tls, { token: TOKEN }),
+    kc,
+    core: kc.makeApiClient(CoreV1Api),
+    apps: kc.makeApiClient(AppsV1Api),
+    batch: kc.makeApiClient(BatchV1Api),
     type,
     put: (group, plural, obj) => store.create(type(group, plural), obj as KubeObject),
     close: () => {
@@ -136,13 +144,14 @@ export async function startWorld(
 }
 
 /**
- * One world for the calling file (or describe block): started before its tests, handed to `ready`
- * (to keep it, make clients, seed objects), closed after them.
+ * One world for the calling file (or describe block): started before its tests, then handed to
+ * `ready` (to seed objects, make more clients), closed after them. What it returns stands for that
+ * world from its start on.
  */
 export function worldForTests(
-  ready: (w: TestWorld) => unknown,
+  ready: (w: TestWorld) => unknown = () => undefined,
   opts: Parameters<typeof startWorld>[0] = {}
-): void {
+): TestWorld {
   let world: TestWorld | undefined
   beforeAll(async () => {
     world = await startWorld(opts)
@@ -151,6 +160,26 @@ export function worldForTests(
   afterAll(async () => {
     await world?.close()
   })
+  return new Proxy({} as TestWorld, {
+    get(_, key) {
+      if (!world) throw new Error('the world starts before the tests: use it inside them')
+      return world[key as keyof TestWorld]
+    }
+  })
+}
+
+/** The worlds the running test started with startWorldForTest, closed after it. */
+const testWorlds = new Set<TestWorld>()
+afterEach(async () => {
+  for (const w of testWorlds) await w.close()
+  testWorlds.clear()
+})
+
+/** A world for the running test alone (its own faults, its own clock), closed after it. */
+export async function startWorldForTest(opts: Parameters<typeof startWorld>[0] = {}): Promise<TestWorld> {
+  const w = await startWorld(opts)
+  testWorlds.add(w)
+  return w
 }
 
 export function nodeObject(
@@ -260,6 +289,29 @@ export async function rawRequest(
   }
   return { status: res.status, text, json, headers: res.headers }
 }
+
+/** A raw PATCH of `body` (text as it is, anything else as JSON) in the patch type `contentType`. */
+export const rawPatch = (w: TestWorld, p: string, contentType: string, body: unknown) =>
+  rawRequest(w, p, {
+    method: 'PATCH',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': contentType }
+  })
+
+/** The metav1.Status body kube-apiserver fails a request with. */
+export const failureStatus = (
+  code: number,
+  message: string,
+  more: { reason?: string; details?: unknown } = {}
+) => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message,
+  ...more,
+  code
+})
 
 /** A namespaced CustomResourceDefinition of `kind` in `group`, serving and storing v1 with `schema`. */
 export function crdObject(

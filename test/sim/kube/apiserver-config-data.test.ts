@@ -3,22 +3,17 @@
 // and the 1 MiB limit with upstream's field and wording.
 import { describe, expect, it } from '@jest/globals'
 import { goBase64ErrorOffset } from '../../../sim/kube/apiserver/byte-fields.js'
-import { type TestWorld, rawRequest, worldForTests } from '../../support/apiserver-world.js'
+import { rawRequest, worldForTests, rawPatch } from '../../support/apiserver-world.js'
 
-let w: TestWorld
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 const post = (plural: string, body: unknown) =>
   rawRequest(w, `/api/v1/namespaces/default/${plural}`, { method: 'POST', body: JSON.stringify(body) })
 const put = (plural: string, name: string, body: unknown) =>
   rawRequest(w, `/api/v1/namespaces/default/${plural}/${name}`, { method: 'PUT', body: JSON.stringify(body) })
 const patch = (plural: string, name: string, body: unknown) =>
-  rawRequest(w, `/api/v1/namespaces/default/${plural}/${name}`, {
-    method: 'PATCH',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/merge-patch+json' }
-  })
+  rawPatch(w, `/api/v1/namespaces/default/${plural}/${name}`, 'application/merge-patch+json', body)
 
-worldForTests(world => (w = world))
+const w = worldForTests()
 
 describe('Secret and ConfigMap data', () => {
   it('merges stringData into data (overriding a key) and never stores it', async () => {

@@ -12,15 +12,13 @@ import {
   installChartCrds,
   rawRequest,
   waitFor,
-  type TestWorld,
-  worldForTests
+  worldForTests,
+  rawPatch
 } from '../../support/apiserver-world.js'
 
-let w: TestWorld
 const NCP_PATH = '/apis/mellanox.com/v1alpha1/nicclusterpolicies'
 
-worldForTests(async world => {
-  w = world
+const w = worldForTests(async () => {
   installChartCrds(w, 'network-operator', 'v26.4.0')
   await waitFor(() => !!w.store.type('mellanox.com', 'nicclusterpolicies'))
 })
@@ -66,11 +64,12 @@ describe('fields the schema does not declare', () => {
     expect(strict.json.message).toBe(
       'NicClusterPolicy in version "v1alpha1" cannot be handled as a NicClusterPolicy: strict decoding error: unknown field "spec.ofedDriver.imagee"'
     )
-    const apply = await rawRequest(w, `${NCP_PATH}/typo?fieldManager=aks-rdma-action`, {
-      method: 'PATCH',
-      body: JSON.stringify(typo),
-      headers: { 'content-type': 'application/apply-patch+yaml' }
-    })
+    const apply = await rawPatch(
+      w,
+      `${NCP_PATH}/typo?fieldManager=aks-rdma-action`,
+      'application/apply-patch+yaml',
+      typo
+    )
     expect(apply.status).toBe(500)
     expect(apply.json.message).toBe(
       'failed to create typed patch object (/typo; mellanox.com/v1alpha1, Kind=NicClusterPolicy): .spec.ofedDriver.imagee: field not declared in schema'
@@ -148,12 +147,8 @@ describe('validation', () => {
       }
     )
     expect((await post(body)).status).toBe(201)
-    const changed = await rawRequest(w, `${NCP_PATH}/storage`, {
-      method: 'PATCH',
-      body: JSON.stringify({
-        spec: { nicConfigurationOperator: { nicFirmwareStorage: { storageClassName: 'premium' } } }
-      }),
-      headers: { 'content-type': 'application/merge-patch+json' }
+    const changed = await rawPatch(w, `${NCP_PATH}/storage`, 'application/merge-patch+json', {
+      spec: { nicConfigurationOperator: { nicFirmwareStorage: { storageClassName: 'premium' } } }
     })
     expect(changed.status).toBe(422)
     expect(changed.json.message).toBe(

@@ -6,43 +6,32 @@
 // Background goes at once), a batch/v1 Job orphans its pods by default, and a Namespace terminates:
 // Terminating with the real conditions, no new content (403), a second delete 409, gone once empty.
 import { describe, expect, it } from '@jest/globals'
-import {
-  BatchV1Api,
-  CoreV1Api,
-  PatchStrategy,
-  setHeaderOptions,
-  type V1OwnerReference
-} from '@kubernetes/client-node'
+import { PatchStrategy, setHeaderOptions, type V1OwnerReference } from '@kubernetes/client-node'
 import {
   failure,
   nodeObject,
   podObject,
   rawRequest,
   waitFor,
-  type TestWorld,
   worldForTests
 } from '../../support/apiserver-world.js'
 
-let w: TestWorld
-let core: CoreV1Api
-let batch: BatchV1Api
-
-worldForTests(async world => {
-  w = world
-  core = w.kc.makeApiClient(CoreV1Api)
-  batch = w.kc.makeApiClient(BatchV1Api)
+const w = worldForTests(async () => {
   w.put('', 'nodes', nodeObject('n1'))
-  await core.createNamespace({ body: { metadata: { name: 'del' } } })
+  await w.core.createNamespace({ body: { metadata: { name: 'del' } } })
 })
 
 const pods = () => w.type('', 'pods')
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch)
+/** Removes every finalizer of a ConfigMap, as its owner does when it is done. */
+const dropFinalizers = (namespace: string, name: string) =>
+  w.core.patchNamespacedConfigMap({ name, namespace, body: { metadata: { finalizers: null } } }, merge)
 const live = (group: string, plural: string, ns: string | undefined, name: string) =>
   w.store.tryGet(w.type(group, plural), ns, name)
 
 describe('finalizers', () => {
   it('hold a deleted object: readable, its name taken, no finalizer added, gone when the last is removed', async () => {
-    await core.createNamespacedConfigMap({
+    await w.core.createNamespacedConfigMap({
       namespace: 'del',
       body: { metadata: { name: 'held', finalizers: ['example.com/keep'] } }
     })
@@ -55,7 +44,7 @@ describe('finalizers', () => {
     })
     expect(res.json.metadata.deletionTimestamp).toBeTruthy()
     const again = await failure(
-      core.createNamespacedConfigMap({ namespace: 'del', body: { metadata: { name: 'held' } } })
+      w.core.createNamespacedConfigMap({ namespace: 'del', body: { metadata: { name: 'held' } } })
     )
     expect(again).toMatchObject({
       code: 409,
@@ -63,7 +52,7 @@ describe('finalizers', () => {
       message: 'object is being deleted: configmaps "held" already exists'
     })
     const added = await failure(
-      core.patchNamespacedConfigMap(
+      w.core.patchNamespacedConfigMap(
         {
           name: 'held',
           namespace: 'del',
@@ -75,16 +64,9 @@ describe('finalizers', () => {
     expect(added.message).toBe(
       'ConfigMap "held" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/more"}'
     )
-    await core.patchNamespacedConfigMap(
-      {
-        name: 'held',
-        namespace: 'del',
-        body: { metadata: { finalizers: null } }
-      },
-      merge
-    )
+    await dropFinalizers('del', 'held')
     expect(live('', 'configmaps', 'del', 'held')).toBeUndefined()
-    await core.createNamespacedConfigMap({ namespace: 'del', body: { metadata: { name: 'held' } } })
+    await w.core.createNamespacedConfigMap({ namespace: 'del', body: { metadata: { name: 'held' } } })
   })
 })
 
@@ -93,23 +75,31 @@ describe('graceful pod deletion', () => {
     w.put('', 'pods', podObject('del', 'slow', 'n1'))
     const before = w.store.get(pods(), 'del', 'slow')
     const t0 = Date.now()
-    const first = await core.deleteNamespacedPod({ name: 'slow', namespace: 'del' })
+    const first = await w.core.deleteNamespacedPod({ name: 'slow', namespace: 'del' })
     const deadline = Date.parse(first.metadata!.deletionTimestamp as unknown as string)
     expect(deadline - t0).toBeGreaterThanOrEqual(29_000)
     expect(first.metadata).toMatchObject({
       deletionGracePeriodSeconds: 30,
       generation: before.metadata.generation! + 1
     })
-    const longer = await core.deleteNamespacedPod({ name: 'slow', namespace: 'del', gracePeriodSeconds: 60 })
+    const longer = await w.core.deleteNamespacedPod({
+      name: 'slow',
+      namespace: 'del',
+      gracePeriodSeconds: 60
+    })
     expect(longer.metadata!.deletionGracePeriodSeconds).toBe(30)
-    const shorter = await core.deleteNamespacedPod({ name: 'slow', namespace: 'del', gracePeriodSeconds: 5 })
+    const shorter = await w.core.deleteNamespacedPod({
+      name: 'slow',
+      namespace: 'del',
+      gracePeriodSeconds: 5
+    })
     expect(shorter.metadata!.deletionGracePeriodSeconds).toBe(5)
     expect(Date.parse(shorter.metadata!.deletionTimestamp as unknown as string)).toBe(deadline - 25_000)
     expect(live('', 'pods', 'del', 'slow')).toBeDefined() // no kubelet on n1 confirms it
-    await core.deleteNamespacedPod({ name: 'slow', namespace: 'del', gracePeriodSeconds: 0 })
+    await w.core.deleteNamespacedPod({ name: 'slow', namespace: 'del', gracePeriodSeconds: 0 })
     expect(live('', 'pods', 'del', 'slow')).toBeUndefined()
     w.put('', 'pods', podObject('del', 'unbound', ''))
-    await core.deleteNamespacedPod({ name: 'unbound', namespace: 'del' })
+    await w.core.deleteNamespacedPod({ name: 'unbound', namespace: 'del' })
     expect(live('', 'pods', 'del', 'unbound')).toBeUndefined()
   })
 })
@@ -131,8 +121,8 @@ describe('propagation policies and the garbage collector', () => {
     ]
   }
   async function ownerWithDependent(name: string) {
-    const owner = await core.createNamespacedConfigMap({ namespace: 'del', body: { metadata: { name } } })
-    const dep = await core.createNamespacedConfigMap({
+    const owner = await w.core.createNamespacedConfigMap({ namespace: 'del', body: { metadata: { name } } })
+    const dep = await w.core.createNamespacedConfigMap({
       namespace: 'del',
       body: {
         metadata: {
@@ -157,7 +147,7 @@ describe('propagation policies and the garbage collector', () => {
 
   it('Orphan removes the owner and leaves its dependents, their references to it gone', async () => {
     await ownerWithDependent('orph')
-    await core.deleteNamespacedConfigMap({ name: 'orph', namespace: 'del', propagationPolicy: 'Orphan' })
+    await w.core.deleteNamespacedConfigMap({ name: 'orph', namespace: 'del', propagationPolicy: 'Orphan' })
     await waitFor(() => !live('', 'configmaps', 'del', 'orph'))
     expect(live('', 'configmaps', 'del', 'orph-dep')?.metadata.ownerReferences).toBeUndefined()
   })
@@ -175,7 +165,7 @@ describe('propagation policies and the garbage collector', () => {
     expect(live('', 'configmaps', 'del', 'bg')).toBeUndefined()
     await waitFor(() => !live('', 'configmaps', 'del', 'bg-dep'))
     // An object a delete does not remove answers 202 when the delete asked orphanDependents=false.
-    await core.createNamespacedConfigMap({
+    await w.core.createNamespacedConfigMap({
       namespace: 'del',
       body: { metadata: { name: 'kept', finalizers: ['example.com/keep'] } }
     })
@@ -185,15 +175,12 @@ describe('propagation policies and the garbage collector', () => {
     })
     expect(accepted.status).toBe(202)
     expect(accepted.json.metadata.finalizers).toEqual(['example.com/keep'])
-    await core.patchNamespacedConfigMap(
-      { name: 'kept', namespace: 'del', body: { metadata: { finalizers: null } } },
-      merge
-    )
+    await dropFinalizers('del', 'kept')
     expect(live('', 'configmaps', 'del', 'kept')).toBeUndefined()
   })
 
   it('a batch/v1 Job deleted with no policy orphans its pods, as kube-apiserver defaults it', async () => {
-    const job = await batch.createNamespacedJob({
+    const job = await w.batch.createNamespacedJob({
       namespace: 'del',
       body: {
         metadata: { name: 'j' },
@@ -217,8 +204,8 @@ describe('propagation policies and the garbage collector', () => {
 
 describe('namespace termination', () => {
   it('terminates a namespace: conditions, no new content, a second delete conflicts, gone once empty', async () => {
-    await core.createNamespace({ body: { metadata: { name: 'doomed' } } })
-    await core.createNamespacedConfigMap({
+    await w.core.createNamespace({ body: { metadata: { name: 'doomed' } } })
+    await w.core.createNamespacedConfigMap({
       namespace: 'doomed',
       body: { metadata: { name: 'sticky', finalizers: ['example.com/keep'] } }
     })
@@ -226,7 +213,7 @@ describe('namespace termination', () => {
     expect(res.json.status.phase).toBe('Terminating')
     expect(res.json.spec.finalizers).toEqual(['kubernetes'])
     const created = await failure(
-      core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'late' } } })
+      w.core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'late' } } })
     )
     expect(created).toMatchObject({
       code: 403,
@@ -243,7 +230,7 @@ describe('namespace termination', () => {
         ]
       }
     })
-    const second = await failure(core.deleteNamespace({ name: 'doomed' }))
+    const second = await failure(w.core.deleteNamespace({ name: 'doomed' }))
     expect(second).toMatchObject({
       code: 409,
       message:
@@ -263,15 +250,8 @@ describe('namespace termination', () => {
       message:
         'Some content in the namespace has finalizers remaining: example.com/keep in 1 resource instances'
     })
-    await core.patchNamespacedConfigMap(
-      {
-        name: 'sticky',
-        namespace: 'doomed',
-        body: { metadata: { finalizers: null } }
-      },
-      merge
-    )
+    await dropFinalizers('doomed', 'sticky')
     await waitFor(() => !live('', 'namespaces', undefined, 'doomed'))
-    await core.createNamespace({ body: { metadata: { name: 'doomed' } } })
+    await w.core.createNamespace({ body: { metadata: { name: 'doomed' } } })
   })
 })

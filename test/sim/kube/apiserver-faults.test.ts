@@ -1,7 +1,7 @@
 // Scenario faults on the simulated API server (500 N times, 429 with Retry-After, socket reset,
 // watch streams cut every N simulated seconds) and how client-node's Watch / ListWatch cope:
 // resume from the last resourceVersion, and relist after a 410 Expired.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import {
   CoreV1Api,
   ListWatch,
@@ -14,22 +14,16 @@ import {
   type TestWorld,
   nodeObject,
   podObject,
-  startWorld,
+  startWorldForTest,
   statusOf,
   waitFor
 } from '../../support/apiserver-world.js'
-
-let w: TestWorld | undefined
-afterEach(async () => {
-  await w?.close()
-  w = undefined
-})
 
 const listeners = (world: TestWorld) => (world.store as unknown as { listeners: Set<unknown> }).listeners.size
 
 describe('API faults', () => {
   it('answers matching requests with 500 the given number of times', async () => {
-    w = await startWorld({ faults: [{ api: 'PATCH *', status: 500, times: 2 }] })
+    const w = await startWorldForTest({ faults: [{ api: 'PATCH *', status: 500, times: 2 }] })
     const core = w.kc.makeApiClient(CoreV1Api)
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'c' } } })
     const patch = () =>
@@ -53,7 +47,7 @@ describe('API faults', () => {
   })
 
   it('sends Retry-After with a 429 and resets sockets for reset faults', async () => {
-    w = await startWorld({
+    const w = await startWorldForTest({
       faults: [
         { api: 'POST */configmaps', status: 429, retryAfter: 3, times: 1 },
         { api: 'GET */nodes*', reset: true, times: 1 }
@@ -79,7 +73,7 @@ describe('API faults', () => {
 
 describe('watch faults', () => {
   it('cuts watch streams every N simulated seconds; a reset fault ends them with an error', async () => {
-    w = await startWorld({
+    const w = await startWorldForTest({
       timeScale: 0.01,
       faults: [
         { watch: 'disconnect', every: '30s', reset: true, times: 1 },
@@ -108,11 +102,11 @@ describe('watch faults', () => {
     // the cuts came on the simulated schedule: the first at 30 s, the next 20 s after the re-watch
     expect(w.clock.now() - started).toBeGreaterThanOrEqual(50_000)
     // only the CRD controller and the control plane's cache (garbage collector, namespaces) remain
-    await waitFor(() => listeners(w!) === 2)
+    await waitFor(() => listeners(w) === 2)
   })
 
   it('a ListWatch resumes after cuts without relisting, and relists after a 410', async () => {
-    w = await startWorld({ timeScale: 0.01, faults: [{ watch: 'disconnect', every: '30s' }] })
+    const w = await startWorldForTest({ timeScale: 0.01, faults: [{ watch: 'disconnect', every: '30s' }] })
     const core = w.kc.makeApiClient(CoreV1Api)
     let lists = 0
     const listFn = async () => {

@@ -4,13 +4,11 @@
 // gnostic protobuf, negotiated the way kube-openapi's handler does it.
 import { describe, expect, it } from '@jest/globals'
 import { decodeOpenApiV2Protobuf, openApiV2Media } from '../../../sim/kube/apiserver/openapi-v2-proto.js'
-import { type TestWorld, worldForTests, bytesRequest, crdObject } from '../../support/apiserver-world.js'
-
-let w: TestWorld
+import { worldForTests, bytesRequest, crdObject } from '../../support/apiserver-world.js'
 
 const get = (p: string, accept = 'application/json') => bytesRequest(w, p, { headers: { accept } })
 
-worldForTests(world => (w = world))
+const w = worldForTests()
 
 describe('OpenAPI v3', () => {
   it('publishes the schemas of a group-version’s kinds, found by x-kubernetes-group-version-kind', async () => {

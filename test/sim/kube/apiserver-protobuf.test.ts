@@ -20,11 +20,11 @@ import {
 } from '../../../sim/kube/apiserver/protobuf.js'
 import {
   TOKEN,
-  type TestWorld,
   worldForTests,
   NCP_CRD,
   bytesRequest,
-  crdObject
+  crdObject,
+  failureStatus
 } from '../../support/apiserver-world.js'
 
 const PB = 'application/vnd.kubernetes.protobuf'
@@ -128,16 +128,10 @@ describe('the .proto files and the JSON they stand for', () => {
     }
     expect(decodeObject(encodeObject(secret))).toEqual(secret)
 
-    const status = {
-      apiVersion: 'v1',
-      kind: 'Status',
-      metadata: {},
-      status: 'Failure',
-      message: 'pods "x" not found',
+    const status = failureStatus(404, 'pods "x" not found', {
       reason: 'NotFound',
-      details: { name: 'x', kind: 'pods' },
-      code: 404
-    }
+      details: { name: 'x', kind: 'pods' }
+    })
     expect(decodeObject(encodeObject(status))).toEqual(status)
 
     const crd = crdObject('example.com', 'Thing', {
@@ -187,9 +181,7 @@ describe('the .proto files and the JSON they stand for', () => {
 })
 
 describe('protobuf over HTTPS', () => {
-  let w: TestWorld
-
-  worldForTests(world => (w = world))
+  const w = worldForTests()
 
   const call = (p: string, init: Parameters<typeof bytesRequest>[2]) => bytesRequest(w, p, init)
 

@@ -8,20 +8,11 @@
 // resourceVersionMatch out of place), malformed continue tokens and field labels a kind does not
 // support, and the server-side printers' columns.
 import { describe, expect, it } from '@jest/globals'
-import { AppsV1Api, BatchV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node'
-import { failure, rawRequest, type TestWorld, worldForTests } from '../../support/apiserver-world.js'
+import { type V1Deployment } from '@kubernetes/client-node'
+import { failure, failureStatus, rawPatch, rawRequest, worldForTests } from '../../support/apiserver-world.js'
 
-let w: TestWorld
-let core: CoreV1Api
-let apps: AppsV1Api
-let batch: BatchV1Api
-
-worldForTests(async world => {
-  w = world
-  core = w.kc.makeApiClient(CoreV1Api)
-  apps = w.kc.makeApiClient(AppsV1Api)
-  batch = w.kc.makeApiClient(BatchV1Api)
-  await core.createNamespace({ body: { metadata: { name: 'reg' } } })
+const w = worldForTests(async () => {
+  await w.core.createNamespace({ body: { metadata: { name: 'reg' } } })
 })
 
 const deployment = (labels: Record<string, string>, selector: Record<string, string>): V1Deployment => ({
@@ -37,7 +28,7 @@ const deployment = (labels: Record<string, string>, selector: Record<string, str
 
 describe('defaulting', () => {
   it('fills in what kube-apiserver defaults on Deployments, their pod templates and DaemonSets', async () => {
-    const d = await apps.createNamespacedDeployment({
+    const d = await w.apps.createNamespacedDeployment({
       namespace: 'reg',
       body: deployment({ app: 'web' }, { app: 'web' })
     })
@@ -60,7 +51,7 @@ describe('defaulting', () => {
       terminationMessagePolicy: 'File',
       ports: [{ containerPort: 80, protocol: 'TCP' }]
     })
-    const ds = await apps.createNamespacedDaemonSet({
+    const ds = await w.apps.createNamespacedDaemonSet({
       namespace: 'reg',
       body: { metadata: { name: 'agent' }, spec: { ...deployment({ a: 'b' }, { a: 'b' }).spec! } as any }
     })
@@ -72,7 +63,7 @@ describe('defaulting', () => {
   })
 
   it('generates a Job’s selector and pod labels from its uid, and defaults its counts', async () => {
-    const job = await batch.createNamespacedJob({
+    const job = await w.batch.createNamespacedJob({
       namespace: 'reg',
       body: {
         metadata: { name: 'once' },
@@ -102,7 +93,7 @@ describe('defaulting', () => {
   })
 
   it('gives Services a type, a cluster IP and their port defaults; pods a service account and default tolerations', async () => {
-    const svc = await core.createNamespacedService({
+    const svc = await w.core.createNamespacedService({
       namespace: 'reg',
       body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }
     })
@@ -117,7 +108,7 @@ describe('defaulting', () => {
     expect(svc.spec!.clusterIP).toMatch(/^10\.0\.\d+\.\d+$/)
     expect(svc.spec!.clusterIP).not.toBe('10.0.0.1') // the `kubernetes` Service has it
     expect(svc.spec!.clusterIPs).toEqual([svc.spec!.clusterIP])
-    const pod = await core.createNamespacedPod({
+    const pod = await w.core.createNamespacedPod({
       namespace: 'reg',
       body: {
         metadata: { name: 'p' },
@@ -146,21 +137,21 @@ describe('defaulting', () => {
 
 describe('generation', () => {
   it('is kept by workloads (a spec or annotation change bumps it), not by ConfigMaps or Namespaces', async () => {
-    const cm = await core.createNamespacedConfigMap({
+    const cm = await w.core.createNamespacedConfigMap({
       namespace: 'reg',
       body: { metadata: { name: 'plain' }, data: { a: '1' } }
     })
     expect(cm.metadata!.generation).toBeUndefined()
-    expect((await core.readNamespace({ name: 'reg' })).metadata!.generation).toBeUndefined()
-    const d = await apps.readNamespacedDeployment({ name: 'web', namespace: 'reg' })
+    expect((await w.core.readNamespace({ name: 'reg' })).metadata!.generation).toBeUndefined()
+    const d = await w.apps.readNamespacedDeployment({ name: 'web', namespace: 'reg' })
     expect(d.metadata!.generation).toBe(1)
-    const labelled = await apps.replaceNamespacedDeployment({
+    const labelled = await w.apps.replaceNamespacedDeployment({
       name: 'web',
       namespace: 'reg',
       body: { ...d, metadata: { ...d.metadata, labels: { x: 'y' } } }
     })
     expect(labelled.metadata!.generation).toBe(1)
-    const annotated = await apps.replaceNamespacedDeployment({
+    const annotated = await w.apps.replaceNamespacedDeployment({
       name: 'web',
       namespace: 'reg',
       body: { ...labelled, metadata: { ...labelled.metadata, annotations: { note: 'n' } } }
@@ -172,7 +163,7 @@ describe('generation', () => {
 describe('validation', () => {
   it('refuses a Deployment whose selector does not match its template, in the real words', async () => {
     const st = await failure(
-      apps.createNamespacedDeployment({
+      w.apps.createNamespacedDeployment({
         namespace: 'reg',
         body: { ...deployment({ app: 'a' }, { app: 'b' }), metadata: { name: 'bad' } }
       })
@@ -197,7 +188,7 @@ describe('validation', () => {
       }
     })
     const empty = await failure(
-      apps.createNamespacedDeployment({
+      w.apps.createNamespacedDeployment({
         namespace: 'reg',
         body: { ...deployment({ app: 'a' }, {}), metadata: { name: 'bad' } }
       })
@@ -208,9 +199,9 @@ describe('validation', () => {
   })
 
   it('refuses a selector change, a Job whose pods would restart Always, bad ConfigMap keys and label values', async () => {
-    const live = await apps.readNamespacedDeployment({ name: 'web', namespace: 'reg' })
+    const live = await w.apps.readNamespacedDeployment({ name: 'web', namespace: 'reg' })
     const changed = await failure(
-      apps.replaceNamespacedDeployment({
+      w.apps.replaceNamespacedDeployment({
         name: 'web',
         namespace: 'reg',
         body: {
@@ -228,7 +219,7 @@ describe('validation', () => {
     )
     expect(changed.message).toContain(': field is immutable')
     const job = await failure(
-      batch.createNamespacedJob({
+      w.batch.createNamespacedJob({
         namespace: 'reg',
         body: {
           metadata: { name: 'forever' },
@@ -240,7 +231,7 @@ describe('validation', () => {
       'Job.batch "forever" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"'
     )
     const cm = await failure(
-      core.createNamespacedConfigMap({
+      w.core.createNamespacedConfigMap({
         namespace: 'reg',
         body: { metadata: { name: 'keys' }, data: { 'bad key': 'x' } }
       })
@@ -249,7 +240,7 @@ describe('validation', () => {
       `ConfigMap "keys" is invalid: data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`
     )
     const label = await failure(
-      core.createNamespacedConfigMap({
+      w.core.createNamespacedConfigMap({
         namespace: 'reg',
         body: { metadata: { name: 'lbl', labels: { run: 'not ok!' } } }
       })
@@ -286,21 +277,19 @@ describe('validation', () => {
     expect(ignore.status).toBe(200)
     expect(ignore.headers.get('warning')).toBeNull()
     // Server-side apply converts the applied object to its type first: an undeclared field fails it.
-    const apply = await rawRequest(w, '/api/v1/namespaces/reg/configmaps/fv?fieldManager=m', {
-      method: 'PATCH',
-      body,
-      headers: { 'content-type': 'application/apply-patch+yaml' }
-    })
+    const apply = await rawPatch(
+      w,
+      '/api/v1/namespaces/reg/configmaps/fv?fieldManager=m',
+      'application/apply-patch+yaml',
+      body
+    )
     expect(apply.status).toBe(500)
-    expect(apply.json).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message:
-        'failed to create typed patch object (reg/fv; /v1, Kind=ConfigMap): .dataa: field not declared in schema',
-      code: 500
-    })
+    expect(apply.json).toEqual(
+      failureStatus(
+        500,
+        'failed to create typed patch object (reg/fv; /v1, Kind=ConfigMap): .dataa: field not declared in schema'
+      )
+    )
   })
 })
 
@@ -315,7 +304,7 @@ describe('query parameters and errors', () => {
   })
 
   it('sends BOOKMARKs for allowWatchBookmarks=True and none for allowWatchBookmarks=false', async () => {
-    const rv = (await core.listNamespacedConfigMap({ namespace: 'reg' })).metadata!.resourceVersion!
+    const rv = (await w.core.listNamespacedConfigMap({ namespace: 'reg' })).metadata!.resourceVersion!
     const types = async (v: string) =>
       (
         await rawRequest(
@@ -370,7 +359,7 @@ describe('query parameters and errors', () => {
   })
 
   it('answers a malformed continue token and an unsupported field label with 400', async () => {
-    const cont = await failure(core.listNamespacedConfigMap({ namespace: 'reg', _continue: 'abc!' }))
+    const cont = await failure(w.core.listNamespacedConfigMap({ namespace: 'reg', _continue: 'abc!' }))
     expect(cont).toMatchObject({
       code: 400,
       reason: 'BadRequest',
@@ -378,11 +367,11 @@ describe('query parameters and errors', () => {
     })
     expect(cont.details).toBeUndefined()
     const field = await failure(
-      core.listNamespacedPod({ namespace: 'reg', fieldSelector: 'spec.containers=x' })
+      w.core.listNamespacedPod({ namespace: 'reg', fieldSelector: 'spec.containers=x' })
     )
     expect(field).toMatchObject({ code: 400, message: 'field label not supported: spec.containers' })
     expect(
-      (await core.listNamespacedPod({ namespace: 'reg', fieldSelector: 'spec.nodeName=' })).items
+      (await w.core.listNamespacedPod({ namespace: 'reg', fieldSelector: 'spec.nodeName=' })).items
     ).toHaveLength(1)
   })
 })

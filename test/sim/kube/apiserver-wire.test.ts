@@ -4,11 +4,9 @@
 // change into DELETED / ADDED and answer a too-old resourceVersion with a 410 ERROR event.
 import { describe, expect, it } from '@jest/globals'
 import { CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node'
-import { type TestWorld, rawRequest, waitFor, worldForTests } from '../../support/apiserver-world.js'
+import { rawRequest, waitFor, worldForTests, failureStatus } from '../../support/apiserver-world.js'
 
-let w: TestWorld
-
-worldForTests(world => (w = world))
+const w = worldForTests()
 
 describe('Status on the wire', () => {
   it('keys each cause by reason, as metav1.StatusCause serialises', async () => {
@@ -29,16 +27,12 @@ describe('Status on the wire', () => {
     ]) {
       const r = await rawRequest(w, p)
       expect(r.status).toBe(404)
-      expect(r.json).toEqual({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        message: 'the server could not find the requested resource',
-        reason: 'NotFound',
-        details: {},
-        code: 404
-      })
+      expect(r.json).toEqual(
+        failureStatus(404, 'the server could not find the requested resource', {
+          reason: 'NotFound',
+          details: {}
+        })
+      )
     }
   })
 

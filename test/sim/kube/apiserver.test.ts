@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import {
   ApiextensionsV1Api,
-  AppsV1Api,
   CoreV1Api,
   KubernetesObjectApi,
   PatchStrategy,
@@ -15,7 +14,6 @@ import {
 } from '@kubernetes/client-node'
 import { parseAllDocuments } from 'yaml'
 import {
-  type TestWorld,
   adminKubeConfig,
   kubeConfigFor,
   nodeObject,
@@ -25,18 +23,13 @@ import {
   worldForTests,
   NCP_CRD,
   rawRequest,
-  crdObject
+  crdObject,
+  rawPatch
 } from '../../support/apiserver-world.js'
 
-let w: TestWorld
-let core: CoreV1Api
-let apps: AppsV1Api
 let objects: KubernetesObjectApi
 
-worldForTests(world => {
-  w = world
-  core = w.kc.makeApiClient(CoreV1Api)
-  apps = w.kc.makeApiClient(AppsV1Api)
+const w = worldForTests(() => {
   objects = KubernetesObjectApi.makeApiClient(w.kc)
 })
 
@@ -108,27 +101,27 @@ describe('discovery and authentication', () => {
 
 describe('core verbs', () => {
   it('creates, reads, replaces with optimistic concurrency and deletes', async () => {
-    const created = await core.createNamespacedConfigMap({
+    const created = await w.core.createNamespacedConfigMap({
       namespace: 'default',
       body: { metadata: { name: 'cm-a', labels: { tier: 'x' } }, data: { a: '1' } }
     })
     expect(created.metadata?.resourceVersion).toBeDefined()
     expect(created.metadata?.uid).toBeDefined()
     await expectStatus(
-      core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'cm-a' } } }),
+      w.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'cm-a' } } }),
       409,
       'AlreadyExists'
     )
-    const read = await core.readNamespacedConfigMap({ name: 'cm-a', namespace: 'default' })
+    const read = await w.core.readNamespacedConfigMap({ name: 'cm-a', namespace: 'default' })
     expect(read.data).toEqual({ a: '1' })
-    const replaced = await core.replaceNamespacedConfigMap({
+    const replaced = await w.core.replaceNamespacedConfigMap({
       name: 'cm-a',
       namespace: 'default',
       body: { ...read, data: { a: '2' } }
     })
     expect(Number(replaced.metadata?.resourceVersion)).toBeGreaterThan(Number(read.metadata?.resourceVersion))
     const conflict = await expectStatus(
-      core.replaceNamespacedConfigMap({
+      w.core.replaceNamespacedConfigMap({
         name: 'cm-a',
         namespace: 'default',
         body: { ...read, data: { a: '3' } }
@@ -139,10 +132,10 @@ describe('core verbs', () => {
     expect(conflict.message).toContain('the object has been modified')
     const updaters = (replaced.metadata?.managedFields ?? []).map(m => m.operation)
     expect(updaters).toContain('Update')
-    const deleted = await core.deleteNamespacedConfigMap({ name: 'cm-a', namespace: 'default' })
+    const deleted = await w.core.deleteNamespacedConfigMap({ name: 'cm-a', namespace: 'default' })
     expect(deleted.status).toBe('Success')
     const gone = await expectStatus(
-      core.readNamespacedConfigMap({ name: 'cm-a', namespace: 'default' }),
+      w.core.readNamespacedConfigMap({ name: 'cm-a', namespace: 'default' }),
       404,
       'NotFound'
     )
@@ -151,24 +144,24 @@ describe('core verbs', () => {
 
   it('validates objects (422), namespaces (404) and supports dryRun=All without persisting', async () => {
     const invalid = await expectStatus(
-      core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: {} } }),
+      w.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: {} } }),
       422,
       'Invalid'
     )
     expect(invalid.message).toContain('metadata.name')
     await expectStatus(
-      core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'Bad_Name' } } }),
+      w.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'Bad_Name' } } }),
       422,
       'Invalid'
     )
     await expectStatus(
-      core.createNamespacedConfigMap({ namespace: 'missing', body: { metadata: { name: 'x' } } }),
+      w.core.createNamespacedConfigMap({ namespace: 'missing', body: { metadata: { name: 'x' } } }),
       404,
       'NotFound'
     )
     const rvBefore = w.store.currentResourceVersion
     w.recorder.reset()
-    const dry = await core.createNamespacedConfigMap({
+    const dry = await w.core.createNamespacedConfigMap({
       namespace: 'default',
       body: { metadata: { name: 'dry' } },
       dryRun: 'All'
@@ -197,13 +190,13 @@ describe('core verbs', () => {
       metadata: { name },
       spec: { priorityClassName, containers: [{ name: 'c', image: 'busybox' }] }
     })
-    const ok = await core.createNamespacedPod({
+    const ok = await w.core.createNamespacedPod({
       namespace: 'default',
       body: pod('critical', 'system-node-critical')
     })
     expect(ok.spec).toMatchObject({ priority: 2000001000, preemptionPolicy: 'PreemptLowerPriority' })
     const refused = await expectStatus(
-      core.createNamespacedPod({ namespace: 'default', body: pod('unknown', 'no-such-class') }),
+      w.core.createNamespacedPod({ namespace: 'default', body: pod('unknown', 'no-such-class') }),
       403,
       'Forbidden'
     )
@@ -214,19 +207,19 @@ describe('core verbs', () => {
   })
 
   it('patches with merge, JSON and strategic merge patches (containers merge by name)', async () => {
-    await apps.createNamespacedDaemonSet({ namespace: 'kube-system', body: deployment('img:1') as any })
-    const merged = await apps.patchNamespacedDaemonSet(
+    await w.apps.createNamespacedDaemonSet({ namespace: 'kube-system', body: deployment('img:1') as any })
+    const merged = await w.apps.patchNamespacedDaemonSet(
       { name: 'ib-config', namespace: 'kube-system', body: { metadata: { labels: { extra: 'yes' } } } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch)
     )
     expect(merged.metadata?.labels).toEqual({ app: 'ib-config', extra: 'yes' })
-    const jsonPatched = await apps.patchNamespacedDaemonSet({
+    const jsonPatched = await w.apps.patchNamespacedDaemonSet({
       name: 'ib-config',
       namespace: 'kube-system',
       body: [{ op: 'remove', path: '/metadata/labels/extra' }]
     })
     expect(jsonPatched.metadata?.labels).toEqual({ app: 'ib-config' })
-    const strategic = await apps.patchNamespacedDaemonSet(
+    const strategic = await w.apps.patchNamespacedDaemonSet(
       {
         name: 'ib-config',
         namespace: 'kube-system',
@@ -250,7 +243,7 @@ describe('core verbs', () => {
       'sidecar=side:1'
     ])
     expect(strategic.metadata?.generation).toBe(2)
-    const mergeReplace = await apps.patchNamespacedDaemonSet(
+    const mergeReplace = await w.apps.patchNamespacedDaemonSet(
       {
         name: 'ib-config',
         namespace: 'kube-system',
@@ -259,20 +252,20 @@ describe('core verbs', () => {
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch)
     )
     expect(mergeReplace.spec?.template.spec?.containers.map(c => c.name)).toEqual(['x'])
-    await apps.deleteNamespacedDaemonSet({ name: 'ib-config', namespace: 'kube-system' })
+    await w.apps.deleteNamespacedDaemonSet({ name: 'ib-config', namespace: 'kube-system' })
   })
 
   it('keeps status out of main-resource writes and serves the status subresource', async () => {
     const nodes = w.type('', 'nodes')
     w.put('', 'nodes', nodeObject('status-node'))
-    const live = await core.readNode({ name: 'status-node' })
-    const replaced = await core.replaceNode({
+    const live = await w.core.readNode({ name: 'status-node' })
+    const replaced = await w.core.replaceNode({
       name: 'status-node',
       body: { ...live, metadata: { ...live.metadata, labels: { a: 'b' } }, status: { phase: 'Terminated' } }
     })
     expect(replaced.metadata?.labels).toEqual({ a: 'b' })
     expect(replaced.status?.conditions?.[0].type).toBe('Ready')
-    const patched = await core.patchNodeStatus(
+    const patched = await w.core.patchNodeStatus(
       {
         name: 'status-node',
         body: {
@@ -290,9 +283,9 @@ describe('core verbs', () => {
   })
 
   it('terminates namespaces with their contents and collects dependents by owner reference', async () => {
-    await core.createNamespace({ body: { metadata: { name: 'doomed' } } })
-    await core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'inside' } } })
-    const ds = await apps.createNamespacedDaemonSet({
+    await w.core.createNamespace({ body: { metadata: { name: 'doomed' } } })
+    await w.core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'inside' } } })
+    const ds = await w.apps.createNamespacedDaemonSet({
       namespace: 'default',
       body: { ...(deployment('img:1') as any), metadata: { name: 'owner', namespace: 'default' } }
     })
@@ -312,10 +305,10 @@ describe('core verbs', () => {
         ]
       }
     })
-    await core.deleteNamespace({ name: 'doomed' })
+    await w.core.deleteNamespace({ name: 'doomed' })
     await waitFor(() => !w.store.tryGet(w.type('', 'namespaces'), undefined, 'doomed'))
     expect(w.store.tryGet(w.type('', 'configmaps'), 'doomed', 'inside')).toBeUndefined()
-    await apps.deleteNamespacedDaemonSet({
+    await w.apps.deleteNamespacedDaemonSet({
       name: 'owner',
       namespace: 'default',
       propagationPolicy: 'Background'
@@ -326,24 +319,24 @@ describe('core verbs', () => {
   it('serves pods/log, eviction and binding', async () => {
     w.put('', 'pods', podObject('default', 'logger', 'n1'))
     w.logs.set('default/logger', 'line1\nline2\nline3\n')
-    expect(await core.readNamespacedPodLog({ name: 'logger', namespace: 'default' })).toBe(
+    expect(await w.core.readNamespacedPodLog({ name: 'logger', namespace: 'default' })).toBe(
       'line1\nline2\nline3\n'
     )
-    expect(await core.readNamespacedPodLog({ name: 'logger', namespace: 'default', tailLines: 1 })).toBe(
+    expect(await w.core.readNamespacedPodLog({ name: 'logger', namespace: 'default', tailLines: 1 })).toBe(
       'line3\n'
     )
-    await expectStatus(core.readNamespacedPodLog({ name: 'nobody', namespace: 'default' }), 404, 'NotFound')
+    await expectStatus(w.core.readNamespacedPodLog({ name: 'nobody', namespace: 'default' }), 404, 'NotFound')
     w.put('', 'pods', {
       ...podObject('default', 'unbound', ''),
       spec: { containers: [{ name: 'c', image: 'i' }] }
     })
-    await core.createNamespacedPodBinding({
+    await w.core.createNamespacedPodBinding({
       name: 'unbound',
       namespace: 'default',
       body: { metadata: { name: 'unbound' }, target: { kind: 'Node', name: 'node-7' } }
     })
     expect(w.store.get(w.type('', 'pods'), 'default', 'unbound').spec.nodeName).toBe('node-7')
-    await core.createNamespacedPodEviction({
+    await w.core.createNamespacedPodEviction({
       name: 'logger',
       namespace: 'default',
       body: { metadata: { name: 'logger', namespace: 'default' } }
@@ -439,24 +432,22 @@ describe('server-side apply', () => {
     expect(
       w.store.get(w.type('apps', 'daemonsets'), 'kube-system', 'ib-config').metadata.resourceVersion
     ).toBe(rv)
-    const noManager = await rawRequest(w, '/apis/apps/v1/namespaces/kube-system/daemonsets/ib-config', {
-      method: 'PATCH',
-      body: JSON.stringify(deployment('img:9')),
-      headers: { 'content-type': 'application/apply-patch+yaml' }
-    })
+    const noManager = await rawPatch(
+      w,
+      '/apis/apps/v1/namespaces/kube-system/daemonsets/ib-config',
+      'application/apply-patch+yaml',
+      deployment('img:9')
+    )
     expect(noManager.status).toBe(400)
-    const yamlBody = await rawRequest(
+    const yamlBody = await rawPatch(
       w,
       '/apis/apps/v1/namespaces/kube-system/daemonsets/ib-config?fieldManager=yaml-user',
-      {
-        method: 'PATCH',
-        body: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: ib-config\n  namespace: kube-system\n  labels:\n    from-yaml: "1"\n',
-        headers: { 'content-type': 'application/apply-patch+yaml' }
-      }
+      'application/apply-patch+yaml',
+      'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: ib-config\n  namespace: kube-system\n  labels:\n    from-yaml: "1"\n'
     )
     expect(yamlBody.status).toBe(200)
     expect(yamlBody.json.metadata.labels['from-yaml']).toBe('1')
-    await apps.patchNamespacedDaemonSet(
+    await w.apps.patchNamespacedDaemonSet(
       {
         name: 'ib-config',
         namespace: 'kube-system',
@@ -478,33 +469,33 @@ describe('lists and watches', () => {
   })
 
   it('pages 1000 nodes with limit/continue and filters by label and field selectors', async () => {
-    const first = await core.listNode({ limit: 500 })
+    const first = await w.core.listNode({ limit: 500 })
     expect(first.items).toHaveLength(500)
     expect(first.metadata?._continue).toBeTruthy()
     expect(first.metadata?.remainingItemCount).toBe(500)
     expect(first.metadata?.resourceVersion).toBe(w.store.currentResourceVersion)
-    const second = await core.listNode({ limit: 500, _continue: first.metadata!._continue })
+    const second = await w.core.listNode({ limit: 500, _continue: first.metadata!._continue })
     expect(second.items).toHaveLength(500)
     expect(second.metadata?._continue).toBeFalsy()
     expect(new Set([...first.items, ...second.items].map(n => n.metadata?.name)).size).toBe(1000)
-    const ib = await core.listNode({ labelSelector: 'pool=ib' })
+    const ib = await w.core.listNode({ labelSelector: 'pool=ib' })
     expect(ib.items).toHaveLength(500)
-    const notIb = await core.listNode({ labelSelector: 'pool in (sys),kubernetes.io/os' })
+    const notIb = await w.core.listNode({ labelSelector: 'pool in (sys),kubernetes.io/os' })
     expect(notIb.items.every(n => n.metadata?.labels?.pool === 'sys')).toBe(true)
-    const one = await core.listNode({ fieldSelector: 'metadata.name=node-0007' })
+    const one = await w.core.listNode({ fieldSelector: 'metadata.name=node-0007' })
     expect(one.items.map(n => n.metadata?.name)).toEqual(['node-0007'])
     w.put('', 'pods', podObject('default', 'on-7', 'node-0007'))
-    const pods = await core.listPodForAllNamespaces({
+    const pods = await w.core.listPodForAllNamespaces({
       fieldSelector: 'spec.nodeName=node-0007,status.phase!=Failed'
     })
     expect(pods.items.map(p => p.metadata?.name)).toEqual(['on-7'])
-    await expectStatus(core.listNode({ labelSelector: 'a in (b' }), 400, 'BadRequest')
+    await expectStatus(w.core.listNode({ labelSelector: 'a in (b' }), 400, 'BadRequest')
   })
 
   it('watches from a resourceVersion, resumes after a cut, sends bookmarks, and reports 410 as an ERROR event', async () => {
-    const list = await core.listNamespacedConfigMap({ namespace: 'default' })
+    const list = await w.core.listNamespacedConfigMap({ namespace: 'default' })
     const rv = list.metadata!.resourceVersion!
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w1' } } })
+    await w.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w1' } } })
     const watch = new Watch(w.kc)
     const seen: string[] = []
     let lastRv = rv
@@ -519,12 +510,12 @@ describe('lists and watches', () => {
       },
       () => undefined
     )
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w2' } } })
+    await w.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w2' } } })
     await waitFor(() => seen.length >= 2 && bookmarks > 0)
     expect(seen).toEqual(['ADDED:w1', 'ADDED:w2'])
     controller.abort()
 
-    await core.deleteNamespacedConfigMap({ name: 'w1', namespace: 'default' })
+    await w.core.deleteNamespacedConfigMap({ name: 'w1', namespace: 'default' })
     const resumed: string[] = []
     const c2 = await watch.watch(
       '/api/v1/namespaces/default/configmaps',
@@ -536,7 +527,7 @@ describe('lists and watches', () => {
     expect(resumed).toEqual(['DELETED:w1'])
     c2.abort()
 
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w3' } } })
+    await w.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'w3' } } })
     w.store.compact()
     const errors: any[] = []
     let doneWith: unknown = 'not yet'
@@ -614,14 +605,11 @@ describe('custom resources', () => {
     expect(statusPut.json.status).toEqual({ state: 'ready' })
     expect(statusPut.json.spec.ofedDriver.image).toBe('doca-driver')
     expect(statusPut.json.metadata.generation).toBe(1)
-    const strategic = await rawRequest(
+    const strategic = await rawPatch(
       w,
       '/apis/mellanox.com/v1alpha1/nicclusterpolicies/nic-cluster-policy',
-      {
-        method: 'PATCH',
-        body: '{"spec":{}}',
-        headers: { 'content-type': 'application/strategic-merge-patch+json' }
-      }
+      'application/strategic-merge-patch+json',
+      '{"spec":{}}'
     )
     expect(strategic.status).toBe(415)
     const respec: any = await objects.patch(

@@ -179,6 +179,13 @@ export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: b
   return world
 }
 
+/** A world whose cluster is `count` system nodes, with the `scenario` overrides. */
+export function systemNodesWorld(count: number, scenario: unknown = {}): World {
+  const w = makeWorld(scenario)
+  w.cluster.addPool(systemPool(count))
+  return w
+}
+
 /**
  * A world with `system` system nodes, a GPU pool `gpu` of `gpus` nodes, the Network Operator
  * installed and, unless turned off, the guide's NodeFeatureRule and NicClusterPolicy applied.

@@ -11,6 +11,7 @@ import {
   isReady,
   makeWorld,
   pod,
+  systemNodesWorld,
   systemPool,
   type World
 } from '../../support/controllers-world.js'
@@ -328,8 +329,7 @@ describe('DaemonSet controller', () => {
   })
 
   it('removes pods from nodes that stop matching and adds them where they start to', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(3))
+    w = systemNodesWorld(3)
     w.create(ds('labelled', {}, { nodeSelector: { role: 'x' } }))
     const nodes = w.list('nodes').map(n => n.metadata.name)
     const label = (n: string, v?: string) =>
@@ -352,8 +352,7 @@ describe('DaemonSet controller', () => {
   })
 
   it('rolls pods on template change with RollingUpdate and leaves them with OnDelete', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(3))
+    w = systemNodesWorld(3)
     w.create(ds('rolling'))
     w.create(ds('ondelete', { updateStrategy: { type: 'OnDelete' } }))
     const pods = (app: string) => w.list('pods', { namespace: 'kube-system', labelSelector: `app=${app}` })
@@ -389,8 +388,7 @@ describe('DaemonSet controller', () => {
   })
 
   it('deleting a DaemonSet garbage-collects its pods', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(2))
+    w = systemNodesWorld(2)
     w.create(ds('gone'))
     await w.waitFor('pods', () => w.list('pods').length === 2)
     w.store.delete(w.t('daemonsets', 'apps'), 'kube-system', 'gone')
@@ -400,8 +398,7 @@ describe('DaemonSet controller', () => {
 
 describe('Deployment, Job and scheduling', () => {
   it('runs a Deployment through a ReplicaSet and reports Available', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(2))
+    w = systemNodesWorld(2)
     w.create({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -437,8 +434,7 @@ describe('Deployment, Job and scheduling', () => {
   })
 
   it('runs a Job to completion', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(1))
+    w = systemNodesWorld(1)
     w.create({
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -489,8 +485,7 @@ describe('Deployment, Job and scheduling', () => {
 
 describe('kubelet pod lifecycle', () => {
   it('takes a pod through init containers to Ready with real-shaped status and events', async () => {
-    w = makeWorld()
-    w.cluster.addPool(systemPool(1))
+    w = systemNodesWorld(1)
     const node = w.list('nodes')[0].metadata.name
     w.create(
       pod(
@@ -537,8 +532,9 @@ describe('kubelet pod lifecycle', () => {
   })
 
   it('CrashLoopBackOff fault: restarts grow, waiting reason, back-off event and logs that say why', async () => {
-    w = makeWorld({ kube: { timeScale: 0.001, faults: [{ pod: 'crashy', kind: 'CrashLoopBackOff' }] } })
-    w.cluster.addPool(systemPool(1))
+    w = systemNodesWorld(1, {
+      kube: { timeScale: 0.001, faults: [{ pod: 'crashy', kind: 'CrashLoopBackOff' }] }
+    })
     w.create(pod('crashy-1', { containers: [{ name: 'app', image: 'app:1' }] }))
     const p = await w.waitFor('restarts', () => {
       const x = w.get('pods', 'default', 'crashy-1')
@@ -561,8 +557,9 @@ describe('kubelet pod lifecycle', () => {
   })
 
   it('ImagePullBackOff fault: ErrImagePull then ImagePullBackOff with the pull failure event', async () => {
-    w = makeWorld({ kube: { timeScale: 0.001, faults: [{ pod: 'pull', kind: 'ImagePullBackOff' }] } })
-    w.cluster.addPool(systemPool(1))
+    w = systemNodesWorld(1, {
+      kube: { timeScale: 0.001, faults: [{ pod: 'pull', kind: 'ImagePullBackOff' }] }
+    })
     w.create(pod('pull-me', { containers: [{ name: 'app', image: 'ghcr.io/acme/missing:v9' }] }))
     const reasons = new Set<string>()
     w.store.onChange(e => {
@@ -583,8 +580,7 @@ describe('kubelet pod lifecycle', () => {
   })
 
   it('NeverReady fault: running but never Ready, with readiness probe failures', async () => {
-    w = makeWorld({ kube: { timeScale: 0.001, faults: [{ pod: 'slow', kind: 'NeverReady' }] } })
-    w.cluster.addPool(systemPool(1))
+    w = systemNodesWorld(1, { kube: { timeScale: 0.001, faults: [{ pod: 'slow', kind: 'NeverReady' }] } })
     w.create(
       pod('slow-1', {
         containers: [

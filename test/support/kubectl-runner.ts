@@ -1,7 +1,6 @@
 // The real kubectl for the simulator's suites (test/sim/kube): where it is, and runners for it in a
 // scratch directory (its cache and HOME there, a kubeconfig file there by name).
-import { execFile, spawn } from 'node:child_process'
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 

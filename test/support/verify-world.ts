@@ -30,6 +30,7 @@ import { loadScenario } from '../../sim/scenario.js'
 import { createWorldTls, type WorldTls } from '../../sim/tls.js'
 import { parseDuration } from '../../src/util/duration.js'
 import { reader, VALID_APPLY } from './inputs.js'
+import { SYSTEM_POOL, userPool } from './sim-pools.js'
 
 let tls: WorldTls | undefined
 
@@ -199,22 +200,8 @@ export async function startRdmaWorld(o: RdmaWorldOptions): Promise<RdmaWorld> {
   const kube = KubeClient.fromFile(kubeconfigPath, { retries: 2, backoffBaseMs: 20 })
 
   try {
-    sim.addPool({
-      name: 'system',
-      vmSize: 'Standard_D4s_v5',
-      count: 1,
-      osSku: 'Ubuntu',
-      mode: 'System',
-      kubernetesVersion: '1.33'
-    })
-    sim.addPool({
-      name: settings.nodePool.name,
-      vmSize,
-      count: o.nodes,
-      osSku: 'Ubuntu',
-      mode: 'User',
-      kubernetesVersion: '1.33'
-    })
+    sim.addPool(SYSTEM_POOL)
+    sim.addPool(userPool(settings.nodePool.name, vmSize, o.nodes))
     await until('nodes to join', () => nodeObjects(sim).length >= o.nodes + 1)
 
     const env: NodeJS.ProcessEnv = {

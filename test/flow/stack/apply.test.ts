@@ -8,13 +8,7 @@ import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-p
 import { helmReleaseCounts } from '../../../sim/helm/index.js'
 import { applyStack } from '../../../src/stack/index.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import {
-  collectLog,
-  POOL,
-  startStackWorld,
-  useHelmStandin,
-  type StackWorld
-} from '../../support/stack-world.js'
+import { applyOn, collectLog, poolNodes, stackWorldForTests, storeList } from '../../support/stack-world.js'
 import { clusterStack } from '../../support/components.js'
 
 jest.setTimeout(180_000)
@@ -22,25 +16,13 @@ jest.setTimeout(180_000)
 const ORDER = clusterStack()
 
 describe('applyStack on a 2-node pool', () => {
-  let w: StackWorld
-  const secrets = (): any[] => w.sim.store.list(w.sim.store.type('', 'secrets')!, {}).items
-  const pods = (ns: string, label: string): KubeObject[] =>
-    w.sim.store.list(w.sim.store.type('', 'pods')!, { namespace: ns, labelSelector: label })
-      .items as KubeObject[]
-  const poolNodes = (): KubeObject[] =>
-    w.sim.store.list(w.sim.store.type('', 'nodes')!, {
-      labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
-    }).items as KubeObject[]
-
-  beforeAll(async () => {
-    await useHelmStandin()
-    w = await startStackWorld({ nodes: 2 })
-  })
-  afterAll(() => w.close())
+  const w = stackWorldForTests({ nodes: 2 })
+  const secrets = (): any[] => storeList(w, 'secrets')
+  const pods = (ns: string, label: string): KubeObject[] => storeList(w, 'pods', ns, label)
 
   it('applies every component in order, each waited for on every node', async () => {
     const log = collectLog()
-    const res = await applyStack({ settings: w.settings(), kubeconfigPath: w.kubeconfigPath, log })
+    const res = await applyOn(w, { log })
     if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))
     expect(res.ok).toBe(true)
     expect(res.steps.map(s => [s.name, s.status, s.changed, s.action])).toEqual(
@@ -59,7 +41,7 @@ describe('applyStack on a 2-node pool', () => {
     )
     expect(helmReleaseCounts(secrets())).toEqual({ installs: 2, upgrades: 0 })
     // the result is real: allocatable on every RDMA node, lease released
-    for (const n of poolNodes()) {
+    for (const n of poolNodes(w)) {
       expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
       expect(Number(n.status.allocatable['nvidia.com/gpu'])).toBeGreaterThan(0)
     }
@@ -73,7 +55,7 @@ describe('applyStack on a 2-node pool', () => {
     const ibPods = pods('kube-system', 'app=ib-node-config').map(p => p.metadata.uid)
     w.recorder.reset()
     const log = collectLog()
-    const res = await applyStack({ settings: w.settings({}, 'run-2'), kubeconfigPath: w.kubeconfigPath, log })
+    const res = await applyOn(w, { runId: 'run-2', log })
     expect(res.ok).toBe(true)
     expect(res.steps.map(s => [s.name, s.status, s.changed, s.action])).toEqual(
       ORDER.map(n => [n, 'success', false, 'unchanged'])
@@ -89,11 +71,7 @@ describe('applyStack on a 2-node pool', () => {
   it('one changed input (rdma-hca-max) changes only the RDMA device plugin, and the nodes advertise the new value', async () => {
     const restarts = w.sim.kubeletRestarts()
     w.recorder.reset()
-    const res = await applyStack({
-      settings: w.settings({ 'rdma-hca-max': '63' }, 'run-3'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const res = await applyOn(w, { inputs: { 'rdma-hca-max': '63' }, runId: 'run-3' })
     expect(res.ok).toBe(true)
     expect(res.steps.filter(s => s.changed).map(s => s.name)).toEqual(['rdma-device-plugin'])
     expect(res.steps.find(s => s.name === 'rdma-device-plugin')?.detail).toContain(
@@ -104,7 +82,7 @@ describe('applyStack on a 2-node pool', () => {
     expect(Object.keys(byResource).sort()).toEqual(['configmaps', 'daemonsets', 'leases'])
     expect(byResource.configmaps).toBe(1)
     expect(byResource.daemonsets).toBe(1)
-    for (const n of poolNodes()) expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('63')
+    for (const n of poolNodes(w)) expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('63')
     expect(w.sim.kubeletRestarts()).toEqual(restarts)
     expect(helmReleaseCounts(secrets())).toEqual({ installs: 2, upgrades: 0 })
   })
@@ -133,10 +111,9 @@ describe('applyStack on a 2-node pool', () => {
     expect(log.errors[0]).toContain('kubectl-edit')
     expect(w.recorder.counts().kube.mutating).toBe(0)
 
-    const forced = await applyStack({
-      settings: w.settings({ 'rdma-hca-max': '63', 'force-conflicts': 'true' }, 'run-5'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
+    const forced = await applyOn(w, {
+      inputs: { 'rdma-hca-max': '63', 'force-conflicts': 'true' },
+      runId: 'run-5'
     })
     expect(forced.ok).toBe(true)
     expect(forced.steps.filter(s => s.changed).map(s => s.name)).toEqual(['rdma-device-plugin'])

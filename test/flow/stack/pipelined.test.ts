@@ -6,94 +6,39 @@
 // the run goes through the same sequence with nothing global repeated; a node whose OFED build
 // fails is named, blocks only itself, and the other nodes complete.
 import { jest } from '@jest/globals'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import { SimClock, SimRecorder } from '../../../sim/contracts.js'
 import { helmReleaseCounts } from '../../../sim/helm/index.js'
 import type { NodeTimeline } from '../../../sim/kube/hardware.js'
-import { startKubeSim, type KubeSim } from '../../../sim/kube/index.js'
-import { loadScenario } from '../../../sim/scenario.js'
-import { createWorldTls, type WorldTls } from '../../../sim/tls.js'
 import { applyStack, type ApplyStackResult, type PoolInfo } from '../../../src/stack/index.js'
-import { helmStandinSha256 } from '../../support/helm-standin-bin.js'
-import { collectLog, useHelmStandin, type CollectedLog } from '../../support/stack-world.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import {
+  collectLog,
+  POOL,
+  rdmaPool,
+  startStackWorld,
+  storeList,
+  useHelmStandin,
+  type CollectedLog,
+  type StackWorld
+} from '../../support/stack-world.js'
 import { clusterStackAfter } from '../../support/components.js'
 
 jest.setTimeout(300_000)
 
-const POOL = 'rdmapool'
-const TIME_SCALE = 0.001
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
-let tls: WorldTls | undefined
 
 beforeAll(() => useHelmStandin())
 
-interface RolloutWorld {
-  sim: KubeSim
-  recorder: SimRecorder
-  kubeconfigPath: string
-  settings: Settings
-  close(): Promise<void>
-}
+/** A stack world whose RDMA pool is not there yet, with the settings of one rollout. */
+type RolloutWorld = Omit<StackWorld, 'settings'> & { settings: Settings }
 
 async function world(
   rollout: 'sequential' | 'pipelined',
   scenario: Record<string, unknown> = {}
 ): Promise<RolloutWorld> {
-  tls ??= createWorldTls()
-  const sc = loadScenario(undefined, {
-    kube: { timeScale: TIME_SCALE },
-    nodes: { joinSpread: '120s' },
-    ...scenario
-  })
-  const clock = new SimClock(sc.kube.timeScale)
-  const recorder = new SimRecorder()
-  const sim = await startKubeSim({ scenario: sc, clock, recorder, tls })
-  sim.addPool({
-    name: 'system',
-    vmSize: 'Standard_D4s_v5',
-    count: 1,
-    osSku: 'Ubuntu',
-    mode: 'System',
-    kubernetesVersion: '1.33'
-  })
-  const dir = mkdtempSync(path.join(tmpdir(), 'rollout-world-'))
-  const kubeconfigPath = path.join(dir, 'kubeconfig')
-  writeFileSync(kubeconfigPath, sim.kubeconfig('admin'), { mode: 0o600 })
-  const settings = readSettings(
-    reader({
-      ...VALID_APPLY,
-      'helm-sha256': await helmStandinSha256(),
-      'node-pool': POOL,
-      'step-timeout': '60s',
-      timeout: '5m',
-      retries: '3',
-      rollout
-    }),
-    {}
-  ).settings
-  return {
-    sim,
-    recorder,
-    kubeconfigPath,
-    settings: { ...settings, runId: `run-${rollout}` },
-    close: () => sim.close()
-  }
+  const w = await startStackWorld({ nodes: 0, scenario: { nodes: { joinSpread: '120s' }, ...scenario } })
+  return { ...w, settings: w.settings({ rollout }, `run-${rollout}`) }
 }
-
-const rdmaPool = (count: number) => ({
-  name: POOL,
-  vmSize: 'Standard_ND96isr_H100_v5',
-  count,
-  osSku: 'Ubuntu',
-  mode: 'User' as const,
-  kubernetesVersion: '1.33'
-})
 
 /**
  * Stands for ARM: the pool's nodes start joining once `boot` holds (polled), the pool is done once
@@ -123,7 +68,16 @@ function rdmaNodeNames(w: RolloutWorld): string[] {
 }
 
 const list = (w: RolloutWorld, group: string, plural: string, ns?: string): KubeObject[] =>
-  w.sim.store.list(w.sim.store.type(group, plural)!, ns ? { namespace: ns } : {}).items as KubeObject[]
+  storeList(w, plural, ns, undefined, group)
+
+/** The kinds (group, plural) of the cluster-wide objects a run leaves behind. */
+const END_STATE_KINDS = [
+  ['apps', 'daemonsets'],
+  ['apps', 'deployments'],
+  ['mellanox.com', 'nicclusterpolicies'],
+  ['nfd.k8s-sigs.io', 'nodefeaturerules'],
+  ['nvidia.com', 'clusterpolicies']
+]
 
 /** What a run leaves behind that both rollouts must agree on. */
 function endState(w: RolloutWorld) {
@@ -137,11 +91,7 @@ function endState(w: RolloutWorld) {
   const perNode = (p: KubeObject) => p.metadata.ownerReferences?.[0]?.kind === 'DaemonSet'
   return {
     objects: [
-      ...list(w, 'apps', 'daemonsets'),
-      ...list(w, 'apps', 'deployments'),
-      ...list(w, 'mellanox.com', 'nicclusterpolicies'),
-      ...list(w, 'nfd.k8s-sigs.io', 'nodefeaturerules'),
-      ...list(w, 'nvidia.com', 'clusterpolicies'),
+      ...END_STATE_KINDS.flatMap(([group, plural]) => list(w, group, plural)),
       ...list(w, '', 'configmaps', 'kube-system').filter(c => c.metadata.name === 'rdma-devices')
     ]
       .map(ref)

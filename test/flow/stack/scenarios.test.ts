@@ -3,14 +3,14 @@
 // Infiniband (the clear NFD message); two concurrent runs serialised by the Lease.
 import { jest } from '@jest/globals'
 import { helmReleaseCounts } from '../../../sim/helm/index.js'
-import { applyStack } from '../../../src/stack/index.js'
-import type { KubeObject } from '../../../src/kube/types.js'
 import {
+  applyOn,
   collectLog,
-  POOL,
-  startStackWorld,
+  ibNodeConfigRuns,
+  poolNodes,
+  storeList,
   useHelmStandin,
-  type StackWorld
+  withStackWorld
 } from '../../support/stack-world.js'
 import { clusterStackAfter, clusterStatuses } from '../../support/components.js'
 
@@ -18,17 +18,11 @@ jest.setTimeout(240_000)
 
 beforeAll(() => useHelmStandin())
 
-const poolNodes = (w: StackWorld): KubeObject[] =>
-  w.sim.store.list(w.sim.store.type('', 'nodes')!, {
-    labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
-  }).items as KubeObject[]
-
 describe('an 8-node pool', () => {
-  it('converges every node, reporting per-node progress', async () => {
-    const w = await startStackWorld({ nodes: 8 })
-    try {
+  it('converges every node, reporting per-node progress', () =>
+    withStackWorld({ nodes: 8 }, async w => {
       const log = collectLog()
-      const res = await applyStack({ settings: w.settings(), kubeconfigPath: w.kubeconfigPath, log })
+      const res = await applyOn(w, { log })
       if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n'))
       expect(res.ok).toBe(true)
       expect(res.steps.every(s => s.status === 'success' && s.changed)).toBe(true)
@@ -45,102 +39,78 @@ describe('an 8-node pool', () => {
         expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
       }
       // ib-node-config ran exactly once per node
-      expect(
-        Object.values(w.sim.nodeStates())
-          .filter(s => s.pool === POOL)
-          .map(s => s.ibNodeConfigRuns)
-      ).toEqual(Array(8).fill(1))
-    } finally {
-      await w.close()
-    }
-  })
+      expect(ibNodeConfigRuns(w)).toEqual(Array(8).fill(1))
+    }))
 })
 
 describe('an unreliable API server', () => {
-  it('survives watch disconnects every 20s and two 500s on PATCH', async () => {
-    const w = await startStackWorld({
-      nodes: 2,
-      scenario: {
-        kube: {
-          timeScale: 0.001,
-          faults: [
-            { watch: 'disconnect', every: '20s' },
-            { api: 'PATCH *', status: 500, times: 2 }
-          ]
+  it('survives watch disconnects every 20s and two 500s on PATCH', () =>
+    withStackWorld(
+      {
+        nodes: 2,
+        scenario: {
+          kube: {
+            timeScale: 0.001,
+            faults: [
+              { watch: 'disconnect', every: '20s' },
+              { api: 'PATCH *', status: 500, times: 2 }
+            ]
+          }
         }
+      },
+      async w => {
+        const log = collectLog()
+        const res = await applyOn(w, { log, retryBaseDelayMs: 10 })
+        if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n'))
+        expect(res.ok).toBe(true)
+        const patches = w.recorder.records.filter(r => r.method === 'PATCH')
+        expect(patches.filter(p => p.status === 500)).toHaveLength(2)
+        expect(log.lines.filter(l => /retry \d\/3/.test(l))).toHaveLength(2)
+        // How many watches the cuts hit depends on how fast this machine is; that a cut watch
+        // resumes is test/unit/kube/watch.test.ts's. Here: every wait still converged (res.ok above).
       }
-    })
-    try {
-      const log = collectLog()
-      const res = await applyStack({
-        settings: w.settings(),
-        kubeconfigPath: w.kubeconfigPath,
-        log,
-        retryBaseDelayMs: 10
-      })
-      if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n'))
-      expect(res.ok).toBe(true)
-      const patches = w.recorder.records.filter(r => r.method === 'PATCH')
-      expect(patches.filter(p => p.status === 500)).toHaveLength(2)
-      expect(log.lines.filter(l => /retry \d\/3/.test(l))).toHaveLength(2)
-      // How many watches the cuts hit depends on how fast this machine is; that a cut watch
-      // resumes is test/unit/kube/watch.test.ts's. Here: every wait still converged (res.ok above).
-    } finally {
-      await w.close()
-    }
-  })
+    ))
 })
 
 describe('a crash-looping RDMA device plugin', () => {
-  it('fails the step at once with the pod, its state and its log in the diagnostics', async () => {
-    const w = await startStackWorld({
-      nodes: 2,
-      scenario: {
-        kube: { timeScale: 0.001, faults: [{ pod: 'rdma-shared-dp-ds', kind: 'CrashLoopBackOff' }] }
+  it('fails the step at once with the pod, its state and its log in the diagnostics', () =>
+    withStackWorld(
+      {
+        nodes: 2,
+        scenario: {
+          kube: { timeScale: 0.001, faults: [{ pod: 'rdma-shared-dp-ds', kind: 'CrashLoopBackOff' }] }
+        }
+      },
+      async w => {
+        const log = collectLog()
+        const res = await applyOn(w, { inputs: { 'step-timeout': '10m' }, log })
+        expect(res.ok).toBe(false)
+        expect(res.steps.map(s => [s.name, s.status])).toEqual(
+          clusterStatuses('success', { 'rdma-device-plugin': 'failure', 'gpu-operator': 'skipped' })
+        )
+        const step = res.steps[4]
+        expect(step.detail).toMatch(
+          /pod kube-system\/rdma-shared-dp-ds-\S+ on node \S+: container k8s-rdma-shared-dp-ds is in CrashLoopBackOff/
+        )
+        expect(step.detail).not.toContain('not ready after')
+        expect(res.steps[5].detail).toBe('not run: rdma-device-plugin failed')
+        expect(res.diagnostics).toHaveLength(1)
+        const d = res.diagnostics[0]
+        expect(d.step).toBe('rdma-device-plugin')
+        expect(d.title).toContain('CrashLoopBackOff')
+        expect(d.text).toContain('Waited for: plugin Ready on every RDMA node')
+        expect(d.text).toMatch(/k8s-rdma-shared-dp-ds: waiting \(CrashLoopBackOff/)
+        expect(d.text).toContain('restarts=')
+        expect(d.text).toContain('simulated failure')
+        expect(log.errors).toEqual([d.title])
       }
-    })
-    try {
-      const log = collectLog()
-      const res = await applyStack({
-        settings: w.settings({ 'step-timeout': '10m' }),
-        kubeconfigPath: w.kubeconfigPath,
-        log
-      })
-      expect(res.ok).toBe(false)
-      expect(res.steps.map(s => [s.name, s.status])).toEqual(
-        clusterStatuses('success', { 'rdma-device-plugin': 'failure', 'gpu-operator': 'skipped' })
-      )
-      const step = res.steps[4]
-      expect(step.detail).toMatch(
-        /pod kube-system\/rdma-shared-dp-ds-\S+ on node \S+: container k8s-rdma-shared-dp-ds is in CrashLoopBackOff/
-      )
-      expect(step.detail).not.toContain('not ready after')
-      expect(res.steps[5].detail).toBe('not run: rdma-device-plugin failed')
-      expect(res.diagnostics).toHaveLength(1)
-      const d = res.diagnostics[0]
-      expect(d.step).toBe('rdma-device-plugin')
-      expect(d.title).toContain('CrashLoopBackOff')
-      expect(d.text).toContain('Waited for: plugin Ready on every RDMA node')
-      expect(d.text).toMatch(/k8s-rdma-shared-dp-ds: waiting \(CrashLoopBackOff/)
-      expect(d.text).toContain('restarts=')
-      expect(d.text).toContain('simulated failure')
-      expect(log.errors).toEqual([d.title])
-    } finally {
-      await w.close()
-    }
-  })
+    ))
 })
 
 describe('a pool without InfiniBand', () => {
-  it('fails the NodeFeatureRule step with the clear message after the grace period', async () => {
-    const w = await startStackWorld({ nodes: 2, scenario: { nodes: { noInfiniband: [0, 1] } } })
-    try {
-      const res = await applyStack({
-        settings: w.settings(),
-        kubeconfigPath: w.kubeconfigPath,
-        log: collectLog(),
-        nfdGraceMs: 1500
-      })
+  it('fails the NodeFeatureRule step with the clear message after the grace period', () =>
+    withStackWorld({ nodes: 2, scenario: { nodes: { noInfiniband: [0, 1] } } }, async w => {
+      const res = await applyOn(w, { nfdGraceMs: 1500 })
       expect(res.ok).toBe(false)
       const step = res.steps.find(s => s.name === 'node-feature-rule')!
       expect(step.status).toBe('failure')
@@ -149,21 +119,17 @@ describe('a pool without InfiniBand', () => {
         clusterStackAfter('node-feature-rule')
       )
       expect(res.diagnostics[0].text).toContain('Troubleshooting:')
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('two concurrent runs', () => {
-  it('are serialised by the Lease: one converges, the other waits and then finds nothing to do', async () => {
-    const w = await startStackWorld({ nodes: 2 })
-    try {
+  it('are serialised by the Lease: one converges, the other waits and then finds nothing to do', () =>
+    withStackWorld({ nodes: 2 }, async w => {
       const logA = collectLog()
       const logB = collectLog()
       const [a, b] = await Promise.all([
-        applyStack({ settings: w.settings({}, 'run-a'), kubeconfigPath: w.kubeconfigPath, log: logA }),
-        applyStack({ settings: w.settings({}, 'run-b'), kubeconfigPath: w.kubeconfigPath, log: logB })
+        applyOn(w, { runId: 'run-a', log: logA }),
+        applyOn(w, { runId: 'run-b', log: logB })
       ])
       expect(a.ok && b.ok).toBe(true)
       const changedA = a.steps.filter(s => s.changed).length
@@ -174,17 +140,7 @@ describe('two concurrent runs', () => {
       expect(changedA === 0 || changedB === 0).toBe(true)
       const waitLine = loserLog.lines.find(l => l.includes('is held by run'))
       expect(waitLine).toMatch(/held by run run-[ab] \(for \S+/)
-      expect(helmReleaseCounts(w.sim.store.list(w.sim.store.type('', 'secrets')!, {}).items)).toEqual({
-        installs: 2,
-        upgrades: 0
-      })
-      expect(
-        Object.values(w.sim.nodeStates())
-          .filter(s => s.pool === POOL)
-          .map(s => s.ibNodeConfigRuns)
-      ).toEqual([1, 1])
-    } finally {
-      await w.close()
-    }
-  })
+      expect(helmReleaseCounts(storeList(w, 'secrets'))).toEqual({ installs: 2, upgrades: 0 })
+      expect(ibNodeConfigRuns(w)).toEqual([1, 1])
+    }))
 })

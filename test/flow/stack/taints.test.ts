@@ -14,10 +14,14 @@ import { applyStack } from '../../../src/stack/index.js'
 import { readClusterState } from '../../../src/verify/cluster-state.js'
 import { readOnlyChecks } from '../../../src/verify/read-only-checks.js'
 import {
+  applyOn,
   collectLog,
   POOL,
-  startStackWorld,
+  poolNodes,
+  poolNodeStates,
+  storeList as list,
   useHelmStandin,
+  withStackWorld,
   type StackWorld
 } from '../../support/stack-world.js'
 
@@ -28,24 +32,16 @@ beforeAll(() => useHelmStandin())
 const TAINT = 'sku=gpu:NoSchedule'
 const NOT_TOLERATED = 'node taint sku=gpu:NoSchedule is not tolerated by'
 
-const list = (w: StackWorld, plural: string, ns: string | undefined, labelSelector?: string, group = '') =>
-  w.sim.store.list(w.sim.store.type(group, plural)!, { namespace: ns, labelSelector }).items as KubeObject[]
-const poolNodes = (w: StackWorld) => list(w, 'nodes', undefined, `kubernetes.azure.com/agentpool=${POOL}`)
 const onPool = (w: StackWorld, pods: KubeObject[]) => {
   const names = new Set(poolNodes(w).map(n => n.metadata.name))
   return pods.filter(p => names.has(p.spec?.nodeName))
 }
 
 describe('a pool tainted sku=gpu:NoSchedule', () => {
-  it('with node-taints sku=gpu:NoSchedule the whole stack converges and every node agent runs on the pool', async () => {
-    const w = await startStackWorld({ nodes: 2, taints: [TAINT] })
-    try {
+  it('with node-taints sku=gpu:NoSchedule the whole stack converges and every node agent runs on the pool', () =>
+    withStackWorld({ nodes: 2, taints: [TAINT] }, async w => {
       const log = collectLog()
-      const res = await applyStack({
-        settings: w.settings({ 'node-taints': TAINT, rollout: 'pipelined' }),
-        kubeconfigPath: w.kubeconfigPath,
-        log
-      })
+      const res = await applyOn(w, { inputs: { 'node-taints': TAINT, rollout: 'pipelined' }, log })
       if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n'))
       expect(res.ok).toBe(true)
       expect(res.steps.map(s => s.status)).toEqual(Array(6).fill('success'))
@@ -67,10 +63,7 @@ describe('a pool tainted sku=gpu:NoSchedule', () => {
       // The NFD worker runs on the RDMA pool only (the system node is not labelled by it).
       const workers = list(w, 'pods', 'network-operator', 'role=worker')
       expect(workers.map(p => p.spec.nodeName).every(n => n.startsWith(`aks-${POOL}-`))).toBe(true)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
   const failing: Array<[string, string, (s: any) => void, RegExp]> = [
     [
@@ -100,9 +93,8 @@ describe('a pool tainted sku=gpu:NoSchedule', () => {
   ]
   it.each(failing)(
     'without the toleration on %s its step fails at once and says why',
-    async (_what, step, drop, why) => {
-      const w = await startStackWorld({ nodes: 2, taints: [TAINT] })
-      try {
+    (_what, step, drop, why) =>
+      withStackWorld({ nodes: 2, taints: [TAINT] }, async w => {
         const settings = w.settings({ 'node-taints': TAINT })
         drop(settings)
         const log = collectLog()
@@ -117,15 +109,11 @@ describe('a pool tainted sku=gpu:NoSchedule', () => {
         expect(diag.text).toContain('add the taint to node-taints so the stack tolerates it')
         // Failed at once, not at step-timeout: the wait saw the reason that does not pass.
         expect(failed.detail ?? '').not.toMatch(/timed out/)
-      } finally {
-        await w.close()
-      }
-    }
+      })
   )
 
-  it('ib-node-config and the device plugin edited to drop the toleration do not come back to the pool, and verification says why', async () => {
-    const w = await startStackWorld({ nodes: 2, taints: [TAINT] })
-    try {
+  it('ib-node-config and the device plugin edited to drop the toleration do not come back to the pool, and verification says why', () =>
+    withStackWorld({ nodes: 2, taints: [TAINT] }, async w => {
       const settings = w.settings({ 'node-taints': TAINT })
       const res = await applyStack({ settings, kubeconfigPath: w.kubeconfigPath, log: collectLog() })
       expect(res.ok).toBe(true)
@@ -160,23 +148,15 @@ describe('a pool tainted sku=gpu:NoSchedule', () => {
       expect(byName['rdma-device-plugin'].detail).toContain(
         'daemonset/rdma-shared-dp-ds -n kube-system does not tolerate node taint sku=gpu:NoSchedule of 2 node(s)'
       )
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('ib-node-config restarts kubelet and containerd once per node', () => {
-  it('a mofed.wait flip (the OFED driver restarting) recreates no ib-node-config pod and restarts nothing; a recreated pod restarts nothing either', async () => {
-    const w = await startStackWorld({ nodes: 2 })
-    try {
-      const settings = w.settings({ rollout: 'pipelined' })
-      const res = await applyStack({ settings, kubeconfigPath: w.kubeconfigPath, log: collectLog() })
+  it('a mofed.wait flip (the OFED driver restarting) recreates no ib-node-config pod and restarts nothing; a recreated pod restarts nothing either', () =>
+    withStackWorld({ nodes: 2 }, async w => {
+      const res = await applyOn(w, { inputs: { rollout: 'pipelined' } })
       expect(res.ok).toBe(true)
-      const restarts = () =>
-        Object.values(w.sim.nodeStates())
-          .filter(s => s.pool === POOL)
-          .map(s => [s.kubeletRestarts, s.containerdRestarts])
+      const restarts = () => poolNodeStates(w).map(s => [s.kubeletRestarts, s.containerdRestarts])
       expect(restarts()).toEqual([
         [1, 1],
         [1, 1]
@@ -206,9 +186,7 @@ describe('ib-node-config restarts kubelet and containerd once per node', () => {
       const deadline = Date.now() + 60_000
       const settled = () =>
         poolNodes(w).every(n => n.metadata.labels?.['network.nvidia.com/operator.mofed.wait'] === 'false') &&
-        Object.values(w.sim.nodeStates())
-          .filter(s => s.pool === POOL)
-          .every(s => s.ofedReady)
+        poolNodeStates(w).every(s => s.ofedReady)
       while (flipped.size < 2 || !settled()) {
         if (Date.now() > deadline)
           throw new Error(`mofed.wait did not flip and settle (flipped: ${[...flipped]})`)
@@ -234,8 +212,5 @@ describe('ib-node-config restarts kubelet and containerd once per node', () => {
         [1, 1],
         [1, 1]
       ])
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })

@@ -8,28 +8,15 @@
 import { jest } from '@jest/globals'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { applyStack } from '../../../src/stack/index.js'
 import { uninstallStack } from '../../../src/stack/uninstall.js'
 import { ensureWorkNamespace, WORK_NAMESPACE, workRecord } from '../../../src/verify/workspace.js'
-import {
-  collectLog,
-  POOL,
-  startStackWorld,
-  useHelmStandin,
-  type StackWorld
-} from '../../support/stack-world.js'
+import { applyOn, collectLog, poolNodes, stackWorldForTests, storeList } from '../../support/stack-world.js'
+import { clusterStack } from '../../support/components.js'
 
 jest.setTimeout(240_000)
 
-const REMOVAL_ORDER = [
-  'probe-leftovers',
-  'gpu-operator',
-  'rdma-device-plugin',
-  'ib-node-config',
-  'nic-cluster-policy',
-  'node-feature-rule',
-  'network-operator'
-]
+/** The probe's leftovers first, then the cluster stack in reverse. */
+const REMOVAL_ORDER = ['probe-leftovers', ...clusterStack().reverse()]
 
 /** The user's own objects: a namespace of theirs, the gpu-operator namespace made before the action, a rule, a ConfigMap. */
 const USER_OBJECTS: KubeObject[] = [
@@ -63,7 +50,7 @@ const USER_RULE: KubeObject = {
 }
 
 describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
-  let w: StackWorld
+  const w = stackWorldForTests({ nodes: 2 })
   let user: KubeClient
   /** What `kubectl get -A --watch` would print: every change, in order. */
   const watched: Array<{
@@ -83,14 +70,11 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
     ({ Namespace: 'namespaces', ConfigMap: 'configmaps', NodeFeatureRule: 'nodefeaturerules' })[kind] ??
     `${kind.toLowerCase()}s`
   const count = (group: string, res: string, ns?: string, labelSelector?: string): number =>
-    w.sim.store.list(w.sim.store.type(group, res)!, { ...(ns ? { namespace: ns } : {}), labelSelector }).items
-      .length
-  const uninstall = (runId: string) =>
-    uninstallStack({ settings: w.settings({}, runId), kubeconfigPath: w.kubeconfigPath, log: collectLog() })
+    storeList(w, res, ns, labelSelector, group).length
+  const uninstall = (runId: string, log = collectLog()) =>
+    uninstallStack({ settings: w.settings({}, runId), kubeconfigPath: w.kubeconfigPath, log })
 
   beforeAll(async () => {
-    await useHelmStandin()
-    w = await startStackWorld({ nodes: 2 })
     user = KubeClient.fromFile(w.kubeconfigPath, { retries: 0, fieldManager: 'kubectl-client-side-apply' })
     for (const o of USER_OBJECTS) await user.applyManifest(o)
     w.sim.store.onChange((e, t) =>
@@ -103,7 +87,6 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
       })
     )
   })
-  afterAll(() => w.close())
 
   it('finds nothing to remove on a cluster without the stack, and writes nothing', async () => {
     w.recorder.reset()
@@ -120,11 +103,7 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
   })
 
   it('after apply, removes exactly what the action created, in reverse order, and leaves the rest', async () => {
-    const applied = await applyStack({
-      settings: w.settings({}, 'run-1'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const applied = await applyOn(w, { runId: 'run-1' })
     expect(applied.ok).toBe(true)
     await user.applyManifest(USER_RULE)
     // What a verification run interrupted before its cleanup leaves: the work namespace it created and recorded.
@@ -134,11 +113,7 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
 
     watched.length = 0
     const log = collectLog()
-    const res = await uninstallStack({
-      settings: w.settings({}, 'run-2'),
-      kubeconfigPath: w.kubeconfigPath,
-      log
-    })
+    const res = await uninstall('run-2', log)
     if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))
     expect(res.ok).toBe(true)
     expect(res.steps.map(s => [s.name, s.status, s.action])).toEqual(
@@ -207,16 +182,9 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
   })
 
   it('apply works again on the uninstalled cluster, and uninstall removes it again', async () => {
-    const applied = await applyStack({
-      settings: w.settings({}, 'run-3'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const applied = await applyOn(w, { runId: 'run-3' })
     expect(applied.ok).toBe(true)
-    for (const n of w.sim.store.list(w.sim.store.type('', 'nodes')!, {
-      labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
-    }).items)
-      expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
+    for (const n of poolNodes(w)) expect(n.status.allocatable['rdma/hca_shared_devices_a']).toBe('1k')
     const res = await uninstall('run-4')
     expect(res.ok).toBe(true)
     expect(res.steps.filter(s => s.action === 'deleted').map(s => s.name)).toEqual(REMOVAL_ORDER.slice(1))
@@ -225,11 +193,7 @@ describe('uninstall, apply, uninstall, uninstall on a 2-node pool', () => {
   it('a re-run finds nothing to do: every part unchanged, no mutating request, no Lease', async () => {
     w.recorder.reset()
     const log = collectLog()
-    const res = await uninstallStack({
-      settings: w.settings({}, 'run-5'),
-      kubeconfigPath: w.kubeconfigPath,
-      log
-    })
+    const res = await uninstall('run-5', log)
     expect(res.ok).toBe(true)
     expect(res.steps.map(s => [s.name, s.action])).toEqual(REMOVAL_ORDER.map(n => [n, 'unchanged']))
     expect(w.recorder.records.filter(r => r.mutating)).toEqual([])

@@ -4,77 +4,44 @@
 // the pinned version with a short step-timeout. While waiting the run names that pod and its node
 // (with the fix); the step's failure names the node, its upgrade state and the documented fix.
 import { jest } from '@jest/globals'
-import { CHARTS, compareVersions } from '../../../sim/helm/charts.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { applyStack } from '../../../src/stack/index.js'
 import {
+  applyOn,
+  chartVersionBefore as previous,
   collectLog,
-  POOL,
-  startStackWorld,
-  useHelmStandin,
-  type StackWorld
+  poolNodes,
+  stackWorldForTests
 } from '../../support/stack-world.js'
+import { barePod, gpuContainer, PYTORCH_IMAGE } from '../../support/gpu-workloads.js'
 
 jest.setTimeout(300_000)
 
 const LABEL = 'nvidia.com/gpu-driver-upgrade-state'
 
-function previous(chart: string, pin: string): string {
-  const older = CHARTS[chart].versions.map(v => v.version).filter(v => compareVersions(v, pin) < 0)
-  older.sort((a, b) => compareVersions(b, a))
-  if (!older.length) throw new Error(`the simulator serves no ${chart} version before ${pin}`)
-  return older[0]
-}
-
 describe('a GPU driver upgrade held by a pod that will not go', () => {
-  let w: StackWorld
-  beforeAll(async () => {
-    await useHelmStandin()
-    w = await startStackWorld({ nodes: 2 })
-  })
-  afterAll(() => w.close())
+  const w = stackWorldForTests({ nodes: 2 })
 
   it('names the pod and its node while waiting, and the node, its state and the fix on timeout', async () => {
     const pin = w.settings().stack.gpuOperatorVersion
     const old = { 'gpu-operator-version': previous('gpu-operator', pin) }
-    const first = await applyStack({
-      settings: w.settings(old, 'run-1'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const first = await applyOn(w, { inputs: old })
     if (!first.ok) console.log(first.diagnostics.map(d => d.text).join('\n\n'))
     expect(first.ok).toBe(true)
 
-    const nodes = (
-      w.sim.store.list(w.sim.store.type('', 'nodes')!, {
-        labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
-      }).items as KubeObject[]
-    ).map(n => n.metadata.name)
+    const nodes = poolNodes(w).map(n => n.metadata.name)
     const held = nodes.sort()[0]
     const user = KubeClient.fromFile(w.kubeconfigPath, { retries: 0, fieldManager: 'kubectl' })
-    await user.applyManifest({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'notebook', namespace: 'default' },
-      spec: {
-        nodeName: held,
-        containers: [
-          {
-            name: 'notebook',
-            image: 'nvcr.io/nvidia/pytorch:25.01-py3',
-            resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } }
-          }
-        ]
-      }
-    })
+    await user.applyManifest(
+      barePod(
+        'notebook',
+        { nodeName: held },
+        gpuContainer('notebook', PYTORCH_IMAGE, { 'nvidia.com/gpu': '1' })
+      )
+    )
 
     const log = collectLog()
-    const res = await applyStack({
-      settings: w.settings({ 'step-timeout': '30s' }, 'run-2'),
-      kubeconfigPath: w.kubeconfigPath,
-      log
-    })
+    const res = await applyOn(w, { inputs: { 'step-timeout': '30s' }, runId: 'run-2', log })
     expect(res.ok).toBe(false)
     const step = res.steps.find(s => s.name === 'gpu-operator')!
     expect(step.status).toBe('failure')

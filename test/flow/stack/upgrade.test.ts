@@ -8,96 +8,58 @@
 // two operators together; the workload always has a Ready pod; the summary shows from → to; drift
 // then finds every cluster component as desired.
 import { jest } from '@jest/globals'
-import { CHARTS, compareVersions } from '../../../sim/helm/charts.js'
 import { chartOwnCrds } from '../../../sim/helm/crds.js'
 import { nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
 import { detectDrift } from '../../../src/stack/drift.js'
 import { KubeClient } from '../../../src/kube/client.js'
-import type { KubeObject } from '../../../src/kube/types.js'
 import { emptyReport } from '../../../src/report/report.js'
 import { renderSummary } from '../../../src/report/summary.js'
-import { applyStack } from '../../../src/stack/index.js'
 import { CRD_SOURCE } from '../../../src/stack/downgrade.js'
 import {
+  applyOn,
+  chartVersionBefore as previous,
   collectLog,
   POOL,
-  startStackWorld,
-  useHelmStandin,
-  type StackWorld
+  poolNodes,
+  stackWorldForTests,
+  storeList
 } from '../../support/stack-world.js'
+import { podReady, trainerDeployment } from '../../support/gpu-workloads.js'
 
 jest.setTimeout(420_000)
 
 const NODES = 4
-/** The newest chart version the simulator serves before `pin`. */
-function previous(chart: string, pin: string): string {
-  const older = CHARTS[chart].versions.map(v => v.version).filter(v => compareVersions(v, pin) < 0)
-  older.sort((a, b) => compareVersions(b, a))
-  if (!older.length) throw new Error(`the simulator serves no ${chart} version before ${pin}`)
-  return older[0]
-}
 const OLD_DOCA = 'doca3.3.0-26.01-1.0.0.0-0'
 /** Driver rollouts take simulated minutes per node: real-time limits with room for a busy machine. */
 const UPGRADE_RUN = { rollout: 'pipelined', 'step-timeout': '5m', timeout: '15m' }
 
-const WORKLOAD: KubeObject = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'trainer', namespace: 'default' },
-  spec: {
-    replicas: 2,
-    selector: { matchLabels: { app: 'trainer' } },
-    template: {
-      metadata: { labels: { app: 'trainer' } },
-      spec: {
-        affinity: {
-          podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              { labelSelector: { matchLabels: { app: 'trainer' } }, topologyKey: 'kubernetes.io/hostname' }
-            ]
-          }
-        },
-        nodeSelector: { 'kubernetes.azure.com/agentpool': POOL },
-        containers: [
-          {
-            name: 'trainer',
-            image: 'nvcr.io/nvidia/pytorch:25.01-py3',
-            resources: {
-              limits: { 'nvidia.com/gpu': '1', 'rdma/hca_shared_devices_a': '1' },
-              requests: { 'nvidia.com/gpu': '1', 'rdma/hca_shared_devices_a': '1' }
-            }
-          }
+const WORKLOAD = trainerDeployment(
+  2,
+  {
+    affinity: {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'trainer' } }, topologyKey: 'kubernetes.io/hostname' }
         ]
       }
-    }
-  }
-}
+    },
+    nodeSelector: { 'kubernetes.azure.com/agentpool': POOL }
+  },
+  { 'nvidia.com/gpu': '1', 'rdma/hca_shared_devices_a': '1' }
+)
 
 describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
-  let w: StackWorld
-  const list = (
-    group: string,
-    res: string,
-    o: { namespace?: string; labelSelector?: string } = {}
-  ): KubeObject[] => w.sim.store.list(w.sim.store.type(group, res)!, o).items as KubeObject[]
-  const poolNodes = (): KubeObject[] =>
-    list('', 'nodes', { labelSelector: `kubernetes.azure.com/agentpool=${POOL}` })
-  const readyTrainers = (): number =>
-    list('', 'pods', { namespace: 'default', labelSelector: 'app=trainer' }).filter(p =>
-      (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')
-    ).length
-
-  beforeAll(async () => {
-    await useHelmStandin()
-    // A slower clock than the other stack suites: a replacement pod's start (a few simulated
-    // seconds, several timer steps) must stay shorter than a driver's reload (minutes) however
-    // busy the machine is.
-    w = await startStackWorld({
-      nodes: NODES,
-      scenario: { kube: { timeScale: 0.01, delays: { mofed: '100s', gpuDriver: '80s', default: '5s' } } }
-    })
+  // A slower clock than the other stack suites: a replacement pod's start (a few simulated
+  // seconds, several timer steps) must stay shorter than a driver's reload (minutes) however
+  // busy the machine is.
+  const w = stackWorldForTests({
+    nodes: NODES,
+    scenario: { kube: { timeScale: 0.01, delays: { mofed: '100s', gpuDriver: '80s', default: '5s' } } }
   })
-  afterAll(() => w.close())
+  const list = (group: string, res: string, o: { namespace?: string; labelSelector?: string } = {}) =>
+    storeList(w, res, o.namespace, o.labelSelector, group)
+  const readyTrainers = (): number =>
+    list('', 'pods', { namespace: 'default', labelSelector: 'app=trainer' }).filter(podReady).length
 
   it('rolls the drivers node by node, keeps the workload running and reports from → to', async () => {
     const to = w.settings(UPGRADE_RUN).stack
@@ -106,11 +68,7 @@ describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
       'gpu-operator-version': previous('gpu-operator', to.gpuOperatorVersion),
       'doca-driver-version': OLD_DOCA
     }
-    const first = await applyStack({
-      settings: w.settings({ ...UPGRADE_RUN, ...from }, 'run-1'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const first = await applyOn(w, { inputs: { ...UPGRADE_RUN, ...from } })
     if (!first.ok) console.log(first.diagnostics.map(d => d.text).join('\n\n'))
     expect(first.ok).toBe(true)
 
@@ -137,11 +95,7 @@ describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
     })
     w.recorder.reset()
     const log = collectLog()
-    const res = await applyStack({
-      settings: w.settings(UPGRADE_RUN, 'run-2'),
-      kubeconfigPath: w.kubeconfigPath,
-      log
-    })
+    const res = await applyOn(w, { inputs: UPGRADE_RUN, runId: 'run-2', log })
     stop()
     if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))
     expect(res.ok).toBe(true)
@@ -173,7 +127,7 @@ describe(`upgrading both operators on a running ${NODES}-node pool`, () => {
     ).toBe(true)
 
     // Every node runs the new drivers, uncordoned, its upgrade done.
-    for (const n of poolNodes()) {
+    for (const n of poolNodes(w)) {
       expect(n.spec?.unschedulable ?? false).toBe(false)
       expect(n.metadata.labels?.['nvidia.com/ofed-driver-upgrade-state']).toBe('upgrade-done')
       expect(n.metadata.labels?.['nvidia.com/gpu-driver-upgrade-state']).toBe('upgrade-done')

@@ -1,7 +1,6 @@
 // Test helper for the stack suites: a simulated cluster (startKubeSim) with a system pool and an
 // RDMA pool (optionally tainted), its admin kubeconfig in a file, the helm stand-in first on PATH with isolated helm
 // directories, settings for the executor, and a log that collects lines instead of printing.
-import { afterAll, beforeAll } from '@jest/globals'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -18,6 +17,7 @@ import { applyStack, type ApplyStackContext, type ApplyStackResult } from '../..
 import { helmStandinBinDir, helmStandinSha256 } from './helm-standin-bin.js'
 import { reader, VALID_APPLY } from './inputs.js'
 import { SYSTEM_POOL, userPool } from './sim-pools.js'
+import { withWorld, worldForTests } from './world-scope.js'
 
 let tls: WorldTls | undefined
 
@@ -127,30 +127,16 @@ export async function startStackWorld(opts: StackWorldOptions = {}): Promise<Sta
 }
 
 /** Starts a stack world, runs `body` in it and closes it, whatever `body` does. */
-export async function withStackWorld(
+export function withStackWorld(
   opts: StackWorldOptions,
   body: (w: StackWorld) => Promise<void>
 ): Promise<void> {
-  const w = await startStackWorld(opts)
-  try {
-    await body(w)
-  } finally {
-    await w.close()
-  }
+  return withWorld(startStackWorld(opts), body)
 }
 
-/**
- * One stack world for the tests of the enclosing describe (or file): the helm stand-in on PATH and
- * the world started before them, closed after them. The object returned is that world once started.
- */
+/** One stack world for the tests of the enclosing describe (or file), the helm stand-in on PATH. */
 export function stackWorldForTests(opts: StackWorldOptions = {}): StackWorld {
-  const w = {} as StackWorld
-  beforeAll(async () => {
-    await useHelmStandin()
-    Object.assign(w, await startStackWorld(opts))
-  })
-  afterAll(() => w.close?.())
-  return w
+  return worldForTests(() => startStackWorld(opts), useHelmStandin)
 }
 
 /** What applyOn runs with besides the world: the inputs that differ, the run id, the log, context. */

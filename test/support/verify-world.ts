@@ -23,6 +23,13 @@ import { evaluateHealth, healthSources } from '../../src/health/evaluate.js'
 import type { HealthVerdict } from '../../src/health/types.js'
 import { readSettings } from '../../src/settings/input-helper.js'
 import type { Settings } from '../../src/settings/settings.js'
+import {
+  runChecks,
+  runVerification,
+  type Check,
+  type Verification,
+  type VerifyMode
+} from '../../src/verify/index.js'
 import { SimClock, SimRecorder } from '../../sim/contracts.js'
 import { helmStandin, HELM_STANDIN_TIME_SCALE_ENV } from '../../sim/helm/index.js'
 import { startKubeSim, type KubeSim } from '../../sim/kube/index.js'
@@ -31,6 +38,8 @@ import { createWorldTls, type WorldTls } from '../../sim/tls.js'
 import { parseDuration } from '../../src/util/duration.js'
 import { reader, VALID_APPLY } from './inputs.js'
 import { SYSTEM_POOL, userPool } from './sim-pools.js'
+import { barePod, gpuContainer } from './gpu-workloads.js'
+import { withWorld, worldForTests } from './world-scope.js'
 
 let tls: WorldTls | undefined
 
@@ -352,4 +361,48 @@ function isCollection(p: string): boolean {
   const rest = parts.slice(start)
   if (rest[0] === 'namespaces' && rest.length >= 3) return rest.length === 3
   return rest.length === 1
+}
+
+/** Starts an RDMA world, runs `body` in it and closes it, whatever `body` does. */
+export function withRdmaWorld(o: RdmaWorldOptions, body: (w: RdmaWorld) => Promise<void>): Promise<void> {
+  return withWorld(startRdmaWorld(o), body)
+}
+
+/** One RDMA world for the tests of the enclosing describe (or file). */
+export function rdmaWorldForTests(o: RdmaWorldOptions): RdmaWorld {
+  return worldForTests(() => startRdmaWorld(o))
+}
+
+/** The action's verification on the world, in `mode` (default verify). */
+export function verifyOn(w: RdmaWorld, mode: VerifyMode = 'verify'): Promise<Verification> {
+  return runVerification({ settings: w.settings, kube: w.kube, mode })
+}
+
+/** Checks by name. */
+export function byName(checks: Check[]): Record<string, Check> {
+  return Object.fromEntries(checks.map(c => [c.name, c]))
+}
+
+/** The verification's checks on the world (runChecks), by name. */
+export async function checksOn(w: RdmaWorld, mode: VerifyMode = 'verify'): Promise<Record<string, Check>> {
+  return byName(await runChecks({ settings: w.settings, kube: w.kube, mode }))
+}
+
+/** The InfiniBand devices of a node with `count` NICs: mlx5_ib0 … mlx5_ib<count-1>. */
+export function ibDevices(count = 8): string[] {
+  return Array.from({ length: count }, (_, i) => `mlx5_ib${i}`)
+}
+
+/** A workload pod (trainer-<i>) on each RDMA node holding all 8 of its GPUs; returns where each runs. */
+export async function holdEveryGpu(w: RdmaWorld): Promise<Array<{ node: string; name: string }>> {
+  const holders = w.rdmaNodes().map((node, i) => ({ node, name: `trainer-${i}` }))
+  for (const h of holders)
+    await w.kube.applyManifest(
+      barePod(
+        h.name,
+        { nodeSelector: { 'kubernetes.io/hostname': h.node }, tolerations: [{ operator: 'Exists' }] },
+        gpuContainer('train', 'busybox', { 'nvidia.com/gpu': '8' })
+      )
+    )
+  return holders
 }

@@ -7,27 +7,28 @@
 // nvidia_peermem failing every GPU measurement, as perftest does; GPUDirect by nvidia_peermem and by
 // DMA-BUF each passing; and no benchmark pod left behind, also when the run
 // times out.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { describe, expect, it, jest } from '@jest/globals'
 import { runBenchmark } from '../../../src/benchmark/runner.js'
-import { runVerification } from '../../../src/verify/index.js'
 import { deriveResult, emptyReport } from '../../../src/report/report.js'
 import { renderSummary } from '../../../src/report/summary.js'
 import { renderReportText } from '../../../src/report/text.js'
-import { requestStats, startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-world.js'
+import {
+  holdEveryGpu,
+  ibDevices,
+  rdmaWorldForTests,
+  requestStats,
+  verifyOn,
+  withRdmaWorld,
+  workPods
+} from '../../support/verify-world.js'
 
 jest.setTimeout(300_000)
 
 describe.each(['peermem', 'dmabuf'])('pair scope on a healthy A100 pool, gpudirect %s', gpudirect => {
-  let w: RdmaWorld
-  beforeAll(async () => {
-    w = await startRdmaWorld({ nodes: 3, inputs: { 'benchmark-scope': 'pair', gpudirect } })
-  })
-  afterAll(async () => {
-    await w?.close()
-  })
+  const w = rdmaWorldForTests({ nodes: 3, inputs: { 'benchmark-scope': 'pair', gpudirect } })
 
   it('measures all 8 NIC pairs with GPUDirect, bandwidth and latency, as fractions of the line rate', async () => {
-    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const v = await verifyOn(w)
     // What the nodes show: the path the mode asks for (dmabuf: the open kernel modules, no peermem sidecar).
     expect(v.gpudirect).toMatchObject({
       mode: gpudirect,
@@ -44,16 +45,7 @@ describe.each(['peermem', 'dmabuf'])('pair scope on a healthy A100 pool, gpudire
     const [a, b] = w.rdmaNodes()
     const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
     const lat = run.pairs.filter(p => p.test === 'ib_write_lat')
-    expect(bw.map(p => p.device)).toEqual([
-      'mlx5_ib0',
-      'mlx5_ib1',
-      'mlx5_ib2',
-      'mlx5_ib3',
-      'mlx5_ib4',
-      'mlx5_ib5',
-      'mlx5_ib6',
-      'mlx5_ib7'
-    ])
+    expect(bw.map(p => p.device)).toEqual(ibDevices(8))
     expect(lat).toHaveLength(8)
     const minimum = w.settings.benchmark.minBandwidthRatio
     for (const p of bw) {
@@ -90,7 +82,7 @@ describe.each(['peermem', 'dmabuf'])('pair scope on a healthy A100 pool, gpudire
   })
 
   it('deletes every pod even when its waits time out, and says what did not finish', async () => {
-    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const v = await verifyOn(w)
     const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts, timeoutMs: 1 })
     expect(run.verdict).toBe('fail')
     expect(run.pairs.length).toBeGreaterThan(0)
@@ -101,29 +93,11 @@ describe.each(['peermem', 'dmabuf'])('pair scope on a healthy A100 pool, gpudire
 })
 
 describe('a busy pool: workload pods hold every GPU', () => {
-  it('names the pool busy and the pods holding its GPUs, never a slow link', async () => {
-    const w = await startRdmaWorld({ nodes: 2, inputs: { 'benchmark-scope': 'pair' } })
-    try {
-      const holders = w.rdmaNodes().map((node, i) => ({ node, name: `trainer-${i}` }))
-      for (const h of holders)
-        await w.kube.applyManifest({
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: h.name, namespace: 'default' },
-          spec: {
-            nodeSelector: { 'kubernetes.io/hostname': h.node },
-            tolerations: [{ operator: 'Exists' }],
-            containers: [
-              {
-                name: 'train',
-                image: 'busybox',
-                resources: { limits: { 'nvidia.com/gpu': '8' }, requests: { 'nvidia.com/gpu': '8' } }
-              }
-            ]
-          }
-        })
+  it('names the pool busy and the pods holding its GPUs, never a slow link', () =>
+    withRdmaWorld({ nodes: 2, inputs: { 'benchmark-scope': 'pair' } }, async w => {
+      const holders = await holdEveryGpu(w)
       // The read-only checks and the node probe still run on a busy pool.
-      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+      const v = await verifyOn(w)
       expect(v.facts?.size).toBe(2)
       const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
       expect(run.verdict).toBe('fail')
@@ -150,61 +124,56 @@ describe('a busy pool: workload pods hold every GPU', () => {
       }
       // The grid marks the unmeasured NICs as not run, not as below the pass mark.
       expect(renderSummary(report)).toContain('⏸️ not run: the pool is busy')
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('degraded hardware', () => {
-  it('pair scope: one slow NIC is named node/mlx5_ibN and fails the run', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], noInfiniband: [] } }
-    })
-    try {
-      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
-      const bad = w.rdmaNodes()[1]
-      expect(run.verdict).toBe('fail')
-      expect(run.outliers).toEqual([`${bad}/mlx5_ib3`])
-      const slow = run.pairs.filter(p => p.test === 'ib_write_bw' && p.verdict === 'fail')
-      expect(slow.map(p => p.device)).toEqual(['mlx5_ib3'])
-      // it fails on the action's rule: its bandwidth is under the minimum fraction of the line rate
-      expect(slow[0].ratio!).toBeLessThan(w.settings.benchmark.minBandwidthRatio)
-      const minimum = Math.round(w.settings.benchmark.minBandwidthRatio * 100)
-      expect(slow[0].reasons!.join(' ')).toContain(
-        `${slow[0].bwAvgGbps} Gb/s is ${Math.round(slow[0].ratio! * 100)}% of the 200 Gb/s line rate (minimum ${minimum}%)`
-      )
-      expect(run.summary).toMatch(new RegExp(`outliers: ${bad}/mlx5_ib3`))
-      expect(workPods(w)).toHaveLength(0)
-    } finally {
-      await w.close()
-    }
-  })
+  it('pair scope: one slow NIC is named node/mlx5_ibN and fails the run', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], noInfiniband: [] } }
+      },
+      async w => {
+        const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+        const bad = w.rdmaNodes()[1]
+        expect(run.verdict).toBe('fail')
+        expect(run.outliers).toEqual([`${bad}/mlx5_ib3`])
+        const slow = run.pairs.filter(p => p.test === 'ib_write_bw' && p.verdict === 'fail')
+        expect(slow.map(p => p.device)).toEqual(['mlx5_ib3'])
+        // it fails on the action's rule: its bandwidth is under the minimum fraction of the line rate
+        expect(slow[0].ratio!).toBeLessThan(w.settings.benchmark.minBandwidthRatio)
+        const minimum = Math.round(w.settings.benchmark.minBandwidthRatio * 100)
+        expect(slow[0].reasons!.join(' ')).toContain(
+          `${slow[0].bwAvgGbps} Gb/s is ${Math.round(slow[0].ratio! * 100)}% of the 200 Gb/s line rate (minimum ${minimum}%)`
+        )
+        expect(run.summary).toMatch(new RegExp(`outliers: ${bad}/mlx5_ib3`))
+        expect(workPods(w)).toHaveLength(0)
+      }
+    ))
 
-  it('fleet scope: a slow node is an outlier in both its pairs, its neighbours are not', async () => {
-    const w = await startRdmaWorld({
-      nodes: 6,
-      vmSize: 'Standard_HB120rs_v3',
-      inputs: { 'benchmark-scope': 'fleet' },
-      scenario: { nodes: { degraded: [{ index: 2, gbps: 100 }], noInfiniband: [] } }
-    })
-    try {
-      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
-      const nodes = w.rdmaNodes()
-      expect(run.rounds).toBe(2)
-      expect(run.verdict).toBe('fail')
-      expect(run.outliers).toEqual([nodes[2]])
-      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
-      const view = run.report.nodes!
-      expect(view.find(n => n.node === nodes[2])!.verdict).toBe('fail')
-      expect(view.filter(n => n.verdict === 'fail').map(n => n.node)).toEqual([nodes[2]])
-      expect(run.gpudirect).toBe('off')
-      expect(workPods(w)).toHaveLength(0)
-    } finally {
-      await w.close()
-    }
-  })
+  it('fleet scope: a slow node is an outlier in both its pairs, its neighbours are not', () =>
+    withRdmaWorld(
+      {
+        nodes: 6,
+        vmSize: 'Standard_HB120rs_v3',
+        inputs: { 'benchmark-scope': 'fleet' },
+        scenario: { nodes: { degraded: [{ index: 2, gbps: 100 }], noInfiniband: [] } }
+      },
+      async w => {
+        const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+        const nodes = w.rdmaNodes()
+        expect(run.rounds).toBe(2)
+        expect(run.verdict).toBe('fail')
+        expect(run.outliers).toEqual([nodes[2]])
+        expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+        const view = run.report.nodes!
+        expect(view.find(n => n.node === nodes[2])!.verdict).toBe('fail')
+        expect(view.filter(n => n.verdict === 'fail').map(n => n.node)).toEqual([nodes[2]])
+        expect(run.gpudirect).toBe('off')
+        expect(workPods(w)).toHaveLength(0)
+      }
+    ))
 })
 
 describe('GPUDirect', () => {
@@ -218,9 +187,8 @@ describe('GPUDirect', () => {
     ]
   ])(
     'a perftest without CUDA (%s) is detected, reported, and replaced by a host-memory run',
-    async (image, detail) => {
-      const w = await startRdmaWorld({ nodes: 2, inputs: { 'benchmark-image': image } })
-      try {
+    (image, detail) =>
+      withRdmaWorld({ nodes: 2, inputs: { 'benchmark-image': image } }, async w => {
         const run = await runBenchmark({ settings: w.settings, kube: w.kube })
         expect(run.gpudirect).toBe('unsupported')
         expect(run.gpudirectDetail).toMatch(detail)
@@ -229,15 +197,11 @@ describe('GPUDirect', () => {
         expect(run.pairs.every(p => p.verdict === 'pass')).toBe(true)
         expect(run.phases).toBe(3) // bw with --use_cuda (rejected by the servers), bw from host memory, lat from host memory
         expect(workPods(w)).toHaveLength(0)
-      } finally {
-        await w.close()
-      }
-    }
+      })
   )
 
-  it('without nvidia_peermem perftest cannot register GPU memory: reported, every bandwidth pair fails', async () => {
-    const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
-    try {
+  it('without nvidia_peermem perftest cannot register GPU memory: reported, every bandwidth pair fails', () =>
+    withRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } }, async w => {
       const run = await runBenchmark({ settings: w.settings, kube: w.kube })
       expect(run.gpudirect).toBe('host-staged')
       expect(run.gpudirectDetail).toMatch(/nvidia_peermem not loaded on/)
@@ -246,112 +210,106 @@ describe('GPUDirect', () => {
       const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
       expect(bw.map(p => [p.verdict, p.bwAvgGbps])).toEqual(Array(8).fill(['fail', null]))
       expect(bw[0].reasons?.join(' ')).toMatch(/Couldn't allocate MR/)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('GPU–NIC locality on ND H100 v5', () => {
-  it('each NIC with its NIC-local GPU passes; the same run with the GPUs paired wrongly fails', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      vmSize: 'Standard_ND96isr_H100_v5',
-      inputs: { 'benchmark-scope': 'pair' }
-    })
-    try {
-      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
-      const f = v.facts!.get(w.rdmaNodes()[0])!
-      // Azure's ND H100 v5 layout: GPUs 0001/0002/0003/0008 with NICs 0101–0104 on NUMA 0, the rest on NUMA 1.
-      expect(f.gpus.map(g => [g.pciAddress, g.numaNode])).toEqual([
-        ['0001:00:00.0', 0],
-        ['0002:00:00.0', 0],
-        ['0003:00:00.0', 0],
-        ['0008:00:00.0', 0],
-        ['0009:00:00.0', 1],
-        ['000a:00:00.0', 1],
-        ['000b:00:00.0', 1],
-        ['000c:00:00.0', 1]
-      ])
-      expect(f.nics.map(n => [n.device, n.pciAddress, n.localGpu])).toEqual(
-        f.activeDevices.map((d, i) => [d, `010${i + 1}:00:00.0`, i])
-      )
-      const good = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
-      expect(good.verdict).toBe('pass')
-      expect(good.lineRateGbps).toBe(400)
-      const gdr = good.pairs.filter(p => p.test === 'ib_write_bw')
-      expect(gdr.map(p => p.cuda)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(i => ({ server: i, client: i })))
-      expect(gdr.every(p => p.ratio! >= 0.9)).toBe(true)
-
-      // Pair each NIC with the next GPU instead (another PCIe switch, or the other socket).
-      const wrong = new Map(
-        [...v.facts!].map(([node, x]) => [
-          node,
-          { ...x, nics: x.nics.map(n => ({ ...n, localGpu: ((n.localGpu ?? 0) + 1) % 8 })) }
+  it('each NIC with its NIC-local GPU passes; the same run with the GPUs paired wrongly fails', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        vmSize: 'Standard_ND96isr_H100_v5',
+        inputs: { 'benchmark-scope': 'pair' }
+      },
+      async w => {
+        const v = await verifyOn(w)
+        const f = v.facts!.get(w.rdmaNodes()[0])!
+        // Azure's ND H100 v5 layout: GPUs 0001/0002/0003/0008 with NICs 0101–0104 on NUMA 0, the rest on NUMA 1.
+        expect(f.gpus.map(g => [g.pciAddress, g.numaNode])).toEqual([
+          ['0001:00:00.0', 0],
+          ['0002:00:00.0', 0],
+          ['0003:00:00.0', 0],
+          ['0008:00:00.0', 0],
+          ['0009:00:00.0', 1],
+          ['000a:00:00.0', 1],
+          ['000b:00:00.0', 1],
+          ['000c:00:00.0', 1]
         ])
-      )
-      const bad = await runBenchmark({ settings: w.settings, kube: w.kube, facts: wrong })
-      expect(bad.verdict).toBe('fail')
-      const slow = bad.pairs.filter(p => p.test === 'ib_write_bw')
-      expect(slow.every(p => p.verdict === 'fail' && p.ratio! < 0.9)).toBe(true)
-      expect(slow.map(p => p.cuda)).toEqual([1, 2, 3, 4, 5, 6, 7, 0].map(i => ({ server: i, client: i })))
-      expect(workPods(w)).toHaveLength(0)
-    } finally {
-      await w.close()
-    }
-  })
+        expect(f.nics.map(n => [n.device, n.pciAddress, n.localGpu])).toEqual(
+          f.activeDevices.map((d, i) => [d, `010${i + 1}:00:00.0`, i])
+        )
+        const good = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+        expect(good.verdict).toBe('pass')
+        expect(good.lineRateGbps).toBe(400)
+        const gdr = good.pairs.filter(p => p.test === 'ib_write_bw')
+        expect(gdr.map(p => p.cuda)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(i => ({ server: i, client: i })))
+        expect(gdr.every(p => p.ratio! >= 0.9)).toBe(true)
+
+        // Pair each NIC with the next GPU instead (another PCIe switch, or the other socket).
+        const wrong = new Map(
+          [...v.facts!].map(([node, x]) => [
+            node,
+            { ...x, nics: x.nics.map(n => ({ ...n, localGpu: ((n.localGpu ?? 0) + 1) % 8 })) }
+          ])
+        )
+        const bad = await runBenchmark({ settings: w.settings, kube: w.kube, facts: wrong })
+        expect(bad.verdict).toBe('fail')
+        const slow = bad.pairs.filter(p => p.test === 'ib_write_bw')
+        expect(slow.every(p => p.verdict === 'fail' && p.ratio! < 0.9)).toBe(true)
+        expect(slow.map(p => p.cuda)).toEqual([1, 2, 3, 4, 5, 6, 7, 0].map(i => ({ server: i, client: i })))
+        expect(workPods(w)).toHaveLength(0)
+      }
+    ))
 })
 
 describe('fleet scope at scale', () => {
-  it('64 nodes finish in 2 rounds of 32 disjoint pairs, every node measured against two others', async () => {
-    const w = await startRdmaWorld({
-      nodes: 64,
-      vmSize: 'Standard_HB120rs_v3',
-      inputs: { 'benchmark-scope': 'fleet' }
-    })
-    try {
-      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
-      w.recorder.reset()
-      const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
-      expect(run.rounds).toBe(2)
-      expect(run.schedule.rounds.map(r => r.length)).toEqual([32, 32])
-      expect(run.phases).toBe(4)
-      expect(run.verdict).toBe('pass')
-      expect(Object.values(run.schedule.partners).every(p => p.length === 2)).toBe(true)
-      expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(64)
-      const stats = requestStats(w)
-      expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
-      expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
-      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
-      expect(workPods(w)).toHaveLength(0)
-    } finally {
-      await w.close()
-    }
-  })
+  it('64 nodes finish in 2 rounds of 32 disjoint pairs, every node measured against two others', () =>
+    withRdmaWorld(
+      {
+        nodes: 64,
+        vmSize: 'Standard_HB120rs_v3',
+        inputs: { 'benchmark-scope': 'fleet' }
+      },
+      async w => {
+        const v = await verifyOn(w)
+        w.recorder.reset()
+        const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+        expect(run.rounds).toBe(2)
+        expect(run.schedule.rounds.map(r => r.length)).toEqual([32, 32])
+        expect(run.phases).toBe(4)
+        expect(run.verdict).toBe('pass')
+        expect(Object.values(run.schedule.partners).every(p => p.length === 2)).toBe(true)
+        expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(64)
+        const stats = requestStats(w)
+        expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
+        expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
+        expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+        expect(workPods(w)).toHaveLength(0)
+      }
+    ))
 
-  it('an odd fleet runs its closing edge in a third round: no node serves two pairs at once', async () => {
-    const w = await startRdmaWorld({
-      nodes: 3,
-      vmSize: 'Standard_HB120rs_v3',
-      inputs: { 'benchmark-scope': 'fleet' }
-    })
-    try {
-      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
-      const n = w.rdmaNodes()
-      // what the simulated nodes saw: each node with one partner at a time, every NIC at full rate
-      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
-      expect(run.verdict).toBe('pass')
-      const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
-      expect(bw).toHaveLength(3)
-      expect(bw.every(p => p.ratio! >= w.settings.benchmark.minBandwidthRatio)).toBe(true)
-      expect(run.schedule.rounds.map(r => r.map(p => [p.server, p.client]))).toEqual([
-        [[n[0], n[1]]],
-        [[n[1], n[2]]],
-        [[n[2], n[0]]]
-      ])
-      expect(workPods(w)).toHaveLength(0)
-    } finally {
-      await w.close()
-    }
-  })
+  it('an odd fleet runs its closing edge in a third round: no node serves two pairs at once', () =>
+    withRdmaWorld(
+      {
+        nodes: 3,
+        vmSize: 'Standard_HB120rs_v3',
+        inputs: { 'benchmark-scope': 'fleet' }
+      },
+      async w => {
+        const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+        const n = w.rdmaNodes()
+        // what the simulated nodes saw: each node with one partner at a time, every NIC at full rate
+        expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+        expect(run.verdict).toBe('pass')
+        const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+        expect(bw).toHaveLength(3)
+        expect(bw.every(p => p.ratio! >= w.settings.benchmark.minBandwidthRatio)).toBe(true)
+        expect(run.schedule.rounds.map(r => r.map(p => [p.server, p.client]))).toEqual([
+          [[n[0], n[1]]],
+          [[n[1], n[2]]],
+          [[n[2], n[0]]]
+        ])
+        expect(workPods(w)).toHaveLength(0)
+      }
+    ))
 })

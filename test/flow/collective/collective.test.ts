@@ -10,8 +10,13 @@ import { runBenchmark } from '../../../src/benchmark/runner.js'
 import { runCollectiveCheck } from '../../../src/collective/runner.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import type { NodeFacts } from '../../../src/verify/probe-output.js'
-import { runVerification } from '../../../src/verify/index.js'
-import { startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-world.js'
+import {
+  startRdmaWorld,
+  verifyOn,
+  withRdmaWorld,
+  workPods,
+  type RdmaWorld
+} from '../../support/verify-world.js'
 
 jest.setTimeout(300_000)
 
@@ -19,7 +24,7 @@ const H100 = 'Standard_ND96isr_H100_v5'
 const IMAGE = 'ghcr.io/azure/aks-rdma-infiniband/nccl-tests:latest'
 
 async function facts(w: RdmaWorld): Promise<Map<string, NodeFacts>> {
-  return (await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })).facts!
+  return (await verifyOn(w)).facts!
 }
 
 /** What the check created and must have deleted: pods, its Secret, its ConfigMap. */
@@ -103,48 +108,46 @@ describe('a healthy ND H100 v5 pair, and the NCCL pods stripped of rdma/<name>',
 })
 
 describe('a pair whose GPU memory cannot be registered, one with a degraded NIC and NVLink', () => {
-  it('no nvidia_peermem and no dma-buf: ib through host memory, failed, with the fix', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      vmSize: H100,
-      inputs: { 'vm-size': H100, 'collective-check': 'nccl' },
-      scenario: { nodes: { peermemFails: [0, 1], dmabuf: false } }
-    })
-    try {
-      const c = (await check(w, await facts(w))).collective
-      expect(c.mode).toBe('ib')
-      expect(c.verdict).toBe('fail')
-      expect(c.gpudirect).toBeNull()
-      expect(c.reason).toContain('through host memory')
-      expect(c.fix).toContain('nvidia_peermem')
-      expect(c.busbwGBps).toBeLessThan(c.passMarkGBps!)
-    } finally {
-      await w.close()
-    }
-  })
+  it('no nvidia_peermem and no dma-buf: ib through host memory, failed, with the fix', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        vmSize: H100,
+        inputs: { 'vm-size': H100, 'collective-check': 'nccl' },
+        scenario: { nodes: { peermemFails: [0, 1], dmabuf: false } }
+      },
+      async w => {
+        const c = (await check(w, await facts(w))).collective
+        expect(c.mode).toBe('ib')
+        expect(c.verdict).toBe('fail')
+        expect(c.gpudirect).toBeNull()
+        expect(c.reason).toContain('through host memory')
+        expect(c.fix).toContain('nvidia_peermem')
+        expect(c.busbwGBps).toBeLessThan(c.passMarkGBps!)
+      }
+    ))
 
-  it('a NIC at 100 Gb/s: ib-gdr but below the mark, naming the NIC; a degraded NVLink names its node', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      vmSize: H100,
-      inputs: { 'vm-size': H100, 'collective-check': 'nccl' },
-      scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], nvlinkDegraded: [0] } }
-    })
-    try {
-      const f = await facts(w)
-      const c = (await check(w, f)).collective
-      expect(c.mode).toBe('ib-gdr')
-      expect(c.verdict).toBe('fail')
-      expect(c.busbwGBps).toBeLessThan(360)
-      expect(c.reason).toMatch(new RegExp(`${w.rdmaNodes()[1]}/mlx5_\\w+ \\(100 Gb/s\\)`))
-      expect(c.nodes.map(n => [n.node, n.verdict])).toEqual([
-        [w.rdmaNodes()[0], 'fail'],
-        [w.rdmaNodes()[1], 'pass']
-      ])
-      expect(c.nodes[0].reason).toContain(`on ${w.rdmaNodes()[0]} is degraded`)
-      expect(c.nodes[0].busbwGBps).toBeLessThan(460)
-    } finally {
-      await w.close()
-    }
-  })
+  it('a NIC at 100 Gb/s: ib-gdr but below the mark, naming the NIC; a degraded NVLink names its node', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        vmSize: H100,
+        inputs: { 'vm-size': H100, 'collective-check': 'nccl' },
+        scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], nvlinkDegraded: [0] } }
+      },
+      async w => {
+        const f = await facts(w)
+        const c = (await check(w, f)).collective
+        expect(c.mode).toBe('ib-gdr')
+        expect(c.verdict).toBe('fail')
+        expect(c.busbwGBps).toBeLessThan(360)
+        expect(c.reason).toMatch(new RegExp(`${w.rdmaNodes()[1]}/mlx5_\\w+ \\(100 Gb/s\\)`))
+        expect(c.nodes.map(n => [n.node, n.verdict])).toEqual([
+          [w.rdmaNodes()[0], 'fail'],
+          [w.rdmaNodes()[1], 'pass']
+        ])
+        expect(c.nodes[0].reason).toContain(`on ${w.rdmaNodes()[0]} is degraded`)
+        expect(c.nodes[0].busbwGBps).toBeLessThan(460)
+      }
+    ))
 })

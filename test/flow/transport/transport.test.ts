@@ -17,8 +17,14 @@ import type { KubeObject } from '../../../src/kube/types.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { runTransportCheck } from '../../../src/transport/runner.js'
 import type { NodeFacts } from '../../../src/verify/probe-output.js'
-import { runVerification } from '../../../src/verify/index.js'
-import { startRdmaWorld, workPods, type RdmaWorld } from '../../support/verify-world.js'
+import {
+  holdEveryGpu,
+  startRdmaWorld,
+  verifyOn,
+  withRdmaWorld,
+  workPods,
+  type RdmaWorld
+} from '../../support/verify-world.js'
 
 jest.setTimeout(300_000)
 
@@ -38,7 +44,7 @@ function variant(
 }
 
 async function facts(w: RdmaWorld): Promise<Map<string, NodeFacts>> {
-  return (await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })).facts!
+  return (await verifyOn(w)).facts!
 }
 
 /** perftest between the same nodes passes (the fabric is fine). */
@@ -159,7 +165,7 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
   })
 
   it('the step: a failed verdict fails it and the run, with the outputs, both pods’ output and the summary section', async () => {
-    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const v = await verifyOn(w)
     const report = emptyReport('verify')
     await expect(
       runTransportStep(variant(w, { image: `${IMAGE}-shm` }), w.kube, v, report)
@@ -194,28 +200,10 @@ describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a smal
 })
 
 describe('a busy pool: workload pods hold every GPU', () => {
-  it('the step says the pool is busy, which pods hold the GPUs and what still ran', async () => {
-    const w = await startRdmaWorld({ nodes: 2, inputs: { 'transport-check': 'ucx' } })
-    try {
-      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
-      const holders = w.rdmaNodes().map((node, i) => ({ node, name: `trainer-${i}` }))
-      for (const h of holders)
-        await w.kube.applyManifest({
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: h.name, namespace: 'default' },
-          spec: {
-            nodeSelector: { 'kubernetes.io/hostname': h.node },
-            tolerations: [{ operator: 'Exists' }],
-            containers: [
-              {
-                name: 'train',
-                image: 'busybox',
-                resources: { limits: { 'nvidia.com/gpu': '8' }, requests: { 'nvidia.com/gpu': '8' } }
-              }
-            ]
-          }
-        })
+  it('the step says the pool is busy, which pods hold the GPUs and what still ran', () =>
+    withRdmaWorld({ nodes: 2, inputs: { 'transport-check': 'ucx' } }, async w => {
+      const v = await verifyOn(w)
+      const holders = await holdEveryGpu(w)
       const report = emptyReport('verify')
       await expect(runTransportStep(w.settings, w.kube, v, report)).rejects.toBeInstanceOf(StepError)
       const t = report.transport!
@@ -235,99 +223,92 @@ describe('a busy pool: workload pods hold every GPU', () => {
       expect(md).toContain('transport check not run: the pool is busy')
       for (const h of holders) expect(md).toContain(`default/${h.name}`)
       expect(workPods(w)).toHaveLength(0)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('the runtime image’s UCX', () => {
-  it('without verbs: Dynamo’s settings fail, UCX’s defaults take tcp, both naming the image', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      inputs: { 'transport-check': 'ucx' },
-      scenario: { dynamo: { ucx: { verbs: false } } }
-    })
-    try {
-      const f = await facts(w)
-      await expectPerftestPasses(w, f)
-      const dynamo = (await check(w, f, w.settings)).transport
-      expect(dynamo.mode).toBe('failed')
-      expect(dynamo.reason).toMatch(
-        /^UCX in nvcr.io\/nvidia\/ai-dynamo\/vllm-runtime:1.6.2 has no InfiniBand support: ucx_info -d .* lists no ib memory domain although the pod has uverbs0/
-      )
-      expect(dynamo.fix).toMatch(/--with-verbs/)
-      const defaults = (await check(w, f, variant(w, { ucxEnv: 'defaults' }))).transport
-      expect(defaults.mode).toBe('tcp')
-      expect(defaults.reason).toMatch(/^UCX chose tcp .*no InfiniBand support/)
-    } finally {
-      await w.close()
-    }
-  })
+  it('without verbs: Dynamo’s settings fail, UCX’s defaults take tcp, both naming the image', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        inputs: { 'transport-check': 'ucx' },
+        scenario: { dynamo: { ucx: { verbs: false } } }
+      },
+      async w => {
+        const f = await facts(w)
+        await expectPerftestPasses(w, f)
+        const dynamo = (await check(w, f, w.settings)).transport
+        expect(dynamo.mode).toBe('failed')
+        expect(dynamo.reason).toMatch(
+          /^UCX in nvcr.io\/nvidia\/ai-dynamo\/vllm-runtime:1.6.2 has no InfiniBand support: ucx_info -d .* lists no ib memory domain although the pod has uverbs0/
+        )
+        expect(dynamo.fix).toMatch(/--with-verbs/)
+        const defaults = (await check(w, f, variant(w, { ucxEnv: 'defaults' }))).transport
+        expect(defaults.mode).toBe('tcp')
+        expect(defaults.reason).toMatch(/^UCX chose tcp .*no InfiniBand support/)
+      }
+    ))
 
-  it('without CUDA: failed, "VRAM memory is detected as host" / NIXL_ERR_BACKEND in the words', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      inputs: { 'transport-check': 'ucx' },
-      scenario: { dynamo: { ucx: { cuda: false } } }
-    })
-    try {
-      const f = await facts(w)
-      await expectPerftestPasses(w, f)
-      const t = (await check(w, f, w.settings)).transport
-      expect(t.mode).toBe('failed')
-      expect(t.reason).toMatch(
-        /has no CUDA support: ucx_info -d lists no cuda_cpy memory domain and ucx_perftest -m cuda failed \(Unsupported memory types cuda<->cuda\)/
-      )
-      expect(t.reason).toMatch(/NIXL_ERR_BACKEND/)
-      expect(t.fix).toMatch(/--with-cuda/)
-      expect(t.sides.every(x => x.ucx?.cuda === false)).toBe(true)
-    } finally {
-      await w.close()
-    }
-  })
+  it('without CUDA: failed, "VRAM memory is detected as host" / NIXL_ERR_BACKEND in the words', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        inputs: { 'transport-check': 'ucx' },
+        scenario: { dynamo: { ucx: { cuda: false } } }
+      },
+      async w => {
+        const f = await facts(w)
+        await expectPerftestPasses(w, f)
+        const t = (await check(w, f, w.settings)).transport
+        expect(t.mode).toBe('failed')
+        expect(t.reason).toMatch(
+          /has no CUDA support: ucx_info -d lists no cuda_cpy memory domain and ucx_perftest -m cuda failed \(Unsupported memory types cuda<->cuda\)/
+        )
+        expect(t.reason).toMatch(/NIXL_ERR_BACKEND/)
+        expect(t.fix).toMatch(/--with-cuda/)
+        expect(t.sides.every(x => x.ucx?.cuda === false)).toBe(true)
+      }
+    ))
 })
 
 describe('the nodes', () => {
-  it('nvidia_peermem crash-looping and no dma-buf: perftest from host memory passes, UCX stages through host memory', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      inputs: { 'transport-check': 'ucx', 'benchmark-gpudirect': 'false' },
-      scenario: { nodes: { peermemFails: [0, 1], dmabuf: false } }
-    })
-    try {
-      const f = await facts(w)
-      await expectPerftestPasses(w, f)
-      const t = (await check(w, f, w.settings)).transport
-      expect(t.mode).toBe('host-staged')
-      expect(t.protocol).toBe('software emulation')
-      expect(t.pairs[0].bandwidthGbps!).toBeLessThan(40)
-      expect(t.reason).toMatch(/nvidia_peermem is not loaded \(no \/sys\/module\/nvidia_peermem on/)
-      expect(t.fix).toMatch(/nvidia-peermem-ctr/)
-      expect(t.sides.every(x => x.peermem === false && x.ucx?.cudaMemoryType === false)).toBe(true)
-    } finally {
-      await w.close()
-    }
-  })
+  it('nvidia_peermem crash-looping and no dma-buf: perftest from host memory passes, UCX stages through host memory', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        inputs: { 'transport-check': 'ucx', 'benchmark-gpudirect': 'false' },
+        scenario: { nodes: { peermemFails: [0, 1], dmabuf: false } }
+      },
+      async w => {
+        const f = await facts(w)
+        await expectPerftestPasses(w, f)
+        const t = (await check(w, f, w.settings)).transport
+        expect(t.mode).toBe('host-staged')
+        expect(t.protocol).toBe('software emulation')
+        expect(t.pairs[0].bandwidthGbps!).toBeLessThan(40)
+        expect(t.reason).toMatch(/nvidia_peermem is not loaded \(no \/sys\/module\/nvidia_peermem on/)
+        expect(t.fix).toMatch(/nvidia-peermem-ctr/)
+        expect(t.sides.every(x => x.peermem === false && x.ucx?.cudaMemoryType === false)).toBe(true)
+      }
+    ))
 
-  it('a 64 KiB memlock for the non-root worker: GPUDirect perftest passes, UCX cannot create its CQ', async () => {
-    const w = await startRdmaWorld({
-      nodes: 2,
-      inputs: { 'transport-check': 'ucx' },
-      scenario: { nodes: { containerMemlockKiB: 64 } }
-    })
-    try {
-      const f = await facts(w)
-      await expectPerftestPasses(w, f)
-      const t = (await check(w, f, w.settings)).transport
-      expect(t.mode).toBe('failed')
-      expect(t.reason).toMatch(
-        /UCX could not create its InfiniBand queues in the (client|server) pod .*ibv_create_cq\(cqe=4096\) failed: Cannot allocate memory.*the worker's locked-memory limit is 64 KiB for UID 1000, and a non-root user cannot use IPC_LOCK/
-      )
-      expect(t.fix).toMatch(/LimitMEMLOCK=infinity/)
-      expect(t.sides.map(x => x.memlock)).toEqual(['64', '64'])
-    } finally {
-      await w.close()
-    }
-  })
+  it('a 64 KiB memlock for the non-root worker: GPUDirect perftest passes, UCX cannot create its CQ', () =>
+    withRdmaWorld(
+      {
+        nodes: 2,
+        inputs: { 'transport-check': 'ucx' },
+        scenario: { nodes: { containerMemlockKiB: 64 } }
+      },
+      async w => {
+        const f = await facts(w)
+        await expectPerftestPasses(w, f)
+        const t = (await check(w, f, w.settings)).transport
+        expect(t.mode).toBe('failed')
+        expect(t.reason).toMatch(
+          /UCX could not create its InfiniBand queues in the (client|server) pod .*ibv_create_cq\(cqe=4096\) failed: Cannot allocate memory.*the worker's locked-memory limit is 64 KiB for UID 1000, and a non-root user cannot use IPC_LOCK/
+        )
+        expect(t.fix).toMatch(/LimitMEMLOCK=infinity/)
+        expect(t.sides.map(x => x.memlock)).toEqual(['64', '64'])
+      }
+    ))
 })

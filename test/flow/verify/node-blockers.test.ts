@@ -3,13 +3,14 @@
 // one a GPU driver upgrade could not take (a pod using its GPUs whose PodDisruptionBudget refuses
 // the eviction until the pod deletion's timeout) is named with its state, upgrade-failed as the
 // simulator's upgrade controller sets it, the fix upstream documents, and the pod and its budget.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { describe, expect, it, jest } from '@jest/globals'
 import { nodeDrift } from '../../../src/drift/nodes.js'
 import { nodeBlockers } from '../../../src/model/node-blockers.js'
 import { podsHolding } from '../../../src/stack/held-nodes.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { runVerification, type Check } from '../../../src/verify/index.js'
-import { startRdmaWorld, type RdmaWorld } from '../../support/verify-world.js'
+import type { Check } from '../../../src/verify/index.js'
+import { rdmaWorldForTests, verifyOn } from '../../support/verify-world.js'
+import { podReady, trainerDeployment } from '../../support/gpu-workloads.js'
 
 jest.setTimeout(240_000)
 
@@ -17,7 +18,7 @@ const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 const nodesReady = (checks: Check[]) => checks.find(c => c.name === 'nodes-ready')!
 
 describe('nodes held out of service', () => {
-  let w: RdmaWorld
+  const w = rdmaWorldForTests({ nodes: 2 })
   const nodeType = () => w.sim.store.type('', 'nodes')!
   const node = (name: string) => w.sim.store.get(nodeType(), undefined, name) as unknown as KubeObject
   const setUnschedulable = (name: string, on: boolean) =>
@@ -25,18 +26,11 @@ describe('nodes held out of service', () => {
       o.spec = { ...(o.spec ?? {}), unschedulable: on }
     })
 
-  beforeAll(async () => {
-    w = await startRdmaWorld({ nodes: 2 })
-  })
-  afterAll(async () => {
-    await w?.close()
-  })
-
   it('names a node left cordoned, in verify and in drift, with kubectl uncordon', async () => {
     const [cordoned, other] = w.rdmaNodes()
     setUnschedulable(cordoned, true)
     try {
-      const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'drift' })
+      const v = await verifyOn(w, 'drift')
       const check = nodesReady(v.checks)
       expect(check.status).toBe('fail')
       const result = check.nodes!.find(n => n.node === cordoned)!
@@ -64,29 +58,13 @@ describe('nodes held out of service', () => {
     const [held] = w.rdmaNodes()
     // A trainer using a GPU on that node, its PodDisruptionBudget allowing no disruption: the GPU
     // Operator's pod deletion evicts, the eviction is refused until its timeout.
-    await w.kube.applyManifest({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'trainer', namespace: 'default' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: 'trainer' } },
-        template: {
-          metadata: { labels: { app: 'trainer' } },
-          spec: {
-            nodeSelector: { 'kubernetes.io/hostname': held },
-            tolerations: [{ operator: 'Exists' }],
-            containers: [
-              {
-                name: 'trainer',
-                image: 'nvcr.io/nvidia/pytorch:25.01-py3',
-                resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } }
-              }
-            ]
-          }
-        }
-      }
-    })
+    await w.kube.applyManifest(
+      trainerDeployment(
+        1,
+        { nodeSelector: { 'kubernetes.io/hostname': held }, tolerations: [{ operator: 'Exists' }] },
+        { 'nvidia.com/gpu': '1' }
+      )
+    )
     await w.kube.applyManifest({
       apiVersion: 'policy/v1',
       kind: 'PodDisruptionBudget',
@@ -96,14 +74,10 @@ describe('nodes held out of service', () => {
     const pods = () =>
       w.sim.store.list(w.sim.store.type('', 'pods')!, { namespace: 'default', labelSelector: 'app=trainer' })
         .items as unknown as KubeObject[]
-    const ready = (p: KubeObject) =>
-      (p.status?.conditions ?? []).some(
-        (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True'
-      )
-    for (let i = 0; i < 1200 && !pods().some(ready); i++) await sleep(50)
+    for (let i = 0; i < 1200 && !pods().some(podReady); i++) await sleep(50)
     expect(
       pods()
-        .filter(ready)
+        .filter(podReady)
         .map(p => p.spec.nodeName)
     ).toEqual([held])
     // A new driver version in the ClusterPolicy: the operator replaces the driver node by node.
@@ -115,7 +89,7 @@ describe('nodes held out of service', () => {
     for (let i = 0; i < 2400 && node(held).metadata.labels?.[label] !== 'upgrade-failed'; i++) await sleep(50)
     expect(node(held).metadata.labels?.[label]).toBe('upgrade-failed')
 
-    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'drift' })
+    const v = await verifyOn(w, 'drift')
     const result = nodesReady(v.checks).nodes!.find(n => n.node === held)!
     expect(result.status).toBe('fail')
     expect(result.detail).toContain(`(${label}=upgrade-failed)`)

@@ -4,26 +4,27 @@
 // (no NodeFeatureRule, a node without InfiniBand, no ib-node-config, no nvidia_peermem); the probe
 // DaemonSet and its pods are always deleted; verify mode writes nothing but its namespace and the
 // probe DaemonSet (one create, one delete, whatever the node count); drift mode writes nothing.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { runVerification, runChecks, type Check } from '../../../src/verify/index.js'
+import { describe, expect, it, jest } from '@jest/globals'
+import { runChecks } from '../../../src/verify/index.js'
 import { probeDaemonSet, removeStaleProbes } from '../../../src/verify/probe.js'
-import { requestStats, startRdmaWorld, workPodsGone, type RdmaWorld } from '../../support/verify-world.js'
+import {
+  byName,
+  checksOn,
+  ibDevices,
+  rdmaWorldForTests,
+  requestStats,
+  verifyOn,
+  withRdmaWorld,
+  workPodsGone
+} from '../../support/verify-world.js'
 
 jest.setTimeout(180_000)
 
-const byName = (checks: Check[]) => Object.fromEntries(checks.map(c => [c.name, c]))
-
 describe('a healthy stack', () => {
-  let w: RdmaWorld
-  beforeAll(async () => {
-    w = await startRdmaWorld({ nodes: 3 })
-  })
-  afterAll(async () => {
-    await w?.close()
-  })
+  const w = rdmaWorldForTests({ nodes: 3 })
 
   it('passes every check, probes every node and leaves no pod behind', async () => {
-    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const v = await verifyOn(w)
     const checks = byName(v.checks)
     expect(Object.keys(checks)).toEqual([
       'nodes-ready',
@@ -42,16 +43,7 @@ describe('a healthy stack', () => {
       )
     ).toBe(true)
     const f = v.facts!.get(w.rdmaNodes()[0])!
-    expect(f.activeDevices).toEqual([
-      'mlx5_ib0',
-      'mlx5_ib1',
-      'mlx5_ib2',
-      'mlx5_ib3',
-      'mlx5_ib4',
-      'mlx5_ib5',
-      'mlx5_ib6',
-      'mlx5_ib7'
-    ])
+    expect(f.activeDevices).toEqual(ibDevices(8))
     // The GPU local to each NIC, from the node's PCI topology (ND A100 v4: 4 NUMA nodes of 2 pairs).
     expect(f.gpus.map(g => g.pciAddress)).toEqual([
       '0001:00:00.0',
@@ -94,7 +86,7 @@ describe('a healthy stack', () => {
     const other = w.sim.store.create(t, ds as never)
     const names = () => w.sim.store.list(t, { namespace: 'aks-rdma-verify' }).items.map(d => d.metadata.name)
     // Just created: a concurrent run's, kept (only this run's own probe comes and goes).
-    const v = await runVerification({ settings: w.settings, kube: w.kube, mode: 'verify' })
+    const v = await verifyOn(w)
     expect(v.checks.find(c => c.name === 'node-probe')!.status).toBe('pass')
     expect(names()).toEqual([other.metadata.name])
     // Older than any probe may last (2 × step-timeout, at least an hour): a killed run's, deleted.
@@ -119,10 +111,9 @@ describe('a healthy stack', () => {
 })
 
 describe('broken worlds', () => {
-  it('without the NodeFeatureRule: no pci-15b3 label, no OFED, nothing to probe', async () => {
-    const w = await startRdmaWorld({ nodes: 2, stack: { nodeFeatureRule: false } })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+  it('without the NodeFeatureRule: no pci-15b3 label, no OFED, nothing to probe', () =>
+    withRdmaWorld({ nodes: 2, stack: { nodeFeatureRule: false } }, async w => {
+      const checks = await checksOn(w)
       expect(checks['nodes-ready'].status).toBe('fail')
       expect(checks['nodes-ready'].detail).toMatch(
         /pci-15b3.present=<absent> \(is the NodeFeatureRule applied\?\)/
@@ -135,15 +126,11 @@ describe('broken worlds', () => {
         checks['node-probe'].nodes!.every(n => /^not probed: no allocatable rdma\//.test(n.detail))
       ).toBe(true)
       await workPodsGone(w)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('a node without InfiniBand fails on that node only', async () => {
-    const w = await startRdmaWorld({ nodes: 3, scenario: { nodes: { noInfiniband: [1], degraded: [] } } })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+  it('a node without InfiniBand fails on that node only', () =>
+    withRdmaWorld({ nodes: 3, scenario: { nodes: { noInfiniband: [1], degraded: [] } } }, async w => {
+      const checks = await checksOn(w)
       const bad = w.rdmaNodes()[1]
       for (const c of Object.values(checks)) {
         expect({ check: c.name, status: c.status }).toEqual({ check: c.name, status: 'fail' })
@@ -160,29 +147,21 @@ describe('broken worlds', () => {
         /^not probed: no allocatable rdma/
       )
       await workPodsGone(w)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('without ib-node-config: memlock stays at the image default (64 KiB on Ubuntu 22.04) in the probe', async () => {
-    const w = await startRdmaWorld({ nodes: 2, stack: { ibNodeConfig: false } })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+  it('without ib-node-config: memlock stays at the image default (64 KiB on Ubuntu 22.04) in the probe', () =>
+    withRdmaWorld({ nodes: 2, stack: { ibNodeConfig: false } }, async w => {
+      const checks = await checksOn(w)
       expect(checks['ib-node-config'].status).toBe('fail')
       expect(checks['ib-node-config'].detail).toMatch(/no ib-node-config pod/)
       expect(checks['node-probe'].status).toBe('fail')
       expect(checks['node-probe'].nodes!.every(n => /ulimit -l = 64 /.test(n.detail))).toBe(true)
       expect(checks['ofed-driver'].status).toBe('pass')
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('use-host-mofed true: nvidia-peermem-ctr crash-loops on every node, and the probe finds no nvidia_peermem', async () => {
-    const w = await startRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+  it('use-host-mofed true: nvidia-peermem-ctr crash-loops on every node, and the probe finds no nvidia_peermem', () =>
+    withRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } }, async w => {
+      const checks = await checksOn(w)
       expect(checks['gpu-operator'].status).toBe('fail')
       for (const n of checks['gpu-operator'].nodes!)
         expect(n).toMatchObject({
@@ -195,30 +174,22 @@ describe('broken worlds', () => {
       expect(checks['node-probe'].status).toBe('fail')
       expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)
       expect(checks['ib-node-config'].status).toBe('pass')
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('without the GPU Operator: ClusterPolicy missing, no driver pods, no peermem', async () => {
-    const w = await startRdmaWorld({ nodes: 2, stack: { gpuOperator: false } })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+  it('without the GPU Operator: ClusterPolicy missing, no driver pods, no peermem', () =>
+    withRdmaWorld({ nodes: 2, stack: { gpuOperator: false } }, async w => {
+      const checks = await checksOn(w)
       expect(checks['gpu-operator'].status).toBe('fail')
       expect(checks['gpu-operator'].detail).toMatch(/ClusterPolicy cluster-policy not found/)
       expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)
       expect(checks['rdma-device-plugin'].status).toBe('pass')
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('large pools', () => {
-  it('200 nodes are verified with a handful of requests: one probe DaemonSet, no request per node', async () => {
-    const w = await startRdmaWorld({ nodes: 200, vmSize: 'Standard_HB120rs_v3' })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+  it('200 nodes are verified with a handful of requests: one probe DaemonSet, no request per node', () =>
+    withRdmaWorld({ nodes: 200, vmSize: 'Standard_HB120rs_v3' }, async w => {
+      const checks = await checksOn(w)
       for (const c of Object.values(checks))
         expect({ name: c.name, status: c.status }).toEqual({
           name: c.name,
@@ -235,15 +206,11 @@ describe('large pools', () => {
       expect(stats.byResource['DELETE daemonsets']).toBe(1)
       expect(stats.byResource['GET pods']).toBeLessThan(10) // the probe pods' list and watch
       await workPodsGone(w)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('a bare 1000-node pool is read with paginated lists (limit 500 + continue), never a request per node', async () => {
-    const w = await startRdmaWorld({ nodes: 1000, vmSize: 'Standard_HB120rs_v3', bare: true })
-    try {
-      const checks = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'drift' }))
+  it('a bare 1000-node pool is read with paginated lists (limit 500 + continue), never a request per node', () =>
+    withRdmaWorld({ nodes: 1000, vmSize: 'Standard_HB120rs_v3', bare: true }, async w => {
+      const checks = await checksOn(w, 'drift')
       expect(checks['nodes-ready'].nodes).toHaveLength(1000)
       expect(checks['nodes-ready'].detail).toMatch(/1000 of 1000 node\(s\) failing/)
       const drift = requestStats(w)
@@ -252,12 +219,9 @@ describe('large pools', () => {
       expect(w.recorder.records.filter(r => r.path === '/api/v1/nodes')).toHaveLength(2) // two pages of 500
       w.recorder.reset()
       // verify mode: no node can host a probe (no RDMA resource), so nothing is created per node either.
-      const verify = byName(await runChecks({ settings: w.settings, kube: w.kube, mode: 'verify' }))
+      const verify = await checksOn(w)
       expect(verify['node-probe'].nodes!.every(n => n.status === 'fail')).toBe(true)
       expect(requestStats(w).total).toBeLessThan(25)
       await workPodsGone(w)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })

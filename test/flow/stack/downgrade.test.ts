@@ -8,7 +8,7 @@ import { chartOwnCrds } from '../../../sim/helm/crds.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { applyStack } from '../../../src/stack/index.js'
 import { CRD_SOURCE } from '../../../src/stack/downgrade.js'
-import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from '../../support/stack-world.js'
+import { applyOn, collectLog, stackWorldForTests, storeList } from '../../support/stack-world.js'
 
 jest.setTimeout(300_000)
 
@@ -17,39 +17,24 @@ const NEW = 'v26.7.0'
 const OLD_DOCA = 'doca3.3.0-26.01-1.0.0.0-0'
 
 describe('a GPU Operator downgrade', () => {
-  let w: StackWorld
+  const w = stackWorldForTests({ nodes: 1 })
   const crd = (name: string): KubeObject | undefined =>
     w.sim.store.tryGet(w.sim.store.type('apiextensions.k8s.io', 'customresourcedefinitions')!, '', name) as
       KubeObject | undefined
   const releaseVersions = (): string[] =>
-    w.sim.store
-      .list(w.sim.store.type('', 'secrets')!, { namespace: 'gpu-operator', labelSelector: 'owner=helm' })
-      .items.map((s: any) => `${s.metadata.labels.version}:${s.metadata.labels.status}`)
+    storeList(w, 'secrets', 'gpu-operator', 'owner=helm')
+      .map((s: any) => `${s.metadata.labels.version}:${s.metadata.labels.status}`)
       .sort()
 
-  beforeAll(async () => {
-    await useHelmStandin()
-    w = await startStackWorld({ nodes: 1 })
-  })
-  afterAll(() => w.close())
-
   it('upgrades as before: the new chart CRDs applied first, stamped with the chart version', async () => {
-    const first = await applyStack({
-      settings: w.settings({ 'gpu-operator-version': OLD }, 'run-1'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const first = await applyOn(w, { inputs: { 'gpu-operator-version': OLD } })
     if (!first.ok) console.log(first.diagnostics.map(d => d.text).join('\n\n'))
     expect(first.ok).toBe(true)
     // helm installed v26.3.3's CRDs with the first install: no stamp.
     expect(crd('clusterpolicies.nvidia.com')?.metadata.annotations?.[CRD_SOURCE.chartVersion]).toBeUndefined()
 
     const upLog = collectLog()
-    const up = await applyStack({
-      settings: w.settings({ 'gpu-operator-version': NEW }, 'run-2'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: upLog
-    })
+    const up = await applyOn(w, { inputs: { 'gpu-operator-version': NEW }, runId: 'run-2', log: upLog })
     if (!up.ok) console.log(up.diagnostics.map(d => d.text).join('\n\n'))
     expect(up.ok).toBe(true)
     expect(up.steps.find(s => s.name === 'gpu-operator')?.version).toEqual({ from: OLD, to: NEW })
@@ -67,11 +52,7 @@ describe('a GPU Operator downgrade', () => {
   it('is refused before any write, naming both versions and allow-downgrade', async () => {
     w.recorder.reset()
     const log = collectLog()
-    const res = await applyStack({
-      settings: w.settings({ 'gpu-operator-version': OLD }, 'run-3'),
-      kubeconfigPath: w.kubeconfigPath,
-      log
-    })
+    const res = await applyOn(w, { inputs: { 'gpu-operator-version': OLD }, runId: 'run-3', log })
     expect(res.ok).toBe(false)
     const failed = res.steps.filter(s => s.status === 'failure')
     expect(failed.map(s => s.name)).toEqual(['gpu-operator'])
@@ -90,10 +71,9 @@ describe('a GPU Operator downgrade', () => {
   it('refuses an older DOCA driver too, each component named with its versions', async () => {
     const live = w.settings().stack.docaDriverVersion
     w.recorder.reset()
-    const res = await applyStack({
-      settings: w.settings({ 'gpu-operator-version': OLD, 'doca-driver-version': OLD_DOCA }, 'run-3b'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
+    const res = await applyOn(w, {
+      inputs: { 'gpu-operator-version': OLD, 'doca-driver-version': OLD_DOCA },
+      runId: 'run-3b'
     })
     expect(res.ok).toBe(false)
     const failed = res.steps.filter(s => s.status === 'failure')
@@ -130,9 +110,9 @@ describe('a GPU Operator downgrade', () => {
     )
     w.recorder.reset()
     const log = collectLog()
-    const res = await applyStack({
-      settings: w.settings({ 'gpu-operator-version': OLD, 'allow-downgrade': 'true' }, 'run-4'),
-      kubeconfigPath: w.kubeconfigPath,
+    const res = await applyOn(w, {
+      inputs: { 'gpu-operator-version': OLD, 'allow-downgrade': 'true' },
+      runId: 'run-4',
       log
     })
     if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))

@@ -8,8 +8,7 @@ import { jest } from '@jest/globals'
 import { ibNodeConfigDaemonSet } from '../../../src/components/ib-node-config.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { applyStack } from '../../../src/stack/index.js'
-import { collectLog, startStackWorld, useHelmStandin, type StackWorld } from '../../support/stack-world.js'
+import { applyOn, collectLog, stackWorldForTests, storeList } from '../../support/stack-world.js'
 
 jest.setTimeout(240_000)
 
@@ -25,29 +24,15 @@ const initDone = (p: KubeObject): boolean =>
   )
 
 describe('ib-node-config re-runs where its setup script changed', () => {
-  let w: StackWorld
-  const pods = (): KubeObject[] =>
-    w.sim.store.list(w.sim.store.type('', 'pods')!, {
-      namespace: 'kube-system',
-      labelSelector: 'app=ib-node-config'
-    }).items as KubeObject[]
+  const w = stackWorldForTests({ nodes: 2 })
+  const pods = (): KubeObject[] => storeList(w, 'pods', 'kube-system', 'app=ib-node-config')
   const until = async (what: string, ok: () => boolean): Promise<void> => {
     for (let i = 0; i < 1200 && !ok(); i++) await new Promise(r => setTimeout(r, 50))
     if (!ok()) throw new Error(`still not: ${what}`)
   }
 
-  beforeAll(async () => {
-    await useHelmStandin()
-    w = await startStackWorld({ nodes: 2 })
-  })
-  afterAll(() => w.close())
-
   it('deletes only the pods that ran the earlier script; their replacements run the current one', async () => {
-    const first = await applyStack({
-      settings: w.settings({}, 'run-1'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const first = await applyOn(w)
     expect(first.ok).toBe(true)
     const current = scriptOf((ibNodeConfigDaemonSet(w.settings()).spec as any).template.spec)!
     expect(current).toBeDefined()
@@ -79,7 +64,7 @@ describe('ib-node-config re-runs where its setup script changed', () => {
         deleted.push(e.object.metadata.uid!)
     })
     const log = collectLog()
-    const res = await applyStack({ settings: w.settings({}, 'run-2'), kubeconfigPath: w.kubeconfigPath, log })
+    const res = await applyOn(w, { runId: 'run-2', log })
     stop()
     if (!res.ok) console.log(res.diagnostics.map(d => d.text).join('\n\n'))
     expect(res.ok).toBe(true)
@@ -103,11 +88,7 @@ describe('ib-node-config re-runs where its setup script changed', () => {
     }
 
     // A re-run finds nothing to replace.
-    const again = await applyStack({
-      settings: w.settings({}, 'run-3'),
-      kubeconfigPath: w.kubeconfigPath,
-      log: collectLog()
-    })
+    const again = await applyOn(w, { runId: 'run-3' })
     expect(again.ok).toBe(true)
     expect(again.steps.filter(s => s.changed)).toEqual([])
     expect(

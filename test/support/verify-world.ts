@@ -39,6 +39,9 @@ import { parseDuration } from '../../src/util/duration.js'
 import { reader, VALID_APPLY } from './inputs.js'
 import { SYSTEM_POOL, userPool } from './sim-pools.js'
 import { barePod, gpuContainer } from './gpu-workloads.js'
+import { expect } from '@jest/globals'
+import { runBenchmark } from '../../src/benchmark/runner.js'
+import type { NodeFacts } from '../../src/verify/probe-output.js'
 import { withWorld, worldForTests } from './world-scope.js'
 
 let tls: WorldTls | undefined
@@ -376,6 +379,22 @@ export function rdmaWorldForTests(o: RdmaWorldOptions): RdmaWorld {
 /** The action's verification on the world, in `mode` (default verify). */
 export function verifyOn(w: RdmaWorld, mode: VerifyMode = 'verify'): Promise<Verification> {
   return runVerification({ settings: w.settings, kube: w.kube, mode })
+}
+
+/** The node probe's facts per node (what the benchmark and the checks after it reuse). */
+export async function probeFacts(w: RdmaWorld): Promise<Map<string, NodeFacts>> {
+  return (await verifyOn(w)).facts!
+}
+
+/** perftest between the same nodes passes (the fabric is fine), with `s` (default the world's settings). */
+export async function expectPerftestPasses(
+  w: RdmaWorld,
+  f: Map<string, NodeFacts>,
+  s = w.settings
+): Promise<void> {
+  const run = await runBenchmark({ settings: s, kube: w.kube, facts: f })
+  expect(run.analysis?.measurements.every(m => m.verdict === 'pass')).toBe(true)
+  expect(run.pairs.length).toBeGreaterThan(0)
 }
 
 /** Checks by name. */

@@ -5,14 +5,14 @@
 // an admission policy stripping rdma/<name> from the NCCL pods only (socket), GPU memory that
 // cannot be registered (ib, host-staged), a degraded NIC (ib-gdr, low busbw, the NIC named), a
 // degraded NVLink (the node named). Nothing the check created is left behind.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { runBenchmark } from '../../../src/benchmark/runner.js'
+import { beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { runCollectiveCheck } from '../../../src/collective/runner.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import type { NodeFacts } from '../../../src/verify/probe-output.js'
 import {
-  startRdmaWorld,
-  verifyOn,
+  expectPerftestPasses,
+  probeFacts,
+  rdmaWorldForTests,
   withRdmaWorld,
   workPods,
   type RdmaWorld
@@ -22,10 +22,6 @@ jest.setTimeout(300_000)
 
 const H100 = 'Standard_ND96isr_H100_v5'
 const IMAGE = 'ghcr.io/azure/aks-rdma-infiniband/nccl-tests:latest'
-
-async function facts(w: RdmaWorld): Promise<Map<string, NodeFacts>> {
-  return (await verifyOn(w)).facts!
-}
 
 /** What the check created and must have deleted: pods, its Secret, its ConfigMap. */
 function leftovers(w: RdmaWorld): string[] {
@@ -47,20 +43,18 @@ async function check(w: RdmaWorld, f: Map<string, NodeFacts>, s: Settings = w.se
 }
 
 describe('a healthy ND H100 v5 pair, and the NCCL pods stripped of rdma/<name>', () => {
-  let w: RdmaWorld
+  const w = rdmaWorldForTests({
+    nodes: 2,
+    vmSize: H100,
+    inputs: { 'vm-size': H100, 'collective-check': 'nccl' },
+    scenario: {
+      kube: { mutatePods: [{ image: 'nccl-tests:nordma', dropResources: ['rdma/hca_shared_devices_a'] }] }
+    }
+  })
   let f: Map<string, NodeFacts>
   beforeAll(async () => {
-    w = await startRdmaWorld({
-      nodes: 2,
-      vmSize: H100,
-      inputs: { 'vm-size': H100, 'collective-check': 'nccl' },
-      scenario: {
-        kube: { mutatePods: [{ image: 'nccl-tests:nordma', dropResources: ['rdma/hca_shared_devices_a'] }] }
-      }
-    })
-    f = await facts(w)
+    f = await probeFacts(w)
   })
-  afterAll(async () => w?.close())
 
   it('passes as ib-gdr above both marks, every size in the report, per node results', async () => {
     const run = await check(w, f)
@@ -97,12 +91,7 @@ describe('a healthy ND H100 v5 pair, and the NCCL pods stripped of rdma/<name>',
     expect(c.reason).toContain(c.nodes[0].pod)
     expect(c.fix).toContain('admission policy')
     expect(c.busbwGBps).toBeLessThan(10)
-    const bench = await runBenchmark({
-      settings: { ...w.settings, benchmark: { ...w.settings.benchmark, enabled: true } },
-      kube: w.kube,
-      facts: f
-    })
-    expect(bench.analysis?.measurements.every(m => m.verdict === 'pass')).toBe(true)
+    await expectPerftestPasses(w, f, { ...w.settings, benchmark: { ...w.settings.benchmark, enabled: true } })
     expect(workPods(w)).toHaveLength(0)
   })
 })
@@ -117,7 +106,7 @@ describe('a pair whose GPU memory cannot be registered, one with a degraded NIC 
         scenario: { nodes: { peermemFails: [0, 1], dmabuf: false } }
       },
       async w => {
-        const c = (await check(w, await facts(w))).collective
+        const c = (await check(w, await probeFacts(w))).collective
         expect(c.mode).toBe('ib')
         expect(c.verdict).toBe('fail')
         expect(c.gpudirect).toBeNull()
@@ -136,7 +125,7 @@ describe('a pair whose GPU memory cannot be registered, one with a degraded NIC 
         scenario: { nodes: { degraded: [{ index: 1, nic: 3, gbps: 100 }], nvlinkDegraded: [0] } }
       },
       async w => {
-        const f = await facts(w)
+        const f = await probeFacts(w)
         const c = (await check(w, f)).collective
         expect(c.mode).toBe('ib-gdr')
         expect(c.verdict).toBe('fail')

@@ -7,8 +7,7 @@
 // nvidia_peermem crash-looping without dma-buf (host-staged), a 64 KiB memlock for the non-root
 // worker, UCX's defaults on a pool whose pods get the Ethernet mlx5 VF, and a too small /dev/shm.
 // No pod is left behind.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { runBenchmark } from '../../../src/benchmark/runner.js'
+import { beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { deriveResult, emptyReport } from '../../../src/report/report.js'
 import { renderSummary } from '../../../src/report/summary.js'
 import { StepError } from '../../../src/run/steps.js'
@@ -18,8 +17,10 @@ import type { Settings } from '../../../src/settings/settings.js'
 import { runTransportCheck } from '../../../src/transport/runner.js'
 import type { NodeFacts } from '../../../src/verify/probe-output.js'
 import {
+  expectPerftestPasses,
   holdEveryGpu,
-  startRdmaWorld,
+  probeFacts,
+  rdmaWorldForTests,
   verifyOn,
   withRdmaWorld,
   workPods,
@@ -43,22 +44,29 @@ function variant(
   }
 }
 
-async function facts(w: RdmaWorld): Promise<Map<string, NodeFacts>> {
-  return (await verifyOn(w)).facts!
-}
-
-/** perftest between the same nodes passes (the fabric is fine). */
-async function expectPerftestPasses(w: RdmaWorld, f: Map<string, NodeFacts>, s = w.settings): Promise<void> {
-  const run = await runBenchmark({ settings: s, kube: w.kube, facts: f })
-  expect(run.analysis?.measurements.every(m => m.verdict === 'pass')).toBe(true)
-  expect(run.pairs.length).toBeGreaterThan(0)
-}
-
 async function check(w: RdmaWorld, f: Map<string, NodeFacts>, s: Settings) {
   const run = await runTransportCheck({ settings: s, kube: w.kube, facts: f })
   expect(workPods(w)).toHaveLength(0)
   return run
 }
+
+/**
+ * A 2-node world of `scenario` (and `inputs`) where perftest passes: `judge` gets the transport
+ * check's result with Dynamo's settings there, the world and its probe facts.
+ */
+function withUcxWorld(
+  scenario: Record<string, unknown>,
+  judge: (t: TransportRun['transport'], w: RdmaWorld, f: Map<string, NodeFacts>) => Promise<void> | void,
+  inputs: Record<string, string> = {}
+): Promise<void> {
+  return withRdmaWorld({ nodes: 2, inputs: { 'transport-check': 'ucx', ...inputs }, scenario }, async w => {
+    const f = await probeFacts(w)
+    await expectPerftestPasses(w, f)
+    await judge((await check(w, f, w.settings)).transport, w, f)
+  })
+}
+
+type TransportRun = Awaited<ReturnType<typeof runTransportCheck>>
 
 function dpWithoutLinkTypes(m: KubeObject): void {
   if (m.kind !== 'ConfigMap' || m.metadata.name !== 'rdma-devices') return
@@ -68,28 +76,24 @@ function dpWithoutLinkTypes(m: KubeObject): void {
 }
 
 describe('one pool, pods changed by the cluster: healthy, no rdma/<name>, a small /dev/shm, the Ethernet VF', () => {
-  let w: RdmaWorld
+  const w = rdmaWorldForTests({
+    nodes: 2,
+    inputs: { 'transport-check': 'ucx' },
+    // Pods also get the accelerated-networking VF (a device plugin config without linkTypes).
+    alter: dpWithoutLinkTypes,
+    scenario: {
+      kube: {
+        mutatePods: [
+          { image: 'vllm-runtime:1.6.2-nordma', dropResources: ['rdma/hca_shared_devices_a'] },
+          { image: 'vllm-runtime:1.6.2-shm', memoryLimit: '64Mi' }
+        ]
+      }
+    }
+  })
   let f: Map<string, NodeFacts>
   beforeAll(async () => {
-    w = await startRdmaWorld({
-      nodes: 2,
-      inputs: { 'transport-check': 'ucx' },
-      // Pods also get the accelerated-networking VF (a device plugin config without linkTypes).
-      alter: dpWithoutLinkTypes,
-      scenario: {
-        kube: {
-          mutatePods: [
-            { image: 'vllm-runtime:1.6.2-nordma', dropResources: ['rdma/hca_shared_devices_a'] },
-            { image: 'vllm-runtime:1.6.2-shm', memoryLimit: '64Mi' }
-          ]
-        }
-      }
-    })
-    f = await facts(w)
+    f = await probeFacts(w)
     await expectPerftestPasses(w, f)
-  })
-  afterAll(async () => {
-    await w?.close()
   })
 
   it('Dynamo’s settings on a healthy path: gpudirect-rdma through nvidia_peermem, at the link rate, as UID 1000', async () => {
@@ -228,87 +232,51 @@ describe('a busy pool: workload pods hold every GPU', () => {
 
 describe('the runtime image’s UCX', () => {
   it('without verbs: Dynamo’s settings fail, UCX’s defaults take tcp, both naming the image', () =>
-    withRdmaWorld(
-      {
-        nodes: 2,
-        inputs: { 'transport-check': 'ucx' },
-        scenario: { dynamo: { ucx: { verbs: false } } }
-      },
-      async w => {
-        const f = await facts(w)
-        await expectPerftestPasses(w, f)
-        const dynamo = (await check(w, f, w.settings)).transport
-        expect(dynamo.mode).toBe('failed')
-        expect(dynamo.reason).toMatch(
-          /^UCX in nvcr.io\/nvidia\/ai-dynamo\/vllm-runtime:1.6.2 has no InfiniBand support: ucx_info -d .* lists no ib memory domain although the pod has uverbs0/
-        )
-        expect(dynamo.fix).toMatch(/--with-verbs/)
-        const defaults = (await check(w, f, variant(w, { ucxEnv: 'defaults' }))).transport
-        expect(defaults.mode).toBe('tcp')
-        expect(defaults.reason).toMatch(/^UCX chose tcp .*no InfiniBand support/)
-      }
-    ))
+    withUcxWorld({ dynamo: { ucx: { verbs: false } } }, async (dynamo, w, f) => {
+      expect(dynamo.mode).toBe('failed')
+      expect(dynamo.reason).toMatch(
+        /^UCX in nvcr.io\/nvidia\/ai-dynamo\/vllm-runtime:1.6.2 has no InfiniBand support: ucx_info -d .* lists no ib memory domain although the pod has uverbs0/
+      )
+      expect(dynamo.fix).toMatch(/--with-verbs/)
+      const defaults = (await check(w, f, variant(w, { ucxEnv: 'defaults' }))).transport
+      expect(defaults.mode).toBe('tcp')
+      expect(defaults.reason).toMatch(/^UCX chose tcp .*no InfiniBand support/)
+    }))
 
   it('without CUDA: failed, "VRAM memory is detected as host" / NIXL_ERR_BACKEND in the words', () =>
-    withRdmaWorld(
-      {
-        nodes: 2,
-        inputs: { 'transport-check': 'ucx' },
-        scenario: { dynamo: { ucx: { cuda: false } } }
-      },
-      async w => {
-        const f = await facts(w)
-        await expectPerftestPasses(w, f)
-        const t = (await check(w, f, w.settings)).transport
-        expect(t.mode).toBe('failed')
-        expect(t.reason).toMatch(
-          /has no CUDA support: ucx_info -d lists no cuda_cpy memory domain and ucx_perftest -m cuda failed \(Unsupported memory types cuda<->cuda\)/
-        )
-        expect(t.reason).toMatch(/NIXL_ERR_BACKEND/)
-        expect(t.fix).toMatch(/--with-cuda/)
-        expect(t.sides.every(x => x.ucx?.cuda === false)).toBe(true)
-      }
-    ))
+    withUcxWorld({ dynamo: { ucx: { cuda: false } } }, async t => {
+      expect(t.mode).toBe('failed')
+      expect(t.reason).toMatch(
+        /has no CUDA support: ucx_info -d lists no cuda_cpy memory domain and ucx_perftest -m cuda failed \(Unsupported memory types cuda<->cuda\)/
+      )
+      expect(t.reason).toMatch(/NIXL_ERR_BACKEND/)
+      expect(t.fix).toMatch(/--with-cuda/)
+      expect(t.sides.every(x => x.ucx?.cuda === false)).toBe(true)
+    }))
 })
 
 describe('the nodes', () => {
   it('nvidia_peermem crash-looping and no dma-buf: perftest from host memory passes, UCX stages through host memory', () =>
-    withRdmaWorld(
-      {
-        nodes: 2,
-        inputs: { 'transport-check': 'ucx', 'benchmark-gpudirect': 'false' },
-        scenario: { nodes: { peermemFails: [0, 1], dmabuf: false } }
-      },
-      async w => {
-        const f = await facts(w)
-        await expectPerftestPasses(w, f)
-        const t = (await check(w, f, w.settings)).transport
+    withUcxWorld(
+      { nodes: { peermemFails: [0, 1], dmabuf: false } },
+      async t => {
         expect(t.mode).toBe('host-staged')
         expect(t.protocol).toBe('software emulation')
         expect(t.pairs[0].bandwidthGbps!).toBeLessThan(40)
         expect(t.reason).toMatch(/nvidia_peermem is not loaded \(no \/sys\/module\/nvidia_peermem on/)
         expect(t.fix).toMatch(/nvidia-peermem-ctr/)
         expect(t.sides.every(x => x.peermem === false && x.ucx?.cudaMemoryType === false)).toBe(true)
-      }
+      },
+      { 'benchmark-gpudirect': 'false' }
     ))
 
   it('a 64 KiB memlock for the non-root worker: GPUDirect perftest passes, UCX cannot create its CQ', () =>
-    withRdmaWorld(
-      {
-        nodes: 2,
-        inputs: { 'transport-check': 'ucx' },
-        scenario: { nodes: { containerMemlockKiB: 64 } }
-      },
-      async w => {
-        const f = await facts(w)
-        await expectPerftestPasses(w, f)
-        const t = (await check(w, f, w.settings)).transport
-        expect(t.mode).toBe('failed')
-        expect(t.reason).toMatch(
-          /UCX could not create its InfiniBand queues in the (client|server) pod .*ibv_create_cq\(cqe=4096\) failed: Cannot allocate memory.*the worker's locked-memory limit is 64 KiB for UID 1000, and a non-root user cannot use IPC_LOCK/
-        )
-        expect(t.fix).toMatch(/LimitMEMLOCK=infinity/)
-        expect(t.sides.map(x => x.memlock)).toEqual(['64', '64'])
-      }
-    ))
+    withUcxWorld({ nodes: { containerMemlockKiB: 64 } }, async t => {
+      expect(t.mode).toBe('failed')
+      expect(t.reason).toMatch(
+        /UCX could not create its InfiniBand queues in the (client|server) pod .*ibv_create_cq\(cqe=4096\) failed: Cannot allocate memory.*the worker's locked-memory limit is 64 KiB for UID 1000, and a non-root user cannot use IPC_LOCK/
+      )
+      expect(t.fix).toMatch(/LimitMEMLOCK=infinity/)
+      expect(t.sides.map(x => x.memlock)).toEqual(['64', '64'])
+    }))
 })

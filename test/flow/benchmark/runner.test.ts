@@ -19,10 +19,19 @@ import {
   requestStats,
   verifyOn,
   withRdmaWorld,
-  workPods
+  workPods,
+  type RdmaWorldOptions
 } from '../../support/verify-world.js'
 
 jest.setTimeout(300_000)
+
+/** A fleet-scope world of `nodes` HB120rs v3 nodes (one NIC each, no GPU). */
+const fleetWorld = (nodes: number, scenario?: Record<string, unknown>): RdmaWorldOptions => ({
+  nodes,
+  vmSize: 'Standard_HB120rs_v3',
+  inputs: { 'benchmark-scope': 'fleet' },
+  ...(scenario ? { scenario } : {})
+})
 
 describe.each(['peermem', 'dmabuf'])('pair scope on a healthy A100 pool, gpudirect %s', gpudirect => {
   const w = rdmaWorldForTests({ nodes: 3, inputs: { 'benchmark-scope': 'pair', gpudirect } })
@@ -154,12 +163,7 @@ describe('degraded hardware', () => {
 
   it('fleet scope: a slow node is an outlier in both its pairs, its neighbours are not', () =>
     withRdmaWorld(
-      {
-        nodes: 6,
-        vmSize: 'Standard_HB120rs_v3',
-        inputs: { 'benchmark-scope': 'fleet' },
-        scenario: { nodes: { degraded: [{ index: 2, gbps: 100 }], noInfiniband: [] } }
-      },
+      fleetWorld(6, { nodes: { degraded: [{ index: 2, gbps: 100 }], noInfiniband: [] } }),
       async w => {
         const run = await runBenchmark({ settings: w.settings, kube: w.kube })
         const nodes = w.rdmaNodes()
@@ -264,52 +268,38 @@ describe('GPU–NIC locality on ND H100 v5', () => {
 
 describe('fleet scope at scale', () => {
   it('64 nodes finish in 2 rounds of 32 disjoint pairs, every node measured against two others', () =>
-    withRdmaWorld(
-      {
-        nodes: 64,
-        vmSize: 'Standard_HB120rs_v3',
-        inputs: { 'benchmark-scope': 'fleet' }
-      },
-      async w => {
-        const v = await verifyOn(w)
-        w.recorder.reset()
-        const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
-        expect(run.rounds).toBe(2)
-        expect(run.schedule.rounds.map(r => r.length)).toEqual([32, 32])
-        expect(run.phases).toBe(4)
-        expect(run.verdict).toBe('pass')
-        expect(Object.values(run.schedule.partners).every(p => p.length === 2)).toBe(true)
-        expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(64)
-        const stats = requestStats(w)
-        expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
-        expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
-        expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
-        expect(workPods(w)).toHaveLength(0)
-      }
-    ))
+    withRdmaWorld(fleetWorld(64), async w => {
+      const v = await verifyOn(w)
+      w.recorder.reset()
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube, facts: v.facts })
+      expect(run.rounds).toBe(2)
+      expect(run.schedule.rounds.map(r => r.length)).toEqual([32, 32])
+      expect(run.phases).toBe(4)
+      expect(run.verdict).toBe('pass')
+      expect(Object.values(run.schedule.partners).every(p => p.length === 2)).toBe(true)
+      expect(run.pairs.filter(p => p.test === 'ib_write_bw')).toHaveLength(64)
+      const stats = requestStats(w)
+      expect(stats.byResource['POST pods']).toBe(4 * 64) // per phase: 32 servers + 32 clients
+      expect(stats.lists).toBeLessThan(20) // a list + a watch per wait, never per pod
+      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+      expect(workPods(w)).toHaveLength(0)
+    }))
 
   it('an odd fleet runs its closing edge in a third round: no node serves two pairs at once', () =>
-    withRdmaWorld(
-      {
-        nodes: 3,
-        vmSize: 'Standard_HB120rs_v3',
-        inputs: { 'benchmark-scope': 'fleet' }
-      },
-      async w => {
-        const run = await runBenchmark({ settings: w.settings, kube: w.kube })
-        const n = w.rdmaNodes()
-        // what the simulated nodes saw: each node with one partner at a time, every NIC at full rate
-        expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
-        expect(run.verdict).toBe('pass')
-        const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
-        expect(bw).toHaveLength(3)
-        expect(bw.every(p => p.ratio! >= w.settings.benchmark.minBandwidthRatio)).toBe(true)
-        expect(run.schedule.rounds.map(r => r.map(p => [p.server, p.client]))).toEqual([
-          [[n[0], n[1]]],
-          [[n[1], n[2]]],
-          [[n[2], n[0]]]
-        ])
-        expect(workPods(w)).toHaveLength(0)
-      }
-    ))
+    withRdmaWorld(fleetWorld(3), async w => {
+      const run = await runBenchmark({ settings: w.settings, kube: w.kube })
+      const n = w.rdmaNodes()
+      // what the simulated nodes saw: each node with one partner at a time, every NIC at full rate
+      expect(w.sim.controllers.perftest.doubleBooked).toEqual([])
+      expect(run.verdict).toBe('pass')
+      const bw = run.pairs.filter(p => p.test === 'ib_write_bw')
+      expect(bw).toHaveLength(3)
+      expect(bw.every(p => p.ratio! >= w.settings.benchmark.minBandwidthRatio)).toBe(true)
+      expect(run.schedule.rounds.map(r => r.map(p => [p.server, p.client]))).toEqual([
+        [[n[0], n[1]]],
+        [[n[1], n[2]]],
+        [[n[2], n[0]]]
+      ])
+      expect(workPods(w)).toHaveLength(0)
+    }))
 })

@@ -19,6 +19,7 @@ import { watchUntil } from '../../../src/kube/watch.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { acquireLease, releaseLease, LEASE_NAME } from '../../../src/stack/lease.js'
 import { lineLog } from '../../../src/log/index.js'
+import { withWorld, worldForTests } from '../../support/world-scope.js'
 
 const TOKEN = 'kube-client-test-token'
 let tls: WorldTls
@@ -111,11 +112,7 @@ const daemonSet = (image: string): KubeObject => ({
 })
 
 describe('server-side apply', () => {
-  let w: World
-  beforeAll(async () => {
-    w = await startWorld()
-  })
-  afterAll(() => w.close())
+  const w = worldForTests(() => startWorld())
 
   it('creates, then reports unchanged; a converged object costs only GETs', async () => {
     const c = w.client()
@@ -195,15 +192,13 @@ describe('server-side apply', () => {
 })
 
 describe('deletes, events and logs', () => {
-  let w: World
   const asked: Array<{ pod: string; container?: string; tailLines?: number; previous?: boolean }> = []
-  beforeAll(async () => {
-    w = await startWorld([], 0.001, (_ns, pod, container, opts = {}) => {
+  const w = worldForTests(() =>
+    startWorld([], 0.001, (_ns, pod, container, opts = {}) => {
       asked.push({ pod, container, tailLines: opts.tailLines, previous: opts.previous })
       return pod === 'talker' ? (opts.previous ? 'before the restart\n' : 'line 1\nline 2\n') : undefined
     })
-  })
-  afterAll(() => w.close())
+  )
 
   const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kube-system', name })
 
@@ -269,11 +264,7 @@ describe('deletes, events and logs', () => {
 })
 
 describe('a kind the server does not serve', () => {
-  let w: World
-  beforeAll(async () => {
-    w = await startWorld()
-  })
-  afterAll(() => w.close())
+  const w = worldForTests(() => startWorld())
 
   it('reads of it fail as "not served" (the CRD is not installed), in a group that is served or not', async () => {
     const c = w.client()
@@ -299,11 +290,7 @@ describe('a kind the server does not serve', () => {
 })
 
 describe('paginated lists and watches', () => {
-  let w: World
-  beforeAll(async () => {
-    w = await startWorld()
-  })
-  afterAll(() => w.close())
+  const w = worldForTests(() => startWorld())
 
   it("every page carries the first page's resourceVersion: a watch from it sees what changed between pages", async () => {
     const c = w.client()
@@ -338,36 +325,27 @@ describe('paginated lists and watches', () => {
 })
 
 describe('transient failures', () => {
-  it('retries injected 500s on PATCH and succeeds', async () => {
-    const w = await startWorld([{ api: 'PATCH *', status: 500, times: 2 }])
-    try {
+  it('retries injected 500s on PATCH and succeeds', () =>
+    withWorld(startWorld([{ api: 'PATCH *', status: 500, times: 2 }]), async w => {
       const res = await w.client(3).applyManifest(configMap({ x: '1' }))
       expect(res.created).toBe(true)
       const patches = w.recorder.records.filter(r => r.method === 'PATCH')
       expect(patches.map(p => p.status)).toEqual([500, 500, 201])
-    } finally {
-      await w.close()
-    }
-  })
-  it('gives up after the retries, and never retries a 4xx', async () => {
-    const w = await startWorld([{ api: 'PATCH *', status: 503, times: 2 }])
-    try {
+    }))
+  it('gives up after the retries, and never retries a 4xx', () =>
+    withWorld(startWorld([{ api: 'PATCH *', status: 503, times: 2 }]), async w => {
       await expect(w.client(1).applyManifest(configMap({ x: '1' }))).rejects.toThrow(/HTTP 503/)
       expect(w.recorder.records.filter(r => r.method === 'PATCH')).toHaveLength(2)
       w.recorder.reset()
       const bad = { ...configMap({}), metadata: { name: 'bad_name!', namespace: 'kube-system' } }
       await expect(w.client(3).applyManifest(bad)).rejects.toThrow(/HTTP 4\d\d/)
       expect(w.recorder.records.filter(r => r.method === 'PATCH')).toHaveLength(1)
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('watch through the API server', () => {
-  it('survives disconnects every 20s (simulated) and sees every change', async () => {
-    const w = await startWorld([{ watch: 'disconnect', every: '20s' }], 0.001)
-    try {
+  it('survives disconnects every 20s (simulated) and sees every change', () =>
+    withWorld(startWorld([{ watch: 'disconnect', every: '20s' }], 0.001), async w => {
       const c = w.client()
       const watches = () =>
         w.recorder.records.filter(
@@ -388,16 +366,12 @@ describe('watch through the API server', () => {
       }
       const out = await p
       expect(out.objects.map(o => o.metadata.name).sort()).toEqual(['w-0', 'w-1', 'w-2', 'w-3', 'w-4'])
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })
 
 describe('Lease', () => {
-  it('serialises two holders: the second waits, saying who holds it, and takes it when released', async () => {
-    const w = await startWorld()
-    try {
+  it('serialises two holders: the second waits, saying who holds it, and takes it when released', () =>
+    withWorld(startWorld(), async w => {
       const a = await acquireLease(w.client(), { holder: 'run-a', timeoutMs: 10_000 })
       const lines: string[] = []
       let bHas = false
@@ -421,14 +395,10 @@ describe('Lease', () => {
       expect(await releaseLease(w.kubeconfigPath, 'run-a')).toBe(false)
       expect(await releaseLease(w.kubeconfigPath, 'run-b')).toBe(true)
       await b.release()
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('renews the lease while held', async () => {
-    const w = await startWorld()
-    try {
+  it('renews the lease while held', () =>
+    withWorld(startWorld(), async w => {
       const h = await acquireLease(w.client(), {
         holder: 'renewer',
         timeoutMs: 60_000,
@@ -445,14 +415,10 @@ describe('Lease', () => {
       expect(h.held()).toBe(true)
       await h.release()
       expect(w.store.tryGet(leases, 'kube-system', LEASE_NAME)).toBeUndefined()
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 
-  it('takes over an expired lease, and times out on a live one', async () => {
-    const w = await startWorld()
-    try {
+  it('takes over an expired lease, and times out on a live one', () =>
+    withWorld(startWorld(), async w => {
       // a run that crashed holding the lease: last renewed 2 s ago (by its clock), 1 s duration;
       // this run takes it once it has itself seen the record unchanged for the 1 s
       const ago = (ms: number): string => new Date(Date.now() - ms).toISOString().replace('Z', '000Z')
@@ -478,8 +444,5 @@ describe('Lease', () => {
       const lease = w.store.get(w.store.type('coordination.k8s.io', 'leases')!, 'kube-system', LEASE_NAME)
       expect(lease.spec.holderIdentity).toBe('next')
       await taker.release()
-    } finally {
-      await w.close()
-    }
-  })
+    }))
 })

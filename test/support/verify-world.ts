@@ -407,6 +407,20 @@ export async function checksOn(w: RdmaWorld, mode: VerifyMode = 'verify'): Promi
   return byName(await runChecks({ settings: w.settings, kube: w.kube, mode }))
 }
 
+/** use-host-mofed true: the peermem sidecar crash-loops on every node; the probe finds no nvidia_peermem. */
+export function expectPeermemCrashLoops(checks: Record<string, Check>): void {
+  expect(checks['gpu-operator'].status).toBe('fail')
+  for (const n of checks['gpu-operator'].nodes!)
+    expect(n).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(
+        /^nvidia-peermem-ctr (waiting: CrashLoopBackOff|terminated: exit 1 \(Error\)|running, not Ready)/
+      )
+    })
+  expect(checks['node-probe'].status).toBe('fail')
+  expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)
+}
+
 /** The InfiniBand devices of a node with `count` NICs: mlx5_ib0 … mlx5_ib<count-1>. */
 export function ibDevices(count = 8): string[] {
   return Array.from({ length: count }, (_, i) => `mlx5_ib${i}`)

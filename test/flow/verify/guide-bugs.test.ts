@@ -12,6 +12,7 @@ import { runVerification } from '../../../src/verify/index.js'
 import {
   byName,
   checksOn,
+  expectPeermemCrashLoops,
   ibDevices,
   rdmaWorldForTests,
   verifyOn,
@@ -176,13 +177,7 @@ describe('the guide’s bugs, caught by verification', () => {
 
   it('use-host-mofed true: the peermem sidecar does not wait for the DOCA driver, crash-loops, and both checks fail', () =>
     withRdmaWorld({ nodes: 2, inputs: { 'use-host-mofed': 'true' } }, async w => {
-      const checks = await checksOn(w)
-      expect(checks['gpu-operator'].status).toBe('fail')
-      for (const n of checks['gpu-operator'].nodes!)
-        expect(n.detail).toMatch(
-          /^nvidia-peermem-ctr (waiting: CrashLoopBackOff|terminated: exit 1 \(Error\)|running, not Ready)/
-        )
-      expect(checks['node-probe'].nodes!.every(n => /nvidia_peermem not loaded/.test(n.detail))).toBe(true)
+      expectPeermemCrashLoops(await checksOn(w))
       const driverPods = (
         await w.kube.list('v1', 'Pod', {
           namespace: 'gpu-operator',

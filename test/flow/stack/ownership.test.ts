@@ -65,6 +65,21 @@ describe('what the action owns on a shared cluster', () => {
       kubeconfigPath: w.kubeconfigPath,
       log: collectLog()
     })
+  /** The GPU Operator chart installed by hand with helm as release `name` in `ns`. */
+  const handInstallGpuOperator = async (name: string, ns: string, ...flags: string[]) => {
+    const hand = await helm(
+      'upgrade',
+      '--install',
+      name,
+      'nvidia/gpu-operator',
+      '--version',
+      GPU_VERSION,
+      '-n',
+      ns,
+      ...flags
+    )
+    expect([hand.code, hand.stderr]).toEqual([0, ''])
+  }
   const detailOf = (steps: Array<{ name: string; detail?: string }>, name: string): string =>
     steps.find(s => s.name === name)?.detail ?? ''
 
@@ -136,18 +151,7 @@ describe('what the action owns on a shared cluster', () => {
   })
 
   it('apply refuses a same-named release of another chart, naming it, and leaves it and its namespace untouched', async () => {
-    const hand = await helm(
-      'upgrade',
-      '--install',
-      'network-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      GPU_VERSION,
-      '-n',
-      'network-operator',
-      '--create-namespace'
-    )
-    expect([hand.code, hand.stderr]).toEqual([0, ''])
+    await handInstallGpuOperator('network-operator', 'network-operator', '--create-namespace')
     const before = await releaseOf('network-operator', 'network-operator')
     const res = await apply('run-a1')
     expect(res.ok).toBe(false)
@@ -167,17 +171,7 @@ describe('what the action owns on a shared cluster', () => {
   })
 
   it('apply refuses a hand-installed release of the same chart (naming adopt-releases); uninstall keeps it and says so', async () => {
-    const hand = await helm(
-      'upgrade',
-      '--install',
-      'gpu-operator',
-      'nvidia/gpu-operator',
-      '--version',
-      GPU_VERSION,
-      '-n',
-      'gpu-operator'
-    )
-    expect([hand.code, hand.stderr]).toEqual([0, ''])
+    await handInstallGpuOperator('gpu-operator', 'gpu-operator')
     const res = await apply('run-a2')
     expect(res.ok).toBe(false)
     const step = res.steps.find(s => s.name === 'gpu-operator')

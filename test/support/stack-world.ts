@@ -1,6 +1,7 @@
 // Test helper for the stack suites: a simulated cluster (startKubeSim) with a system pool and an
 // RDMA pool (optionally tainted), its admin kubeconfig in a file, the helm stand-in first on PATH with isolated helm
-// directories, settings for the executor, and a log that collects lines instead of printing.
+// directories, settings for the executor, and a log that collects lines instead of printing; and
+// what the suites do with it: apply the stack, list the store, read the pool's nodes.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

@@ -5,7 +5,8 @@
 // use-host-mofed), then settled by the action's own health rules (the ones its apply wait and
 // verification use): every installed component ready, given up (a crash loop), or no longer
 // changing. A world that does not settle fails with what those rules say, component by component,
-// never with a bare timeout, so an action bug shows in the action's words.
+// never with a bare timeout, so an action bug shows in the action's words. Also what the suites do
+// in such a world: verify it, read its checks and probe facts, hold its GPUs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

@@ -2,6 +2,7 @@
 // world's CA trusted, its environment (ARM and Entra endpoints, the OIDC request variables) set
 // and no KUBECONFIG (neither the world's nor the developer's), a fresh RUNNER_TEMP, and none of the
 // test runner's own GITHUB_* and INPUT_* variables. restoreRunner() puts the environment and the trusted CAs back.
+// startRunnerWorld starts such a world (the helm stand-in as its helm) and adopts it.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -9,7 +10,9 @@ import tls from 'node:tls'
 import { runFlowWithReport, type FlowResult } from '../../src/run/flow.js'
 import { readSettings } from '../../src/settings/input-helper.js'
 import type { Settings } from '../../src/settings/settings.js'
-import type { World } from '../../sim/world.js'
+import { mergeDeep } from '../../sim/scenario.js'
+import { startWorld, type World, type WorldOptions } from '../../sim/world.js'
+import { helmStandinBinDir } from './helm-standin-bin.js'
 import { reader } from './inputs.js'
 
 const savedEnv = { ...process.env }
@@ -50,14 +53,74 @@ export async function runFlowQuietly(settings: Settings, log: string[]): Promise
   }
 }
 
+/** The inputs that point the action at the world's Azure and sign in with its client secret. */
+export function secretAuthInputs(world: World): Record<string, string> {
+  return { ...world.inputs(), 'client-secret': world.scenario.azure.clientSecret, 'auth-type': 'secret' }
+}
+
+/** runFlowQuietly under a fresh run id `<prefix>-<6 random characters>`. */
+export function runFlowAs(settings: Settings, prefix: string, log: string[]): Promise<FlowResult> {
+  return runFlowQuietly({ ...settings, runId: `${prefix}-${Math.random().toString(36).slice(2, 8)}` }, log)
+}
+
+/** runFlowAs with exactly these inputs, helm pinned to the world's stand-in (no download). */
+export function runWithInputs(
+  world: World,
+  inputs: Record<string, string>,
+  prefix: string,
+  log: string[]
+): Promise<FlowResult> {
+  const settings = readSettings(reader({ 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })).settings
+  return runFlowAs(settings, prefix, log)
+}
+
 /** Settings for a run against the world, signed in with its client secret, from these inputs. */
 export function secretAuthSettings(world: World, inputs: Record<string, string>): Settings {
-  return readSettings(
-    reader({
-      ...world.inputs(),
-      'client-secret': world.scenario.azure.clientSecret,
-      'auth-type': 'secret',
-      ...inputs
-    })
-  ).settings
+  return readSettings(reader({ ...secretAuthInputs(world), ...inputs })).settings
+}
+
+/**
+ * The scenario most flow tests run: the feature registered, a pool made in one poll, ARM tokens
+ * that outlive the test, a fast clock. A test's own overrides merge over it.
+ */
+const RUNNER_SCENARIO = {
+  kube: { timeScale: 0.002 },
+  azure: {
+    feature: { state: 'Registered' },
+    poolProvisioning: { polls: 1 },
+    tokens: { accessTokenLifetime: '1000h' }
+  }
+}
+
+/** A world of RUNNER_SCENARIO with `overrides` over it, the helm stand-in as its helm; not adopted. */
+export async function startFlowWorld(
+  overrides: Record<string, unknown> = {},
+  options: Omit<WorldOptions, 'helmCommand' | 'scenarioOverrides'> = {}
+): Promise<World> {
+  const bin = await helmStandinBinDir()
+  return startWorld({
+    helmCommand: [path.join(bin, 'helm')],
+    ...options,
+    scenarioOverrides: mergeDeep(RUNNER_SCENARIO, overrides)
+  })
+}
+
+/** startFlowWorld, adopted as this process's runner (RUNNER_TEMP named after `prefix`). */
+export async function startRunnerWorld(
+  prefix: string,
+  overrides: Record<string, unknown> = {},
+  options: Omit<WorldOptions, 'helmCommand' | 'scenarioOverrides'> = {}
+): Promise<World> {
+  const world = await startFlowWorld(overrides, options)
+  adoptWorld(world, prefix)
+  return world
+}
+
+/** The afterAll of a test that started a runner world: closes it and undoes adoptWorld. */
+export async function closeRunnerWorld(world: World | undefined): Promise<void> {
+  try {
+    await world?.close()
+  } finally {
+    restoreRunner()
+  }
 }

@@ -13,9 +13,9 @@ import { request } from 'node:https'
 import { createCredential } from '../../../src/azure/auth.js'
 import { silentLog } from '../../../src/log/index.js'
 import { runAction } from '../../../sim/run-action.js'
-import { startWorld, type World } from '../../../sim/world.js'
+import type { World } from '../../../sim/world.js'
 import { bundlePath, shippedDist } from '../../support/dist.js'
-import { helmStandinCommand } from '../../support/helm-standin-bin.js'
+import { startFlowWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(240_000)
 
@@ -66,19 +66,11 @@ function githubIdToken(): Promise<string> {
 const a = () => world.scenario.azure
 
 beforeAll(async () => {
-  world = await startWorld({
-    helmCommand: helmStandinCommand(),
-    azCommand: [process.execPath, bundlePath('cli'), '__az'],
-    scenarioOverrides: {
-      kube: { timeScale: 0.002 },
-      azure: {
-        feature: { state: 'Registered' },
-        poolProvisioning: { polls: 1 },
-        // Simulated lifetimes long enough for child processes at this time scale (0.002).
-        tokens: { oidcLifetime: '1000h', accessTokenLifetime: '1000h' }
-      }
-    }
-  })
+  // Simulated lifetimes long enough for child processes at its time scale (0.002).
+  world = await startFlowWorld(
+    { azure: { tokens: { oidcLifetime: '1000h' } } },
+    { azCommand: [process.execPath, bundlePath('cli'), '__az'] }
+  )
   // AzureCliCredential runs `az` from this process's PATH, with this process's environment.
   Object.assign(process.env, stepEnv())
 })

@@ -12,12 +12,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
 import { AKS_SERVER_APP_ID } from '../../../src/azure/credentials.js'
-import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
+import type { FlowResult } from '../../../src/run/flow.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
+import { adoptWorld, runFlowQuietly, secretAuthSettings, closeRunnerWorld } from '../../support/runner-env.js'
 
 // The driver builds alone take 54 s of real time; a loaded machine stretches the rest of the run
 // (helm processes, TLS) several times over.
@@ -54,32 +52,16 @@ beforeAll(async () => {
     }
   })
   runnerTemp = adoptWorld(world, 'aad-runner')
-  const r = readSettings(
-    reader({
-      ...world.inputs(),
-      'client-secret': world.scenario.azure.clientSecret,
-      'auth-type': 'secret',
-      mode: 'apply',
-      'node-pool': 'rdma',
-      'step-timeout': '30m'
-    })
-  )
-  const write = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    log += String(chunk)
-    return true
-  }) as typeof process.stdout.write
+  const settings = secretAuthSettings(world, { mode: 'apply', 'node-pool': 'rdma', 'step-timeout': '30m' })
+  const out: string[] = []
   try {
-    flow = await runFlowWithReport({ ...r.settings, runId: 'aad-short-tokens' })
+    flow = await runFlowQuietly({ ...settings, runId: 'aad-short-tokens' }, out)
   } finally {
-    process.stdout.write = write
+    log = out.join('')
   }
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('an AAD cluster whose tokens expire many times during the run', () => {
   it('the run succeeds, helm steps included', () => {

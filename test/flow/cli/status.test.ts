@@ -16,12 +16,14 @@ import { microTime } from '../../../src/stack/lease.js'
 import { readLastRun } from '../../../src/stack/last-run.js'
 import { OwnershipRecord } from '../../../src/stack/ownership.js'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { startWorld, type World } from '../../../sim/world.js'
+import { type World } from '../../../sim/world.js'
 import { bundlePath } from '../../support/dist.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
+import {
+  secretAuthInputs,
+  startRunnerWorld,
+  closeRunnerWorld,
+  runWithInputs
+} from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -29,20 +31,11 @@ const POOL = 'rdma'
 let world: World
 const flowLog: string[] = []
 
-const azureInputs = (): Record<string, string> => ({
-  ...world.inputs(),
-  'client-secret': world.scenario.azure.clientSecret,
-  'auth-type': 'secret'
-})
 const common = { 'node-pool': POOL, 'node-count': '2', benchmark: 'false', timeout: '30m', retries: '3' }
 
-async function flow(inputs: Record<string, string>): Promise<FlowResult> {
-  const s = readSettings(
-    reader({ ...common, 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })
-  ).settings
-  s.runId = `st-${Math.random().toString(36).slice(2, 8)}`
-  return runFlowQuietly(s, flowLog)
-}
+/** Runs the action's flow in-process with exactly these inputs; its workflow commands collected. */
+const flow = (inputs: Record<string, string>): Promise<FlowResult> =>
+  runWithInputs(world, { ...common, ...inputs }, 'st', flowLog)
 
 /** The CLI with $KUBECONFIG only (and the world's helm, pinned), as a kubectl user runs it. */
 function cli(
@@ -77,26 +70,14 @@ const widest = (text: string) => Math.max(...text.split('\n').map(l => l.length)
 const admin = () => KubeClient.fromFile(world.adminKubeconfigPath, { retries: 1 })
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    azCommand: [process.execPath, bundlePath('cli'), '__az'],
-    scenarioOverrides: {
-      kube: { timeScale: 0.001 },
-      azure: {
-        feature: { state: 'Registered' },
-        poolProvisioning: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h', oidcLifetime: '1000h' }
-      }
-    }
-  })
-  adoptWorld(world, 'st-runner')
+  world = await startRunnerWorld(
+    'st-runner',
+    { kube: { timeScale: 0.001 }, azure: { tokens: { oidcLifetime: '1000h' } } },
+    { azCommand: [process.execPath, bundlePath('cli'), '__az'] }
+  )
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('status', () => {
   it('before any run: nothing installed, no Lease, no run recorded; exit 0 and no write', async () => {
@@ -120,7 +101,7 @@ describe('status', () => {
   })
 
   it('after apply: the releases, the pool, the last run; JSON numbers are numbers, text fits 80 columns', async () => {
-    const applied = await flow({ ...azureInputs(), mode: 'apply' })
+    const applied = await flow({ ...secretAuthInputs(world), mode: 'apply' })
     expect(applied.exitCode).toBe(0)
     world.recorder.reset()
     const r = await cli(['status', '-o', 'json'])
@@ -262,7 +243,7 @@ describe('uninstall --dry-run', () => {
     expect(text.stdout).toContain('remove namespace/gpu-operator')
 
     // uninstall then removes exactly what the preview listed, and keeps what it kept.
-    const removed = await flow({ ...azureInputs(), mode: 'uninstall' })
+    const removed = await flow({ ...secretAuthInputs(world), mode: 'uninstall' })
     expect(removed.exitCode).toBe(0)
     const details = removed.report.steps.map(x => x.detail ?? '').join('; ')
     for (const p of doc.parts as Array<{ remove: Array<{ what: string }>; keep: Array<{ what: string }> }>) {

@@ -21,9 +21,13 @@ import type { DriftItem } from '../../../src/drift/item.js'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
+import { type World } from '../../../sim/world.js'
+import {
+  secretAuthSettings,
+  startRunnerWorld,
+  closeRunnerWorld,
+  runFlowAs
+} from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -50,9 +54,7 @@ function settings(mode: string, extra: Record<string, string> = {}): Settings {
 
 /** Runs the action's flow in-process, its workflow-command output collected rather than printed. */
 async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
-  const s = settings(mode, extra)
-  s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
-  return runFlowQuietly(s, flowLog)
+  return runFlowAs(settings(mode, extra), mode, flowLog)
 }
 
 const secrets = () =>
@@ -114,19 +116,9 @@ async function applyAgain(extra: Record<string, string> = {}): Promise<FlowResul
 }
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: 0.002 },
-      azure: {
-        feature: { state: 'NotRegistered', pollsUntilRegistered: 1 },
-        poolProvisioning: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h' }
-      }
-    }
+  world = await startRunnerWorld('drift-runner', {
+    azure: { feature: { state: 'NotRegistered', pollsUntilRegistered: 1 } }
   })
-  adoptWorld(world, 'drift-runner')
 
   const r = await flow('apply')
   expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
@@ -135,10 +127,7 @@ beforeAll(async () => {
   expect(kubeconfigPath).toBeTruthy()
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('drift on a converged world', () => {
   it('finds nothing and writes nothing, in a handful of requests', async () => {

@@ -7,9 +7,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
+import { type World } from '../../../sim/world.js'
+import {
+  secretAuthSettings,
+  startRunnerWorld,
+  closeRunnerWorld,
+  runFlowAs
+} from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -18,19 +22,20 @@ let world: World
 let files: { output: string; summary: string }
 const flowLog: string[] = []
 
-async function flow(mode: string): Promise<FlowResult> {
-  const s = secretAuthSettings(world, {
+const flow = (mode: string): Promise<FlowResult> =>
+  runFlowAs(
+    secretAuthSettings(world, {
+      mode,
+      'node-pool': POOL,
+      'node-count': '2',
+      benchmark: 'false',
+      timeout: '30m',
+      'step-timeout': '10m',
+      retries: '3'
+    }),
     mode,
-    'node-pool': POOL,
-    'node-count': '2',
-    benchmark: 'false',
-    timeout: '30m',
-    'step-timeout': '10m',
-    retries: '3'
-  })
-  s.runId = `${mode}-${Math.random().toString(36).slice(2, 8)}`
-  return runFlowQuietly(s, flowLog)
-}
+    flowLog
+  )
 
 /** Drift mode as the runner runs it: the outputs it wrote (GITHUB_OUTPUT), its report file and its summary. */
 async function driftRun(): Promise<{
@@ -57,19 +62,7 @@ async function driftRun(): Promise<{
 }
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: 0.002 },
-      azure: {
-        feature: { state: 'Registered' },
-        poolProvisioning: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h' }
-      }
-    }
-  })
-  adoptWorld(world, 'drifted-runner')
+  world = await startRunnerWorld('drifted-runner')
   const dir = mkdtempSync(path.join(tmpdir(), 'drifted-files-'))
   files = { output: path.join(dir, 'output'), summary: path.join(dir, 'summary.md') }
   writeFileSync(files.output, '')
@@ -81,10 +74,7 @@ beforeAll(async () => {
   expect(r.exitCode).toBe(0)
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('drift that broke the cluster is still drift', () => {
   it('the NodeFeatureRule deleted: drifted true in the output, the report and the summary; exit 1', async () => {

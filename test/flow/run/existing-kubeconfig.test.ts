@@ -16,11 +16,15 @@ import { silentLog } from '../../../src/log/index.js'
 import type { FlowResult } from '../../../src/run/flow.js'
 import { workloadYaml } from '../../../src/report/workload-summary.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
-import { startWorld, type World } from '../../../sim/world.js'
+import { type World } from '../../../sim/world.js'
 import { bundlePath } from '../../support/dist.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
 import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner, runFlowQuietly } from '../../support/runner-env.js'
+import {
+  secretAuthInputs,
+  startRunnerWorld,
+  closeRunnerWorld,
+  runWithInputs
+} from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -28,23 +32,12 @@ const POOL = 'rdma'
 let world: World
 const flowLog: string[] = []
 
-/** The inputs that point the action at the world's Azure (and sign in with its secret). */
-const azureInputs = (): Record<string, string> => ({
-  ...world.inputs(),
-  'client-secret': world.scenario.azure.clientSecret,
-  'auth-type': 'secret'
-})
 // helm-sha256: the world's helm stand-in, first on PATH, is the helm to run (no download).
 const common = { 'node-pool': POOL, 'node-count': '2', benchmark: 'false', timeout: '30m', retries: '3' }
 
 /** Runs the action's flow in-process with exactly these inputs; its workflow commands collected. */
-async function flow(inputs: Record<string, string>): Promise<FlowResult> {
-  const s = readSettings(
-    reader({ ...common, 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })
-  ).settings
-  s.runId = `kc-${Math.random().toString(36).slice(2, 8)}`
-  return runFlowQuietly(s, flowLog)
-}
+const flow = (inputs: Record<string, string>): Promise<FlowResult> =>
+  runWithInputs(world, { ...common, ...inputs }, 'kc', flowLog)
 
 /** Requests that reached the world's Azure half (ARM, Entra, GitHub OIDC). */
 const azureRequests = () => world.recorder.records.filter(r => r.service !== 'kube')
@@ -66,28 +59,16 @@ const commandsOf = (hint: string | undefined): string[] =>
   [...(hint ?? '').matchAll(/`([^`]+)`/g)].map(m => m[1])
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    azCommand: [process.execPath, bundlePath('cli'), '__az'],
-    scenarioOverrides: {
-      kube: { timeScale: 0.001 },
-      azure: {
-        feature: { state: 'Registered' },
-        poolProvisioning: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h', oidcLifetime: '1000h' }
-      }
-    }
-  })
-  adoptWorld(world, 'kc-runner')
-  const r = await flow({ ...azureInputs(), mode: 'apply' })
+  world = await startRunnerWorld(
+    'kc-runner',
+    { kube: { timeScale: 0.001 }, azure: { tokens: { oidcLifetime: '1000h' } } },
+    { azCommand: [process.execPath, bundlePath('cli'), '__az'] }
+  )
+  const r = await flow({ ...secretAuthInputs(world), mode: 'apply' })
   expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('with only a kubeconfig', () => {
   let verified: FlowResult
@@ -162,7 +143,7 @@ describe('with only a kubeconfig', () => {
 describe('apply with a kubeconfig', () => {
   it('signs in for the feature and the pool, never lists credentials, and stays converged', async () => {
     world.recorder.reset()
-    const r = await flow({ ...azureInputs(), mode: 'apply', kubeconfig: world.adminKubeconfigPath })
+    const r = await flow({ ...secretAuthInputs(world), mode: 'apply', kubeconfig: world.adminKubeconfigPath })
     expect(r.exitCode).toBe(0)
     expect(r.report.steps.map(s => s.name).slice(0, 5)).toEqual([
       'azure-sign-in',
@@ -189,7 +170,7 @@ describe('apply with a kubeconfig', () => {
 describe('the az commands drift prints run as printed', () => {
   it('the pool’s size and labels: each fix pasted into a shell, then drift is clean', async () => {
     // The node pool's drift as drift mode reads it (its fixes are what the log and summary print).
-    const s = readSettings(reader({ ...common, ...azureInputs(), mode: 'drift' })).settings
+    const s = readSettings(reader({ ...common, ...secretAuthInputs(world), mode: 'drift' })).settings
     const clients = connectAzure(s, silentLog).clients
     const drift = () => nodePool.drift({ component: 'node-pool', settings: s, clients })
     // A pool smaller than node-count: scaling it up is the printed fix (never down: a live pool keeps its nodes).

@@ -7,13 +7,16 @@
 // only), with the first node's architecture: the arm64 nodes' driver fails to run, and apply fails
 // at once naming the architecture and the fix.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { imagePlatforms } from '../../../sim/kube/images.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
+import { type World } from '../../../sim/world.js'
+import {
+  restoreRunner,
+  runFlowQuietly,
+  secretAuthSettings,
+  startRunnerWorld
+} from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -45,27 +48,11 @@ const list = (group: string, plural: string, namespace?: string): KubeObject[] =
   world.kube.store.list(world.kube.store.type(group, plural)!, namespace ? { namespace } : {})
     .items as KubeObject[]
 
-async function newWorld(): Promise<World> {
-  const bin = await helmStandinBinDir()
-  return startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: 0.002 },
-      azure: {
-        feature: { state: 'Registered' },
-        poolProvisioning: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h' }
-      }
-    }
-  })
-}
-
 afterAll(() => restoreRunner())
 
 describe('an amd64 and an arm64 pool', () => {
   beforeAll(async () => {
-    world = await newWorld()
-    adoptWorld(world, 'arch-runner')
+    world = await startRunnerWorld('arch-runner')
     for (const pool of ['amdpool', 'armpool'] as const)
       expect([pool, (await flow('apply', pool)).exitCode]).toEqual([pool, 0])
   })
@@ -123,8 +110,7 @@ describe('an amd64 and an arm64 pool', () => {
 
 describe('an amd64 and an arm64 pool on the same OS and kernel', () => {
   beforeAll(async () => {
-    world = await newWorld()
-    adoptWorld(world, 'arch-same-os-runner')
+    world = await startRunnerWorld('arch-same-os-runner')
   })
   afterAll(async () => world?.close())
 

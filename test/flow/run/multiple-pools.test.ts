@@ -4,12 +4,15 @@
 // benchmarked at its own link rate; `uninstall` of poolb takes it out of the managed pools and
 // leaves rdmapool verified, its OFED driver and device plugin running, and poolb's driver pods gone.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
+import { type World } from '../../../sim/world.js'
+import {
+  runFlowQuietly,
+  secretAuthSettings,
+  startRunnerWorld,
+  closeRunnerWorld
+} from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -70,29 +73,14 @@ const linkRates = (r: FlowResult | undefined): number[] => [
 ]
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: 0.002 },
-      azure: {
-        feature: { state: 'Registered' },
-        poolProvisioning: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h' }
-      }
-    }
-  })
-  adoptWorld(world, 'pools-runner')
+  world = await startRunnerWorld('pools-runner')
   applied.rdmapool = await flow('apply', 'rdmapool')
   expect(applied.rdmapool.exitCode).toBe(0)
   applied.poolb = await flow('apply', 'poolb')
   expect(applied.poolb.exitCode).toBe(0)
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('two managed pools of different VM sizes', () => {
   it('the second apply adds its pool: the objects select both, the record lists both as managed', () => {

@@ -3,13 +3,8 @@
 // mutating request at all, ARM or Kubernetes (no feature registration, no helm release, no Lease),
 // and fails the node-pool step with the fields that differ.
 import { afterAll, describe, expect, it, jest } from '@jest/globals'
-import path from 'node:path'
 import { runFlowWithReport } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { startWorld } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
+import { restoreRunner, secretAuthSettings, startRunnerWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(300_000)
 
@@ -19,34 +14,24 @@ afterAll(() => {
 
 describe.each(['sequential', 'pipelined'])('%s rollout', rollout => {
   it('an existing pool of another VM size: refused with zero mutating requests', async () => {
-    const bin = await helmStandinBinDir()
-    const world = await startWorld({
-      helmCommand: [path.join(bin, 'helm')],
-      scenarioOverrides: {
-        kube: { timeScale: 0.001 },
-        azure: {
-          // Not registered yet: a run that registered it first would write before refusing.
-          feature: { state: 'NotRegistered' },
-          existingPools: [
-            { name: 'rdma', vmSize: 'Standard_NC24ads_A100_v4', count: 2, osSKU: 'Ubuntu', gpuDriver: 'None' }
-          ]
-        }
+    const world = await startRunnerWorld('refusal', {
+      kube: { timeScale: 0.001 },
+      azure: {
+        // Not registered yet: a run that registered it first would write before refusing.
+        feature: { state: 'NotRegistered' },
+        existingPools: [
+          { name: 'rdma', vmSize: 'Standard_NC24ads_A100_v4', count: 2, osSKU: 'Ubuntu', gpuDriver: 'None' }
+        ]
       }
     })
     try {
-      adoptWorld(world, 'refusal')
-      const { settings } = readSettings(
-        reader({
-          ...world.inputs(),
-          'client-secret': world.scenario.azure.clientSecret,
-          'auth-type': 'secret',
-          mode: 'apply',
-          'node-pool': 'rdma',
-          'node-count': '2',
-          benchmark: 'false',
-          rollout
-        })
-      )
+      const settings = secretAuthSettings(world, {
+        mode: 'apply',
+        'node-pool': 'rdma',
+        'node-count': '2',
+        benchmark: 'false',
+        rollout
+      })
       world.recorder.reset()
       const flow = await runFlowWithReport({ ...settings, runId: `refusal-${rollout}` })
 

@@ -7,16 +7,17 @@
 // (objects, node labels, allocatable, one kubelet restart per node) with the guide's order on every
 // node, and verification starts only once every readiness condition holds.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import path from 'node:path'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { ReportStep } from '../../../src/report/report.js'
-import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
+import type { FlowResult } from '../../../src/run/flow.js'
+import { type World } from '../../../sim/world.js'
 import { clusterStack } from '../../support/components.js'
-import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
+import {
+  restoreRunner,
+  runFlowQuietly,
+  secretAuthSettings,
+  startRunnerWorld
+} from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -107,52 +108,34 @@ async function endPoolCreate(
 
 /** A fresh world of the scenario, the action's flow run on it in-process, its state read, closed. */
 async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
-  const bin = await helmStandinBinDir()
-  const world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: TIME_SCALE, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
-      azure: {
-        feature: { state: 'Registered' },
-        // The create would take 100000 simulated s; the test ends it (endPoolCreate). The VMs
-        // register as nodes from 10 s on, while ARM still reports Creating (as in AKS).
-        poolProvisioning: { polls: 0, result: 'Succeeded', duration: '100000s', bootDelay: '10s' },
-        tokens: { accessTokenLifetime: '1000h' }
-      },
-      nodes: { joinSpread: '40s' }
-    }
+  const world = await startRunnerWorld('rollout-runner', {
+    kube: { timeScale: TIME_SCALE, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
+    azure: {
+      // The create would take 100000 simulated s; the test ends it (endPoolCreate). The VMs
+      // register as nodes from 10 s on, while ARM still reports Creating (as in AKS).
+      poolProvisioning: { polls: 0, result: 'Succeeded', duration: '100000s', bootDelay: '10s' }
+    },
+    nodes: { joinSpread: '40s' }
   })
   const out: string[] = []
-  const write = process.stdout.write.bind(process.stdout)
   try {
-    adoptWorld(world, 'rollout-runner')
-    const r = readSettings(
-      reader({
-        ...world.inputs(),
-        'client-secret': world.scenario.azure.clientSecret,
-        'auth-type': 'secret',
-        mode: 'apply',
-        'node-pool': POOL,
-        'node-count': '3',
-        benchmark: 'false',
-        timeout: '60m',
-        'step-timeout': '30m',
-        retries: '3',
-        // The per-node order checked below ends in nvidia-peermem: the peermem path.
-        gpudirect: 'peermem',
-        rollout
-      })
-    )
-    process.stdout.write = ((chunk: string | Uint8Array) => {
-      out.push(String(chunk))
-      return true
-    }) as typeof process.stdout.write
+    const settings = secretAuthSettings(world, {
+      mode: 'apply',
+      'node-pool': POOL,
+      'node-count': '3',
+      benchmark: 'false',
+      timeout: '60m',
+      'step-timeout': '30m',
+      retries: '3',
+      // The per-node order checked below ends in nvidia-peermem: the peermem path.
+      gpudirect: 'peermem',
+      rollout
+    })
     let ended = false
-    const flowRun = runFlowWithReport({ ...r.settings, runId: `rollout-${rollout}` }).finally(
+    const flowRun = runFlowQuietly({ ...settings, runId: `rollout-${rollout}` }, out).finally(
       () => (ended = true)
     )
     const [flow, pool] = await Promise.all([flowRun, endPoolCreate(world, rollout, () => ended)])
-    process.stdout.write = write
     return {
       flow,
       poolEnded: pool.at,
@@ -165,7 +148,6 @@ async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
       log: out.join('')
     }
   } finally {
-    process.stdout.write = write
     await world.close()
   }
 }

@@ -5,14 +5,15 @@
 // the reason, and leaves it alone: NFD labels only the RDMA pool, so neither the NicClusterPolicy's
 // driver nor any GPU Operator operand is scheduled on the inference pool.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import path from 'node:path'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { runFlowWithReport, type FlowResult } from '../../../src/run/flow.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { reader } from '../../support/inputs.js'
-import { adoptWorld, restoreRunner } from '../../support/runner-env.js'
+import type { FlowResult } from '../../../src/run/flow.js'
+import { type World } from '../../../sim/world.js'
+import {
+  runFlowQuietly,
+  secretAuthSettings,
+  startRunnerWorld,
+  closeRunnerWorld
+} from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -27,60 +28,33 @@ const nodesOf = (pool: string) =>
   list('', 'nodes').filter(n => n.metadata.labels?.['kubernetes.azure.com/agentpool'] === pool)
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: 0.01, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
-      azure: {
-        feature: { state: 'Registered' },
-        existingPools: [
-          {
-            name: 'infer',
-            vmSize: 'Standard_NC24ads_A100_v4',
-            count: 1,
-            osSKU: 'Ubuntu',
-            gpuDriver: 'Install'
-          }
-        ],
-        tokens: { accessTokenLifetime: '1000h' }
-      }
+  world = await startRunnerWorld('shared-runner', {
+    kube: { timeScale: 0.01, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
+    azure: {
+      existingPools: [
+        { name: 'infer', vmSize: 'Standard_NC24ads_A100_v4', count: 1, osSKU: 'Ubuntu', gpuDriver: 'Install' }
+      ]
     }
   })
-  adoptWorld(world, 'shared-runner')
-  const r = readSettings(
-    reader({
-      ...world.inputs(),
-      'client-secret': world.scenario.azure.clientSecret,
-      'auth-type': 'secret',
-      mode: 'apply',
-      'node-pool': 'rdma',
-      'node-count': '2',
-      'node-taints': 'sku=gpu:NoSchedule',
-      benchmark: 'true',
-      timeout: '60m',
-      'step-timeout': '30m',
-      rollout: 'pipelined'
-    })
-  )
+  const settings = secretAuthSettings(world, {
+    mode: 'apply',
+    'node-pool': 'rdma',
+    'node-count': '2',
+    'node-taints': 'sku=gpu:NoSchedule',
+    benchmark: 'true',
+    timeout: '60m',
+    'step-timeout': '30m',
+    rollout: 'pipelined'
+  })
   const out: string[] = []
-  const write = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out.push(String(chunk))
-    return true
-  }) as typeof process.stdout.write
   try {
-    flow = await runFlowWithReport({ ...r.settings, runId: 'shared-cluster' })
+    flow = await runFlowQuietly({ ...settings, runId: 'shared-cluster' }, out)
   } finally {
-    process.stdout.write = write
     log = out.join('')
   }
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', () => {
   it('converges, verifies and benchmarks on the tainted pool', () => {

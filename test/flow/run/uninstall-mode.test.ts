@@ -6,11 +6,14 @@
 // Neither run verifies or benchmarks anything.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { randomBytes } from 'node:crypto'
-import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { startWorld, type World } from '../../../sim/world.js'
-import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { adoptWorld, restoreRunner, runFlowQuietly, secretAuthSettings } from '../../support/runner-env.js'
+import { type World } from '../../../sim/world.js'
+import {
+  runFlowQuietly,
+  secretAuthSettings,
+  startRunnerWorld,
+  closeRunnerWorld
+} from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -44,39 +47,27 @@ async function flow(mode: string, extra: Record<string, string> = {}): Promise<F
 }
 
 beforeAll(async () => {
-  const bin = await helmStandinBinDir()
-  world = await startWorld({
-    helmCommand: [path.join(bin, 'helm')],
-    scenarioOverrides: {
-      kube: { timeScale: 0.002 },
-      azure: {
-        feature: { state: 'Registered' },
-        // Another team's pool, tagged with the action's tag name but a value the action never writes.
-        existingPools: [
-          {
-            name: 'teamx',
-            vmSize: 'Standard_D4s_v5',
-            count: 1,
-            osSKU: 'Ubuntu',
-            tags: { 'aks-rdma-action-created-by': 'owned-by-team-x-do-not-delete' }
-          }
-        ],
-        poolProvisioning: { polls: 1 },
-        deletion: { polls: 1 },
-        tokens: { accessTokenLifetime: '1000h' }
-      }
+  world = await startRunnerWorld('uninstall-runner', {
+    azure: {
+      // Another team's pool, tagged with the action's tag name but a value the action never writes.
+      existingPools: [
+        {
+          name: 'teamx',
+          vmSize: 'Standard_D4s_v5',
+          count: 1,
+          osSKU: 'Ubuntu',
+          tags: { 'aks-rdma-action-created-by': 'owned-by-team-x-do-not-delete' }
+        }
+      ],
+      deletion: { polls: 1 }
     }
   })
-  adoptWorld(world, 'uninstall-runner')
   const applied = await flow('apply')
   expect(applied.exitCode).toBe(0)
   expect(world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(/^9-1\/apply\//)
 })
 
-afterAll(async () => {
-  await world?.close()
-  restoreRunner()
-})
+afterAll(() => closeRunnerWorld(world))
 
 describe('mode: uninstall', () => {
   it('removes the stack in reverse order and keeps the pool with cleanup none', async () => {

@@ -2,7 +2,7 @@
 // world's CA trusted, its environment (ARM and Entra endpoints, the OIDC request variables) set
 // and no KUBECONFIG (neither the world's nor the developer's), a fresh RUNNER_TEMP, and none of the
 // test runner's own GITHUB_* and INPUT_* variables. restoreRunner() puts the environment and the trusted CAs back.
-// startRunnerWorld starts such a world (the helm stand-in as its helm) and adopts it.
+// runnerWorld starts such a world (the helm stand-in as its helm) and adopts it.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -58,19 +58,29 @@ export function secretAuthInputs(world: World): Record<string, string> {
   return { ...world.inputs(), 'client-secret': world.scenario.azure.clientSecret, 'auth-type': 'secret' }
 }
 
+/** The node pool most flow tests run on. */
+export const RUN_POOL = 'rdma'
+
+/** The inputs of a run in `mode` on two nodes of RUN_POOL without the benchmark, within 30 minutes. */
+export function twoNodeRun(mode: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { mode, 'node-pool': RUN_POOL, 'node-count': '2', benchmark: 'false', timeout: '30m', ...extra }
+}
+
 /** runFlowQuietly under a fresh run id `<prefix>-<6 random characters>`. */
 export function runFlowAs(settings: Settings, prefix: string, log: string[]): Promise<FlowResult> {
   return runFlowQuietly({ ...settings, runId: `${prefix}-${Math.random().toString(36).slice(2, 8)}` }, log)
 }
 
-/** runFlowAs with exactly these inputs, helm pinned to the world's stand-in (no download). */
+/** runFlowAs of twoNodeRun with these inputs over it, helm pinned to the world's stand-in (no download). */
 export function runWithInputs(
   world: World,
   inputs: Record<string, string>,
   prefix: string,
   log: string[]
 ): Promise<FlowResult> {
-  const settings = readSettings(reader({ 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })).settings
+  const settings = readSettings(
+    reader({ ...twoNodeRun(inputs.mode), 'helm-sha256': world.inputs()['helm-sha256'], ...inputs })
+  ).settings
   return runFlowAs(settings, prefix, log)
 }
 
@@ -106,7 +116,7 @@ export async function startFlowWorld(
 }
 
 /** startFlowWorld, adopted as this process's runner (RUNNER_TEMP named after `prefix`). */
-export async function startRunnerWorld(
+export async function runnerWorld(
   prefix: string,
   overrides: Record<string, unknown> = {},
   options: Omit<WorldOptions, 'helmCommand' | 'scenarioOverrides'> = {}
@@ -117,7 +127,7 @@ export async function startRunnerWorld(
 }
 
 /** The afterAll of a test that started a runner world: closes it and undoes adoptWorld. */
-export async function closeRunnerWorld(world: World | undefined): Promise<void> {
+export async function leaveWorld(world: World | undefined): Promise<void> {
   try {
     await world?.close()
   } finally {

@@ -15,7 +15,7 @@ import { AKS_SERVER_APP_ID } from '../../../src/azure/credentials.js'
 import type { FlowResult } from '../../../src/run/flow.js'
 import { startWorld, type World } from '../../../sim/world.js'
 import { helmStandinBinDir } from '../../support/helm-standin-bin.js'
-import { adoptWorld, runFlowQuietly, secretAuthSettings, closeRunnerWorld } from '../../support/runner-env.js'
+import { adoptWorld, runFlowQuietly, secretAuthSettings, leaveWorld } from '../../support/runner-env.js'
 
 // The driver builds alone take 54 s of real time; a loaded machine stretches the rest of the run
 // (helm processes, TLS) several times over.
@@ -61,7 +61,7 @@ beforeAll(async () => {
   }
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => leaveWorld(world))
 
 describe('an AAD cluster whose tokens expire many times during the run', () => {
   it('the run succeeds, helm steps included', () => {

@@ -21,7 +21,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { INPUTS, inputModes } from '../../../src/settings/input-definitions.js'
 import { bundlePath } from '../../support/dist.js'
-import { allComponents } from '../../support/components.js'
+import { allComponents, clusterStack } from '../../support/components.js'
 import { commandLikeLines } from '../../support/runner-commands.js'
 
 const run = promisify(execFile)
@@ -303,15 +303,8 @@ describe('cli', () => {
     expect(r.code).toBe(0)
     expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
     const order = [...r.stdout.matchAll(/^\d+\. (\S+) — /gm)].map(m => m[1])
-    expect(order).toEqual([
-      'probe-leftovers',
-      'gpu-operator',
-      'rdma-device-plugin',
-      'ib-node-config',
-      'nic-cluster-policy',
-      'node-feature-rule',
-      'network-operator'
-    ])
+    // The verification probe's leftovers first, then the cluster stack in reverse.
+    expect(order).toEqual(['probe-leftovers', ...clusterStack().reverse()])
     expect(r.stdout).toContain('helm uninstall gpu-operator -n gpu-operator --wait')
     expect(r.stdout).toContain(
       'kubectl delete nicclusterpolicy nic-cluster-policy --wait  # only when recorded in kube-system/aks-rdma-action-owned with its live uid'

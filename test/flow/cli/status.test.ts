@@ -16,26 +16,18 @@ import { microTime } from '../../../src/stack/lease.js'
 import { readLastRun } from '../../../src/stack/last-run.js'
 import { OwnershipRecord } from '../../../src/stack/ownership.js'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { type World } from '../../../sim/world.js'
+import type { World } from '../../../sim/world.js'
 import { bundlePath } from '../../support/dist.js'
-import {
-  secretAuthInputs,
-  startRunnerWorld,
-  closeRunnerWorld,
-  runWithInputs
-} from '../../support/runner-env.js'
+import * as runner from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
-const POOL = 'rdma'
 let world: World
 const flowLog: string[] = []
 
-const common = { 'node-pool': POOL, 'node-count': '2', benchmark: 'false', timeout: '30m', retries: '3' }
-
 /** Runs the action's flow in-process with exactly these inputs; its workflow commands collected. */
 const flow = (inputs: Record<string, string>): Promise<FlowResult> =>
-  runWithInputs(world, { ...common, ...inputs }, 'st', flowLog)
+  runner.runWithInputs(world, inputs, 'st', flowLog)
 
 /** The CLI with $KUBECONFIG only (and the world's helm, pinned), as a kubectl user runs it. */
 function cli(
@@ -54,7 +46,7 @@ function cli(
     bundlePath('cli'),
     ...args,
     '--node-pool',
-    POOL,
+    runner.RUN_POOL,
     '--helm-sha256',
     world.inputs()['helm-sha256']
   ]
@@ -70,14 +62,14 @@ const widest = (text: string) => Math.max(...text.split('\n').map(l => l.length)
 const admin = () => KubeClient.fromFile(world.adminKubeconfigPath, { retries: 1 })
 
 beforeAll(async () => {
-  world = await startRunnerWorld(
+  world = await runner.runnerWorld(
     'st-runner',
     { kube: { timeScale: 0.001 }, azure: { tokens: { oidcLifetime: '1000h' } } },
     { azCommand: [process.execPath, bundlePath('cli'), '__az'] }
   )
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => runner.leaveWorld(world))
 
 describe('status', () => {
   it('before any run: nothing installed, no Lease, no run recorded; exit 0 and no write', async () => {
@@ -101,7 +93,7 @@ describe('status', () => {
   })
 
   it('after apply: the releases, the pool, the last run; JSON numbers are numbers, text fits 80 columns', async () => {
-    const applied = await flow({ ...secretAuthInputs(world), mode: 'apply' })
+    const applied = await flow({ ...runner.secretAuthInputs(world), mode: 'apply' })
     expect(applied.exitCode).toBe(0)
     world.recorder.reset()
     const r = await cli(['status', '-o', 'json'])
@@ -118,7 +110,7 @@ describe('status', () => {
     expect(gpu.version).toMatch(/^v\d+\.\d+\.\d+$/)
     expect(typeof gpu.revision).toBe('number')
     expect(gpu.why).toMatch(/^installed by run st-/)
-    expect(doc.pools).toEqual([{ name: POOL, selected: true, recorded: true, nodes: 2, ready: 2 }])
+    expect(doc.pools).toEqual([{ name: runner.RUN_POOL, selected: true, recorded: true, nodes: 2, ready: 2 }])
     expect(doc.record.entries).toBeGreaterThan(5)
     expect(doc.lastRun).toMatchObject({
       mode: 'apply',
@@ -243,7 +235,7 @@ describe('uninstall --dry-run', () => {
     expect(text.stdout).toContain('remove namespace/gpu-operator')
 
     // uninstall then removes exactly what the preview listed, and keeps what it kept.
-    const removed = await flow({ ...secretAuthInputs(world), mode: 'uninstall' })
+    const removed = await flow({ ...runner.secretAuthInputs(world), mode: 'uninstall' })
     expect(removed.exitCode).toBe(0)
     const details = removed.report.steps.map(x => x.detail ?? '').join('; ')
     for (const p of doc.parts as Array<{ remove: Array<{ what: string }>; keep: Array<{ what: string }> }>) {

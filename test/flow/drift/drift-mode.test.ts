@@ -21,40 +21,27 @@ import type { DriftItem } from '../../../src/drift/item.js'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { helmReleaseCounts, helmStandin } from '../../../sim/helm/index.js'
-import { type World } from '../../../sim/world.js'
-import {
-  secretAuthSettings,
-  startRunnerWorld,
-  closeRunnerWorld,
-  runFlowAs
-} from '../../support/runner-env.js'
+import type { World } from '../../../sim/world.js'
+import * as runner from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
-const POOL = 'rdma'
 let world: World
 let kubeconfigPath: string
 let convergedKubeRequests = 0
 const flowLog: string[] = []
 
 function settings(mode: string, extra: Record<string, string> = {}): Settings {
-  return secretAuthSettings(world, {
-    mode,
-    'node-pool': POOL,
-    'node-count': '2',
-    benchmark: 'false',
-    timeout: '30m',
-    'step-timeout': '10m',
-    retries: '3',
-    // The drifts below include driver.rdma.useHostMofed, a value of the peermem path.
-    gpudirect: 'peermem',
-    ...extra
-  })
+  // The drifts below include driver.rdma.useHostMofed, a value of the peermem path.
+  return runner.secretAuthSettings(
+    world,
+    runner.twoNodeRun(mode, { 'step-timeout': '10m', gpudirect: 'peermem', ...extra })
+  )
 }
 
 /** Runs the action's flow in-process, its workflow-command output collected rather than printed. */
 async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
-  return runFlowAs(settings(mode, extra), mode, flowLog)
+  return runner.runFlowAs(settings(mode, extra), mode, flowLog)
 }
 
 const secrets = () =>
@@ -95,7 +82,7 @@ async function upgradesSettled(): Promise<void> {
   const held = () =>
     (
       world.kube.store.list(storeType('', 'nodes'), {
-        labelSelector: `kubernetes.azure.com/agentpool=${POOL}`
+        labelSelector: `kubernetes.azure.com/agentpool=${runner.RUN_POOL}`
       }).items as any[]
     ).filter(
       n =>
@@ -116,7 +103,7 @@ async function applyAgain(extra: Record<string, string> = {}): Promise<FlowResul
 }
 
 beforeAll(async () => {
-  world = await startRunnerWorld('drift-runner', {
+  world = await runner.runnerWorld('drift-runner', {
     azure: { feature: { state: 'NotRegistered', pollsUntilRegistered: 1 } }
   })
 
@@ -127,7 +114,7 @@ beforeAll(async () => {
   expect(kubeconfigPath).toBeTruthy()
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => runner.leaveWorld(world))
 
 describe('drift on a converged world', () => {
   it('finds nothing and writes nothing, in a handful of requests', async () => {
@@ -450,7 +437,7 @@ describe('one thing changed behind the action’s back', () => {
   })
 
   it('the pool size: reported as not fixable by apply, and still there after apply', async () => {
-    world.azure.setPool(POOL, { count: 3 })
+    world.azure.setPool(runner.RUN_POOL, { count: 3 })
     const expected = [
       expect.objectContaining({
         component: 'node-pool',

@@ -7,32 +7,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { type World } from '../../../sim/world.js'
-import {
-  secretAuthSettings,
-  startRunnerWorld,
-  closeRunnerWorld,
-  runFlowAs
-} from '../../support/runner-env.js'
+import type { World } from '../../../sim/world.js'
+import * as runner from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
-const POOL = 'rdma'
 let world: World
 let files: { output: string; summary: string }
 const flowLog: string[] = []
 
 const flow = (mode: string): Promise<FlowResult> =>
-  runFlowAs(
-    secretAuthSettings(world, {
-      mode,
-      'node-pool': POOL,
-      'node-count': '2',
-      benchmark: 'false',
-      timeout: '30m',
-      'step-timeout': '10m',
-      retries: '3'
-    }),
+  runner.runFlowAs(
+    runner.secretAuthSettings(world, runner.twoNodeRun(mode, { 'step-timeout': '10m' })),
     mode,
     flowLog
   )
@@ -62,7 +48,7 @@ async function driftRun(): Promise<{
 }
 
 beforeAll(async () => {
-  world = await startRunnerWorld('drifted-runner')
+  world = await runner.runnerWorld('drifted-runner')
   const dir = mkdtempSync(path.join(tmpdir(), 'drifted-files-'))
   files = { output: path.join(dir, 'output'), summary: path.join(dir, 'summary.md') }
   writeFileSync(files.output, '')
@@ -74,7 +60,7 @@ beforeAll(async () => {
   expect(r.exitCode).toBe(0)
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => runner.leaveWorld(world))
 
 describe('drift that broke the cluster is still drift', () => {
   it('the NodeFeatureRule deleted: drifted true in the output, the report and the summary; exit 1', async () => {

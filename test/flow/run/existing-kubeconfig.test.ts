@@ -15,29 +15,18 @@ import { nodePool } from '../../../src/components/node-pool.js'
 import { silentLog } from '../../../src/log/index.js'
 import type { FlowResult } from '../../../src/run/flow.js'
 import { workloadYaml } from '../../../src/report/workload-summary.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { type World } from '../../../sim/world.js'
+import type { World } from '../../../sim/world.js'
 import { bundlePath } from '../../support/dist.js'
-import { reader } from '../../support/inputs.js'
-import {
-  secretAuthInputs,
-  startRunnerWorld,
-  closeRunnerWorld,
-  runWithInputs
-} from '../../support/runner-env.js'
+import * as runner from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
-const POOL = 'rdma'
 let world: World
 const flowLog: string[] = []
 
-// helm-sha256: the world's helm stand-in, first on PATH, is the helm to run (no download).
-const common = { 'node-pool': POOL, 'node-count': '2', benchmark: 'false', timeout: '30m', retries: '3' }
-
 /** Runs the action's flow in-process with exactly these inputs; its workflow commands collected. */
 const flow = (inputs: Record<string, string>): Promise<FlowResult> =>
-  runWithInputs(world, { ...common, ...inputs }, 'kc', flowLog)
+  runner.runWithInputs(world, inputs, 'kc', flowLog)
 
 /** Requests that reached the world's Azure half (ARM, Entra, GitHub OIDC). */
 const azureRequests = () => world.recorder.records.filter(r => r.service !== 'kube')
@@ -59,16 +48,16 @@ const commandsOf = (hint: string | undefined): string[] =>
   [...(hint ?? '').matchAll(/`([^`]+)`/g)].map(m => m[1])
 
 beforeAll(async () => {
-  world = await startRunnerWorld(
+  world = await runner.runnerWorld(
     'kc-runner',
     { kube: { timeScale: 0.001 }, azure: { tokens: { oidcLifetime: '1000h' } } },
     { azCommand: [process.execPath, bundlePath('cli'), '__az'] }
   )
-  const r = await flow({ ...secretAuthInputs(world), mode: 'apply' })
+  const r = await flow({ ...runner.secretAuthInputs(world), mode: 'apply' })
   expect(r.report.steps.filter(x => x.status === 'failure').map(x => `${x.name}: ${x.detail}`)).toEqual([])
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => runner.leaveWorld(world))
 
 describe('with only a kubeconfig', () => {
   let verified: FlowResult
@@ -105,7 +94,7 @@ describe('with only a kubeconfig', () => {
       RUNNER_TEMP: undefined, // a run folder of its own, as on a laptop
       HOME: mkdtempSync(path.join(tmpdir(), 'kc-home-'))
     }
-    const cli = `'${process.execPath}' '${bundlePath('cli')}' verify --node-pool ${POOL} --benchmark false`
+    const cli = `'${process.execPath}' '${bundlePath('cli')}' verify --node-pool ${runner.RUN_POOL} --benchmark false`
     const r = await shell(cli, env)
     expect({ code: r.code, out: r.code ? r.out : '' }).toEqual({ code: 0, out: '' })
     expect(r.out).toContain('no Azure sign-in')
@@ -143,7 +132,11 @@ describe('with only a kubeconfig', () => {
 describe('apply with a kubeconfig', () => {
   it('signs in for the feature and the pool, never lists credentials, and stays converged', async () => {
     world.recorder.reset()
-    const r = await flow({ ...secretAuthInputs(world), mode: 'apply', kubeconfig: world.adminKubeconfigPath })
+    const r = await flow({
+      ...runner.secretAuthInputs(world),
+      mode: 'apply',
+      kubeconfig: world.adminKubeconfigPath
+    })
     expect(r.exitCode).toBe(0)
     expect(r.report.steps.map(s => s.name).slice(0, 5)).toEqual([
       'azure-sign-in',
@@ -170,16 +163,16 @@ describe('apply with a kubeconfig', () => {
 describe('the az commands drift prints run as printed', () => {
   it('the pool’s size and labels: each fix pasted into a shell, then drift is clean', async () => {
     // The node pool's drift as drift mode reads it (its fixes are what the log and summary print).
-    const s = readSettings(reader({ ...common, ...secretAuthInputs(world), mode: 'drift' })).settings
+    const s = runner.secretAuthSettings(world, runner.twoNodeRun('drift'))
     const clients = connectAzure(s, silentLog).clients
     const drift = () => nodePool.drift({ component: 'node-pool', settings: s, clients })
     // A pool smaller than node-count: scaling it up is the printed fix (never down: a live pool keeps its nodes).
-    world.azure.setPool(POOL, { count: 1, nodeLabels: { team: 'x' } })
+    world.azure.setPool(runner.RUN_POOL, { count: 1, nodeLabels: { team: 'x' } })
     const fixes = await drift()
     expect(fixes.map(d => d.field)).toEqual(['count', 'nodeLabels'])
     const commands = fixes.flatMap(d => commandsOf(d.hint))
     const { subscriptionId } = world.scenario.azure
-    const where = `--subscription ${subscriptionId} --resource-group ${s.cluster.resourceGroup} --cluster-name ${s.cluster.name} --name ${POOL}`
+    const where = `--subscription ${subscriptionId} --resource-group ${s.cluster.resourceGroup} --cluster-name ${s.cluster.name} --name ${runner.RUN_POOL}`
     expect(commands).toEqual([
       `az aks nodepool scale ${where} --node-count 2`,
       `az aks nodepool update ${where} --labels ''`
@@ -194,7 +187,7 @@ describe('the az commands drift prints run as printed', () => {
       const r = await shell(command)
       expect({ command, code: r.code, out: r.code ? r.out : '' }).toEqual({ command, code: 0, out: '' })
     }
-    expect(world.azure.getPool(POOL).properties).toMatchObject({ count: 2, nodeLabels: {} })
+    expect(world.azure.getPool(runner.RUN_POOL).properties).toMatchObject({ count: 2, nodeLabels: {} })
     expect(await drift()).toEqual([])
   })
 })

@@ -10,13 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { imagePlatforms } from '../../../sim/kube/images.js'
-import { type World } from '../../../sim/world.js'
-import {
-  restoreRunner,
-  runFlowQuietly,
-  secretAuthSettings,
-  startRunnerWorld
-} from '../../support/runner-env.js'
+import type { World } from '../../../sim/world.js'
+import { restoreRunner, runFlowQuietly, secretAuthSettings, runnerWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -52,7 +47,7 @@ afterAll(() => restoreRunner())
 
 describe('an amd64 and an arm64 pool', () => {
   beforeAll(async () => {
-    world = await startRunnerWorld('arch-runner')
+    world = await runnerWorld('arch-runner')
     for (const pool of ['amdpool', 'armpool'] as const)
       expect([pool, (await flow('apply', pool)).exitCode]).toEqual([pool, 0])
   })
@@ -110,7 +105,7 @@ describe('an amd64 and an arm64 pool', () => {
 
 describe('an amd64 and an arm64 pool on the same OS and kernel', () => {
   beforeAll(async () => {
-    world = await startRunnerWorld('arch-same-os-runner')
+    world = await runnerWorld('arch-same-os-runner')
   })
   afterAll(async () => world?.close())
 

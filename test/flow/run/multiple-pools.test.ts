@@ -6,13 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { KubeObject } from '../../../src/kube/types.js'
-import { type World } from '../../../sim/world.js'
-import {
-  runFlowQuietly,
-  secretAuthSettings,
-  startRunnerWorld,
-  closeRunnerWorld
-} from '../../support/runner-env.js'
+import type { World } from '../../../sim/world.js'
+import { runFlowQuietly, secretAuthSettings, runnerWorld, leaveWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(900_000)
 
@@ -73,14 +68,14 @@ const linkRates = (r: FlowResult | undefined): number[] => [
 ]
 
 beforeAll(async () => {
-  world = await startRunnerWorld('pools-runner')
+  world = await runnerWorld('pools-runner')
   applied.rdmapool = await flow('apply', 'rdmapool')
   expect(applied.rdmapool.exitCode).toBe(0)
   applied.poolb = await flow('apply', 'poolb')
   expect(applied.poolb.exitCode).toBe(0)
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => leaveWorld(world))
 
 describe('two managed pools of different VM sizes', () => {
   it('the second apply adds its pool: the objects select both, the record lists both as managed', () => {

@@ -4,7 +4,7 @@
 // and fails the node-pool step with the fields that differ.
 import { afterAll, describe, expect, it, jest } from '@jest/globals'
 import { runFlowWithReport } from '../../../src/run/flow.js'
-import { restoreRunner, secretAuthSettings, startRunnerWorld } from '../../support/runner-env.js'
+import { restoreRunner, secretAuthSettings, runnerWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(300_000)
 
@@ -14,7 +14,7 @@ afterAll(() => {
 
 describe.each(['sequential', 'pipelined'])('%s rollout', rollout => {
   it('an existing pool of another VM size: refused with zero mutating requests', async () => {
-    const world = await startRunnerWorld('refusal', {
+    const world = await runnerWorld('refusal', {
       kube: { timeScale: 0.001 },
       azure: {
         // Not registered yet: a run that registered it first would write before refusing.

@@ -10,14 +10,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { ReportStep } from '../../../src/report/report.js'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { type World } from '../../../sim/world.js'
+import type { World } from '../../../sim/world.js'
 import { clusterStack } from '../../support/components.js'
-import {
-  restoreRunner,
-  runFlowQuietly,
-  secretAuthSettings,
-  startRunnerWorld
-} from '../../support/runner-env.js'
+import { restoreRunner, runFlowQuietly, secretAuthSettings, runnerWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -108,7 +103,7 @@ async function endPoolCreate(
 
 /** A fresh world of the scenario, the action's flow run on it in-process, its state read, closed. */
 async function runOn(rollout: 'sequential' | 'pipelined'): Promise<Outcome> {
-  const world = await startRunnerWorld('rollout-runner', {
+  const world = await runnerWorld('rollout-runner', {
     kube: { timeScale: TIME_SCALE, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
     azure: {
       // The create would take 100000 simulated s; the test ends it (endPoolCreate). The VMs

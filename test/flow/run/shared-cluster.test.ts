@@ -7,13 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { type World } from '../../../sim/world.js'
-import {
-  runFlowQuietly,
-  secretAuthSettings,
-  startRunnerWorld,
-  closeRunnerWorld
-} from '../../support/runner-env.js'
+import type { World } from '../../../sim/world.js'
+import { runFlowQuietly, secretAuthSettings, runnerWorld, leaveWorld } from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
@@ -28,7 +23,7 @@ const nodesOf = (pool: string) =>
   list('', 'nodes').filter(n => n.metadata.labels?.['kubernetes.azure.com/agentpool'] === pool)
 
 beforeAll(async () => {
-  world = await startRunnerWorld('shared-runner', {
+  world = await runnerWorld('shared-runner', {
     kube: { timeScale: 0.01, delays: { mofed: '60s', gpuDriver: '40s', default: '5s' } },
     azure: {
       existingPools: [
@@ -54,7 +49,7 @@ beforeAll(async () => {
   }
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => leaveWorld(world))
 
 describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', () => {
   it('converges, verifies and benchmarks on the tainted pool', () => {

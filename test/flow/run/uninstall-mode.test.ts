@@ -7,47 +7,27 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { randomBytes } from 'node:crypto'
 import type { FlowResult } from '../../../src/run/flow.js'
-import { type World } from '../../../sim/world.js'
-import {
-  runFlowQuietly,
-  secretAuthSettings,
-  startRunnerWorld,
-  closeRunnerWorld
-} from '../../support/runner-env.js'
+import type { World } from '../../../sim/world.js'
+import { clusterStack } from '../../support/components.js'
+import * as runner from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
-const POOL = 'rdma'
-const REMOVAL_ORDER = [
-  'probe-leftovers',
-  'gpu-operator',
-  'rdma-device-plugin',
-  'ib-node-config',
-  'nic-cluster-policy',
-  'node-feature-rule',
-  'network-operator'
-]
+/** Uninstall's order: the verification probe's leftovers, then the cluster stack in reverse. */
+const REMOVAL_ORDER = ['probe-leftovers', ...clusterStack().reverse()]
 let world: World
 const flowLog: string[] = []
 
 /** Runs the action's flow in-process (its workflow-command output collected, shown on failure). */
 async function flow(mode: string, extra: Record<string, string> = {}): Promise<FlowResult> {
-  const s = secretAuthSettings(world, {
-    mode,
-    'node-pool': POOL,
-    'node-count': '2',
-    benchmark: 'false',
-    timeout: '30m',
-    'step-timeout': '10m',
-    ...extra
-  })
+  const s = runner.secretAuthSettings(world, runner.twoNodeRun(mode, { 'step-timeout': '10m', ...extra }))
   // A run identity of the form the action writes (runIdentity): a created-by tag counts only then.
   s.runId = `9-1/${mode}/${randomBytes(6).toString('hex')}`
-  return runFlowQuietly(s, flowLog)
+  return runner.runFlowQuietly(s, flowLog)
 }
 
 beforeAll(async () => {
-  world = await startRunnerWorld('uninstall-runner', {
+  world = await runner.runnerWorld('uninstall-runner', {
     azure: {
       // Another team's pool, tagged with the action's tag name but a value the action never writes.
       existingPools: [
@@ -64,10 +44,12 @@ beforeAll(async () => {
   })
   const applied = await flow('apply')
   expect(applied.exitCode).toBe(0)
-  expect(world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(/^9-1\/apply\//)
+  expect(world.azure.getPool(runner.RUN_POOL)?.properties?.tags?.['aks-rdma-action-created-by']).toMatch(
+    /^9-1\/apply\//
+  )
 })
 
-afterAll(() => closeRunnerWorld(world))
+afterAll(() => runner.leaveWorld(world))
 
 describe('mode: uninstall', () => {
   it('removes the stack in reverse order and keeps the pool with cleanup none', async () => {
@@ -82,7 +64,7 @@ describe('mode: uninstall', () => {
     // The apply's verification left its work namespace (empty): uninstall removes it too.
     expect(r.report.steps.filter(s => s.action === 'deleted').map(s => s.name)).toEqual(REMOVAL_ORDER)
     expect(r.report.checks).toEqual([])
-    expect(world.azure.getPool(POOL)).toBeDefined()
+    expect(world.azure.getPool(runner.RUN_POOL)).toBeDefined()
     const kinds = (group: string, plural: string): number =>
       world.kube.store.list(world.kube.store.type(group, plural)!, {}).items.length
     expect(kinds('mellanox.com', 'nicclusterpolicies')).toBe(0)
@@ -98,7 +80,7 @@ describe('mode: uninstall', () => {
     )
     const entries = JSON.parse(record?.data?.['owned.json'] ?? '[]') as Array<{ kind: string; uid: string }>
     expect(entries.map(e => [e.kind, e.uid])).toEqual([
-      ['AgentPool', world.azure.getPool(POOL)?.properties?.tags?.['aks-rdma-action-created-by']]
+      ['AgentPool', world.azure.getPool(runner.RUN_POOL)?.properties?.tags?.['aks-rdma-action-created-by']]
     ])
   })
 
@@ -117,7 +99,7 @@ describe('mode: uninstall', () => {
         .filter(x => x.service === 'kube' && x.mutating)
         .map(x => `${x.method} ${x.resource}`)
     ).toEqual(['DELETE configmaps'])
-    expect(world.azure.getPool(POOL)).toBeUndefined()
+    expect(world.azure.getPool(runner.RUN_POOL)).toBeUndefined()
   })
 
   it('with cleanup node-pool, keeps a pool whose created-by tag is a value the action never writes', async () => {

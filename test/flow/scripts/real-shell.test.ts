@@ -78,6 +78,30 @@ async function judge(k: ScriptCase) {
   return real
 }
 
+/** The case of a shipped container: its own `sh -c` script, in its pod. */
+function shipped(
+  pod: any,
+  container: any,
+  hw: NodeHardware,
+  rdmaDevices: boolean,
+  extra: Partial<ScriptCase> = {}
+): ScriptCase {
+  return { script: shScript(container), pod, container, hw, rdmaDevices, ...extra }
+}
+
+/** The case of `script` alone, as `sh -c` in container `name` of `image`, on a fresh node. */
+function bare(name: string, image: string, script: string, extra: Partial<ScriptCase> = {}): ScriptCase {
+  const container = { name, image, command: ['sh', '-c', script] }
+  return {
+    script,
+    pod: { metadata: { name }, spec: {} },
+    container,
+    hw: node(),
+    rdmaDevices: false,
+    ...extra
+  }
+}
+
 suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   // The pods the shipped manifests make, built before the tests (not while the file loads).
   let ibPod: any, waitOfed: any, setup: any, keepalive: any
@@ -100,34 +124,19 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
 
   it('ib-node-config waits for the OFED driver: ready already, ready while it waits, gives up after its bound', async () => {
     expect(waitOfed.name).toBe(WAIT_FOR_OFED_DRIVER)
-    const ready = await judge({
-      script: shScript(waitOfed),
-      pod: ibPod,
-      container: waitOfed,
-      hw: node(ofedReady),
-      rdmaDevices: false
-    })
+    const ready = await judge(shipped(ibPod, waitOfed, node(ofedReady), false))
     expect(ready).toMatchObject({ code: 0, log: 'the OFED driver is ready on this node\n', sleeps: [] })
-    const later = await judge({
-      script: shScript(waitOfed),
-      pod: ibPod,
-      container: waitOfed,
-      hw: node(),
-      rdmaDevices: false,
-      onSleep: { after: 2, hostPath: OFED_READY_FILE, content: '' }
-    })
+    const later = await judge(
+      shipped(ibPod, waitOfed, node(), false, {
+        onSleep: { after: 2, hostPath: OFED_READY_FILE, content: '' }
+      })
+    )
     expect(later).toMatchObject({
       code: 0,
       log: `waiting for the OFED driver on this node (${OFED_READY_FILE}), at most 2410s\nthe OFED driver is ready on this node\n`,
       sleeps: ['10', '10']
     })
-    const never = await judge({
-      script: shScript(waitOfed),
-      pod: ibPod,
-      container: waitOfed,
-      hw: node(),
-      rdmaDevices: false
-    })
+    const never = await judge(shipped(ibPod, waitOfed, node(), false))
     expect(never.code).toBe(1)
     expect(never.sleeps).toHaveLength(241)
     expect(never.log).toContain(
@@ -136,13 +145,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   })
 
   it('ib-node-config setup on a fresh node: modules, memlock drop-ins, restarts, checks of the result, then the done file', async () => {
-    const real = await judge({
-      script: shScript(setup),
-      pod: ibPod,
-      container: setup,
-      hw: node(ofedReady),
-      rdmaDevices: true
-    })
+    const real = await judge(shipped(ibPod, setup, node(ofedReady), true))
     expect(real.code).toBe(0)
     expect(real.log.split('\n')).toEqual([
       '=== IB Node Configuration ===',
@@ -197,13 +200,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   it('ib-node-config restarts containerd and kubelet at most once per boot: a later drop-in that sets LimitMEMLOCK fails the run, and the re-run restarts nothing', async () => {
     // A drop-in read after ours (systemd reads them in name order; the last assignment wins).
     const override = '/etc/systemd/system/containerd.service.d/zz-limits.conf'
-    const k = (hw: NodeHardware): ScriptCase => ({
-      script: shScript(setup),
-      pod: ibPod,
-      container: setup,
-      hw,
-      rdmaDevices: true
-    })
+    const k = (hw: NodeHardware): ScriptCase => shipped(ibPod, setup, hw, true)
     const first = await judge(
       k(
         node(hw => {
@@ -239,19 +236,14 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   })
 
   it('ib-node-config setup again on a configured node (pod recreated, node rebooted): restarts nothing', async () => {
-    const k: ScriptCase = {
-      script: shScript(setup),
-      pod: ibPod,
-      container: setup,
-      hw: node(hw => {
-        ofedReady(hw)
-        hw.memlockUnlimited = true
-        hw.kubeletMemlockUnlimited = true
-        hw.kubeletRestarts = 1
-        hw.containerdRestarts = 1
-      }),
-      rdmaDevices: true
-    }
+    const hw = node(h => {
+      ofedReady(h)
+      h.memlockUnlimited = true
+      h.kubeletMemlockUnlimited = true
+      h.kubeletRestarts = 1
+      h.containerdRestarts = 1
+    })
+    const k = shipped(ibPod, setup, hw, true)
     // The container runs with containerd's (unlimited) memlock: judged by the real shell only
     // where this machine lets it raise the limit; the simulator's shell runs it everywhere.
     const both = await canSetMemlock('unlimited', SH)
@@ -272,18 +264,15 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   })
 
   it('ib-node-config setup stops at the first failing command, exits non-zero and writes no done file', async () => {
-    const real = await judge({
-      script: shScript(setup),
-      pod: ibPod,
-      container: setup,
-      hw: node(ofedReady),
-      rdmaDevices: true,
-      flaky: {
-        name: 'modprobe',
-        failures: 1,
-        err: 'modprobe: FATAL: Module ib_umad not found in directory /lib/modules/5.15.0-1089-azure\n'
-      }
-    })
+    const real = await judge(
+      shipped(ibPod, setup, node(ofedReady), true, {
+        flaky: {
+          name: 'modprobe',
+          failures: 1,
+          err: 'modprobe: FATAL: Module ib_umad not found in directory /lib/modules/5.15.0-1089-azure\n'
+        }
+      })
+    )
     expect(real.code).toBe(1)
     expect(real.log).toBe(
       '=== IB Node Configuration ===\nmodprobe: FATAL: Module ib_umad not found in directory /lib/modules/5.15.0-1089-azure\n'
@@ -295,15 +284,12 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   })
 
   it('ib-node-config setup fails its check when the IB modules are not loaded (no done file)', async () => {
-    const real = await judge({
-      script: shScript(setup),
-      pod: ibPod,
-      container: setup,
-      hw: node(ofedReady),
-      rdmaDevices: true,
-      // an lsmod that lists nothing: the modules did not load
-      flaky: { name: 'lsmod', failures: 0, err: '' }
-    })
+    const real = await judge(
+      shipped(ibPod, setup, node(ofedReady), true, {
+        // an lsmod that lists nothing: the modules did not load
+        flaky: { name: 'lsmod', failures: 0, err: '' }
+      })
+    )
     expect(real.code).toBe(1)
     expect(real.log).toContain(
       'OK: kubelet runs with memlock unlimited (pid 2913)\nFAIL: ib_umad not loaded\n'
@@ -313,36 +299,28 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   })
 
   it('ib-node-config keepalive', async () => {
-    const real = await judge({
-      script: shScript(keepalive),
-      pod: ibPod,
-      container: keepalive,
-      hw: node(),
-      rdmaDevices: false
-    })
+    const real = await judge(shipped(ibPod, keepalive, node(), false))
     expect(real).toMatchObject({ code: 0, log: 'IB node config active\n', sleeps: ['infinity'] })
   })
 
   it('device plugin init container: ib-node-config already done', async () => {
-    const real = await judge({
-      script: shScript(wait),
-      pod: dpPod,
-      container: wait,
-      hw: node(hw => (hw.files[IB_NODE_CONFIG_DONE_FILE] = 'ib_umad\nrdma_ucm\n')),
-      rdmaDevices: false
-    })
+    const real = await judge(
+      shipped(
+        dpPod,
+        wait,
+        node(hw => (hw.files[IB_NODE_CONFIG_DONE_FILE] = 'ib_umad\nrdma_ucm\n')),
+        false
+      )
+    )
     expect(real).toMatchObject({ code: 0, log: 'ib-node-config has completed on this node\n', sleeps: [] })
   })
 
   it('device plugin init container: ib-node-config finishes while it waits', async () => {
-    const real = await judge({
-      script: shScript(wait),
-      pod: dpPod,
-      container: wait,
-      hw: node(),
-      rdmaDevices: false,
-      onSleep: { after: 3, hostPath: IB_NODE_CONFIG_DONE_FILE, content: 'ib_umad\nrdma_ucm\n' }
-    })
+    const real = await judge(
+      shipped(dpPod, wait, node(), false, {
+        onSleep: { after: 3, hostPath: IB_NODE_CONFIG_DONE_FILE, content: 'ib_umad\nrdma_ucm\n' }
+      })
+    )
     expect(real.code).toBe(0)
     expect(real.log).toBe(
       `waiting for ib-node-config to complete on this node (${IB_NODE_CONFIG_DONE_FILE})\nib-node-config has completed on this node\n`
@@ -351,13 +329,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
   })
 
   it('device plugin init container: gives up after its bound with the reason', async () => {
-    const real = await judge({
-      script: shScript(wait),
-      pod: dpPod,
-      container: wait,
-      hw: node(),
-      rdmaDevices: false
-    })
+    const real = await judge(shipped(dpPod, wait, node(), false))
     expect(real.code).toBe(1)
     expect(real.sleeps).toHaveLength(120)
     expect(real.log.trim().split('\n')).toEqual([
@@ -375,13 +347,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       h.nvidiaPeermemLoaded = true
       h.memlockUnlimited = false
     })
-    const real = await judge({
-      script: PROBE_SCRIPT,
-      pod: probe,
-      container: probeContainer,
-      hw,
-      rdmaDevices: true
-    })
+    const real = await judge(shipped(probe, probeContainer, hw, true))
     expect(real.code).toBe(0)
     expect(real.terminationLog).toBeDefined()
     // The message fits the kubelet's 4096 bytes with room to spare on an 8-NIC, 8-GPU node.
@@ -408,13 +374,7 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
       h.ofedReady = true
       h.memlockUnlimited = true
     })
-    const real = await judge({
-      script: PROBE_SCRIPT,
-      pod: probe,
-      container: probeContainer,
-      hw,
-      rdmaDevices: true
-    })
+    const real = await judge(shipped(probe, probeContainer, hw, true))
     expect(parseProbeOutput(NODE, real.terminationLog!).memlockUnlimited).toBe(true)
   })
 
@@ -422,27 +382,18 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     const argv = perftestArgv(settings, 'ib_write_bw', 'client', 'mlx5_ib3', 18518, 3, '10.244.1.7')
     expect(argv).toContain('--use_cuda=3')
     const script = sideScript('client', [{ index: 3, device: 'mlx5_ib3', argv }], 4)
-    const container = { name: 'perftest', image: settings.benchmark.image, command: ['sh', '-c', script] }
-    const real = await judge({
-      script,
-      pod: { metadata: { name: 'perftest-client' }, spec: {} },
-      container,
-      hw: node(),
-      rdmaDevices: true,
-      flaky: { name: 'ib_write_bw', failures: 2, err: "Couldn't connect to 10.244.1.7:18518\n" }
-    })
+    const client = (failures: number): ScriptCase =>
+      bare('perftest', settings.benchmark.image, script, {
+        pod: { metadata: { name: 'perftest-client' }, spec: {} },
+        rdmaDevices: true,
+        flaky: { name: 'ib_write_bw', failures, err: "Couldn't connect to 10.244.1.7:18518\n" }
+      })
+    const real = await judge(client(2))
     expect(real.code).toBe(0)
     expect(real.flakyRuns).toEqual(Array(3).fill(argv.slice(1)))
     expect(real.sleeps).toEqual(['2', '2'])
     expect(splitSections(real.log)).toEqual(new Map([[3, { text: '', exitCode: 0 }]]))
-    const gaveUp = await judge({
-      script,
-      pod: { metadata: { name: 'perftest-client' }, spec: {} },
-      container,
-      hw: node(),
-      rdmaDevices: true,
-      flaky: { name: 'ib_write_bw', failures: 9, err: "Couldn't connect to 10.244.1.7:18518\n" }
-    })
+    const gaveUp = await judge(client(9))
     expect(gaveUp).toMatchObject({ code: 0, sleeps: ['2', '2', '2', '2'] })
     expect(splitSections(gaveUp.log)).toEqual(
       new Map([[3, { text: "Couldn't connect to 10.244.1.7:18518", exitCode: 1 }]])
@@ -457,13 +408,12 @@ suite(`the shipped scripts under ${SH} and under the simulator's shell`, () => {
     }))
     const script = sideScript('server', runs)
     // No perftest on this machine's PATH, nor in the simulator's bare shell: each run fails alike.
-    const real = await judge({
-      script,
-      pod: { metadata: { name: 'perftest-server' }, spec: {} },
-      container: { name: 'perftest', image: settings.benchmark.image, command: ['sh', '-c', script] },
-      hw: node(),
-      rdmaDevices: true
-    })
+    const real = await judge(
+      bare('perftest', settings.benchmark.image, script, {
+        pod: { metadata: { name: 'perftest-server' }, spec: {} },
+        rdmaDevices: true
+      })
+    )
     expect(real.code).toBe(0)
     const sections = splitSections(real.log)
     expect([...sections.keys()]).toEqual([0, 1])
@@ -510,13 +460,7 @@ suite(`set -e under ${SH} and under the simulator's shell`, () => {
   ]
   for (const [what, script, code, log] of cases)
     it(what, async () => {
-      const real = await judge({
-        script,
-        pod: { metadata: { name: 'errexit' }, spec: {} },
-        container: { name: 'c', image: 'busybox', command: ['sh', '-c', script] },
-        hw: node(),
-        rdmaDevices: false
-      })
+      const real = await judge(bare('errexit', 'busybox', script))
       expect({ code: real.code, log: real.log }).toEqual({ code, log })
     })
 })

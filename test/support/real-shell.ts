@@ -18,19 +18,7 @@
 // device plugin's hostPath mount of /etc/modules-load.d at /host/etc/modules-load.d does.
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync
-} from 'node:fs'
+import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { ContainerView } from '../../sim/kube/controllers/behaviour.js'
@@ -210,7 +198,7 @@ let stubBundle: Promise<string> | undefined
 /** test/support/host-tool-stub.ts bundled once per test file. */
 function hostToolStub(): Promise<string> {
   stubBundle ??= (async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'host-tool-stub-'))
+    const dir = fs.mkdtempSync(path.join(tmpdir(), 'host-tool-stub-'))
     const out = path.join(dir, 'host-tool-stub.mjs')
     await build({
       entryPoints: [path.resolve(process.cwd(), 'test/support/host-tool-stub.ts')],
@@ -241,27 +229,27 @@ function sq(s: string): string {
 }
 
 function executable(file: string, text: string): void {
-  writeFileSync(file, text)
-  chmodSync(file, 0o755)
+  fs.writeFileSync(file, text)
+  fs.chmodSync(file, 0o755)
 }
 
 function walk(root: string, dir: string, out: Record<string, string>): Record<string, string> {
-  if (!existsSync(dir)) return out
-  for (const name of readdirSync(dir)) {
+  if (!fs.existsSync(dir)) return out
+  for (const name of fs.readdirSync(dir)) {
     const full = path.join(dir, name)
-    if (statSync(full).isDirectory()) walk(root, full, out)
-    else out['/' + path.relative(root, full).split(path.sep).join('/')] = readFileSync(full, 'utf8')
+    if (fs.statSync(full).isDirectory()) walk(root, full, out)
+    else out['/' + path.relative(root, full).split(path.sep).join('/')] = fs.readFileSync(full, 'utf8')
   }
   return out
 }
 
 function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
 }
 
 /** One entry per line written, empty lines (a run without arguments) included. */
 function runLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(0, -1) : []
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(0, -1) : []
 }
 
 /** The memlock limit the real shell runs with (what containerd gives the container). */
@@ -274,16 +262,16 @@ export async function runInRealShell(
   shell = '/bin/sh'
 ): Promise<ScriptRun & { rewritten: string; root: string }> {
   const stub = await hostToolStub()
-  const base = mkdtempSync(path.join(tmpdir(), 'real-shell-'))
+  const base = fs.mkdtempSync(path.join(tmpdir(), 'real-shell-'))
   const root = path.join(base, 'root')
   const bin = path.join(base, 'bin')
   const rec = path.join(base, 'rec')
-  for (const d of [root, bin, rec]) mkdirSync(d, { recursive: true })
+  for (const d of [root, bin, rec]) fs.mkdirSync(d, { recursive: true })
 
   // The fake node: host files, /proc/modules, /dev/infiniband, the folders an Ubuntu node has.
   for (const [p, content] of Object.entries(k.hw.files)) {
-    mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
-    writeFileSync(path.join(root, p), content)
+    fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
+    fs.writeFileSync(path.join(root, p), content)
   }
   for (const d of [
     'etc/security/limits.d',
@@ -294,29 +282,29 @@ export async function runInRealShell(
     'dev',
     'tmp'
   ])
-    mkdirSync(path.join(root, d), { recursive: true })
+    fs.mkdirSync(path.join(root, d), { recursive: true })
   // The node's sysfs: files, and links pointing inside the fake root.
   const sys = sysfsTree(k.hw)
   for (const [p, content] of sys.files) {
-    mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
-    writeFileSync(path.join(root, p), content)
+    fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
+    fs.writeFileSync(path.join(root, p), content)
   }
   for (const [p, target] of sys.links) {
-    mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
-    symlinkSync(path.join(root, target), path.join(root, p))
+    fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true })
+    fs.symlinkSync(path.join(root, target), path.join(root, p))
   }
   writeHostProcFiles(root, k.hw)
   const devices = allocated(k)
   if (devices.length) {
-    mkdirSync(path.join(root, 'dev/infiniband'), { recursive: true })
+    fs.mkdirSync(path.join(root, 'dev/infiniband'), { recursive: true })
     const index = (n: (typeof devices)[number]) => k.hw.nics.findIndex(x => x.name === n.name)
     const devs = ['rdma_cm', ...devices.map(n => `uverbs${index(n)}`)]
     if (k.hw.ibModulesLoaded) devs.push(...devices.map(n => `umad${index(n)}`))
-    for (const d of devs) writeFileSync(path.join(root, 'dev/infiniband', d), '')
+    for (const d of devs) fs.writeFileSync(path.join(root, 'dev/infiniband', d), '')
   }
-  symlinkSync('.', path.join(root, 'host'))
+  fs.symlinkSync('.', path.join(root, 'host'))
   const { files: _f, ...state } = k.hw
-  writeFileSync(path.join(rec, 'node.json'), JSON.stringify(state))
+  fs.writeFileSync(path.join(rec, 'node.json'), JSON.stringify(state))
 
   // Stubs first on PATH.
   for (const tool of NODE_TOOLS)
@@ -362,7 +350,7 @@ export async function runInRealShell(
 
   const rewritten = underRoot(k.script, root)
   const logPath = path.join(base, 'log')
-  const fd = openSync(logPath, 'w')
+  const fd = fs.openSync(logPath, 'w')
   const env = {
     PATH: `${bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
     HOME: '/root',
@@ -391,13 +379,15 @@ export async function runInRealShell(
     child.on('error', reject)
     child.on('close', c => resolve(c ?? 128))
   })
-  closeSync(fd)
-  const after = JSON.parse(readFileSync(path.join(rec, 'node.json'), 'utf8')) as NodeHardware
+  fs.closeSync(fd)
+  const after = JSON.parse(fs.readFileSync(path.join(rec, 'node.json'), 'utf8')) as NodeHardware
   const termLog = path.join(root, 'dev/termination-log')
   return {
-    ...(existsSync(termLog) ? { terminationLog: readFileSync(termLog, 'utf8').split(root).join('') } : {}),
+    ...(fs.existsSync(termLog)
+      ? { terminationLog: fs.readFileSync(termLog, 'utf8').split(root).join('') }
+      : {}),
     code,
-    log: readFileSync(logPath, 'utf8').split(root).join(''),
+    log: fs.readFileSync(logPath, 'utf8').split(root).join(''),
     calls: lines(path.join(rec, 'calls')).map(l => JSON.parse(l) as string[]),
     sleeps: lines(path.join(rec, 'sleep')),
     flakyRuns: runLines(path.join(rec, 'flaky')).map(l => (l === '' ? [] : l.split(' '))),

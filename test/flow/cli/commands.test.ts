@@ -58,6 +58,23 @@ async function cli(
   }
 }
 
+/** A command line of `command` on the cluster aks1 in group rg, then `flags`. */
+const onCluster = (command: string, ...flags: string[]): string[] => [
+  command,
+  '--resource-group',
+  'rg',
+  '--cluster-name',
+  'aks1',
+  ...flags
+]
+
+/** A file `name` holding `text`, alone in a fresh folder named after `prefix`. */
+function newFile(prefix: string, name: string, text: string): { dir: string; file: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  writeFileSync(path.join(dir, name), text)
+  return { dir, file: path.join(dir, name) }
+}
+
 /** The help entry of one flag: from its line to the next flag's, whitespace collapsed. */
 function helpEntry(help: string, flag: string): string | undefined {
   const lines = help.split('\n')
@@ -74,7 +91,7 @@ function helpEntry(help: string, flag: string): string | undefined {
 
 describe('cli', () => {
   it('plan prints the full plan without credentials or network', async () => {
-    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1'])
+    const r = await cli(onCluster('plan'))
     expect(r.code).toBe(0)
     expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
     expect(r.stdout).toContain('1. infiniband-feature')
@@ -83,7 +100,7 @@ describe('cli', () => {
   })
 
   it('plan --output json parses and lists the ten components in order', async () => {
-    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '--output', 'json'])
+    const r = await cli(onCluster('plan', '--output', 'json'))
     expect(r.code).toBe(0)
     const doc = JSON.parse(r.stdout)
     expect(doc.components.map((c: { name: string }) => c.name)).toEqual(allComponents())
@@ -100,21 +117,19 @@ describe('cli', () => {
   })
 
   it('bad inputs exit 2, list every problem, hide secrets and touch no network', async () => {
-    const r = await cli([
-      'apply',
-      '--resource-group',
-      'rg',
-      '--cluster-name',
-      'aks1',
-      '--node-pool',
-      'GPU_Pool',
-      '--vm-size',
-      'Standard_D4s_v5',
-      '--client-secret',
-      'do-not-print-me',
-      '--creds',
-      '{"clientSecret": "nor-me"'
-    ])
+    const r = await cli(
+      onCluster(
+        'apply',
+        '--node-pool',
+        'GPU_Pool',
+        '--vm-size',
+        'Standard_D4s_v5',
+        '--client-secret',
+        'do-not-print-me',
+        '--creds',
+        '{"clientSecret": "nor-me"'
+      )
+    )
     expect(r.code).toBe(2)
     expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
     expect(r.stderr).toContain('node-pool "GPU_Pool": must match ^[a-z][a-z0-9]{0,11}$')
@@ -125,15 +140,7 @@ describe('cli', () => {
   })
 
   it('a VM size the stack cannot finish on exits 2 with the reason, before any network call', async () => {
-    const r = await cli([
-      'apply',
-      '--resource-group',
-      'rg',
-      '--cluster-name',
-      'aks1',
-      '--vm-size',
-      'Standard_ND40rs_v2'
-    ])
+    const r = await cli(onCluster('apply', '--vm-size', 'Standard_ND40rs_v2'))
     expect(r.code).toBe(2)
     expect(r.stderr).not.toContain('NETWORK-ATTEMPT')
     expect(r.stderr).toContain(
@@ -222,7 +229,7 @@ describe('cli', () => {
   })
 
   it('-o is --output; a flag the command does not read is a note, not an error; --context is kube-context', async () => {
-    const r = await cli(['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '-o', 'json'])
+    const r = await cli(onCluster('plan', '-o', 'json'))
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).cluster.name).toBe('aks1')
     const unread = await cli(['plan', '--fail-on-drift', 'false', '-o', 'json'])
@@ -319,7 +326,7 @@ describe('cli', () => {
   })
 
   it('plan output is the same document every time: no pid, random or time values', async () => {
-    const args = ['plan', '--resource-group', 'rg', '--cluster-name', 'aks1', '--create-cluster', 'true']
+    const args = onCluster('plan', '--create-cluster', 'true')
     const a = await cli([...args, '--output', 'json'], { LOCATION: 'x', INPUT_LOCATION: 'eastus' })
     const b = await cli([...args, '--output', 'json'], { INPUT_LOCATION: 'eastus' })
     expect(a.code).toBe(0)
@@ -332,13 +339,12 @@ describe('cli', () => {
   })
 
   it('plan under Actions: workflow commands in a values file stay text', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cli-plan-values-'))
-    const values = path.join(dir, 'values.yaml')
-    writeFileSync(
-      values,
+    const { dir, file: values } = newFile(
+      'cli-plan-values-',
+      'values.yaml',
       "driver:\n  note: |\n    ::set-output name=pwned::yes\n    ::add-mask::aks1\n  args: ['::error file=a.ts::X']\n"
     )
-    const args = ['plan', '--resource-group', 'rg', '--cluster-name', 'aks1']
+    const args = onCluster('plan')
     // The runner's output file, so the only commands on the streams would be injected ones.
     const env = { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: path.join(dir, 'outputs') }
     writeFileSync(env.GITHUB_OUTPUT, '')
@@ -351,10 +357,9 @@ describe('cli', () => {
   })
 
   it('--inputs-file gives inputs and environment; flags win over it; a bad file is refused', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-'))
-    const file = path.join(dir, '.env')
-    writeFileSync(
-      file,
+    const { dir, file } = newFile(
+      'cli-env-',
+      '.env',
       "# a comment\nINPUT_RESOURCE-GROUP=rg-file\nINPUT_NODE-COUNT=5\nINPUT_CLUSTER-NAME='aks-file'\n"
     )
     const r = await cli(['plan', '--inputs-file', file, '--node-count', '6', '--output', 'json'])
@@ -534,10 +539,9 @@ describe('cli', () => {
   })
 
   it('--inputs-file: refuses NODE_OPTIONS and loader variables, and a file others could write', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cli-env-hostile-'))
-    const file = path.join(dir, '.env')
-    writeFileSync(
-      file,
+    const { dir, file } = newFile(
+      'cli-env-hostile-',
+      '.env',
       'INPUT_RESOURCE-GROUP=rg\nNODE_OPTIONS=--require /tmp/evil.js\nLD_PRELOAD=/tmp/evil.so\n'
     )
     const r = await cli(['plan', '--inputs-file', file])

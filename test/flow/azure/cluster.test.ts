@@ -1,7 +1,7 @@
 // The cluster, its credentials and the post-step cleanup against the simulated AKS: create or
 // reuse the cluster, user/admin/AAD kubeconfigs written 0600 and masked, admin refused with local
 // accounts disabled, the AKS token service behind an AAD kubeconfig's exec credential, and cleanup deleting only what the run created.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import os from 'node:os'
@@ -21,25 +21,21 @@ import {
   armFixture,
   leaks,
   settingsFor,
-  startWorld,
   type CapturedLog,
   type TestWorld
 } from '../../support/azure-world.js'
+import { closeWorldsAfterEach, POLL_FAST, worldForTest } from '../../support/azure-test-world.js'
 import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
-afterEach(async () => {
-  await world?.close()
-  world = undefined
-})
+closeWorldsAfterEach()
 
-const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
 const run = promisify(execFile)
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'azure-cred-'))
 
 describe('ensureCluster', () => {
   it('creates a minimal tagged cluster when create-cluster is set and it is absent', async () => {
-    world = await startWorld({ azure: { cluster: { exists: false } } })
+    world = await worldForTest({ azure: { cluster: { exists: false } } })
     const { clients, settings, log } = armFixture(world, {
       cluster: { create: true, kubernetesVersion: '1.34' }
     })
@@ -54,7 +50,7 @@ describe('ensureCluster', () => {
         { name: 'system', mode: 'System', vmSize: 'Standard_D4s_v5', minCount: 1, maxCount: 2 }
       ]
     })
-    const r = await ensureCluster(clients, settings, { log, ...OPTS })
+    const r = await ensureCluster(clients, settings, { log, ...POLL_FAST })
     expect(r.action).toBe('created')
     expect(world.sim.clusterExists()).toBe(true)
     expect(world.recorder.records.filter(x => x.mutating).map(x => x.method)).toEqual(['PUT'])
@@ -62,17 +58,17 @@ describe('ensureCluster', () => {
   })
 
   it('reuses an existing cluster without any write', async () => {
-    world = await startWorld()
+    world = await worldForTest()
     const { clients, settings, log } = armFixture(world, { cluster: { create: true } })
-    const r = await ensureCluster(clients, settings, { log, ...OPTS })
+    const r = await ensureCluster(clients, settings, { log, ...POLL_FAST })
     expect(r.action).toBe('reused')
     expect(world.recorder.counts().arm.mutating).toBe(0)
   })
 
   it('an absent cluster without create-cluster is an error saying what to set', async () => {
-    world = await startWorld({ azure: { cluster: { exists: false } } })
+    world = await worldForTest({ azure: { cluster: { exists: false } } })
     const { clients, settings, log } = armFixture(world)
-    const err = await failure(ensureCluster(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureCluster(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toMatch(/not found.*create-cluster: true/)
     expect(world.recorder.counts().arm.mutating).toBe(0)
   })
@@ -85,7 +81,7 @@ describe('ensureCluster', () => {
 
 describe('writeClusterCredentials', () => {
   it('writes the user kubeconfig as returned, mode 0600, and masks its token', async () => {
-    world = await startWorld()
+    world = await worldForTest()
     const { clients, settings, log, masked, credential } = armFixture(world)
     const dir = tmp()
     const r = await writeClusterCredentials(clients, settings, credential.credential, {
@@ -106,7 +102,7 @@ describe('writeClusterCredentials', () => {
   })
 
   it('admin credentials: masks the client certificate and key', async () => {
-    world = await startWorld()
+    world = await worldForTest()
     const { clients, settings, log, masked, credential } = armFixture(world, {
       cluster: { adminCredentials: true }
     })
@@ -120,7 +116,7 @@ describe('writeClusterCredentials', () => {
   })
 
   it('admin credentials on a cluster with local accounts disabled: a clear error suggesting admin-credentials: false', async () => {
-    world = await startWorld({ azure: { cluster: { aad: true, localAccounts: false } } })
+    world = await worldForTest({ azure: { cluster: { aad: true, localAccounts: false } } })
     const { clients, settings, log, credential } = armFixture(world, { cluster: { adminCredentials: true } })
     const err = await failure(
       writeClusterCredentials(clients, settings, credential.credential, { log, mask: () => {}, dir: tmp() })
@@ -130,7 +126,7 @@ describe('writeClusterCredentials', () => {
   })
 
   it('AAD cluster: the kubelogin user becomes an exec credential served by this run, renewed before expiry', async () => {
-    world = await startWorld({ azure: { cluster: { aad: true, localAccounts: false } } })
+    world = await worldForTest({ azure: { cluster: { aad: true, localAccounts: false } } })
     const { clients, settings, log, masked, credential } = armFixture(world)
     // The world's ARM/AKS tokens last 36 real seconds (3600 simulated); renew with 1 s left.
     const r = await writeClusterCredentials(clients, settings, credential.credential, {
@@ -207,15 +203,15 @@ describe('cleanupAzure', () => {
   // How long these tests wait for creates that never finish: the sign-in, the read and the create
   // request must fit in it however busy the machine (they take milliseconds when it is quiet).
   const CREATE_WAIT_MS = 3000
-  const remembering = (into: SubmittedCreates, log: CapturedLog, timeoutMs = OPTS.timeoutMs) => ({
+  const remembering = (into: SubmittedCreates, log: CapturedLog, timeoutMs = POLL_FAST.timeoutMs) => ({
     log,
     timeoutMs,
-    pollIntervalMs: OPTS.pollIntervalMs,
+    pollIntervalMs: POLL_FAST.pollIntervalMs,
     onCreateSubmit: (c: SubmittedCreate) => (c.pool ? (into.nodePool = c) : (into.cluster = c))
   })
 
   it('deletes the node pool this run created', async () => {
-    world = await startWorld()
+    world = await worldForTest()
     const { clients, settings, log } = armFixture(world, { cleanup: 'node-pool' })
     const submitted: SubmittedCreates = {}
     expect((await ensureNodePool(clients, settings, remembering(submitted, log))).action).toBe('created')
@@ -225,7 +221,7 @@ describe('cleanupAzure', () => {
       pool: 'rdma',
       createdBy: settings.runId
     })
-    expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
+    expect(await cleanupAzure(clients, settings, submitted, { log, ...POLL_FAST })).toEqual([
       { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Succeeded' }
     ])
     expect(world.sim.getPool('rdma')).toBeUndefined()
@@ -233,7 +229,7 @@ describe('cleanupAzure', () => {
   })
 
   it('deletes a pool whose create timed out (still Creating) and one whose provisioning failed', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: { poolProvisioning: { polls: 0, duration: '100000s' }, deletion: { polls: 1 } }
     })
     const slow = armFixture(world, { cleanup: 'node-pool' })
@@ -243,13 +239,12 @@ describe('cleanupAzure', () => {
     )
     expect(timedOut.message).toMatch(/node pool rdma: timed out after .*; last state seen: Creating/)
     expect(world.sim.getPool('rdma').properties.provisioningState).toBe('Creating')
-    expect(await cleanupAzure(slow.clients, slow.settings, submitted, { log: slow.log, ...OPTS })).toEqual([
-      { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Creating' }
-    ])
+    expect(
+      await cleanupAzure(slow.clients, slow.settings, submitted, { log: slow.log, ...POLL_FAST })
+    ).toEqual([{ resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Creating' }])
     expect(world.sim.getPool('rdma')).toBeUndefined()
-    await world.close()
 
-    world = await startWorld({ azure: { poolProvisioning: { polls: 1, result: 'Failed' } } })
+    world = await worldForTest({ azure: { poolProvisioning: { polls: 1, result: 'Failed' } } })
     const failing = armFixture(world, { cleanup: 'node-pool' })
     const failedCreate: SubmittedCreates = {}
     const failed = await failure(
@@ -257,13 +252,13 @@ describe('cleanupAzure', () => {
     )
     expect(failed.message).toMatch(/provisioning Failed: AllocationFailed/)
     expect(
-      await cleanupAzure(failing.clients, failing.settings, failedCreate, { log: failing.log, ...OPTS })
+      await cleanupAzure(failing.clients, failing.settings, failedCreate, { log: failing.log, ...POLL_FAST })
     ).toEqual([{ resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'was Failed' }])
     expect(world.sim.getPool('rdma')).toBeUndefined()
   })
 
   it('keeps a pool the run reused, and one whose created-by tag names another run', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: {
         existingPools: [
           {
@@ -278,12 +273,12 @@ describe('cleanupAzure', () => {
       }
     })
     const { clients, settings, log } = armFixture(world, { cleanup: 'node-pool' })
-    expect(await cleanupAzure(clients, settings, {}, { log, ...OPTS })).toEqual([
+    expect(await cleanupAzure(clients, settings, {}, { log, ...POLL_FAST })).toEqual([
       { resource: 'node-pool', name: 'rdma', result: 'skipped', reason: 'this run did not create it' }
     ])
     // Even if the saved state claimed the create, the tag check refuses.
     const claimed = { resourceGroup: 'rg-rdma', cluster: 'aks-rdma', pool: 'rdma', createdBy: settings.runId }
-    expect(await cleanupAzure(clients, settings, { nodePool: claimed }, { log, ...OPTS })).toEqual([
+    expect(await cleanupAzure(clients, settings, { nodePool: claimed }, { log, ...POLL_FAST })).toEqual([
       {
         resource: 'node-pool',
         name: 'rdma',
@@ -296,7 +291,7 @@ describe('cleanupAzure', () => {
   })
 
   it('cleanup none, and cleanup cluster for a cluster the run did not create, touch nothing (no sign-in)', async () => {
-    world = await startWorld()
+    world = await worldForTest()
     const none = armFixture(world, { cleanup: 'none' })
     const claimed = { resourceGroup: 'rg-rdma', cluster: 'aks-rdma', createdBy: none.settings.runId }
     const connect = (): never => {
@@ -309,7 +304,7 @@ describe('cleanupAzure', () => {
         { cluster: claimed, nodePool: { ...claimed, pool: 'rdma' } },
         {
           log: none.log,
-          ...OPTS
+          ...POLL_FAST
         }
       )
     ).toEqual([
@@ -317,7 +312,7 @@ describe('cleanupAzure', () => {
       { resource: 'node-pool', name: 'rdma', result: 'kept', reason: 'cleanup is none' }
     ])
     const cl = armFixture(world, { cleanup: 'cluster' })
-    expect(await cleanupAzure(connect, cl.settings, {}, { log: cl.log, ...OPTS })).toEqual([
+    expect(await cleanupAzure(connect, cl.settings, {}, { log: cl.log, ...POLL_FAST })).toEqual([
       {
         resource: 'cluster',
         name: 'rg-rdma/aks-rdma',
@@ -331,7 +326,7 @@ describe('cleanupAzure', () => {
   })
 
   it('deletes a cluster this run created, with its pool', async () => {
-    world = await startWorld({ azure: { cluster: { exists: false } } })
+    world = await worldForTest({ azure: { cluster: { exists: false } } })
     const { clients, settings, log } = armFixture(world, { cluster: { create: true }, cleanup: 'cluster' })
     const submitted: SubmittedCreates = {}
     expect((await ensureCluster(clients, settings, remembering(submitted, log))).action).toBe('created')
@@ -341,7 +336,7 @@ describe('cleanupAzure', () => {
       cluster: 'aks-rdma',
       createdBy: settings.runId
     })
-    expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
+    expect(await cleanupAzure(clients, settings, submitted, { log, ...POLL_FAST })).toEqual([
       { resource: 'cluster', name: 'rg-rdma/aks-rdma', result: 'deleted', reason: 'was Succeeded' },
       { resource: 'node-pool', name: 'rdma', result: 'deleted', reason: 'with its cluster' }
     ])
@@ -349,7 +344,7 @@ describe('cleanupAzure', () => {
   })
 
   it('deletes a cluster whose create timed out: the delete preempts the create, as in AKS', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: { cluster: { exists: false }, poolProvisioning: { polls: 100_000 }, deletion: { polls: 1 } }
     })
     const { clients, settings, log } = armFixture(world, { cluster: { create: true }, cleanup: 'cluster' })
@@ -358,7 +353,7 @@ describe('cleanupAzure', () => {
       ensureCluster(clients, settings, remembering(submitted, log, CREATE_WAIT_MS))
     )
     expect(timedOut.message).toMatch(/cluster rg-rdma\/aks-rdma: timed out after/)
-    expect(await cleanupAzure(clients, settings, submitted, { log, ...OPTS })).toEqual([
+    expect(await cleanupAzure(clients, settings, submitted, { log, ...POLL_FAST })).toEqual([
       { resource: 'cluster', name: 'rg-rdma/aks-rdma', result: 'deleted', reason: 'was Creating' },
       { resource: 'node-pool', name: 'rdma', result: 'skipped', reason: 'this run did not create it' }
     ])

@@ -1,7 +1,7 @@
 // The RDMA node pool against the simulated AKS through the real ContainerServiceClient: create,
 // reuse without writes, refusal of an incompatible pool before any write, provisioning failure,
 // the If-None-Match race, pools still settling, and transient faults survived by the retries.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import type { AgentPool } from '@azure/arm-containerservice'
 import {
   comparePool,
@@ -13,30 +13,23 @@ import {
   untoleratedPoolTaints
 } from '../../../src/azure/node-pool.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import { armFixture, leaks, settingsFor, startWorld, type TestWorld } from '../../support/azure-world.js'
+import { armFixture, leaks, settingsFor, type TestWorld } from '../../support/azure-world.js'
+import {
+  closeWorldsAfterEach,
+  COMPATIBLE_POOL,
+  POLL_FAST,
+  worldForTest
+} from '../../support/azure-test-world.js'
 import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
-afterEach(async () => {
-  await world?.close()
-  world = undefined
-})
+closeWorldsAfterEach()
 
-const OPTS = { timeoutMs: 20_000, pollIntervalMs: 20 }
 const armWrites = (w: TestWorld) => w.recorder.records.filter(r => r.service === 'arm' && r.mutating)
-
-/** A pool as the scenario seeds it, compatible with settingsFor()'s node pool. */
-const compatiblePool = {
-  name: 'rdma',
-  vmSize: 'Standard_ND96asr_v4',
-  count: 2,
-  osSKU: 'Ubuntu2204',
-  gpuDriver: 'None'
-}
 
 describe('desiredAgentPool / comparePool (pure)', () => {
   it('builds a User pool with gpuProfile.driver None, labels, taints, zones and run tags, never SkipGPUDriverInstall', async () => {
-    world = await startWorld()
+    world = await worldForTest()
     const s = settingsFor(world, {
       nodePool: {
         taints: [
@@ -112,9 +105,9 @@ describe('desiredAgentPool / comparePool (pure)', () => {
 
 describe('ensureNodePool', () => {
   it('creates an absent pool with If-None-Match and logs progress on each poll', async () => {
-    world = await startWorld({ azure: { poolProvisioning: { polls: 3, result: 'Succeeded' } } })
+    world = await worldForTest({ azure: { poolProvisioning: { polls: 3, result: 'Succeeded' } } })
     const { clients, settings, log } = armFixture(world)
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    const r = await ensureNodePool(clients, settings, { log, ...POLL_FAST })
     expect(r.action).toBe('created')
     expect(r.warnings).toEqual([])
     expect(r.pool.provisioningState).toBe('Succeeded')
@@ -137,10 +130,10 @@ describe('ensureNodePool', () => {
   })
 
   it('reuses a compatible existing pool without any write', async () => {
-    world = await startWorld({ azure: { existingPools: [compatiblePool] } })
+    world = await worldForTest({ azure: { existingPools: [COMPATIBLE_POOL] } })
     world.sim.setPool('rdma', { nodeLabels: { 'rdma.example/ib': 'true' } })
     const { clients, settings, log } = armFixture(world)
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    const r = await ensureNodePool(clients, settings, { log, ...POLL_FAST })
     expect(r.action).toBe('reused')
     expect(r.warnings).toEqual([])
     expect(world.recorder.counts().arm.mutating).toBe(0)
@@ -148,9 +141,9 @@ describe('ensureNodePool', () => {
   })
 
   it('reuses a pool of another size count with a warning, not a change', async () => {
-    world = await startWorld({ azure: { existingPools: [{ ...compatiblePool, count: 4 }] } })
+    world = await worldForTest({ azure: { existingPools: [{ ...COMPATIBLE_POOL, count: 4 }] } })
     const { clients, settings, log } = armFixture(world, { nodePool: { labels: {} } })
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    const r = await ensureNodePool(clients, settings, { log, ...POLL_FAST })
     expect(r.action).toBe('reused')
     expect(r.warnings).toHaveLength(1)
     expect(r.warnings[0]).toMatch(/count 4, inputs ask for 2/)
@@ -159,15 +152,15 @@ describe('ensureNodePool', () => {
   })
 
   it('refuses an existing pool whose taints node-taints does not list (the stack would never run there), before any write', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: {
         existingPools: [
-          { ...compatiblePool, nodeTaints: ['sku=gpu:NoSchedule', 'soft=yes:PreferNoSchedule'] }
+          { ...COMPATIBLE_POOL, nodeTaints: ['sku=gpu:NoSchedule', 'soft=yes:PreferNoSchedule'] }
         ]
       }
     })
     const { clients, settings, log } = armFixture(world, { nodePool: { labels: {} } })
-    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureNodePool(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toContain(
       "node pool rdma: its nodes carry taint sku=gpu:NoSchedule that node-taints does not list; the stack's pods tolerate exactly node-taints"
     )
@@ -177,7 +170,7 @@ describe('ensureNodePool', () => {
     const listed = armFixture(world, {
       nodePool: { labels: {}, taints: [{ key: 'sku', value: 'gpu', effect: 'NoSchedule' }] }
     })
-    const r = await ensureNodePool(listed.clients, listed.settings, { log: listed.log, ...OPTS })
+    const r = await ensureNodePool(listed.clients, listed.settings, { log: listed.log, ...POLL_FAST })
     expect(r.action).toBe('reused')
   })
 
@@ -210,13 +203,13 @@ describe('ensureNodePool', () => {
   })
 
   it('refuses an incompatible pool before any write, listing each difference and the fix', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: {
         existingPools: [{ name: 'rdma', vmSize: 'Standard_ND40rs_v2', count: 2, osSKU: 'Ubuntu2204' }]
       }
     })
     const { clients, settings, log } = armFixture(world)
-    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureNodePool(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toMatch(/vmSize: wanted Standard_ND96asr_v4, found Standard_ND40rs_v2/)
     expect(err.message).toMatch(/gpuProfile\.driver: wanted None, found Install/)
     expect(err.message).toMatch(/node-pool-name|delete the pool/)
@@ -225,7 +218,7 @@ describe('ensureNodePool', () => {
   })
 
   it('a provisioning failure reports ARM code and message', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: {
         poolProvisioning: {
           polls: 2,
@@ -236,7 +229,7 @@ describe('ensureNodePool', () => {
       }
     })
     const { clients, settings, log } = armFixture(world)
-    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureNodePool(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toMatch(
       /node pool rdma: provisioning Failed: OverconstrainedAllocationRequest: Allocation failed\. VM\(s\) with the following constraints/
     )
@@ -246,9 +239,9 @@ describe('ensureNodePool', () => {
   it('a pool appearing between the read and the create (HTTP 412) is re-read and reused, and not claimed', async () => {
     // The first GET misses the pool (as if it did not exist yet); the PUT with If-None-Match: *
     // then finds it and answers 412.
-    world = await startWorld({
+    world = await worldForTest({
       azure: {
-        existingPools: [compatiblePool],
+        existingPools: [COMPATIBLE_POOL],
         faults: [{ match: 'GET */agentPools/rdma', status: 404, times: 1 }]
       }
     })
@@ -257,7 +250,7 @@ describe('ensureNodePool', () => {
     const saved: string[] = []
     const r = await ensureNodePool(clients, settings, {
       log,
-      ...OPTS,
+      ...POLL_FAST,
       onCreateSubmit: c => saved.push(`submitted ${c.pool} by ${c.createdBy}`),
       onCreateRefused: () => saved.push('withdrawn')
     })
@@ -272,8 +265,8 @@ describe('ensureNodePool', () => {
   })
 
   it('waits for an existing pool that is still Updating, then reuses it', async () => {
-    world = await startWorld({
-      azure: { existingPools: [{ ...compatiblePool, provisioningState: 'Updating' }] }
+    world = await worldForTest({
+      azure: { existingPools: [{ ...COMPATIBLE_POOL, provisioningState: 'Updating' }] }
     })
     const { clients, settings, log } = armFixture(world)
     const w = world
@@ -282,7 +275,7 @@ describe('ensureNodePool', () => {
       while (!/exists and is Updating; waiting/.test(log.text())) await new Promise(r => setTimeout(r, 10))
       w.sim.setPool('rdma', { provisioningState: 'Succeeded' })
     })()
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    const r = await ensureNodePool(clients, settings, { log, ...POLL_FAST })
     await settled
     expect(r.action).toBe('reused')
     expect(log.text()).toMatch(/exists and is Updating; waiting/)
@@ -290,17 +283,17 @@ describe('ensureNodePool', () => {
   })
 
   it('an existing Failed pool is an error, not reused', async () => {
-    world = await startWorld({
-      azure: { existingPools: [{ ...compatiblePool, provisioningState: 'Failed' }] }
+    world = await worldForTest({
+      azure: { existingPools: [{ ...COMPATIBLE_POOL, provisioningState: 'Failed' }] }
     })
     const { clients, settings, log } = armFixture(world)
-    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureNodePool(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toMatch(/provisioning Failed/)
     expect(world.recorder.counts().arm.mutating).toBe(0)
   })
 
   it('times out naming the step and the last state seen', async () => {
-    world = await startWorld({ azure: { poolProvisioning: { polls: 100000, result: 'Succeeded' } } })
+    world = await worldForTest({ azure: { poolProvisioning: { polls: 100000, result: 'Succeeded' } } })
     const { clients, settings, log } = armFixture(world)
     const err = await failure(ensureNodePool(clients, settings, { log, timeoutMs: 3000, pollIntervalMs: 20 }))
     expect(err.name).toBe('AzureWaitTimeoutError')
@@ -310,7 +303,7 @@ describe('ensureNodePool', () => {
 
 describe('transient ARM failures', () => {
   it('survives 429 without Retry-After, 500s and a connection reset', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: {
         faults: [
           { match: 'GET */agentPools/rdma', status: 429, times: 2 },
@@ -320,7 +313,7 @@ describe('transient ARM failures', () => {
       }
     })
     const { clients, settings, log } = armFixture(world)
-    const r = await ensureNodePool(clients, settings, { log, ...OPTS })
+    const r = await ensureNodePool(clients, settings, { log, ...POLL_FAST })
     expect(r.action).toBe('created')
     const statuses = world.recorder.records.filter(x => x.service === 'arm').map(x => x.status)
     expect(statuses.filter(s => s === 429)).toHaveLength(2)
@@ -331,19 +324,19 @@ describe('transient ARM failures', () => {
   })
 
   it('without the action policy, a 429 without Retry-After is not retried by the SDK (why the policy exists)', async () => {
-    world = await startWorld({
+    world = await worldForTest({
       azure: { faults: [{ match: 'GET */agentPools/rdma', status: 429, times: 1 }] }
     })
     const { clients, settings, log } = armFixture(world, {}, 0)
-    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureNodePool(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toMatch(/HTTP 429 TooManyRequests/)
     expect(world.recorder.counts().arm.mutating).toBe(0)
   })
 
   it('gives up after settings.wait.retries and names the step', async () => {
-    world = await startWorld({ azure: { faults: [{ match: 'GET */agentPools/rdma', status: 429 }] } })
+    world = await worldForTest({ azure: { faults: [{ match: 'GET */agentPools/rdma', status: 429 }] } })
     const { clients, settings, log } = armFixture(world, {}, 2)
-    const err = await failure(ensureNodePool(clients, settings, { log, ...OPTS }))
+    const err = await failure(ensureNodePool(clients, settings, { log, ...POLL_FAST }))
     expect(err.message).toMatch(/^node pool rdma: reading it failed: HTTP 429/)
     expect(world.recorder.records.filter(x => x.status === 429)).toHaveLength(3)
   })

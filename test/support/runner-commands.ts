@@ -39,27 +39,33 @@ function unescape(s: string): string {
     .replace(/%25/g, '%')
 }
 
+/** The command a command's info names (its first word), when the runner registers it, and the rest. */
+function commandIn(info: string, registered: Set<string>): { command: string; rest: string } | undefined {
+  const space = info.indexOf(' ')
+  const command = space < 0 ? info : info.slice(0, space)
+  return registered.has(command) ? { command, rest: space < 0 ? '' : info.slice(space + 1) } : undefined
+}
+
+/** A command's `key=value` properties, split at `separator`, their values unescaped. */
+function propertiesOf(text: string, separator: string): Record<string, string> {
+  const properties: Record<string, string> = {}
+  for (const pair of text.split(separator).filter(Boolean)) {
+    const eq = pair.indexOf('=')
+    if (eq > 0) properties[pair.slice(0, eq)] = unescape(pair.slice(eq + 1))
+  }
+  return properties
+}
+
 function v2(line: string, registered: Set<string>): RunnerCommand | undefined {
   // .NET's TrimStart: Unicode white space, U+0085 included.
   const text = line.replace(/^[\s\u0085]+/, '')
   if (!text.startsWith('::')) return undefined
   const end = text.indexOf('::', 2)
   if (end < 0) return undefined
-  const info = text.slice(2, end)
-  const space = info.indexOf(' ')
-  const command = space < 0 ? info : info.slice(0, space)
-  if (!registered.has(command)) return undefined
-  const properties: Record<string, string> = {}
-  if (space > 0)
-    for (const pair of info
-      .slice(space + 1)
-      .trim()
-      .split(',')
-      .filter(Boolean)) {
-      const eq = pair.indexOf('=')
-      if (eq > 0) properties[pair.slice(0, eq)] = unescape(pair.slice(eq + 1))
-    }
-  return { command, properties, data: unescape(text.slice(end + 2)), line }
+  const named = commandIn(text.slice(2, end), registered)
+  if (!named) return undefined
+  const properties = propertiesOf(named.rest.trim(), ',')
+  return { command: named.command, properties, data: unescape(text.slice(end + 2)), line }
 }
 
 function v1(line: string, registered: Set<string>): RunnerCommand | undefined {
@@ -67,20 +73,10 @@ function v1(line: string, registered: Set<string>): RunnerCommand | undefined {
   if (at < 0) return undefined
   const rb = line.indexOf(']', at)
   if (rb < 0) return undefined
-  const info = line.slice(at + 3, rb)
-  const space = info.indexOf(' ')
-  const command = space < 0 ? info : info.slice(0, space)
-  if (!registered.has(command)) return undefined
-  const properties: Record<string, string> = {}
-  if (space > 0)
-    for (const pair of info
-      .slice(space + 1)
-      .split(';')
-      .filter(Boolean)) {
-      const eq = pair.indexOf('=')
-      if (eq > 0) properties[pair.slice(0, eq)] = unescape(pair.slice(eq + 1))
-    }
-  return { command, properties, data: unescape(line.slice(rb + 1)), line }
+  const named = commandIn(line.slice(at + 3, rb), registered)
+  if (!named) return undefined
+  const properties = propertiesOf(named.rest, ';')
+  return { command: named.command, properties, data: unescape(line.slice(rb + 1)), line }
 }
 
 /** The commands the runner would carry out for this output, in order. */

@@ -24,7 +24,7 @@ jest.setTimeout(900_000)
 let world: World
 let flow: FlowResult
 let runnerTemp: string
-let log = ''
+const flowLog: string[] = []
 
 /** The audience of a JWT the world issued. */
 function audienceOf(jwt: string): string | undefined {
@@ -53,19 +53,14 @@ beforeAll(async () => {
   })
   runnerTemp = adoptWorld(world, 'aad-runner')
   const settings = secretAuthSettings(world, { mode: 'apply', 'node-pool': 'rdma', 'step-timeout': '30m' })
-  const out: string[] = []
-  try {
-    flow = await runFlowQuietly({ ...settings, runId: 'aad-short-tokens' }, out)
-  } finally {
-    log = out.join('')
-  }
+  flow = await runFlowQuietly({ ...settings, runId: 'aad-short-tokens' }, flowLog)
 })
 
 afterAll(() => leaveWorld(world))
 
 describe('an AAD cluster whose tokens expire many times during the run', () => {
   it('the run succeeds, helm steps included', () => {
-    if (flow.exitCode !== 0) console.log(log.slice(-6000))
+    if (flow.exitCode !== 0) console.log(flowLog.join('').slice(-6000))
     expect(flow.report.steps.filter(s => s.status !== 'success').map(s => `${s.name}: ${s.detail}`)).toEqual(
       []
     )

@@ -8,13 +8,20 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { FlowResult } from '../../../src/run/flow.js'
 import type { World } from '../../../sim/world.js'
-import { runFlowQuietly, secretAuthSettings, runnerWorld, leaveWorld } from '../../support/runner-env.js'
+import {
+  twoNodeRun,
+  runFlowQuietly,
+  secretAuthSettings,
+  runnerWorld,
+  leaveWorld
+} from '../../support/runner-env.js'
 
 jest.setTimeout(600_000)
 
 let world: World
 let flow: FlowResult
-let log = ''
+const flowLog: string[] = []
+const log = () => flowLog.join('')
 
 const list = (group: string, plural: string, ns?: string): KubeObject[] =>
   world.kube.store.list(world.kube.store.type(group, plural)!, ns ? { namespace: ns } : {})
@@ -31,29 +38,24 @@ beforeAll(async () => {
       ]
     }
   })
-  const settings = secretAuthSettings(world, {
-    mode: 'apply',
-    'node-pool': 'rdma',
-    'node-count': '2',
-    'node-taints': 'sku=gpu:NoSchedule',
-    benchmark: 'true',
-    timeout: '60m',
-    'step-timeout': '30m',
-    rollout: 'pipelined'
-  })
-  const out: string[] = []
-  try {
-    flow = await runFlowQuietly({ ...settings, runId: 'shared-cluster' }, out)
-  } finally {
-    log = out.join('')
-  }
+  const settings = secretAuthSettings(
+    world,
+    twoNodeRun('apply', {
+      'node-taints': 'sku=gpu:NoSchedule',
+      benchmark: 'true',
+      timeout: '60m',
+      'step-timeout': '30m',
+      rollout: 'pipelined'
+    })
+  )
+  flow = await runFlowQuietly({ ...settings, runId: 'shared-cluster' }, flowLog)
 })
 
 afterAll(() => leaveWorld(world))
 
 describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', () => {
   it('converges, verifies and benchmarks on the tainted pool', () => {
-    if (flow.exitCode !== 0) console.log(log)
+    if (flow.exitCode !== 0) console.log(log())
     expect(flow.exitCode).toBe(0)
     expect(flow.report.result).toBe('success')
     const rdma = nodesOf('rdma')
@@ -66,10 +68,10 @@ describe('a tainted RDMA pool beside a GPU pool with the AKS-managed driver', ()
   })
 
   it('warns about the other GPU pool with the reason', () => {
-    expect(log).toContain(
+    expect(log()).toContain(
       'pool infer (Standard_NC24ads_A100_v4) has GPUs with the AKS-managed driver (gpuProfile.driver Install)'
     )
-    expect(log).toContain('The action confines the GPU Operator and the NicClusterPolicy to pool rdma')
+    expect(log()).toContain('The action confines the GPU Operator and the NicClusterPolicy to pool rdma')
   })
 
   it('leaves the other pool alone: no NFD labels, no node agent of either operator there', () => {

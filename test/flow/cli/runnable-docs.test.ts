@@ -21,6 +21,7 @@ import {
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { shippedDist } from '../../support/dist.js'
+import { simUp as simUpChild } from '../../support/cli-child.js'
 
 jest.setTimeout(600_000)
 
@@ -120,19 +121,7 @@ function bash(
 
 /** `sim up --dir dir`, once READY. */
 async function simUp(dir: string, env: Record<string, string>): Promise<ChildProcess> {
-  const up = spawn(process.execPath, [path.join(shippedDist(), 'cli.js'), 'sim', 'up', '--dir', dir], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let out = ''
-  await new Promise<void>((resolve, reject) => {
-    up.stdout!.on('data', (b: Buffer) => {
-      out += b.toString()
-      if (/^READY$/m.test(out)) resolve()
-    })
-    up.on('exit', code => reject(new Error(`sim up exited ${code}: ${out}`)))
-  })
-  return up
+  return (await simUpChild(path.join(shippedDist(), 'cli.js'), dir, env)).up
 }
 
 async function simDown(dir: string, env: Record<string, string>): Promise<void> {

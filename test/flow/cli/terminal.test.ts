@@ -18,6 +18,7 @@ import { KubeClient } from '../../../src/kube/client.js'
 import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
 
 import { renderScreen } from '../../support/vt100.js'
+import { runCli, type CliResult } from '../../support/cli-child.js'
 
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'cli-terminal-'))
@@ -36,21 +37,8 @@ function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, XDG_CACHE_HOME: path.join(work, 'cache'), ...extra }
 }
 
-async function cli(
-  args: string[],
-  extra: Record<string, string> = {}
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await exec(process.execPath, [path.join(dist, 'cli.js'), ...args], {
-      env: terminalEnv(extra),
-      timeout: 120_000,
-      maxBuffer: 64 * 1024 * 1024
-    })
-    return { code: 0, stdout: r.stdout, stderr: r.stderr }
-  } catch (e: any) {
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
+const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliResult> =>
+  runCli(path.join(dist, 'cli.js'), args, terminalEnv(extra), 120_000)
 
 /** Every line in 80 columns, but a path or a command (`export …`) too long for one, kept whole. */
 function expectFits(text: string): void {

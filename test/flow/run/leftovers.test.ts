@@ -6,7 +6,7 @@
 // never by a process number read from a file); `simulate` leaves nothing in TMPDIR but the
 // report it names.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import {
   chownSync,
   existsSync,
@@ -25,6 +25,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../cli/local-runner.js'
 import { prepareWorldDir, WorldDirError } from '../../../sim/world-dir.js'
+import { runCli, simUp as simUpChild } from '../../support/cli-child.js'
 
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'leftovers-'))
@@ -120,35 +121,9 @@ describe('a local run', () => {
 })
 
 describe('the simulator', () => {
-  async function cli(args: string[], extra: Record<string, string> = {}) {
-    try {
-      const r = await exec(process.execPath, [path.join(dist, 'cli.js'), ...args], {
-        env: cleanEnv(extra),
-        timeout: 170_000,
-        maxBuffer: 64 * 1024 * 1024
-      })
-      return { code: 0, stdout: r.stdout, stderr: r.stderr }
-    } catch (e: any) {
-      return { code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }
-    }
-  }
-
-  /** `sim up --dir dir`, once READY. */
-  async function simUp(dir: string): Promise<{ up: ChildProcess; out: string }> {
-    const up = spawn(process.execPath, [path.join(dist, 'cli.js'), 'sim', 'up', '--dir', dir], {
-      env: cleanEnv({}),
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let out = ''
-    await new Promise<void>((resolve, reject) => {
-      up.stdout!.on('data', (b: Buffer) => {
-        out += b.toString()
-        if (/^READY$/m.test(out)) resolve()
-      })
-      up.on('exit', code => reject(new Error(`sim up exited ${code}: ${out}`)))
-    })
-    return { up, out }
-  }
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(path.join(dist, 'cli.js'), args, cleanEnv(extra), 170_000)
+  const simUp = (dir: string) => simUpChild(path.join(dist, 'cli.js'), dir, cleanEnv({}))
 
   it('sim down removes everything the world wrote, the .env with the client secret and the admin kubeconfig first of all', async () => {
     const dir = path.join(work, 'world')

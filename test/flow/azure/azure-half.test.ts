@@ -13,22 +13,16 @@ import { ensureCluster } from '../../../src/azure/cluster.js'
 import { writeClusterCredentials } from '../../../src/azure/credentials.js'
 import { ensureInfinibandFeature } from '../../../src/azure/feature.js'
 import { ensureNodePool } from '../../../src/azure/node-pool.js'
-import {
-  captureLog,
-  FAST,
-  leaks,
-  settingsFor,
-  startWorld,
-  type TestWorld
-} from '../../support/azure-world.js'
+import * as azureWorld from '../../support/azure-world.js'
+import type { TestWorld } from '../../support/azure-world.js'
 
 let world: TestWorld
 const savedEnv = { ...process.env }
-const log = captureLog()
+const log = azureWorld.captureLog()
 const errors: string[] = []
 
 beforeAll(async () => {
-  world = await startWorld({
+  world = await azureWorld.startWorld({
     azure: {
       cluster: { aad: true, localAccounts: false },
       feature: { state: 'NotRegistered', pollsUntilRegistered: 2 },
@@ -64,8 +58,8 @@ async function expectFailure(p: Promise<unknown>): Promise<string> {
 
 describe('the Azure half end to end (OIDC)', () => {
   it('signs in, registers the feature, reuses the cluster, creates the pool, writes AAD credentials and cleans up', async () => {
-    const settings = settingsFor(world, { cleanup: 'node-pool' })
-    const tuning = { retries: settings.wait.retries, ...FAST }
+    const settings = azureWorld.settingsFor(world, { cleanup: 'node-pool' })
+    const tuning = { retries: settings.wait.retries, ...azureWorld.FAST }
     const cred = createCredential(settings.azure, log, {
       mask: () => {},
       clientOptions: pipelineOptions(tuning, log)
@@ -123,8 +117,11 @@ describe('the Azure half end to end (OIDC)', () => {
   it('the error paths say what to fix', async () => {
     // Incompatible pool, admin credentials on an AAD-only cluster, a wrong secret, a subject mismatch.
     world.sim.setPool('rdmaold', { vmSize: 'Standard_NC24ads_A100_v4', osSKU: 'Ubuntu', count: 1 })
-    const s = settingsFor(world, { nodePool: { name: 'rdmaold' }, cluster: { adminCredentials: true } })
-    const tuning = { retries: 1, ...FAST }
+    const s = azureWorld.settingsFor(world, {
+      nodePool: { name: 'rdmaold' },
+      cluster: { adminCredentials: true }
+    })
+    const tuning = { retries: 1, ...azureWorld.FAST }
     const cred = createCredential(s.azure, log, {
       mask: () => {},
       clientOptions: pipelineOptions(tuning, log)
@@ -140,7 +137,7 @@ describe('the Azure half end to end (OIDC)', () => {
     ).toMatch(/admin-credentials: false/)
 
     const wrong = createCredential(
-      settingsFor(world, { azure: { clientSecret: 'definitely-not-the-secret' } }).azure,
+      azureWorld.settingsFor(world, { azure: { clientSecret: 'definitely-not-the-secret' } }).azure,
       log,
       { env: {}, mask: () => {} }
     )
@@ -168,6 +165,8 @@ describe('the Azure half end to end (OIDC)', () => {
     const everything = `${log.text()}\n${errors.join('\n')}`
     if (process.env.SHOW_AZURE_LOG) console.log(everything)
     expect(log.lines.length).toBeGreaterThan(20)
-    expect(leaks(world, everything, ['definitely-not-the-secret', world.backend.userToken])).toEqual([])
+    expect(
+      azureWorld.leaks(world, everything, ['definitely-not-the-secret', world.backend.userToken])
+    ).toEqual([])
   })
 })

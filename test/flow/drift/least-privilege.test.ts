@@ -81,6 +81,13 @@ describe('drift and verify with a reader that may not read Secrets', () => {
   })
   afterAll(() => w.close())
 
+  /** The action's flow with these inputs and the reader's kubeconfig: its result and its output. */
+  async function readerFlow(inputs: Record<string, string>, runId: string) {
+    const out: string[] = []
+    const r = await runFlowQuietly(w.settings({ kubeconfig: readerPath, ...inputs }, runId), out)
+    return { r, out }
+  }
+
   it('the reader may not read helm’s release Secrets', async () => {
     const kube = KubeClient.fromFile(readerPath, { retries: 0 })
     const err = await kube.list('v1', 'Secret', { namespace: 'gpu-operator' }).catch(e => e)
@@ -179,13 +186,9 @@ describe('drift and verify with a reader that may not read Secrets', () => {
   })
 
   it('drift mode as a whole completes: drifted, the releases’ warnings in the log, nothing written', async () => {
-    const out: string[] = []
     w.recorder.reset()
-    // A kubeconfig and no subscription-id: the cluster alone, no Azure sign-in.
-    const r = await runFlowQuietly(
-      w.settings({ mode: 'drift', kubeconfig: readerPath, 'subscription-id': '' }, 'drift-flow'),
-      out
-    )
+    // No subscription-id: the cluster alone, no Azure sign-in.
+    const { r, out } = await readerFlow({ mode: 'drift', 'subscription-id': '' }, 'drift-flow')
     expect(r.report.result).toBe('drifted')
     expect(r.report.steps.map(s => [s.name, s.status])).toEqual([
       ['credentials', 'success'],
@@ -227,11 +230,7 @@ describe('drift and verify with a reader that may not read Secrets', () => {
   })
 
   it('verify mode as a whole succeeds: the probe a warning, the benchmark not started', async () => {
-    const out: string[] = []
-    const r = await runFlowQuietly(
-      w.settings({ mode: 'verify', kubeconfig: readerPath, benchmark: 'true' }, 'verify-flow'),
-      out
-    )
+    const { r } = await readerFlow({ mode: 'verify', benchmark: 'true' }, 'verify-flow')
     expect(r.report.result).toBe('success')
     expect(r.report.steps.map(s => [s.name, s.status])).toEqual([
       ['credentials', 'success'],

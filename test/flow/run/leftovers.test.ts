@@ -7,19 +7,7 @@
 // report it names.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFile, spawn } from 'node:child_process'
-import {
-  chownSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync
-} from 'node:fs'
+import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -28,14 +16,15 @@ import { prepareWorldDir, WorldDirError } from '../../../sim/world-dir.js'
 import { runCli, simUp as simUpChild } from '../../support/cli-child.js'
 
 const exec = promisify(execFile)
-const work = mkdtempSync(path.join(tmpdir(), 'leftovers-'))
+const work = fs.mkdtempSync(path.join(tmpdir(), 'leftovers-'))
 const prebuilt = process.env.AKS_RDMA_TEST_DIST
-const dist = prebuilt && existsSync(path.join(prebuilt, 'cli.js')) ? prebuilt : path.join(work, 'dist')
+const dist = prebuilt && fs.existsSync(path.join(prebuilt, 'cli.js')) ? prebuilt : path.join(work, 'dist')
 
 /** Every file under `dir`, relative. */
 function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
+  if (!fs.existsSync(dir)) return []
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter(e => e.isFile() || e.isSocket())
     .map(e => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort()
@@ -53,7 +42,7 @@ beforeAll(async () => {
     await exec(process.execPath, ['script/build.mjs', '--outdir', dist], { timeout: 120_000 })
 }, 180_000)
 
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
 
 describe('a local run', () => {
   it('keeps the summary, the report and the kubeconfig of its run folder and says so; removes the rest', () => {
@@ -61,13 +50,13 @@ describe('a local run', () => {
     const files = prepareLocalRunner(env)
     const report = path.join(files.runnerTemp, 'aks-rdma-action-report.json')
     const kubeconfig = path.join(files.runnerTemp, 'kubeconfig-aks-1234')
-    writeFileSync(files.summary, '# aks-rdma-action\n')
-    writeFileSync(report, '{}\n')
-    writeFileSync(kubeconfig, 'apiVersion: v1\n')
-    writeFileSync(files.state, 'kubeconfig=x\n')
-    writeFileSync(files.output, 'result=success\n')
-    mkdirSync(path.join(files.runnerTemp, 'values-x'))
-    writeFileSync(path.join(files.runnerTemp, 'values-x', 'values.json'), '{}')
+    fs.writeFileSync(files.summary, '# aks-rdma-action\n')
+    fs.writeFileSync(report, '{}\n')
+    fs.writeFileSync(kubeconfig, 'apiVersion: v1\n')
+    fs.writeFileSync(files.state, 'kubeconfig=x\n')
+    fs.writeFileSync(files.output, 'result=success\n')
+    fs.mkdirSync(path.join(files.runnerTemp, 'values-x'))
+    fs.writeFileSync(path.join(files.runnerTemp, 'values-x', 'values.json'), '{}')
     const said = tidyRunFolder(files, { 'report-path': report, 'kubeconfig-path': kubeconfig })
     expect(said).toBe(
       `kept ${files.runDir}: the job summary, the report, the kubeconfig (for kubectl and helm), to use after the run; delete the folder when done`
@@ -83,7 +72,7 @@ describe('a local run', () => {
     const env: NodeJS.ProcessEnv = { XDG_CACHE_HOME: path.join(work, 'cache') }
     const files = prepareLocalRunner(env)
     expect(tidyRunFolder(files, {})).toBeUndefined()
-    expect(existsSync(files.runDir!)).toBe(false)
+    expect(fs.existsSync(files.runDir!)).toBe(false)
 
     const own = path.join(work, 'own')
     const mine: NodeJS.ProcessEnv = {
@@ -100,7 +89,7 @@ describe('a local run', () => {
   })
 
   it('bad inputs: exit 2 and no run folder left behind', async () => {
-    const tmp = mkdtempSync(path.join(work, 'tmp-'))
+    const tmp = fs.mkdtempSync(path.join(work, 'tmp-'))
     const saved = { ...process.env }
     try {
       for (const k of Object.keys(process.env))
@@ -116,7 +105,7 @@ describe('a local run', () => {
       process.env = saved
       process.exitCode = undefined
     }
-    expect(readdirSync(tmp)).toEqual([])
+    expect(fs.readdirSync(tmp)).toEqual([])
   })
 })
 
@@ -140,13 +129,13 @@ describe('the simulator', () => {
       ])
     )
     // Created by sim up itself, for its user only; the secrets' file too.
-    expect(statSync(dir).mode & 0o777).toBe(0o700)
-    expect(statSync(path.join(dir, '.env')).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
+    expect(fs.statSync(path.join(dir, '.env')).mode & 0o777).toBe(0o600)
     const exited = new Promise(r => up.once('exit', r))
     const down = await cli(['sim', 'down', '--dir', dir])
     expect(down.code).toBe(0)
     await exited
-    expect(existsSync(dir)).toBe(false)
+    expect(fs.existsSync(dir)).toBe(false)
   }, 120_000)
 
   it('sim down after a world that could not clean up (killed): its files go, the user’s stay, nothing is signalled', async () => {
@@ -155,11 +144,11 @@ describe('the simulator', () => {
     const killed = new Promise(r => up.once('exit', r))
     up.kill('SIGKILL')
     await killed
-    writeFileSync(path.join(dir, 'notes.txt'), 'the user’s own file')
-    writeFileSync(path.join(dir, 'bin', 'mytool'), '#!/bin/sh\n')
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'the user’s own file')
+    fs.writeFileSync(path.join(dir, 'bin', 'mytool'), '#!/bin/sh\n')
     // A process of the user's, and its number where an older sim down read the world's.
     const bystander = spawn('sleep', ['60'], { stdio: 'ignore' })
-    writeFileSync(path.join(dir, 'pid'), String(bystander.pid))
+    fs.writeFileSync(path.join(dir, 'pid'), String(bystander.pid))
     try {
       const down = await cli(['sim', 'down', '--dir', dir])
       expect(down.code).toBe(0)
@@ -173,11 +162,11 @@ describe('the simulator', () => {
   }, 120_000)
 
   it('sim down in a folder that never held a world touches nothing', async () => {
-    const dir = mkdtempSync(path.join(work, 'project-'))
-    mkdirSync(path.join(dir, 'bin'))
-    mkdirSync(path.join(dir, 'helm'))
+    const dir = fs.mkdtempSync(path.join(work, 'project-'))
+    fs.mkdirSync(path.join(dir, 'bin'))
+    fs.mkdirSync(path.join(dir, 'helm'))
     for (const f of ['.env', 'kubeconfig', 'bin/helm', 'helm/values.yaml'])
-      writeFileSync(path.join(dir, f), 'mine')
+      fs.writeFileSync(path.join(dir, f), 'mine')
     const down = await cli(['sim', 'down', '--dir', dir])
     expect(down.code).toBe(1)
     expect(down.stderr).toContain('nothing was touched')
@@ -185,15 +174,15 @@ describe('the simulator', () => {
   })
 
   it('sim up refuses a non-empty folder, a linked folder and a planted link: exit 2, nothing written', async () => {
-    const full = mkdtempSync(path.join(work, 'full-'))
-    writeFileSync(path.join(full, 'notes.txt'), 'mine')
+    const full = fs.mkdtempSync(path.join(work, 'full-'))
+    fs.writeFileSync(path.join(full, 'notes.txt'), 'mine')
     // A link planted where the admin kubeconfig would go.
-    const planted = mkdtempSync(path.join(work, 'planted-'))
+    const planted = fs.mkdtempSync(path.join(work, 'planted-'))
     const target = path.join(work, 'where-the-kubeconfig-would-land')
-    symlinkSync(target, path.join(planted, 'kubeconfig'))
-    const real = mkdtempSync(path.join(work, 'real-'))
+    fs.symlinkSync(target, path.join(planted, 'kubeconfig'))
+    const real = fs.mkdtempSync(path.join(work, 'real-'))
     const linked = path.join(work, 'linked')
-    symlinkSync(real, linked)
+    fs.symlinkSync(real, linked)
     for (const [dir, why] of [
       [full, 'is not empty (1 entry)'],
       [planted, 'is not empty (1 entry)'],
@@ -206,16 +195,16 @@ describe('the simulator', () => {
       })
     }
     expect(filesUnder(full)).toEqual(['notes.txt'])
-    expect(readdirSync(planted)).toEqual(['kubeconfig'])
-    expect(existsSync(target)).toBe(false)
-    expect(readdirSync(real)).toEqual([])
+    expect(fs.readdirSync(planted)).toEqual(['kubeconfig'])
+    expect(fs.existsSync(target)).toBe(false)
+    expect(fs.readdirSync(real)).toEqual([])
   })
 
   it('sim up refuses a folder another user owns (it may hold planted files)', async () => {
-    const foreign = mkdtempSync(path.join(work, 'foreign-'))
+    const foreign = fs.mkdtempSync(path.join(work, 'foreign-'))
     // As root the folder really changes hands; as anyone else, the check is shown against another uid.
     if (process.getuid?.() === 0) {
-      chownSync(foreign, 65534, 65534)
+      fs.chownSync(foreign, 65534, 65534)
       const r = await cli(['sim', 'up', '--dir', foreign])
       expect(r.code).toBe(2)
       expect(r.stderr).toContain(`sim up: --dir ${foreign}: is owned by another user (uid 65534)`)
@@ -224,26 +213,26 @@ describe('the simulator', () => {
       expect(() => prepareWorldDir(foreign, me + 1)).toThrow(WorldDirError)
       expect(() => prepareWorldDir(foreign, me + 1)).toThrow(`is owned by another user (uid ${me})`)
     }
-    expect(readdirSync(foreign)).toEqual([])
+    expect(fs.readdirSync(foreign)).toEqual([])
   })
 
   it('simulate leaves nothing in TMPDIR but the report it names, in a private folder', async () => {
-    const tmp = mkdtempSync(path.join(work, 'sim-tmp-'))
+    const tmp = fs.mkdtempSync(path.join(work, 'sim-tmp-'))
     // A link planted where the report once went, at a fixed name, pointing at a file of the user's.
     const victim = path.join(work, 'victim')
-    writeFileSync(victim, 'mine\n')
-    symlinkSync(victim, path.join(tmp, 'aks-rdma-simulate-report.json'))
+    fs.writeFileSync(victim, 'mine\n')
+    fs.symlinkSync(victim, path.join(tmp, 'aks-rdma-simulate-report.json'))
     const r = await cli(['simulate', '--output', 'json'], { TMPDIR: tmp })
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).result).toBe('success')
-    expect(readFileSync(victim, 'utf8')).toBe('mine\n')
-    const folders = readdirSync(tmp).filter(f => f !== 'aks-rdma-simulate-report.json')
+    expect(fs.readFileSync(victim, 'utf8')).toBe('mine\n')
+    const folders = fs.readdirSync(tmp).filter(f => f !== 'aks-rdma-simulate-report.json')
     expect(folders).toEqual([expect.stringMatching(/^aks-rdma-simulate-\w{6}$/)])
     const folder = path.join(tmp, folders[0])
-    expect(readdirSync(folder)).toEqual(['report.json'])
+    expect(fs.readdirSync(folder)).toEqual(['report.json'])
     expect(r.stderr).toContain(`report written to ${path.join(folder, 'report.json')}`)
-    expect(lstatSync(folder).mode & 0o777).toBe(0o700)
-    expect(lstatSync(path.join(folder, 'report.json')).mode & 0o777).toBe(0o600)
-    expect(JSON.parse(readFileSync(path.join(folder, 'report.json'), 'utf8')).result).toBe('success')
+    expect(fs.lstatSync(folder).mode & 0o777).toBe(0o700)
+    expect(fs.lstatSync(path.join(folder, 'report.json')).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(fs.readFileSync(path.join(folder, 'report.json'), 'utf8')).result).toBe('success')
   }, 180_000)
 })

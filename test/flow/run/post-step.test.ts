@@ -8,16 +8,7 @@
 // (recomputed from the runner's variables and the saved nonce) releases and deletes nothing, and
 // neither a removal nor the report's update reaches outside RUNNER_TEMP through a link.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync
-} from 'node:fs'
+import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import tls from 'node:tls'
@@ -55,13 +46,13 @@ afterAll(async () => {
 let temp: string
 let outside: string
 beforeEach(() => {
-  temp = mkdtempSync(path.join(tmpdir(), 'post-runner-temp-'))
-  outside = mkdtempSync(path.join(tmpdir(), 'post-outside-'))
+  temp = fs.mkdtempSync(path.join(tmpdir(), 'post-runner-temp-'))
+  outside = fs.mkdtempSync(path.join(tmpdir(), 'post-outside-'))
 })
 afterEach(() => {
   process.env = { ...savedEnv }
-  rmSync(temp, { recursive: true, force: true })
-  rmSync(outside, { recursive: true, force: true })
+  fs.rmSync(temp, { recursive: true, force: true })
+  fs.rmSync(outside, { recursive: true, force: true })
 })
 
 /** The runner's environment for the post step: inputs, the saved state, RUNNER_TEMP. */
@@ -81,7 +72,7 @@ function runnerEnv(inputs: Record<string, string>, state: Record<string, string>
 /** The run's kubeconfig, as the main step writes it under RUNNER_TEMP. */
 function runKubeconfig(): string {
   const p = path.join(temp, 'kubeconfig-abc123')
-  writeFileSync(p, world.kube.kubeconfig('admin'), { mode: 0o600 })
+  fs.writeFileSync(p, world.kube.kubeconfig('admin'), { mode: 0o600 })
   return p
 }
 
@@ -110,11 +101,11 @@ describe('runPost', () => {
   it('removes exactly the paths the run recorded under RUNNER_TEMP, nothing else', async () => {
     const kubeconfig = runKubeconfig()
     const tokenDir = path.join(temp, 'aks-rdma-token-xyz')
-    mkdirSync(tokenDir)
-    writeFileSync(path.join(tokenDir, 'token.sock'), '')
-    writeFileSync(path.join(temp, 'another-step-output.txt'), 'kept')
+    fs.mkdirSync(tokenDir)
+    fs.writeFileSync(path.join(tokenDir, 'token.sock'), '')
+    fs.writeFileSync(path.join(temp, 'another-step-output.txt'), 'kept')
     const notOurs = path.join(outside, 'kubeconfig-elsewhere')
-    writeFileSync(notOurs, 'kept')
+    fs.writeFileSync(notOurs, 'kept')
     const gone = path.join(temp, 'already-removed')
     runnerEnv(
       { mode: 'verify' },
@@ -125,8 +116,8 @@ describe('runPost', () => {
       }
     )
     const post = await runPost()
-    expect(readdirSync(temp)).toEqual(['another-step-output.txt'])
-    expect(existsSync(notOurs)).toBe(true)
+    expect(fs.readdirSync(temp)).toEqual(['another-step-output.txt'])
+    expect(fs.existsSync(notOurs)).toBe(true)
     expect(post).toEqual({
       exitCode: 0,
       cleanup: [
@@ -143,13 +134,13 @@ describe('runPost', () => {
 
   it('a kubeconfig recorded outside RUNNER_TEMP is kept, and said so', async () => {
     const kubeconfig = path.join(outside, 'kubeconfig-x')
-    writeFileSync(kubeconfig, world.kube.kubeconfig('admin'))
+    fs.writeFileSync(kubeconfig, world.kube.kubeconfig('admin'))
     runnerEnv(
       { mode: 'verify' },
       { [STATE.kubeconfig]: kubeconfig, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([kubeconfig]) }
     )
     const post = await runPost()
-    expect(existsSync(kubeconfig)).toBe(true)
+    expect(fs.existsSync(kubeconfig)).toBe(true)
     expect(post.cleanup.find(e => e.resource === 'kubeconfig')).toEqual({
       resource: 'kubeconfig',
       name: 'kubeconfig-x',
@@ -328,11 +319,11 @@ describe('runPost trusts its saved state no further than it can check it', () =>
 
   it('no removal and no report update reaches outside RUNNER_TEMP through a link', async () => {
     const secret = path.join(outside, 'keep-me')
-    writeFileSync(secret, 'outside')
+    fs.writeFileSync(secret, 'outside')
     const report = path.join(outside, 'report.json')
-    writeFileSync(report, '{"result":"success"}\n')
+    fs.writeFileSync(report, '{"result":"success"}\n')
     // A folder link inside RUNNER_TEMP that leads outside, and a report path through it.
-    symlinkSync(outside, path.join(temp, 'link'))
+    fs.symlinkSync(outside, path.join(temp, 'link'))
     runnerEnv(
       { mode: 'verify' },
       {
@@ -342,17 +333,20 @@ describe('runPost trusts its saved state no further than it can check it', () =>
       }
     )
     await runPost()
-    expect(readFileSync(secret, 'utf8')).toBe('outside')
-    expect(readFileSync(report, 'utf8')).toBe('{"result":"success"}\n')
+    expect(fs.readFileSync(secret, 'utf8')).toBe('outside')
+    expect(fs.readFileSync(report, 'utf8')).toBe('{"result":"success"}\n')
     // A report outside RUNNER_TEMP named directly is not written either.
     runnerEnv({ mode: 'verify' }, { [STATE.runId]: RUN, [STATE.reportPath]: report })
     await runPost()
-    expect(readFileSync(report, 'utf8')).toBe('{"result":"success"}\n')
+    expect(fs.readFileSync(report, 'utf8')).toBe('{"result":"success"}\n')
     // Inside RUNNER_TEMP, the post step's section is added.
     const own = path.join(temp, 'aks-rdma-action-report.json')
-    writeFileSync(own, '{"result":"success"}\n')
+    fs.writeFileSync(own, '{"result":"success"}\n')
     runnerEnv({ mode: 'verify' }, { [STATE.runId]: RUN, [STATE.reportPath]: own })
     await runPost()
-    expect(JSON.parse(readFileSync(own, 'utf8'))).toMatchObject({ result: 'success', post: { exitCode: 0 } })
+    expect(JSON.parse(fs.readFileSync(own, 'utf8'))).toMatchObject({
+      result: 'success',
+      post: { exitCode: 0 }
+    })
   })
 })

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseEnv, promisify } from 'node:util'
 import { KubeClient } from '../../../src/kube/client.js'
-import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
 
 import { renderScreen } from '../../support/vt100.js'
 import { runCli, type CliResult } from '../../support/cli-child.js'
+import { readActionLease } from '../../support/action-lease-read.js'
 
 const exec = promisify(execFile)
 const work = mkdtempSync(path.join(tmpdir(), 'cli-terminal-'))
@@ -385,14 +385,7 @@ describe('the simulator one flag away', () => {
       expect(stderr).toContain('Lease kube-system/aks-rdma-action: released')
       // The Lease is free for the next run: deleted, not left to expire.
       const admin = KubeClient.fromFile(path.join(dir, 'kubeconfig'), { retries: 1 })
-      const lease = await admin
-        .get({
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          namespace: LEASE_NAMESPACE,
-          name: LEASE_NAME
-        })
-        .catch(() => undefined)
+      const lease = await readActionLease(admin)
       expect(lease?.spec?.holderIdentity ?? '').toBe('')
       // Its kubeconfig is gone, and no other is left in the runs' folders.
       const kubeconfig = /^ {2}kubeconfig-path=(.+)$/m.exec(stdout)?.[1]

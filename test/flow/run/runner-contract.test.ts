@@ -13,7 +13,6 @@ import path from 'node:path'
 import { TAG_CREATED_BY, tagValue } from '../../../src/azure/node-pool.js'
 import { EXIT } from '../../../src/exit-codes.js'
 import { KubeClient } from '../../../src/kube/client.js'
-import { LEASE_NAME, LEASE_NAMESPACE } from '../../../src/stack/lease.js'
 import {
   runAction,
   CANCELLED_EXIT_CODE,
@@ -23,6 +22,7 @@ import {
 import { startWorld, type World } from '../../../sim/world.js'
 import { shippedDist } from '../../support/dist.js'
 import { helmStandinCommand } from '../../support/helm-standin-bin.js'
+import { readActionLease } from '../../support/action-lease-read.js'
 
 jest.setTimeout(240_000)
 
@@ -245,15 +245,7 @@ describe('the runner contract on the shipped bundles', () => {
 
   /** The Lease as the world's admin reads it (undefined: deleted). */
   async function leaseOf(w: World) {
-    const admin = KubeClient.fromString(w.kube.kubeconfig('admin'), { retries: 1 })
-    return admin
-      .get({
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        namespace: LEASE_NAMESPACE,
-        name: LEASE_NAME
-      })
-      .catch(() => undefined)
+    return readActionLease(KubeClient.fromString(w.kube.kubeconfig('admin'), { retries: 1 }))
   }
 
   for (const [signal, code] of [

@@ -97,6 +97,17 @@ async function leaseHeldBy(holder: string): Promise<void> {
 
 const armDeletes = () => world.recorder.records.filter(r => r.service === 'arm' && r.method === 'DELETE')
 
+/** The post step after a verify run of RUN that recorded `kubeconfig` and `tempPaths`, with `state` besides. */
+function postOfVerify(kubeconfig: string, state: Record<string, string> = {}, tempPaths = [kubeconfig]) {
+  const recorded = {
+    [STATE.kubeconfig]: kubeconfig,
+    [STATE.runId]: RUN,
+    [STATE.tempPaths]: JSON.stringify(tempPaths)
+  }
+  runnerEnv({ mode: 'verify' }, { ...recorded, ...state })
+  return runPost()
+}
+
 describe('runPost', () => {
   it('removes exactly the paths the run recorded under RUNNER_TEMP, nothing else', async () => {
     const kubeconfig = runKubeconfig()
@@ -107,15 +118,7 @@ describe('runPost', () => {
     const notOurs = path.join(outside, 'kubeconfig-elsewhere')
     fs.writeFileSync(notOurs, 'kept')
     const gone = path.join(temp, 'already-removed')
-    runnerEnv(
-      { mode: 'verify' },
-      {
-        [STATE.kubeconfig]: kubeconfig,
-        [STATE.runId]: RUN,
-        [STATE.tempPaths]: JSON.stringify([kubeconfig, tokenDir, notOurs, gone])
-      }
-    )
-    const post = await runPost()
+    const post = await postOfVerify(kubeconfig, {}, [kubeconfig, tokenDir, notOurs, gone])
     expect(fs.readdirSync(temp)).toEqual(['another-step-output.txt'])
     expect(fs.existsSync(notOurs)).toBe(true)
     expect(post).toEqual({
@@ -135,11 +138,7 @@ describe('runPost', () => {
   it('a kubeconfig recorded outside RUNNER_TEMP is kept, and said so', async () => {
     const kubeconfig = path.join(outside, 'kubeconfig-x')
     fs.writeFileSync(kubeconfig, world.kube.kubeconfig('admin'))
-    runnerEnv(
-      { mode: 'verify' },
-      { [STATE.kubeconfig]: kubeconfig, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([kubeconfig]) }
-    )
-    const post = await runPost()
+    const post = await postOfVerify(kubeconfig)
     expect(fs.existsSync(kubeconfig)).toBe(true)
     expect(post.cleanup.find(e => e.resource === 'kubeconfig')).toEqual({
       resource: 'kubeconfig',
@@ -152,11 +151,7 @@ describe('runPost', () => {
   it('releases the Lease this run still holds, and leaves another run’s alone', async () => {
     await leaseHeldBy(RUN)
     const kubeconfig = runKubeconfig()
-    runnerEnv(
-      { mode: 'verify' },
-      { [STATE.kubeconfig]: kubeconfig, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([kubeconfig]) }
-    )
-    const released = await runPost()
+    const released = await postOfVerify(kubeconfig)
     expect(released.cleanup[0]).toEqual({
       resource: 'lease',
       name: `${LEASE_NAMESPACE}/${LEASE_NAME}`,
@@ -166,26 +161,13 @@ describe('runPost', () => {
 
     await leaseHeldBy(OTHER_JOB)
     const other = runKubeconfig()
-    runnerEnv(
-      { mode: 'verify' },
-      { [STATE.kubeconfig]: other, [STATE.runId]: RUN, [STATE.tempPaths]: JSON.stringify([other]) }
-    )
-    const kept = await runPost()
+    const kept = await postOfVerify(other)
     expect(kept.cleanup[0]).toMatchObject({ resource: 'lease', result: 'skipped' })
     expect((await lease())?.spec.holderIdentity).toBe(OTHER_JOB)
 
     // The main step took it and released it itself: the table says so, not "did not hold it".
     const mine = runKubeconfig()
-    runnerEnv(
-      { mode: 'verify' },
-      {
-        [STATE.kubeconfig]: mine,
-        [STATE.runId]: RUN,
-        [STATE.leaseReleased]: 'true',
-        [STATE.tempPaths]: JSON.stringify([mine])
-      }
-    )
-    const after = await runPost()
+    const after = await postOfVerify(mine, { [STATE.leaseReleased]: 'true' })
     expect(after.cleanup[0]).toEqual({
       resource: 'lease',
       name: `${LEASE_NAMESPACE}/${LEASE_NAME}`,

@@ -81,6 +81,14 @@ async function runOn(
 const entry = (o: Outcome, resource: string) =>
   (o.report?.post?.cleanup ?? []).find((e: { resource: string }) => e.resource === resource)
 
+/** A post step's cleanup entry for a resource it deleted, and why. */
+const deletedEntry = (resource: string, name: string, reason: string) => ({
+  resource,
+  name,
+  result: 'deleted',
+  reason
+})
+
 /** Resolves once the world has recorded a request matching `test` (the main step's PUT). */
 async function requestSeen(w: World, test: (method: string, path: string, status: number) => boolean) {
   while (!w.recorder.records.some(r => test(r.method, r.path, r.status)))
@@ -123,18 +131,8 @@ describe('the runner contract on the shipped bundles', () => {
       status: 'success',
       action: 'created'
     })
-    expect(entry(o, 'cluster')).toEqual({
-      resource: 'cluster',
-      name: CLUSTER,
-      result: 'deleted',
-      reason: 'was Succeeded'
-    })
-    expect(entry(o, 'node-pool')).toEqual({
-      resource: 'node-pool',
-      name: POOL,
-      result: 'deleted',
-      reason: 'with its cluster'
-    })
+    expect(entry(o, 'cluster')).toEqual(deletedEntry('cluster', CLUSTER, 'was Succeeded'))
+    expect(entry(o, 'node-pool')).toEqual(deletedEntry('node-pool', POOL, 'with its cluster'))
     expect(w.azure.clusterExists()).toBe(false)
     const deletes = w.recorder.records.filter(r => r.service === 'arm' && r.method === 'DELETE')
     expect(deletes.map(r => r.path)).toEqual([expect.stringMatching(/\/managedClusters\/aks-rdma$/)])
@@ -150,12 +148,7 @@ describe('the runner contract on the shipped bundles', () => {
       status: 'failure',
       detail: expect.stringContaining('provisioning Failed: AllocationFailed')
     })
-    expect(entry(o, 'node-pool')).toEqual({
-      resource: 'node-pool',
-      name: POOL,
-      result: 'deleted',
-      reason: 'was Failed'
-    })
+    expect(entry(o, 'node-pool')).toEqual(deletedEntry('node-pool', POOL, 'was Failed'))
     expect(w.azure.getPool(POOL)).toBeUndefined()
     // So a re-run starts afresh instead of failing on the Failed pool.
     expect(o.run.summary).toContain('### Cleanup (post step)')
@@ -182,12 +175,7 @@ describe('the runner contract on the shipped bundles', () => {
       cluster: 'aks-rdma',
       createdBy: o.run.state['run-id']
     })
-    expect(entry(o, 'cluster')).toEqual({
-      resource: 'cluster',
-      name: CLUSTER,
-      result: 'deleted',
-      reason: 'was Creating'
-    })
+    expect(entry(o, 'cluster')).toEqual(deletedEntry('cluster', CLUSTER, 'was Creating'))
     expect(w.azure.clusterExists()).toBe(false)
   })
 

@@ -1,9 +1,22 @@
-// Unit-test helper: a cluster's objects in memory, for modules that list and watch (kube/watch's
-// WatchSource) without a simulated world. One resourceVersion counter over every kind, as an API
-// server's; put/remove emit ADDED/MODIFIED/DELETED to the watches whose namespace, label and field
-// selectors match; a watch replays what happened after the resourceVersion it starts from, and
-// one started from before `horizon` gets 410 Gone (the watch relists). apiError builds a failed
-// request as client-node's ApiException carries it (code and Status body), which kube/errors reads.
+// Unit-test helper: a cluster's objects in memory on the simulator's ObjectStore (sim/kube/store.ts,
+// the store the simulated API server serves), for modules that list and watch (kube/watch's
+// WatchSource) or call the API without a simulated world. resourceVersions, uids, selectors, watch
+// replay and 410 Gone come from the store and its watch cache; a refused create / replace / delete
+// (404, 409 AlreadyExists, 409 Conflict, a failed precondition) is the store's StoreError as the
+// API server turns it into a Status, raised as client-node's ApiException, which kube/errors reads.
+// The store runs without the built-in strategy (no admission or defaulting): a test's objects are
+// stored as written. See CONTRIBUTING.md "Tests".
+import { ApiException } from '@kubernetes/client-node'
+import { storeErrorToApi } from '../../sim/kube/apiserver/handlers.js'
+import { statusFailure, type Reason } from '../../sim/kube/apiserver/status.js'
+import { BUILTIN_TYPES } from '../../sim/kube/resources.js'
+import {
+  type DeleteOptions,
+  type KubeObject as StoredObject,
+  ObjectStore,
+  type ResourceType,
+  StoreError
+} from '../../sim/kube/store.js'
 import type { KubeObject } from '../../src/kube/types.js'
 import type { WatchEvent, WatchSource } from '../../src/kube/watch.js'
 
@@ -13,172 +26,198 @@ export interface SourceFilter {
   fieldSelector?: string
 }
 
-interface Watcher {
-  apiVersion: string
-  kind: string
-  filter: SourceFilter
-  onEvent: (e: WatchEvent) => void
-  onDone: (e: unknown) => void
-}
-
-const keyOf = (apiVersion: string, kind: string, namespace: string | undefined, name: string): string =>
-  `${apiVersion}|${kind}|${namespace ?? ''}|${name}`
-
-/** A failed request as client-node raises it: the HTTP code and the Status body. */
-export function apiError(code: number, reason: string, message = reason): Error {
-  const body = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }
-  return Object.assign(new Error(`HTTP-Code: ${code} Message: ${message}`), {
+/** A failed request as client-node raises it: the HTTP code and the Status body (as text). */
+export function apiError(code: number, reason: Reason | '', message: string = reason): Error {
+  return new ApiException(
     code,
-    body: JSON.stringify(body)
-  })
+    'Unsuccessful HTTP Request',
+    JSON.stringify(statusFailure(code, reason, message)),
+    {}
+  )
 }
 
-/** Whether `labels` satisfy a label selector (=, ==, !=, `key`, `!key`, `key in (a,b)`, `notin`). */
-export function labelsMatch(
-  labels: Record<string, string> | undefined,
-  selector: string | undefined
-): boolean {
-  if (!selector) return true
-  const l = labels ?? {}
-  const terms = selector.match(/[^,(]+(\([^)]*\))?/g) ?? []
-  return terms.every(raw => {
-    const t = raw.trim()
-    const set = /^(\S+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(t)
-    if (set) {
-      const values = set[3].split(',').map(v => v.trim())
-      const has = set[1] in l && values.includes(l[set[1]])
-      return set[2] === 'in' ? has : !has
-    }
-    const ne = /^([^!=]+)!=(.*)$/.exec(t)
-    if (ne) return l[ne[1].trim()] !== ne[2].trim()
-    const eq = /^([^!=]+)==?(.*)$/.exec(t)
-    if (eq) return l[eq[1].trim()] === eq[2].trim()
-    if (t.startsWith('!')) return !(t.slice(1) in l)
-    return t in l
-  })
+/** The store's refusal as the API server answers it (storeErrorToApi) and client-node raises it. */
+function answered(err: unknown, type: ResourceType, name?: string): unknown {
+  if (!(err instanceof StoreError)) return err
+  const api = storeErrorToApi(err, { type, group: type.group, version: type.version, name, watchPath: false })
+  return new ApiException(api.code, 'Unsuccessful HTTP Request', JSON.stringify(api.toStatus()), {})
 }
 
-/** Whether `o` satisfies a field selector (`path=value`, `path!=value`; dotted paths into the object). */
-export function fieldsMatch(o: KubeObject, selector: string | undefined): boolean {
-  if (!selector) return true
-  return selector.split(',').every(term => {
-    const m = /^([^!=]+)(!=|==|=)(.*)$/.exec(term.trim())
-    if (!m) throw new Error(`memory-cluster: field selector term "${term}" not understood`)
-    let v: unknown = o
-    for (const part of m[1].split('.')) v = (v as Record<string, unknown> | undefined)?.[part]
-    const same = String(v ?? '') === m[3]
-    return m[2] === '!=' ? !same : same
-  })
-}
+const [groupOf, versionOf] = [
+  (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : ''),
+  (apiVersion: string) => apiVersion.split('/').pop()!
+]
 
 export class MemoryCluster {
-  private rv = 1
-  private readonly objects = new Map<string, KubeObject>()
-  private readonly history: Array<{ rv: number; apiVersion: string; kind: string; ev: WatchEvent }> = []
-  private readonly watchers = new Set<Watcher>()
-  /** Oldest resourceVersion a watch may start from; an older one gets 410 Gone. */
-  horizon = 0
+  readonly store = new ObjectStore()
   /** Lists served, per `apiVersion/kind`. */
   readonly lists = new Map<string, number>()
+  private readonly dropped = new Set<(err: unknown) => void>()
+  /** What a test's put seeds as it was (uid, creationTimestamp, deletionTimestamp), for the create under way. */
+  private seeded: StoredObject['metadata'] | undefined
 
-  /** Stores `o` (a copy, with a new resourceVersion and a uid when it has none); emits ADDED or MODIFIED. */
-  put(o: KubeObject): KubeObject {
-    const key = keyOf(o.apiVersion, o.kind, o.metadata.namespace, o.metadata.name)
-    const before = this.objects.get(key)
-    const stored: KubeObject = structuredClone({
-      ...o,
-      metadata: {
-        ...o.metadata,
-        uid: o.metadata.uid ?? before?.metadata.uid ?? `uid-${o.metadata.name}-${this.rv + 1}`,
-        resourceVersion: String(++this.rv)
+  constructor() {
+    for (const t of BUILTIN_TYPES) this.store.registerType(t)
+    this.store.setStrategy({
+      prepareForCreate: (_t, obj) => {
+        const s = this.seeded
+        if (!s) return
+        for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp'] as const)
+          if (s[k] !== undefined) obj.metadata[k] = s[k]
       }
     })
-    this.objects.set(key, stored)
-    this.emit(stored, before ? 'MODIFIED' : 'ADDED')
-    return structuredClone(stored)
   }
 
-  /** Removes the object; emits DELETED. False when there was none. */
+  /** The stored type of a kind; a kind the store does not serve is registered on first use when `add`. */
+  typeOf(apiVersion: string, kind: string, add?: { namespaced: boolean }): ResourceType | undefined {
+    const known = this.store.typeForKind(apiVersion, kind)
+    if (known || !add) return known
+    const t: ResourceType = {
+      group: groupOf(apiVersion),
+      version: versionOf(apiVersion),
+      plural: `${kind.toLowerCase()}s`,
+      singular: kind.toLowerCase(),
+      kind,
+      namespaced: add.namespaced
+    }
+    this.store.registerType(t)
+    return t
+  }
+
+  private typeFor(o: KubeObject): ResourceType {
+    return this.typeOf(o.apiVersion, o.kind, { namespaced: o.metadata.namespace !== undefined })!
+  }
+
+  /**
+   * A test's write, as another client writing unconditionally: creates `o` (its uid, creation and
+   * deletion timestamps kept when it has them, as an object that was already there) or replaces the
+   * live one (its uid kept). The store's copy is returned.
+   */
+  put(o: KubeObject): KubeObject {
+    const t = this.typeFor(o)
+    const live = this.store.tryGet(t, o.metadata.namespace, o.metadata.name)
+    const { resourceVersion: _rv, ...metadata } = o.metadata
+    if (live) return this.store.update(t, { ...o, metadata } as StoredObject) as KubeObject
+    this.seeded = metadata
+    try {
+      return this.store.create(t, { ...o, metadata } as StoredObject) as KubeObject
+    } finally {
+      this.seeded = undefined
+    }
+  }
+
+  /** Removes the object at once (a controller done with its finalizers first). False when there was none. */
   remove(apiVersion: string, kind: string, name: string, namespace?: string): boolean {
-    const key = keyOf(apiVersion, kind, namespace, name)
-    const o = this.objects.get(key)
-    if (!o) return false
-    this.objects.delete(key)
-    this.emit({ ...o, metadata: { ...o.metadata, resourceVersion: String(++this.rv) } }, 'DELETED')
+    const t = this.typeOf(apiVersion, kind)
+    const live = t && this.store.tryGet(t, namespace, name)
+    if (!t || !live) return false
+    if (live.metadata.finalizers?.length) {
+      this.store.update(t, { ...live, metadata: { ...live.metadata, finalizers: [] } })
+      if (!this.store.tryGet(t, namespace, name)) return true
+    }
+    this.store.delete(t, namespace, name, { gracePeriodSeconds: 0 })
     return true
   }
 
   get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
-    const o = this.objects.get(keyOf(apiVersion, kind, namespace, name))
-    return o && structuredClone(o)
+    const t = this.typeOf(apiVersion, kind)
+    return t && (this.store.tryGet(t, namespace, name) as KubeObject | undefined)
   }
 
-  /** The objects of one kind that match `filter`, in the order they were first stored. */
+  /** The objects of one kind that match `filter`, in the store's (namespace/name) order. */
   all(apiVersion: string, kind: string, filter: SourceFilter = {}): KubeObject[] {
-    return [...this.objects.values()]
-      .filter(o => o.apiVersion === apiVersion && o.kind === kind && this.matches(o, filter))
-      .map(o => structuredClone(o))
+    const t = this.typeOf(apiVersion, kind)
+    return t ? (this.store.list(t, filter).items as KubeObject[]) : []
   }
 
-  /** A WatchSource over one kind (as KubeClient.watchSource gives). */
+  /** The API server's answer to a GET: the object, or 404 as client-node raises it. */
+  read(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject {
+    const t = this.typeOf(apiVersion, kind, { namespaced: namespace !== undefined })!
+    return this.answer(t, name, () => this.store.get(t, namespace, name))
+  }
+
+  /** The API server's answer to a POST of `body` into `namespace`: 409 AlreadyExists when it is there. */
+  create(body: KubeObject, namespace?: string): KubeObject {
+    const o = { ...body, metadata: { ...body.metadata, ...(namespace ? { namespace } : {}) } }
+    const t = this.typeFor(o)
+    return this.answer(t, o.metadata.name, () => this.store.create(t, o as StoredObject))
+  }
+
+  /** The API server's answer to a PUT: 404 when there is none, 409 Conflict on a stale resourceVersion. */
+  replace(body: KubeObject, namespace?: string): KubeObject {
+    const o = { ...body, metadata: { ...body.metadata, ...(namespace ? { namespace } : {}) } }
+    const t = this.typeFor(o)
+    return this.answer(t, o.metadata.name, () => this.store.update(t, o as StoredObject))
+  }
+
+  /** The API server's answer to a DELETE: 404 when there is none, 409 when a precondition fails. */
+  delete(apiVersion: string, kind: string, name: string, namespace?: string, opts: DeleteOptions = {}) {
+    const t = this.typeOf(apiVersion, kind, { namespaced: namespace !== undefined })!
+    return this.answer(t, name, () => this.store.delete(t, namespace, name, opts))
+  }
+
+  private answer<T>(t: ResourceType, name: string, fn: () => T): T {
+    try {
+      return structuredClone(fn())
+    } catch (e) {
+      throw answered(e, t, name)
+    }
+  }
+
+  /** A WatchSource over one kind (as KubeClient.watchSource gives); events arrive a turn later, as over a connection. */
   source(apiVersion: string, kind: string, filter: SourceFilter & { name?: string } = {}): WatchSource {
+    const type = () => this.typeOf(apiVersion, kind, { namespaced: filter.namespace !== undefined })!
+    const { name: _n, ...selectors } = filter
     return {
       name: filter.name ?? `${kind} ${filter.labelSelector ?? ''}`.trim(),
       list: async () => {
         const k = `${apiVersion}/${kind}`
         this.lists.set(k, (this.lists.get(k) ?? 0) + 1)
-        return { items: this.all(apiVersion, kind, filter), resourceVersion: String(this.rv) }
+        const l = this.store.list(type(), selectors)
+        return { items: l.items as KubeObject[], resourceVersion: l.resourceVersion }
       },
       watch: async (resourceVersion, onEvent, onDone) => {
-        const from = Number(resourceVersion)
-        if (from < this.horizon) {
-          setImmediate(() => onEvent({ type: 'ERROR', object: { kind: 'Status', code: 410 } as any }))
+        let stop: () => void
+        try {
+          stop = this.store.watch(type(), { ...selectors, fromVersion: resourceVersion }, e =>
+            setImmediate(() => onEvent(e as WatchEvent))
+          )
+        } catch (err) {
+          if (!(err instanceof StoreError) || err.code !== 410) throw err
+          // As the API server's watch answers it: an ERROR event with the Status, then the end.
+          const status = statusFailure(410, 'Expired', err.message)
+          setImmediate(() => onEvent({ type: 'ERROR', object: status } as unknown as WatchEvent))
           setImmediate(() => onDone(null))
           return { stop: () => undefined }
         }
-        const w: Watcher = { apiVersion, kind, filter, onEvent, onDone }
-        for (const h of this.history)
-          if (
-            h.rv > from &&
-            h.apiVersion === apiVersion &&
-            h.kind === kind &&
-            this.matches(h.ev.object, filter)
-          )
-            setImmediate(() => onEvent(structuredClone(h.ev)))
-        this.watchers.add(w)
-        return { stop: () => void this.watchers.delete(w) }
+        const end = (err: unknown) => {
+          stop()
+          this.dropped.delete(end)
+          onDone(err)
+        }
+        this.dropped.add(end)
+        return {
+          stop: () => {
+            stop()
+            this.dropped.delete(end)
+          }
+        }
       }
     }
   }
 
   /** Ends every open watch with `err` (null: closed by the server), as a dropped connection. */
   dropWatches(err: unknown = new Error('connection reset')): void {
-    for (const w of [...this.watchers]) {
-      this.watchers.delete(w)
-      w.onDone(err)
-    }
+    for (const end of [...this.dropped]) end(err)
   }
 
   /** Open watches (a module that is done waiting has stopped its own). */
   get openWatches(): number {
-    return this.watchers.size
+    return this.dropped.size
   }
 
-  private matches(o: KubeObject, f: SourceFilter): boolean {
-    return (
-      (f.namespace === undefined || o.metadata.namespace === f.namespace) &&
-      labelsMatch(o.metadata.labels, f.labelSelector) &&
-      fieldsMatch(o, f.fieldSelector)
-    )
-  }
-
-  private emit(o: KubeObject, type: 'ADDED' | 'MODIFIED' | 'DELETED'): void {
-    const ev: WatchEvent = { type, object: o }
-    this.history.push({ rv: this.rv, apiVersion: o.apiVersion, kind: o.kind, ev })
-    for (const w of this.watchers)
-      if (w.apiVersion === o.apiVersion && w.kind === o.kind && this.matches(o, w.filter)) {
-        const copy = structuredClone(ev)
-        setImmediate(() => w.onEvent(copy))
-      }
+  /** Drops the watch caches' history, so a watch from an earlier resourceVersion gets 410 Gone. */
+  compact(): void {
+    this.store.compact()
   }
 }

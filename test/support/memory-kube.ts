@@ -3,9 +3,10 @@
 // the real client (src/kube/client.ts): request() wraps a failure as KubeRequestError, get gives
 // undefined for an object that is not there, list (one call, after an event-loop turn, as a page
 // request) wraps its failure as `list <Kind>`, applyManifest creates when there is no live
-// object, podLog gives '' for a pod that is gone; and the API server: a create of an existing pod
-// or DaemonSet is 409, a created pod is Pending in its namespace, deleteCollection by label, a
-// DaemonSet deleted in the background takes its pods with it.
+// object, podLog gives '' for a pod that is gone. What the API server answers (409 AlreadyExists
+// for a create of an existing pod, DaemonSet or Secret, 404, a uid precondition's 409) is the
+// cluster's store's; here only: a created pod is Pending, deleteCollection by label, a DaemonSet
+// deleted in the background takes its pods with it (the garbage collector's part).
 // Every call is recorded in `calls` (as `say` words it; a word that is undefined is not recorded)
 // and every request's `what` in `requests`. A call can be made to fail once (`failNext`) or always
 // (`failAlways`), by the name of the point: list, watchList, createNamespacedPod,
@@ -14,7 +15,7 @@
 import type { KubeClient } from '../../src/kube/client.js'
 import { httpStatusOf, KubeRequestError, messageOf } from '../../src/kube/errors.js'
 import type { KubeObject, KubeRef, ListOptions } from '../../src/kube/types.js'
-import { apiError, MemoryCluster } from './memory-cluster.js'
+import { MemoryCluster } from './memory-cluster.js'
 import { memoryConfigMapApi } from './memory-record.js'
 
 export interface DeleteOptions {
@@ -198,42 +199,27 @@ export function memoryKube(o: MemoryKubeOptions = {}): MemoryKube {
         if (l instanceof Error) throw l
         return cluster.get('v1', 'Pod', name, namespace) ? (l ?? '') : ''
       }),
-    // An object deleted only while it has the uid given (the API server's precondition: 409).
+    // As KubeClient.deleteObject: a DELETE with the uid precondition; 404 is false.
     deleteObject: async (ref: KubeRef, uid?: string) => {
       record(`delete ${ref.kind} ${ref.namespace ?? ''}/${ref.name}${uid ? ` uid ${uid}` : ''}`)
-      const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-      if (!live) return false
-      if (uid && live.metadata.uid !== uid)
-        throw new KubeRequestError(
-          `delete ${ref.kind} ${ref.name}`,
-          409,
-          `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${live.metadata.uid}`,
-          undefined
-        )
-      cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-      return true
+      return deleteByRef(cluster, ref, uid)
     },
     core: {
       // The ownership record the work namespace's create is written into.
       ...memoryConfigMapApi(cluster),
       createNamespacedSecret: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
         record(`create Secret ${namespace}/${body.metadata.name}`)
-        if (cluster.get('v1', 'Secret', body.metadata.name, namespace))
-          throw apiError(409, 'AlreadyExists', `secrets "${body.metadata.name}" already exists`)
-        return cluster.put({ ...body, metadata: { ...body.metadata, namespace } })
+        return cluster.create(body, namespace)
       },
       createNamespacedPod: ({ namespace, body }: { namespace: string; body: KubeObject }) =>
         track('create', () => {
-          const name = body.metadata.name
           record(say.createPod(namespace, body))
           fail('createNamespacedPod')
           const err = o.createError?.(body)
           if (err) throw err
-          if (cluster.get('v1', 'Pod', name, namespace))
-            throw apiError(409, 'AlreadyExists', `pods "${name}" already exists`)
-          const stored = { ...body, metadata: { ...body.metadata, namespace } }
-          created.push(stored)
-          return cluster.put({ ...stored, status: { phase: 'Pending' } })
+          const pod = cluster.create({ ...body, status: { phase: 'Pending' } }, namespace)
+          created.push({ ...body, metadata: { ...body.metadata, namespace } })
+          return pod
         }),
       deleteCollectionNamespacedPod: async (q: DeleteOptions) => {
         record(say.deletePods(q))
@@ -246,19 +232,12 @@ export function memoryKube(o: MemoryKubeOptions = {}): MemoryKube {
     apps: {
       createNamespacedDaemonSet: async ({ namespace, body }: { namespace: string; body: KubeObject }) => {
         record(say.createDaemonSet(namespace, body))
-        if (cluster.get('apps/v1', 'DaemonSet', body.metadata.name, namespace))
-          throw apiError(409, 'AlreadyExists', `daemonsets.apps "${body.metadata.name}" already exists`)
-        return cluster.put({
-          ...body,
-          metadata: { ...body.metadata, creationTimestamp: '2026-12-02T10:00:00Z' }
-        })
+        return cluster.create(body, namespace)
       },
       deleteNamespacedDaemonSet: async (q: DeleteOptions & { name: string }) => {
         record(say.deleteDaemonSet(q))
         fail('deleteNamespacedDaemonSet')
-        const ds = cluster.get('apps/v1', 'DaemonSet', q.name, q.namespace)
-        if (!ds) throw apiError(404, 'NotFound', `daemonsets.apps "${q.name}" not found`)
-        cluster.remove('apps/v1', 'DaemonSet', q.name, q.namespace)
+        const ds = cluster.delete('apps/v1', 'DaemonSet', q.name, q.namespace).object
         // Background propagation: the garbage collector removes the DaemonSet's pods.
         for (const p of cluster.all('v1', 'Pod', { namespace: q.namespace }))
           if (p.metadata.ownerReferences?.some(r => r.uid === ds.metadata.uid))
@@ -278,6 +257,21 @@ export function memoryKube(o: MemoryKubeOptions = {}): MemoryKube {
     failAlways,
     listFailures,
     maxInFlight
+  }
+}
+
+/**
+ * KubeClient.deleteObject's request over `cluster`: a DELETE with the uid precondition (the store's
+ * 409 when the object is another one, as KubeRequestError), false when there is none.
+ */
+export async function deleteByRef(cluster: MemoryCluster, ref: KubeRef, uid?: string): Promise<boolean> {
+  const what = `delete ${ref.kind} ${ref.name}`
+  try {
+    cluster.delete(ref.apiVersion, ref.kind, ref.name, ref.namespace, uid ? { preconditions: { uid } } : {})
+    return true
+  } catch (e) {
+    if (httpStatusOf(e) === 404) return false
+    throw new KubeRequestError(what, httpStatusOf(e), messageOf(e), e)
   }
 }
 

@@ -1,15 +1,14 @@
-// Unit-test helper: the coordination.k8s.io/v1 Lease API over a MemoryCluster, as the API server
-// answers the calls src/stack/lease.ts makes: read gives 404 when there is none; create gives 409
-// AlreadyExists when there is one; replace gives 404 when there is none and 409 Conflict on a stale
-// resourceVersion, keeping the uid; delete honours its uid and resourceVersion preconditions (409)
-// and gives 404 when there is none. Each call's arguments are kept (`args`); a one-shot hook can run
+// Unit-test helper: the coordination.k8s.io/v1 Lease API over a MemoryCluster, the calls
+// src/stack/lease.ts makes, each answered by the cluster's store as the API server answers it (404,
+// 409 AlreadyExists, 409 Conflict on a stale resourceVersion, the delete's uid and resourceVersion
+// preconditions). Each call's arguments are kept (`args`); a one-shot hook can run
 // before the next call of an op (`before`: change the cluster, throw) and an op can keep failing
 // (`failing`, until cleared). memoryLeaseClient wraps it as a KubeClient holding only the Lease's
 // calls, request() recording its `what` (and the flag it is given), watchSource() its arguments.
 import type { KubeClient } from '../../src/kube/client.js'
 import type { KubeObject } from '../../src/kube/types.js'
 import type { WatchSource } from '../../src/kube/watch.js'
-import { apiError, type MemoryCluster } from './memory-cluster.js'
+import { MemoryCluster } from './memory-cluster.js'
 
 export const LEASE_API = 'coordination.k8s.io/v1'
 export const LEASE_NAME = 'aks-rdma-action'
@@ -17,14 +16,26 @@ export const LEASE_NS = 'kube-system'
 
 export type LeaseOp = 'read' | 'create' | 'replace' | 'delete'
 
-export const leaseConflict = (): Error =>
-  apiError(
-    409,
-    'Conflict',
-    `Operation cannot be fulfilled on leases.coordination.k8s.io "${LEASE_NAME}": the object has been modified; please apply your changes to the latest version and try again`
-  )
+/** What the API server answers a replace of the Lease at a stale resourceVersion (the store's 409 Conflict). */
+export function leaseConflict(): Error {
+  const c = new MemoryCluster()
+  const stale = putLease(c, {})
+  putLease(c, { leaseTransitions: 1 })
+  return refusal(() => c.replace(stale))
+}
+
+/** What the API server answers a read of a Lease that is not there (the store's 404). */
 export const leaseNotFound = (name = LEASE_NAME): Error =>
-  apiError(404, 'NotFound', `leases.coordination.k8s.io "${name}" not found`)
+  refusal(() => new MemoryCluster().read(LEASE_API, 'Lease', name, LEASE_NS))
+
+function refusal(fn: () => unknown): Error {
+  try {
+    fn()
+  } catch (e) {
+    return e as Error
+  }
+  throw new Error('memory-lease: the store accepted what it should refuse')
+}
 
 /** The Lease as it is in the cluster now. */
 export const leaseOf = (cluster: MemoryCluster): KubeObject | undefined =>
@@ -59,48 +70,22 @@ export function memoryLeaseApi(cluster: MemoryCluster, o: MemoryLeaseOptions = {
     const f = failing[op]
     if (f) throw f
   }
-  const get = (name: string, namespace: string) => cluster.get(LEASE_API, 'Lease', name, namespace)
   const coordination = {
     readNamespacedLease: async (a: { name: string; namespace: string }) => {
       gate('read', a)
-      const l = get(a.name, a.namespace)
-      if (!l) throw leaseNotFound(a.name)
-      return l
+      return cluster.read(LEASE_API, 'Lease', a.name, a.namespace)
     },
-    createNamespacedLease: async (a: { namespace: string; body: any }) => {
+    createNamespacedLease: async (a: { namespace: string; body: KubeObject }) => {
       gate('create', a)
-      if (get(a.body.metadata.name, a.namespace))
-        throw apiError(
-          409,
-          'AlreadyExists',
-          `leases.coordination.k8s.io "${a.body.metadata.name}" already exists`
-        )
-      return cluster.put({ ...a.body, metadata: { ...a.body.metadata, namespace: a.namespace } })
+      return cluster.create(a.body, a.namespace)
     },
-    replaceNamespacedLease: async (a: { name: string; namespace: string; body: any }) => {
+    replaceNamespacedLease: async (a: { name: string; namespace: string; body: KubeObject }) => {
       gate('replace', a)
-      const cur = get(a.name, a.namespace)
-      if (!cur) throw leaseNotFound(a.name)
-      const rv = a.body.metadata?.resourceVersion
-      if (rv && rv !== cur.metadata.resourceVersion) throw leaseConflict()
-      return cluster.put({
-        ...a.body,
-        metadata: { ...a.body.metadata, namespace: a.namespace, uid: cur.metadata.uid }
-      })
+      return cluster.replace({ ...a.body, metadata: { ...a.body.metadata, name: a.name } }, a.namespace)
     },
     deleteNamespacedLease: async (a: { name: string; namespace: string; body?: any }) => {
       gate('delete', a)
-      const cur = get(a.name, a.namespace)
-      if (!cur) throw leaseNotFound(a.name)
-      const p = a.body?.preconditions ?? {}
-      if (p.uid && p.uid !== cur.metadata.uid)
-        throw apiError(
-          409,
-          'Conflict',
-          `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${cur.metadata.uid}`
-        )
-      if (p.resourceVersion && p.resourceVersion !== cur.metadata.resourceVersion) throw leaseConflict()
-      cluster.remove(LEASE_API, 'Lease', a.name, a.namespace)
+      cluster.delete(LEASE_API, 'Lease', a.name, a.namespace, { preconditions: a.body?.preconditions })
       return { kind: 'Status', status: 'Success' }
     }
   }

@@ -1,7 +1,7 @@
 // Unit-test helper: the ownership record (src/stack/ownership.ts) over a MemoryCluster — the
-// ConfigMap calls the record makes (create: 409 when it exists; replace: 409 unless the
-// resourceVersion is the live one; delete with a resourceVersion precondition), and a way to seed
-// it with entries for what a test says the action created.
+// ConfigMap calls the record makes (create, replace, delete with a resourceVersion precondition),
+// answered by the cluster's store as the API server answers them, and a way to seed it with
+// entries for what a test says the action created.
 import type { KubeObject } from '../../src/kube/types.js'
 import {
   HELM_RELEASE_KIND,
@@ -9,59 +9,32 @@ import {
   RECORD_KEY,
   type OwnedEntry
 } from '../../src/stack/ownership.js'
-import { apiError, type MemoryCluster } from './memory-cluster.js'
+import type { MemoryCluster } from './memory-cluster.js'
 
 type Body = { metadata: { name: string; resourceVersion?: string }; data?: Record<string, string> }
 
-/** The CoreV1Api ConfigMap calls of the record; `onCall` hears each write. */
+/** The CoreV1Api ConfigMap calls of the record, answered by the cluster's store; `onCall` hears each write. */
 export function memoryConfigMapApi(cluster: MemoryCluster, onCall: (op: string) => void = () => undefined) {
-  const live = (name: string, namespace: string) => cluster.get('v1', 'ConfigMap', name, namespace)
+  const configMap = (body: Body) => ({ ...body, apiVersion: 'v1', kind: 'ConfigMap' }) as KubeObject
   return {
     async createNamespacedConfigMap({ namespace, body }: { namespace: string; body: Body }) {
       onCall('create record')
-      if (live(body.metadata.name, namespace))
-        throw apiError(409, 'AlreadyExists', `configmaps "${body.metadata.name}" already exists`)
-      return cluster.put({ ...(body as KubeObject), metadata: { ...body.metadata, namespace } })
+      return cluster.create(configMap(body), namespace)
     },
-    async replaceNamespacedConfigMap({
-      name,
-      namespace,
-      body
-    }: {
-      name: string
-      namespace: string
-      body: Body
-    }) {
+    async replaceNamespacedConfigMap(a: { name: string; namespace: string; body: Body }) {
       onCall('update record')
-      const l = live(name, namespace)
-      if (!l) throw apiError(404, 'NotFound', `configmaps "${name}" not found`)
-      if (body.metadata.resourceVersion !== l.metadata.resourceVersion)
-        throw apiError(
-          409,
-          'Conflict',
-          'the object has been modified; please apply your changes to the latest version'
-        )
-      return cluster.put({
-        ...(body as KubeObject),
-        metadata: { ...l.metadata, ...body.metadata, namespace }
-      })
+      return cluster.replace(
+        configMap({ ...a.body, metadata: { ...a.body.metadata, name: a.name } }),
+        a.namespace
+      )
     },
-    async deleteNamespacedConfigMap({
-      name,
-      namespace,
-      body
-    }: {
+    async deleteNamespacedConfigMap(a: {
       name: string
       namespace: string
       body?: { preconditions?: { resourceVersion?: string } }
     }) {
       onCall('delete record')
-      const l = live(name, namespace)
-      if (!l) throw apiError(404, 'NotFound', `configmaps "${name}" not found`)
-      const rv = body?.preconditions?.resourceVersion
-      if (rv && rv !== l.metadata.resourceVersion)
-        throw apiError(409, 'Conflict', 'Precondition failed: ResourceVersion')
-      cluster.remove('v1', 'ConfigMap', name, namespace)
+      cluster.delete('v1', 'ConfigMap', a.name, a.namespace, { preconditions: a.body?.preconditions })
       return { kind: 'Status', status: 'Success' }
     }
   }

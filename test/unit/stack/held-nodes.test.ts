@@ -109,12 +109,13 @@ describe('podsHolding', () => {
     const { kube } = memoryKube({ objects: objects() })
     const [b] = nodeBlockers(node('n1', { 'nvidia.com/gpu-driver-upgrade-state': 'upgrade-failed' }))
     const lines = await podsHolding(kube, b)
+    // In the order the API server lists them (by name).
     expect(lines).toEqual([
       expect.stringMatching(/^pod team\/bare on n1: no controller .*fix: kubectl delete pod -n team bare/),
-      expect.stringMatching(/^pod team\/scratch on n1: emptyDir volume/),
       expect.stringMatching(
         /^pod team\/guarded on n1: PodDisruptionBudget team\/trainer allows no disruption/
-      )
+      ),
+      expect.stringMatching(/^pod team\/scratch on n1: emptyDir volume/)
     ])
   })
 

@@ -29,6 +29,7 @@ import { useHelmOnPath } from '../../support/helm-on-path.js'
 import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { deleteByRef } from '../../support/memory-kube.js'
 import { memoryLeaseApi } from '../../support/memory-lease.js'
 import { memoryConfigMapApi, recordedEntries, seedRecord } from '../../support/memory-record.js'
 
@@ -93,10 +94,7 @@ function fakeClient(cluster: MemoryCluster) {
     },
     async deleteObject(ref: KubeRef, uid?: string) {
       calls.push(`delete ${ref.kind}/${ref.name}`)
-      const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-      if (!live) return false
-      if (uid && live.metadata.uid !== uid) throw apiError(409, 'Conflict', 'Precondition failed: UID')
-      return cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      return deleteByRef(cluster, ref, uid)
     },
     watchSource(apiVersion: string, kind: string, f: Record<string, string | undefined>) {
       calls.push(`watch ${apiVersion} ${kind} ${JSON.stringify(f)}`)

@@ -16,6 +16,7 @@ import { useHelmOnPath } from '../../support/helm-on-path.js'
 import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { deleteByRef } from '../../support/memory-kube.js'
 import { memoryLeaseApi } from '../../support/memory-lease.js'
 import { memoryConfigMapApi, recordedEntries, seedRecord } from '../../support/memory-record.js'
 import { uninstallPlan } from '../../../src/components/removal.js'
@@ -36,8 +37,8 @@ const GPU_NOTE =
 
 /**
  * A KubeClient over a MemoryCluster, as uninstall and the Lease use it: get (404 → undefined),
- * list, deleteObject (uid precondition → 409; an object with finalizers only gets a
- * deletionTimestamp until `finish` removes it), watchSource, request, and the Lease's coordination
+ * list, deleteObject (the store's DELETE: uid precondition → 409; an object with finalizers only
+ * gets a deletionTimestamp until `finishAfter` removes it), watchSource, request, and the Lease's coordination
  * calls. Every write is recorded in `calls`.
  */
 function fakeClient(cluster: MemoryCluster) {
@@ -68,15 +69,11 @@ function fakeClient(cluster: MemoryCluster) {
     },
     async deleteObject(ref: KubeRef, uid?: string) {
       calls.push(`delete ${ref.kind}/${ref.name}${uid ? ` uid=${uid}` : ''}`)
-      const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-      if (!live) return false
-      if (uid && live.metadata.uid !== uid) throw apiError(409, 'Conflict', 'Precondition failed: UID')
-      if ((live.metadata.finalizers as string[] | undefined)?.length) {
-        cluster.put({ ...live, metadata: { ...live.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })
-        const ms = finishAfter.get(`${ref.kind}/${ref.name}`)
-        if (ms !== undefined)
-          setTimeout(() => cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace), ms)
-      } else cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
+      if (!(await deleteByRef(cluster, ref, uid))) return false
+      // The store keeps an object with finalizers (deletionTimestamp set) until they are done.
+      const ms = finishAfter.get(`${ref.kind}/${ref.name}`)
+      if (ms !== undefined && cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace))
+        setTimeout(() => cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace), ms)
       for (const d of dependents.get(`${ref.kind}/${ref.name}`) ?? [])
         setImmediate(() => cluster.remove(...d))
       return true
@@ -306,7 +303,7 @@ describe('uninstallStack', () => {
       'delete Namespace/network-operator',
       'delete lease'
     ])
-    expect(t.calls[1]).toMatch(/^delete Namespace\/aks-rdma-verify uid=uid-aks-rdma-verify-\d+$/)
+    expect(t.calls[1]).toMatch(/^delete Namespace\/aks-rdma-verify uid=[0-9a-f-]{36}$/)
     // The Lease was taken in the first part (which observed again after it): the others observe once.
     expect(t.helmCalls).toEqual([
       'status gpu-operator -n gpu-operator',
@@ -394,7 +391,7 @@ describe('uninstallStack', () => {
     )
     expect(r.steps[2].detail).toContain('kubectl delete configmap rdma-devices -n kube-system')
     expect(r.steps[3].detail).toMatch(
-      /daemonset\/ib-node-config -n kube-system kept: not created by the action \(its uid uid-ib-node-config-\d+ is not the recorded uid-ib-node-config-\d+: someone else made it again\)/
+      /daemonset\/ib-node-config -n kube-system kept: not created by the action \(its uid [0-9a-f-]{36} is not the recorded [0-9a-f-]{36}: someone else made it again\)/
     )
     expect(t.calls).toEqual([])
     expect(t.cluster.get('v1', 'Namespace', work.metadata.name)).toBeDefined()

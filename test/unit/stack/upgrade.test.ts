@@ -18,7 +18,8 @@ import {
 } from '../../../src/stack/upgrade.js'
 import { CRD_SOURCE, newerCrdSource, stampCrd } from '../../../src/stack/downgrade.js'
 import { captureLog } from '../../support/capture-log.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
+import { MemoryCluster } from '../../support/memory-cluster.js'
+import { deleteByRef } from '../../support/memory-kube.js'
 
 const CRD_API = 'apiextensions.k8s.io/v1'
 
@@ -69,12 +70,7 @@ function fakeClient(cluster: MemoryCluster, o: { establish?: boolean; establishA
     },
     async deleteObject(ref: KubeRef, uid?: string) {
       calls.push(`delete ${ref.kind}/${ref.name} uid=${uid}`)
-      const live = cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-      if (!live) return false
-      if (uid && live.metadata.uid !== uid)
-        throw apiError(409, 'Conflict', 'Precondition failed: UID in precondition')
-      cluster.remove(ref.apiVersion, ref.kind, ref.name, ref.namespace)
-      return true
+      return deleteByRef(cluster, ref, uid)
     },
     watchSource(apiVersion: string, kind: string, f: { fieldSelector?: string; name?: string }) {
       calls.push(`watch ${kind} ${f.fieldSelector} as ${f.name}`)

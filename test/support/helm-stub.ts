@@ -1,13 +1,19 @@
 // Unit-test helper: helm's commands stubbed on the Helm class (src/helm/helm.ts) over releases in
-// memory, for modules that run helm through it (stack/helm-release, Run, uninstall) without a
-// helm binary beyond the one ensureHelm checks (see helm-on-path.ts). As helm does: status gives
-// the release or undefined; uninstall removes it and says whether there was one; upgrade --install
-// makes it deployed at the chart version asked for, one revision on (the chart's name is the
-// chart's last path part; its first deployment kept, STUB_FIRST_DEPLOYED for a new one); get values gives `values`; chartCrds gives `crds` (the array itself, so
-// a test can fill it later); repo add does nothing. Each call is written into `calls` (in the words
-// of `say`, over DEFAULT_HELM_SAY), and the Helm it was made on (`helms`) with its options (`opts`).
-// Restore with jest.restoreAllMocks().
+// memory, for modules that run helm through it (stack/helm-release, Run, uninstall); ensureHelm
+// still checks the real stand-in on PATH (helm-standin-bin.ts). A mock over a Map, not the stand-in,
+// because the stand-in's release changes (sim/helm/upgrade.ts, uninstall.ts) run only as its
+// commands, against an API server and a chart repository, and these tests are about what the
+// modules above Helm ask and do with its answers; the Helm class itself is tested with the
+// stand-in (test/flow/helm). The answers follow the stand-in's: status gives the release's last
+// revision or undefined; uninstall removes it and says whether there was one; upgrade --install
+// makes it `deployed` (sim/helm/releases.ts's ReleaseStatus) at the chart version asked for, one
+// revision on (the chart's name is the chart's last path part; its first deployment kept,
+// STUB_FIRST_DEPLOYED for a new one); get values gives `values`; chartCrds gives `crds` (the array
+// itself, so a test can fill it later); repo add does nothing. Each call is written into `calls`
+// (in the words of `say`, over DEFAULT_HELM_SAY), and the Helm it was made on (`helms`) with its
+// options (`opts`). Restore with jest.restoreAllMocks().
 import { jest } from '@jest/globals'
+import type { ReleaseStatus } from '../../sim/helm/releases.js'
 import { Helm, type HelmReleaseStatus, type UpgradeInstallOptions } from '../../src/helm/index.js'
 
 type ChartRef = Parameters<Helm['chartCrds']>[0]
@@ -87,7 +93,7 @@ export function stubHelm(o: HelmStubOptions = {}) {
       chartName: u.chart.split('/').pop()!,
       chartVersion: u.version,
       revision: (releases.get(u.release)?.revision ?? 0) + 1,
-      status: 'deployed',
+      status: 'deployed' satisfies ReleaseStatus,
       firstDeployed: releases.get(u.release)?.firstDeployed ?? STUB_FIRST_DEPLOYED
     }
     releases.set(u.release, next)

@@ -8,10 +8,10 @@ import type { HelmReleaseSpec } from '../../../src/model/types.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { createHelmReleases } from '../../../src/stack/helm-release.js'
 import { captureLog } from '../../support/capture-log.js'
-import { useHelmOnPath } from '../../support/helm-on-path.js'
+import { useHelmStandinOnPath } from '../../support/helm-standin-bin.js'
 import { stubHelm, STUB_FIRST_DEPLOYED } from '../../support/helm-stub.js'
 
-const helmBin = useHelmOnPath('v3.19.0')
+const helmBin = useHelmStandinOnPath()
 
 afterEach(() => jest.restoreAllMocks())
 

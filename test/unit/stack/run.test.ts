@@ -25,7 +25,7 @@ import {
 import { VersionReadError } from '../../../src/stack/downgrade.js'
 import type { StackStep } from '../../../src/stack/types.js'
 import { captureLog } from '../../support/capture-log.js'
-import { useHelmOnPath } from '../../support/helm-on-path.js'
+import { useHelmStandinOnPath } from '../../support/helm-standin-bin.js'
 import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
@@ -106,7 +106,7 @@ function fakeClient(cluster: MemoryCluster) {
   return { client: client as unknown as KubeClient, calls, conflicts }
 }
 
-const helmBin = useHelmOnPath('v3.19.0')
+const helmBin = useHelmStandinOnPath()
 
 afterEach(() => jest.restoreAllMocks())
 

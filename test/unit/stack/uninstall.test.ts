@@ -12,7 +12,7 @@ import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { uninstallStack } from '../../../src/stack/uninstall.js'
 import { captureLog } from '../../support/capture-log.js'
-import { useHelmOnPath } from '../../support/helm-on-path.js'
+import { useHelmStandinOnPath } from '../../support/helm-standin-bin.js'
 import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
@@ -174,7 +174,7 @@ function recordOurs(
   if (owned.length) seedRecord(cluster, owned)
 }
 
-const helmBin = useHelmOnPath('v3.19.0')
+const helmBin = useHelmStandinOnPath()
 const NOT_RECORDED = "not in the action's ownership record kube-system/aks-rdma-action-owned"
 
 afterEach(() => jest.restoreAllMocks())

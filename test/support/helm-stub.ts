@@ -15,11 +15,35 @@
 import { jest } from '@jest/globals'
 import type { ReleaseStatus } from '../../sim/helm/releases.js'
 import { Helm, type HelmReleaseStatus, type UpgradeInstallOptions } from '../../src/helm/index.js'
+import type { HelmReleaseSpec } from '../../src/model/types.js'
 
 type ChartRef = Parameters<Helm['chartCrds']>[0]
 
 /** The first deployment of a release the stub installs (helm keeps it across upgrades). */
 export const STUB_FIRST_DEPLOYED = '2026-12-01T10:00:00.123456789Z'
+
+/** A release as `helm status` reports it: deployed, revision 1, unless `over` says otherwise. */
+export const deployedRelease = (
+  chartName: string,
+  chartVersion: string,
+  over: Partial<HelmReleaseStatus> = {}
+): HelmReleaseStatus => ({ chartName, chartVersion, revision: 1, status: 'deployed', ...over })
+
+/** A chart of the NVIDIA repository as a component's helm part names it, in a namespace of its name. */
+export const nvidiaChart = (
+  release: string,
+  version: string,
+  values: Record<string, unknown>,
+  over: Partial<HelmReleaseSpec> = {}
+): HelmReleaseSpec => ({
+  release,
+  chart: `nvidia/${release}`,
+  version,
+  namespace: release,
+  repo: { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' },
+  values,
+  ...over
+})
 
 /** How each call is written into `calls`. */
 export interface HelmSay {

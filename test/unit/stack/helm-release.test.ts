@@ -9,22 +9,14 @@ import type { Settings } from '../../../src/settings/settings.js'
 import { createHelmReleases } from '../../../src/stack/helm-release.js'
 import { captureLog } from '../../support/capture-log.js'
 import { useHelmStandinOnPath } from '../../support/helm-standin-bin.js'
-import { stubHelm, STUB_FIRST_DEPLOYED } from '../../support/helm-stub.js'
+import { deployedRelease, nvidiaChart, stubHelm, STUB_FIRST_DEPLOYED } from '../../support/helm-stub.js'
 
 const helmBin = useHelmStandinOnPath()
 
 afterEach(() => jest.restoreAllMocks())
 
 const spec = (over: Partial<HelmReleaseSpec> = {}): HelmReleaseSpec =>
-  ({
-    release: 'gpu-operator',
-    chart: 'nvidia/gpu-operator',
-    version: 'v26.7.0',
-    namespace: 'gpu-operator',
-    repo: { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' },
-    values: { driver: { enabled: false } },
-    ...over
-  }) as HelmReleaseSpec
+  nvidiaChart('gpu-operator', 'v26.7.0', { driver: { enabled: false } }, over)
 
 function setup(release?: HelmReleaseStatus, values: Record<string, unknown> = {}) {
   const settings = {
@@ -40,23 +32,39 @@ function setup(release?: HelmReleaseStatus, values: Record<string, unknown> = {}
   return { releases, calls, helms, log }
 }
 
-const deployed = (over: Partial<HelmReleaseStatus> = {}): HelmReleaseStatus => ({
-  chartName: 'gpu-operator',
-  chartVersion: 'v26.7.0',
-  revision: 4,
-  status: 'deployed',
-  ...over
-})
+const deployed = (over: Partial<HelmReleaseStatus> = {}): HelmReleaseStatus =>
+  deployedRelease('gpu-operator', 'v26.7.0', { revision: 4, ...over })
 
 describe('createHelmReleases', () => {
-  it('plan: a release as desired needs nothing, and says so with the installed version', async () => {
-    const t = setup(deployed({ chartVersion: '26.7.0' }), { driver: { enabled: false } })
+  // Each release there is read with status and get values (the live values are the release's own,
+  // compared with the desired ones); the plan carries its chart and first deployment: whose it is
+  // (src/stack/ownership.ts).
+  it.each([
+    {
+      why: 'a release as desired needs nothing, and says so with the installed version',
+      live: deployed({ chartVersion: '26.7.0' }),
+      values: { driver: { enabled: false } },
+      plan: { needed: false, reason: 'release deployed with the desired chart and values', version: '26.7.0' }
+    },
+    {
+      why: 'other values are needed, with the reason',
+      live: deployed(),
+      values: { driver: { enabled: true } },
+      plan: { needed: true, reason: 'values differ', version: 'v26.7.0' }
+    },
+    {
+      why: 'another status is needed, with the reason',
+      live: deployed({ status: 'failed' }),
+      values: { driver: { enabled: false } },
+      plan: { needed: true, reason: 'release status is failed', version: 'v26.7.0' }
+    }
+  ])('plan: $why', async ({ live, values, plan }) => {
+    const t = setup(live, values)
     expect(await t.releases.plan(spec())).toEqual({
-      needed: false,
-      reason: 'release deployed with the desired chart and values',
-      installedVersion: '26.7.0',
-      // Its chart and first deployment: whose it is (src/stack/ownership.ts).
-      status: deployed({ chartVersion: '26.7.0' })
+      needed: plan.needed,
+      reason: plan.reason,
+      installedVersion: plan.version,
+      status: live
     })
     expect(t.calls).toEqual([
       'status gpu-operator -n gpu-operator',
@@ -69,26 +77,6 @@ describe('createHelmReleases', () => {
     const t = setup(undefined)
     expect(await t.releases.plan(spec())).toEqual({ needed: true, reason: 'not installed' })
     expect(t.calls).toEqual(['status gpu-operator -n gpu-operator'])
-  })
-
-  it('plan: other values or another status are needed, with the reason', async () => {
-    const values = setup(deployed(), { driver: { enabled: true } })
-    const p = await values.releases.plan(spec())
-    expect(p.needed).toBe(true)
-    expect(p.installedVersion).toBe('v26.7.0')
-    expect(p.reason).toBe('values differ')
-    // The live values are the release's own (get values), compared with the desired ones.
-    expect(values.calls).toEqual([
-      'status gpu-operator -n gpu-operator',
-      'get values gpu-operator -n gpu-operator'
-    ])
-    const failed = setup(deployed({ status: 'failed' }), { driver: { enabled: false } })
-    expect(await failed.releases.plan(spec())).toEqual({
-      needed: true,
-      reason: 'release status is failed',
-      installedVersion: 'v26.7.0',
-      status: deployed({ status: 'failed' })
-    })
   })
 
   it('one helm for all calls, on the kubeconfig; the repository added once', async () => {

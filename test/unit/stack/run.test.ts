@@ -11,23 +11,15 @@ import type { HelmReleaseStatus } from '../../../src/helm/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import { ApplyConflictError, KindNotServedError, KubeRequestError } from '../../../src/kube/errors.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
-import { WatchFailError, WatchTimeoutError } from '../../../src/kube/watch.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import {
-  actionOf,
-  ComponentStepFailure,
-  CREATION_MANAGER,
-  Run,
-  stepFailureOf
-} from '../../../src/stack/run.js'
+import { ComponentStepFailure, CREATION_MANAGER, Run } from '../../../src/stack/run.js'
 import { VersionReadError } from '../../../src/stack/downgrade.js'
 import type { StackStep } from '../../../src/stack/types.js'
 import { captureLog } from '../../support/capture-log.js'
+import { pinnedHelmSettings } from '../../support/stack-unit-settings.js'
 import { useHelmStandinOnPath } from '../../support/helm-standin-bin.js'
-import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { deployedRelease, nvidiaChart, STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 import { deleteByRef } from '../../support/memory-kube.js'
 import { memoryLeaseApi } from '../../support/memory-lease.js'
@@ -122,15 +114,7 @@ const configMap = (
 })
 
 const chart = (over: Partial<HelmReleaseSpec> = {}): HelmReleaseSpec =>
-  ({
-    release: 'network-operator',
-    chart: 'nvidia/network-operator',
-    version: 'v26.4.1',
-    namespace: 'network-operator',
-    repo: { name: 'nvidia', url: 'https://helm.ngc.nvidia.com/nvidia' },
-    values: { nfd: { enabled: true } },
-    ...over
-  }) as HelmReleaseSpec
+  nvidiaChart('network-operator', 'v26.4.1', { nfd: { enabled: true } }, over)
 
 function setup(
   o: { stepTimeoutMs?: number; deadline?: number; nfdGraceMs?: number; force?: boolean; adopt?: boolean } = {}
@@ -138,19 +122,10 @@ function setup(
   const cluster = new MemoryCluster()
   const fake = fakeClient(cluster)
   const fromFile = jest.spyOn(KubeClient, 'fromFile').mockReturnValue(fake.client)
-  const base: Settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-  const settings: Settings = {
-    ...base,
-    runId: 'run-1',
-    stack: {
-      ...base.stack,
-      helmVersion: helmBin.version,
-      helmSha256: helmBin.sha256,
-      forceConflicts: o.force ?? false,
-      adoptReleases: o.adopt ?? false
-    },
-    wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
-  }
+  const settings = pinnedHelmSettings(helmBin, {
+    stack: { forceConflicts: o.force ?? false, adoptReleases: o.adopt ?? false },
+    stepTimeoutMs: o.stepTimeoutMs
+  })
   const log = captureLog()
   const run = new Run(
     {
@@ -198,73 +173,6 @@ function step(spec: Partial<ComponentSpec> = {}, component: Partial<KubeComponen
     spec: { name: NAME, manifests: [], ...spec } as ComponentSpec
   }
 }
-
-describe('stepFailureOf', () => {
-  const verdict = (message: string, fail?: string) =>
-    ({ done: false, message, ...(fail ? { fail } : {}) }) as HealthVerdict
-
-  it('a fail-fast verdict is the failure, with the verdict and what the watch saw', () => {
-    const snap = { pods: [configMap('p', {})] }
-    const f = stepFailureOf(new WatchFailError(verdict('1/2 ready', 'pod p: CrashLoopBackOff'), snap), {
-      started: Date.now(),
-      limit: 'x'
-    }) as ComponentStepFailure
-    expect(f).toBeInstanceOf(ComponentStepFailure)
-    expect(f.message).toBe('pod p: CrashLoopBackOff')
-    expect(f.verdict?.message).toBe('1/2 ready')
-    expect(f.snapshot).toBe(snap)
-    const bare = stepFailureOf(new WatchFailError(verdict('m'), {}), { started: 0, limit: 'x' }) as Error
-    expect(bare.message).toBe('failed')
-  })
-
-  it('a timeout says how long, which limit and the last verdict (the watch’s, else the one given)', () => {
-    const started = Date.now() - 5000
-    const snap = { pods: [] }
-    const last = verdict('0/2 nodes ready')
-    const withOwn = stepFailureOf(new WatchTimeoutError(verdict('1/2 nodes ready'), snap, 5000), {
-      started,
-      limit: 'step-timeout 5s',
-      last
-    }) as ComponentStepFailure
-    expect(withOwn.message).toBe('not ready after 5s (step-timeout 5s): 1/2 nodes ready')
-    expect(withOwn.snapshot).toBe(snap)
-    const fallback = { pods: [configMap('q', {})] }
-    const given = stepFailureOf(new WatchTimeoutError(undefined, undefined as never, 5000), {
-      started,
-      limit: 'the run timeout',
-      last,
-      snapshot: fallback
-    }) as ComponentStepFailure
-    expect(given.message).toBe('not ready after 5s (the run timeout): 0/2 nodes ready')
-    expect(given.verdict).toBe(last)
-    expect(given.snapshot).toBe(fallback)
-    const none = stepFailureOf(new WatchTimeoutError(undefined, {}, 5000), {
-      started,
-      limit: 'the run timeout'
-    }) as ComponentStepFailure
-    expect(none.message).toBe('not ready after 5s (the run timeout)')
-    const empty = stepFailureOf(new WatchTimeoutError(verdict(''), {}, 5000), {
-      started,
-      limit: 'L'
-    }) as Error
-    expect(empty.message).toBe('not ready after 5s (L)')
-  })
-
-  it('anything else is returned as it is', () => {
-    const e = new Error('boom')
-    expect(stepFailureOf(e, { started: 0, limit: 'x' })).toBe(e)
-    expect(stepFailureOf('text', { started: 0, limit: 'x' })).toBe('text')
-  })
-})
-
-describe('actionOf', () => {
-  it('created, updated or unchanged', () => {
-    expect(actionOf({ changed: true, created: true })).toBe('created')
-    expect(actionOf({ changed: true, created: false })).toBe('updated')
-    expect(actionOf({ changed: false, created: true })).toBe('unchanged')
-    expect(actionOf({ changed: false, created: false })).toBe('unchanged')
-  })
-})
 
 describe('Run', () => {
   it('is built from the kubeconfig with the retry settings; deadlines and the NFD grace default from the settings', () => {
@@ -570,13 +478,7 @@ describe('Run', () => {
   it('a release as desired is up to date; values read only when it is there', async () => {
     const t = setup()
     const h = stubRunHelm(
-      {
-        chartName: 'network-operator',
-        chartVersion: '26.4.1',
-        revision: 3,
-        status: 'deployed',
-        firstDeployed: FIRST_DEPLOYED
-      },
+      deployedRelease('network-operator', '26.4.1', { revision: 3, firstDeployed: FIRST_DEPLOYED }),
       { nfd: { enabled: true } }
     )
     seedRecord(t.cluster, [OURS])
@@ -591,13 +493,7 @@ describe('Run', () => {
   it('a chart upgrade applies the new version’s differing CRDs first, then upgrades; the version moves', async () => {
     const t = setup()
     const h = stubRunHelm(
-      {
-        chartName: 'network-operator',
-        chartVersion: 'v26.1.0',
-        revision: 3,
-        status: 'deployed',
-        firstDeployed: FIRST_DEPLOYED
-      },
+      deployedRelease('network-operator', 'v26.1.0', { revision: 3, firstDeployed: FIRST_DEPLOYED }),
       { nfd: { enabled: true } }
     )
     seedRecord(t.cluster, [OURS])
@@ -665,16 +561,9 @@ describe('Run', () => {
 
   it('completes the pending entries a stopped run left, when the live object or release proves them', async () => {
     const t = setup()
-    stubRunHelm(
-      {
-        chartName: 'network-operator',
-        chartVersion: 'v26.4.1',
-        revision: 1,
-        status: 'deployed',
-        firstDeployed: '2026-12-07T05:00:01.5Z'
-      },
-      { nfd: { enabled: true } }
-    )
+    stubRunHelm(deployedRelease('network-operator', 'v26.4.1', { firstDeployed: '2026-12-07T05:00:01.5Z' }), {
+      nfd: { enabled: true }
+    })
     const a = t.cluster.put(configMap('a', { x: '1' }, { 'aks-rdma-action/created-by': 'run-0' }))
     const pending = (o: Record<string, string>) => ({
       runId: 'run-0',
@@ -717,12 +606,7 @@ describe('Run', () => {
 
   it('a same-named release of another chart: refused before any write, naming it', async () => {
     const t = setup()
-    const h = stubRunHelm({
-      chartName: 'gpu-operator',
-      chartVersion: 'v26.7.0',
-      revision: 4,
-      status: 'deployed'
-    })
+    const h = stubRunHelm(deployedRelease('gpu-operator', 'v26.7.0', { revision: 4 }))
     await expect(t.run.converge(step({ helm: chart() }), Date.now())).rejects.toThrow(
       'helm release network-operator -n network-operator runs chart gpu-operator v26.7.0, not network-operator'
     )
@@ -731,13 +615,7 @@ describe('Run', () => {
   })
 
   it('a same-chart release the action did not install: refused naming adopt-releases, or adopted with it', async () => {
-    const hand = {
-      chartName: 'network-operator',
-      chartVersion: 'v26.4.1',
-      revision: 1,
-      status: 'deployed',
-      firstDeployed: '2026-11-30T08:00:00Z'
-    }
+    const hand = deployedRelease('network-operator', 'v26.4.1', { firstDeployed: '2026-11-30T08:00:00Z' })
     const refused = setup()
     stubRunHelm(hand, { nfd: { enabled: true } })
     // Recorded for another first deployment: installed again by hand since.
@@ -923,12 +801,8 @@ describe('Run', () => {
 })
 
 describe('Run.downgrades', () => {
-  const released = (chartVersion: string): HelmReleaseStatus => ({
-    chartName: 'network-operator',
-    chartVersion,
-    revision: 2,
-    status: 'deployed'
-  })
+  const released = (chartVersion: string): HelmReleaseStatus =>
+    deployedRelease('network-operator', chartVersion, { revision: 2 })
   const helmStep = (version = 'v26.4.1', enabled = true) =>
     step({ enabled, helm: chart({ version }), version: { value: version } })
   const policy = (name: string, driver?: string): KubeObject => ({

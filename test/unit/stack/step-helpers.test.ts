@@ -40,7 +40,12 @@ describe('stepFailureOf', () => {
   it('says a timeout as "not ready after <elapsed> (<limit>)" with the last state seen', () => {
     const v = verdict('1/2 nodes ready')
     const started = Date.now() - 90_000
-    const f = stepFailureOf(new WatchTimeoutError(v, pods, 90_000), { started, limit: 'wait-timeout 90s' })
+    // The timeout's own verdict wins over the step's last one.
+    const f = stepFailureOf(new WatchTimeoutError(v, pods, 90_000), {
+      started,
+      limit: 'wait-timeout 90s',
+      last: verdict('0/2 nodes ready')
+    })
     expect((f as Error).message).toMatch(
       /^not ready after (\d+[hm])*\d+m?s \(wait-timeout 90s\): 1\/2 nodes ready$/
     )
@@ -67,6 +72,12 @@ describe('stepFailureOf', () => {
       limit: 'l'
     })
     expect((bare as Error).message).toMatch(/^not ready after (\d+[hm])*\d+m?s \(l\)$/)
+    // A verdict with no message adds nothing after the limit.
+    const empty = stepFailureOf(new WatchTimeoutError(verdict(''), {}, 5000), {
+      started: Date.now() - 5000,
+      limit: 'L'
+    })
+    expect((empty as Error).message).toMatch(/^not ready after \d+s \(L\)$/)
   })
 
   it('returns any other error unchanged', () => {

@@ -8,13 +8,13 @@ import { jest } from '@jest/globals'
 import { Helm, type HelmReleaseStatus } from '../../../src/helm/index.js'
 import { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { uninstallStack } from '../../../src/stack/uninstall.js'
 import { captureLog } from '../../support/capture-log.js'
+import { pinnedHelmSettings } from '../../support/stack-unit-settings.js'
+import { clusterStack } from '../../support/components.js'
 import { useHelmStandinOnPath } from '../../support/helm-standin-bin.js'
-import { STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { deployedRelease, STUB_FIRST_DEPLOYED, stubHelm } from '../../support/helm-stub.js'
 import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
 import { deleteByRef } from '../../support/memory-kube.js'
 import { memoryLeaseApi } from '../../support/memory-lease.js'
@@ -23,15 +23,8 @@ import { uninstallPlan } from '../../../src/components/removal.js'
 import { OWNERSHIP_RECORD } from '../../../src/stack/ownership.js'
 
 const CREATED = { 'aks-rdma-action/created-by': 'run-1' }
-const STEPS = [
-  'probe-leftovers',
-  'gpu-operator',
-  'rdma-device-plugin',
-  'ib-node-config',
-  'nic-cluster-policy',
-  'node-feature-rule',
-  'network-operator'
-]
+/** uninstall's parts in order: the probe's leftovers, then the cluster stack in reverse. */
+const steps = (): string[] => ['probe-leftovers', ...clusterStack().reverse()]
 const GPU_NOTE =
   'the operands are owned by the ClusterPolicy the release removes; each driver pod tries to unload the GPU driver as it stops, and a module still in use ("driver is in use") stays loaded until the node reboots'
 
@@ -138,13 +131,8 @@ function installAll(c: MemoryCluster): void {
   c.put(obj('v1', 'Namespace', 'network-operator'))
 }
 
-const deployed = (chartName: string, chartVersion: string): HelmReleaseStatus => ({
-  chartName,
-  chartVersion,
-  revision: 2,
-  status: 'deployed',
-  firstDeployed: STUB_FIRST_DEPLOYED
-})
+const deployed = (chartName: string, chartVersion: string): HelmReleaseStatus =>
+  deployedRelease(chartName, chartVersion, { revision: 2, firstDeployed: STUB_FIRST_DEPLOYED })
 
 /**
  * What these tests say the action created, written into the ownership record before each run: the
@@ -204,18 +192,10 @@ function setup(
         setImmediate(() => cluster.remove('v1', 'Pod', p.metadata.name, namespace))
     }
   })
-  const base: Settings = readSettings(reader({ ...VALID_APPLY }), {}).settings
-  const settings: Settings = {
-    ...base,
-    runId: 'run-1',
-    stack: {
-      ...base.stack,
-      helmVersion: helmBin.version,
-      helmSha256: helmBin.sha256,
-      adoptReleases: o.adopt ?? false
-    },
-    wait: { ...base.wait, stepTimeoutMs: o.stepTimeoutMs ?? base.wait.stepTimeoutMs }
-  }
+  const settings = pinnedHelmSettings(helmBin, {
+    stack: { adoptReleases: o.adopt ?? false },
+    stepTimeoutMs: o.stepTimeoutMs
+  })
   const log = captureLog()
   const run = () => {
     if (o.record !== false) recordOurs(cluster, settings, releases)
@@ -239,8 +219,8 @@ describe('uninstallStack', () => {
     expect(r.ok).toBe(true)
     expect(r).not.toHaveProperty('leaseReleased')
     expect(r.diagnostics).toEqual([])
-    expect(summary(r.steps)).toEqual(STEPS.map(n => `${n} success changed=false unchanged`))
-    expect(r.steps.map(s => s.detail)).toEqual(STEPS.map(() => 'nothing to remove'))
+    expect(summary(r.steps)).toEqual(steps().map(n => `${n} success changed=false unchanged`))
+    expect(r.steps.map(s => s.detail)).toEqual(steps().map(() => 'nothing to remove'))
     expect(t.calls).toEqual([])
     expect(KubeClient.fromFile).toHaveBeenCalledWith('/nowhere/kubeconfig', {
       retries: 3,
@@ -269,7 +249,7 @@ describe('uninstallStack', () => {
     const r = await t.run()
     expect(r.ok).toBe(true)
     expect(r.leaseReleased).toBe(true)
-    expect(summary(r.steps)).toEqual(STEPS.map(n => `${n} success changed=true deleted`))
+    expect(summary(r.steps)).toEqual(steps().map(n => `${n} success changed=true deleted`))
     expect(Object.fromEntries(r.steps.map(s => [s.name, s.detail]))).toEqual({
       'probe-leftovers': 'namespace/aks-rdma-verify deleted',
       'gpu-operator': [
@@ -382,7 +362,7 @@ describe('uninstallStack', () => {
     t.cluster.put(obj('apps/v1', 'DaemonSet', 'ib-node-config', 'kube-system'))
     const r = await t.run()
     expect(r.ok).toBe(true)
-    expect(summary(r.steps)).toEqual(STEPS.map(n => `${n} success changed=false unchanged`))
+    expect(summary(r.steps)).toEqual(steps().map(n => `${n} success changed=false unchanged`))
     expect(r.steps[0].detail).toBe(
       `nothing to remove; namespace/aks-rdma-verify kept: not created by the action (${NOT_RECORDED}); its label aks-rdma-action/created-by=run-1 proves nothing; if it is yours to remove: kubectl delete namespace aks-rdma-verify`
     )
@@ -674,6 +654,10 @@ describe('uninstallStack', () => {
     expect(r.steps[0].detail).toMatch(
       /^namespace aks-rdma-verify still there after \d+ms: timed out after 0s; last state: waiting for namespace aks-rdma-verify to be gone \(1 left\)$/
     )
-    expect(r.steps.slice(1).map(s => s.status)).toEqual(STEPS.slice(1).map(() => 'skipped'))
+    expect(r.steps.slice(1).map(s => s.status)).toEqual(
+      steps()
+        .slice(1)
+        .map(() => 'skipped')
+    )
   })
 })

@@ -20,6 +20,9 @@ import {
   type Script
 } from '../../support/scripted-run.js'
 
+/** A failed step's diagnostic: its title names the step before what failed. */
+const failureOf = (step: string, text: string) => ({ step, title: `${step}: ${text}`, text })
+
 const T0 = Date.UTC(2026, 0, 1)
 const STEP_TIMEOUT = 1_500_000
 const RUN_TIMEOUT = 3_600_000
@@ -252,9 +255,7 @@ describe('applyPipelined', () => {
     // A failed step that wrote nothing has no action.
     expect(out.steps[1]).toEqual(stepAt('nic-cluster-policy', 'failure', T0, T0 + 1000, out.steps[1].detail))
     // Only the step that failed on the node is diagnosed; the blocked ones say why in an error line.
-    expect(out.diagnostics).toEqual([
-      { step: 'nic-cluster-policy', title: `nic-cluster-policy: ${nicFailure}`, text: nicFailure }
-    ])
+    expect(out.diagnostics).toEqual([failureOf('nic-cluster-policy', nicFailure)])
     const e = h.diagnosed[0].error as ComponentStepFailure
     expect(h.diagnosed.map(d => d.step)).toEqual(['nic-cluster-policy'])
     expect(e).toBeInstanceOf(ComponentStepFailure)
@@ -330,13 +331,7 @@ describe('applyPipelined', () => {
     expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
     expect(out).toEqual({
       ok: false,
-      diagnostics: [
-        {
-          step: 'node-feature-rule',
-          title: 'node-feature-rule: node-feature-rule is broken',
-          text: 'node-feature-rule is broken'
-        }
-      ],
+      diagnostics: [failureOf('node-feature-rule', 'node-feature-rule is broken')],
       steps: [
         stepAt('node-feature-rule', 'failure', T0, T0 + 3000, 'rule created; node-feature-rule is broken', {
           changed: true,
@@ -409,13 +404,7 @@ describe('applyPipelined', () => {
     expect(h.events).toEqual(['converge network-operator at 0'])
     expect(out).toEqual({
       ok: false,
-      diagnostics: [
-        {
-          step: 'network-operator',
-          title: 'network-operator: network-operator is broken',
-          text: 'network-operator is broken'
-        }
-      ],
+      diagnostics: [failureOf('network-operator', 'network-operator is broken')],
       steps: [
         stepAt('network-operator', 'failure', T0, T0, 'x; network-operator is broken', {
           changed: true,
@@ -442,13 +431,7 @@ describe('applyPipelined', () => {
     expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
     expect(out).toEqual({
       ok: false,
-      diagnostics: [
-        {
-          step: 'nic-cluster-policy',
-          title: 'nic-cluster-policy: helm upgrade failed',
-          text: 'helm upgrade failed'
-        }
-      ],
+      diagnostics: [failureOf('nic-cluster-policy', 'helm upgrade failed')],
       steps: [
         expect.objectContaining({
           name: 'node-feature-rule',

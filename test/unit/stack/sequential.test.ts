@@ -23,6 +23,16 @@ const harness = (o: { deadline?: number; scripts?: Partial<Record<ComponentName,
     onConverge: () => void (now.ms += 1000)
   })
 
+/** network-operator alone, in `state`, in a run whose deadline (its step's too) is `ms` after the start. */
+async function aloneUntil(ms: number, state: string) {
+  const h = harness({
+    deadline: T0 + ms,
+    scripts: { 'network-operator': { applied: { stepDeadline: T0 + ms } } }
+  })
+  h.setState('network-operator', state)
+  return { h, out: await applySequential(h.run, [h.step('network-operator')]) }
+}
+
 describe('applySequential', () => {
   it('converges each step and waits for it to be ready before writing the next', async () => {
     const h = harness({
@@ -136,12 +146,7 @@ describe('applySequential', () => {
   })
 
   it('gives a wait whose step deadline has passed no time, and names the run timeout when that is the limit', async () => {
-    const h = harness({
-      deadline: T0 + 500,
-      scripts: { 'network-operator': { applied: { stepDeadline: T0 + 500 } } }
-    })
-    h.setState('network-operator', 'pending')
-    const out = await applySequential(h.run, [h.step('network-operator')])
+    const { h, out } = await aloneUntil(500, 'pending')
     expect(h.waits).toEqual([{ step: 'network-operator', started: 0, timeoutMs: 0 }])
     expect(out.steps[0].detail).toBe('not ready after 1s (the run timeout): state pending')
     expect(out.steps[0].changed).toBe(false)
@@ -223,12 +228,7 @@ describe('applySequential', () => {
   })
 
   it('starts a step one millisecond before the run deadline', async () => {
-    const h = harness({
-      deadline: T0 + 1,
-      scripts: { 'network-operator': { applied: { stepDeadline: T0 + 1 } } }
-    })
-    h.setState('network-operator', 'ready')
-    const out = await applySequential(h.run, [h.step('network-operator')])
+    const { h, out } = await aloneUntil(1, 'ready')
     expect(h.events).toEqual(['converge network-operator at 0'])
     expect(out.ok).toBe(true)
     expect(out.steps[0].detail).toBe('unchanged; ready: state ready')

@@ -1,7 +1,6 @@
 // The stack walk's small decisions: a watch's end as a component step's failure (fail-fast reason,
-// or "not ready after" with the last state), the report's action for what converging wrote, chart
-// versions compared as helm does, the installed version read from a release or a manifest field,
-// and the Lease's MicroTime.
+// or "not ready after" with the last state), the report's action for what converging wrote, the
+// installed version read from a release or a manifest field, and the Lease's MicroTime.
 import { describe, expect, it } from '@jest/globals'
 import type { ComponentSpec } from '../../../src/components/types.js'
 import type { HealthVerdict } from '../../../src/health/types.js'
@@ -10,7 +9,7 @@ import { WatchFailError, WatchTimeoutError } from '../../../src/kube/watch.js'
 import type { KubeManifest } from '../../../src/model/types.js'
 import { microTime } from '../../../src/stack/lease.js'
 import { actionOf, ComponentStepFailure, stepFailureOf } from '../../../src/stack/run.js'
-import { installedVersion, sameVersion } from '../../../src/stack/upgrade.js'
+import { installedVersion } from '../../../src/stack/upgrade.js'
 
 const verdict = (message: string, fail?: string): HealthVerdict => ({
   done: false,
@@ -97,13 +96,6 @@ describe('actionOf', () => {
 })
 
 describe('versions', () => {
-  it('compares chart versions with or without the v, trimmed', () => {
-    expect(sameVersion('v26.4.1', '26.4.1')).toBe(true)
-    expect(sameVersion(' 26.4.1 ', 'v26.4.1')).toBe(true)
-    expect(sameVersion('v26.4.1', 'v26.4.10')).toBe(false)
-    expect(sameVersion('vv26.4.1', 'v26.4.1')).toBe(false)
-  })
-
   const manifest = (kind: string) => ({ apiVersion: 'v1', kind, metadata: { name: 'x' } }) as KubeManifest
   const spec = (version?: ComponentSpec['version']) => ({ version }) as ComponentSpec
 

@@ -80,11 +80,27 @@ function fakeClient(cluster: MemoryCluster, o: { establish?: boolean; establishA
   return { client: client as unknown as KubeClient, calls, clear: () => timers.forEach(clearTimeout) }
 }
 
+/** A write step's log and confirm, and the check of what it did: each line done logged, the confirmations asked. */
+function reporting() {
+  const log = captureLog()
+  const confirmed: string[] = []
+  return {
+    log,
+    confirm: async (w: string) => void confirmed.push(w),
+    expectReported(done: string[], lines: string[], confirms: string[]) {
+      expect(done).toEqual(lines)
+      expect(log.lines).toEqual(lines.map(d => `info: ${d}`))
+      expect(confirmed).toEqual(confirms)
+    }
+  }
+}
+
 describe('sameVersion', () => {
   it('ignores a leading v and surrounding spaces, nothing else', () => {
     expect(sameVersion('v26.4.1', '26.4.1')).toBe(true)
     expect(sameVersion(' 26.4.1 ', 'v26.4.1')).toBe(true)
     expect(sameVersion('v26.4.1', 'v26.4.2')).toBe(false)
+    expect(sameVersion('v26.4.1', 'v26.4.10')).toBe(false)
     expect(sameVersion('vv1', 'v1')).toBe(false)
     expect(sameVersion('1v', '1')).toBe(false)
   })
@@ -209,19 +225,20 @@ describe('crdsToApply with the chart named', () => {
     const cluster = new MemoryCluster()
     const live = cluster.put(stamped('newer.nvidia.com', 'v26.7.0'))
     const { client, calls } = fakeClient(cluster, { establish: true })
-    const log = captureLog()
-    const confirmed: string[] = []
+    const { log, confirm, expectReported } = reporting()
     const c = stampCrd(crd('newer.nvidia.com'), { name: 'gpu-operator', version: 'v26.3.3' })
     const done = await applyCrds(client, [{ crd: c, reason: 'differs', live, keep: 'v26.7.0' }], {
-      confirm: async w => void confirmed.push(w),
+      confirm,
       log,
       timeoutMs: 5000
     })
-    expect(done).toEqual([
-      'customresourcedefinition/newer.nvidia.com kept: applied from gpu-operator v26.7.0, newer than v26.3.3 (an older CRD could prune fields of its objects)'
-    ])
-    expect(log.lines).toEqual(done.map(d => `info: ${d}`))
-    expect(confirmed).toEqual([])
+    expectReported(
+      done,
+      [
+        'customresourcedefinition/newer.nvidia.com kept: applied from gpu-operator v26.7.0, newer than v26.3.3 (an older CRD could prune fields of its objects)'
+      ],
+      []
+    )
     expect(calls).toEqual([])
     expect(cluster.get(CRD_API, 'CustomResourceDefinition', 'newer.nvidia.com')).toEqual(live)
   })
@@ -255,25 +272,23 @@ describe('applyCrds', () => {
     const cluster = new MemoryCluster()
     const live = cluster.put(crd('old.nvidia.com', 'v1alpha1'))
     const { client, calls } = fakeClient(cluster, { establish: true })
-    const log = captureLog()
-    const confirmed: string[] = []
+    const { log, confirm, expectReported } = reporting()
     const done = await applyCrds(
       client,
       [
         { crd: crd('old.nvidia.com'), reason: 'spec.versions differ', live },
         { crd: crd('new.nvidia.com'), reason: 'absent' }
       ],
-      { confirm: async w => void confirmed.push(w), log, timeoutMs: 5000 }
+      { confirm, log, timeoutMs: 5000 }
     )
-    expect(done).toEqual([
-      'customresourcedefinition/old.nvidia.com updated (spec.versions differ)',
-      'customresourcedefinition/new.nvidia.com created (new in this chart version)'
-    ])
-    expect(log.lines).toEqual(done.map(d => `info: ${d}`))
-    expect(confirmed).toEqual([
-      'applying customresourcedefinition/old.nvidia.com',
-      'applying customresourcedefinition/new.nvidia.com'
-    ])
+    expectReported(
+      done,
+      [
+        'customresourcedefinition/old.nvidia.com updated (spec.versions differ)',
+        'customresourcedefinition/new.nvidia.com created (new in this chart version)'
+      ],
+      ['applying customresourcedefinition/old.nvidia.com', 'applying customresourcedefinition/new.nvidia.com']
+    )
     // Established at once: no watch.
     expect(calls).toEqual([
       'apply old.nvidia.com force=true live=given',
@@ -401,22 +416,23 @@ describe('stale pods', () => {
     const gone = cluster.put(pod('gone', 'img:old', {}, 'node-3'))
     cluster.remove('v1', 'Pod', 'gone', 'kube-system')
     const { client, calls } = fakeClient(cluster)
-    const log = captureLog()
-    const confirmed: string[] = []
+    const { log, confirm, expectReported } = reporting()
     const done = await replaceStalePods(client, [a, gone, b], {
-      confirm: async w => void confirmed.push(w),
+      confirm,
       log
     })
-    expect(done).toEqual([
-      'pod/a -n kube-system on node-1 deleted (it ran an earlier version; its replacement runs the current one)',
-      'pod/b -n kube-system on ? deleted (it ran an earlier version; its replacement runs the current one)'
-    ])
-    expect(log.lines).toEqual(done.map(d => `info: ${d}`))
-    expect(confirmed).toEqual([
-      'deleting pod/a -n kube-system on node-1',
-      'deleting pod/gone -n kube-system on node-3',
-      'deleting pod/b -n kube-system on ?'
-    ])
+    expectReported(
+      done,
+      [
+        'pod/a -n kube-system on node-1 deleted (it ran an earlier version; its replacement runs the current one)',
+        'pod/b -n kube-system on ? deleted (it ran an earlier version; its replacement runs the current one)'
+      ],
+      [
+        'deleting pod/a -n kube-system on node-1',
+        'deleting pod/gone -n kube-system on node-3',
+        'deleting pod/b -n kube-system on ?'
+      ]
+    )
     expect(calls).toEqual([
       `delete Pod/a uid=${a.metadata.uid}`,
       `delete Pod/gone uid=${gone.metadata.uid}`,

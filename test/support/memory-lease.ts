@@ -8,6 +8,8 @@
 import type { KubeClient } from '../../src/kube/client.js'
 import type { KubeObject } from '../../src/kube/types.js'
 import type { WatchSource } from '../../src/kube/watch.js'
+import { captureLog, type CapturedLog } from './capture-log.js'
+import { ManualClock } from './manual-clock.js'
 import { MemoryCluster } from './memory-cluster.js'
 
 export const LEASE_API = 'coordination.k8s.io/v1'
@@ -125,4 +127,17 @@ export function memoryLeaseClient(cluster: MemoryCluster) {
       source = f
     }
   }
+}
+
+/** What a Lease test starts from: a fresh cluster, its Lease client, a manual clock and a log. */
+export interface LeaseWorld {
+  cluster: MemoryCluster
+  kube: ReturnType<typeof memoryLeaseClient>
+  clock: ManualClock
+  log: CapturedLog
+}
+
+export function leaseWorld(): LeaseWorld {
+  const cluster = new MemoryCluster()
+  return { cluster, kube: memoryLeaseClient(cluster), clock: new ManualClock(), log: captureLog() }
 }

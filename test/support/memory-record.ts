@@ -2,14 +2,15 @@
 // ConfigMap calls the record makes (create, replace, delete with a resourceVersion precondition),
 // answered by the cluster's store as the API server answers them, and a way to seed it with
 // entries for what a test says the action created.
-import type { KubeObject } from '../../src/kube/types.js'
+import type { KubeClient } from '../../src/kube/client.js'
+import type { KubeObject, KubeRef } from '../../src/kube/types.js'
 import {
   HELM_RELEASE_KIND,
   OWNERSHIP_RECORD,
   RECORD_KEY,
   type OwnedEntry
 } from '../../src/stack/ownership.js'
-import type { MemoryCluster } from './memory-cluster.js'
+import { MemoryCluster } from './memory-cluster.js'
 
 type Body = { metadata: { name: string; resourceVersion?: string }; data?: Record<string, string> }
 
@@ -38,6 +39,28 @@ export function memoryConfigMapApi(cluster: MemoryCluster, onCall: (op: string) 
       return { kind: 'Status', status: 'Success' }
     }
   }
+}
+
+/**
+ * A KubeClient with what the record reads and writes (request, get, the ConfigMap calls) over a new
+ * cluster; `calls` hears each write, `beforeReplace` runs before each replace (another writer).
+ */
+export function memoryRecordClient(beforeReplace: () => void = () => undefined) {
+  const cluster = new MemoryCluster()
+  const calls: string[] = []
+  const api = memoryConfigMapApi(cluster, op => calls.push(op))
+  const client = {
+    request: (_what: string, fn: () => Promise<unknown>) => fn(),
+    get: async (ref: KubeRef) => cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace),
+    core: {
+      ...api,
+      replaceNamespacedConfigMap: async (a: Parameters<typeof api.replaceNamespacedConfigMap>[0]) => {
+        beforeReplace()
+        return api.replaceNamespacedConfigMap(a)
+      }
+    }
+  } as unknown as KubeClient
+  return { cluster, calls, client }
 }
 
 /** A release as the record names it. */

@@ -2,12 +2,10 @@
 // ownership record over the resourceVersion read (read again when another writer moved it), never
 // creating the record, and kept by the record's own writes of its entries.
 import { describe, expect, it } from '@jest/globals'
-import type { KubeClient } from '../../../src/kube/client.js'
 import type { KubeRef } from '../../../src/kube/types.js'
 import { LAST_RUN_KEY, parseLastRun, readLastRun, recordLastRun } from '../../../src/stack/last-run.js'
 import { OWNERSHIP_RECORD, OwnershipRecord, kubeRecordStore } from '../../../src/stack/ownership.js'
-import { MemoryCluster } from '../../support/memory-cluster.js'
-import { memoryConfigMapApi } from '../../support/memory-record.js'
+import { memoryRecordClient } from '../../support/memory-record.js'
 
 const RUN = {
   at: '2026-12-07T05:00:00.000Z',
@@ -17,23 +15,7 @@ const RUN = {
   runId: 'r/1'
 }
 
-function setup(beforeReplace: () => void = () => undefined) {
-  const cluster = new MemoryCluster()
-  const calls: string[] = []
-  const api = memoryConfigMapApi(cluster, op => calls.push(op))
-  const client = {
-    request: (_what: string, fn: () => Promise<unknown>) => fn(),
-    get: async (ref: KubeRef) => cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace),
-    core: {
-      ...api,
-      replaceNamespacedConfigMap: async (a: Parameters<typeof api.replaceNamespacedConfigMap>[0]) => {
-        beforeReplace()
-        return api.replaceNamespacedConfigMap(a)
-      }
-    }
-  } as unknown as KubeClient
-  return { cluster, calls, client }
-}
+const setup = memoryRecordClient
 
 const nsRef: KubeRef = { apiVersion: 'v1', kind: 'Namespace', name: 'gpu-operator' }
 

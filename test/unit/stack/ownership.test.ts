@@ -4,7 +4,6 @@
 // pre-made or re-created object); the record's text read as hostile; writes over the
 // resourceVersion read, read again and redone when another writer moved it; an empty record deleted.
 import { describe, expect, it } from '@jest/globals'
-import type { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
 import {
   kubeRecordStore,
@@ -15,8 +14,7 @@ import {
   releaseRef,
   type OwnedEntry
 } from '../../../src/stack/ownership.js'
-import { MemoryCluster } from '../../support/memory-cluster.js'
-import { memoryConfigMapApi, recordedEntries } from '../../support/memory-record.js'
+import { memoryRecordClient, recordedEntries } from '../../support/memory-record.js'
 
 const entry = (o: Partial<OwnedEntry> = {}): OwnedEntry => ({
   apiVersion: 'v1',
@@ -124,13 +122,7 @@ describe('parseEntries', () => {
 
 describe('OwnershipRecord', () => {
   function setup() {
-    const cluster = new MemoryCluster()
-    const calls: string[] = []
-    const client = {
-      request: (_what: string, fn: () => Promise<unknown>) => fn(),
-      get: async (ref: KubeRef) => cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace),
-      core: memoryConfigMapApi(cluster, op => calls.push(op))
-    } as unknown as KubeClient
+    const { cluster, calls, client } = memoryRecordClient()
     let t = 0
     const now = () => new Date(Date.UTC(2026, 11, 7, 5, 0, t++))
     const store = kubeRecordStore(client)

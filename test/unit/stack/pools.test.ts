@@ -10,7 +10,6 @@ import { ibNodeConfigDaemonSet } from '../../../src/components/ib-node-config.js
 import { networkOperatorValues } from '../../../src/components/network-operator.js'
 import { driverArchFinding, nicClusterPolicySpec } from '../../../src/components/nic-cluster-policy.js'
 import { rdmaDevicePluginManifests } from '../../../src/components/rdma-device-plugin.js'
-import type { KubeClient } from '../../../src/kube/client.js'
 import type { KubeObject, KubeRef } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
@@ -24,7 +23,7 @@ import { parsePools, type PoolEntry } from '../../../src/stack/pool-record.js'
 import { applyNeedsPoolWrite, legacyPools, settingsWithPools } from '../../../src/stack/pools.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { MemoryCluster } from '../../support/memory-cluster.js'
-import { memoryConfigMapApi } from '../../support/memory-record.js'
+import { memoryRecordClient } from '../../support/memory-record.js'
 
 const settings = (over: Record<string, string> = {}): Settings =>
   readSettings(reader({ ...VALID_APPLY, ...over })).settings
@@ -121,13 +120,7 @@ describe('the cluster-wide objects for several pools', () => {
 
 describe('the pools in the ownership record', () => {
   function setup() {
-    const cluster = new MemoryCluster()
-    const calls: string[] = []
-    const client = {
-      request: (_what: string, fn: () => Promise<unknown>) => fn(),
-      get: async (ref: KubeRef) => cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace),
-      core: memoryConfigMapApi(cluster, op => calls.push(op))
-    } as unknown as KubeClient
+    const { cluster, calls, client } = memoryRecordClient()
     const store = kubeRecordStore(client)
     return { cluster, calls, store, client, record: new OwnershipRecord(store, 'run-1') }
   }

@@ -6,10 +6,9 @@ import { jest } from '@jest/globals'
 import { RunLease } from '../../../src/stack/run-lease.js'
 import { LeaseLostError, LeaseTimeoutError, microTime } from '../../../src/stack/lease.js'
 import type { Clock } from '../../../src/util/clock.js'
-import { captureLog } from '../../support/capture-log.js'
-import { ManualClock, settle } from '../../support/manual-clock.js'
-import { apiError, MemoryCluster } from '../../support/memory-cluster.js'
-import { memoryLeaseClient, putLease } from '../../support/memory-lease.js'
+import { settle } from '../../support/manual-clock.js'
+import { apiError } from '../../support/memory-cluster.js'
+import { leaseWorld, putLease, type LeaseWorld } from '../../support/memory-lease.js'
 
 const AV = 'coordination.k8s.io/v1'
 const NAME = 'aks-rdma-action'
@@ -18,17 +17,11 @@ const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 678)
 const GET = 'get lease aks-rdma-action'
 
 describe('RunLease', () => {
-  let cluster: MemoryCluster
-  let kube: ReturnType<typeof memoryLeaseClient>
-  let clock: ManualClock
-  let log: ReturnType<typeof captureLog>
+  let { cluster, kube, clock, log } = {} as LeaseWorld
 
   beforeEach(() => {
     jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
-    cluster = new MemoryCluster()
-    kube = memoryLeaseClient(cluster)
-    clock = new ManualClock()
-    log = captureLog()
+    ;({ cluster, kube, clock, log } = leaseWorld())
   })
 
   afterEach(() => {

@@ -5,8 +5,57 @@
 // perftest refused --use_cuda: `Unsupported memory type`) succeed and leave their log.
 import { readFileSync } from 'node:fs'
 import { PHASE_LABEL, ROLE_LABEL } from '../../src/benchmark/perftest-pods.js'
+import type { PairSpec } from '../../src/benchmark/perftest-pods.js'
+import { readSettings } from '../../src/settings/input-helper.js'
+import type { Settings } from '../../src/settings/settings.js'
+import { reader, VALID_APPLY } from './inputs.js'
 import type { KubeObject } from '../../src/kube/types.js'
 import { memoryKube, type MemoryKube } from './memory-kube.js'
+
+/** A verify run's settings (what runs the benchmark), with `over` for its inputs. */
+export const benchSettings = (over: Record<string, string> = {}): Settings =>
+  readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
+
+/** `n` NIC names, mlx5_ib0 on. */
+export const nicNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
+
+/**
+ * A pair of 8-GPU nodes with `n` NICs each, NIC i on port 18515+i; with `cuda`, NIC i's local GPU is
+ * CUDA device 7 - i on the server and i on the client (any mapping the probe finds).
+ */
+export const perftestPair = (
+  id: string,
+  server: string,
+  client: string,
+  n: number,
+  cuda = false
+): PairSpec => ({
+  id,
+  server,
+  client,
+  devices: nicNames(n).map((d, i) => ({
+    index: i,
+    serverDevice: d,
+    clientDevice: d,
+    port: 18515 + i,
+    ...(cuda ? { cuda: { server: 7 - i, client: i } } : {})
+  })),
+  gpus: { server: 8, client: 8 }
+})
+
+/** ib_write_lat's argv on mlx5_ib0, port 18515, as the benchmark runs it, up to its last word (the server's address). */
+export const writeLatencyArgv = (): string[] => [
+  'ib_write_lat',
+  '-d',
+  'mlx5_ib0',
+  '-p',
+  '18515',
+  '-s',
+  '2',
+  '-n',
+  '1000',
+  '-F'
+]
 
 export const fixtureText = (name: string): string =>
   readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')

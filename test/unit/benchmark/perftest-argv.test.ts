@@ -23,6 +23,7 @@ import {
   PERFTEST_RELEASES,
   type PerftestBuild
 } from '../../../sim/kube/workloads/perftest-params.js'
+import { writeLatencyArgv } from '../../support/perftest-pods.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 /** An image of the user's, built for arm64: the default benchmark image is amd64 only. */
@@ -166,19 +167,7 @@ describe('every perftest command line the benchmark runs', () => {
   })
 
   it('CUDA memory for write latency — what the benchmark once ran — is refused by every release that checks it', () => {
-    const argv = [
-      'ib_write_lat',
-      '-d',
-      'mlx5_ib0',
-      '-p',
-      '18515',
-      '-s',
-      '2',
-      '-n',
-      '1000',
-      '-F',
-      '--use_cuda=0'
-    ]
+    const argv = [...writeLatencyArgv(), '--use_cuda=0']
     const messages = RELEASES.map(([name, version]) => {
       const v = checkPerftestArgv(argv, { version, cuda: true })
       if (v.ok) return [name, 'accepted']

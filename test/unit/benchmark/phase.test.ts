@@ -9,7 +9,7 @@ import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { runPhase, type PhaseContext } from '../../../src/benchmark/phase.js'
-import type { PairSpec, PhaseSpec } from '../../../src/benchmark/perftest-pods.js'
+import type { PhaseSpec } from '../../../src/benchmark/perftest-pods.js'
 import { apiError } from '../../support/memory-cluster.js'
 import { memoryKube, unschedulableStatus, type MemoryKube } from '../../support/memory-kube.js'
 import {
@@ -18,6 +18,7 @@ import {
   fixtureText,
   LAT as LAT_OUTPUT,
   perftestLog,
+  perftestPair,
   scriptOf
 } from '../../support/perftest-pods.js'
 import { captureLog } from '../../support/capture-log.js'
@@ -103,20 +104,7 @@ function fakeKube(
   return f
 }
 
-const devs = (n: number) => Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
-const pairOf = (id: string, server: string, client: string, n: number, cuda = false): PairSpec => ({
-  id,
-  server,
-  client,
-  devices: devs(n).map((d, i) => ({
-    index: i,
-    serverDevice: d,
-    clientDevice: d,
-    port: 18515 + i,
-    ...(cuda ? { cuda: { server: 7 - i, client: i } } : {})
-  })),
-  gpus: { server: 8, client: 8 }
-})
+const pairOf = perftestPair
 const BW: PhaseSpec = { name: 'bw-r1', test: 'ib_write_bw', round: 1, useCuda: true }
 const LAT: PhaseSpec = { name: 'lat-r1', test: 'ib_write_lat', round: 1, useCuda: false }
 

@@ -7,10 +7,8 @@
 // in-memory cluster with the probe's facts given (or nodes none of which a probe can run on): the
 // phases of each round in order, GPUDirect states, the host-memory repeat when perftest lacks CUDA,
 // exclusions, verdicts and summaries, the concurrency limit and the cleanup before and after.
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { parsePerftestOutput } from '../../../src/parse/perftest.js'
-import { devicePairs } from '../../../src/benchmark/pairing.js'
 import {
   PAIR_LABEL,
   PHASE_LABEL,
@@ -30,13 +28,17 @@ import type { KubeObject } from '../../../src/kube/types.js'
 import { runLabel } from '../../../src/verify/workspace.js'
 import { apiError } from '../../support/memory-cluster.js'
 import {
+  benchSettings,
   BW_196,
   BW_394,
   fixtureText,
   goodOutput,
   LAT,
+  nicNames,
   noCudaOutput,
-  perftestKube
+  perftestKube,
+  perftestPair,
+  writeLatencyArgv
 } from '../../support/perftest-pods.js'
 import { benchFacts as nodeFacts, factsOf } from '../../support/probe-facts.js'
 import { captureLog } from '../../support/capture-log.js'
@@ -45,25 +47,14 @@ import { outlierName, parseOutlierName } from '../../../src/util/outliers.js'
 import { benchmarkPlan } from '../../../src/benchmark/plan.js'
 import { workloadResources } from '../../../src/model/workload.js'
 import type { NodeFacts } from '../../../src/verify/probe-output.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
 
 /** refineOutliers over outlier names, as the report carries them. */
 const refine = (names: string[], slow: Set<string>, devicesPerNode?: Map<string, number>): string[] =>
   refineOutliers(names.map(parseOutlierName), slow, devicesPerNode).map(outlierName)
 
-function settings(over: Record<string, string> = {}): Settings {
-  return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
-}
-
-const devs = (n: number) => Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
-// NIC i's local GPU is CUDA device 7 - i on the server and i on the client (any mapping the probe finds).
-const pair: PairSpec = {
-  id: 'p1',
-  server: 'node-a',
-  client: 'node-b',
-  devices: devicePairs(devs(8), devs(8)).map(d => ({ ...d, cuda: { server: 7 - d.index, client: d.index } })),
-  gpus: { server: 8, client: 8 }
-}
+const settings = benchSettings
+const devs = nicNames
+const pair: PairSpec = perftestPair('p1', 'node-a', 'node-b', 8, true)
 const bw: PhaseSpec = { name: 'bw-r1', test: 'ib_write_bw', round: 1, useCuda: true }
 
 describe('perftest pods', () => {
@@ -132,16 +123,7 @@ describe('perftest pods', () => {
     expect(pod.spec.containers[0].resources.limits).toEqual({ 'rdma/hca_shared_devices_a': '1' })
     expect(pod.spec.containers[0].env).toBeUndefined()
     expect(perftestArgv(s, 'ib_write_lat', 'client', 'mlx5_ib0', 18515, undefined, '10.0.0.2')).toEqual([
-      'ib_write_lat',
-      '-d',
-      'mlx5_ib0',
-      '-p',
-      '18515',
-      '-s',
-      '2',
-      '-n',
-      '1000',
-      '-F',
+      ...writeLatencyArgv(),
       '10.0.0.2'
     ])
     // Latency never takes a CUDA device: perftest refuses GPU memory for write latency.
@@ -204,19 +186,12 @@ describe('perftest pods', () => {
 })
 
 describe('perftest output', () => {
-  const usage = [
-    "ib_write_bw: unrecognized option '--use_cuda=0'",
-    ' Invalid Command or flag.',
-    ' Please check command line and run again.',
-    '',
-    ' Usage:',
-    '  ib_write_bw            start a server and wait for connection',
-    '  ib_write_bw <host>     connect to server at <host>',
-    ''
-  ].join('\n')
+  /** perftest before 23.07 built without CUDA: --use_cuda is an unrecognized option. */
+  const usage = () =>
+    fixtureText('perftest-refusals/06-ib_write_bw-nocuda-unrecognized-option-before-23.07.txt')
 
   it('recognises a perftest built without CUDA from its refusal of --use_cuda, and only that', () => {
-    const parsed = parsePerftestOutput(usage, { tool: 'ib_write_bw' })
+    const parsed = parsePerftestOutput(usage(), { tool: 'ib_write_bw' })
     expect(parsed.error).toMatchObject({ kind: 'cuda', flag: '--use_cuda' })
     expect(isCudaRejection(parsed)).toBe(true)
     // perftest 23.07 and later: stderr first, then stdout when it exits.
@@ -328,27 +303,38 @@ const benchKube = perftestKube
 const BENCH_SELECTOR = (s: Settings) =>
   `app.kubernetes.io/name=aks-rdma-action,app.kubernetes.io/component=rdma-benchmark,aks-rdma-action/run=${runLabel(s.runId)}`
 
+/** The benchmark's result when it measured nothing: no rounds, pairs or numbers, GPUDirect off. */
+const nothingMeasured = (
+  verdict: string,
+  summary: string,
+  scope: string,
+  minBandwidthRatio: number,
+  excluded: Array<{ node: string; reason: string }> = []
+) => ({
+  verdict,
+  summary,
+  scope,
+  rounds: 0,
+  phases: 0,
+  schedule: { rounds: [], partners: {}, unpaired: [] },
+  pairs: [],
+  outliers: [],
+  gpudirect: 'off',
+  gpudirectDetail: '',
+  bandwidthGbps: '',
+  latencyUs: '',
+  lineRateGbps: null,
+  excluded,
+  report: { scope, pairs: [], outliers: [], minBandwidthRatio }
+})
+
 describe('runBenchmark', () => {
   it('is skipped when benchmark is false, touching nothing', async () => {
     const s = settings({ benchmark: 'false', 'min-bandwidth-ratio': '0.85', 'benchmark-scope': 'fleet' })
     const f = benchKube()
-    expect(await runBenchmark({ settings: s, kube: f.kube })).toEqual({
-      verdict: 'skipped',
-      summary: 'benchmark is false',
-      scope: 'fleet',
-      rounds: 0,
-      phases: 0,
-      schedule: { rounds: [], partners: {}, unpaired: [] },
-      pairs: [],
-      outliers: [],
-      gpudirect: 'off',
-      gpudirectDetail: '',
-      bandwidthGbps: '',
-      latencyUs: '',
-      lineRateGbps: null,
-      excluded: [],
-      report: { scope: 'fleet', pairs: [], outliers: [], minBandwidthRatio: 0.85 }
-    })
+    expect(await runBenchmark({ settings: s, kube: f.kube })).toEqual(
+      nothingMeasured('skipped', 'benchmark is false', 'fleet', 0.85)
+    )
     expect(f.calls).toEqual([])
   })
 
@@ -656,27 +642,18 @@ describe('runBenchmark', () => {
       kube: benchKube().kube,
       facts: factsOf(nodeFacts('a', 1), { ...nodeFacts('b', 1), error: 'probe exited 1' }, nodeFacts('c', 0))
     })
-    expect(one).toEqual({
-      verdict: 'fail',
-      summary:
+    expect(one).toEqual(
+      nothingMeasured(
+        'fail',
         'needs two RDMA nodes with an active InfiniBand port, found 1 (excluded: b: probe exited 1; c: no active InfiniBand port)',
-      scope: 'pair',
-      rounds: 0,
-      phases: 0,
-      schedule: { rounds: [], partners: {}, unpaired: [] },
-      pairs: [],
-      outliers: [],
-      gpudirect: 'off',
-      gpudirectDetail: '',
-      bandwidthGbps: '',
-      latencyUs: '',
-      lineRateGbps: null,
-      excluded: [
-        { node: 'b', reason: 'probe exited 1' },
-        { node: 'c', reason: 'no active InfiniBand port' }
-      ],
-      report: { scope: 'pair', pairs: [], outliers: [], minBandwidthRatio: 0.9 }
-    })
+        'pair',
+        0.9,
+        [
+          { node: 'b', reason: 'probe exited 1' },
+          { node: 'c', reason: 'no active InfiniBand port' }
+        ]
+      )
+    )
     const none = await runBenchmark({
       settings: settings({ 'benchmark-scope': 'fleet' }),
       kube: benchKube().kube,

@@ -25,18 +25,27 @@ const secrets = (f: ReturnType<typeof memoryKube>) => f.cluster.all('v1', 'Secre
 const configMaps = (f: ReturnType<typeof memoryKube>) =>
   f.cluster.all('v1', 'ConfigMap', { namespace: NS }).filter(c => c.metadata.name.startsWith('nccl-'))
 
+const pods = (f: ReturnType<typeof memoryKube>) => f.cluster.all('v1', 'Pod', { namespace: NS })
+
+/** The check started on two 8-GPU nodes (their facts in this order), once its worker pod is created. */
+async function started(nodes: [string, string]) {
+  const f = memoryKube()
+  const log = captureLog()
+  const run = runCollectiveCheck({
+    settings: settings(),
+    kube: f.kube,
+    facts: factsOf(...nodes.map(n => benchFacts(n, 8))),
+    timeoutMs: 30_000,
+    log
+  })
+  await until(() => pods(f).length === 1, 'worker created')
+  const [worker] = pods(f)
+  return { f, log, run, worker }
+}
+
 describe('runCollectiveCheck', () => {
   it('the worker unschedulable: no launcher, both nodes named, the Secret and ConfigMap it made deleted by uid', async () => {
-    const f = memoryKube()
-    const s = settings()
-    const run = runCollectiveCheck({
-      settings: s,
-      kube: f.kube,
-      facts: factsOf(benchFacts('n1', 8), benchFacts('n0', 8)),
-      timeoutMs: 30_000
-    })
-    await until(() => f.cluster.all('v1', 'Pod', { namespace: NS }).length === 1, 'worker created')
-    const [worker] = f.cluster.all('v1', 'Pod', { namespace: NS })
+    const { f, run, worker } = await started(['n1', 'n0'])
     expect(worker.metadata.labels!['aks-rdma-action/role']).toBe('worker')
     expect(worker.metadata.labels!['aks-rdma-action/node']).toBe('n1')
     expect(secrets(f)).toHaveLength(1)
@@ -57,24 +66,14 @@ describe('runCollectiveCheck', () => {
       ['n1', 'fail']
     ])
     expect(out.collective.nodes[0].reason).toMatch(/^not started: the worker pod did not run/)
-    expect(f.cluster.all('v1', 'Pod', { namespace: NS })).toEqual([])
+    expect(pods(f)).toEqual([])
     expect(secrets(f)).toEqual([])
     expect(configMaps(f)).toEqual([])
     expect(f.calls).toContainEqual(expect.stringContaining(`uid ${uid}`))
   })
 
   it('a same-named Secret made again by someone else while it ran is kept, with a warning', async () => {
-    const f = memoryKube()
-    const s = settings()
-    const log = captureLog()
-    const run = runCollectiveCheck({
-      settings: s,
-      kube: f.kube,
-      facts: factsOf(benchFacts('n0', 8), benchFacts('n1', 8)),
-      timeoutMs: 30_000,
-      log
-    })
-    await until(() => f.cluster.all('v1', 'Pod', { namespace: NS }).length === 1, 'worker created')
+    const { f, log, run, worker } = await started(['n0', 'n1'])
     const [mine] = secrets(f)
     f.cluster.remove('v1', 'Secret', mine.metadata.name, NS)
     f.cluster.put({
@@ -82,7 +81,6 @@ describe('runCollectiveCheck', () => {
       kind: 'Secret',
       metadata: { name: mine.metadata.name, namespace: NS, uid: 'someone-else' }
     })
-    const [worker] = f.cluster.all('v1', 'Pod', { namespace: NS })
     setPodStatus(f.cluster, worker.metadata.name, NS, unschedulableStatus('no'))
     await run
     expect(secrets(f).map(x => x.metadata.uid)).toEqual(['someone-else'])

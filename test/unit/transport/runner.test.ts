@@ -56,6 +56,15 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
+/** The check started on n1 and n2 with settings `s`, and its two pods' names. */
+function startCheck(s = settings()) {
+  const f = fakeKube()
+  const server = transportPodName(s, 'server')
+  const client = transportPodName(s, 'client')
+  const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+  return { f, s, server, client, run }
+}
+
 describe('transportPair', () => {
   it('the first two nodes, naturally ordered, with GPUs, an active IB port and no probe error', () => {
     const noGpu = { ...nodeFacts('n0'), gpus: [] }
@@ -278,10 +287,7 @@ describe('runTransportCheck', () => {
   })
 
   it('the server unschedulable: no client, no log read, the scheduler’s message on one line', async () => {
-    const f = fakeKube()
-    const s = settings()
-    const server = transportPodName(s, 'server')
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    const { f, server, run } = startCheck()
     await waitingOn(f, server)
     setStatus(f, server, elsewhere)
     const out = await run
@@ -326,10 +332,7 @@ describe('runTransportCheck', () => {
   })
 
   it('the server’s container stuck: its reason and message', async () => {
-    const f = fakeKube()
-    const s = settings()
-    const server = transportPodName(s, 'server')
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    const { f, s, server, run } = startCheck()
     await waitingOn(f, server)
     // The sandbox has its IP before the image is pulled: still no client.
     setStatus(f, server, { ...pulling('Back-off pulling image\n "nvcr.io/x"'), podIP: '10.244.1.7' })
@@ -370,12 +373,8 @@ describe('runTransportCheck', () => {
   })
 
   it('the client unschedulable: its problem, the server’s log only', async () => {
-    const f = fakeKube()
-    const s = settings()
-    const server = transportPodName(s, 'server')
-    const client = transportPodName(s, 'client')
+    const { f, server, client, run } = startCheck()
     f.logs.set(server, serverLog)
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
     await waitingOn(f, server)
     setStatus(f, server, runningWithIp)
     await waitingOn(f, client)
@@ -388,11 +387,7 @@ describe('runTransportCheck', () => {
   })
 
   it('the client’s container stuck: settled at once, its log not read', async () => {
-    const f = fakeKube()
-    const s = settings()
-    const server = transportPodName(s, 'server')
-    const client = transportPodName(s, 'client')
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    const { f, server, client, run } = startCheck()
     await waitingOn(f, server)
     setStatus(f, server, runningWithIp)
     await waitingOn(f, client)
@@ -456,10 +451,7 @@ describe('runTransportCheck', () => {
 
   it('a server that does not start in time: how it was last seen, in the limit’s seconds (the step limit by default)', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] })
-    const f = fakeKube()
-    const s = settings({ stepTimeoutMs: 31_200 })
-    const server = transportPodName(s, 'server')
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+    const { f, server, run } = startCheck(settings({ stepTimeoutMs: 31_200 }))
     await waitingOn(f, server)
     expect(f.cluster.get('v1', 'Pod', server, NS)!.spec.activeDeadlineSeconds).toBe(63)
     setStatus(f, server, { ...runningWithIp, podIP: undefined })

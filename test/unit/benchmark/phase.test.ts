@@ -32,32 +32,17 @@ type Status = Record<string, unknown>
 type Kubelet = (pod: KubeObject) => Status | 'remove' | undefined
 
 const SERVER_IP = '10.244.1.7'
-const running = (ip = SERVER_IP): Status => ({
-  phase: 'Running',
+/** A scheduled pod's status with its one perftest container (ready or not) in `state`. */
+const scheduled = (phase: string, ip: string, ready: boolean, state: object): Status => ({
+  phase,
   podIP: ip,
   conditions: [{ type: 'PodScheduled', status: 'True' }],
-  containerStatuses: [
-    {
-      name: 'perftest',
-      ready: true,
-      restartCount: 0,
-      state: { running: { startedAt: '2026-01-01T00:00:00Z' } }
-    }
-  ]
+  containerStatuses: [{ name: 'perftest', ready, restartCount: 0, state }]
 })
-const succeeded = (ip = '10.244.2.9'): Status => ({
-  phase: 'Succeeded',
-  podIP: ip,
-  conditions: [{ type: 'PodScheduled', status: 'True' }],
-  containerStatuses: [
-    {
-      name: 'perftest',
-      ready: false,
-      restartCount: 0,
-      state: { terminated: { exitCode: 0, reason: 'Completed' } }
-    }
-  ]
-})
+const running = (ip = SERVER_IP): Status =>
+  scheduled('Running', ip, true, { running: { startedAt: '2026-01-01T00:00:00Z' } })
+const succeeded = (ip = '10.244.2.9'): Status =>
+  scheduled('Succeeded', ip, false, { terminated: { exitCode: 0, reason: 'Completed' } })
 const UNSCHEDULABLE =
   "0/4 nodes are available: 2 Insufficient rdma/hca_shared_devices_a, 2 node(s) didn't match Pod's node affinity/selector.\npreemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."
 const unschedulable: Status = unschedulableStatus(UNSCHEDULABLE)
@@ -136,6 +121,15 @@ const healthy =
 /** perftest fixtures 29 (bandwidth, 394.40 Gb/s), 13 (bandwidth, 196.55 Gb/s), 11 (latency). */
 const [BW_29, BW_13, LAT_11] = [BW_394, BW_196, LAT_OUTPUT]
 
+/** One device's measurement between node-a and node-b, with what it measured. */
+const measured = (device: string, test: string, over: Record<string, unknown>) => ({
+  server: 'node-a',
+  client: 'node-b',
+  device,
+  test,
+  ...over
+})
+
 describe('runPhase: a phase that runs', () => {
   it('starts servers, then clients at the server pod IP, measures every device section, and deletes its pods', async () => {
     const f = fakeKube(healthy(), { log: p => logOf(p, i => (i === 0 ? BW_29() : BW_13())) })
@@ -146,28 +140,20 @@ describe('runPhase: a phase that runs', () => {
     expect(out.podsCreated).toBe(2)
     expect(out.cudaUnsupported).toBeUndefined()
     expect(out.measurements).toEqual([
-      {
-        server: 'node-a',
-        client: 'node-b',
-        device: 'mlx5_ib0',
-        test: 'ib_write_bw',
+      measured('mlx5_ib0', 'ib_write_bw', {
         cuda: { server: 7, client: 0 },
         linkGbps: 400,
         bwAvgGbps: 394.4,
         bwPeakGbps: 394.58,
         bidirectional: false
-      },
-      {
-        server: 'node-a',
-        client: 'node-b',
-        device: 'mlx5_ib1',
-        test: 'ib_write_bw',
+      }),
+      measured('mlx5_ib1', 'ib_write_bw', {
         cuda: { server: 6, client: 1 },
         linkGbps: null,
         bwAvgGbps: 196.55,
         bwPeakGbps: 196.56,
         bidirectional: false
-      }
+      })
     ])
     const [server, client] = f.created
     expect(server.metadata.name).toMatch(/-bw-r1-p1-s$/)
@@ -238,17 +224,13 @@ describe('runPhase: a phase that runs', () => {
     const f = fakeKube(healthy(), { log: p => logOf(p, () => header) })
     const out = await runPhase(ctx(f), LAT, [pairOf('p1', 'node-a', 'node-b', 1)])
     expect(out.measurements).toEqual([
-      {
-        server: 'node-a',
-        client: 'node-b',
-        device: 'mlx5_ib0',
-        test: 'ib_write_lat',
+      measured('mlx5_ib0', 'ib_write_lat', {
         cuda: null,
         linkGbps: 400,
         bwAvgGbps: null,
         bwPeakGbps: null,
         error: 'no-results: perftest printed a results header but no result rows'
-      }
+      })
     ])
   })
 
@@ -257,29 +239,21 @@ describe('runPhase: a phase that runs', () => {
     const f = fakeKube(healthy(), { log: p => logOf(p, i => (i === 0 ? refusal : undefined)) })
     const out = await runPhase(ctx(f), { ...BW, useCuda: false }, [pairOf('p1', 'node-a', 'node-b', 2, true)])
     expect(out.measurements).toEqual([
-      {
-        server: 'node-a',
-        client: 'node-b',
-        device: 'mlx5_ib0',
-        test: 'ib_write_bw',
+      measured('mlx5_ib0', 'ib_write_bw', {
         cuda: null,
         linkGbps: 400,
         bwAvgGbps: null,
         bwPeakGbps: null,
         error: 'refused -s: Duplicated argument: -s'
-      },
-      {
-        server: 'node-a',
-        client: 'node-b',
-        device: 'mlx5_ib1',
-        test: 'ib_write_bw',
+      }),
+      measured('mlx5_ib1', 'ib_write_bw', {
         cuda: null,
         bwAvgGbps: null,
         bwPeakGbps: null,
         linkGbps: null,
         error:
           "no output for mlx5_ib1 in the client's log (Succeeded; container perftest terminated: exit 0 (Completed))"
-      }
+      })
     ])
   })
 
@@ -339,17 +313,13 @@ describe('runPhase: a phase that runs', () => {
     const out = await runPhase(ctx(f), BW, [pairOf('p1', 'node-a', 'node-b', 1)])
     expect(kubelet).toBe(2)
     expect(out.measurements).toEqual([
-      {
-        server: 'node-a',
-        client: 'node-b',
-        device: 'mlx5_ib0',
-        test: 'ib_write_bw',
+      measured('mlx5_ib0', 'ib_write_bw', {
         cuda: null,
         linkGbps: 400,
         bwAvgGbps: 394.4,
         bwPeakGbps: 394.58,
         bidirectional: false
-      }
+      })
     ])
     expect(f.cluster.all('v1', 'Pod')).toEqual([])
   })
@@ -390,17 +360,15 @@ describe('runPhase: servers that do not run', () => {
       ['mlx5_ib2', 'server exited (Succeeded; container perftest terminated: exit 0 (Completed))'],
       ['mlx5_ib3', 'server no-output: perftest printed nothing']
     ])
-    expect(out.measurements[0]).toEqual({
-      server: 'node-a',
-      client: 'node-b',
-      device: 'mlx5_ib0',
-      test: 'ib_write_bw',
-      cuda: null,
-      bwAvgGbps: null,
-      bwPeakGbps: null,
-      linkGbps: 400,
-      error: 'server refused --use_cuda: Unsupported memory type'
-    })
+    expect(out.measurements[0]).toEqual(
+      measured('mlx5_ib0', 'ib_write_bw', {
+        cuda: null,
+        bwAvgGbps: null,
+        bwPeakGbps: null,
+        linkGbps: 400,
+        error: 'server refused --use_cuda: Unsupported memory type'
+      })
+    )
   })
 
   it('a --use_cuda server that ended with results is not a CUDA rejection: it fails its device', async () => {
@@ -409,17 +377,13 @@ describe('runPhase: servers that do not run', () => {
     const out = await runPhase(ctx(f), BW, [pairOf('p1', 'node-a', 'node-b', 1, true)])
     expect(out).toEqual({
       measurements: [
-        {
-          server: 'node-a',
-          client: 'node-b',
-          device: 'mlx5_ib0',
-          test: 'ib_write_bw',
+        measured('mlx5_ib0', 'ib_write_bw', {
           cuda: { server: 7, client: 0 },
           bwAvgGbps: null,
           bwPeakGbps: null,
           linkGbps: 400,
           error: 'server exited (Succeeded; container perftest terminated: exit 0 (Completed))'
-        }
+        })
       ],
       podsCreated: 1
     })

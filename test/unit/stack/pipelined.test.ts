@@ -11,6 +11,7 @@ import type { PoolInfo } from '../../../src/stack/pipeline-gates.js'
 import { applyPipelined } from '../../../src/stack/pipelined.js'
 import { ComponentStepFailure } from '../../../src/stack/run.js'
 import { useFixedNow } from '../../support/fixed-now.js'
+import { failedWalk, stepFailure } from '../../support/stack-walk-outcome.js'
 import {
   nodeHealth,
   scriptedRun,
@@ -19,9 +20,6 @@ import {
   stepAt,
   type Script
 } from '../../support/scripted-run.js'
-
-/** A failed step's diagnostic: its title names the step before what failed. */
-const failureOf = (step: string, text: string) => ({ step, title: `${step}: ${text}`, text })
 
 const T0 = Date.UTC(2026, 0, 1)
 const STEP_TIMEOUT = 1_500_000
@@ -255,7 +253,7 @@ describe('applyPipelined', () => {
     // A failed step that wrote nothing has no action.
     expect(out.steps[1]).toEqual(stepAt('nic-cluster-policy', 'failure', T0, T0 + 1000, out.steps[1].detail))
     // Only the step that failed on the node is diagnosed; the blocked ones say why in an error line.
-    expect(out.diagnostics).toEqual([failureOf('nic-cluster-policy', nicFailure)])
+    expect(out.diagnostics).toEqual([stepFailure('nic-cluster-policy', nicFailure)])
     const e = h.diagnosed[0].error as ComponentStepFailure
     expect(h.diagnosed.map(d => d.step)).toEqual(['nic-cluster-policy'])
     expect(e).toBeInstanceOf(ComponentStepFailure)
@@ -329,10 +327,8 @@ describe('applyPipelined', () => {
     h.setState('node-feature-rule', 'broken')
     const out = await p
     expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
-    expect(out).toEqual({
-      ok: false,
-      diagnostics: [failureOf('node-feature-rule', 'node-feature-rule is broken')],
-      steps: [
+    expect(out).toEqual(
+      failedWalk('node-feature-rule', 'node-feature-rule is broken', [
         stepAt('node-feature-rule', 'failure', T0, T0 + 3000, 'rule created; node-feature-rule is broken', {
           changed: true,
           action: 'created'
@@ -347,8 +343,8 @@ describe('applyPipelined', () => {
         ),
         skippedAt('ib-node-config', T0 + 3000, 'not run: nic-cluster-policy stopped'),
         skippedAt('gpu-operator', T0 + 3000, 'gpu-operator input is false')
-      ]
-    })
+      ])
+    )
     const e = h.diagnosed[0].error as ComponentStepFailure
     expect(h.diagnosed.map(d => d.step)).toEqual(['node-feature-rule'])
     expect(e).toBeInstanceOf(ComponentStepFailure)
@@ -402,18 +398,16 @@ describe('applyPipelined', () => {
       h.step('gpu-operator', { enabled: false })
     ])
     expect(h.events).toEqual(['converge network-operator at 0'])
-    expect(out).toEqual({
-      ok: false,
-      diagnostics: [failureOf('network-operator', 'network-operator is broken')],
-      steps: [
+    expect(out).toEqual(
+      failedWalk('network-operator', 'network-operator is broken', [
         stepAt('network-operator', 'failure', T0, T0, 'x; network-operator is broken', {
           changed: true,
           action: 'updated'
         }),
         skippedAt('node-feature-rule', T0, 'not run: network-operator failed'),
         skippedAt('gpu-operator', T0, 'disabled by the settings')
-      ]
-    })
+      ])
+    )
   })
 
   it('fails a step whose converge throws; the waits already running still finish', async () => {
@@ -429,10 +423,8 @@ describe('applyPipelined', () => {
     h.node('n1', 'node-feature-rule')
     const out = await p
     expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
-    expect(out).toEqual({
-      ok: false,
-      diagnostics: [failureOf('nic-cluster-policy', 'helm upgrade failed')],
-      steps: [
+    expect(out).toEqual(
+      failedWalk('nic-cluster-policy', 'helm upgrade failed', [
         expect.objectContaining({
           name: 'node-feature-rule',
           status: 'success',
@@ -441,8 +433,8 @@ describe('applyPipelined', () => {
         }),
         stepAt('nic-cluster-policy', 'failure', T0, T0, 'helm upgrade failed'),
         skippedAt('gpu-operator', T0, 'not run: nic-cluster-policy failed')
-      ]
-    })
+      ])
+    )
     expect(h.log.lines.filter(l => !l.includes('ready on')).slice(0, 5)).toEqual([
       'group: node-feature-rule: node-feature-rule title',
       'endgroup',

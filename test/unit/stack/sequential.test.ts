@@ -7,6 +7,7 @@ import type { ComponentName } from '../../../src/components/index.js'
 import { ComponentStepFailure } from '../../../src/stack/run.js'
 import { applySequential } from '../../../src/stack/sequential.js'
 import { useFixedNow } from '../../support/fixed-now.js'
+import { failedWalk } from '../../support/stack-walk-outcome.js'
 import { scriptedRun, skippedAt, stepAt, type Script } from '../../support/scripted-run.js'
 
 const T0 = Date.UTC(2026, 0, 1)
@@ -132,11 +133,11 @@ describe('applySequential', () => {
     const out = await applySequential(h.run, [h.step('network-operator')])
     expect(h.waits).toEqual([{ step: 'network-operator', started: 0, timeoutMs: 5 }])
     const reason = 'not ready after 1s (step-timeout 25m): state pending'
-    expect(out).toEqual({
-      ok: false,
-      diagnostics: [{ step: 'network-operator', title: `network-operator: ${reason}`, text: reason }],
-      steps: [stepAt('network-operator', 'failure', T0, T0 + 1000, `x updated; ${reason}`, { changed: true })]
-    })
+    expect(out).toEqual(
+      failedWalk('network-operator', reason, [
+        stepAt('network-operator', 'failure', T0, T0 + 1000, `x updated; ${reason}`, { changed: true })
+      ])
+    )
     const e = h.diagnosed[0].error as ComponentStepFailure
     expect(e).toBeInstanceOf(ComponentStepFailure)
     expect(e.message).toBe(reason)
@@ -219,11 +220,9 @@ describe('applySequential', () => {
     const out = await applySequential(h.run, [h.step('network-operator')])
     expect(h.events).toEqual([])
     const reason = 'the run timeout was reached before this step started'
-    expect(out).toEqual({
-      ok: false,
-      diagnostics: [{ step: 'network-operator', title: `network-operator: ${reason}`, text: reason }],
-      steps: [stepAt('network-operator', 'failure', T0, T0, reason)]
-    })
+    expect(out).toEqual(
+      failedWalk('network-operator', reason, [stepAt('network-operator', 'failure', T0, T0, reason)])
+    )
     expect(h.diagnosed[0].error).toBeInstanceOf(ComponentStepFailure)
   })
 

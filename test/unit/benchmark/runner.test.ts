@@ -36,6 +36,7 @@ import {
   LAT,
   nicNames,
   noCudaOutput,
+  type Output,
   perftestKube,
   perftestPair,
   writeLatencyArgv
@@ -328,6 +329,26 @@ const nothingMeasured = (
   report: { scope, pairs: [], outliers: [], minBandwidthRatio }
 })
 
+/** runBenchmark over `facts`, with settings from `inputs` and perftest pods printing `output`. */
+async function benchmarked(
+  inputs: Record<string, string>,
+  facts: Map<string, NodeFacts>,
+  o: { output?: Output; namespace?: string; timeoutMs?: number } = {}
+) {
+  const s = settings(inputs)
+  const f = benchKube(o.output)
+  const log = captureLog()
+  const run = await runBenchmark({
+    settings: s,
+    kube: f.kube,
+    facts,
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    timeoutMs: o.timeoutMs ?? 2000,
+    log
+  })
+  return { s, f, log, run }
+}
+
 describe('runBenchmark', () => {
   it('is skipped when benchmark is false, touching nothing', async () => {
     const s = settings({ benchmark: 'false', 'min-bandwidth-ratio': '0.85', 'benchmark-scope': 'fleet' })
@@ -339,17 +360,11 @@ describe('runBenchmark', () => {
   })
 
   it('a pair over GPUDirect: bandwidth with --use_cuda, latency from host memory, pods cleaned before and after', async () => {
-    const s = settings({ 'benchmark-scope': 'pair' })
-    const f = benchKube()
-    const log = captureLog()
-    const run = await runBenchmark({
-      settings: s,
-      kube: f.kube,
-      facts: factsOf(nodeFacts('node-b', 1, { gpus: 4 }), nodeFacts('node-a', 1)),
-      namespace: 'bench',
-      timeoutMs: 45_000,
-      log
-    })
+    const { s, f, log, run } = await benchmarked(
+      { 'benchmark-scope': 'pair' },
+      factsOf(nodeFacts('node-b', 1, { gpus: 4 }), nodeFacts('node-a', 1)),
+      { namespace: 'bench', timeoutMs: 45_000 }
+    )
     const sel = BENCH_SELECTOR(s)
     expect(f.calls).toEqual([
       'get Namespace bench',
@@ -407,17 +422,11 @@ describe('runBenchmark', () => {
   })
 
   it('perftest without CUDA: the bandwidth phase is repeated from host memory and later rounds stay there', async () => {
-    const s = settings({ 'benchmark-scope': 'fleet' })
-    const f = benchKube(noCudaOutput)
-    const log = captureLog()
-    const run = await runBenchmark({
-      settings: s,
-      kube: f.kube,
-      facts: factsOf(...['n1', 'n2', 'n3', 'n4'].map(n => nodeFacts(n, 1))),
-      namespace: 'bench',
-      timeoutMs: 2000,
-      log
-    })
+    const { s, f, log, run } = await benchmarked(
+      { 'benchmark-scope': 'fleet' },
+      factsOf(...['n1', 'n2', 'n3', 'n4'].map(n => nodeFacts(n, 1))),
+      { output: noCudaOutput, namespace: 'bench' }
+    )
     const phases = [...new Set(f.created.map(p => p.metadata.labels?.[PHASE_LABEL]))]
     expect(phases).toEqual(['bw-r1', 'bw-r1-host', 'lat-r1', 'bw-r2', 'lat-r2'])
     expect(
@@ -511,16 +520,10 @@ describe('runBenchmark', () => {
   })
 
   it('benchmark-gpudirect false: host memory everywhere, said so', async () => {
-    const s = settings({ 'benchmark-gpudirect': 'false' })
-    const f = benchKube()
-    const log = captureLog()
-    const run = await runBenchmark({
-      settings: s,
-      kube: f.kube,
-      facts: factsOf(nodeFacts('a', 1), nodeFacts('b', 1)),
-      timeoutMs: 2000,
-      log
-    })
+    const { f, log, run } = await benchmarked(
+      { 'benchmark-gpudirect': 'false' },
+      factsOf(nodeFacts('a', 1), nodeFacts('b', 1))
+    )
     expect(run.gpudirect).toBe('off')
     expect(run.gpudirectDetail).toBe('benchmark-gpudirect is false: host memory')
     expect(log.lines.filter(l => l.startsWith('info: round'))[0]).toBe(
@@ -567,17 +570,13 @@ describe('runBenchmark', () => {
   })
 
   it('counts the devices without a NIC-local GPU on both sides, and names excluded nodes', async () => {
-    const s = settings()
-    const f = benchKube()
-    const run = await runBenchmark({
-      settings: s,
-      kube: f.kube,
-      facts: factsOf(nodeFacts('a', 3, { local: [0, null, 2] }), nodeFacts('b', 3), nodeFacts('c', 0), {
+    const { run } = await benchmarked(
+      {},
+      factsOf(nodeFacts('a', 3, { local: [0, null, 2] }), nodeFacts('b', 3), nodeFacts('c', 0), {
         ...nodeFacts('d', 0),
         error: 'probe pod unschedulable: 0/4 nodes are available'
-      }),
-      timeoutMs: 2000
-    })
+      })
+    )
     expect(run.excluded).toEqual([
       { node: 'c', reason: 'no active InfiniBand port' },
       { node: 'd', reason: 'probe pod unschedulable: 0/4 nodes are available' }

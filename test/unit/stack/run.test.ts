@@ -167,6 +167,17 @@ const stubRunHelm = (release?: HelmReleaseStatus, values: Record<string, unknown
     }
   })
 
+/** network-operator at `chartVersion` (revision 3), installed by the action as the record says. */
+function installedByUs(chartVersion: string) {
+  const t = setup()
+  const h = stubRunHelm(
+    deployedRelease('network-operator', chartVersion, { revision: 3, firstDeployed: FIRST_DEPLOYED }),
+    { nfd: { enabled: true } }
+  )
+  seedRecord(t.cluster, [OURS])
+  return { t, h }
+}
+
 function step(spec: Partial<ComponentSpec> = {}, component: Partial<KubeComponent> = {}): StackStep {
   return {
     component: { name: NAME, ...component } as KubeComponent,
@@ -476,12 +487,7 @@ describe('Run', () => {
   })
 
   it('a release as desired is up to date; values read only when it is there', async () => {
-    const t = setup()
-    const h = stubRunHelm(
-      deployedRelease('network-operator', '26.4.1', { revision: 3, firstDeployed: FIRST_DEPLOYED }),
-      { nfd: { enabled: true } }
-    )
-    seedRecord(t.cluster, [OURS])
+    const { t, h } = installedByUs('26.4.1')
     const r = await t.run.converge(step({ helm: chart(), version: { value: 'v26.4.1' } }), Date.now())
     expect(r.changed).toBe(false)
     expect(h.calls).toEqual([
@@ -491,12 +497,7 @@ describe('Run', () => {
   })
 
   it('a chart upgrade applies the new version’s differing CRDs first, then upgrades; the version moves', async () => {
-    const t = setup()
-    const h = stubRunHelm(
-      deployedRelease('network-operator', 'v26.1.0', { revision: 3, firstDeployed: FIRST_DEPLOYED }),
-      { nfd: { enabled: true } }
-    )
-    seedRecord(t.cluster, [OURS])
+    const { t, h } = installedByUs('v26.1.0')
     const crd = (name: string, v: string) => ({
       kind: 'CustomResourceDefinition',
       metadata: { name },

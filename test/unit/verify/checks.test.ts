@@ -50,6 +50,14 @@ const NDV5_TOPOLOGY = [
   )
 ]
 
+/** The NicClusterPolicy with `status`, as the operator reports it. */
+const nicClusterPolicy = (status: object): KubeObject => ({
+  apiVersion: 'mellanox.com/v1alpha1',
+  kind: 'NicClusterPolicy',
+  metadata: { name: 'nic-cluster-policy' },
+  status
+})
+
 describe('probe output', () => {
   it('reads 8 active HDR IB devices, skipping the Ethernet VF, plus memlock and peermem', () => {
     const f = parseProbeOutput('n1', probeText('07-ibstat-a100-8x-ib-hdr200-plus-1-eth-mt4126.txt'))
@@ -354,14 +362,7 @@ function healthyState(nodes: KubeObject[]): ClusterState {
     observed: {
       'nic-cluster-policy': {
         pods: names.map(n => pod(`mofed-${n}`, n)),
-        policies: [
-          {
-            apiVersion: 'mellanox.com/v1alpha1',
-            kind: 'NicClusterPolicy',
-            metadata: { name: 'nic-cluster-policy' },
-            status: { state: 'ready' }
-          }
-        ]
+        policies: [nicClusterPolicy({ state: 'ready' })]
       },
       'ib-node-config': {
         pods: names.map(n => pod(`ibnc-${n}`, n, { init: ibSetupDone })),
@@ -427,18 +428,13 @@ describe('read-only checks', () => {
     const state = healthyState([node('n1')])
     seen(state, 'nic-cluster-policy').pods = []
     seen(state, 'nic-cluster-policy').policies = [
-      {
-        apiVersion: 'mellanox.com/v1alpha1',
-        kind: 'NicClusterPolicy',
-        metadata: { name: 'nic-cluster-policy' },
-        status: {
-          state: 'notReady',
-          appliedStates: [
-            { name: 'state-OFED', state: 'notReady' },
-            { name: 'state-RDMA-device-plugin', state: 'ready' }
-          ]
-        }
-      }
+      nicClusterPolicy({
+        state: 'notReady',
+        appliedStates: [
+          { name: 'state-OFED', state: 'notReady' },
+          { name: 'state-RDMA-device-plugin', state: 'ready' }
+        ]
+      })
     ]
     const c = byName(readOnlyChecks(state, settings()))['ofed-driver']
     expect(c.status).toBe('fail')

@@ -11,7 +11,6 @@ import {
   deletePodsQuietly,
   dnsName,
   ensureWorkNamespace,
-  runOncePodSpec,
   workNamespaceManifest
 } from '../../../src/verify/workspace.js'
 import { apiError } from '../../support/memory-cluster.js'
@@ -150,18 +149,8 @@ describe('deletePods and deletePodsQuietly', () => {
   })
 })
 
-describe('runOncePodSpec and the namespace manifest', () => {
-  it('never restarted, no token or service links, a second’s grace, half an hour by default', () => {
-    expect(runOncePodSpec()).toEqual({
-      restartPolicy: 'Never',
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 1,
-      activeDeadlineSeconds: 1800
-    })
-    expect(runOncePodSpec(90).activeDeadlineSeconds).toBe(90)
-  })
-
+// runOncePodSpec's fields are pinned in test/unit/model/work-labels.test.ts.
+describe('the namespace manifest', () => {
   it('the work namespace by default', () => {
     expect(workNamespaceManifest()).toMatchObject({
       apiVersion: 'v1',

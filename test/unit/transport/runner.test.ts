@@ -12,9 +12,9 @@ import { transportPodName } from '../../../src/transport/pods.js'
 import { runTransportCheck, transportPair } from '../../../src/transport/runner.js'
 import { emptyFacts, type NodeFacts } from '../../../src/verify/probe-output.js'
 import { runLabel } from '../../../src/verify/workspace.js'
-import { captureLog } from '../../support/capture-log.js'
+import { captureLog, type CapturedLog } from '../../support/capture-log.js'
 import { apiError } from '../../support/memory-cluster.js'
-import { memoryKube, unschedulableStatus, until } from '../../support/memory-kube.js'
+import { memoryKube, unschedulableStatus, until, type MemoryKube } from '../../support/memory-kube.js'
 import { factsOf, hbFacts } from '../../support/probe-facts.js'
 import {
   clientLog,
@@ -56,12 +56,21 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
-/** The check started on n1 and n2 with settings `s`, and its two pods' names. */
-function startCheck(s = settings()) {
+/** The check started on n1 and n2 with settings `s` (`prepare` readies the fake first), and its two pods' names. */
+function startCheck(
+  s = settings(),
+  o: { log?: CapturedLog; prepare?: (f: MemoryKube, server: string, client: string) => void } = {}
+) {
   const f = fakeKube()
   const server = transportPodName(s, 'server')
   const client = transportPodName(s, 'client')
-  const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2') })
+  o.prepare?.(f, server, client)
+  const run = runTransportCheck({
+    settings: s,
+    kube: f.kube,
+    facts: factsOf('n1', 'n2'),
+    ...(o.log ? { log: o.log } : {})
+  })
   return { f, s, server, client, run }
 }
 
@@ -398,14 +407,14 @@ describe('runTransportCheck', () => {
   })
 
   it('a log that cannot be read: a warning, and an empty log', async () => {
-    const f = fakeKube()
-    const s = settings()
     const log = captureLog()
-    const server = transportPodName(s, 'server')
-    const client = transportPodName(s, 'client')
-    f.logs.set(client, new KubeRequestError(`logs ${client}`, 500, 'kubelet unreachable'))
-    f.logs.set(server, serverLog)
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2'), log })
+    const { f, server, client, run } = startCheck(settings(), {
+      log,
+      prepare: (k, server, client) => {
+        k.logs.set(client, new KubeRequestError(`logs ${client}`, 500, 'kubelet unreachable'))
+        k.logs.set(server, serverLog)
+      }
+    })
     await waitingOn(f, server)
     setStatus(f, server, runningWithIp)
     await waitingOn(f, client)
@@ -419,15 +428,15 @@ describe('runTransportCheck', () => {
   })
 
   it('a log read that throws a non-Error: its text; without a log nothing is said', async () => {
-    const f = fakeKube()
-    const s = settings()
     const log = captureLog()
-    const server = transportPodName(s, 'server')
-    const client = transportPodName(s, 'client')
-    ;(f.kube as unknown as { podLog: () => Promise<never> }).podLog = async () => {
-      throw 'stream reset'
-    }
-    const run = runTransportCheck({ settings: s, kube: f.kube, facts: factsOf('n1', 'n2'), log })
+    const { f, s, server, client, run } = startCheck(settings(), {
+      log,
+      prepare: k => {
+        ;(k.kube as unknown as { podLog: () => Promise<never> }).podLog = async () => {
+          throw 'stream reset'
+        }
+      }
+    })
     await waitingOn(f, server)
     setStatus(f, server, runningWithIp)
     await waitingOn(f, client)

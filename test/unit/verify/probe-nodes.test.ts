@@ -57,6 +57,16 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
+/** probeNodes on n1 alone, once it watches: the fake, the run and the probe's DaemonSet. */
+async function probingN1() {
+  const f = fakeKube()
+  const s = settings()
+  const run = probeNodes({ kube: f.kube, settings: s, nodes: ['n1'], timeoutMs: 60_000 })
+  await watching(f.cluster)
+  const ds = f.cluster.get('apps/v1', 'DaemonSet', probeName(s), NS)!
+  return { f, run, ds }
+}
+
 describe('probeDaemonSet', () => {
   it('is one DaemonSet over the nodes: busybox probe init container, hold container, rdma/<name>: 1', () => {
     const s = settings()
@@ -311,11 +321,7 @@ describe('probeNodes', () => {
   })
 
   it('a probe that exited non-zero without a reason, over output that reads fine', async () => {
-    const f = fakeKube()
-    const s = settings()
-    const run = probeNodes({ kube: f.kube, settings: s, nodes: ['n1'], timeoutMs: 60_000 })
-    await watching(f.cluster)
-    const ds = f.cluster.get('apps/v1', 'DaemonSet', probeName(s), NS)!
+    const { f, run, ds } = await probingN1()
     f.cluster.put(dsPod(ds, 'n1', terminated(2, probeMessage(ibstat(HB)))))
     expect((await run).get('n1')!.error).toBe('probe exited 2')
   })
@@ -425,11 +431,7 @@ describe('probeNodes', () => {
   })
 
   it('without a log, a failed delete is said nowhere and the facts still come back', async () => {
-    const f = fakeKube()
-    const s = settings()
-    const run = probeNodes({ kube: f.kube, settings: s, nodes: ['n1'], timeoutMs: 60_000 })
-    await watching(f.cluster)
-    const ds = f.cluster.get('apps/v1', 'DaemonSet', probeName(s), NS)!
+    const { f, run, ds } = await probingN1()
     f.failNext.set('deleteNamespacedDaemonSet', apiError(500, 'InternalError', 'etcd timeout'))
     f.cluster.put(dsPod(ds, 'n1', stuck))
     expect((await run).get('n1')!.error).toBe('probe container not started: ImagePullBackOff (pull denied)')

@@ -6,15 +6,8 @@ import { InputError, readSettings } from '../../../src/settings/input-helper.js'
 import { NCCL_TESTS_IMAGE } from '../../../src/settings/images.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 
-function problemsOf(values: Record<string, string>): string[] {
-  try {
-    readSettings(reader(values), {})
-  } catch (e) {
-    if (e instanceof InputError) return e.problems
-    throw e
-  }
-  return []
-}
+/** readSettings over a valid apply's inputs with `over`: it throws an InputError listing each problem as `  - …`. */
+const reading = (over: Record<string, string>) => () => readSettings(reader({ ...VALID_APPLY, ...over }), {})
 
 describe('collective-check inputs', () => {
   it('is off by default, on the pinned default image, with the size’s pass mark', () => {
@@ -40,33 +33,26 @@ describe('collective-check inputs', () => {
   })
 
   it('refuses one node, an AMD size, an A100 size on the default image, and a pass mark that is not a positive number', () => {
-    expect(problemsOf({ ...VALID_APPLY, 'collective-check': 'nccl', 'node-count': '1' })).toContainEqual(
-      expect.stringMatching(/^collective-check "nccl": needs node-count of at least 2/)
+    expect(reading({ 'collective-check': 'nccl', 'node-count': '1' })).toThrow(
+      /^ {2}- collective-check "nccl": needs node-count of at least 2/m
+    )
+    expect(reading({ 'collective-check': 'nccl', 'vm-size': 'Standard_ND96isr_MI300X_v5' })).toThrow(
+      /^ {2}- collective-check "nccl": .* AMD GPUs, which NCCL does not drive/m
+    )
+    expect(reading({ 'collective-check': 'nccl', 'vm-size': 'Standard_ND96asr_v4' })).toThrow(
+      /^ {2}- collective-image ".*": the default image is built for Hopper and Blackwell GPUs only/m
     )
     expect(
-      problemsOf({ ...VALID_APPLY, 'collective-check': 'nccl', 'vm-size': 'Standard_ND96isr_MI300X_v5' })
-    ).toContainEqual(
-      expect.stringMatching(/^collective-check "nccl": .* AMD GPUs, which NCCL does not drive/)
-    )
-    const a100 = problemsOf({ ...VALID_APPLY, 'collective-check': 'nccl', 'vm-size': 'Standard_ND96asr_v4' })
-    expect(a100).toContainEqual(
-      expect.stringMatching(
-        /^collective-image ".*": the default image is built for Hopper and Blackwell GPUs only/
-      )
-    )
-    expect(
-      problemsOf({
-        ...VALID_APPLY,
+      reading({
         'collective-check': 'nccl',
         'vm-size': 'Standard_ND96asr_v4',
         'collective-image': 'example.com/nccl-tests:a100'
       })
-    ).toEqual([])
-    expect(problemsOf({ ...VALID_APPLY, 'collective-min-busbw': '0' })).toContainEqual(
-      expect.stringMatching(/^collective-min-busbw .*must be a number of GB\/s greater than 0/)
+    ).not.toThrow()
+    expect(reading({ 'collective-min-busbw': '0' })).toThrow(
+      /^ {2}- collective-min-busbw .*must be a number of GB\/s greater than 0/m
     )
-    expect(problemsOf({ ...VALID_APPLY, 'collective-check': 'ring' })).toContainEqual(
-      expect.stringMatching(/^collective-check/)
-    )
+    expect(reading({ 'collective-check': 'ring' })).toThrow(InputError)
+    expect(reading({ 'collective-check': 'ring' })).toThrow(/^ {2}- collective-check/m)
   })
 })

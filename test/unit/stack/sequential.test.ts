@@ -24,6 +24,14 @@ const harness = (o: { deadline?: number; scripts?: Partial<Record<ComponentName,
     onConverge: () => void (now.ms += 1000)
   })
 
+/** A converge that created its object (`detail`) and moved the version `from` → `to`. */
+const createdMoving = (detail: string, from: string, to: string) => ({
+  changed: true,
+  created: true,
+  details: [detail],
+  version: { from, to }
+})
+
 /** network-operator alone, in `state`, in a run whose deadline (its step's too) is `ms` after the start. */
 async function aloneUntil(ms: number, state: string) {
   const h = harness({
@@ -39,12 +47,7 @@ describe('applySequential', () => {
     const h = harness({
       scripts: {
         'network-operator': {
-          applied: {
-            changed: true,
-            created: true,
-            details: ['helm install network-operator 26.4.1'],
-            version: { from: '25.1.0', to: '26.4.1' }
-          },
+          applied: createdMoving('helm install network-operator 26.4.1', '25.1.0', '26.4.1'),
           after: () =>
             setImmediate(() => {
               now.ms += 3000
@@ -157,12 +160,7 @@ describe('applySequential', () => {
     const h = harness({
       scripts: {
         'node-feature-rule': {
-          applied: {
-            changed: true,
-            created: true,
-            details: ['rule created'],
-            version: { from: '1', to: '2' }
-          }
+          applied: createdMoving('rule created', '1', '2')
         }
       }
     })

@@ -103,6 +103,22 @@ function harness(
 const crashReason = (name: string, n: string): string =>
   `pod test/${name}-${n} on node ${n}: container main is in CrashLoopBackOff, 3 restarts`
 
+/**
+ * Checks a walk that converged node-feature-rule and nic-cluster-policy at once and then failed
+ * `step` with `text`, with the steps as reported.
+ */
+async function expectBothThenFailed(
+  h: { events: string[] },
+  p: Promise<unknown>,
+  step: string,
+  text: string,
+  steps: unknown[]
+): Promise<void> {
+  const out = await p
+  expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
+  expect(out).toEqual(failedWalk(step, text, steps))
+}
+
 describe('applyPipelined', () => {
   it('awaits the cluster-level step, then writes the rest while their waits run per node', async () => {
     const h = harness({
@@ -325,26 +341,22 @@ describe('applyPipelined', () => {
     await until(() => h.progressOf('nic-cluster-policy').length > 0, 'nic waits')
     now.ms = T0 + 3000
     h.setState('node-feature-rule', 'broken')
-    const out = await p
-    expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
-    expect(out).toEqual(
-      failedWalk('node-feature-rule', 'node-feature-rule is broken', [
-        stepAt('node-feature-rule', 'failure', T0, T0 + 3000, 'rule created; node-feature-rule is broken', {
-          changed: true,
-          action: 'created'
-        }),
-        stepAt(
-          'nic-cluster-policy',
-          'skipped',
-          T0,
-          T0 + 3000,
-          'policy updated; stopped waiting: node-feature-rule failed',
-          { changed: true, action: 'updated' }
-        ),
-        skippedAt('ib-node-config', T0 + 3000, 'not run: nic-cluster-policy stopped'),
-        skippedAt('gpu-operator', T0 + 3000, 'gpu-operator input is false')
-      ])
-    )
+    await expectBothThenFailed(h, p, 'node-feature-rule', 'node-feature-rule is broken', [
+      stepAt('node-feature-rule', 'failure', T0, T0 + 3000, 'rule created; node-feature-rule is broken', {
+        changed: true,
+        action: 'created'
+      }),
+      stepAt(
+        'nic-cluster-policy',
+        'skipped',
+        T0,
+        T0 + 3000,
+        'policy updated; stopped waiting: node-feature-rule failed',
+        { changed: true, action: 'updated' }
+      ),
+      skippedAt('ib-node-config', T0 + 3000, 'not run: nic-cluster-policy stopped'),
+      skippedAt('gpu-operator', T0 + 3000, 'gpu-operator input is false')
+    ])
     const e = h.diagnosed[0].error as ComponentStepFailure
     expect(h.diagnosed.map(d => d.step)).toEqual(['node-feature-rule'])
     expect(e).toBeInstanceOf(ComponentStepFailure)
@@ -421,20 +433,16 @@ describe('applyPipelined', () => {
     await until(() => h.diagnosed.length > 0, 'nic fails')
     now.ms = T0 + 2000
     h.node('n1', 'node-feature-rule')
-    const out = await p
-    expect(h.events).toEqual(['converge node-feature-rule at 0', 'converge nic-cluster-policy at 0'])
-    expect(out).toEqual(
-      failedWalk('nic-cluster-policy', 'helm upgrade failed', [
-        expect.objectContaining({
-          name: 'node-feature-rule',
-          status: 'success',
-          finishedAt: iso(T0 + 2000),
-          detail: 'unchanged; ready: node-feature-rule ready on 1/1 nodes'
-        }),
-        stepAt('nic-cluster-policy', 'failure', T0, T0, 'helm upgrade failed'),
-        skippedAt('gpu-operator', T0, 'not run: nic-cluster-policy failed')
-      ])
-    )
+    await expectBothThenFailed(h, p, 'nic-cluster-policy', 'helm upgrade failed', [
+      expect.objectContaining({
+        name: 'node-feature-rule',
+        status: 'success',
+        finishedAt: iso(T0 + 2000),
+        detail: 'unchanged; ready: node-feature-rule ready on 1/1 nodes'
+      }),
+      stepAt('nic-cluster-policy', 'failure', T0, T0, 'helm upgrade failed'),
+      skippedAt('gpu-operator', T0, 'not run: nic-cluster-policy failed')
+    ])
     expect(h.log.lines.filter(l => !l.includes('ready on')).slice(0, 5)).toEqual([
       'group: node-feature-rule: node-feature-rule title',
       'endgroup',

@@ -56,6 +56,19 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
+/** The kubelet runs the server (with its IP) once it is waited on, then gives the client `status`. */
+async function serverThenClient(
+  f: MemoryKube,
+  server: string,
+  client: string,
+  status: object
+): Promise<void> {
+  await waitingOn(f, server)
+  setStatus(f, server, runningWithIp)
+  await waitingOn(f, client)
+  setStatus(f, client, status)
+}
+
 /** The check started on n1 and n2 with settings `s` (`prepare` readies the fake first), and its two pods' names. */
 function startCheck(
   s = settings(),
@@ -384,10 +397,7 @@ describe('runTransportCheck', () => {
   it('the client unschedulable: its problem, the server’s log only', async () => {
     const { f, server, client, run } = startCheck()
     f.logs.set(server, serverLog)
-    await waitingOn(f, server)
-    setStatus(f, server, runningWithIp)
-    await waitingOn(f, client)
-    setStatus(f, client, elsewhere)
+    await serverThenClient(f, server, client, elsewhere)
     const out = await run
     expect(out.transport.reason).toBe(
       "the client pod on n2 did not run: unschedulable: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
@@ -415,10 +425,7 @@ describe('runTransportCheck', () => {
         k.logs.set(server, serverLog)
       }
     })
-    await waitingOn(f, server)
-    setStatus(f, server, runningWithIp)
-    await waitingOn(f, client)
-    setStatus(f, client, succeeded)
+    await serverThenClient(f, server, client, succeeded)
     const out = await run
     expect(out.logs).toEqual({ server: serverLog, client: '' })
     expect(log.warnings).toEqual([
@@ -437,10 +444,7 @@ describe('runTransportCheck', () => {
         }
       }
     })
-    await waitingOn(f, server)
-    setStatus(f, server, runningWithIp)
-    await waitingOn(f, client)
-    setStatus(f, client, succeeded)
+    await serverThenClient(f, server, client, succeeded)
     await run
     expect(log.warnings).toEqual([
       `transport: could not read the log of pod ${client}: stream reset`,

@@ -2,7 +2,7 @@
 // server, the control plane's garbage collector and namespace controller (no nodes: a pod bound to
 // a node stays Terminating once deleted, as with a kubelet that is gone), and ready client-node /
 // kubeconfig handles (token and client-certificate users).
-import { afterAll, afterEach, beforeAll } from '@jest/globals'
+import { afterAll, beforeAll } from '@jest/globals'
 import { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node'
 import path from 'node:path'
 import { SimClock, SimRecorder } from '../../sim/contracts.js'
@@ -14,6 +14,7 @@ import { registerBuiltins } from '../../sim/kube/resources.js'
 import { chartCrds } from '../../sim/kube/crds/index.js'
 import { type KubeObject, ObjectStore, type ResourceType } from '../../sim/kube/store.js'
 import { rejection } from './rejection.js'
+import { closeAfterTest } from './world-scope.js'
 
 export const TOKEN = 'sim-token-123'
 
@@ -168,18 +169,9 @@ export function worldForTests(
   })
 }
 
-/** The worlds the running test started with startWorldForTest, closed after it. */
-const testWorlds = new Set<TestWorld>()
-afterEach(async () => {
-  for (const w of testWorlds) await w.close()
-  testWorlds.clear()
-})
-
 /** A world for the running test alone (its own faults, its own clock), closed after it. */
 export async function startWorldForTest(opts: Parameters<typeof startWorld>[0] = {}): Promise<TestWorld> {
-  const w = await startWorld(opts)
-  testWorlds.add(w)
-  return w
+  return closeAfterTest(await startWorld(opts))
 }
 
 export function nodeObject(

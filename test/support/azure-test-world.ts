@@ -1,7 +1,7 @@
 // The Azure flow tests' worlds (test/support/azure-world.ts), each closed after the test that
 // started it, the poll options they give the pool and cluster waits, and a pool a scenario seeds.
-import { afterEach } from '@jest/globals'
 import { startWorld, type TestWorld } from './azure-world.js'
+import { closeAfterTest } from './world-scope.js'
 
 /** Poll options for ensureNodePool, ensureCluster and cleanup: quick polls, a bound well past them. */
 export const POLL_FAST = { timeoutMs: 20_000, pollIntervalMs: 20 }
@@ -15,21 +15,10 @@ export const COMPATIBLE_POOL = {
   gpuDriver: 'None'
 }
 
-const started: TestWorld[] = []
-
-/** Registers the hook that closes, after each test, every world it started with worldForTest. */
-export function closeWorldsAfterEach(): void {
-  afterEach(async () => {
-    for (const world of started.splice(0)) await world.close()
-  })
-}
-
-/** startWorld, closed after this test (see closeWorldsAfterEach). */
+/** startWorld, closed after this test. */
 export async function worldForTest(
   overrides: Record<string, unknown> = {},
   timeScale?: number
 ): Promise<TestWorld> {
-  const world = await startWorld(overrides, timeScale)
-  started.push(world)
-  return world
+  return closeAfterTest(await startWorld(overrides, timeScale))
 }

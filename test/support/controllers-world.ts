@@ -3,7 +3,7 @@
 // for a condition in real time, apply the upstream manifests). Every world made here is closed
 // after the test that made it.
 import { readFileSync } from 'node:fs'
-import { afterEach } from '@jest/globals'
+import { closeAfterTest } from './world-scope.js'
 import path from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { SimClock } from '../../sim/contracts.js'
@@ -89,13 +89,6 @@ const GROUP_OF_KIND: Record<string, string> = {
   ClusterPolicy: 'nvidia.com'
 }
 
-/** The worlds the running test made, closed after it. */
-const openWorlds = new Set<World>()
-afterEach(() => {
-  for (const w of openWorlds) w.close()
-  openWorlds.clear()
-})
-
 export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: boolean } = {}): World {
   const scenario = loadScenario(undefined, { kube: { timeScale: 0.001 }, ...(overrides as object) })
   const clock = new SimClock(scenario.kube.timeScale)
@@ -175,7 +168,7 @@ export function makeWorld(overrides: unknown = {}, o: { tls?: WorldTls; crds?: b
       controllers.close()
     }
   }
-  openWorlds.add(world)
+  closeAfterTest(world)
   return world
 }
 

@@ -1,9 +1,23 @@
-// How long a flow test's simulated world lives: one test (withWorld) or the tests of a describe
-// (worldForTests); the stack and verify worlds build on these (CONTRIBUTING.md, "Tests").
-import { afterAll, beforeAll } from '@jest/globals'
+// How long a test's simulated world lives: one test (withWorld, closeAfterTest) or the tests of a
+// describe (worldForTests); the other world helpers build on these (CONTRIBUTING.md, "Tests").
+import { afterAll, afterEach, beforeAll } from '@jest/globals'
 
 interface Closable {
-  close(): Promise<void>
+  close(): void | Promise<void>
+}
+
+/** The worlds the running test handed to closeAfterTest, closed after it. */
+const testWorlds = new Set<Closable>()
+afterEach(async () => {
+  const open = [...testWorlds]
+  testWorlds.clear()
+  for (const w of open) await w.close()
+})
+
+/** `w`, closed after the running test however it ends. */
+export function closeAfterTest<W extends Closable>(w: W): W {
+  testWorlds.add(w)
+  return w
 }
 
 /** Runs `body` in the world `start` gives, and closes it whatever `body` does. */

@@ -24,11 +24,10 @@ import {
   type CapturedLog,
   type TestWorld
 } from '../../support/azure-world.js'
-import { closeWorldsAfterEach, POLL_FAST, worldForTest } from '../../support/azure-test-world.js'
+import { POLL_FAST, worldForTest } from '../../support/azure-test-world.js'
 import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
-closeWorldsAfterEach()
 
 const run = promisify(execFile)
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'azure-cred-'))

@@ -8,15 +8,8 @@ import { ClusterNotFoundError } from '../../../src/azure/cluster-missing.js'
 import { writeClusterCredentials } from '../../../src/azure/credentials.js'
 import { ensureNodePool, NodePoolError, precheckNodePool } from '../../../src/azure/node-pool.js'
 import { armFixture, type TestWorld } from '../../support/azure-world.js'
-import {
-  closeWorldsAfterEach,
-  COMPATIBLE_POOL,
-  POLL_FAST,
-  worldForTest
-} from '../../support/azure-test-world.js'
+import { COMPATIBLE_POOL, POLL_FAST, worldForTest } from '../../support/azure-test-world.js'
 import { rejection as failure } from '../../support/rejection.js'
-
-closeWorldsAfterEach()
 
 const arm = (w: TestWorld) => w.recorder.records.filter(r => r.service === 'arm')
 const poolRequests = (w: TestWorld) =>

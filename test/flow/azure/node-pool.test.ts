@@ -14,16 +14,10 @@ import {
 } from '../../../src/azure/node-pool.js'
 import type { Settings } from '../../../src/settings/settings.js'
 import { armFixture, leaks, settingsFor, type TestWorld } from '../../support/azure-world.js'
-import {
-  closeWorldsAfterEach,
-  COMPATIBLE_POOL,
-  POLL_FAST,
-  worldForTest
-} from '../../support/azure-test-world.js'
+import { COMPATIBLE_POOL, POLL_FAST, worldForTest } from '../../support/azure-test-world.js'
 import { rejection as failure } from '../../support/rejection.js'
 
 let world: TestWorld | undefined
-closeWorldsAfterEach()
 
 const armWrites = (w: TestWorld) => w.recorder.records.filter(r => r.service === 'arm' && r.mutating)
 

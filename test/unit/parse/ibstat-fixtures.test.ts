@@ -12,6 +12,7 @@ import {
   unhealthyInfinibandPorts,
   type IbstatResult
 } from '../../../src/parse/ibstat.js'
+import { ibDevice, ibPort } from '../../support/ibstat-ports.js'
 
 const dir = path.resolve(process.cwd(), 'test/fixtures/ibstat')
 const fixtures = readdirSync(dir).filter(f => f.endsWith('.txt'))
@@ -33,40 +34,20 @@ const EXPECTED: Record<string, (r: IbstatResult) => void> = {
   '01': r => {
     expect(r.format).toBe('ibstat')
     expect(r.error).toBeNull()
-    expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_ib0',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: 200,
-        linkLayer: 'InfiniBand'
-      }
-    ])
+    expect(r.ports).toEqual([ibPort('mlx5_ib0', 1, 'Active', 'LinkUp', 200, 'InfiniBand')])
     expect(r.devices[0]).toMatchObject({ ca: 'mlx5_ib0', caType: 'MT4124', firmware: '20.31.1014' })
   },
   '02': r => {
     expect(r.format).toBe('ibv_devinfo')
     expect(r.error).toBeNull()
-    expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_ib0',
-        port: 1,
-        state: 'Active',
-        physicalState: null,
-        rateGbps: null,
-        linkLayer: 'InfiniBand'
-      }
-    ])
+    expect(r.ports).toEqual([ibPort('mlx5_ib0', 1, 'Active', null, null, 'InfiniBand')])
     expect(r.devices[0]).toMatchObject({ ca: 'mlx5_ib0', firmware: '20.31.1014', caType: 'MT4124' })
   },
   '03': r => {
     expect(r.format).toBe('ibv_devices')
     expect(r.error).toBeNull()
     expect(r.ports).toEqual([])
-    expect(r.devices).toEqual([
-      { ca: 'mlx5_ib0', caType: null, firmware: null, nodeGuid: '00155dfffe33ff56', netdev: null }
-    ])
+    expect(r.devices).toEqual([ibDevice('mlx5_ib0', null, null, '00155dfffe33ff56')])
   },
   '04': r => {
     expect(r.error).toEqual({
@@ -153,34 +134,13 @@ const EXPECTED: Record<string, (r: IbstatResult) => void> = {
         linkLayer: 'InfiniBand'
       })
     }
-    expect(r.ports[8]).toEqual({
-      ca: 'mlx5_8',
-      port: 1,
-      state: 'Active',
-      physicalState: 'LinkUp',
-      rateGbps: 40,
-      linkLayer: 'Ethernet'
-    })
+    expect(r.ports[8]).toEqual(ibPort('mlx5_8', 1, 'Active', 'LinkUp', 40, 'Ethernet'))
   },
   '10': r => {
     expect(r.format).toBe('rdma-link')
     expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_0',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: null,
-        linkLayer: 'Ethernet'
-      },
-      {
-        ca: 'mlx5_1',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: null,
-        linkLayer: 'Ethernet'
-      }
+      ibPort('mlx5_0', 1, 'Active', 'LinkUp', null, 'Ethernet'),
+      ibPort('mlx5_1', 1, 'Active', 'LinkUp', null, 'Ethernet')
     ])
     expect(r.devices.map(d => d.netdev)).toEqual(['enp4s0f0np0', 'enp4s0f1np1'])
   }
@@ -246,16 +206,7 @@ describe('ibstat edge cases', () => {
       '\t\t\tlink_layer:\t\tInfiniBand'
     ].join('\n')
     const r = parseIbstat(text)
-    expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_0',
-        port: 1,
-        state: 'Down',
-        physicalState: 'Polling',
-        rateGbps: 200,
-        linkLayer: 'InfiniBand'
-      }
-    ])
+    expect(r.ports).toEqual([ibPort('mlx5_0', 1, 'Down', 'Polling', 200, 'InfiniBand')])
     expect(unhealthyInfinibandPorts(r)).toHaveLength(1)
   })
   it('reads an InfiniBand port from rdma link show', () => {

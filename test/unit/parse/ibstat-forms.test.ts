@@ -11,78 +11,74 @@ import {
   parseIbstat,
   unhealthyInfinibandPorts
 } from '../../../src/parse/ibstat.js'
+import { ibDevice, ibPort } from '../../support/ibstat-ports.js'
 
 describe('port states in every spelling', () => {
-  it.each([
-    ['Active', 'Active'],
-    ['4: ACTIVE', 'Active'],
-    ['PORT_ACTIVE (4)', 'Active'],
-    ['Down', 'Down'],
-    ['1: DOWN', 'Down'],
-    ['PORT_DOWN (1)', 'Down'],
-    ['Init', 'Init'],
-    ['Initialize', 'Init'],
-    ['INITIALIZING', 'Init'],
-    ['2: INIT', 'Init'],
-    ['PORT_INIT (2)', 'Init'],
-    ['Armed', 'Armed'],
-    ['3: ARMED', 'Armed'],
-    ['PORT_ARMED (3)', 'Armed'],
-    ['Active_defer', 'ActiveDefer'],
-    ['PORT_ACTIVE_DEFER (5)', 'ActiveDefer'],
-    ['0', 'Unknown'],
-    ['1', 'Down'],
-    ['2', 'Init'],
-    ['3', 'Armed'],
-    ['4', 'Active'],
-    ['5', 'ActiveDefer'],
-    ['17', 'Unknown'],
-    ['NOP', 'Unknown'],
-    ['weird (4)', 'Active'],
-    ['12: PORT_DOWN', 'Down']
-  ])('%s → %s', (text, state) => {
-    expect(normalizeState(text)).toBe(state)
-  })
-
-  it.each([
-    ['LinkUp', 'LinkUp'],
-    ['5: LinkUp', 'LinkUp'],
-    ['LINK_UP (5)', 'LinkUp'],
-    ['Polling', 'Polling'],
-    ['2: Polling', 'Polling'],
-    ['Disabled', 'Disabled'],
-    ['Sleep', 'Sleep'],
-    ['PortConfigurationTraining', 'PortConfigurationTraining'],
-    ['PORT_CONF_TRAINING', 'PortConfigurationTraining'],
-    ['LinkErrorRecovery', 'LinkErrorRecovery'],
-    ['LINK_ERR_RECOVER', 'LinkErrorRecovery'],
-    ['PhyTest', 'PhyTest'],
-    ['NoStateChange', 'NoStateChange'],
-    ['0', 'NoStateChange'],
-    ['1', 'Sleep'],
-    ['2', 'Polling'],
-    ['3', 'Disabled'],
-    ['4', 'PortConfigurationTraining'],
-    ['5', 'LinkUp'],
-    ['6', 'LinkErrorRecovery'],
-    ['7', 'PhyTest'],
-    ['9', 'Unknown'],
-    ['mystery', 'Unknown']
-  ])('physical %s → %s', (text, state) => {
-    expect(normalizePhysicalState(text)).toBe(state)
-  })
-
-  it.each([
-    ['InfiniBand', 'InfiniBand'],
-    ['IB', 'InfiniBand'],
-    ['ib', 'InfiniBand'],
-    ['Ethernet', 'Ethernet'],
-    ['ETH', 'Ethernet'],
-    ['eth', 'Ethernet'],
-    ['RoCE', null],
-    ['', null]
-  ])('link layer %s → %s', (text, layer) => {
-    expect(normalizeLinkLayer(text)).toBe(layer)
+  const NORMALIZE = {
+    state: normalizeState,
+    physical: normalizePhysicalState,
+    'link layer': normalizeLinkLayer
+  } as const
+  it.each<[keyof typeof NORMALIZE, string, string | null]>([
+    ['state', 'Active', 'Active'],
+    ['state', '4: ACTIVE', 'Active'],
+    ['state', 'PORT_ACTIVE (4)', 'Active'],
+    ['state', 'Down', 'Down'],
+    ['state', '1: DOWN', 'Down'],
+    ['state', 'PORT_DOWN (1)', 'Down'],
+    ['state', 'Init', 'Init'],
+    ['state', 'Initialize', 'Init'],
+    ['state', 'INITIALIZING', 'Init'],
+    ['state', '2: INIT', 'Init'],
+    ['state', 'PORT_INIT (2)', 'Init'],
+    ['state', 'Armed', 'Armed'],
+    ['state', '3: ARMED', 'Armed'],
+    ['state', 'PORT_ARMED (3)', 'Armed'],
+    ['state', 'Active_defer', 'ActiveDefer'],
+    ['state', 'PORT_ACTIVE_DEFER (5)', 'ActiveDefer'],
+    ['state', '0', 'Unknown'],
+    ['state', '1', 'Down'],
+    ['state', '2', 'Init'],
+    ['state', '3', 'Armed'],
+    ['state', '4', 'Active'],
+    ['state', '5', 'ActiveDefer'],
+    ['state', '17', 'Unknown'],
+    ['state', 'NOP', 'Unknown'],
+    ['state', 'weird (4)', 'Active'],
+    ['state', '12: PORT_DOWN', 'Down'],
+    ['physical', 'LinkUp', 'LinkUp'],
+    ['physical', '5: LinkUp', 'LinkUp'],
+    ['physical', 'LINK_UP (5)', 'LinkUp'],
+    ['physical', 'Polling', 'Polling'],
+    ['physical', '2: Polling', 'Polling'],
+    ['physical', 'Disabled', 'Disabled'],
+    ['physical', 'Sleep', 'Sleep'],
+    ['physical', 'PortConfigurationTraining', 'PortConfigurationTraining'],
+    ['physical', 'PORT_CONF_TRAINING', 'PortConfigurationTraining'],
+    ['physical', 'LinkErrorRecovery', 'LinkErrorRecovery'],
+    ['physical', 'LINK_ERR_RECOVER', 'LinkErrorRecovery'],
+    ['physical', 'PhyTest', 'PhyTest'],
+    ['physical', 'NoStateChange', 'NoStateChange'],
+    ['physical', '0', 'NoStateChange'],
+    ['physical', '1', 'Sleep'],
+    ['physical', '2', 'Polling'],
+    ['physical', '3', 'Disabled'],
+    ['physical', '4', 'PortConfigurationTraining'],
+    ['physical', '5', 'LinkUp'],
+    ['physical', '6', 'LinkErrorRecovery'],
+    ['physical', '7', 'PhyTest'],
+    ['physical', '9', 'Unknown'],
+    ['physical', 'mystery', 'Unknown'],
+    ['link layer', 'InfiniBand', 'InfiniBand'],
+    ['link layer', 'IB', 'InfiniBand'],
+    ['link layer', 'ib', 'InfiniBand'],
+    ['link layer', 'Ethernet', 'Ethernet'],
+    ['link layer', 'ETH', 'Ethernet'],
+    ['link layer', 'eth', 'Ethernet'],
+    ['link layer', 'RoCE', null],
+    ['link layer', '', null]
+  ])('%s %s → %s', (kind, text, want) => {
+    expect(NORMALIZE[kind](text)).toBe(want)
   })
 })
 
@@ -111,26 +107,12 @@ describe('each format, its corners', () => {
       format: 'ibstat',
       error: null,
       devices: [
-        { ca: 'mlx5_ib0', caType: 'MT4124', firmware: '20.31.1014', nodeGuid: '0x0015', netdev: null },
-        { ca: 'mlx5_ib1', caType: null, firmware: null, nodeGuid: null, netdev: null }
+        ibDevice('mlx5_ib0', 'MT4124', '20.31.1014', '0x0015'),
+        ibDevice('mlx5_ib1', null, null, null)
       ],
       ports: [
-        {
-          ca: 'mlx5_ib0',
-          port: 1,
-          state: 'Active',
-          physicalState: 'LinkUp',
-          rateGbps: 2.5,
-          linkLayer: 'InfiniBand'
-        },
-        {
-          ca: 'mlx5_ib1',
-          port: 1,
-          state: 'Down',
-          physicalState: 'Polling',
-          rateGbps: 10,
-          linkLayer: 'InfiniBand'
-        }
+        ibPort('mlx5_ib0', 1, 'Active', 'LinkUp', 2.5, 'InfiniBand'),
+        ibPort('mlx5_ib1', 1, 'Down', 'Polling', 10, 'InfiniBand')
       ]
     }
     expect(parseIbstat(text)).toEqual(want)
@@ -168,16 +150,9 @@ describe('each format, its corners', () => {
     expect(r.format).toBe('ibstatus')
     expect(r.devices.map(d => d.ca)).toEqual(['mlx5_ib0', 'mlx5_an0'])
     expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_ib0',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: 400,
-        linkLayer: 'InfiniBand'
-      },
-      { ca: 'mlx5_ib0', port: 2, state: 'Down', physicalState: null, rateGbps: null, linkLayer: null },
-      { ca: 'mlx5_an0', port: 1, state: 'Active', physicalState: null, rateGbps: 40, linkLayer: 'Ethernet' }
+      ibPort('mlx5_ib0', 1, 'Active', 'LinkUp', 400, 'InfiniBand'),
+      ibPort('mlx5_ib0', 2, 'Down', null, null, null),
+      ibPort('mlx5_an0', 1, 'Active', null, 40, 'Ethernet')
     ])
   })
 
@@ -206,25 +181,12 @@ describe('each format, its corners', () => {
     )
     expect(r.format).toBe('ibv_devinfo')
     expect(r.devices).toEqual([
-      {
-        ca: 'mlx5_ib0',
-        caType: 'MT4126',
-        firmware: '28.39.1002',
-        nodeGuid: '0015:5dff:fe33:ff05',
-        netdev: null
-      },
-      { ca: 'mlx5_an0', caType: null, firmware: null, nodeGuid: null, netdev: null }
+      ibDevice('mlx5_ib0', 'MT4126', '28.39.1002', '0015:5dff:fe33:ff05'),
+      ibDevice('mlx5_an0', null, null, null)
     ])
     expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_ib0',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: 400,
-        linkLayer: 'InfiniBand'
-      },
-      { ca: 'mlx5_an0', port: 1, state: 'Down', physicalState: null, rateGbps: null, linkLayer: 'Ethernet' }
+      ibPort('mlx5_ib0', 1, 'Active', 'LinkUp', 400, 'InfiniBand'),
+      ibPort('mlx5_an0', 1, 'Down', null, null, 'Ethernet')
     ])
   })
 
@@ -240,39 +202,11 @@ describe('each format, its corners', () => {
     )
     expect(r.format).toBe('rdma-link')
     expect(r.ports).toEqual([
-      {
-        ca: 'mlx5_ib0',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: null,
-        linkLayer: 'InfiniBand'
-      },
-      {
-        ca: 'mlx5_ib1',
-        port: 1,
-        state: 'Down',
-        physicalState: 'Polling',
-        rateGbps: null,
-        linkLayer: 'InfiniBand'
-      },
-      {
-        ca: 'mlx5_an0',
-        port: 1,
-        state: 'Active',
-        physicalState: 'LinkUp',
-        rateGbps: null,
-        linkLayer: 'Ethernet'
-      },
-      {
-        ca: 'mlx5_an0',
-        port: 2,
-        state: 'Active',
-        physicalState: null,
-        rateGbps: null,
-        linkLayer: 'Ethernet'
-      },
-      { ca: 'mlx5_9', port: 1, state: 'Unknown', physicalState: null, rateGbps: null, linkLayer: 'Ethernet' }
+      ibPort('mlx5_ib0', 1, 'Active', 'LinkUp', null, 'InfiniBand'),
+      ibPort('mlx5_ib1', 1, 'Down', 'Polling', null, 'InfiniBand'),
+      ibPort('mlx5_an0', 1, 'Active', 'LinkUp', null, 'Ethernet'),
+      ibPort('mlx5_an0', 2, 'Active', null, null, 'Ethernet'),
+      ibPort('mlx5_9', 1, 'Unknown', null, null, 'Ethernet')
     ])
     expect(r.devices.map(d => [d.ca, d.netdev])).toEqual([
       ['mlx5_ib0', 'ib0'],
@@ -287,9 +221,7 @@ describe('each format, its corners', () => {
       '    device          \t   node GUID\n    ------          \t----------------\n    mlx5_ib0        \t00155dfffe33ff05\n    mlx5_an0  \t0015 not a guid\n'
     )
     expect(r.format).toBe('ibv_devices')
-    expect(r.devices).toEqual([
-      { ca: 'mlx5_ib0', caType: null, firmware: null, nodeGuid: '00155dfffe33ff05', netdev: null }
-    ])
+    expect(r.devices).toEqual([ibDevice('mlx5_ib0', null, null, '00155dfffe33ff05')])
     expect(r.error).toBeNull()
   })
 
@@ -304,27 +236,20 @@ describe('each format, its corners', () => {
       expect(parseIbstat(text)).toMatchObject({ format: null, ports: [], devices: [] })
   })
 
-  it('errors: ibpanic wins over partial output, then tool errors, then unrecognised text; each trimmed', () => {
-    expect(
-      parseIbstat(
-        "CA 'mlx5_0'\n\tPort 1:\n\t\tState: Active\n  ibpanic: [1] main: stat of IB device 'mlx5_8' failed  \n"
-      ).error
-    ).toEqual({
-      message: "ibpanic: [1] main: stat of IB device 'mlx5_8' failed",
-      kind: 'ibpanic'
-    })
-    expect(parseIbstat('   No IB devices found   \n').error).toEqual({
-      message: 'No IB devices found',
-      kind: 'no-devices'
-    })
-    expect(parseIbstat('  hello there  \nmore\n').error).toEqual({
-      message: 'unrecognised output: hello there',
-      kind: 'unrecognised'
-    })
-    expect(parseIbstat('').error).toEqual({ message: 'no devices', kind: 'no-devices' })
-    expect(parseIbstat('    device          \t   node GUID\n').error).toEqual({
-      message: 'no devices',
-      kind: 'no-devices'
-    })
-  })
+  it.each([
+    [
+      "CA 'mlx5_0'\n\tPort 1:\n\t\tState: Active\n  ibpanic: [1] main: stat of IB device 'mlx5_8' failed  \n",
+      "ibpanic: [1] main: stat of IB device 'mlx5_8' failed",
+      'ibpanic'
+    ],
+    ['   No IB devices found   \n', 'No IB devices found', 'no-devices'],
+    ['  hello there  \nmore\n', 'unrecognised output: hello there', 'unrecognised'],
+    ['', 'no devices', 'no-devices'],
+    ['    device          \t   node GUID\n', 'no devices', 'no-devices']
+  ])(
+    'errors: ibpanic wins over partial output, then tool errors, then unrecognised text; each trimmed: %j',
+    (text, message, kind) => {
+      expect(parseIbstat(text).error).toEqual({ message, kind })
+    }
+  )
 })

@@ -3,25 +3,13 @@
 // SOURCES.md there): each parses as a 'no-devices' error carrying the tool's line, and `ibstat parse`
 // exits 1 with it — never 2 ("not ibstat output").
 import { describe, expect, it } from '@jest/globals'
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
 import { ibstatCliResult, parseIbstat } from '../../../src/parse/ibstat.js'
-
-const dir = path.resolve(process.cwd(), 'test/fixtures/ibstat-no-devices')
-const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Record<
-  string,
-  { format: string | null; message: string }
->
-const fixtures = readdirSync(dir).filter(f => f.endsWith('.txt'))
+import { expectedFixtures } from '../../support/expected-fixtures.js'
 
 describe('no-device reports (expected.json)', () => {
-  it('has an expectation for every fixture file', () => {
-    expect(fixtures.sort()).toEqual(Object.keys(expected).sort())
-  })
+  const cases = expectedFixtures<{ format: string | null; message: string }>('ibstat-no-devices')
 
-  it.each(fixtures)('%s', file => {
-    const text = readFileSync(path.join(dir, file), 'utf8')
-    const want = expected[file]
+  it.each(cases)('$file', ({ text, want }) => {
     expect(parseIbstat(text)).toEqual({
       ports: [],
       devices: [],

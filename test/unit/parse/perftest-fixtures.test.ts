@@ -245,30 +245,6 @@ describe('perftest failures', () => {
     expect(r.rows).toHaveLength(2)
   })
 
-  it('reports an unknown --use_cuda (a distro build) as a build without CUDA', () => {
-    const text = [
-      "ib_write_bw: unrecognized option '--use_cuda=0'",
-      ' Invalid Command or flag.',
-      ' Please check command line and run again.',
-      '',
-      ' Usage:',
-      '  ib_write_bw            start a server and wait for connection',
-      '  ib_write_bw <host>     connect to server at <host>',
-      '',
-      ' Options:',
-      '  -a, --all  Run sizes from 2 till 2^23',
-      '  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)'
-    ].join('\n')
-    const r = parsePerftestOutput(text)
-    // a build without CUDA: the option it refuses is named, and the kind says the build lacks CUDA
-    expect(r.error).toEqual({
-      message: "ib_write_bw: unrecognized option '--use_cuda=0'",
-      kind: 'cuda',
-      flag: '--use_cuda'
-    })
-    expect(r.rows).toEqual([])
-  })
-
   it('reports a bare usage dump as a usage error', () => {
     const r = parsePerftestOutput(
       ' Usage:\n  ib_write_bw            start a server and wait for connection\n'

@@ -317,30 +317,28 @@ describe('failures', () => {
     expect(after.rows).toHaveLength(1)
   })
 
-  it('usage, a header without rows, nothing at all, and text that is not perftest', () => {
-    expect(
-      parsePerftestOutput(' Usage:\n  ib_write_bw            start a server and wait for connection\n').error
-    ).toEqual({
-      message: 'perftest printed its usage text: an option was not accepted',
-      kind: 'usage'
-    })
+  it('an option the tool did not accept is a usage error', () => {
     expect(
       parsePerftestOutput('ib_write_bw: unrecognized option\n   start a server and wait for connection\n')
         .error?.kind
     ).toBe('usage')
-    expect(parsePerftestOutput(`${BW_HEAD}\n`).error).toEqual({
-      message: 'perftest printed a results header but no result rows',
-      kind: 'no-results'
-    })
-    expect(parsePerftestOutput('  \n').error).toEqual({
-      message: 'perftest printed nothing',
-      kind: 'no-output'
-    })
-    expect(parsePerftestOutput('hello\n').error).toEqual({
-      message: 'no perftest results table found',
-      kind: 'no-output'
-    })
   })
+
+  it.each([
+    [
+      ' Usage:\n  ib_write_bw            start a server and wait for connection\n',
+      'perftest printed its usage text: an option was not accepted',
+      'usage'
+    ],
+    [`${BW_HEAD}\n`, 'perftest printed a results header but no result rows', 'no-results'],
+    ['  \n', 'perftest printed nothing', 'no-output'],
+    ['hello\n', 'no perftest results table found', 'no-output']
+  ])(
+    'usage, a header without rows, nothing at all, and text that is not perftest: %j',
+    (text, message, kind) => {
+      expect(parsePerftestOutput(text).error).toEqual({ message, kind })
+    }
+  )
 })
 
 describe('headlineRow and the CLI result', () => {

@@ -4,26 +4,15 @@
 // repeats from host memory), 'usage' for every other refusal — and `perftest parse` exits 1 with a
 // message that names the option. The inline notice every CUDA run prints is no refusal.
 import { describe, expect, it } from '@jest/globals'
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
 import { parsePerftestOutput, perftestCliResult } from '../../../src/parse/perftest.js'
+import { expectedFixtures } from '../../support/expected-fixtures.js'
 
-const dir = path.resolve(process.cwd(), 'test/fixtures/perftest-refusals')
-const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Record<
-  string,
-  { kind: string; flag: string; message: string }
->
-const fixtures = readdirSync(dir).filter(f => f.endsWith('.txt'))
 const toolOf = (file: string) => /^\d+-(ib_\w+?_(?:bw|lat))-/.exec(file)![1]
 
 describe('perftest refusals (expected.json)', () => {
-  it('has an expectation for every fixture file', () => {
-    expect(fixtures.sort()).toEqual(Object.keys(expected).sort())
-  })
+  const cases = expectedFixtures<{ kind: string; flag: string; message: string }>('perftest-refusals')
 
-  it.each(fixtures)('%s', file => {
-    const text = readFileSync(path.join(dir, file), 'utf8')
-    const want = expected[file]
+  it.each(cases)('$file', ({ file, text, want }) => {
     const r = parsePerftestOutput(text, { tool: toolOf(file) })
     expect(r.error).toEqual({ kind: want.kind, flag: want.flag, message: want.message })
     expect(r.rows).toEqual([])
@@ -31,7 +20,8 @@ describe('perftest refusals (expected.json)', () => {
       exitCode: 1,
       message: `perftest reported a failure: refused ${want.flag}: ${want.message}`
     })
-    // without the hint too: a refusal is perftest output, never "not perftest output"
+    // without the hint too: the same refusal, and perftest output, never "not perftest output"
+    expect(parsePerftestOutput(text)).toMatchObject({ error: r.error, rows: [] })
     expect(perftestCliResult(text).exitCode).toBe(1)
   })
 

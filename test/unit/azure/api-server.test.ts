@@ -28,33 +28,29 @@ const check = (cluster: ManagedCluster | Error, server: string, context = 'aks1'
 }
 
 describe('an API server address', () => {
-  it('is the host in lower case, without a trailing dot, port 443 left out', () => {
-    expect(apiServerAddress('https://AKS1-DNS.HCP.EastUS.azmk8s.io:443')).toBe(
-      'aks1-dns.hcp.eastus.azmk8s.io'
-    )
-    expect(apiServerAddress('https://aks1-dns.hcp.eastus.azmk8s.io.')).toBe('aks1-dns.hcp.eastus.azmk8s.io')
-    expect(apiServerAddress('aks1-dns.hcp.eastus.azmk8s.io')).toBe('aks1-dns.hcp.eastus.azmk8s.io')
-    expect(apiServerAddress('https://aks1-dns.hcp.eastus.azmk8s.io:443/')).toBe(
-      'aks1-dns.hcp.eastus.azmk8s.io'
-    )
-  })
-
-  it('keeps any other port, the scheme’s default included', () => {
-    expect(apiServerAddress('https://127.0.0.1:6443')).toBe('127.0.0.1:6443')
-    expect(apiServerAddress('127.0.0.1:6443')).toBe('127.0.0.1:6443')
-    expect(apiServerAddress('http://aks1.example.com')).toBe('aks1.example.com:80')
-    expect(apiServerAddress('https://[::1]:8443')).toBe('[::1]:8443')
+  /** The server as a kubeconfig may write it, and its address. */
+  const ADDRESSES: Record<string, string> = {
+    // the host in lower case, without a trailing dot, port 443 left out
+    'https://AKS1-DNS.HCP.EastUS.azmk8s.io:443': 'aks1-dns.hcp.eastus.azmk8s.io',
+    'https://aks1-dns.hcp.eastus.azmk8s.io.': 'aks1-dns.hcp.eastus.azmk8s.io',
+    'aks1-dns.hcp.eastus.azmk8s.io': 'aks1-dns.hcp.eastus.azmk8s.io',
+    'https://aks1-dns.hcp.eastus.azmk8s.io:443/': 'aks1-dns.hcp.eastus.azmk8s.io',
+    // any other port kept, the scheme’s default included
+    'https://127.0.0.1:6443': '127.0.0.1:6443',
+    '127.0.0.1:6443': '127.0.0.1:6443',
+    'http://aks1.example.com': 'aks1.example.com:80',
+    'https://[::1]:8443': '[::1]:8443'
+  }
+  it.each(Object.entries(ADDRESSES))('%s is %s', (server, address) => {
+    expect(apiServerAddress(server)).toBe(address)
   })
 
   it('never keeps a user, a password or a path', () => {
     expect(apiServerAddress('https://me:s3cret@Proxy.example.com/k8s/clusters/c-1')).toBe('proxy.example.com')
   })
 
-  it('is undefined for what is not an address', () => {
-    expect(apiServerAddress('')).toBeUndefined()
-    expect(apiServerAddress('   ')).toBeUndefined()
-    expect(apiServerAddress('https://')).toBeUndefined()
-    expect(apiServerAddress('https://a b')).toBeUndefined()
+  it.each(['', '   ', 'https://', 'https://a b'])('is undefined for what is not an address: %j', server => {
+    expect(apiServerAddress(server)).toBeUndefined()
   })
 })
 

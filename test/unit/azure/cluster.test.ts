@@ -8,16 +8,15 @@ import { describe, expect, it } from '@jest/globals'
 import type { ManagedCluster } from '@azure/arm-containerservice'
 import { desiredCluster, ensureCluster, type ClusterOptions } from '../../../src/azure/cluster.js'
 import { AzureWaitTimeoutError } from '../../../src/azure/wait.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { applySettings } from '../../support/apply-settings.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
 import { abortError, armFail } from '../../support/arm-errors.js'
 import { armResource, type ArmScript } from '../../support/arm-resource.js'
 import { useFixedNow } from '../../support/fixed-now.js'
+import { recordingCreateOptions, SYSTEM_POOL_PROFILE } from '../../support/aks-create.js'
 
 const SUB = '00000000-0000-0000-0000-000000000000'
-const settings = (over: Record<string, string> = {}) =>
-  readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '5' }).settings
+const settings = (over: Record<string, string> = {}) => applySettings(over, { GITHUB_RUN_ID: '5' })
 const createSettings = (over: Record<string, string> = {}) =>
   settings({ 'create-cluster': 'true', location: 'eastus', ...over })
 
@@ -27,18 +26,13 @@ const now = useFixedNow(1_000_000)
 const arm = (o: ArmScript<ManagedCluster> & { cluster?: ManagedCluster | Error } = {}) =>
   armResource<ManagedCluster>({ group: 'managedClusters', clock: now, resource: o.cluster, ...o })
 
-function opts(log: CapturedLog, more: Partial<ClusterOptions> = {}): ClusterOptions & { events: string[] } {
-  const events: string[] = []
-  return {
-    log,
-    timeoutMs: 60_000,
-    pollIntervalMs: 5,
-    onCreateSubmit: s => events.push(`submit ${JSON.stringify(s)}`),
-    onCreateRefused: () => events.push('refused'),
-    events,
-    ...more
-  }
-}
+const opts = (
+  log: CapturedLog,
+  more: Partial<ClusterOptions> = {}
+): ClusterOptions & { events: string[] } => ({
+  ...recordingCreateOptions(log, 60_000),
+  ...more
+})
 
 describe('desiredCluster', () => {
   it('needs a location', () => {
@@ -55,18 +49,7 @@ describe('desiredCluster', () => {
       identity: { type: 'SystemAssigned' },
       kubernetesVersion: '1.33',
       dnsPrefix: 'aks1',
-      agentPoolProfiles: [
-        {
-          name: 'system',
-          mode: 'System',
-          vmSize: 'Standard_D4s_v5',
-          count: 1,
-          minCount: 1,
-          maxCount: 2,
-          enableAutoScaling: true,
-          osType: 'Linux'
-        }
-      ]
+      agentPoolProfiles: [SYSTEM_POOL_PROFILE]
     })
   })
 })

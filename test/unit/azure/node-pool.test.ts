@@ -23,6 +23,7 @@ import { captureLog, type CapturedLog } from '../../support/capture-log.js'
 import { armFail } from '../../support/arm-errors.js'
 import { armResource, type ArmScript } from '../../support/arm-resource.js'
 import { useFixedNow } from '../../support/fixed-now.js'
+import { recordingCreateOptions } from '../../support/aks-create.js'
 
 const SUB = '00000000-0000-0000-0000-000000000000'
 const NP = `--subscription ${SUB} --resource-group rg --cluster-name aks1 --name rdmapool`
@@ -40,18 +41,13 @@ const arm = (o: ArmScript<AgentPool> & { pool?: AgentPool | Error } = {}) =>
 const GET = 'GET rg/aks1/rdmapool'
 const PUT = 'PUT rg/aks1/rdmapool'
 
-function opts(log: CapturedLog, more: Partial<NodePoolOptions> = {}): NodePoolOptions & { events: string[] } {
-  const events: string[] = []
-  return {
-    log,
-    timeoutMs: 600_000,
-    pollIntervalMs: 5,
-    onCreateSubmit: s => events.push(`submit ${JSON.stringify(s)}`),
-    onCreateRefused: () => events.push('refused'),
-    events,
-    ...more
-  }
-}
+const opts = (
+  log: CapturedLog,
+  more: Partial<NodePoolOptions> = {}
+): NodePoolOptions & { events: string[] } => ({
+  ...recordingCreateOptions(log, 600_000),
+  ...more
+})
 
 /** A live pool as the settings would have created it. */
 const livePool = (over: AgentPool = {}): AgentPool => ({

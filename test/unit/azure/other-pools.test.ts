@@ -12,11 +12,9 @@ import {
   managedDriverPools,
   managedDriverWarning
 } from '../../../src/azure/other-pools.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { applySettings } from '../../support/apply-settings.js'
 
-const settings = (over: Record<string, string> = {}) =>
-  readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '5' }).settings
+const settings = (over: Record<string, string> = {}) => applySettings(over, { GITHUB_RUN_ID: '5' })
 
 const TAIL =
   "which Azure documents as exclusive with the GPU Operator's driver and container toolkit. The action confines the GPU Operator " +
@@ -44,13 +42,15 @@ function arm(pools: AgentPool[] | Error) {
 }
 
 describe('isGpuVmSize', () => {
-  it('only a size that starts with Standard_N, letters, then a digit', () => {
-    expect(isGpuVmSize('xStandard_NC6')).toBe(false)
-    expect(isGpuVmSize('Standard_N6')).toBe(true)
-    expect(isGpuVmSize('Standard_NCC40ads_H100_v5')).toBe(true)
-    expect(isGpuVmSize('Standard_NCads_')).toBe(false)
-    expect(isGpuVmSize('Standard_NC_x')).toBe(false)
-    expect(isGpuVmSize('Standard_D4s_v5')).toBe(false)
+  it.each([
+    ['xStandard_NC6', false],
+    ['Standard_N6', true],
+    ['Standard_NCC40ads_H100_v5', true],
+    ['Standard_NCads_', false],
+    ['Standard_NC_x', false],
+    ['Standard_D4s_v5', false]
+  ])('only a size that starts with Standard_N, letters, then a digit: %s → %s', (size, gpu) => {
+    expect(isGpuVmSize(size)).toBe(gpu)
   })
 })
 

@@ -11,11 +11,9 @@ import {
   untoleratedPoolTaints
 } from '../../../src/azure/node-pool.js'
 import { isGpuVmSize, managedDriverPools, managedDriverWarning } from '../../../src/azure/other-pools.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { applySettings } from '../../support/apply-settings.js'
 
-const settings = (over: Record<string, string> = {}) =>
-  readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '5' }).settings
+const settings = (over: Record<string, string> = {}) => applySettings(over, { GITHUB_RUN_ID: '5' })
 const T = { resourceGroup: 'rg', cluster: 'aks1', pool: 'rdmapool' }
 const NP = 'az aks nodepool'
 

@@ -21,6 +21,7 @@ import { readSettings } from '../../../src/settings/input-helper.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { rdmaNode } from '../../support/nodes.js'
+import { SYSTEM_POOL_PROFILE } from '../../support/aks-create.js'
 
 /** An input's default (the pinned versions move with the releases). */
 const byDefault = (name: string) => INPUTS.find(i => i.name === name)!.default!
@@ -92,18 +93,7 @@ describe('the Azure components in the plan', () => {
           identity: { type: 'SystemAssigned' },
           properties: {
             dnsPrefix: 'aks1',
-            agentPoolProfiles: [
-              {
-                name: 'system',
-                mode: 'System',
-                vmSize: 'Standard_D4s_v5',
-                count: 1,
-                minCount: 1,
-                maxCount: 2,
-                enableAutoScaling: true,
-                osType: 'Linux'
-              }
-            ]
+            agentPoolProfiles: [SYSTEM_POOL_PROFILE]
           }
         }
       }

@@ -14,11 +14,9 @@ import {
 } from '../../../src/model/azure-resources.js'
 import { helmRepoAddArgv, helmUpgradeArgv } from '../../../src/plan/helm-argv.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { applySettings } from '../../support/apply-settings.js'
 
-const settings = (over: Record<string, string> = {}) =>
-  readSettings(reader({ ...VALID_APPLY, ...over }), { GITHUB_RUN_ID: '77' }).settings
+const settings = (over: Record<string, string> = {}) => applySettings(over, { GITHUB_RUN_ID: '77' })
 
 describe('the helm command lines', () => {
   const spec = {

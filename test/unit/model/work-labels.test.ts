@@ -9,25 +9,24 @@ const LABEL_VALUE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)$/
 const sha = (s: string) => createHash('sha256').update(s).digest('hex')
 
 describe('the run label', () => {
-  it('keeps a run id that is already a label value', () => {
-    expect(runLabel('12345-1')).toBe('12345-1')
-    expect(runLabel('a.b_c-D')).toBe('a.b_c-D')
-    expect(runLabel('x'.repeat(63))).toBe('x'.repeat(63))
-  })
-
-  it('turns other characters into dashes and trims what is not alphanumeric at both ends', () => {
-    expect(runLabel('run 7/attempt 2')).toBe('run-7-attempt-2')
-    expect(runLabel('--_run.7_.')).toBe('run.7')
-    expect(runLabel('./a')).toBe('a')
-    expect(runLabel('a/.')).toBe('a')
-  })
-
-  it('is a hash of the id when nothing of it is left or it is too long', () => {
-    expect(runLabel('///')).toBe(`run-${sha('///').slice(0, 16)}`)
-    expect(runLabel('')).toBe(`run-${sha('').slice(0, 16)}`)
-    expect(runLabel('x'.repeat(64))).toBe(`run-${sha('x'.repeat(64)).slice(0, 16)}`)
-    for (const id of ['///', 'x'.repeat(64), 'run 7/attempt 2', '-a-'])
-      expect(runLabel(id)).toMatch(LABEL_VALUE)
+  it.each([
+    // a run id that is already a label value is kept
+    ['12345-1', '12345-1'],
+    ['a.b_c-D', 'a.b_c-D'],
+    ['x'.repeat(63), 'x'.repeat(63)],
+    // other characters turn into dashes; what is not alphanumeric is trimmed at both ends
+    ['run 7/attempt 2', 'run-7-attempt-2'],
+    ['--_run.7_.', 'run.7'],
+    ['./a', 'a'],
+    ['a/.', 'a'],
+    // a hash of the id when nothing of it is left or it is too long
+    ['///', `run-${sha('///').slice(0, 16)}`],
+    ['', `run-${sha('').slice(0, 16)}`],
+    ['x'.repeat(64), `run-${sha('x'.repeat(64)).slice(0, 16)}`],
+    ['-a-', 'a']
+  ])('run id %j is labelled %j, a valid label value', (id, label) => {
+    expect(runLabel(id)).toBe(label)
+    expect(label).toMatch(LABEL_VALUE)
   })
 
   it('labels a run’s work objects with the app, what they are and the run', () => {

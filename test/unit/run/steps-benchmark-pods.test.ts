@@ -9,11 +9,16 @@ import { runBenchmarkStep } from '../../../src/run/benchmark-step.js'
 import { StepError } from '../../../src/run/steps.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
+import type { NodeFacts } from '../../../src/verify/probe-output.js'
 import type { CapturedLog } from '../../support/capture-log.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { BW_196, BW_394, LAT, noCudaOutput, perftestKube as benchKube } from '../../support/perftest-pods.js'
 import { benchFacts as nodeFacts, factsOf } from '../../support/probe-facts.js'
-import { captureLogBackend, verificationOf as verification } from '../../support/step-context.js'
+import {
+  captureLogBackend,
+  verificationOf as verification,
+  expectOnlyStep
+} from '../../support/step-context.js'
 
 function settings(over: Record<string, string> = {}): Settings {
   return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
@@ -22,20 +27,33 @@ function settings(over: Record<string, string> = {}): Settings {
 let log: CapturedLog
 captureLogBackend(l => (log = l))
 
+/** Runs the benchmark step in verify mode with `over` inputs on nodes with these facts, the pods
+ * answering with `output`; the settings, the report, and the step's error if it threw. */
+async function runStep(
+  over: Record<string, string>,
+  facts: NodeFacts[],
+  output?: Parameters<typeof benchKube>[0]
+): Promise<{ s: Settings; report: Report; error: unknown }> {
+  const s = settings(over)
+  const report: Report = emptyReport('verify')
+  const error = await runBenchmarkStep(
+    s,
+    benchKube(output).kube,
+    verification(factsOf(...facts)),
+    report
+  ).then(
+    () => undefined,
+    (x: unknown) => x
+  )
+  return { s, report, error }
+}
+
 describe('runBenchmarkStep with pods', () => {
   it('a pass over GPUDirect: bandwidth and latency in the outputs, the report, no warning', async () => {
-    const s = settings()
-    const f = benchKube()
-    const report: Report = emptyReport('verify')
-    await runBenchmarkStep(
-      s,
-      f.kube,
-      verification(factsOf(nodeFacts('node-a', 1), nodeFacts('node-b', 1))),
-      report
-    )
+    const { report, error } = await runStep({}, [nodeFacts('node-a', 1), nodeFacts('node-b', 1)])
+    expect(error).toBeUndefined()
     expect(report.outputs).toEqual({ 'bandwidth-gbps': '394.40', 'latency-us': '5.49' })
-    expect(report.steps).toHaveLength(1)
-    expect(report.steps[0]).toMatchObject({
+    expectOnlyStep(report, {
       name: 'benchmark',
       status: 'success',
       changed: false,
@@ -47,10 +65,12 @@ describe('runBenchmarkStep with pods', () => {
   })
 
   it('perftest without CUDA: a warning that GPUDirect is unsupported, the step still passes', async () => {
-    const s = settings({ 'benchmark-scope': 'fleet' })
-    const f = benchKube(noCudaOutput)
-    const report: Report = emptyReport('verify')
-    await runBenchmarkStep(s, f.kube, verification(factsOf(nodeFacts('n1', 1), nodeFacts('n2', 1))), report)
+    const { s, report, error } = await runStep(
+      { 'benchmark-scope': 'fleet' },
+      [nodeFacts('n1', 1), nodeFacts('n2', 1)],
+      noCudaOutput
+    )
+    expect(error).toBeUndefined()
     expect(log.warnings[0]).toBe(
       `benchmark: GPUDirect unsupported: perftest in ${s.benchmark.image} has no CUDA support (Unsupported memory type); measured from host memory instead — use an image with a CUDA build of perftest for GPUDirect`
     )
@@ -63,21 +83,12 @@ describe('runBenchmarkStep with pods', () => {
   })
 
   it('host-staged and a node left out: a warning for each, in order', async () => {
-    const s = settings()
-    const f = benchKube()
-    const report: Report = emptyReport('verify')
-    await runBenchmarkStep(
-      s,
-      f.kube,
-      verification(
-        factsOf(
-          nodeFacts('a', 1, { peermem: null }),
-          nodeFacts('b', 1, { peermem: false }),
-          nodeFacts('d', 1, { error: 'probe pod failed' })
-        )
-      ),
-      report
-    )
+    const { error } = await runStep({}, [
+      nodeFacts('a', 1, { peermem: null }),
+      nodeFacts('b', 1, { peermem: false }),
+      nodeFacts('d', 1, { error: 'probe pod failed' })
+    ])
+    expect(error).toBeUndefined()
     expect(log.warnings.slice(0, 2)).toEqual([
       'benchmark: d left out: probe pod failed',
       'benchmark: GPUDirect host-staged: nvidia_peermem not loaded on a, b: the NIC cannot register GPU memory there (perftest --use_cuda fails: "Couldn\'t allocate MR")'
@@ -85,30 +96,20 @@ describe('runBenchmarkStep with pods', () => {
   })
 
   it('benchmark-gpudirect false: no GPUDirect warning', async () => {
-    const s = settings({ 'benchmark-gpudirect': 'false' })
-    const report: Report = emptyReport('verify')
-    await runBenchmarkStep(
-      s,
-      benchKube().kube,
-      verification(factsOf(nodeFacts('a', 1), nodeFacts('b', 1))),
-      report
-    )
+    const { report, error } = await runStep({ 'benchmark-gpudirect': 'false' }, [
+      nodeFacts('a', 1),
+      nodeFacts('b', 1)
+    ])
+    expect(error).toBeUndefined()
     expect(log.warnings.filter(w => w.includes('GPUDirect'))).toEqual([])
     expect(report.steps[0].status).toBe('success')
   })
 
   it('a measurement below the line rate fails the step, with the bandwidth still in the outputs', async () => {
-    const s = settings()
-    const f = benchKube((_p, _r, phase, i) =>
+    const { report, error } = await runStep({}, [nodeFacts('a', 2), nodeFacts('b', 2)], (_p, _r, phase, i) =>
       phase.startsWith('lat') ? LAT() : i === 1 ? BW_196() : BW_394()
     )
-    const report: Report = emptyReport('verify')
-    const e = (await runBenchmarkStep(
-      s,
-      f.kube,
-      verification(factsOf(nodeFacts('a', 2), nodeFacts('b', 2))),
-      report
-    ).catch((x: unknown) => x)) as StepError
+    const e = error as StepError
     expect(e).toBeInstanceOf(StepError)
     expect(e.step).toBe('benchmark')
     expect(e.message).toBe('benchmark: 1 of 4 measurement(s) failed; outliers: a/mlx5_ib1 ↔ b/mlx5_ib1')

@@ -10,7 +10,11 @@ import { StepError } from '../../../src/run/steps.js'
 import { runTransportStep } from '../../../src/run/transport-step.js'
 import { gpuNicMapOf } from '../../../src/transport/pods.js'
 import { factsOf, hbFacts as nodeFacts } from '../../support/probe-facts.js'
-import { captureLogBackend, verificationOf as verification } from '../../support/step-context.js'
+import {
+  captureLogBackend,
+  verificationOf as verification,
+  expectOnlyStep
+} from '../../support/step-context.js'
 import {
   clientLog,
   runningWithIp,
@@ -38,8 +42,7 @@ describe('runTransportStep with pods', () => {
     await run
     const summary = 'gpudirect-rdma at 392.11 Gb/s (≥ 160 Gb/s) between n-a and n-b'
     expect(report.outputs).toEqual({ transport: 'gpudirect-rdma', 'transport-gbps': '392.11' })
-    expect(report.steps).toHaveLength(1)
-    expect(report.steps[0]).toMatchObject({
+    expectOnlyStep(report, {
       name: 'transport',
       status: 'success',
       changed: false,

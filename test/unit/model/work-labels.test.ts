@@ -3,7 +3,7 @@
 // name tag and DNS-1123 names, and the work namespace as it is created.
 import { createHash } from 'node:crypto'
 import { runLabel, workLabels } from '../../../src/model/work-labels.js'
-import { dnsName, runOncePodSpec, runTag, workNamespaceManifest } from '../../../src/verify/workspace.js'
+import { dnsName, runTag, workNamespaceManifest } from '../../../src/verify/workspace.js'
 
 const LABEL_VALUE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)$/
 const sha = (s: string) => createHash('sha256').update(s).digest('hex')
@@ -77,16 +77,5 @@ describe('the work namespace and pods', () => {
       }
     })
     expect(workNamespaceManifest('other').metadata.name).toBe('other')
-  })
-
-  it('runs each pod once, without an API token, bounded in time', () => {
-    expect(runOncePodSpec()).toEqual({
-      restartPolicy: 'Never',
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 1,
-      activeDeadlineSeconds: 1800
-    })
-    expect(runOncePodSpec(60).activeDeadlineSeconds).toBe(60)
   })
 })

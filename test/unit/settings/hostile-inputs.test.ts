@@ -9,22 +9,15 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { InputError, readSettings, type SettingsResult } from '../../../src/settings/input-helper.js'
+import { readSettings, type SettingsResult } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { problemsOf as problemsOfInputs } from '../../support/input-problems.js'
 
 function read(values: Record<string, string>): SettingsResult {
   return readSettings(reader({ ...VALID_APPLY, ...values }), {})
 }
-
-function problemsOf(values: Record<string, string>): string[] {
-  try {
-    read(values)
-  } catch (e) {
-    if (e instanceof InputError) return e.problems
-    throw e
-  }
-  return []
-}
+/** The problems of the valid apply inputs with `values` changed. */
+const problemsOf = (values: Record<string, string>) => problemsOfInputs({ ...VALID_APPLY, ...values })
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hostile-inputs-'))
 function file(name: string, text: string | Buffer): string {

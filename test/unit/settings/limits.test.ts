@@ -3,19 +3,13 @@
 // only their first few bad entries.
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { runMain } from '../../../src/main.js'
-import { InputError, LIST_LIMITS, readSettings } from '../../../src/settings/input-helper.js'
+import { LIST_LIMITS, readSettings } from '../../../src/settings/input-helper.js'
 import { ECHO_MAX_CHARS, echoValue, truncate } from '../../../src/util/echo.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { problemsOf as problemsOfInputs } from '../../support/input-problems.js'
 
-function problemsOf(values: Record<string, string>): string[] {
-  try {
-    readSettings(reader({ ...VALID_APPLY, ...values }), {})
-  } catch (e) {
-    if (e instanceof InputError) return e.problems
-    throw e
-  }
-  return []
-}
+/** The problems of the valid apply inputs with `values` changed. */
+const problemsOf = (values: Record<string, string>) => problemsOfInputs({ ...VALID_APPLY, ...values })
 
 const HUGE = 'a'.repeat(120_000)
 

@@ -3,20 +3,11 @@
 import { writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { InputError, readSettings } from '../../../src/settings/input-helper.js'
+import { readSettings } from '../../../src/settings/input-helper.js'
 import { hasRdmaMarker, RDMA_VM_SIZES } from '../../../src/settings/vm-sizes.js'
 import { vmSizeSpec } from '../../../sim/kube/hardware.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
-
-function problemsOf(values: Record<string, string>): string[] {
-  try {
-    readSettings(reader(values), {})
-  } catch (e) {
-    if (e instanceof InputError) return e.problems
-    throw e
-  }
-  return []
-}
+import { problemsOf } from '../../support/input-problems.js'
 
 function expectProblem(values: Record<string, string>, input: string, text: RegExp): void {
   const problems = problemsOf(values)

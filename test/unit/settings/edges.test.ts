@@ -44,151 +44,110 @@ describe('each checked input, just inside and just outside', () => {
     'must be a valid extended resource name part (letters, digits, -, _ and ., up to 63, e.g. hca_shared_devices_a); nodes advertise rdma/<name>'
   const IMAGE =
     'must be an image reference pinned by tag or digest, e.g. ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3'
-  const cases: Array<[string, string, string | undefined]> = [
-    ['client-id', GUID, undefined],
-    ['client-id', `x${GUID}`, 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)'],
-    ['client-id', `${GUID}0`, 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)'],
-    ['client-id', GUID.replace('-', ''), 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)'],
-    ['resource-group', 'rg.prod_(1)-a', undefined],
-    ['resource-group', 'a'.repeat(90), undefined],
-    ['resource-group', 'a'.repeat(91), RG],
-    ['resource-group', 'rg prod', RG],
-    ['resource-group', ' rg/x', RG],
-    ['cluster-name', 'a', undefined],
-    ['cluster-name', 'a-_9', undefined],
-    ['cluster-name', 'a'.repeat(63), undefined],
-    ['cluster-name', 'a'.repeat(64), CLUSTER],
-    ['cluster-name', 'a-', CLUSTER],
-    ['cluster-name', '-a', CLUSTER],
-    ['cluster-name', 'a.b', CLUSTER],
-    ['location', 'westeurope2', undefined],
-    ['location', 'west europe', 'a region name such as eastus or westeurope'],
-    ['location', '-eastus', 'a region name such as eastus or westeurope'],
-    ['location', 'eastus-', 'a region name such as eastus or westeurope'],
-    ['kubernetes-version', '1.33', undefined],
-    ['kubernetes-version', '10.330.12', undefined],
-    ['kubernetes-version', 'v1.33', 'must look like 1.33 or 1.33.2'],
-    ['kubernetes-version', '1.33.2.1', 'must look like 1.33 or 1.33.2'],
-    ['kubernetes-version', '1', 'must look like 1.33 or 1.33.2'],
-    ['kubernetes-version', '1.33.', 'must look like 1.33 or 1.33.2'],
-    ['kubernetes-version', '1.x', 'must look like 1.33 or 1.33.2'],
-    ['node-pool', 'a', undefined],
-    ['node-pool', 'a23456789012', undefined],
-    ['node-pool', 'a234567890123', POOL],
-    ['node-pool', '1pool', POOL],
-    ['node-pool', 'Pool', POOL],
-    ['node-pool', 'pool-', POOL],
-    ['network-operator-version', 'v26.1.0', undefined],
-    ['network-operator-version', '26.1.0', undefined],
-    ['network-operator-version', 'v26.1.0-rc.1', undefined],
-    ['network-operator-version', 'v26.10.12', undefined],
+  const PINNED = (input: string) => `must be a pinned version such as ${byDefault(input)}`
+  const NO_CREDENTIALS = 'must not carry credentials (user:password@): the action sends its own tokens'
+  const NO_CONTROL = 'must not contain spaces or control characters (raw or %-encoded)'
+  const ORIGIN = 'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+  const HTTPS = 'must be an https URL (Azure SDKs refuse bearer tokens over http)'
+  /** Per input: values it accepts, then each problem with the values that have it. */
+  const RULES: Array<[string, string[], Array<[string, string[]]>]> = [
+    [
+      'client-id',
+      [GUID],
+      [
+        [
+          'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)',
+          [`x${GUID}`, `${GUID}0`, GUID.replace('-', '')]
+        ]
+      ]
+    ],
+    ['resource-group', ['rg.prod_(1)-a', 'a'.repeat(90)], [[RG, ['a'.repeat(91), 'rg prod', ' rg/x']]]],
+    ['cluster-name', ['a', 'a-_9', 'a'.repeat(63)], [[CLUSTER, ['a'.repeat(64), 'a-', '-a', 'a.b']]]],
+    [
+      'location',
+      ['westeurope2'],
+      [['a region name such as eastus or westeurope', ['west europe', '-eastus', 'eastus-']]]
+    ],
+    [
+      'kubernetes-version',
+      ['1.33', '10.330.12'],
+      [['must look like 1.33 or 1.33.2', ['v1.33', '1.33.2.1', '1', '1.33.', '1.x']]]
+    ],
+    ['node-pool', ['a', 'a23456789012'], [[POOL, ['a234567890123', '1pool', 'Pool', 'pool-']]]],
     [
       'network-operator-version',
-      'v26.1',
-      `must be a pinned version such as ${byDefault('network-operator-version')}`
+      ['v26.1.0', '26.1.0', 'v26.1.0-rc.1', 'v26.10.12', 'v26.1.0 '],
+      [[PINNED('network-operator-version'), ['v26.1', 'xv26.1.0', 'v26.1.0-', 'v26.1.0-rc_1']]]
     ],
-    [
-      'network-operator-version',
-      'xv26.1.0',
-      `must be a pinned version such as ${byDefault('network-operator-version')}`
-    ],
-    ['network-operator-version', 'v26.1.0 ', undefined],
-    [
-      'network-operator-version',
-      'v26.1.0-',
-      `must be a pinned version such as ${byDefault('network-operator-version')}`
-    ],
-    [
-      'network-operator-version',
-      'v26.1.0-rc_1',
-      `must be a pinned version such as ${byDefault('network-operator-version')}`
-    ],
-    [
-      'gpu-operator-version',
-      'latest',
-      `must be a pinned version such as ${byDefault('gpu-operator-version')}`
-    ],
-    ['doca-driver-version', 'doca3.2.0-25.10-1.2.8.0-2', undefined],
-    ['doca-driver-version', 'a'.repeat(128), undefined],
+    ['gpu-operator-version', [], [[PINNED('gpu-operator-version'), ['latest']]]],
     [
       'doca-driver-version',
-      'a'.repeat(129),
-      `must be a pinned version such as ${byDefault('doca-driver-version')}`
-    ],
-    ['doca-driver-version', '-doca', `must be a pinned version such as ${byDefault('doca-driver-version')}`],
-    ['doca-driver-version', 'doca 3', `must be a pinned version such as ${byDefault('doca-driver-version')}`],
-    ['helm-version', 'v3.19.0', undefined],
-    ['helm-version', 'v4.0.0', 'must be a pinned version such as v3.19.0 (helm 3)'],
-    ['helm-version', 'v3.19', 'must be a pinned version such as v3.19.0 (helm 3)'],
-    ['rdma-resource-name', 'shared_ib', undefined],
-    ['rdma-resource-name', 'a', undefined],
-    ['rdma-resource-name', 'a'.repeat(63), undefined],
-    ['rdma-resource-name', 'a'.repeat(64), RESOURCE],
-    ['rdma-resource-name', '_a', RESOURCE],
-    ['rdma-resource-name', 'a_', RESOURCE],
-    ['rdma-resource-name', 'rdma/a', RESOURCE],
-    ['rdma-device-plugin-image', 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3', undefined],
-    ['rdma-device-plugin-image', 'registry:5000/a/b:1', undefined],
-    ['rdma-device-plugin-image', 'a.b.c/x_y.z-w/plugin:v1', undefined],
-    ['rdma-device-plugin-image', `ghcr.io/x/y@sha256:${'a'.repeat(64)}`, undefined],
-    ['rdma-device-plugin-image', 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin', IMAGE],
-    ['rdma-device-plugin-image', 'ghcr.io/Mellanox/plugin:v1', IMAGE],
-    ['rdma-device-plugin-image', 'ghcr.io/x/y:v1 ', undefined],
-    ['rdma-device-plugin-image', 'ghcr.io/x/y::v1', IMAGE],
-    ['rdma-device-plugin-image', 'ghcr.io/x/y:-v1', IMAGE],
-    ['rdma-device-plugin-image', `ghcr.io/x/y@sha256:${'a'.repeat(63)}`, IMAGE],
-    ['rdma-device-plugin-image', 'host:port/x:v1', IMAGE],
-    ['rdma-device-plugin-image', '/x:v1', IMAGE],
-    ['arm-endpoint', 'https://management.usgovcloudapi.net', undefined],
-    ['arm-endpoint', 'https://management.azure.com/', undefined],
-    ['authority-host', 'https://login.chinacloudapi.cn', undefined],
-    [
-      'arm-endpoint',
-      'https://user:pass@management.azure.com',
-      'must not carry credentials (user:password@): the action sends its own tokens'
+      ['doca3.2.0-25.10-1.2.8.0-2', 'a'.repeat(128)],
+      [[PINNED('doca-driver-version'), ['a'.repeat(129), '-doca', 'doca 3']]]
     ],
     [
-      'arm-endpoint',
-      'https://management.azure.com/%0A',
-      'must not contain spaces or control characters (raw or %-encoded)'
+      'helm-version',
+      ['v3.19.0'],
+      [['must be a pinned version such as v3.19.0 (helm 3)', ['v4.0.0', 'v3.19']]]
+    ],
+    [
+      'rdma-resource-name',
+      ['shared_ib', 'a', 'a'.repeat(63)],
+      [[RESOURCE, ['a'.repeat(64), '_a', 'a_', 'rdma/a']]]
+    ],
+    [
+      'rdma-device-plugin-image',
+      [
+        'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3',
+        'registry:5000/a/b:1',
+        'a.b.c/x_y.z-w/plugin:v1',
+        `ghcr.io/x/y@sha256:${'a'.repeat(64)}`,
+        'ghcr.io/x/y:v1 '
+      ],
+      [
+        [
+          IMAGE,
+          [
+            'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin',
+            'ghcr.io/Mellanox/plugin:v1',
+            'ghcr.io/x/y::v1',
+            'ghcr.io/x/y:-v1',
+            `ghcr.io/x/y@sha256:${'a'.repeat(63)}`,
+            'host:port/x:v1',
+            '/x:v1'
+          ]
+        ]
+      ]
     ],
     [
       'arm-endpoint',
-      'https://management.azure.com/\u0007',
-      'must not contain spaces or control characters (raw or %-encoded)'
+      ['https://management.usgovcloudapi.net', 'https://management.azure.com/'],
+      [
+        [NO_CREDENTIALS, ['https://user:pass@management.azure.com']],
+        [NO_CONTROL, ['https://management.azure.com/%0A', 'https://management.azure.com/\u0007']],
+        [HTTPS, ['http://management.example.com']],
+        ['not a URL (e.g. https://management.azure.com)', ['management.example.com']]
+      ]
     ],
     [
       'authority-host',
-      'https://login.microsoftonline.com/x',
-      'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
+      ['https://login.chinacloudapi.cn'],
+      [
+        [ORIGIN, ['https://login.microsoftonline.com/x', 'https://login.microsoftonline.com?x=1']],
+        [HTTPS, ['ftp://login.example.com']]
+      ]
     ],
+    ['zones', ['1,2,3'], [['Azure availability zones are 1, 2 and 3', ['0', '4', '12']]]],
     [
-      'authority-host',
-      'https://login.microsoftonline.com?x=1',
-      'must be an origin only, such as https://management.azure.com (no path, query or fragment)'
-    ],
-    [
-      'arm-endpoint',
-      'http://management.example.com',
-      'must be an https URL (Azure SDKs refuse bearer tokens over http)'
-    ],
-    ['arm-endpoint', 'management.example.com', 'not a URL (e.g. https://management.azure.com)'],
-    [
-      'authority-host',
-      'ftp://login.example.com',
-      'must be an https URL (Azure SDKs refuse bearer tokens over http)'
-    ],
-    ['zones', '1,2,3', undefined],
-    ['zones', '0', 'Azure availability zones are 1, 2 and 3'],
-    ['zones', '4', 'Azure availability zones are 1, 2 and 3'],
-    ['zones', '12', 'Azure availability zones are 1, 2 and 3'],
-    ['min-bandwidth-ratio', '1', undefined],
-    ['min-bandwidth-ratio', '.5', undefined],
-    ['min-bandwidth-ratio', '0', 'must be a number greater than 0 and at most 1 (e.g. 0.9)'],
-    ['min-bandwidth-ratio', '1.01', 'must be a number greater than 0 and at most 1 (e.g. 0.9)'],
-    ['min-bandwidth-ratio', '0.9x', 'must be a number greater than 0 and at most 1 (e.g. 0.9)'],
-    ['min-bandwidth-ratio', '-0.5', 'must be a number greater than 0 and at most 1 (e.g. 0.9)']
+      'min-bandwidth-ratio',
+      ['1', '.5'],
+      [['must be a number greater than 0 and at most 1 (e.g. 0.9)', ['0', '1.01', '0.9x', '-0.5']]]
+    ]
   ]
+  const cases = RULES.flatMap(([input, accepted, refused]) => [
+    ...accepted.map(value => [input, value, undefined] as const),
+    ...refused.flatMap(([problem, values]) => values.map(value => [input, value, problem] as const))
+  ])
   it.each(cases)('%s %j', (input, value, problem) => {
     const got = problems({ [input]: value, ...(input === 'location' ? { 'create-cluster': 'false' } : {}) })
     const shown = echoValue(value.trim().replace(/\/\/[^/]*@/, '//***@'))

@@ -22,6 +22,7 @@ import type { DriftItem } from '../../../src/drift/item.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { driftItem } from '../../support/drift-items.js'
 
 // Built inside each test (never while the file loads): the mutation run switches mutants on per test.
 const settings = () => readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
@@ -150,14 +151,14 @@ describe('rdma-device-plugin: the pods run the desired image', () => {
       pod('c', 'default', 'n3', labels(), { [container().name]: 'elsewhere:1' })
     ])
     expect(await extras('rdma-device-plugin', c.kube)).toEqual([
-      {
-        component: 'rdma-device-plugin',
-        field: `pods -l name=rdma-shared-dp-ds spec.containers[${container().name}].image`,
-        desired: container().image,
-        actual: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2 on 1/2 pods (n2)',
-        fixableByApply: false,
-        hint: 'the DaemonSet is as desired but 1 pod(s) still run another image: check the rollout (kubectl rollout status ds/rdma-shared-dp-ds -n kube-system)'
-      }
+      driftItem(
+        'rdma-device-plugin',
+        `pods -l name=rdma-shared-dp-ds spec.containers[${container().name}].image`,
+        container().image,
+        'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2 on 1/2 pods (n2)',
+        false,
+        'the DaemonSet is as desired but 1 pod(s) still run another image: check the rollout (kubectl rollout status ds/rdma-shared-dp-ds -n kube-system)'
+      )
     ])
     expect(c.reads).toEqual(['LIST Pod -n kube-system -l name=rdma-shared-dp-ds'])
   })
@@ -197,14 +198,14 @@ describe('nic-cluster-policy: the OFED driver runs the policy’s version', () =
       ofedDs('nvcr.io/nvidia/mellanox/doca-driver:25.04-0.6.1.0-2-ubuntu22.04-amd64', 'mofed-old-ds')
     ])
     expect(await extras('nic-cluster-policy', c.kube)).toEqual([
-      {
-        component: 'nic-cluster-policy',
-        field: 'daemonset/mofed-old-ds spec.template.spec.containers[mofed-container].image',
-        desired: `nvcr.io/nvidia/mellanox/doca-driver:${version}-…`,
-        actual: 'nvcr.io/nvidia/mellanox/doca-driver:25.04-0.6.1.0-2-ubuntu22.04-amd64',
-        fixableByApply: false,
-        hint: 'the policy is as desired but the Network Operator did not render it: check its logs (kubectl logs -n network-operator deploy/network-operator); a hand edit of the DaemonSet is reverted by the operator'
-      }
+      driftItem(
+        'nic-cluster-policy',
+        'daemonset/mofed-old-ds spec.template.spec.containers[mofed-container].image',
+        `nvcr.io/nvidia/mellanox/doca-driver:${version}-…`,
+        'nvcr.io/nvidia/mellanox/doca-driver:25.04-0.6.1.0-2-ubuntu22.04-amd64',
+        false,
+        'the policy is as desired but the Network Operator did not render it: check its logs (kubectl logs -n network-operator deploy/network-operator); a hand edit of the DaemonSet is reverted by the operator'
+      )
     ])
     expect(c.reads).toEqual(['LIST DaemonSet -n network-operator -l nvidia.com/ofed-driver'])
   })
@@ -223,14 +224,14 @@ describe('nic-cluster-policy: the OFED driver runs the policy’s version', () =
       ofedPod('n2', 'nvcr.io/nvidia/mellanox/doca-driver:old-ubuntu22.04-amd64')
     ])
     expect(await extras('nic-cluster-policy', c.kube)).toEqual([
-      {
-        component: 'nic-cluster-policy',
-        field: 'pods -l nvidia.com/ofed-driver spec.containers[mofed-container].image',
-        desired: `nvcr.io/nvidia/mellanox/doca-driver:${version}-…`,
-        actual: 'nvcr.io/nvidia/mellanox/doca-driver:old-ubuntu22.04-amd64 on 1/2 pods (n2)',
-        fixableByApply: false,
-        hint: 'the driver DaemonSets update OnDelete: the Network Operator replaces these pods node by node when ofedDriver.upgradePolicy.autoUpgrade is true; otherwise drain the node and delete its driver pod'
-      }
+      driftItem(
+        'nic-cluster-policy',
+        'pods -l nvidia.com/ofed-driver spec.containers[mofed-container].image',
+        `nvcr.io/nvidia/mellanox/doca-driver:${version}-…`,
+        'nvcr.io/nvidia/mellanox/doca-driver:old-ubuntu22.04-amd64 on 1/2 pods (n2)',
+        false,
+        'the driver DaemonSets update OnDelete: the Network Operator replaces these pods node by node when ofedDriver.upgradePolicy.autoUpgrade is true; otherwise drain the node and delete its driver pod'
+      )
     ])
     expect(c.reads).toEqual([
       'LIST DaemonSet -n network-operator -l nvidia.com/ofed-driver',
@@ -263,22 +264,22 @@ describe('gpu-operator: the ClusterPolicy has the chart values’ driver.rdma', 
   it('reports useHostMofed turned on and RDMA turned off, each with the patch that fixes it', async () => {
     const c = cluster([policy({ enabled: false, useHostMofed: true })])
     expect(await extras('gpu-operator', c.kube, [], { valuePaths: [] })).toEqual([
-      {
-        component: 'gpu-operator',
-        field: 'clusterpolicy/cluster-policy spec.driver.rdma.enabled',
-        desired: 'true',
-        actual: 'false',
-        fixableByApply: false,
-        hint: `${rerender}; or \`kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"enabled":true}}}}'\``
-      },
-      {
-        component: 'gpu-operator',
-        field: 'clusterpolicy/cluster-policy spec.driver.rdma.useHostMofed',
-        desired: 'false',
-        actual: 'true',
-        fixableByApply: false,
-        hint: `${rerender}; or \`kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"useHostMofed":false}}}}'\``
-      }
+      driftItem(
+        'gpu-operator',
+        'clusterpolicy/cluster-policy spec.driver.rdma.enabled',
+        'true',
+        'false',
+        false,
+        `${rerender}; or \`kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"enabled":true}}}}'\``
+      ),
+      driftItem(
+        'gpu-operator',
+        'clusterpolicy/cluster-policy spec.driver.rdma.useHostMofed',
+        'false',
+        'true',
+        false,
+        `${rerender}; or \`kubectl patch clusterpolicy cluster-policy --type merge -p '{"spec":{"driver":{"rdma":{"useHostMofed":false}}}}'\``
+      )
     ])
     expect(c.reads).toEqual(['GET ClusterPolicy/cluster-policy'])
   })
@@ -290,14 +291,7 @@ describe('gpu-operator: the ClusterPolicy has the chart values’ driver.rdma', 
       actual: '(absent)'
     })
     expect(await extras('gpu-operator', cluster([]).kube, [], { valuePaths: [] })).toEqual([
-      {
-        component: 'gpu-operator',
-        field: 'clusterpolicy/cluster-policy',
-        desired: 'present',
-        actual: 'absent',
-        fixableByApply: false,
-        hint: rerender
-      }
+      driftItem('gpu-operator', 'clusterpolicy/cluster-policy', 'present', 'absent', false, rerender)
     ])
     const noCrd = cluster([], { getError: new KindNotServedError('nvidia.com/v1', 'ClusterPolicy') })
     expect((await extras('gpu-operator', noCrd.kube, [], { valuePaths: [] }))[0].actual).toBe('absent')
@@ -355,22 +349,22 @@ describe('the Azure components’ drift (GETs only)', () => {
     expect(
       await drift('infiniband-feature', arm({ feature: 'NotRegistered', provider: 'Unregistered' }))
     ).toEqual([
-      {
-        component: 'infiniband-feature',
-        field: 'feature.state',
-        desired: 'Registered',
-        actual: 'NotRegistered',
-        fixableByApply: true,
-        hint: 'apply registers the feature, then re-registers the provider'
-      },
-      {
-        component: 'infiniband-feature',
-        field: 'provider.registrationState',
-        desired: 'Registered',
-        actual: 'Unregistered',
-        fixableByApply: true,
-        hint: 'apply registers the resource provider Microsoft.ContainerService'
-      }
+      driftItem(
+        'infiniband-feature',
+        'feature.state',
+        'Registered',
+        'NotRegistered',
+        true,
+        'apply registers the feature, then re-registers the provider'
+      ),
+      driftItem(
+        'infiniband-feature',
+        'provider.registrationState',
+        'Registered',
+        'Unregistered',
+        true,
+        'apply registers the resource provider Microsoft.ContainerService'
+      )
     ])
     const [pending] = await drift('infiniband-feature', arm({ feature: 'Pending', provider: 'Registered' }))
     expect(pending.hint).toBe(
@@ -394,14 +388,14 @@ describe('the Azure components’ drift (GETs only)', () => {
       arm({ pool: new RestError('nf', { statusCode: 404, code: 'NotFound' }) })
     )
     expect(missing).toEqual([
-      {
-        component: 'node-pool',
-        field: 'agentPool',
-        desired: `present (${settings().nodePool.count} × ${settings().nodePool.vmSize})`,
-        actual: 'absent',
-        fixableByApply: true,
-        hint: 'apply creates pool rdmapool'
-      }
+      driftItem(
+        'node-pool',
+        'agentPool',
+        `present (${settings().nodePool.count} × ${settings().nodePool.vmSize})`,
+        'absent',
+        true,
+        'apply creates pool rdmapool'
+      )
     ])
     await expect(
       drift(
@@ -420,14 +414,16 @@ describe('the Azure components’ drift (GETs only)', () => {
       nodeTaints: []
     }
     const failed = await drift('node-pool', arm({ pool: { ...asDesired, provisioningState: 'Failed' } }))
-    expect(failed.find(i => i.field === 'provisioningState')).toEqual({
-      component: 'node-pool',
-      field: 'provisioningState',
-      desired: 'Succeeded',
-      actual: 'Failed',
-      fixableByApply: false,
-      hint: 'delete the failed pool (`az aks nodepool delete --subscription 00000000-0000-0000-0000-000000000000 --resource-group rg --cluster-name aks1 --name rdmapool`) or fix the cause, then apply'
-    })
+    expect(failed.find(i => i.field === 'provisioningState')).toEqual(
+      driftItem(
+        'node-pool',
+        'provisioningState',
+        'Succeeded',
+        'Failed',
+        false,
+        'delete the failed pool (`az aks nodepool delete --subscription 00000000-0000-0000-0000-000000000000 --resource-group rg --cluster-name aks1 --name rdmapool`) or fix the cause, then apply'
+      )
+    )
     const busy = await drift('node-pool', arm({ pool: { ...asDesired, provisioningState: 'Upgrading' } }))
     expect(busy.find(i => i.field === 'provisioningState')?.hint).toBe(
       'an operation is in progress on pool rdmapool; run drift again when it settles'

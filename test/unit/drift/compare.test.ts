@@ -17,6 +17,7 @@ import { gpuOperatorValues } from '../../../src/components/gpu-operator.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { RDMA_DEVICE_PLUGIN_IMAGE } from '../../../src/settings/images.js'
+import { driftItem } from '../../support/drift-items.js'
 
 const settings = (over: Record<string, string> = {}) =>
   readSettings(reader({ ...VALID_APPLY, ...over })).settings
@@ -141,14 +142,14 @@ describe('driftLines (the log of drift mode)', () => {
   it('prints each field with desired, actual and the fix; continuation lines indented under their label', () => {
     expect(
       driftLines([
-        {
-          component: 'rdma-device-plugin',
-          field: 'configmap/rdma-devices -n kube-system data[config.json]',
-          desired: '{\n  "a": 1\n}',
-          actual: '(absent)',
-          fixableByApply: true,
-          hint: 'apply sets it on configmap/rdma-devices -n kube-system'
-        },
+        driftItem(
+          'rdma-device-plugin',
+          'configmap/rdma-devices -n kube-system data[config.json]',
+          '{\n  "a": 1\n}',
+          '(absent)',
+          true,
+          'apply sets it on configmap/rdma-devices -n kube-system'
+        ),
         { component: 'node-pool', field: 'vmSize', desired: 'A', actual: 'B', fixableByApply: false }
       ])
     ).toEqual([

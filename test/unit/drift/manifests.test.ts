@@ -14,6 +14,7 @@ import { ApplyConflictError, KubeRequestError } from '../../../src/kube/errors.j
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { driftItem } from '../../support/drift-items.js'
 
 // Built inside each test (never while the file loads): the mutation run switches mutants on per test.
 const settings = () => readSettings(reader({ ...VALID_APPLY })).settings
@@ -68,14 +69,14 @@ describe('manifestDrift', () => {
   it('an absent object is drift that apply fixes by creating it (namespaced, and cluster-scoped)', async () => {
     const a = api(undefined)
     expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
-      {
+      driftItem(
         component,
-        field: 'configmap/rdma-devices',
-        desired: 'present',
-        actual: 'absent',
-        fixableByApply: true,
-        hint: 'apply creates configmap/rdma-devices -n kube-system'
-      }
+        'configmap/rdma-devices',
+        'present',
+        'absent',
+        true,
+        'apply creates configmap/rdma-devices -n kube-system'
+      )
     ])
     expect(a.calls).toEqual(['GET ConfigMap/rdma-devices'])
     const b = api(undefined)
@@ -98,14 +99,14 @@ describe('manifestDrift', () => {
     const items = await manifestDrift(a.kube, daemonSet(), { component, force: true })
     const c = daemonSet().spec.template.spec.containers[0]
     expect(items).toEqual([
-      {
+      driftItem(
         component,
-        field: `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
-        desired: shortValue(c.image),
-        actual: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
-        fixableByApply: true,
-        hint: 'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system'
-      }
+        `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
+        shortValue(c.image),
+        'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
+        true,
+        'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system'
+      )
     ])
     expect(a.calls).toEqual([
       'GET DaemonSet/rdma-shared-dp-ds',
@@ -126,14 +127,14 @@ describe('manifestDrift', () => {
     live.metadata.labels!['aks-rdma-action/managed'] = 'false'
     const a = api(live, m => ({ ...live, metadata: { ...live.metadata, labels: m.metadata.labels } }))
     expect(await manifestDrift(a.kube, daemonSet(), { component, force: false })).toEqual([
-      {
+      driftItem(
         component,
-        field: 'daemonset/rdma-shared-dp-ds metadata.labels[aks-rdma-action/managed]',
-        desired: 'true',
-        actual: 'false',
-        fixableByApply: true,
-        hint: 'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system'
-      }
+        'daemonset/rdma-shared-dp-ds metadata.labels[aks-rdma-action/managed]',
+        'true',
+        'false',
+        true,
+        'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system'
+      )
     ])
   })
 
@@ -146,14 +147,14 @@ describe('manifestDrift', () => {
       return out
     })
     expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
-      {
+      driftItem(
         component,
-        field: 'configmap/rdma-devices data.old.json',
-        desired: '(absent)',
-        actual: 'set, owned by aks-rdma-action',
-        fixableByApply: true,
-        hint: 'apply removes it from configmap/rdma-devices -n kube-system'
-      }
+        'configmap/rdma-devices data.old.json',
+        '(absent)',
+        'set, owned by aks-rdma-action',
+        true,
+        'apply removes it from configmap/rdma-devices -n kube-system'
+      )
     ])
   })
 
@@ -162,14 +163,14 @@ describe('manifestDrift', () => {
     live.metadata.managedFields = [] // applied by someone else: not yet by the action
     const a = api(live, () => ({ ...live, metadata: { ...live.metadata, generation: 2 } }))
     expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
-      {
+      driftItem(
         component,
-        field: 'configmap/rdma-devices',
-        desired: 'as applied',
-        actual: 'differs (a dry-run apply would change it)',
-        fixableByApply: true,
-        hint: 'apply re-applies configmap/rdma-devices -n kube-system'
-      }
+        'configmap/rdma-devices',
+        'as applied',
+        'differs (a dry-run apply would change it)',
+        true,
+        'apply re-applies configmap/rdma-devices -n kube-system'
+      )
     ])
   })
 
@@ -186,13 +187,15 @@ describe('manifestDrift', () => {
     })
     const [item, ...rest] = await manifestDrift(a.kube, configMap(), { component, force: false })
     expect(rest).toEqual([])
-    expect(item).toMatchObject({
-      component,
-      field: 'configmap/rdma-devices data[config.json]',
-      desired: 'configList=[{"resourceName":"hca_shared_devices_a"…; periodicUpdateInterval=300',
-      actual: 'configList=[]; periodicUpdateInterval=(absent)',
-      fixableByApply: false
-    })
+    expect(item).toMatchObject(
+      driftItem(
+        component,
+        'configmap/rdma-devices data[config.json]',
+        'configList=[{"resourceName":"hca_shared_devices_a"…; periodicUpdateInterval=300',
+        'configList=[]; periodicUpdateInterval=(absent)',
+        false
+      )
+    )
     expect(item.hint).toBe(
       `apply fails on a conflict (${conflict.message}); set \`force-conflicts: true\` to take the fields over`
     )
@@ -236,14 +239,14 @@ describe('manifestDrift', () => {
     const items = await manifestDrift(a.kube, daemonSet(), { component, force: false })
     const c = daemonSet().spec.template.spec.containers[0]
     expect(items).toEqual([
-      {
+      driftItem(
         component,
-        field: `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
-        desired: shortValue(c.image),
-        actual: 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
-        fixableByApply: true,
-        hint: 'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system (compared without a dry-run apply, which needs patch on daemonsets.apps in namespace kube-system)'
-      }
+        `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
+        shortValue(c.image),
+        'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
+        true,
+        'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system (compared without a dry-run apply, which needs patch on daemonsets.apps in namespace kube-system)'
+      )
     ])
   })
 

@@ -7,6 +7,7 @@ import { releaseDrift, secretsForbidden } from '../../../src/drift/helm.js'
 import type { KubeReader } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
+import { driftItem } from '../../support/drift-items.js'
 
 const spec = {
   release: 'gpu-operator',
@@ -56,14 +57,14 @@ describe('a release’s drift', () => {
     const { helm, calls } = helmWith(undefined)
     expect(await releaseDrift(helm, spec, 'gpu-operator')).toEqual({
       items: [
-        {
-          component: 'gpu-operator',
-          field: 'helm/gpu-operator',
-          desired: 'deployed nvidia/gpu-operator v25.10.1',
-          actual: 'not installed in namespace gpu-operator',
-          fixableByApply: true,
-          hint: UPGRADE
-        }
+        driftItem(
+          'gpu-operator',
+          'helm/gpu-operator',
+          'deployed nvidia/gpu-operator v25.10.1',
+          'not installed in namespace gpu-operator',
+          true,
+          UPGRADE
+        )
       ],
       valuePaths: []
     })
@@ -77,14 +78,7 @@ describe('a release’s drift', () => {
       'c'
     )
     expect(failed.items).toEqual([
-      {
-        component: 'c',
-        field: 'helm/gpu-operator status',
-        desired: 'deployed',
-        actual: 'failed (revision 4)',
-        fixableByApply: true,
-        hint: UPGRADE
-      }
+      driftItem('c', 'helm/gpu-operator status', 'deployed', 'failed (revision 4)', true, UPGRADE)
     ])
     const pending = await releaseDrift(
       helmWith(deployed({ status: 'pending-upgrade' }), spec.values).helm,
@@ -92,14 +86,14 @@ describe('a release’s drift', () => {
       'c'
     )
     expect(pending.items).toEqual([
-      {
-        component: 'c',
-        field: 'helm/gpu-operator status',
-        desired: 'deployed',
-        actual: 'pending-upgrade (revision 3)',
-        fixableByApply: false,
-        hint: 'another helm operation is in progress or was interrupted; wait for it, or roll back (helm rollback gpu-operator -n gpu-operator) and apply'
-      }
+      driftItem(
+        'c',
+        'helm/gpu-operator status',
+        'deployed',
+        'pending-upgrade (revision 3)',
+        false,
+        'another helm operation is in progress or was interrupted; wait for it, or roll back (helm rollback gpu-operator -n gpu-operator) and apply'
+      )
     ])
   })
 
@@ -114,14 +108,9 @@ describe('a release’s drift', () => {
       spec,
       'gpu-operator'
     )
-    expect(d.items[0]).toEqual({
-      component: 'gpu-operator',
-      field: 'helm/gpu-operator chart',
-      desired: 'v25.10.1',
-      actual: 'v24.9.0',
-      fixableByApply: true,
-      hint: UPGRADE
-    })
+    expect(d.items[0]).toEqual(
+      driftItem('gpu-operator', 'helm/gpu-operator chart', 'v25.10.1', 'v24.9.0', true, UPGRADE)
+    )
     expect(d.items.slice(1).map(i => [i.field, i.desired, i.actual, i.fixableByApply])).toEqual([
       ['helm/gpu-operator values.driver.rdma.useHostMofed', 'false', 'true', true],
       ['helm/gpu-operator values.extra', expect.any(String), '1', true]
@@ -181,16 +170,7 @@ describe('a release’s drift by an identity that may not read Secrets', () => {
     ])
     const d = await releaseDrift(refusingHelm, spec, 'gpu-operator', kube)
     expect(d).toEqual({
-      items: [
-        {
-          component: 'gpu-operator',
-          field: 'helm/gpu-operator chart',
-          desired: 'v25.10.1',
-          actual: 'v25.10.0',
-          fixableByApply: true,
-          hint: UPGRADE
-        }
-      ],
+      items: [driftItem('gpu-operator', 'helm/gpu-operator chart', 'v25.10.1', 'v25.10.0', true, UPGRADE)],
       status: { chartName: 'gpu-operator', chartVersion: 'v25.10.0', revision: 0, status: 'unknown' },
       valuePaths: [],
       notCompared: `helm/gpu-operator: chart version compared from its released objects; status and values not compared (${why})`

@@ -13,6 +13,7 @@ import {
   writeReportFile,
   type Report
 } from '../../../src/report/report.js'
+import { driftItem } from '../../support/drift-items.js'
 
 describe('a finished step', () => {
   it('records its name, status, times and duration, unchanged and without detail by default', () => {
@@ -138,13 +139,7 @@ describe('the report as JSON', () => {
       report.outputs = { 'rdma-nodes': '2', 'bandwidth-gbps': '388.19', result: 'drifted', drifted: 'true' }
       report.drift = [
         { component: 'node-pool', field: 'count', desired: '3', actual: '2', fixableByApply: false },
-        {
-          component: 'node-pool',
-          field: 'nodeLabels',
-          desired: 'a=1',
-          actual: '(none)',
-          fixableByApply: false
-        }
+        driftItem('node-pool', 'nodeLabels', 'a=1', '(none)', false)
       ]
       await writeReportFile(file, report)
       const doc = JSON.parse(readFileSync(file, 'utf8'))

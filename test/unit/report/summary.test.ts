@@ -26,6 +26,7 @@ import {
 } from '../../../src/report/report.js'
 import { cellWithCode, codeSpan } from '../../../src/report/markdown.js'
 import { escapeCell, renderSummary, SUMMARY_LIMIT_BYTES } from '../../../src/report/summary.js'
+import { driftItem } from '../../support/drift-items.js'
 
 function html(md: string): string {
   return micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true })
@@ -118,21 +119,15 @@ function sampleReport(): Report {
     ],
     benchmark: toReportBenchmark(analysis, { scope: 'fleet', minBandwidthRatio: 0.9 }),
     drift: [
-      {
-        component: 'NicClusterPolicy',
-        field: 'spec.ofedDriver.version',
-        desired: '25.04-0.6.1.0-2',
-        actual: '24.10|old',
-        fixableByApply: true
-      },
-      {
-        component: 'node pool',
-        field: 'vmSize',
-        desired: 'Standard_ND96asr_v4',
-        actual: 'Standard_ND96amsr_A100_v4',
-        fixableByApply: false,
-        hint: 'recreate the node pool'
-      }
+      driftItem('NicClusterPolicy', 'spec.ofedDriver.version', '25.04-0.6.1.0-2', '24.10|old', true),
+      driftItem(
+        'node pool',
+        'vmSize',
+        'Standard_ND96asr_v4',
+        'Standard_ND96amsr_A100_v4',
+        false,
+        'recreate the node pool'
+      )
     ],
     diagnostics: [
       {
@@ -502,14 +497,14 @@ describe('drift and steps read right', () => {
         }
       ],
       drift: [
-        {
-          component: 'node-pool',
-          field: 'count',
-          desired: '2',
-          actual: '3 | <b>three</b>',
-          fixableByApply: false,
-          hint: `run \`az aks nodepool scale --name rdma --node-count 2 | tee /dev/null\`, ${long}`
-        },
+        driftItem(
+          'node-pool',
+          'count',
+          '2',
+          '3 | <b>three</b>',
+          false,
+          `run \`az aks nodepool scale --name rdma --node-count 2 | tee /dev/null\`, ${long}`
+        ),
         {
           component: 'gpu-operator',
           field: 'ClusterPolicy/cluster-policy spec.driver.rdma.enabled',

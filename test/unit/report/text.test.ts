@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { finishedStep, type Report } from '../../../src/report/report.js'
 import { renderReportText, wrap, type TextReport } from '../../../src/report/text.js'
+import { driftItem } from '../../support/drift-items.js'
 
 const t0 = Date.parse('2025-06-01T10:00:00Z')
 const LONG_NODE = 'aks-rdmapool-54215238-vmss000000'
@@ -71,14 +72,14 @@ function report(o: Partial<Report> = {}): TextReport {
       ]
     },
     drift: [
-      {
-        component: 'node-pool',
-        field: 'count',
-        desired: '3',
-        actual: '2',
-        fixableByApply: false,
-        hint: 'apply never changes the size of an existing pool: `az aks nodepool scale --resource-group rg --cluster-name aks --name rdmapool --node-count 3`'
-      }
+      driftItem(
+        'node-pool',
+        'count',
+        '3',
+        '2',
+        false,
+        'apply never changes the size of an existing pool: `az aks nodepool scale --resource-group rg --cluster-name aks --name rdmapool --node-count 3`'
+      )
     ],
     diagnostics: [{ step: 'rdma-device-plugin', title: 'CrashLoopBackOff', text: 'panic: boom' }],
     ...o

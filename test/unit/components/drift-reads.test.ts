@@ -23,6 +23,7 @@ import { readSettings } from '../../../src/settings/input-helper.js'
 import { INPUTS } from '../../../src/settings/input-definitions.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { driftItem } from '../../support/drift-items.js'
+import { nicClusterPolicy } from '../../support/operator-objects.js'
 
 // Built inside each test (never while the file loads): the mutation run switches mutants on per test.
 const settings = () => readSettings(reader({ ...VALID_APPLY, 'node-pool': 'rdmapool' })).settings
@@ -461,19 +462,14 @@ describe('troubleshooting lines of a failed step', () => {
   const hints = (name: ComponentName, v: DiagnosticView) => (COMPONENTS[name] as KubeComponent).hints(v)
 
   it('nic-cluster-policy: no OFED pod and state-OFED not ready points at the NodeFeatureRule', () => {
-    const policy = {
-      apiVersion: 'mellanox.com/v1alpha1',
-      kind: 'NicClusterPolicy',
-      metadata: { name: 'nic-cluster-policy' },
-      status: {
-        state: 'notReady',
-        appliedStates: [
-          { name: 'state-OFED', state: 'notReady', message: 'no Mellanox hardware is found' },
-          { name: 'state-doca-telemetry-service', state: 'ready' },
-          { name: 'state-RDMA-device-plugin', state: 'ignore' }
-        ]
-      }
-    }
+    const policy = nicClusterPolicy({
+      state: 'notReady',
+      appliedStates: [
+        { name: 'state-OFED', state: 'notReady', message: 'no Mellanox hardware is found' },
+        { name: 'state-doca-telemetry-service', state: 'ready' },
+        { name: 'state-RDMA-device-plugin', state: 'ignore' }
+      ]
+    })
     expect(hints('nic-cluster-policy', view({ snapshot: { policies: [policy], pods: [] } }))).toEqual([
       'state-OFED is not ready and there is no OFED driver pod: the NodeFeatureRule is missing or matched no node, so nothing labels feature.node.kubernetes.io/pci-15b3.present=true and the Network Operator schedules no driver (check `kubectl get nodefeaturerule nfd-network-rule` and the node labels).',
       'NicClusterPolicy states not ready: state-OFED notReady (no Mellanox hardware is found).'

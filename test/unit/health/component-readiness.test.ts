@@ -10,6 +10,7 @@ import { failFast } from '../../../src/kube/pods.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { availableOperatorDeployment, nicClusterPolicy } from '../../support/operator-objects.js'
 
 const POOL = 'rdma'
 
@@ -113,18 +114,7 @@ function ds(name: string, st: Record<string, number>, strategy = 'RollingUpdate'
 describe('network-operator', () => {
   it('waits for the operator Deployment to be available', () => {
     expect(evaluateNetworkOperator([]).done).toBe(false)
-    const d: KubeObject = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'network-operator', namespace: 'network-operator', generation: 1 },
-      spec: { replicas: 1 },
-      status: {
-        observedGeneration: 1,
-        updatedReplicas: 1,
-        availableReplicas: 1,
-        conditions: [{ type: 'Available', status: 'True' }]
-      }
-    }
+    const d: KubeObject = availableOperatorDeployment()
     expect(evaluateNetworkOperator([d]).done).toBe(true)
     d.status.conditions[0].status = 'False'
     expect(evaluateNetworkOperator([d]).done).toBe(false)
@@ -160,15 +150,11 @@ describe('node-feature-rule', () => {
 
 describe('nic-cluster-policy', () => {
   const ofed = { labels: { 'nvidia.com/ofed-driver': '' }, namespace: 'network-operator' }
-  const policy = (state: string): KubeObject => ({
-    apiVersion: 'mellanox.com/v1alpha1',
-    kind: 'NicClusterPolicy',
-    metadata: { name: 'nic-cluster-policy' },
-    status: {
+  const policy = (state: string): KubeObject =>
+    nicClusterPolicy({
       state,
       appliedStates: [{ name: 'state-OFED', state: state === 'ready' ? 'ready' : 'notReady' }]
-    }
-  })
+    })
   const wait = (v: string): Record<string, string> => ({ 'network.nvidia.com/operator.mofed.wait': v })
   it('needs a Ready OFED pod, mofed.wait=false on every node and the policy ready', () => {
     const nodes = [node('n1', wait('false')), node('n2', wait('true')), node('n3', wait('false'))]
@@ -330,21 +316,16 @@ describe('nic-cluster-policy: what each node lacks, in words', () => {
   })
 
   it("says the policy's states not ready, and asks about the NodeFeatureRule when there are no driver pods at all", () => {
-    const policy: KubeObject = {
-      apiVersion: 'mellanox.com/v1alpha1',
-      kind: 'NicClusterPolicy',
-      metadata: { name: 'nic-cluster-policy' },
-      status: {
-        state: 'notReady',
-        reason: 'driver\nnot yet',
-        appliedStates: [
-          { name: 'state-OFED', state: 'notReady', message: 'waiting for pods' },
-          { name: 'state-RDMA-device-plugin', state: 'ready' },
-          { name: 'state-ipoib', state: 'ignore' },
-          { name: 'state-nv-peer' }
-        ]
-      }
-    }
+    const policy: KubeObject = nicClusterPolicy({
+      state: 'notReady',
+      reason: 'driver\nnot yet',
+      appliedStates: [
+        { name: 'state-OFED', state: 'notReady', message: 'waiting for pods' },
+        { name: 'state-RDMA-device-plugin', state: 'ready' },
+        { name: 'state-ipoib', state: 'ignore' },
+        { name: 'state-nv-peer' }
+      ]
+    })
     const v = evaluateNicClusterPolicy({ nodes: [ready('n1')], pods: [], policies: [policy] }, { pool: POOL })
     expect(v.problems).toEqual([
       'NicClusterPolicy state notReady (driver not yet): state-OFED notReady (waiting for pods), state-nv-peer unknown — no OFED driver pods at all: is the NodeFeatureRule (pci-15b3.present) missing?'
@@ -504,30 +485,22 @@ describe('rdma-device-plugin', () => {
       numberReady: 2,
       updatedNumberScheduled: 2
     })
-    const v = evaluateRdmaDevicePlugin(
-      { nodes, pods, daemonsets: [rolled] },
-      { pool: POOL, resourceName: 'shared_ib' }
-    )
+    const evaluate = (daemonset: KubeObject) =>
+      evaluateRdmaDevicePlugin(
+        { nodes, pods, daemonsets: [daemonset] },
+        { pool: POOL, resourceName: 'shared_ib' }
+      )
+    const v = evaluate(rolled)
     expect(v).toMatchObject({ done: false, readyNodes: 1 })
     expect(v.nodes[1].detail).toBe('allocatable rdma/shared_ib = 0')
     nodes[1] = node('n2', {}, { 'rdma/shared_ib': '63' })
-    expect(
-      evaluateRdmaDevicePlugin(
-        { nodes, pods, daemonsets: [rolled] },
-        { pool: POOL, resourceName: 'shared_ib' }
-      ).done
-    ).toBe(true)
+    expect(evaluate(rolled).done).toBe(true)
     const stale = ds('rdma-shared-dp-ds', {
       desiredNumberScheduled: 2,
       numberReady: 2,
       updatedNumberScheduled: 1
     })
-    expect(
-      evaluateRdmaDevicePlugin(
-        { nodes, pods, daemonsets: [stale] },
-        { pool: POOL, resourceName: 'shared_ib' }
-      ).done
-    ).toBe(false)
+    expect(evaluate(stale).done).toBe(false)
   })
   it('fails fast on CrashLoopBackOff naming the pod and node', () => {
     const pods = [

@@ -9,7 +9,12 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
-import { COMPONENTS, kubeComponents, type KubeComponent } from '../../../src/components/index.js'
+import {
+  COMPONENT_ORDER,
+  COMPONENTS,
+  kubeComponents,
+  type KubeComponent
+} from '../../../src/components/index.js'
 import { evaluateHealth, healthSources } from '../../../src/health/evaluate.js'
 import type { SourceSpec } from '../../../src/health/types.js'
 import type { KubeObject } from '../../../src/kube/types.js'
@@ -18,6 +23,7 @@ import { kernelHash } from '../../../sim/kube/controllers/network-operator.js'
 import { matchesLabels, parseLabelSelector } from '../../../sim/kube/selectors.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
 import { rdmaNode } from '../../support/nodes.js'
+import { availableOperatorDeployment, nicClusterPolicy } from '../../support/operator-objects.js'
 
 const UPSTREAM = path.resolve(process.cwd(), 'test/fixtures/upstream')
 const KERNEL = '5.15.0-1079-azure'
@@ -152,25 +158,8 @@ function cluster(): KubeObject[] {
     ]),
     ibNodeConfig,
     devicePlugin,
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'network-operator', namespace: 'network-operator', generation: 1 },
-      spec: { replicas: 1 },
-      status: {
-        observedGeneration: 1,
-        replicas: 1,
-        updatedReplicas: 1,
-        availableReplicas: 1,
-        conditions: [{ type: 'Available', status: 'True' }]
-      }
-    },
-    {
-      apiVersion: 'mellanox.com/v1alpha1',
-      kind: 'NicClusterPolicy',
-      metadata: { name: 'nic-cluster-policy' },
-      status: { state: 'ready', appliedStates: [{ name: 'state-OFED', state: 'ready' }] }
-    },
+    availableOperatorDeployment(),
+    nicClusterPolicy({ state: 'ready', appliedStates: [{ name: 'state-OFED', state: 'ready' }] }),
     {
       apiVersion: 'nvidia.com/v1',
       kind: 'ClusterPolicy',
@@ -223,14 +212,10 @@ describe('readiness selectors against pods shaped like the real operators’', (
       })
     for (const v of verdicts)
       expect(v).toEqual({ component: v.component, done: true, fail: undefined, notReady: [] })
-    expect(verdicts.map(v => v.component)).toEqual([
-      'network-operator',
-      'node-feature-rule',
-      'nic-cluster-policy',
-      'ib-node-config',
-      'rdma-device-plugin',
-      'gpu-operator'
-    ])
+    // the stack order from the Network Operator on: every component that runs in the cluster
+    expect(verdicts.map(v => v.component)).toEqual(
+      COMPONENT_ORDER.slice(COMPONENT_ORDER.indexOf('network-operator'))
+    )
   })
 
   it('each pod source selects the operator’s pods on every node, and its rules quote that very selector', () => {

@@ -11,16 +11,20 @@ import { parseQuantity } from '../../../src/kube/quantity.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 
 describe('parseQuantity', () => {
-  it('reads allocatable quantities', () => {
-    expect(parseQuantity('1k')).toBe(1000)
-    expect(parseQuantity('63')).toBe(63)
-    expect(parseQuantity('8')).toBe(8)
+  it.each<[string | undefined, number | undefined]>([
+    ['1k', 1000],
+    ['63', 63],
+    ['8', 8],
+    ['16Gi', 16 * 2 ** 30],
+    ['1e3', 1000],
+    ['0', 0],
+    [undefined, undefined],
+    ['lots', undefined]
+  ])('reads the allocatable quantity %j as %p', (text, value) => {
+    expect(parseQuantity(text)).toBe(value)
+  })
+  it('reads a milli quantity as a fraction', () => {
     expect(parseQuantity('100m')).toBeCloseTo(0.1)
-    expect(parseQuantity('16Gi')).toBe(16 * 2 ** 30)
-    expect(parseQuantity('1e3')).toBe(1000)
-    expect(parseQuantity('0')).toBe(0)
-    expect(parseQuantity(undefined)).toBeUndefined()
-    expect(parseQuantity('lots')).toBeUndefined()
   })
 })
 

@@ -14,14 +14,16 @@ const target = { subscriptionId: '00000000-0000-0000-0000-000000000001', resourc
 const SCOPE = '--subscription 00000000-0000-0000-0000-000000000001 --resource-group rg'
 
 describe('shellWord', () => {
-  it('leaves plain words, quotes the rest and escapes single quotes', () => {
-    expect(shellWord('key=value:NoSchedule')).toBe('key=value:NoSchedule')
-    expect(shellWord('a,b@c%d+e-f/g.h_i')).toBe('a,b@c%d+e-f/g.h_i')
-    expect(shellWord('')).toBe("''")
-    expect(shellWord('two words')).toBe("'two words'")
-    expect(shellWord('$(rm -rf ~)')).toBe("'$(rm -rf ~)'")
-    expect(shellWord("it's")).toBe("'it'\\''s'")
-    expect(shellWord('x\ny')).toBe("'x\ny'")
+  it.each([
+    ['key=value:NoSchedule', 'key=value:NoSchedule'],
+    ['a,b@c%d+e-f/g.h_i', 'a,b@c%d+e-f/g.h_i'],
+    ['', "''"],
+    ['two words', "'two words'"],
+    ['$(rm -rf ~)', "'$(rm -rf ~)'"],
+    ["it's", "'it'\\''s'"],
+    ['x\ny', "'x\ny'"]
+  ])('leaves plain words, quotes the rest and escapes single quotes: %j → %s', (word, quoted) => {
+    expect(shellWord(word)).toBe(quoted)
   })
 })
 

@@ -22,6 +22,20 @@ import { wrap } from '../../../src/report/text.js'
 import { cliExitCode, prepareLocalRunner, runLikeRunner, tidyRunFolder } from '../../../cli/local-runner.js'
 import { captureLog, type CapturedLog } from '../../support/capture-log.js'
 import { simulateExitCode } from '../../../sim/commands.js'
+import { AZURE_IDS } from '../../support/inputs.js'
+
+/** The runner variables naming files and folders in `dir`: each variable with its path there. */
+const filesIn = (dir: string, names: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(names).map(([variable, name]) => [variable, path.join(dir, name)]))
+
+/** An apply signing in with OIDC, which fails at once without the runner's token variables. */
+const OIDC_APPLY = {
+  ...AZURE_IDS,
+  mode: 'apply',
+  'auth-type': 'oidc',
+  'resource-group': 'rg',
+  'cluster-name': 'aks1'
+}
 
 describe('local runner', () => {
   it('creates what is missing in a new run folder, with the tool cache under XDG_CACHE_HOME', () => {
@@ -41,14 +55,14 @@ describe('local runner', () => {
   it("keeps the user's folders and files, each run with its own state, outputs and RUNNER_TEMP folder in them", () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'local-runner-'))
     writeFileSync(path.join(dir, 'outputs'), 'earlier=1\n')
-    const user = {
-      RUNNER_TEMP: path.join(dir, 'not', 'yet'),
-      RUNNER_TOOL_CACHE: path.join(dir, 'tools'),
-      GITHUB_OUTPUT: path.join(dir, 'outputs'),
-      GITHUB_STEP_SUMMARY: path.join(dir, 'sub', 'summary.md'),
-      GITHUB_STATE: path.join(dir, 'state'),
-      GITHUB_ENV: path.join(dir, 'env')
-    }
+    const user = filesIn(dir, {
+      RUNNER_TEMP: 'not/yet',
+      RUNNER_TOOL_CACHE: 'tools',
+      GITHUB_OUTPUT: 'outputs',
+      GITHUB_STEP_SUMMARY: 'sub/summary.md',
+      GITHUB_STATE: 'state',
+      GITHUB_ENV: 'env'
+    })
     // Two runs at once from one env file: nothing of one run's is the other's.
     const [a, b] = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'].map(nonce => {
       const env: NodeJS.ProcessEnv = { ...user }
@@ -123,10 +137,7 @@ describe('local runner', () => {
     const env: NodeJS.ProcessEnv = {
       RUNNER_TEMP: dir,
       RUNNER_TOOL_CACHE: dir,
-      GITHUB_OUTPUT: path.join(dir, 'o'),
-      GITHUB_STEP_SUMMARY: path.join(dir, 's'),
-      GITHUB_STATE: path.join(dir, 'st'),
-      GITHUB_ENV: path.join(dir, 'e')
+      ...filesIn(dir, { GITHUB_OUTPUT: 'o', GITHUB_STEP_SUMMARY: 's', GITHUB_STATE: 'st', GITHUB_ENV: 'e' })
     }
     const f = prepareLocalRunner(env)
     expect(tidyRunFolder(f, {})).toBeUndefined()
@@ -275,12 +286,15 @@ describe('runLikeRunner', () => {
     const own = path.join(home, 'own')
     mkdirSync(own)
     writeFileSync(path.join(own, 'outputs'), 'earlier=1\n')
-    Object.assign(process.env, {
-      RUNNER_TEMP: path.join(own, 'temp'),
-      GITHUB_OUTPUT: path.join(own, 'outputs'),
-      GITHUB_ENV: path.join(own, 'env'),
-      GITHUB_STATE: path.join(own, 'state')
-    })
+    Object.assign(
+      process.env,
+      filesIn(own, {
+        RUNNER_TEMP: 'temp',
+        GITHUB_OUTPUT: 'outputs',
+        GITHUB_ENV: 'env',
+        GITHUB_STATE: 'state'
+      })
+    )
     let during: string | undefined
     const code = await runLikeRunner({
       output: 'text',
@@ -317,15 +331,7 @@ describe('runLikeRunner', () => {
   })
 
   it('a failed apply: exit 1, its outputs, report and summary; the post step adds its section to the report', async () => {
-    inputs({
-      mode: 'apply',
-      'auth-type': 'oidc',
-      'client-id': '22222222-2222-2222-2222-222222222222',
-      'tenant-id': '11111111-1111-1111-1111-111111111111',
-      'subscription-id': '00000000-0000-0000-0000-000000000000',
-      'resource-group': 'rg',
-      'cluster-name': 'aks1'
-    })
+    inputs(OIDC_APPLY)
     const code = await runLikeRunner({ output: 'text', print: t => void printed.push(t) })
     expect(code).toBe(1)
     const dir = runDirOf()
@@ -369,15 +375,7 @@ describe('runLikeRunner', () => {
   })
 
   it('a failed apply in JSON: the report (with the post section) is what it prints', async () => {
-    inputs({
-      mode: 'apply',
-      'auth-type': 'oidc',
-      'client-id': '22222222-2222-2222-2222-222222222222',
-      'tenant-id': '11111111-1111-1111-1111-111111111111',
-      'subscription-id': '00000000-0000-0000-0000-000000000000',
-      'resource-group': 'rg',
-      'cluster-name': 'aks1'
-    })
+    inputs(OIDC_APPLY)
     const code = await runLikeRunner({ output: 'json', print: t => void printed.push(t) })
     expect(code).toBe(1)
     expect(printed).toHaveLength(1)

@@ -11,13 +11,10 @@ import { perftestPod, type PairSpec, type PhaseSpec } from '../../../src/benchma
 import type { KubeObject } from '../../../src/kube/types.js'
 import { workloadPod } from '../../../src/model/workload.js'
 import { WORKLOAD_USAGE, workloadYaml } from '../../../src/report/workload-summary.js'
-import { readSettings } from '../../../src/settings/input-helper.js'
 import type { Settings } from '../../../src/settings/settings.js'
-import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { applySettings } from '../../support/apply-settings.js'
 
-function settings(over: Record<string, string> = {}): Settings {
-  return readSettings(reader({ ...VALID_APPLY, mode: 'verify', ...over })).settings
-}
+const settings = (over: Record<string, string> = {}) => applySettings({ mode: 'verify', ...over })
 
 const devs = (n: number) => Array.from({ length: n }, (_, i) => `mlx5_ib${i}`)
 // Each NIC with its NIC-local GPU on both sides (GPUDirect), on 8-GPU nodes.

@@ -297,16 +297,9 @@ describe('upgrade --install', () => {
 
   it('plans the argv with the placeholder, each flag only when asked, the timeout in whole seconds (at least 1)', () => {
     const { h } = helm()
-    const base = [
-      'upgrade',
-      '--install',
-      'network-operator',
-      'nvidia/network-operator',
-      '--version',
-      'v26.1.0',
-      '--namespace',
-      'nvidia-network-operator'
-    ]
+    // release and chart, then the pinned version and the namespace, as opts() gives them
+    const { release, chart, version, namespace } = opts()
+    const base = ['upgrade', '--install', release, chart, '--version', version, '--namespace', namespace]
     expect(h.planArgv(opts())).toEqual([...base, '--values', PLAN_VALUES_FILE])
     expect(PLAN_VALUES_FILE).toBe('<values.json>')
     expect(

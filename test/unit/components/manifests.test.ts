@@ -118,12 +118,6 @@ describe("Azure's manifests, as they are", () => {
     expect(desired('gpu-operator', settings({ 'use-host-mofed': 'true' })).helm!.values.driver).toEqual({
       rdma: { enabled: true, useHostMofed: true }
     })
-    expect(helm).toMatchObject({
-      release: 'gpu-operator',
-      chart: 'nvidia/gpu-operator',
-      namespace: 'gpu-operator',
-      version: settings().stack.gpuOperatorVersion
-    })
   })
 
   it('the Network Operator values are Azure’s, with its NFD on (the NodeFeatureRule needs it)', () => {
@@ -140,13 +134,22 @@ describe("Azure's manifests, as they are", () => {
         }
       }
     })
-    expect(helm).toMatchObject({
-      release: 'network-operator',
-      chart: 'nvidia/network-operator',
-      namespace: 'network-operator',
-      version: settings().stack.networkOperatorVersion
-    })
   })
+
+  it.each([
+    ['gpu-operator', 'gpuOperatorVersion'],
+    ['network-operator', 'networkOperatorVersion']
+  ] as const)(
+    'the %s release is nvidia’s chart of that name, in a namespace of that name, at the pinned version',
+    (name, version) => {
+      expect(desired(name).helm).toMatchObject({
+        release: name,
+        chart: `nvidia/${name}`,
+        namespace: name,
+        version: settings().stack[version]
+      })
+    }
+  )
 
   it('both operator namespaces are created privileged (pod security)', () => {
     for (const [name, ns] of [

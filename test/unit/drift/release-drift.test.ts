@@ -8,6 +8,7 @@ import type { KubeReader } from '../../../src/kube/client.js'
 import type { KubeObject } from '../../../src/kube/types.js'
 import type { HelmReleaseSpec } from '../../../src/model/types.js'
 import { driftItem } from '../../support/drift-items.js'
+import { deployedStatus } from '../../support/release-status.js'
 
 const spec = {
   release: 'gpu-operator',
@@ -37,13 +38,8 @@ function helmWith(status: HelmReleaseStatus | undefined, values: Record<string, 
   return { helm: helm as unknown as Helm, calls }
 }
 
-const deployed = (over: Partial<HelmReleaseStatus> = {}): HelmReleaseStatus => ({
-  chartName: 'gpu-operator',
-  chartVersion: 'v25.10.1',
-  revision: 3,
-  status: 'deployed',
-  ...over
-})
+const deployed = (over: Partial<HelmReleaseStatus> = {}) =>
+  deployedStatus('gpu-operator', 'v25.10.1', 3, over)
 
 describe('a release’s drift', () => {
   it('none for the release as desired, read with status and get values only', async () => {

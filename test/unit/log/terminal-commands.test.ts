@@ -11,6 +11,7 @@ import {
 } from '../../../src/log/terminal-commands.js'
 import { TerminalLog } from '../../../src/log/terminal.js'
 import { stdoutOf } from '../../support/stdout.js'
+import { textLines } from '../../support/text-lines.js'
 
 function terminal(verbose = false) {
   const writes: string[] = []
@@ -52,7 +53,7 @@ describe('workflow command renderer', () => {
     expect(text).not.toMatch(/^\s*::/m)
     expect(text).not.toContain('eyJhbGciOi')
     expect(text).toBe(
-      [
+      textLines(
         '==> credentials: user credentials',
         '  token *** received',
         '  debug: GET /x with ***',
@@ -62,7 +63,7 @@ describe('workflow command renderer', () => {
         '  notice: fyi',
         'debug: (set-output)',
         ''
-      ].join('\n')
+      )
     )
   })
 

@@ -6,6 +6,7 @@
 import { buildPlan, renderPlanMarkdown, renderPlanText, type PlanDocument } from '../../../src/plan/plan.js'
 import { readSettings } from '../../../src/settings/input-helper.js'
 import { reader, VALID_APPLY } from '../../support/inputs.js'
+import { textLines } from '../../support/text-lines.js'
 
 function planDocument(): PlanDocument {
   return {
@@ -141,7 +142,7 @@ function planDocument(): PlanDocument {
 describe('the plan text', () => {
   it('renders every part of every component, in order', () => {
     expect(renderPlanText(planDocument())).toBe(
-      [
+      textLines(
         'Plan for rg/aks: pool rdma (2 × Standard_ND96asr_v4), rollout pipelined',
         'Pools the stack serves: before, the recorded pools; after, the recorded pools, and rdma',
         '',
@@ -221,7 +222,7 @@ describe('the plan text', () => {
         "  pair's worker: then sshd -D -p 2222; pair's launcher: then mpirun all_reduce_perf -g 1",
         '  pass: ib-gdr above the marks',
         ''
-      ].join('\n')
+      )
     )
   })
 
@@ -253,7 +254,7 @@ describe('the plan in the job summary', () => {
     const plan = planDocument()
     const md = renderPlanMarkdown(plan)
     expect(md).toBe(
-      [
+      textLines(
         '## aks-rdma-action plan: rg/aks',
         '',
         'Pool `rdma`: 2 × `Standard_ND96asr_v4`, rollout `pipelined`.',
@@ -273,7 +274,7 @@ describe('the plan in the job summary', () => {
         '',
         '</details>',
         ''
-      ].join('\n')
+      )
     )
   })
 

@@ -9,6 +9,7 @@ import {
   sizeLabel
 } from '../../../src/report/collective-summary.js'
 import type { ReportCollective } from '../../../src/report/report.js'
+import { textLines } from '../../support/text-lines.js'
 
 function report(over: Partial<ReportCollective> = {}): ReportCollective {
   return {
@@ -60,7 +61,7 @@ describe('the collective summary section', () => {
 
   it('draws busbw per size and the mark as a flat line', () => {
     expect(busbwChart(report())).toBe(
-      [
+      textLines(
         '```mermaid',
         'xychart-beta',
         '  title "all_reduce busbw across the pair, GB/s (flat line: pass mark)"',
@@ -69,7 +70,7 @@ describe('the collective summary section', () => {
         '  line [37.5, 371.5]',
         '  line [360, 360]',
         '```'
-      ].join('\n')
+      )
     )
     expect(busbwChart(report({ sizes: [] }))).toBeNull()
   })

@@ -28,34 +28,43 @@ function recorder(withNotice = true) {
 }
 
 describe('what the parser takes for a command', () => {
-  it('a leading name of letters, digits, - and _, after optional indentation, up to the second ::', () => {
-    expect(parseWorkflowCommand('  ::Warning::x')).toEqual({
-      command: 'warning',
-      properties: {},
-      message: 'x'
-    })
-    expect(parseWorkflowCommand('::set-output name=a::')).toEqual({
-      command: 'set-output',
-      properties: { name: 'a' },
-      message: ''
-    })
-    expect(parseWorkflowCommand('::a_b-1::m')?.command).toBe('a_b-1')
-    for (const notOne of ['x ::warning::y', '::warning', '::1abc::m', ':warning::x', '::::x'])
-      expect(parseWorkflowCommand(notOne)).toBeUndefined()
+  const command = (name: string, properties: Record<string, string>, message: string) => ({
+    command: name,
+    properties,
+    message
+  })
+  // A leading name of letters, digits, - and _, after optional indentation, up to the second ::;
+  // properties are key=value pairs (a pair without a key or = left out), the value unescaped.
+  it.each([
+    ['  ::Warning::x', command('warning', {}, 'x')],
+    ['::set-output name=a::', command('set-output', { name: 'a' }, '')],
+    ['::a_b-1::m', command('a_b-1', {}, 'm')],
     // After a space come properties: `name!` is one without `=`, so none.
-    expect(parseWorkflowCommand('::bad name!::m')).toEqual({ command: 'bad', properties: {}, message: 'm' })
+    ['::bad name!::m', command('bad', {}, 'm')],
+    [
+      '::error file=a.ts, line = 3,=x,novalue,title=a%3Ab%2Cc%0D%0Ad%25::m',
+      command('error', { file: 'a.ts', line: ' 3', title: 'a:b,c\r\nd%' }, 'm')
+    ],
+    [
+      '::error title=step%3A verify,file=a%2Cb.ts,line=3::one%0Atwo 100%25',
+      command('error', { title: 'step: verify', file: 'a,b.ts', line: '3' }, 'one\ntwo 100%')
+    ],
+    ['::debug ::m', command('debug', {}, 'm')],
+    ['::debug::a%0Db%0ac%25%3A', command('debug', {}, 'a\rb\nc%%3A')]
+  ])('%j', (line, parsed) => {
+    expect(parseWorkflowCommand(line)).toEqual(parsed)
   })
 
-  it('properties: key=value pairs, a pair without a key or = left out, the value unescaped', () => {
-    expect(
-      parseWorkflowCommand('::error file=a.ts, line = 3,=x,novalue,title=a%3Ab%2Cc%0D%0Ad%25::m')
-    ).toEqual({
-      command: 'error',
-      properties: { file: 'a.ts', line: ' 3', title: 'a:b,c\r\nd%' },
-      message: 'm'
-    })
-    expect(parseWorkflowCommand('::debug ::m')).toEqual({ command: 'debug', properties: {}, message: 'm' })
-    expect(parseWorkflowCommand('::debug::a%0Db%0ac%25%3A')?.message).toBe('a\rb\nc%%3A')
+  it.each([
+    'x ::warning::y',
+    '::warning',
+    '::1abc::m',
+    ':warning::x',
+    '::::x',
+    '::1 is IPv6 localhost',
+    'plain text'
+  ])('%j is no command', line => {
+    expect(parseWorkflowCommand(line)).toBeUndefined()
   })
 })
 

@@ -4,11 +4,7 @@
 import { describe, expect, it } from '@jest/globals'
 import * as core from '@actions/core'
 import { actionsLog } from '../../../src/log/index.js'
-import {
-  parseWorkflowCommand,
-  PROGRESS_TAG_ENV,
-  WorkflowCommandRenderer
-} from '../../../src/log/terminal-commands.js'
+import { PROGRESS_TAG_ENV, WorkflowCommandRenderer } from '../../../src/log/terminal-commands.js'
 import { TerminalLog } from '../../../src/log/terminal.js'
 import { stdoutOf } from '../../support/stdout.js'
 import { textLines } from '../../support/text-lines.js'
@@ -20,18 +16,6 @@ function terminal(verbose = false) {
 }
 
 describe('workflow command renderer', () => {
-  it('parses commands with escaped properties and data', () => {
-    expect(
-      parseWorkflowCommand('::error title=step%3A verify,file=a%2Cb.ts,line=3::one%0Atwo 100%25')
-    ).toEqual({
-      command: 'error',
-      properties: { title: 'step: verify', file: 'a,b.ts', line: '3' },
-      message: 'one\ntwo 100%'
-    })
-    expect(parseWorkflowCommand('::1 is IPv6 localhost')).toBeUndefined()
-    expect(parseWorkflowCommand('plain text')).toBeUndefined()
-  })
-
   it('renders what @actions/core writes without a single workflow command line', () => {
     const t = terminal(true)
     const r = new WorkflowCommandRenderer(t.log)

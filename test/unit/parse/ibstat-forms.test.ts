@@ -12,6 +12,7 @@ import {
   unhealthyInfinibandPorts
 } from '../../../src/parse/ibstat.js'
 import { ibDevice, ibPort } from '../../support/ibstat-ports.js'
+import { textLines } from '../../support/text-lines.js'
 
 describe('port states in every spelling', () => {
   const NORMALIZE = {
@@ -84,7 +85,7 @@ describe('port states in every spelling', () => {
 
 describe('each format, its corners', () => {
   it('ibstat: device facts, the port, decimals in the rate; CRLF output reads the same', () => {
-    const text = [
+    const text = textLines(
       "CA 'mlx5_ib0'",
       '\tCA type: MT4124',
       '\tNumber of ports: 1',
@@ -102,7 +103,7 @@ describe('each format, its corners', () => {
       '\t\tRate: 10',
       '\t\tLink layer: IB',
       ''
-    ].join('\n')
+    )
     const want = {
       format: 'ibstat',
       error: null,
@@ -131,7 +132,7 @@ describe('each format, its corners', () => {
 
   it('ibstatus: state, physical state, rate and link layer per port', () => {
     const r = parseIbstat(
-      [
+      textLines(
         "Infiniband device 'mlx5_ib0' port 1 status:",
         '\tdefault gid:\t fe80:0000:0000:0000:0015:5dff:fd33:ff05',
         '\tstate:\t\t 4: ACTIVE',
@@ -145,7 +146,7 @@ describe('each format, its corners', () => {
         '\tstate:\t\t 4: ACTIVE',
         '\trate:\t\t 40 Gb/sec (4X QDR)',
         '\tlink_layer:\t Ethernet'
-      ].join('\n')
+      )
     )
     expect(r.format).toBe('ibstatus')
     expect(r.devices.map(d => d.ca)).toEqual(['mlx5_ib0', 'mlx5_an0'])
@@ -158,7 +159,7 @@ describe('each format, its corners', () => {
 
   it('ibv_devinfo -v: the rate from width × speed unless one is missing; device facts before the ports', () => {
     const r = parseIbstat(
-      [
+      textLines(
         'hca_id:\tmlx5_ib0',
         '\ttransport:\t\t\tInfiniBand (0)',
         '\tfw_ver:\t\t\t\t28.39.1002',
@@ -177,7 +178,7 @@ describe('each format, its corners', () => {
         '\t\t\tactive_width:\t\t4X (2)',
         '\t\t\tlink_layer:\t\tEthernet',
         ''
-      ].join('\n')
+      )
     )
     expect(r.format).toBe('ibv_devinfo')
     expect(r.devices).toEqual([
@@ -192,13 +193,13 @@ describe('each format, its corners', () => {
 
   it('rdma link show: IB when it prints lid or subnet_prefix, RoCE otherwise; numbered lines too', () => {
     const r = parseIbstat(
-      [
+      textLines(
         'link mlx5_ib0/1 subnet_prefix fe80:0000:0000:0000 lid 111 sm_lid 549 lmc 0 state ACTIVE physical_state LINK_UP netdev ib0',
         '0/1: link mlx5_ib1/1 lid 112 state DOWN physical_state POLLING',
         'link mlx5_an0/1 state ACTIVE physical_state LINK_UP netdev eth1',
         'link mlx5_an0/2 state ACTIVE netdev',
         'link mlx5_9/1 state'
-      ].join('\n')
+      )
     )
     expect(r.format).toBe('rdma-link')
     expect(r.ports).toEqual([

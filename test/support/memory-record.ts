@@ -12,18 +12,32 @@ import {
 } from '../../src/stack/ownership.js'
 import { MemoryCluster } from './memory-cluster.js'
 
-type Body = { metadata: { name: string; resourceVersion?: string }; data?: Record<string, string> }
+type Body = {
+  apiVersion?: string
+  kind?: string
+  metadata: { name: string; resourceVersion?: string }
+  data?: Record<string, string>
+}
 
-/** The CoreV1Api ConfigMap calls of the record, answered by the cluster's store; `onCall` hears each write. */
-export function memoryConfigMapApi(cluster: MemoryCluster, onCall: (op: string) => void = () => undefined) {
+/**
+ * The CoreV1Api ConfigMap calls of the record, answered by the cluster's store; `onCall` hears each
+ * write, `sent` each body as the client sent it.
+ */
+export function memoryConfigMapApi(
+  cluster: MemoryCluster,
+  onCall: (op: string) => void = () => undefined,
+  sent: Body[] = []
+) {
   const configMap = (body: Body) => ({ ...body, apiVersion: 'v1', kind: 'ConfigMap' }) as KubeObject
   return {
     async createNamespacedConfigMap({ namespace, body }: { namespace: string; body: Body }) {
       onCall('create record')
+      sent.push(body)
       return cluster.create(configMap(body), namespace)
     },
     async replaceNamespacedConfigMap(a: { name: string; namespace: string; body: Body }) {
       onCall('update record')
+      sent.push(a.body)
       return cluster.replace(
         configMap({ ...a.body, metadata: { ...a.body.metadata, name: a.name } }),
         a.namespace
@@ -48,7 +62,8 @@ export function memoryConfigMapApi(cluster: MemoryCluster, onCall: (op: string) 
 export function memoryRecordClient(beforeReplace: () => void = () => undefined) {
   const cluster = new MemoryCluster()
   const calls: string[] = []
-  const api = memoryConfigMapApi(cluster, op => calls.push(op))
+  const sent: Body[] = []
+  const api = memoryConfigMapApi(cluster, op => calls.push(op), sent)
   const client = {
     request: (_what: string, fn: () => Promise<unknown>) => fn(),
     get: async (ref: KubeRef) => cluster.get(ref.apiVersion, ref.kind, ref.name, ref.namespace),
@@ -60,7 +75,7 @@ export function memoryRecordClient(beforeReplace: () => void = () => undefined) 
       }
     }
   } as unknown as KubeClient
-  return { cluster, calls, client }
+  return { cluster, calls, sent, client }
 }
 
 /** A release as the record names it. */

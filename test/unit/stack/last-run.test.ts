@@ -40,10 +40,12 @@ describe('recordLastRun', () => {
   })
 
   it('into the record beside its entries, which the record’s own writes keep', async () => {
-    const { client, cluster } = setup()
+    const { client, cluster, sent } = setup()
     const record = new OwnershipRecord(kubeRecordStore(client), 'run-1')
     await record.created(nsRef, { uid: 'u-1' })
     expect(await recordLastRun(client, RUN)).toBe('recorded')
+    // The last run goes in as the v1 ConfigMap the record is.
+    expect(sent.at(-1)).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' })
     expect(await readLastRun(client)).toEqual(RUN)
     // A later run writes its entries over the version it read: the last run stays.
     const later = new OwnershipRecord(kubeRecordStore(client), 'run-2')

@@ -122,16 +122,16 @@ describe('parseEntries', () => {
 
 describe('OwnershipRecord', () => {
   function setup() {
-    const { cluster, calls, client } = memoryRecordClient()
+    const { cluster, calls, sent, client } = memoryRecordClient()
     let t = 0
     const now = () => new Date(Date.UTC(2026, 11, 7, 5, 0, t++))
     const store = kubeRecordStore(client)
-    return { cluster, calls, store, record: new OwnershipRecord(store, 'run-1', now) }
+    return { cluster, calls, sent, store, record: new OwnershipRecord(store, 'run-1', now) }
   }
   const nsRef: KubeRef = { apiVersion: 'v1', kind: 'Namespace', name: 'gpu-operator' }
 
   it('pending, then created with the uid; forget drops it and an empty record is deleted', async () => {
-    const { cluster, calls, record } = setup()
+    const { cluster, calls, sent, record } = setup()
     await record.pending(nsRef)
     expect(recordedEntries(cluster)).toEqual([
       { ...nsRef, runId: 'run-1', at: '2026-12-07T05:00:00.000Z', state: 'pending' }
@@ -157,6 +157,8 @@ describe('OwnershipRecord', () => {
       'update record',
       'delete record'
     ])
+    // Every write sends the record as the v1 ConfigMap it is.
+    expect(sent.map(b => [b.apiVersion, b.kind])).toEqual(calls.slice(0, -1).map(() => ['v1', 'ConfigMap']))
   })
 
   it('another writer moved the record: read again, the change made again over theirs', async () => {
